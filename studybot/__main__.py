@@ -1,0 +1,3 @@
+from studybot.cli import main
+
+main()

@@ -1,0 +1,351 @@
+"""Question banks: load, validate and select.
+
+The canonical format is a folder with ``bank.toml`` and one TOML file per
+chapter (see docs/bank-format.md). Loading validates everything and names
+``file:line`` for each problem, because a bank is written by hand.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from studybot.errors import BadInput, BankError
+
+SHIPPED = "default"
+QUESTION_KEYS = {"id", "question", "key_points", "tags", "hint"}
+MIN_KEY_POINTS, MAX_KEY_POINTS = 3, 6
+
+
+@dataclass(frozen=True)
+class Question:
+    id: int
+    chapter: int
+    question: str
+    key_points: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    hint: str | None = None
+
+
+@dataclass(frozen=True)
+class Chapter:
+    number: int
+    title: str
+    first: int  # first question id
+    last: int  # last question id, inclusive
+
+
+@dataclass(frozen=True)
+class Bank:
+    name: str  # "default" for the shipped bank, else the imported name or a path
+    title: str
+    language: str
+    chapters: tuple[Chapter, ...]
+    questions: tuple[Question, ...]
+
+    @property
+    def first(self) -> int:
+        return self.questions[0].id
+
+    @property
+    def last(self) -> int:
+        return self.questions[-1].id
+
+    def get(self, question_id: int) -> Question:
+        for question in self.questions:
+            if question.id == question_id:
+                return question
+        raise BadInput(
+            f"question {question_id} is not in bank {self.name!r}",
+            hint=f"this bank has questions {self.first}–{self.last}",
+        )
+
+    def chapter(self, number: int) -> Chapter | None:
+        return next((c for c in self.chapters if c.number == number), None)
+
+    def select(self, first: int, last: int) -> tuple[Question, ...]:
+        """Questions first..last inclusive, or BadInput naming what is wrong."""
+        if first > last:
+            raise BadInput(
+                f"--from {first} is after --to {last}",
+                hint=f"swap them: --from {last} --to {first}",
+            )
+        if first < self.first or last > self.last:
+            raise BadInput(
+                f"range {first}–{last} is outside bank {self.name!r} ({self.first}–{self.last})",
+                hint="see `studybot bank list` for the numbers",
+            )
+        return tuple(q for q in self.questions if first <= q.id <= last)
+
+
+def shipped_dir() -> Path:
+    """The shipped bank: inside the wheel, or at the top of a source checkout."""
+    package = Path(__file__).resolve().parent
+    for candidate in (package / "questions", package.parent / "questions"):
+        if (candidate / "bank.toml").is_file():
+            return candidate
+    raise BankError(
+        [f"the shipped question bank is missing (looked in {package / 'questions'})"],
+        hint="reinstall studybot: pip install --force-reinstall studybot",
+    )
+
+
+def load(ref: str | None = None) -> Bank:
+    """The shipped bank (None), a bank folder, a question file, or an imported bank's name."""
+    if ref in (None, "", SHIPPED):
+        return load_folder(shipped_dir(), name=SHIPPED)
+    path = Path(ref).expanduser()
+    if path.is_dir():
+        return load_folder(path, name=str(path))
+    if path.is_file():
+        if path.name == "bank.toml":
+            return load_folder(path.parent, name=str(path.parent))
+        from studybot import importer
+
+        return importer.read(path)
+    saved = saved_dir(ref)
+    if (saved / "bank.toml").is_file():
+        return load_folder(saved, name=ref)
+    raise BadInput(
+        f"no bank named {ref!r}",
+        hint="give a folder with bank.toml, a question file, or a name from `studybot bank import`",
+    )
+
+
+def saved_dir(name: str) -> Path:
+    """Where an imported bank called ``name`` lives under STUDYBOT_HOME."""
+    from studybot.config import home
+
+    return home() / "banks" / name
+
+
+def load_folder(folder: Path, name: str) -> Bank:
+    problems: list[str] = []
+    index_path = folder / "bank.toml"
+    index = _parse(index_path, problems)
+    if index is None:
+        raise BankError(problems, hint="fix the file and run `studybot bank validate`")
+    chapters = _chapters(index_path, index, problems)
+    questions: list[Question] = []
+    for chapter, file_name in chapters:
+        questions.extend(_chapter_questions(folder / file_name, chapter, problems))
+    questions.sort(key=lambda q: q.id)
+    problems.extend(check_questions(questions))
+    if not questions and not problems:
+        problems.append(f"{index_path}: the bank has no questions")
+    if problems:
+        raise BankError(problems, hint="run `studybot bank validate` to see every problem")
+    return Bank(
+        name=name,
+        title=str(index.get("title", name)),
+        language=str(index.get("language", "zh-CN")),
+        chapters=tuple(c for c, _ in chapters),
+        questions=tuple(questions),
+    )
+
+
+def validate(ref: str | None = None) -> list[str]:
+    """Every problem of a bank, as ``file:line: message`` or ``Q<id>: message``."""
+    try:
+        load(ref)
+    except BankError as exc:
+        return exc.problems
+    return []
+
+
+def check_questions(questions: Sequence[Question]) -> list[str]:
+    """Bank-wide rules: ids contiguous from the first, no duplicate texts."""
+    problems: list[str] = []
+    seen: dict[str, int] = {}
+    expected = questions[0].id if questions else 1
+    for question in questions:
+        if question.id != expected:
+            problems.append(f"Q{question.id}: expected question {expected} here (ids must be contiguous)")
+        expected = question.id + 1
+        key = normalise(question.question)
+        if key in seen:
+            problems.append(f"Q{question.id}: same question as Q{seen[key]}")
+        else:
+            seen[key] = question.id
+    return problems
+
+
+def normalise(text: str) -> str:
+    """Text with case, spaces and punctuation removed, for duplicate checks."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(ch for ch in folded if unicodedata.category(ch)[0] in "LN")
+
+
+def _parse(path: Path, problems: list[str]) -> dict[str, Any] | None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        problems.append(f"{path}: file not found")
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.append(f"{path}: cannot read ({exc})")
+        return None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        match = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        where = f"{path}:{match.group(1)}" if match else str(path)
+        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        problems.append(f"{where}: TOML syntax error: {reason}")
+        return None
+
+
+def _chapters(path: Path, index: dict[str, Any], problems: list[str]) -> list[tuple[Chapter, str]]:
+    lines = _table_lines(path, "chapters")
+    raw = index.get("chapters")
+    if not isinstance(raw, list) or not raw:
+        problems.append(f"{path}:1: no [[chapters]] tables")
+        return []
+    chapters: list[tuple[Chapter, str]] = []
+    for position, entry in enumerate(raw):
+        where = f"{path}:{lines[position] if position < len(lines) else 1}"
+        try:
+            chapter = Chapter(
+                number=_int(entry, "number"),
+                title=_text(entry, "title"),
+                first=_int(entry, "first"),
+                last=_int(entry, "last"),
+            )
+            file_name = _text(entry, "file")
+        except ValueError as exc:
+            problems.append(f"{where}: {exc}")
+            continue
+        if chapter.number != position + 1:
+            problems.append(f"{where}: chapter {chapter.number} should be numbered {position + 1}")
+        if chapter.first > chapter.last:
+            problems.append(f"{where}: chapter {chapter.number} has first {chapter.first} > last {chapter.last}")
+        if chapters and chapter.first != chapters[-1][0].last + 1:
+            problems.append(
+                f"{where}: chapter {chapter.number} starts at {chapter.first}, "
+                f"expected {chapters[-1][0].last + 1}"
+            )
+        chapters.append((chapter, file_name))
+    return chapters
+
+
+def _chapter_questions(path: Path, chapter: Chapter, problems: list[str]) -> list[Question]:
+    data = _parse(path, problems)
+    if data is None:
+        return []
+    if data.get("chapter") != chapter.number:
+        problems.append(f"{path}:1: chapter = {data.get('chapter')!r}, bank.toml says {chapter.number}")
+    raw = data.get("questions")
+    if not isinstance(raw, list) or not raw:
+        problems.append(f"{path}:1: no [[questions]] tables")
+        return []
+    headers = _table_lines(path, "questions")
+    text_lines = path.read_text(encoding="utf-8").splitlines()
+    questions: list[Question] = []
+    previous = chapter.first - 1
+    for position, entry in enumerate(raw):
+        start = headers[position] if position < len(headers) else 1
+        end = headers[position + 1] if position + 1 < len(headers) else len(text_lines) + 1
+
+        def where(key: str | None = None, start: int = start, end: int = end) -> str:
+            return f"{path}:{_key_line(text_lines, start, end, key)}"
+
+        question = _question(entry, chapter, where, problems)
+        if question is None:
+            continue
+        if not chapter.first <= question.id <= chapter.last:
+            problems.append(
+                f"{where('id')}: Q{question.id} is outside chapter {chapter.number} "
+                f"({chapter.first}–{chapter.last})"
+            )
+        elif question.id <= previous:
+            problems.append(f"{where('id')}: Q{question.id} is out of order (after Q{previous})")
+        previous = max(previous, question.id)
+        questions.append(question)
+    ids = {q.id for q in questions}
+    missing = [n for n in range(chapter.first, chapter.last + 1) if n not in ids]
+    if missing:
+        shown = ", ".join(map(str, missing[:5])) + (" …" if len(missing) > 5 else "")
+        problems.append(f"{path}:1: chapter {chapter.number} is missing question(s) {shown}")
+    return questions
+
+
+def _question(entry: Any, chapter: Chapter, where, problems: list[str]) -> Question | None:
+    if not isinstance(entry, dict):
+        problems.append(f"{where()}: a question must be a table")
+        return None
+    for key in sorted(set(entry) - QUESTION_KEYS):
+        problems.append(f"{where(key)}: unknown key {key!r} (known: {', '.join(sorted(QUESTION_KEYS))})")
+    try:
+        question_id = _int(entry, "id")
+    except ValueError as exc:
+        problems.append(f"{where('id')}: {exc}")
+        return None
+    before = len(problems)
+    text = entry.get("question")
+    if not isinstance(text, str) or not text.strip():
+        problems.append(f"{where('question')}: Q{question_id} has no question text")
+    points = entry.get("key_points")
+    if not isinstance(points, list) or not all(isinstance(p, str) and p.strip() for p in points):
+        problems.append(f"{where('key_points')}: Q{question_id} key_points must be a list of non-empty strings")
+        points = []
+    elif not MIN_KEY_POINTS <= len(points) <= MAX_KEY_POINTS:
+        problems.append(
+            f"{where('key_points')}: Q{question_id} has {len(points)} key points "
+            f"(need {MIN_KEY_POINTS}–{MAX_KEY_POINTS})"
+        )
+    tags = entry.get("tags", [])
+    if not isinstance(tags, list) or not all(isinstance(t, str) and t == t.strip().lower() and t for t in tags):
+        problems.append(f"{where('tags')}: Q{question_id} tags must be a list of lowercase words")
+        tags = []
+    hint = entry.get("hint")
+    if hint is not None and (not isinstance(hint, str) or not hint.strip()):
+        problems.append(f"{where('hint')}: Q{question_id} hint must be non-empty text")
+        hint = None
+    if len(problems) > before:
+        return None
+    return Question(
+        id=question_id,
+        chapter=chapter.number,
+        question=text.strip(),
+        key_points=tuple(p.strip() for p in points),
+        tags=tuple(tags),
+        hint=hint.strip() if hint else None,
+    )
+
+
+def _table_lines(path: Path, name: str) -> list[int]:
+    """1-based line numbers of each ``[[name]]`` header, in order."""
+    pattern = re.compile(rf"^\s*\[\[\s*{re.escape(name)}\s*\]\]")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [n for n, line in enumerate(text.splitlines(), start=1) if pattern.match(line)]
+
+
+def _key_line(lines: Sequence[str], start: int, end: int, key: str | None) -> int:
+    if key is not None:
+        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=")
+        for number in range(start, min(end, len(lines) + 1)):
+            if pattern.match(lines[number - 1]):
+                return number
+    return start
+
+
+def _int(entry: dict[str, Any], key: str) -> int:
+    value = entry.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{key} must be an integer, got {value!r}")
+    return value
+
+
+def _text(entry: dict[str, Any], key: str) -> str:
+    value = entry.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{key} must be non-empty text, got {value!r}")
+    return value

@@ -1,0 +1,152 @@
+"""A session as data, Markdown notes or Anki cards.
+
+``session_data`` is also what ``show --json`` prints; its keys are a
+contract with users' scripts. Nothing here ever reads a key or a secret:
+only what the store holds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from studybot.store import SessionRecord, Store
+
+TURN_KEYS = (
+    "question_id",
+    "segment",
+    "question",
+    "answer",
+    "prompt_tokens",
+    "completion_tokens",
+    "cached_tokens",
+    "context_tokens",
+    "latency_ms",
+)
+FORMATS = ("md", "json", "anki")
+
+
+def session_summary(record: SessionRecord) -> dict[str, Any]:
+    """One line of ``sessions --json``."""
+    return {
+        "id": record.id,
+        "status": record.status,
+        "bank": record.bank,
+        "from": record.first_question,
+        "to": record.last_question,
+        "answered": record.answered,
+        "total": record.total,
+        "provider": record.provider,
+        "model": record.model,
+        "created": record.created,
+    }
+
+
+def session_data(store: Store, session_id: int) -> dict[str, Any]:
+    """Everything ``show --json`` reports: segments and turns in question order."""
+    record = store.session(session_id)
+    turns = []
+    for turn in store.turns(record.id):
+        row = {key: getattr(turn, key) for key in TURN_KEYS}
+        row["local_prompt_tokens"] = turn.local_prompt_tokens
+        row["local_completion_tokens"] = turn.local_completion_tokens
+        row["usage_source"] = turn.usage_source
+        row["kv_bytes"] = turn.kv_bytes
+        turns.append(row)
+    return {
+        "id": record.id,
+        "status": record.status,
+        "provider": record.provider,
+        "model": record.model,
+        "bank": record.bank,
+        "from": record.first_question,
+        "to": record.last_question,
+        "answered": record.answered,
+        "total": record.total,
+        "created": record.created,
+        "segments": [
+            {
+                "index": segment.index,
+                "questions": list(segment.question_ids),
+                "summary_in": segment.summary_in,
+                "summary_out": segment.summary_out,
+            }
+            for segment in store.segments(record.id)
+        ],
+        "turns": turns,
+    }
+
+
+def to_json(store: Store, session_id: int) -> dict[str, Any]:
+    data = session_data(store, session_id)
+    data["follow_ups"] = [
+        {
+            "question_id": f.question_id,
+            "question": f.question,
+            "answer": f.answer,
+            "prompt_tokens": f.prompt_tokens,
+            "completion_tokens": f.completion_tokens,
+            "created": f.created,
+        }
+        for f in store.followups(session_id)
+    ]
+    return data
+
+
+def to_markdown(store: Store, session_id: int) -> str:
+    record = store.session(session_id)
+    turns = {t.question_id: t for t in store.turns(record.id)}
+    follow_ups: dict[int, list] = {}
+    for item in store.followups(record.id):
+        follow_ups.setdefault(item.question_id, []).append(item)
+    lines = [
+        f"# {record.bank_title}：第 {record.first_question}–{record.last_question} 题",
+        "",
+        f"- session {record.id} · {record.status} · {record.answered}/{record.total} answered",
+        f"- answered by {record.provider} ({record.model}) · started {record.created}",
+        "",
+    ]
+    for segment in store.segments(record.id):
+        lines += [f"## Segment {segment.index + 1}: Q{segment.first_id}–Q{segment.last_id}", ""]
+        if segment.summary_in:
+            lines += ["> 上一段小结", *[f"> {line}" for line in segment.summary_in.splitlines()], ""]
+        for question_id in segment.question_ids:
+            turn = turns.get(question_id)
+            if turn is None:
+                lines += [f"### 第 {question_id} 题", "", "_not answered yet_", ""]
+                continue
+            lines += [f"### 第 {question_id} 题：{turn.question}", "", turn.answer.strip(), ""]
+            for item in follow_ups.get(question_id, []):
+                lines += [f"**追问：** {item.question}", "", item.answer.strip(), ""]
+        if segment.summary_out:
+            lines += ["**本段小结**", "", *segment.summary_out.splitlines(), ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def to_anki(store: Store, session_id: int) -> str:
+    """Tab-separated front, back, tags; importable by Anki's text importer."""
+    record = store.session(session_id)
+    rows = ["#separator:tab", "#html:true", "#columns:Front\tBack\tTags", "#tags column:3"]
+    for turn in store.turns(record.id):
+        front = _cell(f"第 {turn.question_id} 题：{turn.question}")
+        back = _cell(turn.answer)
+        tags = f"studybot session{record.id} q{turn.question_id}"
+        rows.append(f"{front}\t{back}\t{tags}")
+    return "\n".join(rows) + "\n"
+
+
+def _cell(text: str) -> str:
+    """One Anki field: no tabs, newlines as <br>, HTML-special characters escaped."""
+    import html
+
+    escaped = html.escape(text.strip(), quote=False)
+    return escaped.replace("\t", " ").replace("\r\n", "\n").replace("\n", "<br>")
+
+
+def render(store: Store, session_id: int, fmt: str) -> str:
+    if fmt == "md":
+        return to_markdown(store, session_id)
+    if fmt == "anki":
+        return to_anki(store, session_id)
+    import json
+
+    return json.dumps(to_json(store, session_id), ensure_ascii=False, indent=2) + "\n"

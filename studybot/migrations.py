@@ -1,0 +1,112 @@
+"""Schema changes, applied in order and recorded in ``_migrations``.
+
+Append new functions at the end; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from sqlite_utils import Database
+
+Migration = Callable[[Database], None]
+MIGRATIONS: list[Migration] = []
+
+
+def migration(fn: Migration) -> Migration:
+    MIGRATIONS.append(fn)
+    return fn
+
+
+def apply(db: Database) -> list[str]:
+    """Run every migration not yet recorded; returns the names applied now."""
+    db["_migrations"].create({"name": str, "applied_at": str}, pk="name", if_not_exists=True)
+    done = {row["name"] for row in db["_migrations"].rows}
+    applied = []
+    for fn in MIGRATIONS:
+        if fn.__name__ in done:
+            continue
+        with db.atomic():
+            fn(db)
+            db["_migrations"].insert(
+                {"name": fn.__name__, "applied_at": datetime.now(UTC).isoformat(timespec="seconds")}
+            )
+        applied.append(fn.__name__)
+    return applied
+
+
+@migration
+def m001_sessions_segments_turns(db: Database) -> None:
+    db["prefixes"].create({"sha256": str, "text": str}, pk="sha256")
+    db["sessions"].create(
+        {
+            "id": int,
+            "bank": str,  # bank name or path, as given to --bank
+            "bank_title": str,
+            "first_question": int,
+            "last_question": int,
+            "total": int,
+            "provider": str,  # "offline" or "openai-compat"
+            "model": str,
+            "base_url": str,
+            "wire_api": str,
+            "settings": str,  # JSON: the settings a resume must reuse (never a key)
+            "prefix_sha256": str,
+            "created": str,
+        },
+        pk="id",
+        foreign_keys=[("prefix_sha256", "prefixes", "sha256")],
+    )
+    db["segments"].create(
+        {
+            "session_id": int,
+            "idx": int,
+            "question_ids": str,  # JSON list
+            "summary_in": str,
+            "summary_out": str,
+        },
+        pk=("session_id", "idx"),
+        foreign_keys=[("session_id", "sessions", "id")],
+    )
+    db["turns"].create(
+        {
+            "session_id": int,
+            "segment": int,
+            "question_id": int,
+            "question": str,
+            "answer": str,
+            "prompt_tokens": int,  # the provider's figure when it reported one
+            "completion_tokens": int,
+            "cached_tokens": int,
+            "context_tokens": int,  # n = prompt + completion
+            "local_prompt_tokens": int,  # studybot's own count of the same request
+            "local_completion_tokens": int,
+            "usage_source": str,  # "provider" or "local"
+            "kv_bytes": int,
+            "latency_ms": float,
+            "finish_reason": str,
+            "prefix_sha256": str,
+            "created": str,
+        },
+        pk=("session_id", "question_id"),
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null={"answer", "prompt_tokens", "completion_tokens", "context_tokens"},
+    )
+    db["followups"].create(
+        {
+            "id": int,
+            "session_id": int,
+            "question_id": int,
+            "question": str,
+            "answer": str,
+            "prompt_tokens": int,
+            "completion_tokens": int,
+            "cached_tokens": int,
+            "latency_ms": float,
+            "created": str,
+        },
+        pk="id",
+        foreign_keys=[("session_id", "sessions", "id")],
+    )
+    db["followups"].create_index(["session_id", "question_id"])

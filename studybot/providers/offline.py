@@ -1,0 +1,112 @@
+"""Answers from the bank's own key points, with no network at all.
+
+Usage is counted with the local tokenizer. This provider exists so that
+every command works on a fresh machine with no key, and it never pretends
+to be a model: the run says once that it is offline.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from studybot import tokens
+from studybot.bank import Bank, Question
+from studybot.prompt import SUMMARY_LINES
+from studybot.providers import Messages, Reply, TextSink, Usage
+
+NO_KEY_ANSWER = (
+    "题库没有这道题的参考答案，离线模式无法作答。"
+    "设置 TAOTOKEN_API_KEY（或 config.toml 里 env_key 指定的变量）后用在线模型作答。"
+)
+SUMMARY_POINT_CHARS = 48
+
+
+def answer_text(question: Question) -> str:
+    if not question.key_points:
+        return NO_KEY_ANSWER
+    return "\n".join(f"{n}. {point}" for n, point in enumerate(question.key_points, start=1))
+
+
+def summary_text(questions: Sequence[Question], lines: int = SUMMARY_LINES) -> str:
+    """An extractive summary: each question's first key point, clipped, in ≤ ``lines`` lines.
+
+    Questions without key points contribute their question text instead.
+    """
+    if not questions:
+        return ""
+    groups = _even_groups(list(questions), lines)
+    out = []
+    for group in groups:
+        parts = []
+        for question in group:
+            source = question.key_points[0] if question.key_points else question.question
+            parts.append(f"Q{question.id}：{_clip(source, SUMMARY_POINT_CHARS)}")
+        out.append("；".join(parts))
+    return "\n".join(out)
+
+
+def _even_groups(items: list[Question], count: int) -> list[list[Question]]:
+    count = min(count, len(items))
+    size, extra = divmod(len(items), count)
+    groups, start = [], 0
+    for index in range(count):
+        end = start + size + (1 if index < extra else 0)
+        groups.append(items[start:end])
+        start = end
+    return groups
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    for mark in "，。；：,;":
+        position = cut.rfind(mark)
+        if position >= limit // 2:
+            return cut[:position] + "…"
+    return cut + "…"
+
+
+class OfflineProvider:
+    name = "offline"
+    model = "answer-key"
+
+    def __init__(self, bank: Bank, delay: float = 0.0) -> None:
+        self.bank = bank
+        self.delay = delay
+
+    def _reply(self, messages: Messages, text: str, on_text: TextSink | None) -> Reply:
+        if self.delay > 0:
+            time.sleep(self.delay)
+        if on_text is not None:
+            on_text(text)
+        usage = Usage(
+            prompt_tokens=tokens.prompt_tokens(messages),
+            completion_tokens=tokens.count(text),
+        )
+        return Reply(text=text, usage=usage, finish_reason="stop")
+
+    def complete(
+        self, messages: Messages, *, question: Question, on_text: TextSink | None = None
+    ) -> Reply:
+        return self._reply(messages, answer_text(question), on_text)
+
+    def summarise(self, messages: Messages, *, questions: Sequence[Question]) -> Reply:
+        return self._reply(messages, summary_text(questions), None)
+
+    def follow_up(
+        self,
+        messages: Messages,
+        *,
+        question: Question,
+        text: str,
+        on_text: TextSink | None = None,
+    ) -> Reply:
+        reference = answer_text(question) if question.key_points else NO_KEY_ANSWER
+        body = (
+            "离线模式不能回答追问，追问已保存；设置 API Key 后可用在线模型重新提问。\n"
+            f"第 {question.id} 题的参考要点：\n{reference}"
+        )
+        return self._reply(messages, body, on_text)

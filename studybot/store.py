@@ -1,0 +1,279 @@
+"""The session database: SQLite through sqlite-utils, one file under STUDYBOT_HOME.
+
+Each turn is committed before the next request goes out, so a crash loses
+at most the turn in flight. The file is created 0600 and never holds a key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, fields
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from studybot import migrations
+from studybot.errors import SessionNotFound, StudybotError
+
+DB_NAME = "studybot.db"
+
+
+@dataclass(frozen=True)
+class SessionRecord:
+    id: int
+    bank: str
+    bank_title: str
+    first_question: int
+    last_question: int
+    total: int
+    provider: str
+    model: str
+    base_url: str
+    wire_api: str
+    settings: dict[str, Any]
+    prefix: str
+    created: str
+    answered: int
+    summaries_pending: int
+
+    @property
+    def complete(self) -> bool:
+        return self.answered >= self.total and self.summaries_pending == 0
+
+    @property
+    def status(self) -> str:
+        return "complete" if self.complete else "incomplete"
+
+
+@dataclass(frozen=True)
+class SegmentRecord:
+    index: int
+    question_ids: tuple[int, ...]
+    summary_in: str | None
+    summary_out: str | None
+
+    @property
+    def first_id(self) -> int:
+        return self.question_ids[0]
+
+    @property
+    def last_id(self) -> int:
+        return self.question_ids[-1]
+
+
+@dataclass(frozen=True)
+class Turn:
+    session_id: int
+    segment: int
+    question_id: int
+    question: str
+    answer: str
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int
+    context_tokens: int  # n = prompt + completion
+    local_prompt_tokens: int
+    local_completion_tokens: int
+    usage_source: str  # "provider" or "local"
+    latency_ms: float
+    finish_reason: str | None = None
+    kv_bytes: int | None = None
+    prefix_sha256: str | None = None
+    created: str = ""
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    session_id: int
+    question_id: int
+    question: str
+    answer: str
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int
+    latency_ms: float
+    created: str = ""
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class Store:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            if not path.exists():
+                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+            os.chmod(path, 0o600)
+            self.db = Database(path)
+            self.db.enable_wal()
+            migrations.apply(self.db)
+        except OSError as exc:
+            raise StudybotError(
+                f"cannot open the session database {path}: {exc.strerror or exc}",
+                hint="check the folder's permissions, or set STUDYBOT_HOME to a writable folder",
+            ) from None
+
+    @classmethod
+    def open(cls) -> Store:
+        from studybot.config import home
+
+        return cls(home() / DB_NAME)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- sessions ---------------------------------------------------------
+
+    def new_session(
+        self,
+        *,
+        bank: str,
+        bank_title: str,
+        first_question: int,
+        last_question: int,
+        provider: str,
+        model: str,
+        base_url: str,
+        wire_api: str,
+        settings: dict[str, Any],
+        prefix: str,
+        segments: Iterable[tuple[int, ...]],
+        summary_in: str | None = None,
+    ) -> int:
+        """Create a session with its segments in one transaction; returns its id."""
+        prefix_sha = self.remember_prefix(prefix)
+        parts = list(segments)
+        with self.db.atomic():
+            table = self.db["sessions"].insert(
+                {
+                    "bank": bank,
+                    "bank_title": bank_title,
+                    "first_question": first_question,
+                    "last_question": last_question,
+                    "total": sum(len(p) for p in parts),
+                    "provider": provider,
+                    "model": model,
+                    "base_url": base_url,
+                    "wire_api": wire_api,
+                    "settings": json.dumps(settings, sort_keys=True),
+                    "prefix_sha256": prefix_sha,
+                    "created": now(),
+                }
+            )
+            session_id = int(table.last_pk)
+            self.db["segments"].insert_all(
+                {
+                    "session_id": session_id,
+                    "idx": index,
+                    "question_ids": json.dumps(list(ids)),
+                    "summary_in": summary_in if index == 0 else None,
+                    "summary_out": None,
+                }
+                for index, ids in enumerate(parts)
+            )
+        return session_id
+
+    def remember_prefix(self, prefix: str) -> str:
+        digest = sha256(prefix)
+        self.db["prefixes"].insert({"sha256": digest, "text": prefix}, ignore=True)
+        return digest
+
+    def prefix_text(self, digest: str) -> str | None:
+        rows = list(self.db.query("select text from prefixes where sha256 = ?", [digest]))
+        return rows[0]["text"] if rows else None
+
+    _SESSION_SQL = """
+        select s.*, p.text as prefix,
+          (select count(*) from turns t where t.session_id = s.id) as answered,
+          (select count(*) from segments g
+             where g.session_id = s.id and g.summary_out is null) as summaries_pending
+        from sessions s join prefixes p on p.sha256 = s.prefix_sha256
+    """
+
+    def _session(self, row: dict[str, Any]) -> SessionRecord:
+        row = dict(row)
+        row["settings"] = json.loads(row["settings"] or "{}")
+        row.pop("prefix_sha256", None)
+        return SessionRecord(**row)
+
+    def session(self, session_id: int | str) -> SessionRecord:
+        try:
+            number = int(session_id)
+        except (TypeError, ValueError):
+            number = -1
+        rows = list(self.db.query(self._SESSION_SQL + " where s.id = ?", [number]))
+        if not rows:
+            raise SessionNotFound(
+                f"no session {session_id!s}",
+                hint="`studybot sessions` lists the sessions you have",
+            )
+        return self._session(rows[0])
+
+    def sessions(self) -> list[SessionRecord]:
+        """Every session, newest first."""
+        rows = self.db.query(self._SESSION_SQL + " order by s.id desc")
+        return [self._session(row) for row in rows]
+
+    def latest_unfinished(self) -> SessionRecord | None:
+        return next((s for s in self.sessions() if not s.complete), None)
+
+    # -- segments and turns ----------------------------------------------
+
+    def segments(self, session_id: int) -> list[SegmentRecord]:
+        rows = self.db.query(
+            "select * from segments where session_id = ? order by idx", [session_id]
+        )
+        return [
+            SegmentRecord(
+                index=row["idx"],
+                question_ids=tuple(json.loads(row["question_ids"])),
+                summary_in=row["summary_in"],
+                summary_out=row["summary_out"],
+            )
+            for row in rows
+        ]
+
+    def set_summary(self, session_id: int, index: int, summary: str) -> None:
+        """Record segment ``index``'s summary and carry it into the next segment."""
+        with self.db.atomic():
+            self.db["segments"].update((session_id, index), {"summary_out": summary})
+            self.db.execute(
+                "update segments set summary_in = ? where session_id = ? and idx = ?",
+                [summary, session_id, index + 1],
+            )
+
+    def record_turn(self, turn: Turn) -> None:
+        row = asdict(turn)
+        row["created"] = turn.created or now()
+        self.db["turns"].insert(row)
+
+    def turns(self, session_id: int) -> list[Turn]:
+        rows = self.db.query(
+            "select * from turns where session_id = ? order by question_id", [session_id]
+        )
+        names = {f.name for f in fields(Turn)}
+        return [Turn(**{k: v for k, v in row.items() if k in names}) for row in rows]
+
+    def record_followup(self, followup: FollowUp) -> None:
+        row = asdict(followup)
+        row["created"] = followup.created or now()
+        self.db["followups"].insert(row)
+
+    def followups(self, session_id: int) -> list[FollowUp]:
+        rows = self.db.query(
+            "select * from followups where session_id = ? order by id", [session_id]
+        )
+        names = {f.name for f in fields(FollowUp)}
+        return [FollowUp(**{k: v for k, v in row.items() if k in names}) for row in rows]

@@ -1,0 +1,40 @@
+"""Shared fixtures: every test gets its own STUDYBOT_HOME and a clean environment."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from studybot.cli import cli
+
+CHANNEL_VARS = (
+    "TAOTOKEN_API_KEY",
+    "STUDYBOT_BASE_URL",
+    "STUDYBOT_MODEL",
+    "STUDYBOT_WIRE_API",
+    "STUDYBOT_ENV_KEY",
+    "STUDYBOT_OFFLINE_DELAY",
+    "STUDYBOT_DEBUG",
+)
+
+
+@pytest.fixture(autouse=True)
+def studybot_home(tmp_path, monkeypatch):
+    """No test touches the user's real home, config or Codex config."""
+    home = tmp_path / "studybot-home"
+    monkeypatch.setenv("STUDYBOT_HOME", str(home))
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-home"))
+    for name in CHANNEL_VARS:
+        monkeypatch.delenv(name, raising=False)
+    return home
+
+
+@pytest.fixture
+def invoke():
+    """Run a studybot command in-process; returns click's Result (stdout, stderr apart)."""
+    runner = CliRunner()
+
+    def run(*args: str, input: str | None = None, env: dict[str, str] | None = None):
+        return runner.invoke(cli, list(args), input=input, env=env, catch_exceptions=False)
+
+    return run

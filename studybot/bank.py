@@ -165,7 +165,9 @@ def check_questions(questions: Sequence[Question]) -> list[str]:
     expected = questions[0].id if questions else 1
     for question in questions:
         if question.id != expected:
-            problems.append(f"Q{question.id}: expected question {expected} here (ids must be contiguous)")
+            problems.append(
+                f"Q{question.id}: expected question {expected} here (ids must be contiguous)"
+            )
         expected = question.id + 1
         key = normalise(question.question)
         if key in seen:
@@ -223,7 +225,9 @@ def _chapters(path: Path, index: dict[str, Any], problems: list[str]) -> list[tu
         if chapter.number != position + 1:
             problems.append(f"{where}: chapter {chapter.number} should be numbered {position + 1}")
         if chapter.first > chapter.last:
-            problems.append(f"{where}: chapter {chapter.number} has first {chapter.first} > last {chapter.last}")
+            problems.append(
+                f"{where}: chapter {chapter.number} has first {chapter.first} > last {chapter.last}"
+            )
         if chapters and chapter.first != chapters[-1][0].last + 1:
             problems.append(
                 f"{where}: chapter {chapter.number} starts at {chapter.first}, "
@@ -238,7 +242,9 @@ def _chapter_questions(path: Path, chapter: Chapter, problems: list[str]) -> lis
     if data is None:
         return []
     if data.get("chapter") != chapter.number:
-        problems.append(f"{path}:1: chapter = {data.get('chapter')!r}, bank.toml says {chapter.number}")
+        problems.append(
+            f"{path}:1: chapter = {data.get('chapter')!r}, bank.toml says {chapter.number}"
+        )
     raw = data.get("questions")
     if not isinstance(raw, list) or not raw:
         problems.append(f"{path}:1: no [[questions]] tables")
@@ -279,7 +285,9 @@ def _question(entry: Any, chapter: Chapter, where, problems: list[str]) -> Quest
         problems.append(f"{where()}: a question must be a table")
         return None
     for key in sorted(set(entry) - QUESTION_KEYS):
-        problems.append(f"{where(key)}: unknown key {key!r} (known: {', '.join(sorted(QUESTION_KEYS))})")
+        problems.append(
+            f"{where(key)}: unknown key {key!r} (known: {', '.join(sorted(QUESTION_KEYS))})"
+        )
     try:
         question_id = _int(entry, "id")
     except ValueError as exc:
@@ -291,7 +299,9 @@ def _question(entry: Any, chapter: Chapter, where, problems: list[str]) -> Quest
         problems.append(f"{where('question')}: Q{question_id} has no question text")
     points = entry.get("key_points")
     if not isinstance(points, list) or not all(isinstance(p, str) and p.strip() for p in points):
-        problems.append(f"{where('key_points')}: Q{question_id} key_points must be a list of non-empty strings")
+        problems.append(
+            f"{where('key_points')}: Q{question_id} key_points must be a list of non-empty strings"
+        )
         points = []
     elif not MIN_KEY_POINTS <= len(points) <= MAX_KEY_POINTS:
         problems.append(
@@ -299,7 +309,9 @@ def _question(entry: Any, chapter: Chapter, where, problems: list[str]) -> Quest
             f"(need {MIN_KEY_POINTS}–{MAX_KEY_POINTS})"
         )
     tags = entry.get("tags", [])
-    if not isinstance(tags, list) or not all(isinstance(t, str) and t == t.strip().lower() and t for t in tags):
+    if not isinstance(tags, list) or not all(
+        isinstance(t, str) and t == t.strip().lower() and t for t in tags
+    ):
         problems.append(f"{where('tags')}: Q{question_id} tags must be a list of lowercase words")
         tags = []
     hint = entry.get("hint")

@@ -121,7 +121,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
         with path.open("rb") as handle:
             return tomllib.load(handle)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: {exc}", hint="fix the TOML syntax or move the file away") from None
+        raise ConfigError(
+            f"{path}: {exc}", hint="fix the TOML syntax or move the file away"
+        ) from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
 

@@ -108,7 +108,11 @@ def to_markdown(store: Store, session_id: int) -> str:
     for segment in store.segments(record.id):
         lines += [f"## Segment {segment.index + 1}: Q{segment.first_id}–Q{segment.last_id}", ""]
         if segment.summary_in:
-            lines += ["> 上一段小结", *[f"> {line}" for line in segment.summary_in.splitlines()], ""]
+            lines += [
+                "> 上一段小结",
+                *[f"> {line}" for line in segment.summary_in.splitlines()],
+                "",
+            ]
         for question_id in segment.question_ids:
             turn = turns.get(question_id)
             if turn is None:

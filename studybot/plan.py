@@ -84,7 +84,9 @@ def segments(
         return [Segment(0, tuple(q.id for q in questions))]
 
     def cost(part: Sequence[Question]) -> tuple[int, int, int, int, int]:
-        over = int(budget is not None and peak is not None and len(part) > 1 and peak(part) > budget)
+        over = int(
+            budget is not None and peak is not None and len(part) > 1 and peak(part) > budget
+        )
         under = int(len(part) < minimum)
         splits = len({q.chapter for q in part}) - 1
         return (over, under, splits, 1, len(part) ** 2)

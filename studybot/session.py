@@ -93,9 +93,7 @@ def start(
 
 
 def _peak_projection(study: Study, prefix: str, questions: Sequence[Question]):
-    question_tokens = {
-        q.id: tokens.count(prompt.question_text(q)) for q in questions
-    }
+    question_tokens = {q.id: tokens.count(prompt.question_text(q)) for q in questions}
     if study.provider.name == "offline":
         from studybot.providers.offline import answer_text
 

@@ -169,7 +169,9 @@ def test_loading_a_broken_bank_raises_one_message_with_a_count(bank_copy):
 
 def test_bank_validate_command_prints_every_problem_and_exits_2(invoke, bank_copy):
     path = bank_copy / "01-intro.toml"
-    path.write_text(path.read_text(encoding="utf-8").replace("id = 4\n", "id = 44\n"), encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("id = 4\n", "id = 44\n"), encoding="utf-8"
+    )
     result = invoke("bank", "validate", str(bank_copy))
     assert result.exit_code == 2
     assert f"{path}:" in result.stderr and "outside chapter 1" in result.stderr

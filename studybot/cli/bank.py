@@ -7,7 +7,10 @@ import click
 from studybot.cli.common import emit_json, json_option, stdout_console
 
 bank_option = click.option(
-    "--bank", "bank_ref", metavar="NAME|PATH", help="An imported bank's name, a bank folder or a question file."
+    "--bank",
+    "bank_ref",
+    metavar="NAME|PATH",
+    help="An imported bank's name, a bank folder or a question file.",
 )
 
 

@@ -32,7 +32,16 @@ def sessions(as_json: bool) -> None:
     from rich.table import Table
 
     table = Table(box=None, pad_edge=False)
-    for heading in ("id", "status", "questions", "answered", "provider", "model", "bank", "created"):
+    for heading in (
+        "id",
+        "status",
+        "questions",
+        "answered",
+        "provider",
+        "model",
+        "bank",
+        "created",
+    ):
         table.add_column(heading, justify="right" if heading in {"id", "answered"} else "left")
     for r in records:
         table.add_row(
@@ -114,8 +123,20 @@ def render_session(store, session_id: int) -> None:
 
 @click.command()
 @click.argument("session_id", metavar="SESSION")
-@click.option("-f", "--format", "fmt", type=click.Choice(["md", "json", "anki"]), default="md", show_default=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to FILE instead of stdout.")
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(["md", "json", "anki"]),
+    default="md",
+    show_default=True,
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write to FILE instead of stdout.",
+)
 def export(session_id: str, fmt: str, output: Path | None) -> None:
     """Export a session as Markdown notes, JSON, or Anki cards (TSV).
 
@@ -137,7 +158,9 @@ def export(session_id: str, fmt: str, output: Path | None) -> None:
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise BadInput(f"cannot write {output}: {exc.strerror}", hint="choose a writable path with -o") from None
+        raise BadInput(
+            f"cannot write {output}: {exc.strerror}", hint="choose a writable path with -o"
+        ) from None
     click.echo(f"Wrote {output} ({len(text.splitlines())} lines)", err=True)
 
 

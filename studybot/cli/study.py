@@ -14,22 +14,45 @@ ANSWER_KEYS = {"": "next", "n": "next", "f": "follow-up", "q": "quit"}
 
 def channel_options(fn):
     """--base-url, --model, --wire-api, --offline: how to reach the model."""
-    fn = click.option("--offline", is_flag=True, default=None, help="Answer from the bank's key, never call a model.")(fn)
-    fn = click.option("--wire-api", type=click.Choice(["chat", "responses"]), help="Chat Completions (default) or Responses.")(fn)
+    fn = click.option(
+        "--offline",
+        is_flag=True,
+        default=None,
+        help="Answer from the bank's key, never call a model.",
+    )(fn)
+    fn = click.option(
+        "--wire-api",
+        type=click.Choice(["chat", "responses"]),
+        help="Chat Completions (default) or Responses.",
+    )(fn)
     fn = click.option("--model", help="Model ID exactly as the provider lists it.")(fn)
     fn = click.option("--base-url", help="API root, e.g. https://taotoken.net/api (no /v1).")(fn)
     return fn
 
 
 def segment_options(fn):
-    fn = click.option("--budget", "segment_budget", type=click.IntRange(min=1), help="Max projected peak context of a segment, in tokens.")(fn)
-    fn = click.option("--segment-max", type=click.IntRange(min=1), help="Most questions in a segment (default 8).")(fn)
-    fn = click.option("--segment-min", type=click.IntRange(min=1), help="Fewest questions in a segment (default 5).")(fn)
+    fn = click.option(
+        "--budget",
+        "segment_budget",
+        type=click.IntRange(min=1),
+        help="Max projected peak context of a segment, in tokens.",
+    )(fn)
+    fn = click.option(
+        "--segment-max", type=click.IntRange(min=1), help="Most questions in a segment (default 8)."
+    )(fn)
+    fn = click.option(
+        "--segment-min",
+        type=click.IntRange(min=1),
+        help="Fewest questions in a segment (default 5).",
+    )(fn)
     return fn
 
 
 bank_option = click.option(
-    "--bank", "bank_ref", metavar="NAME|PATH", help="An imported bank's name, a bank folder or a question file."
+    "--bank",
+    "bank_ref",
+    metavar="NAME|PATH",
+    help="An imported bank's name, a bank folder or a question file.",
 )
 
 
@@ -95,11 +118,16 @@ def resume(session_id, as_json, **flags) -> None:
     if session_id is None:
         record = store.latest_unfinished()
         if record is None:
-            raise BadInput("there is no unfinished session", hint="start one: studybot run --from 1 --to 8")
+            raise BadInput(
+                "there is no unfinished session", hint="start one: studybot run --from 1 --to 8"
+            )
     else:
         record = store.session(session_id)
     if record.complete:
-        raise BadInput(f"session {record.id} is already complete", hint=f"see it with: studybot show {record.id}")
+        raise BadInput(
+            f"session {record.id} is already complete",
+            hint=f"see it with: studybot show {record.id}",
+        )
     given = {k: v for k, v in flags.items() if v is not None}
     if record.provider == "offline":
         given.setdefault("offline", True)
@@ -133,7 +161,10 @@ def _study(study, store, record, as_json: bool) -> None:
         click.echo(f"Stopped. Resume with: studybot resume {record.id}", err=True)
         return
     except KeyboardInterrupt:
-        click.echo(f"\nInterrupted; the answer in flight was not saved. Resume with: studybot resume {record.id}", err=True)
+        click.echo(
+            f"\nInterrupted; the answer in flight was not saved. Resume with: studybot resume {record.id}",
+            err=True,
+        )
         sys.exit(130)
     except StudybotError as exc:
         exc.hint = f"{exc.hint + '; ' if exc.hint else ''}the session is saved: studybot resume {record.id}"
@@ -184,9 +215,13 @@ class TerminalListener:
         if not self.interactive:
             return "next"
         while True:
-            choice = click.prompt(
-                "[Enter] next · f follow-up · q stop", default="", show_default=False, err=True
-            ).strip().lower()
+            choice = (
+                click.prompt(
+                    "[Enter] next · f follow-up · q stop", default="", show_default=False, err=True
+                )
+                .strip()
+                .lower()
+            )
             if choice in ANSWER_KEYS:
                 return ANSWER_KEYS[choice]
 
@@ -204,7 +239,9 @@ class TerminalListener:
     def summary_made(self, segment, summary: str) -> None:
         if self.quiet:
             return
-        self.err.print(f"\n[bold]Segment {segment.index + 1} summary[/bold] (carried into the next segment):")
+        self.err.print(
+            f"\n[bold]Segment {segment.index + 1} summary[/bold] (carried into the next segment):"
+        )
         self.err.print(summary, markup=False)
 
 

@@ -1,0 +1,80 @@
+"""The session database: migrations, permissions, WAL, one row per answered question."""
+
+from __future__ import annotations
+
+import sqlite3
+import stat
+
+import pytest
+
+from studybot import migrations
+from studybot.store import DB_NAME, Store, Turn
+
+
+def test_database_is_created_private_with_wal_and_migrations(studybot_home):
+    store = Store.open()
+    path = studybot_home / DB_NAME
+    assert path.is_file()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert store.db.journal_mode == "wal"
+    applied = [row["name"] for row in store.db["_migrations"].rows]
+    assert applied == [fn.__name__ for fn in migrations.MIGRATIONS]
+    assert {"sessions", "segments", "turns", "followups", "prefixes"} <= set(store.db.table_names())
+
+
+def test_migrations_run_once(studybot_home):
+    Store.open().close()
+    store = Store.open()
+    assert migrations.apply(store.db) == []
+    rows = list(store.db["_migrations"].rows)
+    assert len(rows) == len(migrations.MIGRATIONS)
+
+
+def test_a_question_cannot_be_recorded_twice(studybot_home):
+    store = Store.open()
+    session_id = store.new_session(
+        bank="default",
+        bank_title="t",
+        first_question=1,
+        last_question=2,
+        provider="offline",
+        model="answer-key",
+        base_url="",
+        wire_api="chat",
+        settings={},
+        prefix="系统前缀",
+        segments=[(1, 2)],
+    )
+    turn = Turn(
+        session_id=session_id,
+        segment=0,
+        question_id=1,
+        question="q",
+        answer="a",
+        prompt_tokens=10,
+        completion_tokens=5,
+        cached_tokens=0,
+        context_tokens=15,
+        local_prompt_tokens=10,
+        local_completion_tokens=5,
+        usage_source="local",
+        latency_ms=1.0,
+    )
+    store.record_turn(turn)
+    with pytest.raises(sqlite3.IntegrityError):
+        store.record_turn(turn)
+    # committed: another connection sees the turn at once
+    other = sqlite3.connect(store.path)
+    assert other.execute("select count(*) from turns").fetchone() == (1,)
+    record = store.session(session_id)
+    assert record.answered == 1 and record.total == 2 and record.status == "incomplete"
+
+
+def test_unknown_session_is_bad_input(studybot_home):
+    from studybot.errors import SessionNotFound
+
+    store = Store.open()
+    with pytest.raises(SessionNotFound):
+        store.session(42)
+    with pytest.raises(SessionNotFound):
+        store.session("abc")

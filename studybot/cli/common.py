@@ -18,7 +18,7 @@ def emit_json(data: Any) -> None:
 def stderr_console():
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def stdout_console():

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from studybot.errors import ConfigError
+from studybot.kv.shapes import PRESETS
 
 DEFAULT_BASE_URL = "https://taotoken.net/api"
 DEFAULT_ENV_KEY = "TAOTOKEN_API_KEY"
@@ -193,3 +194,8 @@ def _check(settings: Settings) -> None:
     for name in ("segment_budget", "context_window", "answer_tokens", "max_output_tokens"):
         if getattr(settings, name) <= 0:
             raise ConfigError(f"{name} must be a positive number of tokens")
+    if settings.kv_model.strip().lower() not in PRESETS:
+        raise ConfigError(
+            f"kv_model {settings.kv_model!r} (from {settings.source('kv_model')}) is not a KV preset",
+            hint="presets: " + ", ".join(PRESETS),
+        )

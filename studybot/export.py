@@ -44,8 +44,9 @@ def session_summary(record: SessionRecord) -> dict[str, Any]:
 def session_data(store: Store, session_id: int) -> dict[str, Any]:
     """Everything ``show --json`` reports: segments and turns in question order."""
     record = store.session(session_id)
+    recorded = store.turns(record.id)
     turns = []
-    for turn in store.turns(record.id):
+    for turn in recorded:
         row = {key: getattr(turn, key) for key in TURN_KEYS}
         row["local_prompt_tokens"] = turn.local_prompt_tokens
         row["local_completion_tokens"] = turn.local_completion_tokens
@@ -73,6 +74,23 @@ def session_data(store: Store, session_id: int) -> dict[str, Any]:
             for segment in store.segments(record.id)
         ],
         "turns": turns,
+        "kv": _session_kv(record, recorded),
+    }
+
+
+def _session_kv(record: SessionRecord, turns: list) -> dict[str, Any] | None:
+    """Peak KV of the session against one long session over the same questions."""
+    from studybot.kv.turns import session_kv
+
+    kv = session_kv(record.prefix, record.settings, turns)
+    if kv is None:
+        return None
+    return {
+        "model": kv.model,
+        "peak_tokens": kv.peak_tokens,
+        "peak_kv_bytes": kv.peak_bytes,
+        "one_long_session_tokens": kv.long_tokens,
+        "one_long_session_kv_bytes": kv.long_bytes,
     }
 
 

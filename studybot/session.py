@@ -15,6 +15,7 @@ from studybot import plan, prompt, tokens
 from studybot.bank import Bank, Question
 from studybot.config import Settings
 from studybot.errors import ContextOverflow
+from studybot.kv.turns import kv_model, turn_kv_bytes
 from studybot.providers import Provider, Reply
 from studybot.store import FollowUp, SegmentRecord, SessionRecord, Store, Turn, sha256
 
@@ -166,6 +167,7 @@ def _turn(
     reported = reply.usage
     prompt_tokens = reported.prompt_tokens if reported else local_prompt
     completion_tokens = reported.completion_tokens if reported else local_completion
+    context_tokens = prompt_tokens + completion_tokens
     return Turn(
         session_id=session.id,
         segment=segment.index,
@@ -175,12 +177,13 @@ def _turn(
         prompt_tokens=prompt_tokens,
         completion_tokens=completion_tokens,
         cached_tokens=reported.cached_tokens if reported else 0,
-        context_tokens=prompt_tokens + completion_tokens,
+        context_tokens=context_tokens,
         local_prompt_tokens=local_prompt,
         local_completion_tokens=local_completion,
         usage_source="provider" if reported and session.provider != "offline" else "local",
         latency_ms=round(latency_ms, 1),
         finish_reason=reply.finish_reason,
+        kv_bytes=turn_kv_bytes(kv_model(session.settings), context_tokens),
         prefix_sha256=sha256(messages[0]["content"]),
     )
 

@@ -71,9 +71,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from studybot.cli import bank, reports, study
+    from studybot.cli import bank, kv, reports, study
 
-    for module in (study, reports, bank):
+    for module in (study, reports, bank, kv):
         for command in module.COMMANDS:
             cli.add_command(command)
 

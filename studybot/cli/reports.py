@@ -117,6 +117,15 @@ def render_session(store, session_id: int) -> None:
             f"prompt tokens {prompt_total} · cached {cached_total}{rate} · "
             f"answer tokens {sum(t.completion_tokens for t in turns)} · peak context n = {peak}"
         )
+        from studybot.kv.turns import session_kv
+
+        kv = session_kv(record.prefix, record.settings, turns)
+        if kv:
+            console.print(
+                f"peak KV {human_bytes(kv.peak_bytes)} ({kv.model}, n = {kv.peak_tokens}) · "
+                f"one long session over these questions: n = {kv.long_tokens}, "
+                f"KV {human_bytes(kv.long_bytes)} ({kv.ratio:.1f}× the peak)"
+            )
     if not record.complete:
         console.print(f"Unfinished: studybot resume {record.id}")
 

@@ -191,9 +191,17 @@ def _check(settings: Settings) -> None:
             f"segment sizes {settings.segment_min}..{settings.segment_max} are not a valid range",
             hint="use e.g. --segment-min 5 --segment-max 8",
         )
-    for name in ("segment_budget", "context_window", "answer_tokens", "max_output_tokens"):
+    for name in (
+        "segment_budget",
+        "context_window",
+        "answer_tokens",
+        "max_output_tokens",
+        "cache_step_tokens",
+    ):
         if getattr(settings, name) <= 0:
             raise ConfigError(f"{name} must be a positive number of tokens")
+    if settings.cache_min_tokens < 0:
+        raise ConfigError("cache_min_tokens must be 0 or a number of tokens")
     if settings.kv_model.strip().lower() not in PRESETS:
         raise ConfigError(
             f"kv_model {settings.kv_model!r} (from {settings.source('kv_model')}) is not a KV preset",

@@ -8,7 +8,7 @@ talks to the user only through a ``Listener``; the CLI supplies one.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from studybot import plan, prompt, tokens
@@ -63,13 +63,7 @@ def start(
     """Plan the range into segments and create the session (no request is sent)."""
     questions = study.bank.select(first, last)
     prefix = prompt.system_prefix(study.bank)
-    parts = plan.segments(
-        questions,
-        minimum=study.settings.segment_min,
-        maximum=study.settings.segment_max,
-        budget=study.settings.segment_budget,
-        peak=_peak_projection(study, prefix, questions),
-    )
+    parts = cut(questions, prefix, study.settings, _answer_lengths(study, questions))
     settings = study.settings
     session_id = store.new_session(
         bank=bank_ref or study.bank.name,
@@ -93,20 +87,45 @@ def start(
     return store.session(session_id)
 
 
-def _peak_projection(study: Study, prefix: str, questions: Sequence[Question]):
+def cut(
+    questions: Sequence[Question],
+    prefix: str,
+    settings: Settings,
+    answers: Mapping[int, int] | int,
+) -> list[plan.Segment]:
+    """The segments a run cuts ``questions`` into (``studybot plan`` projects the same).
+
+    ``answers`` are answer lengths in tokens: per question, or one figure.
+    """
     question_tokens = {q.id: tokens.count(prompt.question_text(q)) for q in questions}
+    peak = plan.peak_projection(tokens.count(prefix), SUMMARY_RESERVE, question_tokens, answers)
+    return plan.segments(
+        questions,
+        minimum=settings.segment_min,
+        maximum=settings.segment_max,
+        budget=settings.segment_budget,
+        peak=peak,
+    )
+
+
+def _answer_lengths(study: Study, questions: Sequence[Question]) -> dict[int, int] | int:
     if study.provider.name == "offline":
         from studybot.providers.offline import answer_text
 
-        answers: dict[int, int] | int = {q.id: tokens.count(answer_text(q)) for q in questions}
-    else:
-        answers = study.settings.answer_tokens
-    return plan.peak_projection(tokens.count(prefix), SUMMARY_RESERVE, question_tokens, answers)
+        return {q.id: tokens.count(answer_text(q)) for q in questions}
+    return study.settings.answer_tokens
 
 
 def run(study: Study, store: Store, session: SessionRecord, listener: Listener) -> SessionRecord:
     """Answer every unanswered question of ``session`` and write missing summaries."""
     answered = {turn.question_id: turn for turn in store.turns(session.id)}
+    warm = getattr(study.provider, "warm", None)
+    if warm is not None and answered:
+        # A provider that simulates its cache must see what this session sent
+        # before it was interrupted, or its first resumed request would miss.
+        from studybot.cache.recorded import session_requests
+
+        warm(r.messages for r in session_requests(store, session))
     for index in range(len(store.segments(session.id))):
         segment = store.segments(session.id)[index]
         if segment.summary_out is not None and all(q in answered for q in segment.question_ids):

@@ -71,9 +71,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from studybot.cli import bank, kv, reports, study
+    from studybot.cli import bank, cache, kv, reports, study, whatif
 
-    for module in (study, reports, bank, kv):
+    for module in (study, reports, bank, kv, cache, whatif):
         for command in module.COMMANDS:
             cli.add_command(command)
 

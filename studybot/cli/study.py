@@ -151,9 +151,12 @@ def resume(session_id, as_json, **flags) -> None:
 
 def _study(study, store, record, as_json: bool) -> None:
     from studybot import session
+    from studybot.cache.recorded import prefix_findings
     from studybot.cli.reports import render_session
     from studybot.export import session_data
 
+    for finding in prefix_findings(store, record):  # once per run, before any request
+        click.echo(f"Warning: {finding.message}: {finding.example}", err=True)
     listener = TerminalListener(record, quiet=as_json, interactive=is_interactive() and not as_json)
     try:
         record = session.run(study, store, record, listener)

@@ -62,9 +62,11 @@ def choose(settings: Settings, bank: Bank) -> tuple[Provider, str | None]:
         from studybot.providers.openai_compat import OpenAICompatProvider
 
         return OpenAICompatProvider(settings), None
+    from studybot.cache.replay import ProviderCache
     from studybot.providers.offline import OfflineProvider
 
-    provider = OfflineProvider(bank, delay=settings.offline_delay)
+    cache = ProviderCache(settings.cache_min_tokens, settings.cache_step_tokens)
+    provider = OfflineProvider(bank, delay=settings.offline_delay, cache=cache)
     if settings.offline:
         return provider, "offline: answering from the bank's answer key (--offline)"
     return provider, OFFLINE_NOTICE.format(var=settings.env_key)

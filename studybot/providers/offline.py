@@ -1,17 +1,20 @@
 """Answers from the bank's own key points, with no network at all.
 
-Usage is counted with the local tokenizer. This provider exists so that
-every command works on a fresh machine with no key, and it never pretends
-to be a model: the run says once that it is offline.
+Usage is counted with the local tokenizer, and cached tokens come from a
+prefix-cache simulator that follows the provider's rule (by default: no
+hit below 1024 tokens, hits in 128-token steps). This provider exists so
+that every command works on a fresh machine with no key, and it never
+pretends to be a model: the run says once that it is offline.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from studybot import tokens
 from studybot.bank import Bank, Question
+from studybot.cache.replay import Simulator
 from studybot.prompt import SUMMARY_LINES
 from studybot.providers import Messages, Reply, TextSink, Usage
 
@@ -73,18 +76,27 @@ class OfflineProvider:
     name = "offline"
     model = "answer-key"
 
-    def __init__(self, bank: Bank, delay: float = 0.0) -> None:
+    def __init__(self, bank: Bank, delay: float = 0.0, cache: Simulator | None = None) -> None:
         self.bank = bank
         self.delay = delay
+        self.cache = cache  # None: report no cached tokens
+
+    def warm(self, requests: Iterable[Messages]) -> None:
+        """Replay requests sent before this process (a resumed session) into the cache."""
+        if self.cache is not None:
+            for messages in requests:
+                self.cache.request(tokens.request_ids(messages))
 
     def _reply(self, messages: Messages, text: str, on_text: TextSink | None) -> Reply:
         if self.delay > 0:
             time.sleep(self.delay)
         if on_text is not None:
             on_text(text)
+        ids = tokens.request_ids(messages)
         usage = Usage(
-            prompt_tokens=tokens.prompt_tokens(messages),
+            prompt_tokens=len(ids),
             completion_tokens=tokens.count(text),
+            cached_tokens=self.cache.request(ids) if self.cache is not None else 0,
         )
         return Reply(text=text, usage=usage, finish_reason="stop")
 

@@ -1,0 +1,8 @@
+"""Prefix-cache simulators and the reports built on them.
+
+``radix`` (SGLang RadixAttention) and ``blocks`` (vLLM automatic prefix
+caching) model a serving engine's cache; ``replay.ProviderCache`` models
+an API provider's prompt cache, which also feeds the offline provider's
+``cached_tokens``. ``recorded`` rebuilds a session's real requests and
+``lint`` finds what in a system prefix defeats the cache.
+"""

@@ -1,0 +1,252 @@
+"""``cache SESSION`` and ``cache replay``: does the prefix really hit, and where does it split?"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from studybot.cli.common import emit_json, json_option, stdout_console
+
+
+class SessionByDefault(click.Group):
+    """``cache SESSION …`` is short for ``cache session SESSION …``."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        if args and self.get_command(ctx, args[0]) is None and not args[0].startswith("-"):
+            return "session", self.get_command(ctx, "session"), args
+        return super().resolve_command(ctx, args)
+
+
+def simulator_options(fn):
+    """--mode, --capacity, --page-size, --block-size: which cache to simulate."""
+    fn = click.option(
+        "--block-size",
+        type=click.IntRange(min=1),
+        default=16,
+        show_default=True,
+        help="Tokens per block (blocks mode).",
+    )(fn)
+    fn = click.option(
+        "--page-size",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        help="Tokens per page; hits round down to whole pages (radix mode).",
+    )(fn)
+    fn = click.option(
+        "--capacity",
+        type=click.IntRange(min=0),
+        default=0,
+        show_default=True,
+        help="Tokens the cache holds; 0 = unlimited.",
+    )(fn)
+    fn = click.option(
+        "--mode",
+        type=click.Choice(["radix", "blocks", "provider"]),
+        default="radix",
+        show_default=True,
+        help="radix = SGLang RadixAttention, blocks = vLLM prefix caching, "
+        "provider = API prompt cache (1024-token minimum, 128-token steps).",
+    )(fn)
+    return fn
+
+
+def _simulator(mode: str, capacity: int, page_size: int, block_size: int):
+    from studybot import config
+    from studybot.cache import replay
+
+    settings = config.load()
+    return replay.make(
+        mode,
+        capacity=capacity,
+        page_size=page_size,
+        block_size=block_size,
+        min_tokens=settings.cache_min_tokens,
+        step=settings.cache_step_tokens,
+    )
+
+
+def _describe(mode: str, capacity: int, page_size: int, block_size: int) -> str:
+    size = "unlimited" if not capacity or mode == "provider" else f"{capacity:,} tokens"
+    if mode == "radix":
+        return f"radix tree, page {page_size}, {size}"
+    if mode == "blocks":
+        return f"blocks of {block_size}, {size}"
+    return "provider rule"
+
+
+@click.group(cls=SessionByDefault)
+def cache() -> None:
+    """Replay requests through a prefix-cache simulator: hits, and where they split.
+
+    `studybot cache SESSION` replays a recorded session's real requests;
+    `studybot cache replay TRACE.jsonl` replays any token trace.
+
+    \b
+    Example:
+      studybot cache 3
+      studybot cache 3 --lint
+      studybot cache replay trace.jsonl --mode blocks --capacity 200000
+    """
+
+
+@cache.command("session")
+@click.argument("session_id", metavar="SESSION")
+@simulator_options
+@click.option(
+    "--lint",
+    "lint_",
+    is_flag=True,
+    help="Flag volatile content in the system prefix (exit 1 if any).",
+)
+@json_option
+def session_(
+    session_id: str,
+    mode: str,
+    capacity: int,
+    page_size: int,
+    block_size: int,
+    lint_: bool,
+    as_json: bool,
+) -> None:
+    """Per request of a session: prompt tokens, hit, where it leaves the previous request.
+
+    The requests are rebuilt token for token from what the session stored.
+    With --lint, dates, times, UUIDs, long random ids and reordered lists in
+    the system prefix are flagged; the command then exits 1 if it found any.
+
+    \b
+    Example:
+      studybot cache 3
+      studybot cache 3 --mode provider
+      studybot cache 3 --lint --json
+    """
+    from studybot.cache import recorded
+    from studybot.cache.lint import lint
+    from studybot.errors import BadInput
+    from studybot.store import Store
+
+    store = Store.open()
+    record = store.session(session_id)
+    requests = recorded.session_requests(store, record)
+    if not requests:
+        raise BadInput(
+            f"session {record.id} has sent no request yet", hint=f"studybot resume {record.id}"
+        )
+    reports = recorded.report(requests, _simulator(mode, capacity, page_size, block_size))
+    findings = lint([r.prefix for r in requests]) if lint_ else []
+    total = sum(r.tokens for r in reports)
+    hit = sum(r.hit for r in reports)
+    if as_json:
+        data = {
+            "session": record.id,
+            "mode": mode,
+            "requests": [r.to_json() for r in reports],
+            "hit_rate": round(hit / total, 6) if total else 0.0,
+        }
+        if lint_:
+            data["lint"] = [f.to_json() for f in findings]
+        emit_json(data)
+    else:
+        _render_session(
+            record, reports, _describe(mode, capacity, page_size, block_size), hit, total
+        )
+        if lint_:
+            _render_lint(findings)
+    if findings:
+        raise SystemExit(1)
+
+
+def _render_session(record, reports, described: str, hit: int, total: int) -> None:
+    from rich.table import Table
+
+    table = Table(
+        title=f"Session {record.id} · {len(reports)} requests · {described}", title_justify="left"
+    )
+    for heading in (
+        "#",
+        "seg",
+        "request",
+        "prompt",
+        "hit",
+        "hit %",
+        "splits at",
+        "reported cached",
+    ):
+        table.add_column(heading, justify="left" if heading == "request" else "right")
+    splits = []
+    for number, r in enumerate(reports, start=1):
+        request = r.request
+        name = "summary" if request.kind == "summary" else f"Q{request.question_id}"
+        if request.kind == "follow-up":
+            name += " follow-up"
+        if r.diverges_at is not None:
+            splits.append(
+                f"request {number} leaves request {number - 1} at token {r.diverges_at}: {r.snippet}"
+            )
+        table.add_row(
+            str(number),
+            str(request.segment + 1),
+            name,
+            str(r.tokens),
+            str(r.hit),
+            f"{r.hit / r.tokens:.0%}" if r.tokens else "-",
+            "" if number == 1 else ("extends" if r.diverges_at is None else str(r.diverges_at)),
+            "" if request.reported_cached is None else str(request.reported_cached),
+        )
+    console = stdout_console()
+    console.print(table, markup=False)
+    rate = f" ({hit / total:.1%})" if total else ""
+    console.print(f"prompt tokens {total:,} · hit {hit:,}{rate}", markup=False)
+    for line in splits:
+        console.print(line, markup=False)
+
+
+def _render_lint(findings) -> None:
+    console = stdout_console()
+    if not findings:
+        console.print("Lint: no volatile content in the system prefix.")
+        return
+    for finding in findings:
+        numbers = ", ".join(map(str, finding.requests[:8])) + (
+            " …" if len(finding.requests) > 8 else ""
+        )
+        console.print(f"Lint [{finding.kind}]: {finding.message}", markup=False)
+        console.print(f"    {finding.example}", markup=False)
+        console.print(f"    requests {numbers}", markup=False)
+
+
+@cache.command("replay")
+@click.argument("trace", type=click.Path(dir_okay=False, path_type=Path))
+@simulator_options
+@json_option
+def replay_(
+    trace: Path, mode: str, capacity: int, page_size: int, block_size: int, as_json: bool
+) -> None:
+    """Replay a token trace: one {"tokens": [ids…]} per line.
+
+    elapsed_s in the JSON is the replay loop alone, not loading the file.
+
+    \b
+    Example:
+      studybot cache replay trace.jsonl
+      studybot cache replay trace.jsonl --mode radix --page-size 16 --capacity 200000 --json
+    """
+    from studybot.cache import replay
+
+    requests = replay.load_trace(trace)
+    result = replay.replay(requests, _simulator(mode, capacity, page_size, block_size))
+    if as_json:
+        emit_json(result.to_json())
+        return
+    total = sum(result.tokens)
+    hit = sum(result.hits)
+    click.echo(
+        f"{len(requests):,} requests · {total:,} tokens · hit {hit:,} ({result.hit_rate:.1%}) · "
+        f"{_describe(mode, capacity, page_size, block_size)}"
+    )
+    click.echo(f"replay {result.elapsed_s:.3f} s · {result.tokens_per_s:,.0f} tokens/s")
+
+
+COMMANDS = [cache]

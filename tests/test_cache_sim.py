@@ -1,0 +1,151 @@
+"""The prefix-cache simulators against hand-worked traces."""
+
+from __future__ import annotations
+
+import pytest
+
+from studybot.cache.blocks import BlockCache
+from studybot.cache.radix import RadixCache
+from studybot.cache.replay import ProviderCache, make, replay
+
+
+def serve(cache, *requests):
+    return [cache.request(r) for r in requests]
+
+
+# -- radix tree ---------------------------------------------------------------
+
+
+def test_a_partial_match_splits_the_edge_and_both_branches_hit_afterwards():
+    tree = RadixCache()
+    # [1 2 3 4] then [1 2 5]: the edge splits after [1 2]
+    assert serve(tree, [1, 2, 3, 4], [1, 2, 5]) == [0, 2]
+    assert tree.tokens_held == 5  # 1 2 | 3 4 | 5: the split copies nothing
+    assert serve(tree, [1, 2, 3, 4, 9], [1, 2, 5, 6], [1, 7]) == [4, 3, 1]
+
+
+def test_a_request_ending_inside_an_edge_hits_up_to_its_end():
+    tree = RadixCache()
+    assert serve(tree, [1, 2, 3, 4, 5, 6], [1, 2, 3], [1, 2, 3, 4, 5, 6]) == [0, 3, 6]
+    assert tree.tokens_held == 6
+
+
+def test_hits_round_down_to_whole_pages_and_only_whole_pages_are_kept():
+    tree = RadixCache(page_size=4)
+    assert tree.request(list(range(1, 11))) == 0  # 10 tokens: pages [1-4] [5-8] kept, 9 10 not
+    assert tree.tokens_held == 8
+    # shares 6 tokens with the first request: 1 whole page
+    assert tree.request([1, 2, 3, 4, 5, 6, 99, 98, 97]) == 4
+    assert tree.tokens_held == 12  # [5 6 99 98] is the new page; 97 is a partial page
+    assert tree.request(list(range(1, 8))) == 4  # 7 tokens hold one whole page
+    assert tree.request(list(range(1, 11))) == 8
+
+
+def test_eviction_frees_the_least_recently_used_leaf_first():
+    tree = RadixCache(capacity=10)
+    assert serve(tree, [1, 2, 3, 4], [5, 6, 7], [1, 2, 8, 9]) == [0, 0, 2]
+    # holds 9: [1 2] -> {[3 4] used at t1, [8 9] at t3}, [5 6 7] at t2.
+    # 3 new tokens need 2 freed: the oldest leaf, [3 4], goes, and only it.
+    assert tree.request([10, 11, 12]) == 0
+    assert tree.tokens_held == 10
+    assert tree.request([1, 2, 3, 4]) == 2  # [3 4] was evicted; [1 2] was not
+    # inserting [3 4] again needs 2 tokens: now [5 6 7] is the oldest leaf
+    assert serve(tree, [1, 2, 8, 9], [10, 11, 12], [5, 6, 7]) == [4, 3, 0]
+
+
+def test_a_parent_becomes_evictable_once_its_children_are_gone():
+    tree = RadixCache(capacity=6)
+    assert serve(tree, [1, 2, 3], [1, 2, 4]) == [0, 2]  # [1 2] -> {[3], [4]}: 4 tokens
+    # 6 new tokens need all 4 freed: [3], [4], then their parent [1 2]
+    assert tree.request([7, 8, 9, 10, 11, 12]) == 0
+    assert tree.tokens_held == 6
+    assert tree.request([1, 2, 3]) == 0
+
+
+def test_matching_refreshes_a_node_so_eviction_spares_it():
+    tree = RadixCache(capacity=9)
+    serve(tree, [1, 2, 3], [4, 5, 6], [7, 8, 9])  # full
+    assert tree.request([1, 2, 3]) == 3  # [1 2 3] is now the most recent
+    assert tree.request([10, 11, 12]) == 0  # evicts [4 5 6], the oldest
+    assert serve(tree, [1, 2, 3], [7, 8, 9], [4, 5, 6]) == [3, 3, 0]
+
+
+def test_the_locked_path_of_the_request_in_flight_survives_eviction():
+    tree = RadixCache(capacity=6)
+    assert tree.request([1, 2, 3, 4, 5, 6]) == 0
+    # hits [1 2 3]; its 3 new tokens need room: only the unlocked [4 5 6] may go
+    assert tree.request([1, 2, 3, 9, 9, 9]) == 3
+    assert tree.tokens_held == 6
+    assert serve(tree, [1, 2, 3], [1, 2, 3, 9, 9, 9]) == [3, 6]
+    assert tree.request([1, 2, 3, 4]) == 3  # [4 5 6] was the one evicted
+
+
+def test_a_request_larger_than_the_cache_is_served_but_only_what_fits_is_kept():
+    tree = RadixCache(capacity=4)
+    assert tree.request([1, 2, 3, 4, 5, 6]) == 0
+    assert tree.tokens_held == 4
+    assert tree.request([1, 2, 3, 4, 5, 6]) == 4
+
+
+# -- blocks -------------------------------------------------------------------
+
+
+def test_only_full_blocks_hit():
+    blocks = BlockCache(block_size=4)
+    assert blocks.request(list(range(10))) == 0  # two full blocks and a partial one
+    assert blocks.request(list(range(10))) == 8
+    assert blocks.request(list(range(7))) == 4  # the second block is not full here
+    assert blocks.request(list(range(12))) == 8
+
+
+def test_a_hit_run_stops_at_the_first_missing_block():
+    blocks = BlockCache(block_size=4)
+    first = [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
+    blocks.request(first)
+    # block 2 differs; block 3 has the same tokens as before but another parent
+    changed = [1, 1, 1, 1, 9, 9, 9, 9, 3, 3, 3, 3]
+    assert blocks.request(changed) == 4
+    assert blocks.request(first) == 12
+
+
+def test_block_eviction_is_lru_and_takes_a_chain_tail_before_its_head():
+    blocks = BlockCache(block_size=2, capacity=8)  # 4 blocks
+    assert blocks.request([1, 1, 2, 2, 3, 3]) == 0  # chain a1 a2 a3
+    assert blocks.request([7, 7]) == 0  # b1: the pool is full
+    # one block needed: the free queue's front is a3, the tail of the older chain
+    assert blocks.request([8, 8]) == 0
+    assert blocks.request([1, 1, 2, 2, 3, 3]) == 4  # a1 a2 still there, a3 gone
+    assert blocks.request([7, 7]) == 0  # re-adding a3 took b1, the least recently used
+
+
+def test_blocks_and_radix_agree_on_block_aligned_traces():
+    trace = [
+        [1, 2, 3, 4, 5, 6, 7, 8],
+        [1, 2, 3, 4, 9, 9, 9, 9],
+        [1, 2, 3, 4, 5, 6, 7, 8, 1, 1, 1, 1],
+    ]
+    radix = replay(trace, RadixCache(page_size=4))
+    blocks = replay(trace, BlockCache(block_size=4))
+    assert radix.hits == blocks.hits == (0, 4, 8)
+
+
+# -- the provider rule ----------------------------------------------------------
+
+
+def test_provider_rule_caches_nothing_under_the_minimum_and_steps_the_rest():
+    cache = ProviderCache(min_tokens=1024, step=128)
+    short = list(range(900))
+    assert cache.request(short) == 0
+    assert cache.request(short + list(range(5000, 5300))) == 0  # 1200: the 900 were never kept
+    longer = short + list(range(5000, 5600))  # shares 1200 tokens with the previous one
+    assert cache.request(longer) == 1152  # 9 steps of 128
+    assert cache.request(short) == 0  # under the minimum, even though it is held
+
+
+def test_make_and_replay_report_hit_rate_of_hit_tokens_over_prompt_tokens():
+    result = replay([[1, 2, 3, 4], [1, 2, 3, 4]], make("radix"))
+    assert result.hits == (0, 4) and result.hit_rate == pytest.approx(0.5)
+    assert set(result.to_json()) == {"requests", "hit_rate", "elapsed_s"}
+    assert result.to_json()["requests"] == [{"tokens": 4, "hit": 0}, {"tokens": 4, "hit": 4}]
+    with pytest.raises(ValueError):
+        make("lru")

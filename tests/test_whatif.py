@@ -1,0 +1,170 @@
+"""``studybot plan``: the projection of segmented versus one long chat."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+
+import pytest
+
+from studybot import bank, config, prompt, tokens, whatif
+
+STRATEGY_KEYS = {
+    "requests",
+    "prompt_tokens",
+    "uncached_prompt_tokens",
+    "completion_tokens",
+    "peak_context_tokens",
+    "peak_kv_bytes",
+    "prefill_decode_ratio",
+}
+
+
+def plan_json(invoke, *args):
+    result = invoke("plan", *args, "--json")
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_plan_json_has_the_documented_keys(invoke):
+    data = plan_json(invoke, "--from", "1", "--to", "20")
+    assert {
+        "range",
+        "window",
+        "strategies",
+        "floor_uncached_prompt_tokens",
+        "break_point",
+    } <= set(data)
+    assert data["range"] == {"from": 1, "to": 20} and data["window"] == 32768
+    assert set(data["strategies"]) == {"segmented", "single"}
+    for strategy in data["strategies"].values():
+        assert set(strategy) >= STRATEGY_KEYS
+        requests = strategy["requests"]
+        assert strategy["prompt_tokens"] == sum(r["prompt_tokens"] for r in requests)
+        assert strategy["peak_context_tokens"] == max(r["context_tokens"] for r in requests)
+        assert strategy["prefill_decode_ratio"] == pytest.approx(
+            strategy["uncached_prompt_tokens"] / strategy["completion_tokens"], abs=1e-4
+        )
+    assert set(data["break_point"]) == {"single", "single_8k"}
+    assert data["cache_rule"] == "simple" and data["prefix_trap"] is None
+
+
+def test_segmented_is_exactly_what_run_sends(invoke):
+    assert invoke("run", "--from", "1", "--to", "12").exit_code == 0
+    shown = json.loads(invoke("show", "1", "--json").stdout)
+    planned = plan_json(invoke, "--from", "1", "--to", "12")["strategies"]["segmented"]
+    answers = [r for r in planned["requests"] if r["kind"] == "answer"]
+    assert [r["question"] for r in answers] == [t["question_id"] for t in shown["turns"]]
+    assert [r["prompt_tokens"] for r in answers] == [t["prompt_tokens"] for t in shown["turns"]]
+    assert [r["completion_tokens"] for r in answers] == [
+        t["completion_tokens"] for t in shown["turns"]
+    ]
+    assert [r["segment"] - 1 for r in answers] == [t["segment"] for t in shown["turns"]]
+    recorded = json.loads(invoke("cache", "1", "--json").stdout)["requests"]
+    assert [r["prompt_tokens"] for r in planned["requests"]] == [r["tokens"] for r in recorded]
+    assert [r["prompt_tokens"] - r["uncached_prompt_tokens"] for r in planned["requests"]] == [
+        r["hit"] for r in recorded
+    ]
+
+
+def test_break_point_is_the_first_question_past_the_window(invoke):
+    data = plan_json(invoke, "--from", "1", "--to", "40", "--window", "12k")
+    assert data["window"] == 12288
+    single = data["strategies"]["single"]["requests"]
+    at = data["break_point"]["single"]
+    contexts = {r["question"]: r["context_tokens"] for r in single}
+    assert contexts[at] > 12288 and contexts[at - 1] <= 12288
+    eight = data["break_point"]["single_8k"]
+    assert contexts[eight] > 8192 and contexts[eight - 1] <= 8192 and eight < at
+    assert data["strategies"]["segmented"]["peak_context_tokens"] < 8192
+    short = plan_json(invoke, "--from", "1", "--to", "3")
+    assert short["break_point"] == {"single": None, "single_8k": None}
+
+
+def test_floor_is_the_prefix_once_plus_every_question_and_answer_once():
+    from studybot.providers.offline import answer_text
+
+    loaded = bank.load()
+    projection = whatif.project(loaded, 5, 5, config.load())
+    question = loaded.get(5)
+    expected = (
+        len(tokens.message_ids("system", prompt.system_prefix(loaded)))
+        + len(tokens.message_ids("user", prompt.question_text(question)))
+        + len(tokens.message_ids("assistant", answer_text(question)))
+    )
+    assert projection.floor == expected
+    # one question: one request with nothing cached before it, then its summary
+    assert [r.kind for r in projection.segmented.requests] == ["answer", "summary"]
+    assert (
+        projection.segmented.requests[0].uncached_prompt_tokens
+        == projection.segmented.requests[0].prompt_tokens
+    )
+
+
+def test_answer_tokens_set_every_answer_length(invoke):
+    data = plan_json(invoke, "--from", "20", "--to", "39", "--answer-tokens", "600")
+    for strategy in data["strategies"].values():
+        answers = [r for r in strategy["requests"] if r["kind"] == "answer"]
+        assert {r["completion_tokens"] for r in answers} == {600}
+    assert data["answer_tokens"] == 600
+
+
+def test_the_provider_rule_names_the_short_prefix_trap(invoke):
+    loaded = bank.load()
+    system = len(tokens.message_ids("system", prompt.system_prefix(loaded)))
+    assert system < 1024
+    result = invoke("plan", "--from", "1", "--to", "20", "--cache-rule", "provider")
+    assert result.exit_code == 0, result.stderr
+    assert "cache rule provider" in result.stdout
+    assert "Prefix trap" in result.stdout
+    assert f"at least 1,024 tokens (it is {system:,})" in result.stdout
+    data = plan_json(invoke, "--from", "1", "--to", "20", "--cache-rule", "provider")
+    trap = data["prefix_trap"]
+    assert trap["requests"] > 0 and trap["tokens"] > 0 and trap["system_tokens"] == system
+    simple = plan_json(invoke, "--from", "1", "--to", "20")
+    assert (
+        data["strategies"]["segmented"]["uncached_prompt_tokens"]
+        - simple["strategies"]["segmented"]["uncached_prompt_tokens"]
+        >= trap["tokens"]
+    )
+    assert "Prefix trap" not in invoke("plan", "--from", "1", "--to", "20").stdout
+
+
+def test_the_table_and_chart_show_both_strategies(invoke):
+    result = invoke("plan", "--from", "1", "--to", "30")
+    assert result.exit_code == 0, result.stderr
+    for text in ("segmented", "single", "prompt tokens", "Floor", "Break point", "Token growth"):
+        assert text in result.stdout
+    assert "cache rule simple" in result.stdout
+    assert "Q30" in result.stdout and "█" in result.stdout
+
+
+def test_bad_window_is_a_usage_error(invoke):
+    result = invoke("plan", "--from", "1", "--to", "5", "--window", "lots")
+    assert result.exit_code == 2 and "not a token count" in result.stderr
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("matplotlib") is not None, reason="matplotlib installed"
+)
+def test_plot_without_matplotlib_names_the_install_command(invoke, tmp_path):
+    result = invoke("plan", "--from", "1", "--to", "5", "--plot", str(tmp_path / "a.png"))
+    assert result.exit_code == 2
+    assert "pip install 'studybot[plot]'" in result.stderr
+    assert not (tmp_path / "a.png").exists()
+
+
+def test_plot_writes_a_png(invoke, tmp_path):
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "growth.png"
+    result = invoke("plan", "--from", "1", "--to", "20", "--plot", str(target))
+    assert result.exit_code == 0, result.stderr
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_q1_to_200_meets_the_issue_targets():
+    projection = whatif.project(bank.load(), 1, 200, config.load())
+    segmented, single = projection.segmented, projection.single
+    assert single.prompt_tokens >= 12 * segmented.prompt_tokens
+    assert segmented.uncached_prompt_tokens <= 1.2 * projection.floor
+    assert segmented.peak_context_tokens <= 6000

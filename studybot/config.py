@@ -37,6 +37,8 @@ class Settings:
     stream_idle_timeout: float = 120.0  # seconds without a stream event = cut
     request_timeout: float = 600.0  # seconds for one whole request
     max_retries: int = 3  # retries for 429 / 5xx / cut streams
+    retry_backoff: float = 1.0  # seconds before the first retry, doubled each time (or Retry-After)
+    stream: bool = True  # stream answers as they arrive; false for endpoints that cannot
     cache_min_tokens: int = 1024  # provider prompt cache: nothing cached below this
     cache_step_tokens: int = 128  # provider prompt cache: hits grow in these steps
     offline_delay: float = 0.0  # seconds the offline provider waits per answer (demos)
@@ -109,6 +111,9 @@ def load(flags: dict[str, Any] | None = None) -> Settings:
     apply(_studybot_layer(own), str(own))
     apply(_env_layer(), "env")
     apply(flags or {}, "flag")
+    if isinstance(values.get("base_url"), str):
+        # "https://taotoken.net/api/" is what users paste; the slash only doubles up paths.
+        values["base_url"] = values["base_url"].rstrip("/")
     settings = replace(Settings(), **values)
     object.__setattr__(settings, "sources", sources)
     _check(settings)

@@ -8,6 +8,7 @@ reported nothing); studybot keeps its own count beside it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -59,8 +60,10 @@ OFFLINE_NOTICE = "offline: answering from the bank's answer key; set {var} for a
 def choose(settings: Settings, bank: Bank) -> tuple[Provider, str | None]:
     """The provider these settings ask for, and a notice to print once (or None)."""
     if settings.live:
+        from studybot import channel
         from studybot.providers.openai_compat import OpenAICompatProvider
 
+        channel.check(settings)  # exit 2 on a known-bad URL, key or model, before any request
         return OpenAICompatProvider(settings), None
     from studybot.cache.replay import ProviderCache
     from studybot.providers.offline import OfflineProvider
@@ -69,4 +72,7 @@ def choose(settings: Settings, bank: Bank) -> tuple[Provider, str | None]:
     provider = OfflineProvider(bank, delay=settings.offline_delay, cache=cache)
     if settings.offline:
         return provider, "offline: answering from the bank's answer key (--offline)"
-    return provider, OFFLINE_NOTICE.format(var=settings.env_key)
+    notice = OFFLINE_NOTICE.format(var=settings.env_key)
+    if os.environ.get(settings.env_key) == "":
+        notice += f" ({settings.env_key} is set but empty)"
+    return provider, notice

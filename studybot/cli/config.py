@@ -1,0 +1,68 @@
+"""``config show``: the effective settings, and where each one came from."""
+
+from __future__ import annotations
+
+import click
+
+from studybot.cli.common import emit_json, json_option
+from studybot.cli.study import channel_options
+
+CHANNEL_FIELDS = ("base_url", "model", "wire_api", "env_key", "offline")
+
+
+@click.group(name="config")
+def config_group() -> None:
+    """Inspect studybot's settings.
+
+    \b
+    Example:
+      studybot config show
+    """
+
+
+@config_group.command()
+@channel_options
+@json_option
+def show(as_json: bool, **flags) -> None:
+    """Show the effective settings and where each came from.
+
+    Layers, highest first: flags > env (STUDYBOT_BASE_URL, STUDYBOT_MODEL, ...)
+    > studybot's config.toml > the Codex config ($CODEX_HOME/config.toml,
+    model / model_provider / [model_providers.ID]) > defaults. The API key
+    is shown only as its variable's name, its length and first 3 characters.
+
+    \b
+    Example:
+      studybot config show
+      studybot config show --model deepseek-v3 --json
+    """
+    from studybot import channel, config
+
+    data = channel.describe(config.load(flags))
+    if as_json:
+        emit_json(data)
+        return
+    render(data)
+
+
+def render(data: dict, fields: tuple[str, ...] | None = None) -> None:
+    """Name, value and origin of each setting (all, or just ``fields``), then the key."""
+    settings = data["settings"]
+    names = fields or tuple(settings)
+    width = max(len(name) for name in (*names, "key"))
+    for name in names:
+        entry = settings[name]
+        value = entry["value"]
+        shown = repr(value) if isinstance(value, str) and value != value.strip() else value
+        shown = "(none)" if shown == "" else shown
+        click.echo(f"{name:<{width}}  {shown}  ({entry['source']})")
+    click.echo(f"{'key':<{width}}  {data['key']['summary']}")
+    mode = data["mode"]
+    reason = f" ({data['offline_reason']})" if data["offline_reason"] else ""
+    click.echo(f"{'mode':<{width}}  {mode}{reason}")
+    if fields is None:
+        click.echo(f"\nstudybot config: {data['files']['studybot']}")
+        click.echo(f"Codex config:    {data['files']['codex']}")
+
+
+COMMANDS = [config_group]

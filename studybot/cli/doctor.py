@@ -1,0 +1,85 @@
+"""``doctor``: diagnose the model channel, and say whether it is the channel or the history."""
+
+from __future__ import annotations
+
+import click
+
+from studybot.cli.common import emit_json, json_option
+from studybot.cli.study import channel_options
+
+MARKS = {True: "ok", False: "FAIL", None: "--"}
+
+
+@click.command()
+@click.option("--probe", is_flag=True, help="Also send test questions (costs a few requests).")
+@channel_options
+@json_option
+def doctor(probe: bool, as_json: bool, **flags) -> None:
+    """Diagnose the channel: URL, key, model, and whether history length is the problem.
+
+    Prints the effective settings (the key masked) and lints them. With
+    --probe it lists the endpoint's models, asks Q23 (short) and Q76
+    (longer) in fresh contexts and checks both come back whole, then asks
+    Q34 alone and after a long history and compares tokens and latency.
+    Exits 2 for wrong settings, 1 when a probe fails, 0 when all is well.
+
+    \b
+    Example:
+      studybot doctor
+      studybot doctor --probe --model deepseek-v3
+    """
+    from studybot import bank as banks
+    from studybot import channel, config, doctor
+    from studybot.cli.config import CHANNEL_FIELDS, render
+    from studybot.errors import ConfigError, ProviderError
+
+    settings = config.load(flags)
+    described = channel.describe(settings)
+    checks = doctor.settings_checks(settings)
+    if not as_json:
+        render(described, CHANNEL_FIELDS)
+        click.echo("")
+        for check in checks:
+            _print(check)
+    runnable = all(c.ok is not False for c in checks) and not settings.offline
+    if probe and runnable:
+        for check in doctor.probe(settings, banks.load(None)):
+            checks.append(check)
+            if not as_json:
+                _print(check)
+    result = doctor.verdict(checks, probed=probe and runnable)
+    if as_json:
+        emit_json(
+            {
+                "config": described,
+                "checks": [
+                    {
+                        "name": c.name,
+                        "ok": c.ok,
+                        "detail": c.detail,
+                        "points_to": c.points_to,
+                        "figures": c.figures,
+                        "hint": c.hint,
+                    }
+                    for c in checks
+                ],
+                "verdict": {"ok": result.ok, "kind": result.kind, "text": result.text},
+            }
+        )
+    if result.ok:
+        if not as_json:
+            click.echo(f"\nVerdict: {result.text}")
+        return
+    if not as_json:
+        click.echo("")
+    error_class = ConfigError if result.exit_code == 2 else ProviderError
+    raise error_class(result.text, hint=result.hint)
+
+
+def _print(check) -> None:
+    click.echo(f"{MARKS[check.ok]:>4}  {check.name:<10} {check.detail}")
+    if check.ok is False and check.hint:
+        click.echo(f"{'':>4}  {'':<10} hint: {check.hint}")
+
+
+COMMANDS = [doctor]

@@ -1,0 +1,332 @@
+"""The live channel: any OpenAI-compatible API, through the official ``openai`` client.
+
+Two wire APIs: Chat Completions (``chat``, the default) and Responses
+(``responses``). Answers stream to the caller's ``on_text`` as they arrive.
+A reply is returned only when its stream reached its final event (a Chat
+``finish_reason``, a Responses ``response.completed``): the client does
+not raise for a Chat stream whose connection was closed early, so a
+stream without that event is treated as cut and retried, and no partial
+answer ever reaches the caller. Rate limits, 5xx, dropped connections and
+stalls are retried with backoff (``Retry-After`` wins); the client's own
+retries are off so that there is one policy, and one place to test it.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from studybot.bank import Question
+from studybot.channel import key_facts, origin
+from studybot.config import Settings
+from studybot.errors import ProviderError
+from studybot.providers import Messages, Reply, TextSink, Usage
+from studybot.providers.failures import Channel, ReportedError, StreamCut, classify
+
+LONGEST_WAIT = 60.0  # seconds: a server asking to wait longer than this gets an error instead
+BACKOFF_CAP = 30.0  # seconds: the longest wait between retries without Retry-After
+MODEL_LIST_MISSING = {404, 405, 501}  # statuses meaning "this endpoint lists no models"
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+class OpenAICompatProvider:
+    name = "openai-compat"
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        notify: Callable[[str], None] = _stderr,
+    ) -> None:
+        import openai
+
+        self.settings = settings
+        self.model = settings.model
+        self.sleep = sleep
+        self.notify = notify
+        key = settings.api_key() or ""
+        facts = key_facts(settings)
+        self.channel = Channel(
+            base_url=settings.base_url,
+            model=settings.model,
+            model_origin=origin(settings, "model"),
+            wire_api=settings.wire_api,
+            variable=settings.env_key,
+            key_state=f"set, {facts.length} characters" if facts.usable else "not set",
+            retries=settings.max_retries,
+            secret=key,
+        )
+        # Between two bytes of a stream the read timeout is the idle timeout;
+        # a non-streamed answer arrives in one piece, so it gets the whole budget.
+        read = settings.stream_idle_timeout if settings.stream else settings.request_timeout
+        self.client = openai.OpenAI(
+            api_key=key,
+            base_url=settings.base_url,
+            max_retries=0,
+            timeout=openai.Timeout(settings.request_timeout, read=read),
+        )
+
+    # -- the Provider protocol ----------------------------------------------
+
+    def complete(
+        self, messages: Messages, *, question: Question, on_text: TextSink | None = None
+    ) -> Reply:
+        return self.ask(messages, on_text, f"question {question.id}")
+
+    def summarise(self, messages: Messages, *, questions: Sequence[Question]) -> Reply:
+        return self.ask(messages, None, "the segment summary")
+
+    def follow_up(
+        self,
+        messages: Messages,
+        *,
+        question: Question,
+        text: str,
+        on_text: TextSink | None = None,
+    ) -> Reply:
+        return self.ask(messages, on_text, f"the follow-up to question {question.id}")
+
+    # -- requests -------------------------------------------------------------
+
+    def ask(self, messages: Messages, on_text: TextSink | None, what: str) -> Reply:
+        """One answer, retried on failures that retrying can fix."""
+        import openai
+
+        retries = self.settings.max_retries
+        shown: list[str] = []  # text of this attempt already passed to on_text
+
+        def sink(text: str) -> None:
+            shown.append(text)
+            if on_text is not None:
+                on_text(text)
+
+        for attempt in range(retries + 1):
+            shown.clear()
+            try:
+                return self._once(messages, sink if on_text is not None else None)
+            except (openai.OpenAIError, StreamCut, ReportedError) as exc:
+                failure = classify(exc, self.channel, what)
+            if not failure.retryable or attempt == retries:
+                raise failure.error
+            delay = self._delay(attempt, failure.wait)
+            if delay > LONGEST_WAIT:
+                raise ProviderError(
+                    f"{failure.label}; the provider asks to wait {delay:.0f} s before retrying",
+                    hint="wait that long, then resume",
+                )
+            # A cut answer leaves its line open on the terminal; the notice starts a new one.
+            opening = "\n" if shown else ""
+            self.notify(
+                f"{opening}{what}: {failure.label}; retry {attempt + 1}/{retries} in {delay:.3g} s"
+            )
+            self.sleep(delay)
+        raise AssertionError("unreachable")  # the loop returns or raises
+
+    def _delay(self, attempt: int, wait: float | None) -> float:
+        if wait is not None:
+            return wait
+        return min(BACKOFF_CAP, self.settings.retry_backoff * 2**attempt)
+
+    def _once(self, messages: Messages, on_text: TextSink | None) -> Reply:
+        if self.settings.wire_api == "responses":
+            if self.settings.stream:
+                return self._responses_stream(messages, on_text)
+            return self._responses_whole(messages, on_text)
+        if self.settings.stream:
+            return self._chat_stream(messages, on_text)
+        return self._chat_whole(messages, on_text)
+
+    def _chat_stream(self, messages: Messages, on_text: TextSink | None) -> Reply:
+        stream = self.client.chat.completions.create(
+            model=self.model,
+            messages=messages,  # type: ignore[arg-type]
+            stream=True,
+            stream_options={"include_usage": True},
+        )
+        parts: list[str] = []
+        finish: str | None = None
+        usage: Any = None
+        deadline = self._deadline()
+        with stream, _cut_on_error(parts, self.settings.stream_idle_timeout):
+            for chunk in stream:
+                if chunk.usage is not None:
+                    usage = chunk.usage
+                for choice in chunk.choices:
+                    text = choice.delta.content if choice.delta is not None else None
+                    if text:
+                        parts.append(text)
+                        if on_text is not None:
+                            on_text(text)
+                    if choice.finish_reason:
+                        finish = choice.finish_reason
+                self._check_deadline(deadline)
+        if finish is None:
+            raise StreamCut("it ended without a finish_reason", _size(parts))
+        return Reply(text="".join(parts), usage=chat_usage(usage), finish_reason=finish)
+
+    def _chat_whole(self, messages: Messages, on_text: TextSink | None) -> Reply:
+        response = self.client.chat.completions.create(
+            model=self.model,
+            messages=messages,  # type: ignore[arg-type]
+        )
+        choice = response.choices[0] if response.choices else None
+        if choice is None or not choice.finish_reason:
+            raise StreamCut("the response had no finish_reason")
+        text = choice.message.content or ""
+        if on_text is not None and text:
+            on_text(text)
+        return Reply(
+            text=text, usage=chat_usage(response.usage), finish_reason=choice.finish_reason
+        )
+
+    def _responses_stream(self, messages: Messages, on_text: TextSink | None) -> Reply:
+        stream = self.client.responses.create(
+            model=self.model,
+            input=messages,  # type: ignore[arg-type]
+            stream=True,
+        )
+        parts: list[str] = []
+        final: Any = None
+        finish = "stop"
+        deadline = self._deadline()
+        with stream, _cut_on_error(parts, self.settings.stream_idle_timeout):
+            for event in stream:
+                kind = getattr(event, "type", "")
+                if kind == "response.output_text.delta":
+                    parts.append(event.delta)
+                    if on_text is not None and event.delta:
+                        on_text(event.delta)
+                elif kind == "response.completed":
+                    final = event.response
+                elif kind == "response.incomplete":
+                    final = event.response
+                    details = getattr(final, "incomplete_details", None)
+                    finish = _incomplete_reason(getattr(details, "reason", None))
+                elif kind == "response.failed":
+                    raise _reported(getattr(event.response, "error", None))
+                elif kind == "error":
+                    raise _reported(event)
+                self._check_deadline(deadline)
+        if final is None:
+            raise StreamCut("it ended without response.completed", _size(parts))
+        return Reply(text="".join(parts), usage=responses_usage(final.usage), finish_reason=finish)
+
+    def _responses_whole(self, messages: Messages, on_text: TextSink | None) -> Reply:
+        response = self.client.responses.create(
+            model=self.model,
+            input=messages,  # type: ignore[arg-type]
+        )
+        if response.status == "failed":
+            raise _reported(response.error)
+        if response.status not in ("completed", "incomplete"):
+            raise StreamCut(f"the response's status is {response.status!r}")
+        finish = "stop"
+        if response.status == "incomplete":
+            details = getattr(response, "incomplete_details", None)
+            finish = _incomplete_reason(getattr(details, "reason", None))
+        text = response.output_text
+        if on_text is not None and text:
+            on_text(text)
+        return Reply(text=text, usage=responses_usage(response.usage), finish_reason=finish)
+
+    def _deadline(self) -> float:
+        return time.monotonic() + self.settings.request_timeout
+
+    def _check_deadline(self, deadline: float) -> None:
+        if time.monotonic() > deadline:
+            raise ProviderError(
+                "the answer took longer than request_timeout "
+                f"({self.settings.request_timeout:g} s)",
+                hint="raise request_timeout in config.toml for very long answers",
+            )
+
+    # -- doctor -------------------------------------------------------------
+
+    def list_models(self) -> list[str] | None:
+        """Model IDs the endpoint lists, or None when it does not list models."""
+        import openai
+
+        try:
+            return sorted(model.id for model in self.client.models.list())
+        except openai.APIStatusError as exc:
+            if exc.status_code in MODEL_LIST_MISSING:
+                return None
+            raise classify(exc, self.channel, "listing models").error from None
+        except openai.OpenAIError as exc:
+            raise classify(exc, self.channel, "listing models").error from None
+
+
+@contextmanager
+def _cut_on_error(parts: list[str], idle: float) -> Iterator[None]:
+    """Errors raised while a stream is read mean the stream was cut."""
+    import openai
+
+    try:
+        yield
+    except openai.APITimeoutError:
+        raise StreamCut(f"no data for {idle:g} s", _size(parts)) from None
+    except openai.APIConnectionError:
+        raise StreamCut("the connection dropped", _size(parts)) from None
+
+
+def _reported(error: Any) -> ReportedError:
+    return ReportedError(getattr(error, "code", None), getattr(error, "message", None))
+
+
+def _size(parts: list[str]) -> int:
+    return sum(len(p) for p in parts)
+
+
+def _incomplete_reason(reason: str | None) -> str:
+    # Chat's words for the same outcomes, so reports read the same for both wire APIs.
+    return {"max_output_tokens": "length", "content_filter": "content_filter"}.get(
+        reason or "", reason or "length"
+    )
+
+
+def _get(obj: Any, name: str) -> Any:
+    """A usage field, whether the client parsed it into a model or left it a dict."""
+    if obj is None:
+        return None
+    if isinstance(obj, dict):
+        return obj.get(name)
+    value = getattr(obj, name, None)
+    if value is None:
+        extra = getattr(obj, "model_extra", None) or {}
+        value = extra.get(name)
+    return value
+
+
+def chat_usage(usage: Any) -> Usage | None:
+    """Chat usage; cached tokens from OpenAI's details or DeepSeek's cache-hit count."""
+    if usage is None:
+        return None
+    cached = _get(_get(usage, "prompt_tokens_details"), "cached_tokens")
+    if cached is None:
+        cached = _get(usage, "prompt_cache_hit_tokens")
+    return Usage(
+        prompt_tokens=int(_get(usage, "prompt_tokens") or 0),
+        completion_tokens=int(_get(usage, "completion_tokens") or 0),
+        cached_tokens=int(cached or 0),
+    )
+
+
+def responses_usage(usage: Any) -> Usage | None:
+    """Responses usage: input/output tokens and ``input_tokens_details.cached_tokens``."""
+    if usage is None:
+        return None
+    cached = _get(_get(usage, "input_tokens_details"), "cached_tokens")
+    if cached is None:
+        cached = _get(usage, "prompt_cache_hit_tokens")
+    return Usage(
+        prompt_tokens=int(_get(usage, "input_tokens") or 0),
+        completion_tokens=int(_get(usage, "output_tokens") or 0),
+        cached_tokens=int(cached or 0),
+    )

@@ -1,0 +1,471 @@
+"""A small OpenAI-compatible HTTP server for tests, on 127.0.0.1 in a thread.
+
+It serves ``/api/chat/completions`` (streaming or not), ``/api/responses``
+(streaming or not) and ``/api/models`` the way compatible providers do,
+logs every request it receives, and can be told to misbehave: an HTTP
+status with an OpenAI-style error body, a stream cut mid-way, a stall.
+Tests drive it through the real ``openai`` client; nothing is patched.
+
+    with OpenAIServer(key="sk-test", models=["m"]) as server:
+        server.script(None, Fault.cut())    # 1st request normal, 2nd cut
+        ... studybot run --base-url {server.base_url} --model m ...
+        server.generations                  # what studybot sent
+
+Usage mimics a provider with a prefix cache: prompt "tokens" are
+characters, and cached tokens are the characters shared with an earlier
+request, counted from 1024 in steps of 128 (both adjustable).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+PREFIX = "/api"
+
+
+@dataclass(frozen=True)
+class Received:
+    method: str
+    path: str
+    headers: dict[str, str]  # lower-case names
+    body: Any  # decoded JSON, or None
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The conversation sent: ``messages`` (chat) or ``input`` (responses)."""
+        if not isinstance(self.body, dict):
+            return []
+        return list(self.body.get("messages") or self.body.get("input") or [])
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One misbehaviour, applied to one generation request."""
+
+    kind: str  # "status", "cut", "stall", "stream_error"
+    status: int = 500
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+    after_chunks: int = 2  # cut/stall: text chunks sent before the fault
+    clean: bool = True  # cut: close cleanly (no error) rather than mid-message
+    seconds: float = 5.0  # stall: how long the server goes silent
+
+    @classmethod
+    def http(
+        cls,
+        status: int,
+        message: str,
+        code: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Fault:
+        error = {"message": message, "type": "invalid_request_error", "code": code}
+        return cls("status", status=status, body={"error": error}, headers=headers or {})
+
+    @classmethod
+    def unauthorized(cls, status: int = 401) -> Fault:
+        return cls.http(status, "Invalid API key provided", code="invalid_api_key")
+
+    @classmethod
+    def not_found(cls) -> Fault:
+        return cls("status", status=404, body="404 page not found")
+
+    @classmethod
+    def model_not_found(cls, model: str) -> Fault:
+        message = f"The model `{model}` does not exist or you do not have access to it."
+        return cls.http(404, message, code="model_not_found")
+
+    @classmethod
+    def context_length(cls) -> Fault:
+        message = "This model's maximum context length is 8192 tokens. Please reduce the length."
+        return cls.http(400, message, code="context_length_exceeded")
+
+    @classmethod
+    def rate_limited(cls, retry_after: str | None = "0", code: str | None = None) -> Fault:
+        headers = {"Retry-After": retry_after} if retry_after is not None else {}
+        return cls.http(429, "Rate limit reached, slow down", code=code, headers=headers)
+
+    @classmethod
+    def server_error(cls, status: int = 500) -> Fault:
+        return cls.http(status, "The server had an error while processing your request.")
+
+    @classmethod
+    def cut(cls, after_chunks: int = 2, clean: bool = True) -> Fault:
+        return cls("cut", after_chunks=after_chunks, clean=clean)
+
+    @classmethod
+    def stall(cls, seconds: float = 5.0, after_chunks: int = 2) -> Fault:
+        return cls("stall", seconds=seconds, after_chunks=after_chunks)
+
+    @classmethod
+    def stream_error(cls, code: str, message: str, after_chunks: int = 2) -> Fault:
+        """An error inside a 200 stream: Chat's error chunk, or Responses' response.failed."""
+        body = {"code": code, "message": message}
+        return cls("stream_error", body=body, after_chunks=after_chunks)
+
+
+def default_answer(body: dict[str, Any]) -> str:
+    """A deterministic answer that names the last user message it replies to."""
+    messages = body.get("messages") or body.get("input") or [{}]
+    last = str(messages[-1].get("content", ""))
+    head = " ".join(last.split())[:24]
+    return f"结论：这是对「{head}」的回答。要点一，要点二，要点三。"
+
+
+class OpenAIServer:
+    """Start with ``with OpenAIServer() as server`` (or ``start()`` / ``stop()``)."""
+
+    def __init__(
+        self,
+        *,
+        key: str | None = None,
+        models: list[str] | tuple[str, ...] = ("test-model",),
+        answer: Callable[[dict[str, Any]], str] = default_answer,
+        usage: str | None = "openai",  # "openai", "deepseek", or None (report none)
+        list_models: bool = True,
+        context_limit: int | None = None,  # characters of prompt; above it: context error
+        chunk_chars: int = 6,
+        cache_min: int = 1024,  # shared prompt characters before anything counts as cached
+        cache_step: int = 128,  # cached counts grow in steps of this many characters
+    ) -> None:
+        self.key = key
+        self.models = list(models)
+        self.answer = answer
+        self.usage = usage
+        self.list_models = list_models
+        self.context_limit = context_limit
+        self.chunk_chars = chunk_chars
+        self.cache_min = cache_min
+        self.cache_step = cache_step
+        self.requests: list[Received] = []
+        self.usage_sent: list[dict[str, Any]] = []  # the usage of each answer, as reported
+        self._steps: deque[Fault | None] = deque()
+        self._prompts: list[str] = []
+        self._lock = threading.Lock()
+        self._release = threading.Event()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
+
+    # -- life cycle --------------------------------------------------------
+
+    def start(self) -> OpenAIServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._release.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self) -> OpenAIServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        return self._httpd.server_address[1]
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}{PREFIX}"
+
+    # -- scripting and inspection -------------------------------------------
+
+    def script(self, *steps: Fault | None) -> None:
+        """How the next generation requests go, in order: a Fault, or None for normal."""
+        with self._lock:
+            self._steps.extend(steps)
+
+    @property
+    def generations(self) -> list[Received]:
+        """Chat and Responses requests, in the order received."""
+        return [r for r in self.requests if r.path.endswith(("/chat/completions", "/responses"))]
+
+    def _next_step(self) -> Fault | None:
+        with self._lock:
+            return self._steps.popleft() if self._steps else None
+
+    def _usage(self, messages: list[dict[str, Any]], text: str, wire: str) -> dict[str, Any]:
+        prompt = "".join(f"{m.get('role')}:{m.get('content')}\n" for m in messages)
+        with self._lock:
+            shared = max((_common_prefix(prompt, p) for p in self._prompts), default=0)
+            self._prompts.append(prompt)
+        cached = 0 if shared < self.cache_min else shared - shared % self.cache_step
+        usage = self._usage_body(len(prompt), len(text), cached, wire)
+        with self._lock:
+            self.usage_sent.append(usage)
+        return usage
+
+    def _usage_body(self, prompt: int, output: int, cached: int, wire: str) -> dict[str, Any]:
+        if wire == "responses":
+            return {
+                "input_tokens": prompt,
+                "output_tokens": output,
+                "total_tokens": prompt + output,
+                "input_tokens_details": {"cached_tokens": cached},
+                "output_tokens_details": {"reasoning_tokens": 0},
+            }
+        usage: dict[str, Any] = {
+            "prompt_tokens": prompt,
+            "completion_tokens": output,
+            "total_tokens": prompt + output,
+        }
+        if self.usage == "deepseek":
+            usage["prompt_cache_hit_tokens"] = cached
+            usage["prompt_cache_miss_tokens"] = prompt - cached
+        else:
+            usage["prompt_tokens_details"] = {"cached_tokens": cached}
+        return usage
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        # HTTP/1.0: a streamed body ends when the connection closes, like a cut.
+        protocol_version = "HTTP/1.0"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            self._record(None)
+            if not self._authorised():
+                return
+            if self.path == f"{PREFIX}/models" and server.list_models:
+                data = [
+                    {"id": m, "object": "model", "created": 0, "owned_by": "test"}
+                    for m in server.models
+                ]
+                self._json(200, {"object": "list", "data": data})
+            else:
+                self._json(404, "404 page not found")
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length) if length else b""
+            try:
+                body = json.loads(raw) if raw else None
+            except ValueError:
+                body = None
+            self._record(body)
+            if not self._authorised():
+                return
+            if self.path == f"{PREFIX}/chat/completions":
+                wire = "chat"
+            elif self.path == f"{PREFIX}/responses":
+                wire = "responses"
+            else:
+                self._json(404, "404 page not found")
+                return
+            body = body if isinstance(body, dict) else {}
+            fault = server._next_step()
+            if fault is not None and fault.kind == "status":
+                self._json(fault.status, fault.body, fault.headers)
+                return
+            model = body.get("model")
+            if model not in server.models:
+                self._json(404, Fault.model_not_found(str(model)).body)
+                return
+            messages = list(body.get("messages") or body.get("input") or [])
+            size = sum(len(str(m.get("content", ""))) for m in messages)
+            if server.context_limit is not None and size > server.context_limit:
+                self._json(400, Fault.context_length().body)
+                return
+            text = server.answer(body)
+            usage = server._usage(messages, text, wire)
+            if body.get("stream"):
+                asked = (body.get("stream_options") or {}).get("include_usage")
+                send_usage = server.usage is not None and bool(asked)
+                events = _chat_events if wire == "chat" else _responses_events
+                self._stream(events(model, text, usage, server), fault, send_usage)
+            elif wire == "chat":
+                self._json(200, _chat_completion(model, text, usage, server))
+            else:
+                self._json(200, _response(model, text, usage, server))
+
+        # -- helpers ------------------------------------------------------
+
+        def _record(self, body: Any) -> None:
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            with server._lock:
+                server.requests.append(Received(self.command, self.path, headers, body))
+
+        def _authorised(self) -> bool:
+            if server.key is None or self.headers.get("Authorization") == f"Bearer {server.key}":
+                return True
+            self._json(401, Fault.unauthorized().body)
+            return False
+
+        def _json(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
+            data = (body if isinstance(body, str) else json.dumps(body)).encode()
+            self.send_response(status)
+            kind = "text/plain" if isinstance(body, str) else "application/json"
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+
+        def _stream(self, events: list[tuple[str, dict[str, Any], str]], fault, send_usage):
+            """Send SSE events; ``events`` are (event name, data, role) with role
+            "text" for answer chunks, "usage" for the usage event, "end" for
+            the final ones a cut stream never sends."""
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            if fault is not None and fault.kind == "cut" and not fault.clean:
+                # Promise more than will come: the client sees a broken message.
+                self.send_header("Content-Length", "1000000")
+            self.end_headers()
+            sent_text = 0
+            for name, data, role in events:
+                if role == "usage" and not send_usage:
+                    continue
+                faulty = role != "text" or sent_text >= fault.after_chunks if fault else False
+                if faulty and role != "start":
+                    if fault.kind == "stall":
+                        self.wfile.flush()
+                        server._release.wait(fault.seconds)
+                    elif fault.kind == "stream_error":
+                        self.wfile.write(_error_event(fault.body, chat=not events[0][0]))
+                    return
+                prefix = f"event: {name}\n" if name else ""
+                self.wfile.write(f"{prefix}data: {json.dumps(data)}\n\n".encode())
+                self.wfile.flush()
+                sent_text += role == "text"
+            if events and not events[0][0]:  # Chat Completions ends with [DONE]
+                self.wfile.write(b"data: [DONE]\n\n")
+
+    return Handler
+
+
+def _error_event(error: dict[str, Any], chat: bool) -> bytes:
+    if chat:
+        return f"data: {json.dumps({'error': error})}\n\n".encode()
+    failed = {
+        "id": "resp-test",
+        "object": "response",
+        "status": "failed",
+        "error": error,
+        "output": [],
+        "model": "",
+        "created_at": 0,
+    }
+    data = {"type": "response.failed", "sequence_number": 99, "response": failed}
+    return f"event: response.failed\ndata: {json.dumps(data)}\n\n".encode()
+
+
+def _chunks(text: str, size: int) -> list[str]:
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
+
+
+def _chat_events(model, text, usage, server) -> list[tuple[str, dict[str, Any], str]]:
+    def chunk(delta: dict[str, Any], finish: str | None) -> dict[str, Any]:
+        choice = {"index": 0, "delta": delta, "finish_reason": finish}
+        return {
+            "id": "chatcmpl-test",
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": model,
+            "choices": [choice],
+        }
+
+    events = [("", chunk({"role": "assistant", "content": ""}, None), "start")]
+    events += [
+        ("", chunk({"content": part}, None), "text") for part in _chunks(text, server.chunk_chars)
+    ]
+    events.append(("", chunk({}, "stop"), "end"))
+    final = {
+        "id": "chatcmpl-test",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [],
+        "usage": usage,
+    }
+    events.append(("", final, "usage"))
+    return events
+
+
+def _chat_completion(model, text, usage, server) -> dict[str, Any]:
+    message = {"role": "assistant", "content": text}
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+        "usage": usage if server.usage else None,
+    }
+
+
+def _response(model, text, usage, server, status: str = "completed") -> dict[str, Any]:
+    content = [{"type": "output_text", "text": text, "annotations": []}]
+    item = {
+        "id": "msg-test",
+        "type": "message",
+        "role": "assistant",
+        "status": "completed",
+        "content": content,
+    }
+    return {
+        "id": "resp-test",
+        "object": "response",
+        "created_at": int(time.time()),
+        "model": model,
+        "status": status,
+        "output": [item],
+        "parallel_tool_calls": False,
+        "tool_choice": "auto",
+        "tools": [],
+        "usage": usage if server.usage else None,
+    }
+
+
+def _responses_events(model, text, usage, server) -> list[tuple[str, dict[str, Any], str]]:
+    created = _response(model, "", None, server, status="in_progress")
+    created["output"] = []
+    events = [
+        (
+            "response.created",
+            {"type": "response.created", "sequence_number": 0, "response": created},
+            "start",
+        )
+    ]
+    for n, part in enumerate(_chunks(text, server.chunk_chars), start=1):
+        data = {
+            "type": "response.output_text.delta",
+            "sequence_number": n,
+            "item_id": "msg-test",
+            "output_index": 0,
+            "content_index": 0,
+            "delta": part,
+            "logprobs": [],
+        }
+        events.append(("response.output_text.delta", data, "text"))
+    done = {
+        "type": "response.completed",
+        "sequence_number": len(events),
+        "response": _response(model, text, usage, server),
+    }
+    events.append(("response.completed", done, "end"))
+    return events

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import tomllib
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,11 @@ from studybot.errors import BadInput, BankError
 SHIPPED = "default"
 QUESTION_KEYS = {"id", "question", "key_points", "tags", "hint"}
 MIN_KEY_POINTS, MAX_KEY_POINTS = 3, 6
+# (fewest, most) key points per question. The shipped bank is the answer key
+# users study from; an imported bank is the user's own list and may have none
+# (a live model answers it then).
+SHIPPED_KEY_POINTS = (MIN_KEY_POINTS, MAX_KEY_POINTS)
+IMPORTED_KEY_POINTS = (0, MAX_KEY_POINTS)
 
 
 @dataclass(frozen=True)
@@ -100,17 +105,17 @@ def load(ref: str | None = None) -> Bank:
     if ref in (None, "", SHIPPED):
         return load_folder(shipped_dir(), name=SHIPPED)
     path = Path(ref).expanduser()
+    if path.is_file() and path.name == "bank.toml":
+        path = path.parent
     if path.is_dir():
-        return load_folder(path, name=str(path))
+        return load_folder(path, name=str(path), key_points=_key_point_rule(path))
     if path.is_file():
-        if path.name == "bank.toml":
-            return load_folder(path.parent, name=str(path.parent))
         from studybot import importer
 
         return importer.read(path)
     saved = saved_dir(ref)
     if (saved / "bank.toml").is_file():
-        return load_folder(saved, name=ref)
+        return load_folder(saved, name=ref, key_points=IMPORTED_KEY_POINTS)
     raise BadInput(
         f"no bank named {ref!r}",
         hint="give a folder with bank.toml, a question file, or a name from `studybot bank import`",
@@ -124,7 +129,14 @@ def saved_dir(name: str) -> Path:
     return home() / "banks" / name
 
 
-def load_folder(folder: Path, name: str) -> Bank:
+def _key_point_rule(folder: Path) -> tuple[int, int]:
+    """Imported banks (folders in STUDYBOT_HOME/banks) may lack key points."""
+    if folder.resolve().parent == saved_dir("_").parent.resolve():
+        return IMPORTED_KEY_POINTS
+    return SHIPPED_KEY_POINTS
+
+
+def load_folder(folder: Path, name: str, key_points: tuple[int, int] = SHIPPED_KEY_POINTS) -> Bank:
     problems: list[str] = []
     index_path = folder / "bank.toml"
     index = _parse(index_path, problems)
@@ -133,7 +145,7 @@ def load_folder(folder: Path, name: str) -> Bank:
     chapters = _chapters(index_path, index, problems)
     questions: list[Question] = []
     for chapter, file_name in chapters:
-        questions.extend(_chapter_questions(folder / file_name, chapter, problems))
+        questions.extend(_chapter_questions(folder / file_name, chapter, key_points, problems))
     questions.sort(key=lambda q: q.id)
     problems.extend(check_questions(questions))
     if not questions and not problems:
@@ -158,22 +170,39 @@ def validate(ref: str | None = None) -> list[str]:
     return []
 
 
-def check_questions(questions: Sequence[Question]) -> list[str]:
-    """Bank-wide rules: ids contiguous from the first, no duplicate texts."""
+def check_questions(
+    questions: Sequence[Question], places: Sequence[str] | None = None
+) -> list[str]:
+    """Bank-wide rules: ids unique and contiguous from the first, no duplicate texts.
+
+    Each problem starts ``Q<id>: ``, or ``<place>: Q<id>: `` when the caller
+    says where each question came from (``places[i]``, e.g. ``file:line``).
+    """
     problems: list[str] = []
-    seen: dict[str, int] = {}
+    texts: dict[str, int] = {}
+    seen_at: dict[int, str] = {}  # id -> where it was first used
     expected = questions[0].id if questions else 1
-    for question in questions:
-        if question.id != expected:
+    for index, question in enumerate(questions):
+        place = places[index] if places is not None else None
+        at = f"{place}: Q{question.id}" if place else f"Q{question.id}"
+        if question.id in seen_at:
             problems.append(
-                f"Q{question.id}: expected question {expected} here (ids must be contiguous)"
+                f"{at}: number {question.id} is used twice (also {seen_at[question.id]})"
             )
-        expected = question.id + 1
+        elif question.id > expected:
+            gap = f"{expected}" if question.id == expected + 1 else f"{expected}–{question.id - 1}"
+            problems.append(
+                f"{at}: expected question {expected} here (ids must be contiguous; {gap} missing)"
+            )
+        elif question.id < expected:
+            problems.append(f"{at}: expected question {expected} here (out of order)")
+        seen_at.setdefault(question.id, f"at {place}" if place else "earlier")
+        expected = max(expected, question.id + 1)
         key = normalise(question.question)
-        if key in seen:
-            problems.append(f"Q{question.id}: same question as Q{seen[key]}")
-        else:
-            seen[key] = question.id
+        if key in texts:
+            problems.append(f"{at}: same question as Q{texts[key]}")
+        elif key:
+            texts[key] = question.id
     return problems
 
 
@@ -237,7 +266,9 @@ def _chapters(path: Path, index: dict[str, Any], problems: list[str]) -> list[tu
     return chapters
 
 
-def _chapter_questions(path: Path, chapter: Chapter, problems: list[str]) -> list[Question]:
+def _chapter_questions(
+    path: Path, chapter: Chapter, key_points: tuple[int, int], problems: list[str]
+) -> list[Question]:
     data = _parse(path, problems)
     if data is None:
         return []
@@ -260,7 +291,7 @@ def _chapter_questions(path: Path, chapter: Chapter, problems: list[str]) -> lis
         def where(key: str | None = None, start: int = start, end: int = end) -> str:
             return f"{path}:{_key_line(text_lines, start, end, key)}"
 
-        question = _question(entry, chapter, where, problems)
+        question = parse_question(entry, chapter, where, problems, key_points)
         if question is None:
             continue
         if not chapter.first <= question.id <= chapter.last:
@@ -280,7 +311,18 @@ def _chapter_questions(path: Path, chapter: Chapter, problems: list[str]) -> lis
     return questions
 
 
-def _question(entry: Any, chapter: Chapter, where, problems: list[str]) -> Question | None:
+def parse_question(
+    entry: Any,
+    chapter: Chapter,
+    where: Callable[..., str],
+    problems: list[str],
+    key_points: tuple[int, int] = SHIPPED_KEY_POINTS,
+) -> Question | None:
+    """One ``[[questions]]`` table, or an imported record, as a Question.
+
+    ``where(key)`` names the place of ``key`` (``file:line``). Problems are
+    appended to ``problems``; None means the entry cannot be used.
+    """
     if not isinstance(entry, dict):
         problems.append(f"{where()}: a question must be a table")
         return None
@@ -297,16 +339,17 @@ def _question(entry: Any, chapter: Chapter, where, problems: list[str]) -> Quest
     text = entry.get("question")
     if not isinstance(text, str) or not text.strip():
         problems.append(f"{where('question')}: Q{question_id} has no question text")
-    points = entry.get("key_points")
+    fewest, most = key_points
+    points = entry.get("key_points", [] if fewest == 0 else None)
     if not isinstance(points, list) or not all(isinstance(p, str) and p.strip() for p in points):
         problems.append(
             f"{where('key_points')}: Q{question_id} key_points must be a list of non-empty strings"
         )
         points = []
-    elif not MIN_KEY_POINTS <= len(points) <= MAX_KEY_POINTS:
+    elif not fewest <= len(points) <= most:
+        need = f"{fewest}–{most}" if fewest else f"at most {most}"
         problems.append(
-            f"{where('key_points')}: Q{question_id} has {len(points)} key points "
-            f"(need {MIN_KEY_POINTS}–{MAX_KEY_POINTS})"
+            f"{where('key_points')}: Q{question_id} has {len(points)} key points (need {need})"
         )
     tags = entry.get("tags", [])
     if not isinstance(tags, list) or not all(

@@ -1,4 +1,4 @@
-"""``bank list|show|validate``: look into the question bank."""
+"""``bank list|show|validate|import|banks``: look into, check and import question banks."""
 
 from __future__ import annotations
 
@@ -23,6 +23,8 @@ def bank() -> None:
       studybot bank list
       studybot bank show 34
       studybot bank validate
+      studybot bank import 面试题.md --name mine
+      studybot bank banks
     """
 
 
@@ -120,6 +122,108 @@ def validate(path: str | None) -> None:
         f"OK: {len(loaded.questions)} questions in {len(loaded.chapters)} chapter(s), "
         f"Q{loaded.first}–Q{loaded.last}."
     )
+
+
+@bank.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--name", required=True, help="Save it under this name: letters, digits, - and _.")
+@click.option("--force", is_flag=True, help="Replace an imported bank of the same name.")
+@json_option
+def import_(file: str, name: str, force: bool, as_json: bool) -> None:
+    """Check your own question file and save it as a bank called NAME.
+
+    FILE may be Markdown with numbered questions (1. …, Q1：…, **Q1：**…,
+    ### 1. …) and ## headings as chapters, a Jupyter notebook of such
+    Markdown cells, CSV/TSV with a question column (optional id, chapter,
+    key_points), or JSON/JSONL. Hints in brackets (（提示：…）) become the
+    hint; "- " bullets under a question become its key points. Key points
+    are optional: without them a live model answers. Every problem is
+    reported as file:line (exit 2) and nothing is saved until the file is
+    clean. Use the bank with --bank NAME; see saved banks with `bank banks`.
+
+    \b
+    Example:
+      studybot bank import 面试题200问.md --name llm200
+      studybot run --bank llm200 --from 1 --to 8
+    """
+    from pathlib import Path
+
+    from studybot import importer
+    from studybot.importer import saved
+
+    saved.check_name(name)
+    loaded = importer.read(file, name=name)
+    folder = saved.save(loaded, name, source=str(Path(file).resolve()), force=force)
+    answered = sum(1 for q in loaded.questions if q.key_points)
+    if as_json:
+        emit_json(
+            {
+                "name": name,
+                "path": str(folder),
+                "title": loaded.title,
+                "questions": len(loaded.questions),
+                "chapters": len(loaded.chapters),
+                "first": loaded.first,
+                "last": loaded.last,
+                "with_key_points": answered,
+            }
+        )
+        return
+    click.echo(
+        f"Imported {len(loaded.questions)} questions (Q{loaded.first}–Q{loaded.last}) in "
+        f"{len(loaded.chapters)} chapter(s) as {name!r}: {folder}"
+    )
+    if answered < len(loaded.questions):
+        click.echo(
+            f"{len(loaded.questions) - answered} question(s) have no key points: "
+            "offline, studybot cannot answer them; set an API key for a live model."
+        )
+    click.echo(f"Study it: studybot run --bank {name} --from {loaded.first} --to {loaded.last}")
+
+
+@bank.command("banks")
+@json_option
+def banks_(as_json: bool) -> None:
+    """List the banks you can pass to --bank: the shipped one and your imports.
+
+    Imported banks live in STUDYBOT_HOME/banks/NAME; delete that folder to
+    remove one, or import again with --force to replace it.
+
+    \b
+    Example:
+      studybot bank banks
+      studybot bank banks --json
+    """
+    from studybot import bank as banks
+    from studybot.errors import BankError
+    from studybot.importer import saved
+
+    rows = []
+    for name in [banks.SHIPPED, *saved.names()]:
+        folder = banks.shipped_dir() if name == banks.SHIPPED else banks.saved_dir(name)
+        row = {"name": name, "path": str(folder), "title": None, "questions": 0, "chapters": 0}
+        try:
+            if name == banks.SHIPPED:
+                loaded = banks.load()
+            else:
+                loaded = banks.load_folder(folder, name, key_points=banks.IMPORTED_KEY_POINTS)
+        except BankError as exc:
+            row["error"] = exc.message
+        else:
+            row.update(title=loaded.title, questions=len(loaded.questions))
+            row.update(chapters=len(loaded.chapters), error=None)
+        rows.append(row)
+    if as_json:
+        emit_json(rows)
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table("name", "questions", "chapters", "title", box=None)
+    for row in rows:
+        title = Text(row["title"]) if row["title"] else Text(f"broken: {row['error']}", "red")
+        table.add_row(row["name"], str(row["questions"]), str(row["chapters"]), title)
+    stdout_console().print(table)
 
 
 COMMANDS = [bank]

@@ -168,3 +168,13 @@ def test_q1_to_200_meets_the_issue_targets():
     assert single.prompt_tokens >= 12 * segmented.prompt_tokens
     assert segmented.uncached_prompt_tokens <= 1.2 * projection.floor
     assert segmented.peak_context_tokens <= 6000
+
+
+def test_plan_with_a_key_projects_live_answer_lengths_without_sending_anything(invoke, monkeypatch):
+    import json
+
+    monkeypatch.setenv("TAOTOKEN_API_KEY", "sk-test-not-sent-anywhere")
+    live = json.loads(invoke("plan", "--from", "1", "--to", "8", "--model", "m", "--json").stdout)
+    offline = json.loads(invoke("plan", "--from", "1", "--to", "8", "--offline", "--json").stdout)
+    assert live["strategies"]["single"]["completion_tokens"] == 8 * 600
+    assert offline["strategies"]["single"]["completion_tokens"] != 8 * 600

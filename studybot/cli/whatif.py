@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from studybot.cli.common import emit_json, human_bytes, json_option, stdout_console
-from studybot.cli.study import bank_option, segment_options
+from studybot.cli.study import bank_option, channel_options, segment_options
 
 CHART_ROWS = 40  # at most this many rows; longer ranges share a row per few questions
 BAR_CELLS = 24
@@ -15,21 +15,20 @@ EIGHTHS = " ▏▎▍▌▋▊▉█"
 
 
 class TokenCount(click.ParamType):
-    """A number of tokens: 32768, 32k or 32K (k = 1024)."""
+    """A number of tokens as ``studybot kv --context`` reads it: 32768, 32k or 32K."""
 
     name = "tokens"
 
     def convert(self, value, param, ctx):
         if isinstance(value, int):
             return value
-        text = str(value).strip().lower()
+        from studybot.errors import BadInput
+        from studybot.kv.estimate import parse_tokens
+
         try:
-            number = int(text[:-1]) * 1024 if text.endswith("k") else int(text)
-        except ValueError:
-            self.fail(f"{value!r} is not a token count (e.g. 32768 or 32k)", param, ctx)
-        if number <= 0:
-            self.fail("must be a positive number of tokens", param, ctx)
-        return number
+            return parse_tokens(str(value))
+        except BadInput as exc:
+            self.fail(f"{exc.message} (e.g. 32768 or 32k)", param, ctx)
 
 
 @click.command()
@@ -42,10 +41,11 @@ class TokenCount(click.ParamType):
     help="Context window in tokens, e.g. 32k (default: context_window).",
 )
 @segment_options
+@channel_options
 @click.option(
     "--answer-tokens",
     type=click.IntRange(min=1),
-    help="Answer length of a live model; default: the offline answer key.",
+    help="Answer length in tokens; default: the offline answer key, or answer_tokens with a live model.",
 )
 @click.option(
     "--cache-rule",
@@ -76,6 +76,9 @@ def plan(first, last, bank_ref, window, answer_tokens, cache_rule, plot, as_json
       studybot plan --from 1 --to 200
       studybot plan --from 1 --to 200 --cache-rule provider --window 32k
       studybot plan --from 20 --to 39 --answer-tokens 600 --plot growth.png
+
+    Nothing is sent: with a key set (and no --offline), answers are
+    projected at answer_tokens each instead of the offline answer key.
     """
     from studybot import bank as banks
     from studybot import config, whatif
@@ -92,6 +95,9 @@ def plan(first, last, bank_ref, window, answer_tokens, cache_rule, plot, as_json
     if answer_tokens is not None:
         flags["answer_tokens"] = answer_tokens
     settings = config.load(flags)
+    if answer_tokens is None and settings.live:
+        # A live model's answers are not the answer key's; project its expected length.
+        answer_tokens = settings.answer_tokens
     bank = banks.load(bank_ref)
     projection = whatif.project(
         bank, first, last, settings, answer_tokens=answer_tokens, rule=cache_rule, window=window
@@ -117,11 +123,13 @@ def _render(p) -> None:
 
     seg, single = p.segmented, p.single
     answers = (
-        "the offline answer key" if p.answer_tokens is None else f"{p.answer_tokens} tokens each"
+        "answers from the offline answer key"
+        if p.answer_tokens is None
+        else f"answers of {p.answer_tokens} tokens each"
     )
     console = stdout_console()
     table = Table(
-        title=f"Plan Q{p.first}–{p.last} · {p.segments} segments · answers from {answers} · "
+        title=f"Plan Q{p.first}–{p.last} · {p.segments} segments · {answers} · "
         f"cache rule {RULE_TEXT[p.rule]} · window {p.window:,}",
         title_justify="left",
     )

@@ -1,8 +1,7 @@
 """Question banks: load, validate and select.
 
-The canonical format is a folder with ``bank.toml`` and one TOML file per
-chapter (see docs/bank-format.md). Loading validates everything and names
-``file:line`` for each problem, because a bank is written by hand.
+The canonical format is a folder with ``bank.toml`` and one TOML file per chapter
+(docs/bank-format.md). Loading names ``file:line`` for each problem: banks are hand-written.
 """
 
 from __future__ import annotations
@@ -19,12 +18,11 @@ from studybot.errors import BadInput, BankError
 
 SHIPPED = "default"
 QUESTION_KEYS = {"id", "question", "key_points", "tags", "hint"}
-MIN_KEY_POINTS, MAX_KEY_POINTS = 3, 6
 # (fewest, most) key points per question. The shipped bank is the answer key
 # users study from; an imported bank is the user's own list and may have none
 # (a live model answers it then).
-SHIPPED_KEY_POINTS = (MIN_KEY_POINTS, MAX_KEY_POINTS)
-IMPORTED_KEY_POINTS = (0, MAX_KEY_POINTS)
+SHIPPED_KEY_POINTS = (3, 6)
+IMPORTED_KEY_POINTS = (0, 6)
 
 
 @dataclass(frozen=True)
@@ -108,12 +106,15 @@ def load(ref: str | None = None) -> Bank:
     if path.is_file() and path.name == "bank.toml":
         path = path.parent
     if path.is_dir():
-        return load_folder(path, name=str(path), key_points=_key_point_rule(path))
+        # A folder of STUDYBOT_HOME/banks is an imported bank, which may lack key points.
+        imported = path.resolve().parent == saved_root().resolve()
+        rule = IMPORTED_KEY_POINTS if imported else SHIPPED_KEY_POINTS
+        return load_folder(path, name=str(path), key_points=rule)
     if path.is_file():
         from studybot import importer
 
         return importer.read(path)
-    saved = saved_dir(ref)
+    saved = saved_root() / ref
     if (saved / "bank.toml").is_file():
         return load_folder(saved, name=ref, key_points=IMPORTED_KEY_POINTS)
     raise BadInput(
@@ -122,27 +123,21 @@ def load(ref: str | None = None) -> Bank:
     )
 
 
-def saved_dir(name: str) -> Path:
-    """Where an imported bank called ``name`` lives under STUDYBOT_HOME."""
+def saved_root() -> Path:
+    """Where imported banks live: STUDYBOT_HOME/banks/NAME."""
     from studybot.config import home
 
-    return home() / "banks" / name
-
-
-def _key_point_rule(folder: Path) -> tuple[int, int]:
-    """Imported banks (folders in STUDYBOT_HOME/banks) may lack key points."""
-    if folder.resolve().parent == saved_dir("_").parent.resolve():
-        return IMPORTED_KEY_POINTS
-    return SHIPPED_KEY_POINTS
+    return home() / "banks"
 
 
 def load_folder(folder: Path, name: str, key_points: tuple[int, int] = SHIPPED_KEY_POINTS) -> Bank:
     problems: list[str] = []
     index_path = folder / "bank.toml"
-    index = _parse(index_path, problems)
-    if index is None:
+    parsed = _parse(index_path, problems)
+    if parsed is None:
         raise BankError(problems, hint="fix the file and run `studybot bank validate`")
-    chapters = _chapters(index_path, index, problems)
+    index, index_lines = parsed
+    chapters = _chapters(index_path, index, index_lines, problems)
     questions: list[Question] = []
     for chapter, file_name in chapters:
         questions.extend(_chapter_questions(folder / file_name, chapter, key_points, problems))
@@ -212,7 +207,8 @@ def normalise(text: str) -> str:
     return "".join(ch for ch in folded if unicodedata.category(ch)[0] in "LN")
 
 
-def _parse(path: Path, problems: list[str]) -> dict[str, Any] | None:
+def _parse(path: Path, problems: list[str]) -> tuple[dict[str, Any], list[str]] | None:
+    """The TOML data of ``path`` and its lines (for line numbers), read once."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -222,7 +218,7 @@ def _parse(path: Path, problems: list[str]) -> dict[str, Any] | None:
         problems.append(f"{path}: cannot read ({exc})")
         return None
     try:
-        return tomllib.loads(text)
+        return tomllib.loads(text), text.splitlines()
     except tomllib.TOMLDecodeError as exc:
         match = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         where = f"{path}:{match.group(1)}" if match else str(path)
@@ -231,8 +227,10 @@ def _parse(path: Path, problems: list[str]) -> dict[str, Any] | None:
         return None
 
 
-def _chapters(path: Path, index: dict[str, Any], problems: list[str]) -> list[tuple[Chapter, str]]:
-    lines = _table_lines(path, "chapters")
+def _chapters(
+    path: Path, index: dict[str, Any], text_lines: list[str], problems: list[str]
+) -> list[tuple[Chapter, str]]:
+    lines = _table_lines(text_lines, "chapters")
     raw = index.get("chapters")
     if not isinstance(raw, list) or not raw:
         problems.append(f"{path}:1: no [[chapters]] tables")
@@ -269,9 +267,10 @@ def _chapters(path: Path, index: dict[str, Any], problems: list[str]) -> list[tu
 def _chapter_questions(
     path: Path, chapter: Chapter, key_points: tuple[int, int], problems: list[str]
 ) -> list[Question]:
-    data = _parse(path, problems)
-    if data is None:
+    parsed = _parse(path, problems)
+    if parsed is None:
         return []
+    data, text_lines = parsed
     if data.get("chapter") != chapter.number:
         problems.append(
             f"{path}:1: chapter = {data.get('chapter')!r}, bank.toml says {chapter.number}"
@@ -280,8 +279,7 @@ def _chapter_questions(
     if not isinstance(raw, list) or not raw:
         problems.append(f"{path}:1: no [[questions]] tables")
         return []
-    headers = _table_lines(path, "questions")
-    text_lines = path.read_text(encoding="utf-8").splitlines()
+    headers = _table_lines(text_lines, "questions")
     questions: list[Question] = []
     previous = chapter.first - 1
     for position, entry in enumerate(raw):
@@ -373,14 +371,10 @@ def parse_question(
     )
 
 
-def _table_lines(path: Path, name: str) -> list[int]:
+def _table_lines(lines: Sequence[str], name: str) -> list[int]:
     """1-based line numbers of each ``[[name]]`` header, in order."""
     pattern = re.compile(rf"^\s*\[\[\s*{re.escape(name)}\s*\]\]")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return []
-    return [n for n, line in enumerate(text.splitlines(), start=1) if pattern.match(line)]
+    return [n for n, line in enumerate(lines, start=1) if pattern.match(line)]
 
 
 def _key_line(lines: Sequence[str], start: int, end: int, key: str | None) -> int:

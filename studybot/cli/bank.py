@@ -200,7 +200,7 @@ def banks_(as_json: bool) -> None:
 
     rows = []
     for name in [banks.SHIPPED, *saved.names()]:
-        folder = banks.shipped_dir() if name == banks.SHIPPED else banks.saved_dir(name)
+        folder = banks.shipped_dir() if name == banks.SHIPPED else banks.saved_root() / name
         row = {"name": name, "path": str(folder), "title": None, "questions": 0, "chapters": 0}
         try:
             if name == banks.SHIPPED:

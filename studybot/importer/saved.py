@@ -49,7 +49,7 @@ def save(loaded: Bank, name: str, source: str | None = None, force: bool = False
     new files have been written and read back, the old bank stays in place.
     """
     check_name(name)
-    target = bank.saved_dir(name)
+    target = bank.saved_root() / name
     if target.exists() and not force:
         raise BadInput(
             f"a bank named {name!r} already exists ({target})",
@@ -86,7 +86,7 @@ def save(loaded: Bank, name: str, source: str | None = None, force: bool = False
 
 def names() -> list[str]:
     """The names of the saved (imported) banks, sorted."""
-    root = bank.saved_dir("_").parent
+    root = bank.saved_root()
     if not root.is_dir():
         return []
     return sorted(

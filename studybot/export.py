@@ -7,6 +7,7 @@ only what the store holds.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from studybot.store import SessionRecord, Store
@@ -70,6 +71,7 @@ def session_data(store: Store, session_id: int) -> dict[str, Any]:
                 "questions": list(segment.question_ids),
                 "summary_in": segment.summary_in,
                 "summary_out": segment.summary_out,
+                "summary_usage": asdict(segment.summary_usage) if segment.summary_usage else None,
             }
             for segment in store.segments(record.id)
         ],

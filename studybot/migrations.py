@@ -110,3 +110,10 @@ def m001_sessions_segments_turns(db: Database) -> None:
         foreign_keys=[("session_id", "sessions", "id")],
     )
     db["followups"].create_index(["session_id", "question_id"])
+
+
+@migration
+def m002_summary_usage(db: Database) -> None:
+    """Summary requests cost tokens too; keep their usage beside the summary."""
+    for column in ("summary_prompt_tokens", "summary_completion_tokens", "summary_cached_tokens"):
+        db["segments"].add_column(column, int)

@@ -17,7 +17,15 @@ from studybot.config import Settings
 from studybot.errors import ContextOverflow
 from studybot.kv.turns import kv_model, turn_kv_bytes
 from studybot.providers import Provider, Reply
-from studybot.store import FollowUp, SegmentRecord, SessionRecord, Store, Turn, sha256
+from studybot.store import (
+    FollowUp,
+    SegmentRecord,
+    SessionRecord,
+    Store,
+    SummaryUsage,
+    Turn,
+    sha256,
+)
 
 # Tokens kept free for the carried summary when projecting a segment's peak.
 SUMMARY_RESERVE = 300
@@ -256,5 +264,11 @@ def _summarise(
     messages = prompt.summary_messages(session.prefix, segment.summary_in, history)
     reply = study.provider.summarise(messages, questions=[q for q, _ in history])
     summary = prompt.clip_summary(reply.text)
-    store.set_summary(session.id, segment.index, summary)
+    reported = reply.usage
+    usage = SummaryUsage(
+        prompt_tokens=reported.prompt_tokens if reported else tokens.prompt_tokens(messages),
+        completion_tokens=reported.completion_tokens if reported else tokens.count(reply.text),
+        cached_tokens=reported.cached_tokens if reported else 0,
+    )
+    store.set_summary(session.id, segment.index, summary, usage)
     listener.summary_made(segment, summary)

@@ -51,11 +51,19 @@ class SessionRecord:
 
 
 @dataclass(frozen=True)
+class SummaryUsage:
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int
+
+
+@dataclass(frozen=True)
 class SegmentRecord:
     index: int
     question_ids: tuple[int, ...]
     summary_in: str | None
     summary_out: str | None
+    summary_usage: SummaryUsage | None = None  # what writing summary_out cost
 
     @property
     def first_id(self) -> int:
@@ -241,14 +249,28 @@ class Store:
                 question_ids=tuple(json.loads(row["question_ids"])),
                 summary_in=row["summary_in"],
                 summary_out=row["summary_out"],
+                summary_usage=None
+                if row["summary_prompt_tokens"] is None
+                else SummaryUsage(
+                    row["summary_prompt_tokens"],
+                    row["summary_completion_tokens"],
+                    row["summary_cached_tokens"] or 0,
+                ),
             )
             for row in rows
         ]
 
-    def set_summary(self, session_id: int, index: int, summary: str) -> None:
-        """Record segment ``index``'s summary and carry it into the next segment."""
+    def set_summary(
+        self, session_id: int, index: int, summary: str, usage: SummaryUsage | None = None
+    ) -> None:
+        """Record segment ``index``'s summary (and its cost); carry it into the next segment."""
+        row: dict[str, Any] = {"summary_out": summary}
+        if usage is not None:
+            row["summary_prompt_tokens"] = usage.prompt_tokens
+            row["summary_completion_tokens"] = usage.completion_tokens
+            row["summary_cached_tokens"] = usage.cached_tokens
         with self.db.atomic():
-            self.db["segments"].update((session_id, index), {"summary_out": summary})
+            self.db["segments"].update((session_id, index), row)
             self.db.execute(
                 "update segments set summary_in = ? where session_id = ? and idx = ?",
                 [summary, session_id, index + 1],

@@ -78,3 +78,29 @@ def test_unknown_session_is_bad_input(studybot_home):
         store.session(42)
     with pytest.raises(SessionNotFound):
         store.session("abc")
+
+
+def test_an_older_database_is_migrated_in_place(studybot_home):
+    from sqlite_utils import Database
+
+    studybot_home.mkdir(parents=True)
+    old = Database(studybot_home / DB_NAME)
+    old["_migrations"].create({"name": str, "applied_at": str}, pk="name")
+    migrations.MIGRATIONS[0](old)
+    old["_migrations"].insert({"name": migrations.MIGRATIONS[0].__name__, "applied_at": "then"})
+    old.close()
+    store = Store.open()
+    assert "summary_prompt_tokens" in store.db["segments"].columns_dict
+    assert len(list(store.db["_migrations"].rows)) == len(migrations.MIGRATIONS)
+
+
+def test_summary_requests_record_their_usage(invoke):
+    import json
+
+    invoke("run", "--from", "1", "--to", "14")
+    data = json.loads(invoke("show", "1", "--json").stdout)
+    for segment in data["segments"]:
+        usage = segment["summary_usage"]
+        assert usage["prompt_tokens"] > 0 and usage["completion_tokens"] > 0
+    # the summary request extends the segment's last request, so the cache covers most of it
+    assert data["segments"][0]["summary_usage"]["cached_tokens"] > 0

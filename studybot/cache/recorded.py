@@ -104,7 +104,8 @@ def session_requests(store: Store, record: SessionRecord) -> list[RecordedReques
                 )
         if segment.summary_out is not None and history:
             messages = prompt.summary_messages(prefix, segment.summary_in, history)
-            out.append(RecordedRequest("summary", None, segment.index, prefix, messages, None))
+            cached = segment.summary_usage.cached_tokens if segment.summary_usage else None
+            out.append(RecordedRequest("summary", None, segment.index, prefix, messages, cached))
     return out
 
 

@@ -117,6 +117,14 @@ def render_session(store, session_id: int) -> None:
             f"prompt tokens {prompt_total} · cached {cached_total}{rate} · "
             f"answer tokens {sum(t.completion_tokens for t in turns)} · peak context n = {peak}"
         )
+        summaries = [s.summary_usage for s in store.segments(record.id) if s.summary_usage]
+        if summaries:
+            console.print(
+                f"summaries: {len(summaries)} requests · prompt tokens "
+                f"{sum(u.prompt_tokens for u in summaries)} · cached "
+                f"{sum(u.cached_tokens for u in summaries)} · answer tokens "
+                f"{sum(u.completion_tokens for u in summaries)}"
+            )
         from studybot.kv.turns import session_kv
 
         kv = session_kv(record.prefix, record.settings, turns)

@@ -7,7 +7,7 @@ import sys
 import click
 
 from studybot.cli.common import emit_json, is_interactive, json_option, stderr_console
-from studybot.errors import StudybotError
+from studybot.errors import ContextOverflow, StudybotError
 
 ANSWER_KEYS = {"": "next", "n": "next", "f": "follow-up", "q": "quit"}
 
@@ -169,6 +169,18 @@ def _study(study, store, record, as_json: bool) -> None:
             err=True,
         )
         sys.exit(130)
+    except ContextOverflow as exc:
+        # resume would keep the segment that overflowed; the rest needs a new, finer cut
+        answered = {t.question_id for t in store.turns(record.id)}
+        rest = min(
+            (q for s in store.segments(record.id) for q in s.question_ids if q not in answered),
+            default=record.last_question,
+        )
+        exc.hint = (
+            f"answered questions are saved in session {record.id}; study the rest in smaller "
+            f"segments: studybot run --from {rest} --to {record.last_question} --segment-max 4"
+        )
+        raise
     except StudybotError as exc:
         exc.hint = f"{exc.hint + '; ' if exc.hint else ''}the session is saved: studybot resume {record.id}"
         raise

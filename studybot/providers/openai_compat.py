@@ -306,27 +306,22 @@ def _get(obj: Any, name: str) -> Any:
 
 def chat_usage(usage: Any) -> Usage | None:
     """Chat usage; cached tokens from OpenAI's details or DeepSeek's cache-hit count."""
-    if usage is None:
-        return None
-    cached = _get(_get(usage, "prompt_tokens_details"), "cached_tokens")
-    if cached is None:
-        cached = _get(usage, "prompt_cache_hit_tokens")
-    return Usage(
-        prompt_tokens=int(_get(usage, "prompt_tokens") or 0),
-        completion_tokens=int(_get(usage, "completion_tokens") or 0),
-        cached_tokens=int(cached or 0),
-    )
+    return _usage(usage, "prompt_tokens", "completion_tokens", "prompt_tokens_details")
 
 
 def responses_usage(usage: Any) -> Usage | None:
     """Responses usage: input/output tokens and ``input_tokens_details.cached_tokens``."""
+    return _usage(usage, "input_tokens", "output_tokens", "input_tokens_details")
+
+
+def _usage(usage: Any, prompt: str, completion: str, details: str) -> Usage | None:
     if usage is None:
         return None
-    cached = _get(_get(usage, "input_tokens_details"), "cached_tokens")
+    cached = _get(_get(usage, details), "cached_tokens")
     if cached is None:
         cached = _get(usage, "prompt_cache_hit_tokens")
     return Usage(
-        prompt_tokens=int(_get(usage, "input_tokens") or 0),
-        completion_tokens=int(_get(usage, "output_tokens") or 0),
+        prompt_tokens=int(_get(usage, prompt) or 0),
+        completion_tokens=int(_get(usage, completion) or 0),
         cached_tokens=int(cached or 0),
     )

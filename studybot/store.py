@@ -277,25 +277,26 @@ class Store:
             )
 
     def record_turn(self, turn: Turn) -> None:
-        row = asdict(turn)
-        row["created"] = turn.created or now()
-        self.db["turns"].insert(row)
+        self._insert("turns", turn)
 
     def turns(self, session_id: int) -> list[Turn]:
-        rows = self.db.query(
-            "select * from turns where session_id = ? order by question_id", [session_id]
-        )
-        names = {f.name for f in fields(Turn)}
-        return [Turn(**{k: v for k, v in row.items() if k in names}) for row in rows]
+        return self._records(Turn, "turns", session_id, order="question_id")
 
     def record_followup(self, followup: FollowUp) -> None:
-        row = asdict(followup)
-        row["created"] = followup.created or now()
-        self.db["followups"].insert(row)
+        self._insert("followups", followup)
+
+    def _insert(self, table: str, record: Turn | FollowUp) -> None:
+        row = asdict(record)
+        row["created"] = record.created or now()
+        self.db[table].insert(row)  # sqlite-utils commits before returning
 
     def followups(self, session_id: int) -> list[FollowUp]:
+        return self._records(FollowUp, "followups", session_id, order="id")
+
+    def _records(self, cls, table: str, session_id: int, order: str) -> list:
+        """Rows of ``table`` for a session as ``cls`` values (extra columns ignored)."""
         rows = self.db.query(
-            "select * from followups where session_id = ? order by id", [session_id]
+            f"select * from {table} where session_id = ? order by {order}", [session_id]
         )
-        names = {f.name for f in fields(FollowUp)}
-        return [FollowUp(**{k: v for k, v in row.items() if k in names}) for row in rows]
+        names = {f.name for f in fields(cls)}
+        return [cls(**{k: v for k, v in row.items() if k in names}) for row in rows]

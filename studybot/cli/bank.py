@@ -4,14 +4,7 @@ from __future__ import annotations
 
 import click
 
-from studybot.cli.common import emit_json, json_option, stdout_console
-
-bank_option = click.option(
-    "--bank",
-    "bank_ref",
-    metavar="NAME|PATH",
-    help="An imported bank's name, a bank folder or a question file.",
-)
+from studybot.cli.common import bank_option, emit_json, json_option, stdout_console
 
 
 @click.group()

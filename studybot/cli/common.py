@@ -39,3 +39,48 @@ def human_bytes(value: float | None) -> str:
             return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
         value /= 1024
     return f"{value:.1f} TiB"
+
+
+def channel_options(fn):
+    """--base-url, --model, --wire-api, --offline: how to reach the model."""
+    fn = click.option(
+        "--offline",
+        is_flag=True,
+        default=None,
+        help="Answer from the bank's key, never call a model.",
+    )(fn)
+    fn = click.option(
+        "--wire-api",
+        type=click.Choice(["chat", "responses"]),
+        help="Chat Completions (default) or Responses.",
+    )(fn)
+    fn = click.option("--model", help="Model ID exactly as the provider lists it.")(fn)
+    fn = click.option("--base-url", help="API root, e.g. https://taotoken.net/api (no /v1).")(fn)
+    return fn
+
+
+def segment_options(fn):
+    """--segment-min, --segment-max, --budget: how a range is cut."""
+    fn = click.option(
+        "--budget",
+        "segment_budget",
+        type=click.IntRange(min=1),
+        help="Max projected peak context of a segment, in tokens.",
+    )(fn)
+    fn = click.option(
+        "--segment-max", type=click.IntRange(min=1), help="Most questions in a segment (default 8)."
+    )(fn)
+    fn = click.option(
+        "--segment-min",
+        type=click.IntRange(min=1),
+        help="Fewest questions in a segment (default 5).",
+    )(fn)
+    return fn
+
+
+bank_option = click.option(
+    "--bank",
+    "bank_ref",
+    metavar="NAME|PATH",
+    help="An imported bank's name, a bank folder or a question file.",
+)

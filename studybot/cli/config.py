@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from studybot.cli.common import emit_json, json_option
-from studybot.cli.study import channel_options
+from studybot.cli.common import channel_options, emit_json, json_option
 
 CHANNEL_FIELDS = ("base_url", "model", "wire_api", "env_key", "offline")
 

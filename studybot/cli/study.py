@@ -6,54 +6,18 @@ import sys
 
 import click
 
-from studybot.cli.common import emit_json, is_interactive, json_option, stderr_console
+from studybot.cli.common import (
+    bank_option,
+    channel_options,
+    emit_json,
+    is_interactive,
+    json_option,
+    segment_options,
+    stderr_console,
+)
 from studybot.errors import ContextOverflow, StudybotError
 
 ANSWER_KEYS = {"": "next", "n": "next", "f": "follow-up", "q": "quit"}
-
-
-def channel_options(fn):
-    """--base-url, --model, --wire-api, --offline: how to reach the model."""
-    fn = click.option(
-        "--offline",
-        is_flag=True,
-        default=None,
-        help="Answer from the bank's key, never call a model.",
-    )(fn)
-    fn = click.option(
-        "--wire-api",
-        type=click.Choice(["chat", "responses"]),
-        help="Chat Completions (default) or Responses.",
-    )(fn)
-    fn = click.option("--model", help="Model ID exactly as the provider lists it.")(fn)
-    fn = click.option("--base-url", help="API root, e.g. https://taotoken.net/api (no /v1).")(fn)
-    return fn
-
-
-def segment_options(fn):
-    fn = click.option(
-        "--budget",
-        "segment_budget",
-        type=click.IntRange(min=1),
-        help="Max projected peak context of a segment, in tokens.",
-    )(fn)
-    fn = click.option(
-        "--segment-max", type=click.IntRange(min=1), help="Most questions in a segment (default 8)."
-    )(fn)
-    fn = click.option(
-        "--segment-min",
-        type=click.IntRange(min=1),
-        help="Fewest questions in a segment (default 5).",
-    )(fn)
-    return fn
-
-
-bank_option = click.option(
-    "--bank",
-    "bank_ref",
-    metavar="NAME|PATH",
-    help="An imported bank's name, a bank folder or a question file.",
-)
 
 
 @click.command()

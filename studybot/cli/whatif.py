@@ -6,8 +6,15 @@ from pathlib import Path
 
 import click
 
-from studybot.cli.common import emit_json, human_bytes, json_option, stdout_console
-from studybot.cli.study import bank_option, channel_options, segment_options
+from studybot.cli.common import (
+    bank_option,
+    channel_options,
+    emit_json,
+    human_bytes,
+    json_option,
+    segment_options,
+    stdout_console,
+)
 
 CHART_ROWS = 40  # at most this many rows; longer ranges share a row per few questions
 BAR_CELLS = 24

@@ -120,7 +120,7 @@ def render_session(store, session_id: int) -> None:
         summaries = [s.summary_usage for s in store.segments(record.id) if s.summary_usage]
         if summaries:
             console.print(
-                f"summaries: {len(summaries)} requests · prompt tokens "
+                f"summaries: {len(summaries)} request{'s' * (len(summaries) > 1)} · prompt tokens "
                 f"{sum(u.prompt_tokens for u in summaries)} · cached "
                 f"{sum(u.cached_tokens for u in summaries)} · answer tokens "
                 f"{sum(u.completion_tokens for u in summaries)}"

@@ -117,7 +117,7 @@ def describe(settings: Settings) -> dict[str, Any]:
 def lint(settings: Settings) -> list[ConfigError]:
     """Every problem that would make a live request fail; empty when none is known."""
     problems = lint_base_url(settings)
-    key = os.environ.get(settings.env_key) or ""
+    key = settings.api_key()
     if key:
         problems += lint_key(settings.env_key, key)
         problems += lint_model(settings)

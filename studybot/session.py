@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from studybot import plan, prompt, tokens
 from studybot.bank import Bank, Question
@@ -134,8 +134,10 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
         from studybot.cache.recorded import session_requests
 
         warm(r.messages for r in session_requests(store, session))
-    for index in range(len(store.segments(session.id))):
-        segment = store.segments(session.id)[index]
+    carried: str | None = None  # the summary just written, which the next segment starts from
+    for segment in store.segments(session.id):
+        if carried is not None:
+            segment = replace(segment, summary_in=carried)
         if segment.summary_out is not None and all(q in answered for q in segment.question_ids):
             continue
         history = [
@@ -149,7 +151,7 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
             answered[question_id] = turn
             history.append((question, turn.answer))
             _after_answer(study, store, session, segment, history, question, listener)
-        _summarise(study, store, session, segment, history, listener)
+        carried = _summarise(study, store, session, segment, history, listener)
     return store.session(session.id)
 
 
@@ -260,7 +262,7 @@ def _summarise(
     segment: SegmentRecord,
     history: list[tuple[Question, str]],
     listener: Listener,
-) -> None:
+) -> str:
     messages = prompt.summary_messages(session.prefix, segment.summary_in, history)
     reply = study.provider.summarise(messages, questions=[q for q, _ in history])
     summary = prompt.clip_summary(reply.text)
@@ -272,3 +274,4 @@ def _summarise(
     )
     store.set_summary(session.id, segment.index, summary, usage)
     listener.summary_made(segment, summary)
+    return summary

@@ -26,6 +26,7 @@ from studybot import prompt, session, tokens
 from studybot.bank import Bank, Question
 from studybot.cache.replay import ProviderCache, Simulator
 from studybot.config import Settings
+from studybot.kv.turns import turn_kv_bytes
 from studybot.providers.offline import answer_text, summary_text
 
 RULES = ("simple", "provider")
@@ -275,13 +276,7 @@ def _strategy(name: str, sent: Sequence[_Sent], cache: Simulator, settings: Sett
             )
         )
     peak = max((r.context_tokens for r in requests), default=0)
-    return Strategy(name, tuple(requests), _kv_bytes(settings.kv_model, peak))
-
-
-def _kv_bytes(model: str, context_tokens: int) -> int | None:
-    from studybot.kv.turns import turn_kv_bytes
-
-    return turn_kv_bytes(model, context_tokens)
+    return Strategy(name, tuple(requests), turn_kv_bytes(settings.kv_model, peak))
 
 
 def _trap(provider: Strategy, simple: Strategy, prefix: str, min_tokens: int) -> PrefixTrap | None:

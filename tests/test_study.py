@@ -156,3 +156,11 @@ def test_a_bank_without_key_points_answers_with_a_pointer_to_a_live_model(tmp_pa
     bare = Question(1, 1, "什么是注意力？")
     assert answer_text(bare) == NO_KEY_ANSWER
     assert "Q1：什么是注意力？" in summary_text([bare])
+
+
+def test_the_offline_notice_names_where_offline_was_asked_for(invoke, studybot_home):
+    flagged = invoke("run", "--from", "1", "--to", "5", "--offline")
+    assert "answer key (--offline)" in flagged.stderr
+    (studybot_home / "config.toml").write_text("offline = true\n", encoding="utf-8")
+    configured = invoke("run", "--from", "1", "--to", "5")
+    assert f"answer key ({studybot_home / 'config.toml'})" in configured.stderr

@@ -8,7 +8,6 @@ reported nothing); studybot keeps its own count beside it.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -59,8 +58,9 @@ OFFLINE_NOTICE = "offline: answering from the bank's answer key; set {var} for a
 
 def choose(settings: Settings, bank: Bank) -> tuple[Provider, str | None]:
     """The provider these settings ask for, and a notice to print once (or None)."""
+    from studybot import channel
+
     if settings.live:
-        from studybot import channel
         from studybot.providers.openai_compat import OpenAICompatProvider
 
         channel.check(settings)  # exit 2 on a known-bad URL, key or model, before any request
@@ -71,8 +71,9 @@ def choose(settings: Settings, bank: Bank) -> tuple[Provider, str | None]:
     cache = ProviderCache(settings.cache_min_tokens, settings.cache_step_tokens)
     provider = OfflineProvider(bank, delay=settings.offline_delay, cache=cache)
     if settings.offline:
-        return provider, "offline: answering from the bank's answer key (--offline)"
+        where = channel.origin(settings, "offline")
+        return provider, f"offline: answering from the bank's answer key ({where})"
     notice = OFFLINE_NOTICE.format(var=settings.env_key)
-    if os.environ.get(settings.env_key) == "":
+    if channel.key_facts(settings).present:  # present but not live: the variable is empty
         notice += f" ({settings.env_key} is set but empty)"
     return provider, notice

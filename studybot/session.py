@@ -66,11 +66,19 @@ class Study:
 
 
 def start(
-    study: Study, store: Store, first: int, last: int, bank_ref: str | None = None
+    study: Study,
+    store: Store,
+    first: int,
+    last: int,
+    bank_ref: str | None = None,
+    carried: str | None = None,
 ) -> SessionRecord:
-    """Plan the range into segments and create the session (no request is sent)."""
+    """Plan the range into segments and create the session (no request is sent).
+
+    ``carried`` is a summary the first segment starts from (a continuing run).
+    """
     questions = study.bank.select(first, last)
-    prefix = prompt.system_prefix(study.bank)
+    prefix = prompt.system_prefix(study.bank, study.settings.prefix_style)
     parts = cut(questions, prefix, study.settings, _answer_lengths(study, questions))
     settings = study.settings
     session_id = store.new_session(
@@ -91,6 +99,7 @@ def start(
         },
         prefix=prefix,
         segments=[p.question_ids for p in parts],
+        summary_in=carried,
     )
     return store.session(session_id)
 
@@ -135,10 +144,14 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
 
         warm(r.messages for r in session_requests(store, session))
     carried: str | None = None  # the summary just written, which the next segment starts from
-    for segment in store.segments(session.id):
+    segments = store.segments(session.id)
+    for segment in segments:
         if carried is not None:
             segment = replace(segment, summary_in=carried)
-        if segment.summary_out is not None and all(q in answered for q in segment.question_ids):
+        # The last segment's summary is written only when a later run reads it.
+        last = segment.index == segments[-1].index
+        done = segment.summary_out is not None or last
+        if done and all(q in answered for q in segment.question_ids):
             continue
         history = [
             (study.bank.get(q), answered[q].answer) for q in segment.question_ids if q in answered
@@ -151,8 +164,59 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
             answered[question_id] = turn
             history.append((question, turn.answer))
             _after_answer(study, store, session, segment, history, question, listener)
-        carried = _summarise(study, store, session, segment, history, listener)
+        if not last:
+            carried = _summarise(study, store, session, segment, history, listener)
     return store.session(session.id)
+
+
+@dataclass(frozen=True)
+class Carried:
+    """A finished session's last summary, carried into the run that continues it."""
+
+    session_id: int
+    summary: str
+
+
+def continued_summary(
+    study: Study, store: Store, bank_key: str, first: int, listener: Listener | None = None
+) -> Carried | None:
+    """The last summary of the newest finished session of this bank that ended at ``first - 1``.
+
+    That session skipped its last summary (nothing read it then); it is
+    written now, once, and kept. None when no session ends right before.
+    """
+    previous = next(
+        (
+            r
+            for r in store.sessions()
+            if r.bank == bank_key and r.last_question == first - 1 and r.answered >= r.total
+        ),
+        None,
+    )
+    if previous is None:
+        return None
+    summary = last_summary(study, store, previous, listener or Listener())
+    return Carried(previous.id, summary) if summary else None
+
+
+def last_summary(
+    study: Study, store: Store, session: SessionRecord, listener: Listener
+) -> str | None:
+    """The session's last segment summary, written now if it was never needed before."""
+    segments = store.segments(session.id)
+    if not segments:
+        return None
+    segment = segments[-1]
+    if segment.summary_out is not None:
+        return segment.summary_out
+    answers = {turn.question_id: turn for turn in store.turns(session.id)}
+    if not all(q in answers for q in segment.question_ids):
+        return None
+    history = [
+        (Question(id=q, chapter=0, question=answers[q].question), answers[q].answer)
+        for q in segment.question_ids
+    ]
+    return _summarise(study, store, session, segment, history, listener)
 
 
 def _answer(

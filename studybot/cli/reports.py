@@ -12,7 +12,7 @@ from studybot.cli.common import emit_json, human_bytes, json_option, stdout_cons
 @click.command()
 @json_option
 def sessions(as_json: bool) -> None:
-    """List sessions, newest first, with their progress.
+    """List sessions, newest first, with their progress (and cost, when prices are set).
 
     \b
     Example:
@@ -20,31 +20,29 @@ def sessions(as_json: bool) -> None:
       studybot sessions --json
     """
     from studybot.export import session_summary
+    from studybot.prices import cost_json, session_money
     from studybot.store import Store
 
-    records = Store.open().sessions()
+    store = Store.open()
+    records = store.sessions()
+    money = {r.id: session_money(store, r) for r in records}
     if as_json:
-        emit_json([session_summary(r) for r in records])
+        emit_json([{**session_summary(r), "cost": cost_json(money[r.id].total)} for r in records])
         return
     if not records:
         click.echo("No sessions yet. Start one: studybot run --from 1 --to 8")
         return
     from rich.table import Table
 
+    priced = any(m.total is not None for m in money.values())
     table = Table(box=None, pad_edge=False)
-    for heading in (
-        "id",
-        "status",
-        "questions",
-        "answered",
-        "provider",
-        "model",
-        "bank",
-        "created",
-    ):
-        table.add_column(heading, justify="right" if heading in {"id", "answered"} else "left")
+    headings = ["id", "status", "questions", "answered", "provider", "model", "bank", "created"]
+    for heading in headings + (["cost"] if priced else []):
+        table.add_column(
+            heading, justify="right" if heading in {"id", "answered", "cost"} else "left"
+        )
     for r in records:
-        table.add_row(
+        row = [
             str(r.id),
             r.status,
             f"{r.first_question}–{r.last_question}",
@@ -53,7 +51,11 @@ def sessions(as_json: bool) -> None:
             r.model,
             r.bank,
             r.created.replace("T", " ").removesuffix("+00:00"),
-        )
+        ]
+        if priced:
+            total = money[r.id].total
+            row.append(total.text() if total else "-")
+        table.add_row(*row)
     stdout_console().print(table)
 
 
@@ -68,46 +70,76 @@ def show(session_id: str, as_json: bool) -> None:
       studybot show 1
       studybot show 1 --json
     """
-    from studybot.export import session_data
     from studybot.store import Store
 
     store = Store.open()
     record = store.session(session_id)
     if as_json:
-        emit_json(session_data(store, record.id))
+        emit_json(session_json(store, record))
         return
     render_session(store, record.id)
+
+
+def session_json(store, record) -> dict:
+    """``show --json``: the session's data plus its cache rule and costs."""
+    from studybot.export import session_data
+    from studybot.prices import cost_json, session_money
+
+    data = session_data(store, record.id)
+    money = session_money(store, record)
+    data["cache_rule"] = money.rule.name
+    data["cost"] = cost_json(money.total)
+    for row in data["turns"]:
+        row["cost"] = cost_json(money.turn_cost(row["question_id"]))
+        row["cached_tokens_estimated"] = money.cached[row["question_id"]] != row["cached_tokens"]
+        row["cached_tokens"] = money.cached[row["question_id"]]
+    for segment in data["segments"]:
+        segment["cost"] = cost_json(money.segment_cost(segment["index"]))
+    return data
 
 
 def render_session(store, session_id: int) -> None:
     """The per-turn table: tokens, cached tokens, context n, KV bytes, latency."""
     from rich.table import Table
 
+    from studybot.prices import NO_PRICES_HINT, session_money
+
     record = store.session(session_id)
     turns = store.turns(record.id)
+    money = session_money(store, record)
     console = stdout_console()
     table = Table(
         title=f"Session {record.id} · Q{record.first_question}–{record.last_question} · "
         f"{record.provider} ({record.model}) · {record.answered}/{record.total} answered",
         title_justify="left",
     )
-    for heading in ("Q", "seg", "prompt", "cached", "answer", "context n", "KV", "latency"):
+    headings = ["Q", "seg", "prompt", "cached", "answer", "context n", "KV", "latency"]
+    for heading in headings + (["cost"] if money.cost else []):
         table.add_column(heading, justify="right")
     for t in turns:
         prompt = str(t.prompt_tokens)
         if t.usage_source == "provider" and t.local_prompt_tokens != t.prompt_tokens:
             prompt += f" (local {t.local_prompt_tokens})"
-        table.add_row(
+        cached = money.cached[t.question_id]
+        row = [
             str(t.question_id),
             str(t.segment + 1),
             prompt,
-            str(t.cached_tokens),
+            str(cached) if cached == t.cached_tokens else f"~{cached}",
             str(t.completion_tokens),
             str(t.context_tokens),
             human_bytes(t.kv_bytes),
             f"{t.latency_ms / 1000:.2f} s",
-        )
+        ]
+        if money.cost:
+            row.append(money.turn_cost(t.question_id).text())
+        table.add_row(*row)
     console.print(table)
+    if any(money.cached[t.question_id] != t.cached_tokens for t in turns):
+        console.print(
+            f"~ cached tokens the provider did not report, simulated under the "
+            f"{money.rule.name} cache rule"
+        )
     if turns:
         prompt_total = sum(t.prompt_tokens for t in turns)
         cached_total = sum(t.cached_tokens for t in turns)
@@ -134,6 +166,19 @@ def render_session(store, session_id: int) -> None:
                 f"one long session over these questions: n = {kv.long_tokens}, "
                 f"KV {human_bytes(kv.long_bytes)} ({kv.ratio:.1f}× the peak)"
             )
+    if money.cost:
+        segments = " · ".join(
+            f"seg {index + 1} {cost.text()}" for index, cost in sorted(money.cost.segments.items())
+        )
+        total = money.cost.total
+        console.print(
+            f"cost {total.text()} (input {total.input:.6f} · cached input "
+            f"{total.cached_input:.6f} · output {total.output:.6f}, summaries included) · "
+            f"{segments}",
+            markup=False,
+        )
+    elif turns:
+        console.print(NO_PRICES_HINT.format(model=record.model), markup=False)
     if not record.complete:
         console.print(f"Unfinished: studybot resume {record.id}")
 

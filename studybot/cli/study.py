@@ -26,13 +26,20 @@ ANSWER_KEYS = {"": "next", "n": "next", "f": "follow-up", "q": "quit"}
 @bank_option
 @channel_options
 @segment_options
+@click.option(
+    "--fresh",
+    is_flag=True,
+    help="Start without the summary of a session that ended just before FROM.",
+)
 @json_option
-def run(first, last, bank_ref, as_json, **flags) -> None:
+def run(first, last, bank_ref, fresh, as_json, **flags) -> None:
     """Study questions FROM..TO in segments of 5-8 questions.
 
     Each segment starts fresh from the stable system prefix plus a short
     summary of the previous segment, so the context never grows with the
-    whole range. Without an API key the bank's answer key answers.
+    whole range. Without an API key the bank's answer key answers. A run
+    that continues a finished session (--from 9 after one that ended at 8)
+    starts from that session's last summary, unless --fresh.
 
     In a terminal, after each answer: Enter = next, f = ask a follow-up
     (answered on the side, never added to the history), q = stop (resumable).
@@ -54,7 +61,18 @@ def run(first, last, bank_ref, as_json, **flags) -> None:
         click.echo(notice, err=True)
     store = Store.open()
     study = session.Study(bank=bank, provider=provider, settings=settings)
-    record = session.start(study, store, first, last, bank_ref=bank_ref)
+    carried = None
+    if not fresh:
+        carried = session.continued_summary(study, store, bank_ref or bank.name, first)
+    if carried is not None:
+        click.echo(
+            f"Continuing session {carried.session_id}: its last summary starts this run "
+            "(--fresh to start without).",
+            err=True,
+        )
+    record = session.start(
+        study, store, first, last, bank_ref=bank_ref, carried=carried and carried.summary
+    )
     _study(study, store, record, as_json)
 
 
@@ -116,8 +134,7 @@ def resume(session_id, as_json, **flags) -> None:
 def _study(study, store, record, as_json: bool) -> None:
     from studybot import session
     from studybot.cache.recorded import prefix_findings
-    from studybot.cli.reports import render_session
-    from studybot.export import session_data
+    from studybot.cli.reports import render_session, session_json
 
     for finding in prefix_findings(store, record):  # once per run, before any request
         click.echo(f"Warning: {finding.message}: {finding.example}", err=True)
@@ -149,7 +166,7 @@ def _study(study, store, record, as_json: bool) -> None:
         exc.hint = f"{exc.hint + '; ' if exc.hint else ''}the session is saved: studybot resume {record.id}"
         raise
     if as_json:
-        emit_json(session_data(store, record.id))
+        emit_json(session_json(store, record))
     else:
         render_session(store, record.id)
 

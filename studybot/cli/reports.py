@@ -199,13 +199,23 @@ def render_session(store, session_id: int) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write to FILE instead of stdout.",
 )
-def export(session_id: str, fmt: str, output: Path | None) -> None:
+@click.option(
+    "--summary",
+    "with_summary",
+    is_flag=True,
+    help="Write the last segment's summary if it is missing (one request with a live model).",
+)
+def export(session_id: str, fmt: str, output: Path | None, with_summary: bool) -> None:
     """Export a session as Markdown notes, JSON, or Anki cards (TSV).
+
+    A run writes its last segment's summary only when something reads it.
+    Offline sessions get it here for free; a live session's with --summary.
 
     \b
     Example:
       studybot export 1 -f md -o notes.md
       studybot export 1 -f anki -o cards.txt
+      studybot export 4 -f md --summary
     """
     from studybot.errors import BadInput
     from studybot.export import render
@@ -213,6 +223,8 @@ def export(session_id: str, fmt: str, output: Path | None) -> None:
 
     store = Store.open()
     record = store.session(session_id)
+    if with_summary or record.provider == "offline":
+        _write_last_summary(store, record)
     text = render(store, record.id, fmt)
     if output is None:
         click.echo(text, nl=False)
@@ -224,6 +236,23 @@ def export(session_id: str, fmt: str, output: Path | None) -> None:
             f"cannot write {output}: {exc.strerror}", hint="choose a writable path with -o"
         ) from None
     click.echo(f"Wrote {output} ({len(text.splitlines())} lines)", err=True)
+
+
+def _write_last_summary(store, record) -> None:
+    """The last segment's summary, from the provider that answered the session."""
+    from studybot import bank as banks
+    from studybot import config, providers, session
+
+    if record.provider == "offline":
+        settings = config.load({"offline": True})
+    else:
+        settings = config.load(
+            {"model": record.model, "base_url": record.base_url, "wire_api": record.wire_api}
+        )
+    bank = banks.load(None if record.bank == "default" else record.bank)
+    provider, _ = providers.choose(settings, bank)
+    study = session.Study(bank=bank, provider=provider, settings=settings)
+    session.last_summary(study, store, record, session.Listener())
 
 
 COMMANDS = [sessions, show, export]

@@ -24,6 +24,7 @@ SUMMARY_LINES = 5
 SUMMARY_HEADING = "上一段小结："  # the prefix says it is background only
 
 PREFIX_STYLES = ("designed", "short")
+CONTENTS_CHAPTERS = 30  # chapters listed one by one in the table of contents
 ALIGN_TOKENS = 128  # the designed prefix ends on a whole OpenAI cache step
 NEXT_MESSAGE_TOKENS = 3  # <|im_start|>user\n opens the message after the system one
 
@@ -110,8 +111,18 @@ def _aligned(text: str) -> str:
 
 
 def contents(bank: Bank) -> str:
-    """The bank's table of contents, one chapter a line, in the bank's own order."""
-    lines = [f"- {c.number}. {c.title}（第 {c.first}–{c.last} 题）" for c in bank.chapters]
+    """The bank's table of contents, one chapter a line, in the bank's own order.
+
+    A bank with more than ``CONTENTS_CHAPTERS`` chapters lists those and
+    closes with one line for the rest, so the prefix stays short whatever
+    the bank's size.
+    """
+    shown = bank.chapters[:CONTENTS_CHAPTERS]
+    lines = [f"- {c.number}. {c.title}（第 {c.first}–{c.last} 题）" for c in shown]
+    rest = bank.chapters[CONTENTS_CHAPTERS:]
+    if rest:
+        first, last = rest[0], rest[-1]
+        lines.append(f"- 另有第 {first.number}–{last.number} 章（第 {first.first}–{last.last} 题）")
     return "\n".join(lines) if lines else f"- 第 {bank.first}–{bank.last} 题"
 
 

@@ -159,7 +159,8 @@ def render_session(store, session_id: int) -> None:
             )
         from studybot.kv.turns import session_kv
 
-        kv = session_kv(record.prefix, record.settings, turns)
+        summaries = [s.summary_usage for s in store.segments(record.id)]
+        kv = session_kv(record.prefix, record.settings, turns, summaries)
         if kv:
             console.print(
                 f"peak KV {human_bytes(kv.peak_bytes)} ({kv.model}, n = {kv.peak_tokens}) · "

@@ -75,7 +75,7 @@ _DESIGNED = """你是一名大模型方向的面试辅导老师，陪用户逐�
 
 _LANGUAGES = {"zh-CN": "简体中文", "zh": "简体中文", "en": "English"}
 
-_SUMMARY_ASK = "用不超过 {lines} 行写本段小结：每行以题号开头（如「Q5：」），只写结论和关键数字。"
+_SUMMARY_ASK = "用不超过 {lines} 行总结本段：每行以题号开头（如「Q5：」），只写结论和关键数字。"
 
 
 def system_prefix(bank: Bank, style: str = "designed") -> str:

@@ -227,7 +227,13 @@ def _render(p) -> None:
             if p.rule.name != "exact"
             else ""
         )
-        + f"; single is {single.uncached_prompt_tokens / p.floor:.3f}× under {p.rule.name}.",
+        + f"; single is {single.uncached_prompt_tokens / p.floor:.3f}× under {p.rule.name}."
+        + (
+            " (deepseek also keeps each answer at its output end, so no answer is prefilled "
+            "again and both can go below this floor.)"
+            if p.rule.kind == "units"
+            else ""
+        ),
         markup=False,
     )
     console.print(_break_text(p), markup=False)

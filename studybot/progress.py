@@ -113,9 +113,7 @@ def plot(report: Progress, bank: Bank, path: Path) -> None:
         questions = [q for q in bank.questions if q.chapter == chapter.chapter]
         for column, q in enumerate(questions):
             grid[row, column] = report.retention.get(q.id, -1.0)
-    colours = matplotlib.colormaps["RdYlGn"].copy()
-    colours.set_under("#c8c8c8")
-    colours.set_bad("white")
+    colours = matplotlib.colormaps["RdYlGn"].with_extremes(under="#c8c8c8", bad="white")
     figure, axes = plt.subplots(
         figsize=(max(6.0, width * 0.5 + 2), len(report.chapters) * 0.45 + 1.5)
     )

@@ -117,7 +117,7 @@ def weakest(bank: Bank, store: Store | None, count: int, bank_key: str) -> tuple
     if count < 1:
         raise BadInput(f"--weak {count} must be at least 1", hint="e.g. --weak 8")
     stats = review.question_stats(store, bank_key) if store is not None else {}
-    chosen = review.weakest(stats, bank.questions)[:count]
+    chosen = review.by_weakness(stats, bank.questions)[:count]
     if not chosen:
         raise BadInput(
             f"no question of bank {bank_key!r} has been rated yet, so none is weak",

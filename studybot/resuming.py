@@ -69,9 +69,7 @@ def bank_ref(record: SessionRecord) -> str | None:
 def unanswered(store: Store, record: SessionRecord) -> tuple[int, ...]:
     """The session's questions without an answer, in the order they were planned."""
     answered = {t.question_id for t in store.turns(record.id)}
-    return tuple(
-        q for s in store.segments(record.id) for q in s.question_ids if q not in answered
-    )
+    return tuple(q for s in store.segments(record.id) for q in s.question_ids if q not in answered)
 
 
 def rest_command(store: Store, record: SessionRecord, segment_max: int = 4) -> str:

@@ -325,7 +325,9 @@ class Store:
         out = {}
         for row in rows:
             row = dict(row)
-            row["points"] = tuple((p["point"], bool(p["covered"])) for p in json.loads(row["points"]))
+            row["points"] = tuple(
+                (p["point"], bool(p["covered"])) for p in json.loads(row["points"])
+            )
             out[row["question_id"]] = GradeRecord(**row)
         return out
 

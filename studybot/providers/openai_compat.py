@@ -234,9 +234,7 @@ class OpenAICompatProvider:
             raise StreamCut("it ended without response.completed", _size(parts))
         return Reply(text="".join(parts), usage=responses_usage(final.usage), finish_reason=finish)
 
-    def _responses_whole(
-        self, messages: Messages, on_text: TextSink | None, **extra: Any
-    ) -> Reply:
+    def _responses_whole(self, messages: Messages, on_text: TextSink | None, **extra: Any) -> Reply:
         response = self.client.responses.create(
             model=self.model,
             input=messages,  # type: ignore[arg-type]

@@ -125,11 +125,13 @@ def record_review(
     if grade is not None and not 0.0 <= grade <= 1.0:
         raise BadInput(f"grade {grade!r} is outside 0-1")
     at = utc(now)
-    previous = card_info(store, bank, question_id)
-    card = previous.card if previous else Card(card_id=question_id, due=at)
-    card, _ = _scheduler.review_card(card, Rating(rating), at)
-    card_json = json.dumps(card.to_dict(), sort_keys=True)
+    # Read and write in one transaction: a second process rating the same
+    # card meanwhile makes this one fail loudly rather than drop a review.
     with store.db.atomic():
+        previous = card_info(store, bank, question_id)
+        card = previous.card if previous else Card(card_id=question_id, due=at)
+        card, _ = _scheduler.review_card(card, Rating(rating), at)
+        card_json = json.dumps(card.to_dict(), sort_keys=True)
         store.db["cards"].upsert(
             {
                 "bank": bank,
@@ -238,7 +240,7 @@ def question_stats(
     return out
 
 
-def weakest(stats: dict[int, QuestionStats], questions: Sequence[Question]) -> list[Question]:
+def by_weakness(stats: dict[int, QuestionStats], questions: Sequence[Question]) -> list[Question]:
     """Seen questions, weakest first: lowest mean grade; ungraded ones after, by last rating."""
 
     def weakness(q: Question) -> tuple:

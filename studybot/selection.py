@@ -1,4 +1,4 @@
-"""Choosing what to study: a range, chapters, tags, ids, or the weakest seen questions.
+"""Choosing what to study: a range, chapters, tags, ids, the weakest seen questions; search.
 
 Exactly one kind of selection per run. Whatever the kind, the questions come
 back once each and in the bank's order (ascending id), so the planner keeps
@@ -9,6 +9,7 @@ input that names it and says what exists.
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Iterable
 
 from studybot import review
@@ -116,7 +117,7 @@ def weakest(bank: Bank, store: Store | None, count: int, bank_key: str) -> tuple
     if count < 1:
         raise BadInput(f"--weak {count} must be at least 1", hint="e.g. --weak 8")
     stats = review.question_stats(store, bank_key) if store is not None else {}
-    chosen = review.weakest(stats, bank.questions)[:count]
+    chosen = review.by_weakness(stats, bank.questions)[:count]
     if not chosen:
         raise BadInput(
             f"no question of bank {bank_key!r} has been rated yet, so none is weak",
@@ -144,3 +145,22 @@ def parse_numbers(text: str, flag: str) -> tuple[int, ...]:
                 hint=f"write numbers separated by commas, e.g. {flag} 5,23,34-36",
             ) from None
     return tuple(out)
+
+
+def search(bank: Bank, words: Iterable[str]) -> tuple[Question, ...]:
+    """Questions whose text, key points or tags hold every word (case- and width-blind).
+
+    Words are substrings, so Chinese needs no spaces: "旋转位置" finds the RoPE question.
+    """
+    wanted = [_folded(w) for w in words if w.strip()]
+    if not wanted:
+        raise BadInput("nothing to search for", hint="e.g. studybot bank search KV 缓存")
+
+    def text(q: Question) -> str:
+        return _folded("\n".join((q.question, *q.key_points, *q.tags)))
+
+    return tuple(q for q in bank.questions if all(w in text(q) for w in wanted))
+
+
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()

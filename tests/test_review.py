@@ -163,7 +163,7 @@ def test_question_stats_and_the_weakest_first(store):
     assert stats[12].mean_grade is None
     assert all(0.0 < s.retention < 1.0 for s in stats.values())
     assert stats[11].retention < stats[10].retention
-    assert [q.id for q in review.weakest(stats, shipped.questions)] == [11, 10, 13, 12]
+    assert [q.id for q in review.by_weakness(stats, shipped.questions)] == [11, 10, 13, 12]
 
 
 @pytest.mark.parametrize(

@@ -165,10 +165,11 @@ def test_help_does_not_import_openai_torch_or_matplotlib(studybot_home):
         "from studybot.cli import cli\n"
         "try:\n    cli.main(['--help'], standalone_mode=False)\n"
         "except SystemExit:\n    pass\n"
-        "print(sorted(m for m in ('openai', 'torch', 'matplotlib', 'rich', 'sqlite_utils', 'tiktoken')"
+        "print(sorted(m for m in ('openai', 'torch', 'matplotlib', 'rich', 'sqlite_utils', 'tiktoken',"
+        " 'fsrs', 'prompt_toolkit', 'genanki')"
         " if m in sys.modules))\n"
     )
-    for args in ([], ["run"]):
+    for args in ([], ["run"], ["review"]):
         snippet = code.replace("['--help']", repr([*args, "--help"]))
         out = subprocess.run(
             [sys.executable, "-c", snippet],

@@ -8,7 +8,8 @@ Two graders give the same ``Grade``:
   covered when the attempt holds at least ``COVERED_AT`` of its weight;
 - live, one side request (like a follow-up: it extends the main history but
   never enters it) whose reply must be JSON; a malformed reply is asked for
-  once more, then the offline estimate is used and the grade says so.
+  once more, then the offline estimate is used and the grade says so (as
+  when the side request itself fails).
 
 Questions without key points are graded against their reference answer
 (an imported bank's), split into points; with neither, there is no grade.
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 
 from studybot import prompt, tokens
 from studybot.bank import Bank, Question
+from studybot.errors import StudybotError
 from studybot.providers import Provider, Usage
 
 COVERED_AT = 0.2  # share of a point's term weight the attempt must hold to cover it
@@ -207,19 +209,30 @@ def live(
     spent: list[Usage] = []
     problem = ""
     for _ in range(2):  # one retry on a malformed reply
-        reply = provider.grade(messages, question=question)  # type: ignore[attr-defined]
+        try:
+            reply = provider.grade(messages, question=question)  # type: ignore[attr-defined]
+        except StudybotError as exc:
+            # The answer is saved already; a failed side request must not end the session.
+            problem = f"the grading request failed: {exc.message}"
+            break
         # "reported usage or local count", as for every other request
         spent.append(reply.usage or Usage(tokens.prompt_tokens(messages), tokens.count(reply.text)))
         try:
             results, line = parse(reply.text, points)
         except Malformed as exc:
-            problem = str(exc)
+            problem = f"the model's grade was malformed twice ({exc})"
             continue
         return Grade(_score(results), results, line, LIVE, _sum(spent), len(spent))
     fallback = offline.grade(question, attempt)
-    note = f"the model's grade was malformed twice ({problem}); showing the offline estimate"
+    note = f"{problem}; showing the offline estimate"
     return Grade(
-        fallback.score, fallback.points, fallback.advice, FALLBACK, _sum(spent), 2, note=note
+        fallback.score,
+        fallback.points,
+        fallback.advice,
+        FALLBACK,
+        _sum(spent),
+        len(spent),
+        note=note,
     )
 
 

@@ -190,81 +190,76 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
             if question_id in answered:
                 continue
             question = study.bank.get(question_id)
-            messages = _guarded(study, session, segment, history, question)
+            step = _Step(study, store, session, segment, history, question, listener)
+            messages = _guarded(step)
             listener.question_started(segment, question)
             attempt = (listener.attempt(question) or "") if policy.attempt_first else None
-            turn = _answer(study, store, session, segment, messages, question, listener)
+            turn = _answer(step, messages)
             answered[question_id] = turn
             history.append((question, turn.answer))
             result = None
             if grader is not None:
-                result = _grade(study, store, session, segment, history, question, attempt, grader)
+                result = _grade(step, attempt or "", grader)
                 listener.graded(question, result)
-            step = _Step(study, store, session, segment, history, question, listener)
             _after_answer(step, policy, attempt, result)
         carried = _summarise(study, store, session, segment, history, listener)
     return store.session(session.id)
 
 
-def _guarded(
-    study: Study,
-    session: SessionRecord,
-    segment: SegmentRecord,
-    history: list[tuple[Question, str]],
-    question: Question,
-) -> prompt.Messages:
-    """The request for ``question``, or ContextOverflow before anything is asked or sent."""
-    messages = prompt.messages(session.prefix, segment.summary_in, history, question)
+@dataclass(frozen=True)
+class _Step:
+    """One question of a segment: what answering, grading and rating it need."""
+
+    study: Study
+    store: Store
+    session: SessionRecord
+    segment: SegmentRecord
+    history: list[tuple[Question, str]]  # the segment's answered questions, grown in place
+    question: Question
+    listener: Listener
+
+
+def _guarded(step: _Step) -> prompt.Messages:
+    """The request for the question, or ContextOverflow before anything is asked or sent."""
+    settings, question = step.study.settings, step.question
+    messages = prompt.messages(step.session.prefix, step.segment.summary_in, step.history, question)
     local_prompt = tokens.prompt_tokens(messages)
-    window = study.settings.context_window
-    if local_prompt + study.settings.max_output_tokens > window:
+    window = settings.context_window
+    if local_prompt + settings.max_output_tokens > window:
         raise ContextOverflow(
             f"question {question.id} needs {local_prompt} prompt tokens + "
-            f"{study.settings.max_output_tokens} for the answer, over the {window}-token window",
+            f"{settings.max_output_tokens} for the answer, over the {window}-token window",
             hint="use smaller segments (--segment-max 5) or a model with a longer context",
         )
     return messages
 
 
-def _answer(
-    study: Study,
-    store: Store,
-    session: SessionRecord,
-    segment: SegmentRecord,
-    messages: prompt.Messages,
-    question: Question,
-    listener: Listener,
-) -> Turn:
+def _answer(step: _Step, messages: prompt.Messages) -> Turn:
     local_prompt = tokens.prompt_tokens(messages)
     started = time.perf_counter()
-    reply = study.provider.complete(messages, question=question, on_text=listener.text)
+    reply = step.study.provider.complete(
+        messages, question=step.question, on_text=step.listener.text
+    )
     latency_ms = (time.perf_counter() - started) * 1000
-    turn = _turn(session, segment, question, messages, reply, latency_ms, local_prompt)
-    store.record_turn(turn)
-    listener.turn_recorded(turn, question)
+    turn = _turn(
+        step.session, step.segment, step.question, messages, reply, latency_ms, local_prompt
+    )
+    step.store.record_turn(turn)
+    step.listener.turn_recorded(turn, step.question)
     return turn
 
 
-def _grade(
-    study: Study,
-    store: Store,
-    session: SessionRecord,
-    segment: SegmentRecord,
-    history: list[tuple[Question, str]],
-    question: Question,
-    attempt: str | None,
-    grader: grade.OfflineGrader,
-) -> grade.Grade:
-    attempt = attempt or ""
-    if study.provider.name == "offline":
+def _grade(step: _Step, attempt: str, grader: grade.OfflineGrader) -> grade.Grade:
+    session, question = step.session, step.question
+    if step.study.provider.name == "offline":
         result = grader.grade(question, attempt)
     else:
         # A side request: it extends the main history but never enters it.
         ask = grade.grading_request(question, attempt)
-        messages = prompt.side_messages(session.prefix, segment.summary_in, history, ask)
-        result = grade.live(study.provider, grader, messages, question, attempt)
+        messages = prompt.side_messages(session.prefix, step.segment.summary_in, step.history, ask)
+        result = grade.live(step.study.provider, grader, messages, question, attempt)
     usage = result.usage
-    store.record_grade(
+    step.store.record_grade(
         GradeRecord(
             session_id=session.id,
             question_id=question.id,
@@ -314,19 +309,6 @@ def _turn(
         kv_bytes=turn_kv_bytes(kv_model(session.settings), context_tokens),
         prefix_sha256=sha256(messages[0]["content"]),
     )
-
-
-@dataclass(frozen=True)
-class _Step:
-    """Where the loop stands after an answer: what a follow-up or a rating needs."""
-
-    study: Study
-    store: Store
-    session: SessionRecord
-    segment: SegmentRecord
-    history: list[tuple[Question, str]]
-    question: Question
-    listener: Listener
 
 
 def _after_answer(

@@ -220,3 +220,17 @@ def test_the_responses_wire_api_asks_for_json_through_text_format(invoke, live):
     graders = grading_requests(server)
     assert graders and all(r.body["text"] == {"format": {"type": "json_object"}} for r in graders)
     assert "grade: 1/4" in result.stderr
+
+
+def test_a_failed_grading_request_falls_back_and_the_session_goes_on(invoke, live):
+    from openai_server import Fault
+
+    server, args = live()
+    server.script(None, *[Fault.server_error()] * 4)  # Q1's answer, then its grading fails
+    result = invoke("run", "--from", "1", "--to", "2", "--quiz", *args, input=ATTEMPTS)
+    assert result.exit_code == 0, result.stderr
+    assert "the grading request failed" in result.stderr
+    assert "showing the offline estimate" in result.stderr
+    rows = Store.open().grades(1)
+    assert rows[1].source == "offline-fallback" and rows[2].source == "live"
+    assert Store.open().session(1).complete

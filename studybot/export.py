@@ -39,6 +39,7 @@ def session_summary(record: SessionRecord) -> dict[str, Any]:
         "provider": record.provider,
         "model": record.model,
         "created": record.created,
+        "mode": record.mode,
     }
 
 

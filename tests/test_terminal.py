@@ -214,12 +214,12 @@ def test_done_means_quiz_rate_quit_resume_then_due_progress_and_review(studybot_
         ).fetchall() == [(2, 3), (6, 3)]
 
 
-@pytest.mark.parametrize("when", ["attempt", "answer"])
-def test_ctrl_c_in_a_quiz_attempt_or_answer_exits_130_with_the_resume_hint(studybot_home, when):
+@pytest.mark.parametrize("when", ["typing an attempt", "at the next attempt"])
+def test_ctrl_c_in_a_quiz_attempt_exits_130_with_the_resume_hint(studybot_home, when):
     child = spawn(studybot_home, "run", "--from", "1", "--to", "5", "--quiz")
     child.expect("think, then reveal")
     child.expect("›")
-    if when == "attempt":
+    if when == "typing an attempt":
         child.send("写了一半")
     else:
         child.send("\r")

@@ -20,6 +20,7 @@ from studybot.errors import BadInput
 from studybot.store import Store
 
 INSTALL_PLOT = "pip install 'studybot[plot]'"
+GRID_COLUMNS = 25  # questions per row of the --plot grid (the longest shipped chapter has 24)
 
 
 @dataclass(frozen=True)
@@ -106,30 +107,31 @@ def plot(report: Progress, bank: Bank, path: Path) -> None:
     import matplotlib.pyplot as plt
     import numpy as np
 
-    width = max(c.total for c in report.chapters)
-    # (chapters, width): retention 0-1; -1 = not seen yet (grey); NaN = no question there
-    grid = np.full((len(report.chapters), width), np.nan)
-    for row, chapter in enumerate(report.chapters):
-        questions = [q for q in bank.questions if q.chapter == chapter.chapter]
-        for column, q in enumerate(questions):
-            grid[row, column] = report.retention.get(q.id, -1.0)
+    # Each chapter takes a row, wrapped every GRID_COLUMNS questions (an imported
+    # bank may be one long chapter); cells hold (grid row, column, question id).
+    cells: list[tuple[int, int, int]] = []
+    labels: dict[int, str] = {}
+    row = 0
+    for chapter in report.chapters:
+        ids = [q.id for q in bank.questions if q.chapter == chapter.chapter]
+        labels[row] = f"ch {chapter.chapter}  {chapter.seen}/{chapter.total}"
+        cells += [(row + i // GRID_COLUMNS, i % GRID_COLUMNS, q) for i, q in enumerate(ids)]
+        row += max(1, -(-len(ids) // GRID_COLUMNS))
+    width = max(column for _, column, _ in cells) + 1
+    # (rows, width): retention 0-1; -1 = not seen yet (grey); NaN = no question there
+    grid = np.full((row, width), np.nan)
+    for r, column, question_id in cells:
+        grid[r, column] = report.retention.get(question_id, -1.0)
     colours = matplotlib.colormaps["RdYlGn"].with_extremes(under="#c8c8c8", bad="white")
-    figure, axes = plt.subplots(
-        figsize=(max(6.0, width * 0.5 + 2), len(report.chapters) * 0.45 + 1.5)
-    )
+    figure, axes = plt.subplots(figsize=(max(6.0, width * 0.5 + 2), row * 0.45 + 1.5))
     image = axes.imshow(np.ma.masked_invalid(grid), cmap=colours, vmin=0.0, vmax=1.0, aspect="auto")
-    for row, chapter in enumerate(report.chapters):
-        questions = [q for q in bank.questions if q.chapter == chapter.chapter]
-        for column, q in enumerate(questions):
-            axes.text(column, row, str(q.id), ha="center", va="center", fontsize=7)
-    axes.set_yticks(range(len(report.chapters)))
+    for r, column, question_id in cells:
+        axes.text(column, r, str(question_id), ha="center", va="center", fontsize=7)
     # Chapter numbers only: the titles may need a CJK font the machine lacks.
-    axes.set_yticklabels(
-        [f"ch {c.chapter}  {c.seen}/{c.total}" for c in report.chapters], fontsize=8
-    )
+    axes.set_yticks(list(labels), list(labels.values()), fontsize=8)
     axes.set_xticks([])
     axes.set_title(f"{report.bank}: retention per question now (grey = not studied yet)")
-    figure.colorbar(image, ax=axes, label="FSRS retention (probability of recall)")
+    figure.colorbar(image, ax=axes, label="FSRS retention")
     figure.tight_layout()
     try:
         figure.savefig(path, dpi=120)

@@ -83,8 +83,9 @@ def progress(bank_ref: str | None, as_json: bool, plot: Path | None) -> None:
     """Per chapter: seen / total, due now, mean grade, retention, last studied.
 
     Retention is FSRS's probability that you recall a seen question now,
-    averaged over the chapter; the grade is the share of key points an
-    attempt covered. Every chapter is listed, studied or not.
+    averaged over the chapter (FSRS counts whole days, so a question rated
+    today shows 100%); the grade is the share of key points an attempt
+    covered. Every chapter is listed, studied or not.
 
     \b
     Example:

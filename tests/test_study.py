@@ -56,7 +56,9 @@ def test_sessions_json_lists_newest_first_with_progress(invoke):
         "provider",
         "model",
         "created",
+        "mode",
     }
+    assert rows[0]["mode"] == "read"
     assert rows[0]["from"] == 9 and rows[0]["to"] == 14 and rows[0]["answered"] == 6
     assert rows[1]["status"] == "complete"
 

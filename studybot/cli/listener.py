@@ -31,12 +31,15 @@ class TerminalListener:
         self.quiet = quiet
         self.interactive = interactive
         self.quiz = record.mode != "read"
+        # A quiz under --json still needs its questions and answers on screen:
+        # they go to stderr, so stdout stays one JSON document.
+        self.shown = not quiet or self.quiz
         self.err = stderr_console()
         self.done = 0
 
-    def _say(self, line: str = "") -> None:
-        if not self.quiet:
-            click.echo(line)
+    def _say(self, line: str = "", nl: bool = True) -> None:
+        if self.shown:
+            click.echo(line, nl=nl, err=self.quiet)
 
     def question_started(self, segment, question) -> None:
         self._say(f"\n── 第 {question.id} 题 · segment {segment.index + 1} ──")
@@ -50,9 +53,8 @@ class TerminalListener:
         return text
 
     def text(self, chunk: str) -> None:
-        if not self.quiet:
-            click.echo(chunk, nl=False)
-            sys.stdout.flush()
+        self._say(chunk, nl=False)
+        (sys.stderr if self.quiet else sys.stdout).flush()
 
     def turn_recorded(self, turn, question) -> None:
         from studybot.cli.common import human_bytes

@@ -157,6 +157,7 @@ def render_session(store, session_id: int) -> None:
                 f"{sum(u.cached_tokens for u in summaries)} · answer tokens "
                 f"{sum(u.completion_tokens for u in summaries)}"
             )
+        _study_lines(console, store, record)
         from studybot.kv.turns import session_kv
 
         summaries = [s.summary_usage for s in store.segments(record.id)]
@@ -182,6 +183,28 @@ def render_session(store, session_id: int) -> None:
         console.print(NO_PRICES_HINT.format(model=record.model), markup=False)
     if not record.complete:
         console.print(f"Unfinished: studybot resume {record.id}")
+
+
+def _study_lines(console, store, record) -> None:
+    """Quiz sessions: grades, ratings, and what the grading requests cost."""
+    from studybot.export import grading_usage
+    from studybot.review import RATINGS, session_reviews
+
+    grades = store.grades(record.id)
+    scores = [g.score for g in grades.values() if g.score is not None]
+    ratings = [r.rating for r in session_reviews(store, record.id).values()]
+    if scores:
+        console.print(f"graded {len(scores)} · mean grade {sum(scores) / len(scores):.0%}")
+    if ratings:
+        counts = " · ".join(f"{ratings.count(n)} {name}" for n, name in RATINGS.items())
+        console.print(f"rated {len(ratings)}: {counts}")
+    usage = grading_usage(grades.values())
+    if usage:
+        console.print(
+            f"grading: {usage['requests']} request{'s' * (usage['requests'] > 1)} · prompt tokens "
+            f"{usage['prompt_tokens']} · cached {usage['cached_tokens']} · answer tokens "
+            f"{usage['completion_tokens']}"
+        )
 
 
 @click.command()
@@ -242,7 +265,7 @@ def export(session_id: str, fmt: str, output: Path | None, with_summary: bool) -
 def _write_last_summary(store, record) -> None:
     """The last segment's summary, from the provider that answered the session."""
     from studybot import bank as banks
-    from studybot import config, providers, session
+    from studybot import carry, config, providers, session
 
     if record.provider == "offline":
         settings = config.load({"offline": True})
@@ -253,7 +276,7 @@ def _write_last_summary(store, record) -> None:
     bank = banks.load(None if record.bank == "default" else record.bank)
     provider, _ = providers.choose(settings, bank)
     study = session.Study(bank=bank, provider=provider, settings=settings)
-    session.last_summary(study, store, record, session.Listener())
+    carry.last_summary(study, store, record, session.Listener())
 
 
 COMMANDS = [sessions, show, export]

@@ -138,7 +138,11 @@ def for_model(model: str, overrides: Mapping[str, Any] | None = None) -> Price |
 
 @dataclass(frozen=True)
 class SessionCost:
-    """What a recorded session cost: per answer, per segment (with its summary), in all."""
+    """What a recorded session cost: per answer, per segment, in all.
+
+    A segment's cost holds its answers, follow-ups, live grading side
+    requests and its summary request.
+    """
 
     turns: dict[int, Cost]  # question id -> its answer request
     segments: dict[int, Cost]  # segment index -> answers, follow-ups and summary request
@@ -163,6 +167,11 @@ def session_cost(
         turns[turn.question_id] = cost
         segments[turn.segment] = segments.get(turn.segment, zero) + cost
     by_question = {turn.question_id: turn.segment for turn in store.turns(record.id)}
+    for graded in store.grades(record.id).values():
+        if graded.requests and graded.question_id in by_question:  # live grading side requests
+            cost = price.cost(graded.prompt_tokens, graded.cached_tokens, graded.completion_tokens)
+            index = by_question[graded.question_id]
+            segments[index] = segments.get(index, zero) + cost
     for followup in store.followups(record.id):
         cost = price.cost(
             followup.prompt_tokens, followup.cached_tokens, followup.completion_tokens

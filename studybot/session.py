@@ -179,7 +179,7 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
         # before it was interrupted, or its first resumed request would miss.
         from studybot.cache.recorded import session_requests
 
-        warm(r.messages for r in session_requests(store, session))
+        warm((r.messages, r.output) for r in session_requests(store, session))
     policy = POLICIES.get(session.mode, POLICIES["read"])
     grader = grade.OfflineGrader(study.bank) if policy.grades else None
     carried: str | None = None  # the summary just written, which the next segment starts from

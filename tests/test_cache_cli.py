@@ -72,7 +72,11 @@ class QuitAfter:
         return session.QUIT if question.id == self.question_id else session.NEXT
 
 
-def test_cached_tokens_after_resume_match_an_uninterrupted_run(invoke):
+@pytest.mark.parametrize("rule", ["openai", "deepseek"])
+def test_cached_tokens_after_resume_match_an_uninterrupted_run(invoke, rule):
+    path = config.config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f'cache_rule = "{rule}"\n', encoding="utf-8")  # deepseek also keeps outputs
     invoke("run", "--from", "1", "--to", "8")
     whole = [t["cached_tokens"] for t in json.loads(invoke("show", "1", "--json").stdout)["turns"]]
 

@@ -65,11 +65,13 @@ def _simulator(mode: str, capacity: int, page_size: int, block_size: int, rule):
     )
 
 
-def _rule(name: str | None):
+def _rule(name: str | None, record=None):
+    """--cache-rule, else cache_rule, else the rule of the session's (or config's) model."""
     from studybot import config
     from studybot.cache.rules import resolve
 
-    return resolve(name, config.load())
+    flags = {"model": record.model, "base_url": record.base_url or None} if record else {}
+    return resolve(name, config.load(flags))
 
 
 def _describe(mode: str, capacity: int, page_size: int, block_size: int, rule) -> str:
@@ -140,7 +142,7 @@ def session_(
         raise BadInput(
             f"session {record.id} has sent no request yet", hint=f"studybot resume {record.id}"
         )
-    rule = _rule(cache_rule)
+    rule = _rule(cache_rule, record)
     reports = recorded.report(requests, _simulator(mode, capacity, page_size, block_size, rule))
     findings = lint([r.prefix for r in requests]) if lint_ else []
     total = sum(r.tokens for r in reports)

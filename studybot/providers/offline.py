@@ -81,11 +81,11 @@ class OfflineProvider:
         self.delay = delay
         self.cache = cache  # None: report no cached tokens
 
-    def warm(self, requests: Iterable[Messages]) -> None:
-        """Replay requests sent before this process (a resumed session) into the cache."""
+    def warm(self, requests: Iterable[tuple[Messages, str | None]]) -> None:
+        """Replay (messages, reply) sent before this process (a resumed session) into the cache."""
         if self.cache is not None:
-            for messages in requests:
-                self.cache.request(tokens.request_ids(messages))
+            for messages, reply in requests:
+                self.cache.request(tokens.request_ids(messages), tokens.encode(reply or ""))
 
     def _reply(self, messages: Messages, text: str, on_text: TextSink | None) -> Reply:
         if self.delay > 0:

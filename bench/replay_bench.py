@@ -94,12 +94,15 @@ def main() -> None:
         ("provider rule openai", replay.make("provider", rule=openai)),
     ]
     print(f"{'mode':<30} {'hit rate':>9} {'replay s':>9} {'load ÷ replay':>14} {'tokens/s':>14}")
+    replayed = 0.0
     for name, simulator in runs:
         result = replay.replay(requests, simulator)
+        replayed += result.elapsed_s
         print(
             f"{name:<30} {result.hit_rate:>9.1%} {result.elapsed_s:>9.3f} "
             f"{load_s / result.elapsed_s:>14.2f} {result.tokens_per_s:>14,.0f}"
         )
+    print(f"{'all six modes':<30} {'':>9} {replayed:>9.3f} {load_s / replayed:>14.2f}")
 
 
 if __name__ == "__main__":

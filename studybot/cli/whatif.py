@@ -100,7 +100,8 @@ def plan(
     """Project every request of a range two ways: segmented (studybot's) and single.
 
     `segmented` is exactly what `studybot run` would send: its segments, the
-    carried summaries, the stable prefix. `single` is one long chat that
+    carried summaries (the last segment's waits for a run that continues),
+    the stable prefix. `single` is one long chat that
     re-sends the whole history with every question. For each: prompt tokens,
     uncached prompt tokens, completion tokens, peak context, KV bytes at the
     peak, and the prefill/decode split; then the floor, the break point

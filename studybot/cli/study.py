@@ -14,7 +14,9 @@ from studybot.cli.common import (
     json_option,
     segment_options,
     stderr_console,
+    stdout_console,
 )
+from studybot.cli.render import STYLES, MarkdownStream, number, paint, spinner
 from studybot.errors import ContextOverflow, StudybotError
 
 ANSWER_KEYS = {"": "next", "n": "next", "f": "follow-up", "q": "quit"}
@@ -51,7 +53,7 @@ def run(first, last, bank_ref, as_json, **flags) -> None:
     bank.select(first, last)
     provider, notice = providers.choose(settings, bank)
     if notice:
-        click.echo(notice, err=True)
+        click.echo(paint(notice, "warning"), err=True)
     store = Store.open()
     study = session.Study(bank=bank, provider=provider, settings=settings)
     record = session.start(study, store, first, last, bank_ref=bank_ref)
@@ -108,7 +110,7 @@ def resume(session_id, as_json, **flags) -> None:
     bank = banks.load(None if record.bank == "default" else record.bank)
     provider, notice = providers.choose(settings, bank)
     if notice:
-        click.echo(notice, err=True)
+        click.echo(paint(notice, "warning"), err=True)
     study = session.Study(bank=bank, provider=provider, settings=settings)
     _study(study, store, record, as_json)
 
@@ -120,10 +122,18 @@ def _study(study, store, record, as_json: bool) -> None:
     from studybot.export import session_data
 
     for finding in prefix_findings(store, record):  # once per run, before any request
-        click.echo(f"Warning: {finding.message}: {finding.example}", err=True)
-    listener = TerminalListener(record, quiet=as_json, interactive=is_interactive() and not as_json)
+        click.echo(paint(f"Warning: {finding.message}: {finding.example}", "warning"), err=True)
+    listener = TerminalListener(
+        record,
+        quiet=as_json,
+        interactive=is_interactive() and not as_json,
+        bank=study.bank,
+        segments=len(store.segments(record.id)),
+    )
+    if not as_json:
+        _channel_line(study)
     try:
-        record = session.run(study, store, record, listener)
+        record = _drawn(session.run, study, store, record, listener)
     except session.Stopped:
         click.echo(f"Stopped. Resume with: studybot resume {record.id}", err=True)
         return
@@ -154,41 +164,75 @@ def _study(study, store, record, as_json: bool) -> None:
         render_session(store, record.id)
 
 
-class TerminalListener:
-    """Prints questions and answers to stdout and the per-turn figures to stderr."""
+def _drawn(run, study, store, record, listener):
+    """Run the loop; whatever ends it, the terminal is left clean for the last message."""
+    try:
+        return run(study, store, record, listener)
+    finally:
+        listener.close()
 
-    def __init__(self, record, quiet: bool, interactive: bool) -> None:
+
+def _channel_line(study) -> None:
+    """In live mode, the first line says who answers: provider, model, base URL."""
+    if study.provider.name == "offline":
+        return
+    click.echo(
+        paint(
+            f"live · {study.provider.name} · model {study.provider.model} · "
+            f"{study.settings.base_url}",
+            "tokens",
+        ),
+        err=True,
+    )
+
+
+class TerminalListener:
+    """Prints questions and answers to stdout and the per-turn figures to stderr.
+
+    On a terminal answers are drawn as Markdown while they stream, with a
+    spinner until the first token; piped, they are the model's raw text.
+    """
+
+    def __init__(
+        self, record, quiet: bool, interactive: bool, bank=None, segments: int = 0
+    ) -> None:
         self.record = record
+        self.segments = segments  # how many the session has, for "Segment 2/3"
         self.quiet = quiet
         self.interactive = interactive
+        self.bank = bank
         self.err = stderr_console()
+        self.out = stdout_console()
+        self.drawn = not quiet and self.out.is_terminal
+        self.stream = None  # the MarkdownStream of the answer in flight
+        self.waiting = None  # the spinner of a summary in the making
+        self.segment_shown: int | None = None
         self.done = 0
 
     def question_started(self, segment, question) -> None:
         if self.quiet:
             return
-        click.echo(f"\n── 第 {question.id} 题 · segment {segment.index + 1} ──")
-        click.echo(question.question)
-        click.echo("")
+        if segment.index != self.segment_shown:
+            self.segment_shown = segment.index
+            self._segment_started(segment)
+        click.echo(paint(f"\n── 第 {question.id} 题 · segment {segment.index + 1} ──", "question"))
+        click.echo(paint(question.question, "question"))
+        if not self.drawn:
+            click.echo("")
+        self._open_stream()
 
     def text(self, chunk: str) -> None:
-        if not self.quiet:
+        if self.stream is not None:
+            self.stream.feed(chunk)
+        elif not self.quiet:
             click.echo(chunk, nl=False)
             sys.stdout.flush()
 
     def turn_recorded(self, turn, question) -> None:
-        from studybot.cli.common import human_bytes
-
         self.done += 1
-        if not self.quiet:
+        if not self.quiet and not self._close_stream():
             click.echo("")
-        cached = f" (cached {turn.cached_tokens})" if turn.cached_tokens else ""
-        kv = f" · KV {human_bytes(turn.kv_bytes)}" if turn.kv_bytes else ""
-        self.err.print(
-            f"[dim][{self.record.answered + self.done}/{self.record.total}] Q{turn.question_id}"
-            f" · prompt {turn.prompt_tokens}{cached} · answer {turn.completion_tokens}"
-            f" · n={turn.context_tokens}{kv} · {turn.latency_ms / 1000:.1f} s[/dim]"
-        )
+        self.err.print(turn_line(turn, self.record.answered + self.done, self.record.total))
 
     def after_answer(self, question) -> str:
         if not self.interactive:
@@ -206,22 +250,87 @@ class TerminalListener:
 
     def follow_up_text(self, question) -> str | None:
         text = click.prompt("追问", default="", show_default=False, err=True).strip()
+        if text:
+            self._open_stream()
         return text or None
 
     def follow_up_answered(self, follow_up) -> None:
-        click.echo("")
+        if not self._close_stream():
+            click.echo("")
         self.err.print(
-            f"[dim]follow-up saved · prompt {follow_up.prompt_tokens} · answer {follow_up.completion_tokens}"
-            " · not added to the main history[/dim]"
+            f"[dim]follow-up saved · prompt {number(follow_up.prompt_tokens)} · answer "
+            f"{number(follow_up.completion_tokens)} · not added to the main history[/dim]"
         )
 
+    def summary_started(self, segment) -> None:
+        if not self.quiet and self.err.is_terminal:
+            self.waiting = spinner(self.err, f"writing the summary of segment {segment.index + 1}…")
+            self.waiting.__enter__()
+
     def summary_made(self, segment, summary: str) -> None:
+        self._stop_waiting()
         if self.quiet:
             return
         self.err.print(
             f"\n[bold]Segment {segment.index + 1} summary[/bold] (carried into the next segment):"
         )
-        self.err.print(summary, markup=False)
+        self.err.print(summary, markup=False, style=STYLES["summary"])
+
+    def close(self) -> None:
+        """Stop anything still drawing (an interrupted answer or summary)."""
+        self._close_stream()
+        self._stop_waiting()
+
+    # -- drawing ---------------------------------------------------------------
+
+    def _segment_started(self, segment) -> None:
+        """The segment's chapter and question range, and the summary it starts from."""
+        chapters = []
+        for question_id in segment.question_ids:
+            chapter = self.bank.chapter(self.bank.get(question_id).chapter) if self.bank else None
+            if chapter and chapter not in chapters:
+                chapters.append(chapter)
+        where = " · ".join(f"第 {c.number} 章 {c.title}" for c in chapters)
+        of = f"/{self.segments}" if self.segments else ""
+        self.out.print(
+            f"\n━━ Segment {segment.index + 1}{of} · "
+            f"Q{segment.first_id}–Q{segment.last_id}{' · ' + where if where else ''} ━━",
+            style=STYLES["segment"],
+            markup=False,
+        )
+        if segment.summary_in:
+            self.out.print("carried from the previous segment:", style=STYLES["summary"])
+            self.out.print(segment.summary_in, style=STYLES["summary"], markup=False)
+
+    def _open_stream(self) -> None:
+        if self.drawn:
+            self.stream = MarkdownStream(self.out)
+
+    def _close_stream(self) -> bool:
+        """Finish the drawn answer; False when there was none."""
+        if self.stream is None:
+            return False
+        self.stream.close()
+        self.stream = None
+        return True
+
+    def _stop_waiting(self) -> None:
+        if self.waiting is not None:
+            self.waiting.__exit__(None, None, None)
+            self.waiting = None
+
+
+def turn_line(turn, position: int, total: int) -> str:
+    """The per-turn figures: tokens, cached tokens, context n, KV, latency."""
+    from studybot.cli.common import human_bytes
+
+    cached = f" (cached {number(turn.cached_tokens)})" if turn.cached_tokens else ""
+    kv = f" · KV {human_bytes(turn.kv_bytes)}" if turn.kv_bytes else ""
+    return (
+        f"[{STYLES['tokens']}][{position}/{total}] Q{turn.question_id}"
+        f" · prompt {number(turn.prompt_tokens)}{cached} · answer {number(turn.completion_tokens)}"
+        f" · n={number(turn.context_tokens)}{kv} · {turn.latency_ms / 1000:.1f} s[/]"
+    )
 
 
 COMMANDS = [run, resume]

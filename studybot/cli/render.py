@@ -36,6 +36,7 @@ CLICK_STYLES = {  # the same meanings for lines written with click.echo
     "ok": {"fg": "green"},
 }
 SPARKS = "▁▂▃▄▅▆▇█"
+EIGHTHS = " ▏▎▍▌▋▊▉"  # a cell filled 0/8 … 7/8 from the left
 
 _no_color_flag = False
 
@@ -68,6 +69,14 @@ def sparkline(values: list[int]) -> str:
     if top <= 0:
         return ""
     return "".join(SPARKS[min(len(SPARKS) - 1, v * len(SPARKS) // (top + 1))] for v in values)
+
+
+def bar(value: int, top: int, width: int = 12) -> str:
+    """``value`` as a bar of eighth blocks, ``top`` filling ``width`` cells."""
+    if top <= 0:
+        return ""
+    eighths = round(value * width * 8 / top)
+    return "█" * (eighths // 8) + (EIGHTHS[eighths % 8] if eighths % 8 else "")
 
 
 def console(stderr: bool = False):

@@ -33,27 +33,25 @@ def sessions(as_json: bool) -> None:
     from rich.table import Table
 
     table = Table(box=None, pad_edge=False)
-    for heading in (
-        "id",
-        "status",
-        "questions",
-        "answered",
-        "provider",
-        "model",
-        "bank",
-        "created",
-    ):
-        table.add_column(heading, justify="right" if heading in {"id", "answered"} else "left")
+    # Everything but the model keeps to one line; a long model ID is cut short
+    # so that each session stays one row at 80 columns.
+    for heading in ("id", "status", "questions", "answered", "model", "bank", "created"):
+        table.add_column(
+            heading,
+            justify="right" if heading in {"id", "answered"} else "left",
+            no_wrap=True,
+            overflow="ellipsis" if heading in {"model", "bank"} else "fold",
+            max_width=24 if heading in {"model", "bank"} else None,
+        )
     for r in records:
         table.add_row(
             str(r.id),
             r.status,
             f"{r.first_question}–{r.last_question}",
             f"{r.answered}/{r.total}",
-            r.provider,
-            r.model,
+            "offline" if r.provider == "offline" else r.model,
             r.bank,
-            r.created.replace("T", " ").removesuffix("+00:00"),
+            r.created.replace("T", " ")[:16],
         )
     stdout_console().print(table)
 

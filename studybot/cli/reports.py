@@ -91,7 +91,7 @@ TURN_COLUMNS = (
     ("cached", lambda t, peak: number(t.cached_tokens)),
     ("answer", lambda t, peak: number(t.completion_tokens)),
     ("context n", lambda t, peak: number(t.context_tokens)),
-    ("growth", lambda t, peak: bar(t.context_tokens, peak)),
+    ("growth", lambda t, peak: bar(t.context_tokens, peak, width=8)),
     ("KV", lambda t, peak: human_bytes(t.kv_bytes)),
     ("latency", lambda t, peak: f"{t.latency_ms / 1000:.2f} s"),
 )
@@ -99,6 +99,7 @@ TURN_COLUMNS = (
 
 def render_session(store, session_id: int) -> None:
     """The per-turn table with follow-ups under their question, totals, then the summaries."""
+    from rich import box
     from rich.table import Table
 
     record = store.session(session_id)
@@ -111,9 +112,13 @@ def render_session(store, session_id: int) -> None:
         title=f"Session {record.id} · Q{record.first_question}–{record.last_question} · "
         f"{record.provider} ({record.model}) · {record.answered}/{record.total} answered",
         title_justify="left",
+        box=box.SIMPLE_HEAD,  # no side rules, so the table fits 80 columns
+        pad_edge=False,
+        show_edge=False,
+        collapse_padding=True,
     )
     for heading, _cell in TURN_COLUMNS:
-        table.add_column(heading, justify="left" if heading == "growth" else "right")
+        table.add_column(heading, justify="left" if heading == "growth" else "right", no_wrap=True)
     peak = max((t.context_tokens for t in turns), default=0)
     for t in turns:
         table.add_row(*(cell(t, peak) for _heading, cell in TURN_COLUMNS))
@@ -138,11 +143,11 @@ def _prompt_cell(turn) -> str:
 def _follow_up_row(item) -> list[str]:
     """A follow-up under its question: its own tokens, never part of the context n."""
     cells = {
-        "Q": "↳ 追问",
+        "Q": "↳",
+        "seg": "追问",
         "prompt": number(item.prompt_tokens),
         "cached": number(item.cached_tokens),
         "answer": number(item.completion_tokens),
-        "growth": "side thread",
         "latency": f"{item.latency_ms / 1000:.2f} s",
     }
     return [cells.get(heading, "") for heading, _cell in TURN_COLUMNS]

@@ -125,7 +125,7 @@ class MarkdownStream:
     def close(self) -> None:
         self.live.stop()
         if self.text.strip():
-            self.console.print(self._markdown(), soft_wrap=False)
+            self.console.print(_Lines(self._lines()), soft_wrap=False)
 
     def _markdown(self):
         from rich.markdown import Markdown
@@ -135,7 +135,11 @@ class MarkdownStream:
         return Markdown(readable_math(self.text), hyperlinks=False)
 
     def _lines(self) -> list:
-        return self.console.render_lines(self._markdown(), self.console.options, pad=False)
+        """The rendered answer without the blank lines some blocks (lists) start with."""
+        lines = self.console.render_lines(self._markdown(), self.console.options, pad=False)
+        while lines and not "".join(segment.text for segment in lines[0]).strip():
+            lines.pop(0)
+        return lines
 
 
 class _Lines:

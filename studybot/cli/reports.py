@@ -97,8 +97,12 @@ TURN_COLUMNS = (
 )
 
 
-def render_session(store, session_id: int) -> None:
-    """The per-turn table with follow-ups under their question, totals, then the summaries."""
+def render_session(store, session_id: int, texts: bool = True) -> None:
+    """The per-turn table with follow-ups under their question, totals, then the summaries.
+
+    ``texts=False`` leaves out the follow-up and summary texts, for the end
+    of a run that has just shown them.
+    """
     from rich import box
     from rich.table import Table
 
@@ -127,8 +131,9 @@ def render_session(store, session_id: int) -> None:
     console.print(table)
     if turns:
         _totals(console, store, record, turns, peak)
-    _follow_up_texts(console, turns, follow_ups)
-    _summaries(console, store.segments(record.id))
+    if texts:
+        _follow_up_texts(console, turns, follow_ups)
+        _summaries(console, store.segments(record.id))
     if not record.complete:
         console.print(f"Unfinished: studybot resume {record.id}")
 

@@ -161,7 +161,7 @@ def _study(study, store, record, as_json: bool) -> None:
     if as_json:
         emit_json(session_data(store, record.id))
     else:
-        render_session(store, record.id)
+        render_session(store, record.id, texts=False)  # the run has just shown them
 
 
 def _drawn(run, study, store, record, listener):
@@ -217,8 +217,7 @@ class TerminalListener:
             self._segment_started(segment)
         click.echo(paint(f"\n── 第 {question.id} 题 · segment {segment.index + 1} ──", "question"))
         click.echo(paint(question.question, "question"))
-        if not self.drawn:
-            click.echo("")
+        click.echo("")
         self._open_stream()
 
     def text(self, chunk: str) -> None:

@@ -84,9 +84,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from studybot.cli import bank, cache, config, doctor, kv, reports, study, whatif
+    from studybot.cli import bank, cache, config, doctor, kv, reports, review, study, whatif
 
-    for module in (study, reports, bank, kv, config, doctor, cache, whatif):
+    for module in (study, review, reports, bank, kv, config, doctor, cache, whatif):
         for command in module.COMMANDS:
             cli.add_command(command)
 

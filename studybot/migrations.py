@@ -154,3 +154,27 @@ def m003_cards_and_reviews(db: Database) -> None:
     )
     db["reviews"].create_index(["bank", "question_id"])
     db["reviews"].create_index(["session_id", "question_id"])
+
+
+@migration
+def m004_session_mode_and_grades(db: Database) -> None:
+    """Quiz and review sessions: the session's mode, and each graded attempt with its cost."""
+    db["sessions"].add_column("mode", str, not_null_default="read")
+    db["grades"].create(
+        {
+            "session_id": int,
+            "question_id": int,
+            "attempt": str,  # what the user typed before the reveal ("" = think, then reveal)
+            "score": float,  # covered / total key points, 0-1; null when nothing to grade against
+            "points": str,  # JSON list of {"point", "covered"}
+            "advice": str,
+            "source": str,  # "live", "offline", or "offline-fallback" (live JSON was malformed)
+            "prompt_tokens": int,  # the grading side request(s); 0 offline
+            "completion_tokens": int,
+            "cached_tokens": int,
+            "requests": int,  # side requests sent (a malformed reply is retried once)
+            "created": str,
+        },
+        pk=("session_id", "question_id"),
+        foreign_keys=[("session_id", "sessions", "id")],
+    )

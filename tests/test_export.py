@@ -58,7 +58,7 @@ class FollowUpOn(session.Listener):
         self.question_id = question_id
         self.asked = False
 
-    def after_answer(self, question):
+    def after_answer(self, question, suggestion=None):
         if question.id == self.question_id and not self.asked:
             self.asked = True
             return session.FOLLOW_UP
@@ -72,7 +72,7 @@ def studied(first: int, last: int, follow_up_on: int | None = None) -> int:
     loaded = bank.load()
     study = session.Study(loaded, Shaped(loaded), config.load())
     store = Store.open()
-    record = session.start(study, store, first, last)
+    record = session.start(study, store, loaded.select(first, last))
     session.run(study, store, record, FollowUpOn(follow_up_on or 0))
     return record.id
 

@@ -61,7 +61,7 @@ def unfinished_session() -> None:
     """What ``resume`` needs: a session stopped before its first answer."""
     loaded = bank.load()
     study = session.Study(loaded, OfflineProvider(loaded), config.load())
-    session.start(study, Store.open(), 9, 12)
+    session.start(study, Store.open(), loaded.select(9, 12))
 
 
 def test_every_readme_command_runs(invoke, tmp_path, monkeypatch, capsys):

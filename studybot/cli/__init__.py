@@ -46,6 +46,11 @@ class Group(click.Group):
             if os.environ.get(DEBUG) == "1":
                 raise
             raise Failure(exc) from None
+        except (KeyboardInterrupt, EOFError):
+            # click would print a bare "Aborted!" and exit 1; a run saves its
+            # session and says how to resume before this point.
+            click.echo("\nInterrupted.", err=True)
+            sys.exit(130)
 
 
 @click.group(

@@ -150,7 +150,8 @@ class TerminalListener:
 
     def follow_up_text(self, question) -> str | None:
         text = terminal.read_text("追问 › ")
-        if text:
+        if text and self.drawn:
+            self._say("")
             self._open_stream()
         return text
 

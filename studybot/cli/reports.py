@@ -167,9 +167,10 @@ def _totals(console, store, record, turns, peak: int) -> None:
         f"answer tokens {number(sum(t.completion_tokens for t in turns))} · "
         f"peak context n = {number(peak)}"
     )
+    restarts = len({t.segment for t in turns}) > 1
     console.print(
         f"context n per turn: {sparkline([t.context_tokens for t in turns])}"
-        " (each segment starts small again)",
+        + (" (each segment starts small again)" if restarts else ""),
         markup=False,
     )
     summaries = [s.summary_usage for s in store.segments(record.id) if s.summary_usage]

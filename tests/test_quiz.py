@@ -136,3 +136,11 @@ def test_ctrl_c_while_studybot_is_still_starting_exits_130_quietly(studybot_home
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.returncode == 130
     assert out.stderr.strip() == "Interrupted."
+
+
+def test_a_quiz_under_json_shows_questions_on_stderr_and_keeps_stdout_json(invoke):
+    result = invoke("run", "--ids", "23", "--quiz", "--json", input="只存 K 和 V\n\n3\n")
+    assert result.exit_code == 0, result.stderr
+    assert "为什么 KV 缓存只保存 K 和 V" in result.stderr
+    data = json.loads(result.stdout)
+    assert data["turns"][0]["rating"] == 3 and data["turns"][0]["attempt"] == "只存 K 和 V"

@@ -109,7 +109,14 @@ def test_single_keys_an_edited_follow_up_hint_help_and_ctrl_c_then_resume(studyb
         assert [r[0] for r in con.execute("select question_id from turns")] == [1, 2, 3]
 
     child = spawn(studybot_home, "resume")
-    for _ in range(5):
+    child.expect("第 4 题")
+    child.expect(PROMPT)
+    child.send("q")
+    child.expect("Stopped. Resume with: studybot resume 1")
+    assert finish(child) == 0
+
+    child = spawn(studybot_home, "resume")
+    for _ in range(4):
         child.expect(PROMPT)
         child.send("\r")
     child.expect("Session 1")

@@ -37,6 +37,9 @@ class TerminalListener:
         self.quiz = record.mode != "read"
         self.bank = bank  # for the chapter titles of a segment
         self.segments = segments  # how many the session has, for "Segment 2/3"
+        # A quiz under --json still needs its questions and answers on screen:
+        # they go to stderr, so stdout stays one JSON document.
+        self.shown = not quiet or self.quiz
         self.err = stderr_console()
         self.out = stdout_console()
         self.drawn = not quiet and self.out.is_terminal
@@ -45,9 +48,9 @@ class TerminalListener:
         self.segment_shown: int | None = None
         self.done = 0
 
-    def _say(self, line: str = "") -> None:
-        if not self.quiet:
-            click.echo(line)
+    def _say(self, line: str = "", nl: bool = True) -> None:
+        if self.shown:
+            click.echo(line, nl=nl, err=self.quiet)
 
     def question_started(self, segment, question) -> None:
         if not self.quiet and segment.index != self.segment_shown:
@@ -69,9 +72,9 @@ class TerminalListener:
     def text(self, chunk: str) -> None:
         if self.stream is not None:
             self.stream.feed(chunk)
-        elif not self.quiet:
-            click.echo(chunk, nl=False)
-            sys.stdout.flush()
+            return
+        self._say(chunk, nl=False)
+        (sys.stderr if self.quiet else sys.stdout).flush()
 
     def turn_recorded(self, turn, question) -> None:
         self.done += 1

@@ -81,9 +81,13 @@ class Cost:
 
 
 def money(amount: float, currency: str) -> str:
+    return f"{figure(amount)} {currency}"
+
+
+def figure(amount: float) -> str:
     """An amount readable at a glance: more digits for the small sums of one turn."""
     digits = 2 if abs(amount) >= 1 else 4 if abs(amount) >= 0.01 else 6
-    return f"{amount:,.{digits}f} {currency}"
+    return f"{amount:,.{digits}f}"
 
 
 def cost_json(cost: Cost | None) -> dict | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
@@ -236,3 +237,28 @@ def test_a_trace_loads_into_uint32_arrays_whatever_the_line_shape(tmp_path):
     loaded = load_trace(trace)
     assert [list(ids) for ids in loaded] == [[1, 2, 4294967295], [3, 4], [], [5]]
     assert {ids.itemsize for ids in loaded} == {4}
+
+
+@pytest.mark.parametrize("numpy_installed", [True, False])
+def test_the_bulk_loader_and_its_fallback_agree_and_name_the_bad_line(
+    tmp_path, monkeypatch, numpy_installed
+):
+    from studybot.cache.replay import load_trace
+    from studybot.errors import BadInput
+
+    if not numpy_installed:
+        monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now fails
+    good = [[7, 0, 4294967295], list(range(300)), [12, 13], [99]]
+    lines = [json.dumps({"tokens": ids}) for ids in good]
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert [list(ids) for ids in load_trace(trace)] == good
+    for bad in (
+        '{"tokens": [1, 2,]}',
+        '{"tokens": [1 2]}',
+        '{"tokens": [+1]}',
+        '{"tokens": [0x1]}',
+    ):
+        trace.write_text("\n".join([*lines[:3], bad, lines[3]]) + "\n", encoding="utf-8")
+        with pytest.raises(BadInput, match=r"trace\.jsonl:4: expected"):
+            load_trace(trace)

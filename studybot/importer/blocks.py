@@ -1,0 +1,106 @@
+"""Markdown block structure, from markdown-it-py tokens: headings, paragraphs, lists, the rest.
+
+The question rules (``importer.markdown``) work on these blocks instead of on
+lines, so a ``1.`` inside an answer's list, a fenced block or a table is
+never mistaken for a question. Every block keeps its 0-based line range, for
+``file:line`` messages and to cut an answer out of the source unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass, field
+
+from markdown_it import MarkdownIt
+
+_LINK = re.compile(r"!?\[(?P<text>[^\]]*)\]\([^)]*\)")
+_REF_LINK = re.compile(r"!?\[(?P<text>[^\]]*)\]\[[^\]]*\]")
+_HTML_TAG = re.compile(r"</?[A-Za-z][^>]*>")
+_EMPHASIS = re.compile(r"(\*\*|__|~~)")
+_ONLY_LINKS = re.compile(r"^(?:\s*!?\[[^\]]*\]\((?P<target>[^)\s]*)[^)]*\)\s*[,，、|;；]?)+\s*$")
+
+
+@dataclass
+class Block:
+    """One Markdown block; ``children`` for lists, list items and block quotes."""
+
+    kind: str  # heading, paragraph, bullet_list, ordered_list, item, fence, table, html, quote, …
+    start: int  # first line, 0-based
+    end: int  # one past the last line
+    level: int = 0  # a heading's level (1–6)
+    raw: str = ""  # inline Markdown of a heading or paragraph, lines joined by "\n"
+    number: str | None = None  # an ordered list item's own number
+    children: list[Block] = field(default_factory=list)
+
+    @property
+    def is_list(self) -> bool:
+        return self.kind in ("bullet_list", "ordered_list")
+
+    def first_paragraph(self) -> Block | None:
+        """A list item's own text: its first child, when that is a paragraph."""
+        first = self.children[0] if self.children else None
+        return first if first is not None and first.kind == "paragraph" else None
+
+
+_PARSER = MarkdownIt("commonmark", {"html": True}).enable("table")
+
+
+def parse(text: str) -> list[Block]:
+    """The top-level blocks of ``text``."""
+    root = Block("root", 0, 0)
+    stack = [root]
+    for token in _PARSER.parse(text):
+        start, end = token.map or (stack[-1].start, stack[-1].start)
+        kind = token.type.removesuffix("_open").removesuffix("_close")
+        kind = {"list_item": "item", "blockquote": "quote", "html_block": "html"}.get(kind, kind)
+        kind = "fence" if kind == "code_block" else kind
+        if token.nesting == 1:
+            block = Block(kind, start, end, number=token.info or None)
+            if kind == "heading":
+                block.level = int(token.tag[1])
+            stack[-1].children.append(block)
+            # a table's rows and cells are not structure the rules need
+            stack.append(block if kind not in _LEAVES else _Sink(block))
+        elif token.nesting == -1:
+            stack.pop()
+        elif token.type == "inline":
+            if isinstance(stack[-1], Block) and stack[-1].kind in ("heading", "paragraph"):
+                stack[-1].raw = token.content
+        elif isinstance(stack[-1], Block):
+            stack[-1].children.append(Block(kind, start, end))
+    return root.children
+
+
+_LEAVES = {"table", "thead", "tbody", "tr", "th", "td"}
+
+
+class _Sink(Block):
+    """Swallows what is inside a table."""
+
+    def __init__(self, owner: Block) -> None:
+        super().__init__("sink", owner.start, owner.end)
+
+
+def plain(raw: str) -> str:
+    """Inline Markdown as the text a reader sees: links by their text, no emphasis, no tags."""
+    text = _LINK.sub(lambda m: m["text"], raw)
+    text = _REF_LINK.sub(lambda m: m["text"], text)
+    text = _HTML_TAG.sub("", text)
+    text = _EMPHASIS.sub("", text)
+    return text.replace("\\", "").strip()
+
+
+def link_target(raw: str) -> str | None:
+    """The target of a line that is nothing but a link (``[点击查看答案](…)``), else None."""
+    match = _ONLY_LINKS.match(raw.replace("\n", " "))
+    return match["target"] if match else None
+
+
+def source(lines: list[str], blocks: list[Block]) -> str:
+    """The source text of ``blocks`` (consecutive), as written, less common indentation."""
+    if not blocks:
+        return ""
+    start = min(b.start for b in blocks)
+    end = max(b.end for b in blocks)
+    return textwrap.dedent("\n".join(lines[start:end])).strip()

@@ -55,6 +55,8 @@ class Listener:
 
     def summary_made(self, segment: SegmentRecord, summary: str) -> None: ...
 
+    def unanswered_offline(self, question: Question) -> None: ...
+
 
 @dataclass(frozen=True)
 class Study:
@@ -118,14 +120,36 @@ def cut(
 
 def _answer_lengths(study: Study, questions: Sequence[Question]) -> dict[int, int] | int:
     if study.provider.name == "offline":
-        from studybot.providers.offline import answer_text
+        from studybot.providers.offline import answer_text, has_answer
 
-        return {q.id: tokens.count(answer_text(q)) for q in questions}
+        # a question offline cannot answer is answered live later, at live length
+        live = study.settings.answer_tokens
+        return {q.id: tokens.count(answer_text(q)) if has_answer(q) else live for q in questions}
     return study.settings.answer_tokens
+
+
+def unanswered_offline(bank: Bank, store: Store, session: SessionRecord) -> list[int]:
+    """The session's unanswered questions that the offline provider cannot answer.
+
+    Offline, a question with neither a reference answer nor key points is not
+    recorded as a turn: the session stays resumable, and a live ``resume``
+    answers it.
+    """
+    from studybot.providers.offline import has_answer
+
+    answered = {turn.question_id for turn in store.turns(session.id)}
+    return [
+        q
+        for segment in store.segments(session.id)
+        for q in segment.question_ids
+        if q not in answered and not has_answer(bank.get(q))
+    ]
 
 
 def run(study: Study, store: Store, session: SessionRecord, listener: Listener) -> SessionRecord:
     """Answer every unanswered question of ``session`` and write missing summaries."""
+    from studybot.providers.offline import has_answer
+
     answered = {turn.question_id: turn for turn in store.turns(session.id)}
     warm = getattr(study.provider, "warm", None)
     if warm is not None and answered:
@@ -147,6 +171,9 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
             if question_id in answered:
                 continue
             question = study.bank.get(question_id)
+            if study.provider.name == "offline" and not has_answer(question):
+                listener.unanswered_offline(question)  # left for a live resume
+                continue
             turn = _answer(study, store, session, segment, history, question, listener)
             answered[question_id] = turn
             history.append((question, turn.answer))

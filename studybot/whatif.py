@@ -27,7 +27,7 @@ from studybot.bank import Bank, Question
 from studybot.cache.replay import ProviderCache, Simulator
 from studybot.config import Settings
 from studybot.kv.turns import turn_kv_bytes
-from studybot.providers.offline import answer_text, summary_text
+from studybot.providers.offline import answer_text, has_answer, summary_text
 
 RULES = ("simple", "provider")
 WINDOW_8K = 8192
@@ -124,6 +124,8 @@ class Projection:
     window: int
     rule: str  # "simple" or "provider"
     answer_tokens: int | None  # None: lengths from the offline answer key
+    live_answers: int  # questions the answer key cannot answer, projected at live length
+    live_tokens: int  # that live length (settings.answer_tokens)
     kv_model: str
     segments: int
     segmented: Strategy
@@ -139,6 +141,7 @@ class Projection:
             "window": self.window,
             "cache_rule": self.rule,
             "answer_tokens": self.answer_tokens,
+            "live_answers": {"questions": self.live_answers, "answer_tokens": self.live_tokens},
             "kv_model": self.kv_model,
             "segments": self.segments,
             "strategies": {
@@ -176,7 +179,7 @@ def project(
     window = window or settings.context_window
     questions = bank.select(first, last)
     prefix = prompt.system_prefix(bank)
-    answers = _answers(questions, answer_tokens)
+    answers = _answers(questions, answer_tokens, settings.answer_tokens)
     lengths: Mapping[int, int] | int = (
         {q: tokens.count(text) for q, text in answers.items()}
         if answer_tokens is None
@@ -205,6 +208,8 @@ def project(
         window=window,
         rule=rule,
         answer_tokens=answer_tokens,
+        live_answers=sum(1 for q in questions if not has_answer(q)) if answer_tokens is None else 0,
+        live_tokens=settings.answer_tokens,
         kv_model=settings.kv_model,
         segments=len(parts),
         segmented=segmented,
@@ -216,11 +221,14 @@ def project(
     )
 
 
-def _answers(questions: Sequence[Question], answer_tokens: int | None) -> dict[int, str]:
-    if answer_tokens is None:
-        return {q.id: answer_text(q) for q in questions}
+def _answers(
+    questions: Sequence[Question], answer_tokens: int | None, live_tokens: int
+) -> dict[int, str]:
     # A live model's words are unknown; a stand-in of exactly that many tokens
-    # (" x" is one token each) gives every count the right length.
+    # (" x" is one token each) gives every count the right length. A question the
+    # answer key cannot answer is answered live (on resume), so it gets the live length.
+    if answer_tokens is None:
+        return {q.id: answer_text(q) if has_answer(q) else " x" * live_tokens for q in questions}
     return {q.id: " x" * answer_tokens for q in questions}
 
 

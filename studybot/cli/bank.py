@@ -230,7 +230,9 @@ def _print_numbering(notes) -> None:
 def _print_preview(data: dict) -> None:
     click.echo(f"{data['file']}: {data['title']} (nothing saved)")
     for chapter in data["chapters"]:
-        click.echo(f"\n第 {chapter['number']} 章 {chapter['title']}: {chapter['questions']} question(s)")
+        click.echo(
+            f"\n第 {chapter['number']} 章 {chapter['title']}: {chapter['questions']} question(s)"
+        )
         click.echo(f"  first: Q{chapter['first']['id']} {chapter['first']['question']}")
         click.echo(f"  last:  Q{chapter['last']['id']} {chapter['last']['question']}")
     _print_numbering(data["numbering"])

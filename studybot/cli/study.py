@@ -93,8 +93,11 @@ def resume(session_id, as_json, **flags) -> None:
             hint=f"see it with: studybot show {record.id}",
         )
     given = {k: v for k, v in flags.items() if v is not None}
+    bank = banks.load(None if record.bank == "default" else record.bank)
     if record.provider == "offline":
-        given.setdefault("offline", True)
+        # questions offline could not answer are what a live resume (a key set) is for
+        if not session.unanswered_offline(bank, store, record):
+            given.setdefault("offline", True)
     else:
         given.setdefault("base_url", record.base_url)
         given.setdefault("model", record.model)
@@ -105,7 +108,6 @@ def resume(session_id, as_json, **flags) -> None:
             f"session {record.id} was answered by {record.model}, but {settings.env_key} is not set",
             hint=f"export {settings.env_key}=... to resume it live, or add --offline to finish from the answer key",
         )
-    bank = banks.load(None if record.bank == "default" else record.bank)
     provider, notice = providers.choose(settings, bank)
     if notice:
         click.echo(notice, err=True)
@@ -152,6 +154,13 @@ def _study(study, store, record, as_json: bool) -> None:
         emit_json(session_data(store, record.id))
     else:
         render_session(store, record.id)
+    if listener.unanswered:
+        click.echo(
+            f"{len(listener.unanswered)} question(s) have no reference answer and were left "
+            f"unanswered offline (Q{', Q'.join(map(str, listener.unanswered))}); answer them "
+            f"live: set an API key, then studybot resume {record.id}",
+            err=True,
+        )
 
 
 class TerminalListener:
@@ -163,6 +172,7 @@ class TerminalListener:
         self.interactive = interactive
         self.err = stderr_console()
         self.done = 0
+        self.unanswered: list[int] = []  # questions offline could not answer
 
     def question_started(self, segment, question) -> None:
         if self.quiet:
@@ -214,6 +224,13 @@ class TerminalListener:
             f"[dim]follow-up saved · prompt {follow_up.prompt_tokens} · answer {follow_up.completion_tokens}"
             " · not added to the main history[/dim]"
         )
+
+    def unanswered_offline(self, question) -> None:
+        self.unanswered.append(question.id)
+        if not self.quiet:
+            self.err.print(
+                f"[dim]Q{question.id}: no reference answer; left for a live resume[/dim]"
+            )
 
     def summary_made(self, segment, summary: str) -> None:
         if self.quiet:

@@ -127,7 +127,9 @@ class _Reader:
                     (j for j in range(index + 1, len(blocks)) if blocks[j].kind == "heading"),
                     len(blocks),
                 )
-                self._walk(blocks[index + 1 : end], (*path, (block.start, plain(block.raw))))
+                # "**第三章 …**" inside "## 第二部分 …" is the next part, not a sub-part
+                outer = path[:-1] if path and CHAPTER.match(path[-1][1]) else path
+                self._walk(blocks[index + 1 : end], (*outer, (block.start, plain(block.raw))))
                 index, current = end, None
                 continue
             if block.kind == "paragraph":
@@ -152,10 +154,9 @@ class _Reader:
             self._walk(inner, (*path, (block.start, title)))
             return end
         draft = self._draft(block.start, *found, path)
-        # a "Q7：" paragraph below the answer starts the next question, heading or not
-        stop = next(
-            (j for j, b in enumerate(inner) if b.kind == "paragraph" and q_marker(b)), len(inner)
-        )
+        # "Q7：" below the answer, or "### 4. …" under "## 3. …", starts the next question;
+        # "#### 3.1 …" is part of the answer
+        stop = next((j for j, b in enumerate(inner) if _next_question(b)), len(inner))
         draft.blocks.extend(inner[:stop])
         if stop < len(inner):
             self._walk(inner[stop:], path)
@@ -301,7 +302,7 @@ class _Reader:
 
     def _finish(self, draft: Draft) -> None:
         """Hint, options, key points and the reference answer from the blocks below a question."""
-        blocks = list(draft.blocks)
+        blocks = [b for b in draft.blocks if not _comment(self.lines, b)]
         draft.blocks = []
         first = blocks[0] if blocks else None
         hint = HINT_LINE.match(plain(first.raw)) if first and first.kind == "paragraph" else None
@@ -327,6 +328,21 @@ class _Reader:
             elif self._has_markers(block.children):
                 return True
         return False
+
+
+def _next_question(block: Block) -> bool:
+    if block.kind == "paragraph":
+        return q_marker(block)
+    if block.kind != "heading":
+        return False
+    numbered = NUMBER.match(plain(block.raw))
+    whole = numbered is not None and "." not in numbered["n"]
+    return marker(block.raw, heading=True) is not None or (whole and asks(numbered["text"]))
+
+
+def _comment(lines: list[str], block: Block) -> bool:
+    """An HTML comment on its own: a note to the author, not part of an answer."""
+    return block.kind == "html" and source(lines, [block]).startswith("<!--")
 
 
 def _chapter_depth(drafts: list[Draft]) -> int:

@@ -10,7 +10,6 @@ import pytest
 from studybot import bank, importer
 from studybot.bank import Bank, Chapter, Question
 from studybot.errors import BadInput, BankError
-from studybot.providers.offline import NO_KEY_ANSWER
 
 DATA = Path(__file__).parent / "data" / "import"
 
@@ -211,7 +210,12 @@ BROKEN = [
         "id must be a whole number from 1 to 9223372036854775807",
     ),
     ("deep.json", "[" * 100_000 + "]" * 100_000, 1, "JSON nested too deeply"),
-    ("deep.jsonl", '"什么是词元？"\n' + "[" * 100_000 + "]" * 100_000 + "\n", 2, "nested too deeply"),
+    (
+        "deep.jsonl",
+        '"什么是词元？"\n' + "[" * 100_000 + "]" * 100_000 + "\n",
+        2,
+        "nested too deeply",
+    ),
 ]
 
 
@@ -409,30 +413,3 @@ def test_bank_path_works_without_importing(invoke):
 def test_saving_an_unchecked_name_is_refused():
     with pytest.raises(BadInput, match="not allowed"):
         bank.save(importer.read(DATA / "notes.md"), "../escape")
-
-
-# -- a bank without key points works end to end ---------------------------------------
-
-
-def test_a_bank_without_key_points_runs_offline_and_summarises_its_questions(invoke, tmp_path):
-    path = tmp_path / "bare.md"
-    questions = [
-        "什么是自注意力？",
-        "多头注意力为什么要分多个头？",
-        "为什么注意力分数要除以根号 d？",
-        "因果掩码是怎么实现的？",
-        "KV 缓存为什么能加速解码？",
-        "GQA 和 MQA 的区别是什么？",
-    ]
-    path.write_text("".join(f"{n}. {q}\n" for n, q in enumerate(questions, 1)), encoding="utf-8")
-    assert invoke("bank", "import", str(path), "--name", "bare").exit_code == 0
-
-    result = invoke("run", "--bank", "bare", "--from", "1", "--to", "6", "--json")
-    assert result.exit_code == 0, result.stderr
-    data = json.loads(result.stdout)
-    assert data["status"] == "complete" and data["bank"] == "bare"
-    assert [t["question_id"] for t in data["turns"]] == [1, 2, 3, 4, 5, 6]
-    assert all(t["answer"] == NO_KEY_ANSWER for t in data["turns"])
-    summary_out = "\n".join(s["summary_out"] for s in data["segments"])
-    for number, question in enumerate(questions, 1):
-        assert f"Q{number}：{question}" in summary_out

@@ -1,14 +1,15 @@
 """Reading a user's own question list into a Bank: Markdown, notebooks, CSV/TSV, JSON, JSONL.
 
 Each reader (``markdown``, ``records``) turns its file into ``Draft``
-questions that remember their place; the shared step here numbers them
-(the file's numbers, else 1..N in order), groups them into chapters and
-validates them with the canonical loader's own rules
-(``bank.parse_question``, ``bank.check_questions``), except that key
+questions that remember their place, plus the question-like lines it did
+not take; the shared step here numbers them (``numbering``), groups them
+into chapters and validates them with the canonical format's own rules
+(``bankformat.parse_question``, ``check_questions``), except that key
 points are optional. Hints in brackets (``（提示：…）``, ``(hint: …)``) are
 taken out of the question text. Every problem names ``file:line``
 (``file:cell N, line M`` in a notebook) and the first is raised as a
-BankError (exit 2) with the count of the others.
+BankError (exit 2) with the count of the others. This package builds on
+``bankformat`` only; the catalogue (``studybot.bank``) sits above it.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ _LINK = re.compile(r"!?\[(?P<text>[^\]]*)\]\([^)]*\)")
 _REF_LINK = re.compile(r"!?\[(?P<text>[^\]]*)\]\[[^\]]*\]")
 _HTML_TAG = re.compile(r"</?[A-Za-z][^>]*>")
 _EMPHASIS = re.compile(r"(\*\*|__|~~)")
-_ONLY_LINKS = re.compile(r"^(?:\s*!?\[[^\]]*\]\((?P<target>[^)\s]*)[^)]*\)\s*[,，、|;；]?)+\s*$")
+_LINK_TARGET = re.compile(r"!?\[[^\]]*\]\((?P<target>[^)\s]*)[^)]*\)")
 
 
 @dataclass
@@ -43,7 +43,8 @@ class Block:
         return first if first is not None and first.kind == "paragraph" else None
 
 
-_PARSER = MarkdownIt("commonmark", {"html": True}).enable("table")
+# only block structure is needed: inline content stays raw (it is read by the rules)
+_PARSER = MarkdownIt("commonmark", {"html": True}).enable("table").disable(["inline", "text_join"])
 
 
 def parse(text: str) -> list[Block]:
@@ -93,8 +94,10 @@ def plain(raw: str) -> str:
 
 def link_target(raw: str) -> str | None:
     """The target of a line that is nothing but a link (``[点击查看答案](…)``), else None."""
-    match = _ONLY_LINKS.match(raw.replace("\n", " "))
-    return match["target"] if match else None
+    # one pass to find the links and one to see nothing else is there: no backtracking
+    targets = _LINK_TARGET.findall(raw)
+    rest = _LINK_TARGET.sub("", raw).strip(" \t\n,，、|;；")
+    return targets[-1] if targets and not rest else None
 
 
 def source(lines: list[str], blocks: list[Block]) -> str:

@@ -2,9 +2,10 @@
 
 A saved bank is ``bank.toml`` plus one ``NN-chapter.toml`` per chapter, the
 same format as the shipped bank (docs/bank-format.md), so ``bank.load(name)``
-reads it with the one loader (``bank.save`` decides where and whether). The TOML is written here by hand (the
-standard library reads TOML but does not write it) and read back before it
-replaces anything, so a saved bank always loads as it was imported.
+reads it with the one loader; ``bank.save`` decides where and whether. The
+TOML is written here by hand (the standard library reads TOML but does not
+write it) and read back before it replaces anything, so a saved bank always
+loads as it was imported.
 """
 
 from __future__ import annotations

@@ -81,6 +81,7 @@ def test_nested_bullets_take_every_asking_bullet_and_no_topic_or_link():
     ]  # fmt: skip
     assert "numbers used more than once: 1, 2" in report.numbering
     assert any(n.startswith("numbering restarts at 1 in 1 place(s)") for n in report.numbering)
+    assert not any(n.startswith("numbers skip") for n in report.numbering)  # 3, 4.1, 5 is no skip
     assert "3 question(s) have no number" in report.numbering
 
 

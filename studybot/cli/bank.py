@@ -96,7 +96,8 @@ def show(number: int, bank_ref: str | None, as_json: bool) -> None:
     if q.reference:
         from rich.markdown import Markdown
 
-        console.print("参考答案：" if q.key_points else "", end="\n" if q.key_points else "")
+        if q.key_points:
+            console.print("\n参考答案：")
         console.print(Markdown(q.reference))
     if q.tags:
         console.print(f"\n[dim]tags: {', '.join(q.tags)}[/dim]")

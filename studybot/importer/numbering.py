@@ -37,9 +37,11 @@ def notes(drafts: list[Draft]) -> list[str]:
     restarts, skips = [], []
     previous: int | None = None
     for draft in drafts:
-        if draft.label is None or not draft.label.isdigit():
+        # "4.1" counts as 4 here, so 3, 4.1, 4.2, 5 neither skips nor restarts
+        major = (draft.label or "").split(".")[0]
+        if not major.isdigit():
             continue
-        number = int(draft.label)
+        number = int(major)
         if previous is not None and number < previous and number <= 1:
             restarts.append(draft.where)
         elif previous is not None and number > previous + 1:

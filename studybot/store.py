@@ -40,6 +40,7 @@ class SessionRecord:
     created: str
     answered: int
     summaries_pending: int
+    mode: str = "read"  # "read", "quiz" or "review"
 
     @property
     def complete(self) -> bool:
@@ -92,6 +93,24 @@ class Turn:
     finish_reason: str | None = None
     kv_bytes: int | None = None
     prefix_sha256: str | None = None
+    created: str = ""
+
+
+@dataclass(frozen=True)
+class GradeRecord:
+    """A graded quiz attempt as stored; ``points`` pairs each key point with covered or not."""
+
+    session_id: int
+    question_id: int
+    attempt: str
+    score: float | None
+    points: tuple[tuple[str, bool], ...]
+    advice: str
+    source: str  # "live", "offline" or "offline-fallback"
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    requests: int = 0
     created: str = ""
 
 
@@ -159,6 +178,7 @@ class Store:
         prefix: str,
         segments: Iterable[tuple[int, ...]],
         summary_in: str | None = None,
+        mode: str = "read",
     ) -> int:
         """Create a session with its segments in one transaction; returns its id."""
         prefix_sha = self.remember_prefix(prefix)
@@ -178,6 +198,7 @@ class Store:
                     "settings": json.dumps(settings, sort_keys=True),
                     "prefix_sha256": prefix_sha,
                     "created": now(),
+                    "mode": mode,
                 }
             )
             session_id = int(table.last_pk)
@@ -289,6 +310,26 @@ class Store:
         row = asdict(record)
         row["created"] = record.created or now()
         self.db[table].insert(row)  # sqlite-utils commits before returning
+
+    def record_grade(self, grade: GradeRecord) -> None:
+        row = asdict(grade)
+        row["points"] = json.dumps(
+            [{"point": p, "covered": c} for p, c in grade.points], ensure_ascii=False
+        )
+        row["created"] = grade.created or now()
+        self.db["grades"].insert(row, replace=True)  # commits before returning
+
+    def grades(self, session_id: int) -> dict[int, GradeRecord]:
+        """The session's graded attempts by question id."""
+        rows = self.db.query("select * from grades where session_id = ?", [session_id])
+        out = {}
+        for row in rows:
+            row = dict(row)
+            row["points"] = tuple(
+                (p["point"], bool(p["covered"])) for p in json.loads(row["points"])
+            )
+            out[row["question_id"]] = GradeRecord(**row)
+        return out
 
     def followups(self, session_id: int) -> list[FollowUp]:
         return self._records(FollowUp, "followups", session_id, order="id")

@@ -93,9 +93,15 @@ class OpenAICompatProvider:
     ) -> Reply:
         return self.ask(messages, on_text, f"the follow-up to question {question.id}")
 
+    def grade(self, messages: Messages, *, question: Question) -> Reply:
+        """A grading side request whose reply must be a JSON object (the wire API's JSON mode)."""
+        return self.ask(messages, None, f"grading question {question.id}", json_reply=True)
+
     # -- requests -------------------------------------------------------------
 
-    def ask(self, messages: Messages, on_text: TextSink | None, what: str) -> Reply:
+    def ask(
+        self, messages: Messages, on_text: TextSink | None, what: str, *, json_reply: bool = False
+    ) -> Reply:
         """One answer, retried on failures that retrying can fix."""
         import openai
 
@@ -110,6 +116,8 @@ class OpenAICompatProvider:
         for attempt in range(retries + 1):
             shown.clear()
             try:
+                if json_reply:
+                    return self._json_once(messages)
                 return self._once(messages, sink if on_text is not None else None)
             except (openai.OpenAIError, StreamCut, ReportedError) as exc:
                 failure = classify(exc, self.channel, what)
@@ -143,6 +151,13 @@ class OpenAICompatProvider:
             return self._chat_stream(messages, on_text)
         return self._chat_whole(messages, on_text)
 
+    def _json_once(self, messages: Messages) -> Reply:
+        # A JSON reply is parsed whole, so it is never streamed; each wire API names
+        # its JSON mode differently.
+        if self.settings.wire_api == "responses":
+            return self._responses_whole(messages, None, text={"format": {"type": "json_object"}})
+        return self._chat_whole(messages, None, response_format={"type": "json_object"})
+
     def _chat_stream(self, messages: Messages, on_text: TextSink | None) -> Reply:
         stream = self.client.chat.completions.create(
             model=self.model,
@@ -171,10 +186,11 @@ class OpenAICompatProvider:
             raise StreamCut("it ended without a finish_reason", _size(parts))
         return Reply(text="".join(parts), usage=chat_usage(usage), finish_reason=finish)
 
-    def _chat_whole(self, messages: Messages, on_text: TextSink | None) -> Reply:
+    def _chat_whole(self, messages: Messages, on_text: TextSink | None, **extra: Any) -> Reply:
         response = self.client.chat.completions.create(
             model=self.model,
             messages=messages,  # type: ignore[arg-type]
+            **extra,
         )
         choice = response.choices[0] if response.choices else None
         if choice is None or not choice.finish_reason:
@@ -218,10 +234,11 @@ class OpenAICompatProvider:
             raise StreamCut("it ended without response.completed", _size(parts))
         return Reply(text="".join(parts), usage=responses_usage(final.usage), finish_reason=finish)
 
-    def _responses_whole(self, messages: Messages, on_text: TextSink | None) -> Reply:
+    def _responses_whole(self, messages: Messages, on_text: TextSink | None, **extra: Any) -> Reply:
         response = self.client.responses.create(
             model=self.model,
             input=messages,  # type: ignore[arg-type]
+            **extra,
         )
         if response.status == "failed":
             raise _reported(response.error)

@@ -308,3 +308,18 @@ def test_more_than_20000_questions_are_refused(tmp_path):
     path.write_text("".join(f'"第 {n} 个问题？"\n' for n in range(20_001)), encoding="utf-8")
     with pytest.raises(BankError, match="20,001 questions; a bank holds at most 20,000"):
         importer.read(path)
+
+
+def test_a_readme_of_question_links_takes_each_linked_question_and_no_toc_or_filler():
+    loaded = importer.read(DATA / "readme-links.md")
+    assert len(loaded.questions) == 5  # by hand: three numbered links, two linked bullets
+    assert loaded.title == "大模型面试题汇总"  # the badge is not part of the title
+    assert texts(loaded) == [
+        "Transformer 的整体结构是怎样的？",
+        "为什么用 LayerNorm 而不是 BatchNorm？",
+        "什么是位置编码？",
+        "什么是混合专家模型（MoE）？",
+        "LoRA 的原理是什么？",
+    ]
+    assert [q.id for q in loaded.questions] == [1, 2, 3, 4, 5]  # the links' own numbers
+    assert spans(loaded) == [("基础篇", 1, 3), ("进阶篇", 4, 5)]

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 
-_LINK = re.compile(r"!?\[(?P<text>[^\]]*)\]\([^)]*\)")
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_LINK = re.compile(r"\[(?P<text>[^\]]*)\]\([^)]*\)")
 _REF_LINK = re.compile(r"!?\[(?P<text>[^\]]*)\]\[[^\]]*\]")
 _HTML_TAG = re.compile(r"</?[A-Za-z][^>]*>")
 _EMPHASIS = re.compile(r"(\*\*|__|~~)")
@@ -84,8 +85,8 @@ class _Sink(Block):
 
 
 def plain(raw: str) -> str:
-    """Inline Markdown as the text a reader sees: links by their text, no emphasis, no tags."""
-    text = _LINK.sub(lambda m: m["text"], raw)
+    """Inline Markdown as the text a reader sees: links by their text; no images, emphasis, tags."""
+    text = _LINK.sub(lambda m: m["text"], _IMAGE.sub("", raw))
     text = _REF_LINK.sub(lambda m: m["text"], text)
     text = _HTML_TAG.sub("", text)
     text = _EMPHASIS.sub("", text)

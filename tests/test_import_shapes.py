@@ -288,7 +288,7 @@ def test_preview_needs_no_name_but_import_does(invoke):
 
 def test_a_utf16_file_gets_a_utf16_hint(invoke, tmp_path):
     path = tmp_path / "excel.csv"
-    path.write_text("题目\n什么是词元？\n", encoding="utf-16")
+    path.write_text("题目\n什么是词元？\n", encoding="utf-16")  # with a BOM, as Excel writes it
     result = invoke("bank", "import", str(path), "--name", "x")
     assert result.exit_code == 2
     assert f"Error: {path}:1: the file is UTF-16 text, not UTF-8" in result.stderr
@@ -323,3 +323,11 @@ def test_a_readme_of_question_links_takes_each_linked_question_and_no_toc_or_fil
     ]
     assert [q.id for q in loaded.questions] == [1, 2, 3, 4, 5]  # the links' own numbers
     assert spans(loaded) == [("基础篇", 1, 3), ("进阶篇", 4, 5)]
+
+
+def test_utf16_without_a_byte_order_mark_gets_the_utf16_hint_too(tmp_path):
+    path = tmp_path / "notes.md"
+    path.write_bytes("# 笔记\n1. 什么是注意力？\n".encode("utf-16-le"))
+    with pytest.raises(BankError, match="UTF-16") as caught:
+        importer.read(path)
+    assert "iconv -f UTF-16" in caught.value.hint

@@ -191,7 +191,8 @@ def _text(path: Path) -> str:
         data = path.read_bytes()
     except OSError as exc:
         raise BankError([f"{path}: cannot read ({exc.strerror or exc})"]) from None
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or data[:200].count(b"\x00") > 10:
+    # UTF-8 text has no NUL bytes; UTF-16 has one in every ASCII character (a newline too)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data[:4096]:
         raise BankError(
             [f"{path}:1: the file is UTF-16 text, not UTF-8"],
             hint="save it as UTF-8 (Notepad: Save as → UTF-8; or iconv -f UTF-16 -t UTF-8)",

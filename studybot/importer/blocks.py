@@ -52,36 +52,33 @@ def parse(text: str) -> list[Block]:
     """The top-level blocks of ``text``."""
     root = Block("root", 0, 0)
     stack = [root]
+    in_table = False  # a table's rows and cells are not structure the rules need
     for token in _PARSER.parse(text):
         start, end = token.map or (stack[-1].start, stack[-1].start)
         kind = token.type.removesuffix("_open").removesuffix("_close")
-        kind = {"list_item": "item", "blockquote": "quote", "html_block": "html"}.get(kind, kind)
-        kind = "fence" if kind == "code_block" else kind
-        if token.nesting == 1:
+        kind = _KINDS.get(kind, kind)
+        if kind == "table":
+            in_table = token.nesting == 1
+            if in_table:
+                stack[-1].children.append(Block("table", start, end))
+        elif in_table:
+            continue
+        elif token.nesting == 1:
             block = Block(kind, start, end, number=token.info or None)
             if kind == "heading":
                 block.level = int(token.tag[1])
             stack[-1].children.append(block)
-            # a table's rows and cells are not structure the rules need
-            stack.append(block if kind not in _LEAVES else _Sink(block))
+            stack.append(block)
         elif token.nesting == -1:
             stack.pop()
         elif token.type == "inline":
-            if isinstance(stack[-1], Block) and stack[-1].kind in ("heading", "paragraph"):
-                stack[-1].raw = token.content
-        elif isinstance(stack[-1], Block):
+            stack[-1].raw = token.content
+        else:
             stack[-1].children.append(Block(kind, start, end))
     return root.children
 
 
-_LEAVES = {"table", "thead", "tbody", "tr", "th", "td"}
-
-
-class _Sink(Block):
-    """Swallows what is inside a table."""
-
-    def __init__(self, owner: Block) -> None:
-        super().__init__("sink", owner.start, owner.end)
+_KINDS = {"list_item": "item", "blockquote": "quote", "html_block": "html", "code_block": "fence"}
 
 
 def plain(raw: str) -> str:

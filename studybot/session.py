@@ -86,6 +86,8 @@ class Listener:
 
     def follow_up_answered(self, follow_up: FollowUp) -> None: ...
 
+    def summary_started(self, segment: SegmentRecord) -> None: ...
+
     def summary_made(self, segment: SegmentRecord, summary: str) -> None: ...
 
     def unanswered_offline(self, question: Question) -> None: ...
@@ -387,6 +389,7 @@ def _summarise(
     listener: Listener,
 ) -> str:
     messages = prompt.summary_messages(session.prefix, segment.summary_in, history)
+    listener.summary_started(segment)
     reply = study.provider.summarise(messages, questions=[q for q, _ in history])
     summary = prompt.clip_summary(reply.text)
     reported = reply.usage

@@ -331,3 +331,21 @@ def test_utf16_without_a_byte_order_mark_gets_the_utf16_hint_too(tmp_path):
     with pytest.raises(BankError, match="UTF-16") as caught:
         importer.read(path)
     assert "iconv -f UTF-16" in caught.value.hint
+
+
+def test_questions_in_a_table_are_reported_not_silently_dropped(invoke, tmp_path):
+    path = tmp_path / "table.md"
+    path.write_text(
+        "# 题目表\n\n| 序号 | 问题 | 答案 |\n|---|---|---|\n"
+        "| 1 | 什么是词元？ | [链接](a.md) |\n| 2 | 什么是嵌入？ | [链接](b.md) |\n"
+        "| 3 | 什么是注意力？ | [链接](c.md) |\n\n> Q1：引用块里的题也算吗？\n",
+        encoding="utf-8",
+    )
+    report = importer.inspect(path)
+    assert texts(report.bank) == ["引用块里的题也算吗？"]
+    assert [(s.where, s.text) for s in report.lost] == [
+        (f"{path}:5", "什么是词元？"),
+        (f"{path}:6", "什么是嵌入？"),
+        (f"{path}:7", "什么是注意力？"),
+    ]
+    assert invoke("bank", "import", str(path), "--name", "table").exit_code == 2

@@ -138,6 +138,10 @@ class _Reader:
                 current = self._list(block, path, current)
             elif current is not None:
                 current.blocks.append(block)
+            elif block.kind == "quote":
+                self._walk(block.children, path)  # "> Q1：…" outside any answer
+            elif block.kind == "table":
+                self._skip_table(block)
             index += 1
 
     def _heading(self, blocks: list[Block], index: int, path: tuple[tuple[int, str], ...]) -> int:
@@ -296,6 +300,13 @@ class _Reader:
                 self._skip(
                     block.start + k, text, "a numbered line in a file whose questions are marked"
                 )
+
+    def _skip_table(self, block: Block) -> None:
+        for line in range(block.start, block.end):
+            cells = [plain(c) for c in self.lines[line].strip().strip("|").split("|")]
+            asking = next((c for c in cells if asks(c) and len(c) > 3), None)
+            if asking:
+                self._skip(line, asking, "a table row, not a heading, list item or Q1： line")
 
     def _indented(self, line: int) -> bool:
         return line < len(self.lines) and self.lines[line][:1].isspace()

@@ -323,6 +323,8 @@ def test_a_readme_of_question_links_takes_each_linked_question_and_no_toc_or_fil
     ]
     assert [q.id for q in loaded.questions] == [1, 2, 3, 4, 5]  # the links' own numbers
     assert spans(loaded) == [("基础篇", 1, 3), ("进阶篇", 4, 5)]
+    # the "- ... [更多题目](…)" filler after Q3 is neither a question nor Q3's answer
+    assert all(q.key_points == () and q.reference is None for q in loaded.questions)
 
 
 def test_utf16_without_a_byte_order_mark_gets_the_utf16_hint_too(tmp_path):

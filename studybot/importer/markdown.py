@@ -100,6 +100,7 @@ class _Reader:
         self.where = where
         self.out = Parsed()
         self.strong = self._has_markers(self.blocks)
+        self.listed: set[int] = set()  # id() of the drafts taken from list items
 
     def read(self) -> Parsed:
         self._walk(self.blocks, ())
@@ -214,7 +215,8 @@ class _Reader:
             current.blocks.append(block)  # a marked question's answer, numbered or not
             return current
         taken = self._items(block, path)
-        if taken is None and current is not None:
+        # a list item's answer is inside the item: a list after it is not that answer
+        if taken is None and current is not None and id(current) not in self.listed:
             current.blocks.append(block)
             return current
         return taken or current
@@ -240,6 +242,7 @@ class _Reader:
                 continue
             if found or asks(text) or (label is not None and not below and not self.strong):
                 last = self._draft(paragraph.start, label, text, path)
+                self.listed.add(id(last))
                 for child in rest:
                     if child.is_list and any(asks_inside([c]) for c in items(child)):
                         last = self._mixed(child, last, path)

@@ -21,6 +21,7 @@ from studybot.config import Settings
 from studybot.errors import BadInput, ContextOverflow
 from studybot.kv.turns import kv_model, turn_kv_bytes
 from studybot.providers import Provider, Reply
+from studybot.providers.offline import answer_text, has_answer
 from studybot.resuming import resume  # noqa: F401 - session.resume is the agreed entry point
 from studybot.store import (
     FollowUp,
@@ -88,6 +89,8 @@ class Listener:
     def summary_started(self, segment: SegmentRecord) -> None: ...
 
     def summary_made(self, segment: SegmentRecord, summary: str) -> None: ...
+
+    def unanswered_offline(self, question: Question) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -166,9 +169,8 @@ def cut(
 
 def _answer_lengths(study: Study, questions: Sequence[Question]) -> dict[int, int] | int:
     if study.provider.name == "offline":
-        from studybot.providers.offline import answer_text
-
-        return {q.id: tokens.count(answer_text(q)) for q in questions}
+        live = study.settings.answer_tokens  # for those answered live later (resume)
+        return {q.id: tokens.count(answer_text(q)) if has_answer(q) else live for q in questions}
     return study.settings.answer_tokens
 
 
@@ -201,6 +203,9 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
             if question_id in answered:
                 continue
             question = study.bank.get(question_id)
+            if study.provider.name == "offline" and not has_answer(question):
+                listener.unanswered_offline(question)  # no turn: a live resume answers it
+                continue
             step = _Step(study, store, session, segment, history, question, listener)
             messages = _guarded(step)
             listener.question_started(segment, question)

@@ -18,93 +18,19 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from studybot import prompt, session, tokens
+from studybot import prompt, session, strategy, tokens
 from studybot.bank import Bank, Question
 from studybot.cache.rules import CacheRule, resolve
 from studybot.config import Settings
-from studybot.kv.turns import turn_kv_bytes
-from studybot.prices import Cost, Price, cost_json
+from studybot.prices import Price, cost_json
 from studybot.providers.offline import answer_text, has_answer, summary_text
+from studybot.strategy import Sent, Strategy, measure
 
 WINDOW_8K = 8192
 FLOOR_DEFINITION = (
     "what one long session must prefill under a perfect cache: the system prefix once, "
     "every question once, and every answer that is sent back once (the final answer never is)"
 )
-
-
-@dataclass(frozen=True)
-class Request:
-    kind: str  # "answer" or "summary"
-    question: int | None  # None for a summary request
-    segment: int | None  # 0-based; None in the single strategy
-    prompt_tokens: int
-    uncached_prompt_tokens: int
-    completion_tokens: int
-
-    @property
-    def context_tokens(self) -> int:
-        """n = prompt + completion: what the window must hold."""
-        return self.prompt_tokens + self.completion_tokens
-
-    def to_json(self) -> dict:
-        return {
-            "kind": self.kind,
-            "question": self.question,
-            "segment": None if self.segment is None else self.segment + 1,
-            "prompt_tokens": self.prompt_tokens,
-            "uncached_prompt_tokens": self.uncached_prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "context_tokens": self.context_tokens,
-        }
-
-
-@dataclass(frozen=True)
-class Strategy:
-    name: str
-    requests: tuple[Request, ...]
-    peak_kv_bytes: int | None  # KV cache of the peak request (None: unknown preset)
-
-    @property
-    def prompt_tokens(self) -> int:
-        return sum(r.prompt_tokens for r in self.requests)
-
-    @property
-    def uncached_prompt_tokens(self) -> int:
-        return sum(r.uncached_prompt_tokens for r in self.requests)
-
-    @property
-    def completion_tokens(self) -> int:
-        return sum(r.completion_tokens for r in self.requests)
-
-    @property
-    def peak_context_tokens(self) -> int:
-        return max((r.context_tokens for r in self.requests), default=0)
-
-    @property
-    def prefill_decode_ratio(self) -> float:
-        """Uncached prefill tokens per decode token (how PD serving sizes its pools)."""
-        completion = self.completion_tokens
-        return self.uncached_prompt_tokens / completion if completion else 0.0
-
-    def cost(self, price: Price | None) -> Cost | None:
-        if price is None:
-            return None
-        prompt_tokens = self.prompt_tokens
-        cached = prompt_tokens - self.uncached_prompt_tokens
-        return price.cost(prompt_tokens, cached, self.completion_tokens)
-
-    def to_json(self, price: Price | None = None) -> dict:
-        return {
-            "requests": [r.to_json() for r in self.requests],
-            "prompt_tokens": self.prompt_tokens,
-            "uncached_prompt_tokens": self.uncached_prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "peak_context_tokens": self.peak_context_tokens,
-            "peak_kv_bytes": self.peak_kv_bytes,
-            "prefill_decode_ratio": round(self.prefill_decode_ratio, 4),
-            "cost": cost_json(self.cost(price)),
-        }
 
 
 @dataclass(frozen=True)
@@ -226,23 +152,18 @@ def project(
     cache_rule = resolve(rule, settings)
     window = window or settings.context_window
     questions = bank.select(first, last)
-    answers = _answers(questions, answer_tokens, settings.answer_tokens)
-    lengths: Mapping[int, int] | int = (
-        {q: tokens.count(text) for q, text in answers.items()}
-        if answer_tokens is None
-        else answer_tokens
-    )
+    answers, lengths = _inputs(questions, answer_tokens, settings)
     built = {
         style: _segmented_sent(bank, style, questions, settings, lengths, answers)
         for style in prompt.PREFIX_STYLES
     }
     style = settings.prefix_style
     prefix, parts, sent = built[style]
-    segmented = _strategy("segmented", sent, cache_rule, settings)
-    exact = _strategy("segmented", sent, resolve("exact", settings), settings)
-    single = _single(prefix, questions, answers, cache_rule, settings)
+    segmented = measure("segmented", sent, cache_rule, settings)
+    exact = measure("segmented", sent, resolve("exact", settings), settings)
+    single = strategy.single(prefix, questions, answers, cache_rule, settings)
     other = "short" if style == "designed" else "designed"
-    alternative = _strategy("segmented", built[other][2], cache_rule, settings)
+    alternative = measure("segmented", built[other][2], cache_rule, settings)
     by_style = {style: segmented, other: alternative}
     prefixes = PrefixChoice(
         designed=by_style["designed"],
@@ -288,6 +209,23 @@ def floor(prefix: str, questions: Sequence[Question], answers: Mapping[int, str]
     return total
 
 
+def planned_requests(bank: Bank, first: int, last: int, settings: Settings) -> list[Sent]:
+    """The segmented run's requests for ``first``..``last``, as ``project`` prices them."""
+    questions = bank.select(first, last)
+    answers, lengths = _inputs(questions, None, settings)
+    return _segmented_sent(bank, settings.prefix_style, questions, settings, lengths, answers)[2]
+
+
+def _inputs(
+    questions: Sequence[Question], answer_tokens: int | None, settings: Settings
+) -> tuple[dict[int, str], Mapping[int, int] | int]:
+    """Each question's projected answer text, and the answer lengths that cut segments."""
+    answers = _answers(questions, answer_tokens, settings.answer_tokens)
+    if answer_tokens is not None:
+        return answers, answer_tokens
+    return answers, {q: tokens.count(text) for q, text in answers.items()}
+
+
 def _answers(
     questions: Sequence[Question], answer_tokens: int | None, live_tokens: int
 ) -> dict[int, str]:
@@ -297,15 +235,6 @@ def _answers(
     if answer_tokens is None:
         return {q.id: answer_text(q) if has_answer(q) else " x" * live_tokens for q in questions}
     return {q.id: " x" * answer_tokens for q in questions}
-
-
-@dataclass(frozen=True)
-class _Sent:
-    kind: str
-    question: int | None
-    segment: int | None
-    messages: prompt.Messages
-    completion: str
 
 
 def _segmented_sent(
@@ -328,7 +257,7 @@ def _segmented(
     parts: Sequence[Sequence[int]],
     by_id: Mapping[int, Question],
     answers: Mapping[int, str],
-) -> Iterator[_Sent]:
+) -> Iterator[Sent]:
     summary: str | None = None
     for index, ids in enumerate(parts):
         asked = [by_id[q] for q in ids]
@@ -337,59 +266,8 @@ def _segmented(
         written = prompt.clip_summary(summary_text(asked))
         for item in prompt.segment_requests(prefix, summary, turns, summarise=not last):
             completion = written if item.kind == "summary" else answers[item.question_id]
-            yield _Sent(item.kind, item.question_id, index, item.messages, completion)
+            yield Sent(item.kind, item.question_id, index, item.messages, completion)
         summary = written
-
-
-def _strategy(name: str, sent: Sequence[_Sent], rule: CacheRule, settings: Settings) -> Strategy:
-    cache = rule.simulator()
-    requests = []
-    for item in sent:
-        ids = tokens.request_ids(item.messages)
-        output = tokens.encode(item.completion)
-        hit = cache.request(ids, output)
-        requests.append(
-            Request(
-                kind=item.kind,
-                question=item.question,
-                segment=item.segment,
-                prompt_tokens=len(ids),
-                uncached_prompt_tokens=len(ids) - hit,
-                completion_tokens=len(output),
-            )
-        )
-    peak = max((r.context_tokens for r in requests), default=0)
-    return Strategy(name, tuple(requests), turn_kv_bytes(settings.kv_model, peak))
-
-
-def _single(
-    prefix: str,
-    questions: Sequence[Question],
-    answers: Mapping[int, str],
-    rule: CacheRule,
-    settings: Settings,
-) -> Strategy:
-    """One long chat from lengths: request k = request k-1 + answer k-1 + question k.
-
-    Token counts of framed messages add up (``tokens.request_ids`` frames
-    each message on its own), so no request's message list is ever built.
-    """
-    primer = len(tokens.reply_primer())
-    history = len(tokens.message_ids("system", prefix))
-    previous_prompt = previous_output = 0
-    requests = []
-    for question in questions:
-        asked = len(tokens.message_ids("user", prompt.question_text(question)))
-        prompt_tokens = history + asked + primer
-        output = tokens.count(answers[question.id])
-        hit = rule.chain_hit(previous_prompt, previous_output, prompt_tokens)
-        requests.append(
-            Request("answer", question.id, None, prompt_tokens, prompt_tokens - hit, output)
-        )
-        history += asked + len(tokens.message_ids("assistant", answers[question.id]))
-        previous_prompt, previous_output = prompt_tokens, output
-    peak = max((r.context_tokens for r in requests), default=0)
-    return Strategy("single", tuple(requests), turn_kv_bytes(settings.kv_model, peak))
 
 
 def _trap(ruled: Strategy, exact: Strategy, prefix: str, rule: CacheRule) -> PrefixTrap | None:

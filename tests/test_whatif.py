@@ -223,3 +223,56 @@ def test_plan_with_a_key_projects_live_answer_lengths_without_sending_anything(i
     offline = json.loads(invoke("plan", "--from", "1", "--to", "8", "--offline", "--json").stdout)
     assert live["strategies"]["single"]["completion_tokens"] == 8 * 600
     assert offline["strategies"]["single"]["completion_tokens"] != 8 * 600
+
+
+class _Recording:
+    """The offline provider, noting every request the run loop sends."""
+
+    def __init__(self, provider):
+        self._provider = provider
+        self.sent: list[tuple[str, list]] = []
+
+    def __getattr__(self, name):
+        return getattr(self._provider, name)
+
+    def complete(self, messages, **kwargs):
+        self.sent.append(("answer", messages))
+        return self._provider.complete(messages, **kwargs)
+
+    def summarise(self, messages, **kwargs):
+        self.sent.append(("summary", messages))
+        return self._provider.summarise(messages, **kwargs)
+
+
+def test_the_loop_the_plan_and_the_recorded_replay_send_the_same_bytes():
+    from studybot import providers, session
+    from studybot.cache.recorded import session_requests
+    from studybot.store import Store
+
+    settings = config.load({"offline": True})
+    loaded = bank.load()
+    provider, _ = providers.choose(settings, loaded)
+    recording = _Recording(provider)
+    study = session.Study(loaded, recording, settings)
+    store = Store.open()
+    record = session.start(study, store, loaded.select(1, 30))
+    session.run(study, store, record, session.Listener())
+
+    def wire(messages) -> bytes:
+        return json.dumps(messages, ensure_ascii=False).encode()
+
+    live = [(kind, wire(m)) for kind, m in recording.sent]
+    replayed = [
+        (r.kind, wire(r.messages)) for r in session_requests(store, store.session(record.id))
+    ]
+    planned = [(r.kind, wire(r.messages)) for r in whatif.planned_requests(loaded, 1, 30, settings)]
+    kinds = [kind for kind, _ in planned]
+    assert (
+        kinds.count("answer") == 30 and kinds.count("summary") == len(store.segments(record.id)) - 1
+    )
+    assert live == replayed == planned
+    # what plan prices is these very requests: the same token counts, request for request
+    projected = whatif.project(loaded, 1, 30, settings).segmented.requests
+    assert [r.prompt_tokens for r in projected] == [
+        len(tokens.request_ids(json.loads(body))) for _, body in planned
+    ]

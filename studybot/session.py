@@ -15,23 +15,19 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from studybot import grade, plan, prompt, tokens
+from studybot import grade, plan, prompt, records, tokens
 from studybot.bank import Bank, Question
 from studybot.config import Settings
 from studybot.errors import BadInput, ContextOverflow
-from studybot.kv.turns import kv_model, turn_kv_bytes
-from studybot.providers import Provider, Reply
+from studybot.providers import Provider
 from studybot.providers.offline import answer_text, has_answer
 from studybot.resuming import resume  # noqa: F401 - session.resume is the agreed entry point
 from studybot.store import (
     FollowUp,
-    GradeRecord,
     SegmentRecord,
     SessionRecord,
     Store,
-    SummaryUsage,
     Turn,
-    sha256,
 )
 
 # Tokens kept free for the carried summary when projecting a segment's peak.
@@ -258,7 +254,7 @@ def _answer(step: _Step, messages: prompt.Messages) -> Turn:
         messages, question=step.question, on_text=step.listener.text
     )
     latency_ms = (time.perf_counter() - started) * 1000
-    turn = _turn(
+    turn = records.turn(
         step.session, step.segment, step.question, messages, reply, latency_ms, local_prompt
     )
     step.store.record_turn(turn)
@@ -275,57 +271,8 @@ def _grade(step: _Step, attempt: str, grader: grade.OfflineGrader) -> grade.Grad
         ask = grade.grading_request(question, attempt)
         messages = prompt.side_messages(session.prefix, step.segment.summary_in, step.history, ask)
         result = grade.live(step.study.provider, grader, messages, question, attempt)
-    usage = result.usage
-    step.store.record_grade(
-        GradeRecord(
-            session_id=session.id,
-            question_id=question.id,
-            attempt=attempt,
-            score=result.score,
-            points=tuple((p.point, p.covered) for p in result.points),
-            advice=result.advice,
-            source=result.source,
-            prompt_tokens=usage.prompt_tokens if usage else 0,
-            completion_tokens=usage.completion_tokens if usage else 0,
-            cached_tokens=usage.cached_tokens if usage else 0,
-            requests=result.requests,
-        )
-    )
+    step.store.record_grade(records.grade(session.id, question.id, attempt, result))
     return result
-
-
-def _turn(
-    session: SessionRecord,
-    segment: SegmentRecord,
-    question: Question,
-    messages: prompt.Messages,
-    reply: Reply,
-    latency_ms: float,
-    local_prompt: int,
-) -> Turn:
-    local_completion = tokens.count(reply.text)
-    reported = reply.usage
-    prompt_tokens = reported.prompt_tokens if reported else local_prompt
-    completion_tokens = reported.completion_tokens if reported else local_completion
-    context_tokens = prompt_tokens + completion_tokens
-    return Turn(
-        session_id=session.id,
-        segment=segment.index,
-        question_id=question.id,
-        question=question.question,
-        answer=reply.text,
-        prompt_tokens=prompt_tokens,
-        completion_tokens=completion_tokens,
-        cached_tokens=reported.cached_tokens if reported else 0,
-        context_tokens=context_tokens,
-        local_prompt_tokens=local_prompt,
-        local_completion_tokens=local_completion,
-        usage_source="provider" if reported and session.provider != "offline" else "local",
-        latency_ms=round(latency_ms, 1),
-        finish_reason=reply.finish_reason,
-        kv_bytes=turn_kv_bytes(kv_model(session.settings), context_tokens),
-        prefix_sha256=sha256(messages[0]["content"]),
-    )
 
 
 def _after_answer(
@@ -375,17 +322,8 @@ def _follow_up(step: _Step, text: str) -> None:
     reply = step.study.provider.follow_up(
         messages, question=question, text=text, on_text=step.listener.text
     )
-    usage = reply.usage
-    follow_up = FollowUp(
-        session_id=session.id,
-        question_id=question.id,
-        question=text,
-        answer=reply.text,
-        prompt_tokens=usage.prompt_tokens if usage else tokens.prompt_tokens(messages),
-        completion_tokens=usage.completion_tokens if usage else tokens.count(reply.text),
-        cached_tokens=usage.cached_tokens if usage else 0,
-        latency_ms=round((time.perf_counter() - started) * 1000, 1),
-    )
+    latency_ms = (time.perf_counter() - started) * 1000
+    follow_up = records.follow_up(session.id, question.id, text, messages, reply, latency_ms)
     step.store.record_followup(follow_up)
     step.listener.follow_up_answered(follow_up)
 
@@ -403,12 +341,6 @@ def summarise(
     listener.summary_started(segment)
     reply = study.provider.summarise(messages, questions=[q for q, _ in history])
     summary = prompt.clip_summary(reply.text)
-    reported = reply.usage
-    usage = SummaryUsage(
-        prompt_tokens=reported.prompt_tokens if reported else tokens.prompt_tokens(messages),
-        completion_tokens=reported.completion_tokens if reported else tokens.count(reply.text),
-        cached_tokens=reported.cached_tokens if reported else 0,
-    )
-    store.set_summary(session.id, segment.index, summary, usage)
+    store.set_summary(session.id, segment.index, summary, records.summary_usage(messages, reply))
     listener.summary_made(segment, summary)
     return summary

@@ -89,9 +89,20 @@ def main() -> None:
 
 
 def _register() -> None:
-    from studybot.cli import bank, cache, config, doctor, kv, reports, review, study, whatif
+    from studybot.cli import (
+        bank,
+        cache,
+        config,
+        doctor,
+        exporting,
+        kv,
+        reports,
+        review,
+        study,
+        whatif,
+    )
 
-    for module in (study, review, reports, bank, kv, config, doctor, cache, whatif):
+    for module in (study, review, reports, exporting, bank, kv, config, doctor, cache, whatif):
         for command in module.COMMANDS:
             cli.add_command(command)
 

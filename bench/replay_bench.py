@@ -21,11 +21,13 @@ import json
 import random
 import tempfile
 import time
+from array import array
 from collections.abc import Iterator
 from pathlib import Path
 
 from studybot import config
 from studybot.cache import replay
+from studybot.cache.radix import TOKEN_CODE
 from studybot.cache.rules import resolve
 
 CONVERSATIONS = 100
@@ -90,6 +92,13 @@ def main() -> None:
         f"load {load_s:.3f} s ({total / load_s:,.0f} tokens/s, "
         f"{size / 2**20 / load_s:,.0f} MiB/s of JSONL)"
     )
+    # The least any loader must do is copy the tokens into arrays; timing that
+    # copy shows what a text parse is up against in the fastest modes.
+    started = time.perf_counter()
+    copies = [array(TOKEN_CODE, request.tobytes()) for request in requests]
+    copy_s = time.perf_counter() - started
+    del copies
+    print(f"copy of the loaded arrays {copy_s:.3f} s (the floor of any load, binary included)")
     openai = resolve("openai", config.load())
     runs = [
         ("radix, page 1, unlimited", replay.make("radix")),

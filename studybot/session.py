@@ -21,6 +21,7 @@ from studybot.config import Settings
 from studybot.errors import BadInput, ContextOverflow
 from studybot.kv.turns import kv_model, turn_kv_bytes
 from studybot.providers import Provider, Reply
+from studybot.providers.offline import answer_text, has_answer
 from studybot.resuming import resume  # noqa: F401 - session.resume is the agreed entry point
 from studybot.store import (
     FollowUp,
@@ -89,6 +90,8 @@ class Listener:
 
     def summary_made(self, segment: SegmentRecord, summary: str) -> None: ...
 
+    def unanswered_offline(self, question: Question) -> None: ...
+
 
 @dataclass(frozen=True)
 class Study:
@@ -106,13 +109,17 @@ def start(
     *,
     bank_ref: str | None = None,
     mode: str = "read",
+    carried: str | None = None,
 ) -> SessionRecord:
-    """Plan the chosen questions into segments and create the session (no request is sent)."""
+    """Plan the chosen questions into segments and create the session (no request is sent).
+
+    ``carried`` is a summary the first segment starts from (a continuing run).
+    """
     if mode not in POLICIES:
         raise BadInput(f"unknown study mode {mode!r}", hint="modes: " + ", ".join(POLICIES))
     if not questions:
         raise BadInput("no questions to study", hint="choose some with --from/--to or --chapter")
-    prefix = prompt.system_prefix(study.bank)
+    prefix = prompt.system_prefix(study.bank, study.settings.prefix_style)
     parts = cut(questions, prefix, study.settings, _answer_lengths(study, questions))
     settings = study.settings
     session_id = store.new_session(
@@ -134,6 +141,7 @@ def start(
         prefix=prefix,
         segments=[p.question_ids for p in parts],
         mode=mode,
+        summary_in=carried,
     )
     return store.session(session_id)
 
@@ -161,9 +169,8 @@ def cut(
 
 def _answer_lengths(study: Study, questions: Sequence[Question]) -> dict[int, int] | int:
     if study.provider.name == "offline":
-        from studybot.providers.offline import answer_text
-
-        return {q.id: tokens.count(answer_text(q)) for q in questions}
+        live = study.settings.answer_tokens  # for those answered live later (resume)
+        return {q.id: tokens.count(answer_text(q)) if has_answer(q) else live for q in questions}
     return study.settings.answer_tokens
 
 
@@ -176,14 +183,18 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
         # before it was interrupted, or its first resumed request would miss.
         from studybot.cache.recorded import session_requests
 
-        warm(r.messages for r in session_requests(store, session))
+        warm((r.messages, r.output) for r in session_requests(store, session))
     policy = POLICIES.get(session.mode, POLICIES["read"])
     grader = grade.OfflineGrader(study.bank) if policy.grades else None
     carried: str | None = None  # the summary just written, which the next segment starts from
-    for segment in store.segments(session.id):
+    segments = store.segments(session.id)
+    for segment in segments:
         if carried is not None:
             segment = replace(segment, summary_in=carried)
-        if segment.summary_out is not None and all(q in answered for q in segment.question_ids):
+        # The last segment's summary is written only when a later run reads it.
+        last = segment.index == segments[-1].index
+        done = segment.summary_out is not None or last
+        if done and all(q in answered for q in segment.question_ids):
             continue
         history = [
             (study.bank.get(q), answered[q].answer) for q in segment.question_ids if q in answered
@@ -192,6 +203,9 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
             if question_id in answered:
                 continue
             question = study.bank.get(question_id)
+            if study.provider.name == "offline" and not has_answer(question):
+                listener.unanswered_offline(question)  # no turn: a live resume answers it
+                continue
             step = _Step(study, store, session, segment, history, question, listener)
             messages = _guarded(step)
             listener.question_started(segment, question)
@@ -204,7 +218,8 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
                 result = _grade(step, attempt or "", grader)
                 listener.graded(question, result)
             _after_answer(step, policy, attempt, result)
-        carried = _summarise(study, store, session, segment, history, listener)
+        if not last:
+            carried = summarise(study, store, session, segment, history, listener)
     return store.session(session.id)
 
 
@@ -375,7 +390,7 @@ def _follow_up(step: _Step, text: str) -> None:
     step.listener.follow_up_answered(follow_up)
 
 
-def _summarise(
+def summarise(
     study: Study,
     store: Store,
     session: SessionRecord,
@@ -383,6 +398,7 @@ def _summarise(
     history: list[tuple[Question, str]],
     listener: Listener,
 ) -> str:
+    """Write and record ``segment``'s summary of ``history`` (also used by ``carry``)."""
     messages = prompt.summary_messages(session.prefix, segment.summary_in, history)
     listener.summary_started(segment)
     reply = study.provider.summarise(messages, questions=[q for q, _ in history])

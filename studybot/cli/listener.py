@@ -47,6 +47,7 @@ class TerminalListener:
         self.waiting = None  # the spinner of a summary in the making
         self.segment_shown: int | None = None
         self.done = 0
+        self.unanswered: list[int] = []  # questions offline could not answer
 
     def _say(self, line: str = "", nl: bool = True) -> None:
         if self.shown:
@@ -169,6 +170,13 @@ class TerminalListener:
             f"[dim]follow-up saved · prompt {number(follow_up.prompt_tokens)} · answer "
             f"{number(follow_up.completion_tokens)} · not added to the main history[/dim]"
         )
+
+    def unanswered_offline(self, question) -> None:
+        self.unanswered.append(question.id)
+        if not self.quiet:
+            self.err.print(
+                f"[dim]Q{question.id}: no reference answer; left for a live resume[/dim]"
+            )
 
     def summary_started(self, segment) -> None:
         if not self.quiet and self.err.is_terminal:

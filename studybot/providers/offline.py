@@ -1,8 +1,8 @@
-"""Answers from the bank's own key points, with no network at all.
+"""Answers from the bank's own reference answers and key points, with no network at all.
 
-Usage is counted with the local tokenizer, and cached tokens come from a
-prefix-cache simulator that follows the provider's rule (by default: no
-hit below 1024 tokens, hits in 128-token steps). This provider exists so
+Usage is counted with the local tokenizer, and cached tokens come from the
+cache rule of ``studybot.cache.rules`` that plan and show use (by default
+``openai``: no hit below 1024 tokens, hits in 128-token steps). This provider exists so
 that every command works on a fresh machine with no key, and it never
 pretends to be a model: the run says once that it is offline.
 """
@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from studybot import tokens
 from studybot.bank import Bank, Question
-from studybot.cache.replay import Simulator
+from studybot.cache.rules import PromptCache
 from studybot.prompt import SUMMARY_LINES
 from studybot.providers import Messages, Reply, TextSink, Usage
 
@@ -22,10 +22,18 @@ NO_KEY_ANSWER = (
     "题库没有这道题的参考答案，离线模式无法作答。"
     "设置 TAOTOKEN_API_KEY（或 config.toml 里 env_key 指定的变量）后用在线模型作答。"
 )
-SUMMARY_POINT_CHARS = 48
+SUMMARY_POINT_CHARS = 24  # per question: a carried summary is re-sent once per segment
+
+
+def has_answer(question: Question) -> bool:
+    """Whether offline can answer ``question``: it has a reference answer or key points."""
+    return bool(question.reference or question.key_points)
 
 
 def answer_text(question: Question) -> str:
+    """The offline answer: the reference answer as written, else the numbered key points."""
+    if question.reference:
+        return question.reference
     if not question.key_points:
         return NO_KEY_ANSWER
     return "\n".join(f"{n}. {point}" for n, point in enumerate(question.key_points, start=1))
@@ -76,16 +84,16 @@ class OfflineProvider:
     name = "offline"
     model = "answer-key"
 
-    def __init__(self, bank: Bank, delay: float = 0.0, cache: Simulator | None = None) -> None:
+    def __init__(self, bank: Bank, delay: float = 0.0, cache: PromptCache | None = None) -> None:
         self.bank = bank
         self.delay = delay
         self.cache = cache  # None: report no cached tokens
 
-    def warm(self, requests: Iterable[Messages]) -> None:
-        """Replay requests sent before this process (a resumed session) into the cache."""
+    def warm(self, requests: Iterable[tuple[Messages, str | None]]) -> None:
+        """Replay (messages, reply) sent before this process (a resumed session) into the cache."""
         if self.cache is not None:
-            for messages in requests:
-                self.cache.request(tokens.request_ids(messages))
+            for messages, reply in requests:
+                self.cache.request(tokens.request_ids(messages), tokens.encode(reply or ""))
 
     def _reply(self, messages: Messages, text: str, on_text: TextSink | None) -> Reply:
         if self.delay > 0:
@@ -93,10 +101,11 @@ class OfflineProvider:
         if on_text is not None:
             on_text(text)
         ids = tokens.request_ids(messages)
+        output = tokens.encode(text)  # rules that cache outputs (deepseek) need them
         usage = Usage(
             prompt_tokens=len(ids),
-            completion_tokens=tokens.count(text),
-            cached_tokens=self.cache.request(ids) if self.cache is not None else 0,
+            completion_tokens=len(output),
+            cached_tokens=self.cache.request(ids, output) if self.cache is not None else 0,
         )
         return Reply(text=text, usage=usage, finish_reason="stop")
 
@@ -116,7 +125,7 @@ class OfflineProvider:
         text: str,
         on_text: TextSink | None = None,
     ) -> Reply:
-        reference = answer_text(question) if question.key_points else NO_KEY_ANSWER
+        reference = answer_text(question)
         body = (
             "离线模式不能回答追问，追问已保存；设置 API Key 后可用在线模型重新提问。\n"
             f"第 {question.id} 题的参考要点：\n{reference}"

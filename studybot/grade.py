@@ -88,7 +88,7 @@ def reference_points(question: Question) -> tuple[str, ...]:
     """What an attempt is graded against: the key points, else the reference split up."""
     if question.key_points:
         return question.key_points
-    reference = getattr(question, "reference", None) or ""
+    reference = question.reference or ""
     lines = [re.sub(r"^\s*(?:[-*+]|\d+[.、)）])\s*", "", line) for line in reference.splitlines()]
     points = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
     if len(points) <= 1 and reference.strip():

@@ -57,7 +57,9 @@ class TerminalListener:
         if not self.quiet and segment.index != self.segment_shown:
             self.segment_shown = segment.index
             self._segment_started(segment)
-        self._say(paint(f"\n── 第 {question.id} 题 · segment {segment.index + 1} ──", "question"))
+        label = f"（原题号 {question.label}）" if question.label else ""
+        heading = f"\n── 第 {question.id} 题{label} · segment {segment.index + 1} ──"
+        self._say(paint(heading, "question"))
         self._say(paint(question.question, "question"))
         self._say("")
         if not self.quiz:  # a quiz reads the attempt first; the request goes out after it

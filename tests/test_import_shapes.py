@@ -354,7 +354,9 @@ def test_questions_in_a_table_are_reported_not_silently_dropped(invoke, tmp_path
 
 
 def test_a_run_names_each_question_by_its_source_label_too(invoke):
-    assert invoke("bank", "import", str(DATA / "decimal-headings.md"), "--name", "dec").exit_code == 0
+    assert (
+        invoke("bank", "import", str(DATA / "decimal-headings.md"), "--name", "dec").exit_code == 0
+    )
     result = invoke("run", "--bank", "dec", "--from", "4", "--to", "5")
     assert result.exit_code == 0, result.stderr
     assert "第 4 题（原题号 2.1）" in result.stdout

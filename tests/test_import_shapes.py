@@ -351,3 +351,13 @@ def test_questions_in_a_table_are_reported_not_silently_dropped(invoke, tmp_path
         (f"{path}:7", "什么是注意力？"),
     ]
     assert invoke("bank", "import", str(path), "--name", "table").exit_code == 2
+
+
+def test_a_run_names_each_question_by_its_source_label_too(invoke):
+    assert (
+        invoke("bank", "import", str(DATA / "decimal-headings.md"), "--name", "dec").exit_code == 0
+    )
+    result = invoke("run", "--bank", "dec", "--from", "4", "--to", "5")
+    assert result.exit_code == 0, result.stderr
+    assert "第 4 题（原题号 2.1）" in result.stdout
+    assert "第 5 题（原题号 2.2）" in result.stdout

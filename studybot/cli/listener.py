@@ -57,7 +57,9 @@ class TerminalListener:
         if not self.quiet and segment.index != self.segment_shown:
             self.segment_shown = segment.index
             self._segment_started(segment)
-        self._say(paint(f"\n── 第 {question.id} 题 · segment {segment.index + 1} ──", "question"))
+        label = f"（原题号 {question.label}）" if question.label else ""
+        heading = f"\n── 第 {question.id} 题{label} · segment {segment.index + 1} ──"
+        self._say(paint(heading, "question"))
         self._say(paint(question.question, "question"))
         self._say("")
         if not self.quiz:  # a quiz reads the attempt first; the request goes out after it
@@ -90,12 +92,16 @@ class TerminalListener:
             click.echo(f"Not graded: {result.advice}", err=True)
             return
         label = "grade" if result.source == "live" else "grade (offline estimate)"
+        partly = f", {result.partly} partly" if result.partly else ""
         click.echo(
-            f"\n{label}: {result.covered}/{result.total} key points covered · {result.score:.0%}",
+            f"\n{label}: {result.covered}/{result.total} key points covered{partly}"
+            f" · {result.score:.0%}",
             err=True,
         )
         for n, point in enumerate(result.points, start=1):
-            mark = "covered" if point.covered else "missed "
+            mark = point.state.ljust(7)
+            if point.coverage is not None and point.state != "covered":
+                mark = f"{mark} {point.coverage:>4.0%}"  # how near the estimate came
             click.echo(f"  {mark}  {n}. {point.point}", err=True)
         click.echo(f"advice: {result.advice}", err=True)
         if result.usage is not None:

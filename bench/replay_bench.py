@@ -7,6 +7,7 @@ way a busy server's does. Every request re-sends its conversation so far.
 It is written as JSONL and loaded back with ``replay.load_trace``, the
 loader ``studybot cache replay`` uses, so the load time printed is what
 the command spends before its replay; each mode's replay is timed apart.
+The packed load is the same trace after ``studybot cache pack``.
 
     python bench/replay_bench.py                      # 1,500 requests
     python bench/replay_bench.py --conversations 667  # about 10,000 requests
@@ -21,14 +22,13 @@ import json
 import random
 import tempfile
 import time
-from array import array
 from collections.abc import Iterator
 from pathlib import Path
 
 from studybot import config
 from studybot.cache import replay
-from studybot.cache.radix import TOKEN_CODE
 from studybot.cache.rules import resolve
+from studybot.cache.trace import write_packed
 
 CONVERSATIONS = 100
 TURNS = 15
@@ -81,6 +81,13 @@ def main() -> None:
         started = time.perf_counter()
         requests = replay.load_trace(path)
         load_s = time.perf_counter() - started
+        packed = Path(folder) / "trace.packed"  # what `studybot cache pack` writes
+        write_packed(requests, packed)
+        started = time.perf_counter()
+        again = replay.load_trace(packed)
+        packed_s = time.perf_counter() - started
+        assert again == requests
+        del again
     print(
         f"trace: {len(requests):,} requests, {total:,} tokens, {size / 2**20:,.0f} MiB JSONL "
         f"(seed {args.seed})"
@@ -92,13 +99,7 @@ def main() -> None:
         f"load {load_s:.3f} s ({total / load_s:,.0f} tokens/s, "
         f"{size / 2**20 / load_s:,.0f} MiB/s of JSONL)"
     )
-    # The least any loader must do is copy the tokens into arrays; timing that
-    # copy shows what a text parse is up against in the fastest modes.
-    started = time.perf_counter()
-    copies = [array(TOKEN_CODE, request.tobytes()) for request in requests]
-    copy_s = time.perf_counter() - started
-    del copies
-    print(f"copy of the loaded arrays {copy_s:.3f} s (the floor of any load, binary included)")
+    print(f"packed load {packed_s:.3f} s (the same trace after `studybot cache pack`)")
     openai = resolve("openai", config.load())
     runs = [
         ("radix, page 1, unlimited", replay.make("radix")),
@@ -108,16 +109,23 @@ def main() -> None:
         ("blocks of 16, 200 K tokens", replay.make("blocks", capacity=200_000)),
         ("provider rule openai", replay.make("provider", rule=openai)),
     ]
-    print(f"{'mode':<30} {'hit rate':>9} {'replay s':>9} {'load ÷ replay':>14} {'tokens/s':>14}")
+    print(
+        f"{'mode':<30} {'hit rate':>9} {'replay s':>9} {'load ÷ replay':>14} "
+        f"{'packed ÷ replay':>16} {'tokens/s':>14}"
+    )
     replayed = 0.0
     for name, simulator in runs:
         result = replay.replay(requests, simulator)
         replayed += result.elapsed_s
         print(
             f"{name:<30} {result.hit_rate:>9.1%} {result.elapsed_s:>9.3f} "
-            f"{load_s / result.elapsed_s:>14.2f} {result.tokens_per_s:>14,.0f}"
+            f"{load_s / result.elapsed_s:>14.2f} {packed_s / result.elapsed_s:>16.2f} "
+            f"{result.tokens_per_s:>14,.0f}"
         )
-    print(f"{'all six modes':<30} {'':>9} {replayed:>9.3f} {load_s / replayed:>14.2f}")
+    print(
+        f"{'all six modes':<30} {'':>9} {replayed:>9.3f} {load_s / replayed:>14.2f} "
+        f"{packed_s / replayed:>16.2f}"
+    )
 
 
 if __name__ == "__main__":

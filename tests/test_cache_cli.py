@@ -262,3 +262,27 @@ def test_the_bulk_loader_and_its_fallback_agree_and_name_the_bad_line(
         trace.write_text("\n".join([*lines[:3], bad, lines[3]]) + "\n", encoding="utf-8")
         with pytest.raises(BadInput, match=r"trace\.jsonl:4: expected"):
             load_trace(trace)
+
+
+def test_a_packed_trace_replays_exactly_like_its_jsonl(invoke, tmp_path):
+    trace = tmp_path / "trace.jsonl"
+    good = [[1, 2, 3, 4], [1, 2, 3, 4, 5, 6], [], [1, 2, 9, 4294967295]]
+    trace.write_text("".join(json.dumps({"tokens": ids}) + "\n" for ids in good), encoding="utf-8")
+    packed = tmp_path / "trace.packed"
+    made = invoke("cache", "pack", str(trace), "-o", str(packed))
+    assert made.exit_code == 0, made.stderr
+    assert "4 requests, 14 tokens" in made.stderr
+    for args in ([], ["--mode", "blocks", "--block-size", "2"], ["--page-size", "2"]):
+        as_text = cache_json(invoke, "replay", str(trace), *args)
+        as_packed = cache_json(invoke, "replay", str(packed), *args)
+        assert as_packed["requests"] == as_text["requests"]
+    again = invoke("cache", "pack", str(trace), "-o", str(packed))
+    assert again.exit_code == 2 and "--force" in again.stderr
+    # a packed file cut short is refused, not half-read
+    packed.write_bytes(packed.read_bytes()[:-4])
+    cut = invoke("cache", "replay", str(packed))
+    assert cut.exit_code == 2 and "cut short" in cut.stderr and "cache pack" in cut.stderr
+    # a bad JSONL line still names its line when packing
+    trace.write_text('{"tokens": [1]}\n{"tokens": [1, -1]}\n', encoding="utf-8")
+    bad = invoke("cache", "pack", str(trace), "-o", str(tmp_path / "other.packed"))
+    assert bad.exit_code == 2 and f"{trace}:2" in bad.stderr

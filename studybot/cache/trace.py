@@ -13,7 +13,9 @@ line is re-read one at a time so the error names the first bad line.
 from __future__ import annotations
 
 import json
+import sys
 from array import array
+from collections.abc import Sequence
 from pathlib import Path
 
 from studybot.cache.radix import TOKEN_BYTES, TOKEN_CODE
@@ -26,6 +28,8 @@ _LIMIT = 2**32
 # Measured on the bench traces: one parse of all 220 MiB is slower than runs
 # of this size, whose passes (join, translate, parse) stay in the CPU cache.
 _GROUP_BYTES = 1 << 18
+PACKED_MAGIC = b"studybot packed trace: uint32 little-endian\n"
+_COUNT_BYTES = 8  # request count, then one uint64 length per request, then the tokens
 
 
 def load_trace(path: Path) -> list[array]:
@@ -36,6 +40,8 @@ def load_trace(path: Path) -> list[array]:
         raise BadInput(
             f"cannot read {path}: {exc.strerror}", hint="give a JSONL trace file"
         ) from None
+    if data.startswith(PACKED_MAGIC):
+        return _unpacked(path, data)
     numbered = [
         (number, line.strip()) for number, line in enumerate(data.split(b"\n"), 1) if line.strip()
     ]
@@ -155,3 +161,54 @@ def _ids(line: bytes) -> array | None:
         return array(TOKEN_CODE, ids)
     except (OverflowError, TypeError):
         return None
+
+
+def write_packed(requests: Sequence[array], path: Path) -> None:
+    """Write loaded requests in the packed form ``load_trace`` reads back."""
+    lengths = array("Q", (len(ids) for ids in requests))
+    with path.open("wb") as out:
+        out.write(PACKED_MAGIC)
+        out.write(len(requests).to_bytes(_COUNT_BYTES, "little"))
+        out.write(_little_bytes(lengths))
+        for ids in requests:
+            out.write(_little_bytes(ids))
+
+
+def _unpacked(path: Path, data: bytes) -> list[array]:
+    view = memoryview(data)
+    start = len(PACKED_MAGIC)
+    count = int.from_bytes(view[start : start + _COUNT_BYTES], "little")
+    start += _COUNT_BYTES
+    lengths = array("Q")
+    table = view[start : start + count * lengths.itemsize]
+    if len(table) == count * lengths.itemsize:
+        lengths = _little(array("Q", table.tobytes()))
+    start += len(table)
+    if count == 0 or len(lengths) != count or len(view) - start != sum(lengths) * TOKEN_BYTES:
+        raise BadInput(
+            f"{path}: a packed trace that is cut short, padded or empty",
+            hint="pack it again: studybot cache pack TRACE.jsonl -o FILE",
+        )
+    requests: list[array] = []
+    for length in lengths:
+        end = start + length * TOKEN_BYTES
+        ids = array(TOKEN_CODE)
+        ids.frombytes(view[start:end])
+        requests.append(_little(ids))
+        start = end
+    return requests
+
+
+def _little_bytes(words: array) -> bytes:
+    """``words`` as little-endian bytes, leaving ``words`` as it is."""
+    if sys.byteorder == "big":
+        words = array(words.typecode, words)
+        words.byteswap()
+    return words.tobytes()
+
+
+def _little(words: array) -> array:
+    """``words`` in little-endian order (the packed form's), swapped in place if need be."""
+    if sys.byteorder == "big":
+        words.byteswap()
+    return words

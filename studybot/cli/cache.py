@@ -239,9 +239,10 @@ def replay_(
     cache_rule: str | None,
     as_json: bool,
 ) -> None:
-    """Replay a token trace: one {"tokens": [ids…]} per line.
+    """Replay a token trace: one {"tokens": [ids…]} per line, or a packed trace.
 
     elapsed_s in the JSON is the replay loop alone, not loading the file.
+    A trace replayed many times loads faster packed (studybot cache pack).
 
     \b
     Example:
@@ -263,6 +264,36 @@ def replay_(
         f"{_describe(mode, capacity, page_size, block_size, rule)}"
     )
     click.echo(f"replay {result.elapsed_s:.3f} s · {result.tokens_per_s:,.0f} tokens/s")
+
+
+@cache.command("pack")
+@click.argument("trace", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The packed trace to write (never over an existing file without --force).",
+)
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+def pack(trace: Path, output: Path, force: bool) -> None:
+    """Parse a JSONL token trace once and store its ids packed, for fast replays.
+
+    `cache replay` reads the packed file like the JSONL one, without
+    parsing a digit: worth it for a trace replayed under many settings.
+
+    \b
+    Example:
+      studybot cache pack trace.jsonl -o trace.packed
+      studybot cache replay trace.packed --mode blocks
+    """
+    from studybot.cache.trace import load_trace, write_packed
+    from studybot.export import write_file
+
+    requests = load_trace(trace)
+    write_file(output, lambda path: write_packed(requests, path), force=force)
+    tokens = sum(len(ids) for ids in requests)
+    click.echo(f"Wrote {output} ({len(requests):,} requests, {tokens:,} tokens)", err=True)
 
 
 COMMANDS = [cache]

@@ -278,10 +278,13 @@ def test_a_packed_trace_replays_exactly_like_its_jsonl(invoke, tmp_path):
         assert as_packed["requests"] == as_text["requests"]
     again = invoke("cache", "pack", str(trace), "-o", str(packed))
     assert again.exit_code == 2 and "--force" in again.stderr
-    # a packed file cut short is refused, not half-read
-    packed.write_bytes(packed.read_bytes()[:-4])
-    cut = invoke("cache", "replay", str(packed))
-    assert cut.exit_code == 2 and "cut short" in cut.stderr and "cache pack" in cut.stderr
+    # a packed file cut short or padded is refused, not half-read
+    whole = packed.read_bytes()
+    for damaged in (whole[:-4], whole + b"\0\0\0\0"):
+        packed.write_bytes(damaged)
+        refused = invoke("cache", "replay", str(packed))
+        assert refused.exit_code == 2 and "cut short" in refused.stderr
+        assert "cache pack" in refused.stderr
     # a bad JSONL line still names its line when packing
     trace.write_text('{"tokens": [1]}\n{"tokens": [1, -1]}\n', encoding="utf-8")
     bad = invoke("cache", "pack", str(trace), "-o", str(tmp_path / "other.packed"))

@@ -17,6 +17,7 @@ import sys
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 from studybot.cache.radix import TOKEN_BYTES, TOKEN_CODE
 from studybot.errors import BadInput
@@ -35,13 +36,15 @@ _COUNT_BYTES = 8  # request count, then one uint64 length per request, then the 
 def load_trace(path: Path) -> list[array]:
     """Requests of a JSONL trace as uint32 arrays (BadInput naming ``file:line``)."""
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            if handle.read(len(PACKED_MAGIC)) == PACKED_MAGIC:
+                return _unpacked(path, handle)
+            handle.seek(0)
+            data = handle.read()
     except OSError as exc:
         raise BadInput(
             f"cannot read {path}: {exc.strerror}", hint="give a JSONL trace file"
         ) from None
-    if data.startswith(PACKED_MAGIC):
-        return _unpacked(path, data)
     numbered = [
         (number, line.strip()) for number, line in enumerate(data.split(b"\n"), 1) if line.strip()
     ]
@@ -174,28 +177,23 @@ def write_packed(requests: Sequence[array], path: Path) -> None:
             out.write(_little_bytes(ids))
 
 
-def _unpacked(path: Path, data: bytes) -> list[array]:
-    view = memoryview(data)
-    start = len(PACKED_MAGIC)
-    count = int.from_bytes(view[start : start + _COUNT_BYTES], "little")
-    start += _COUNT_BYTES
-    lengths = array("Q")
-    table = view[start : start + count * lengths.itemsize]
-    if len(table) == count * lengths.itemsize:
-        lengths = _little(array("Q", table.tobytes()))
-    start += len(table)
-    if count == 0 or len(lengths) != count or len(view) - start != sum(lengths) * TOKEN_BYTES:
+def _unpacked(path: Path, handle: BinaryIO) -> list[array]:
+    """A packed trace after its first line: each request read straight into its array."""
+    count = int.from_bytes(handle.read(_COUNT_BYTES), "little")
+    table = handle.read(count * 8)
+    requests: list[array] = []
+    if count and len(table) == count * 8:
+        zero = array(TOKEN_CODE, [0])
+        for length in _little(array("Q", table)):
+            ids = zero * length  # one allocation; readinto then fills it without a copy
+            if handle.readinto(memoryview(ids).cast("B")) != length * TOKEN_BYTES:
+                break
+            requests.append(_little(ids))
+    if not count or len(requests) != count or handle.read(1):
         raise BadInput(
             f"{path}: a packed trace that is cut short, padded or empty",
             hint="pack it again: studybot cache pack TRACE.jsonl -o FILE",
         )
-    requests: list[array] = []
-    for length in lengths:
-        end = start + length * TOKEN_BYTES
-        ids = array(TOKEN_CODE)
-        ids.frombytes(view[start:end])
-        requests.append(_little(ids))
-        start = end
     return requests
 
 

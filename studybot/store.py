@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
+import sqlite3
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlite_utils import Database
-
 from studybot import migrations
-from studybot.errors import SessionNotFound, StudybotError
+from studybot.dbfile import connect, explain, writable, writing
+from studybot.errors import SessionNotFound
 
 DB_NAME = "studybot.db"
 
@@ -117,27 +116,26 @@ def sha256(text: str) -> str:
 
 
 class Store:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, write: bool = True) -> None:
         self.path = path
         try:
-            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            if not path.exists():
-                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-            os.chmod(path, 0o600)
-            self.db = Database(path)
-            self.db.enable_wal()
-            migrations.apply(self.db)
-        except OSError as exc:
-            raise StudybotError(
-                f"cannot open the session database {path}: {exc.strerror or exc}",
-                hint="check the folder's permissions, or set STUDYBOT_HOME to a writable folder",
-            ) from None
+            write = write or writable(path)
+            self.db = connect(path, write=write)
+            if write:
+                self.db.enable_wal()
+            migrations.apply(self.db, write=write or self.db.memory)
+        except migrations.NewerDatabase as exc:
+            exc.message = f"{path}: {exc.message}"
+            raise
+        except sqlite3.Error as exc:
+            raise explain(exc, path) from None
 
     @classmethod
-    def open(cls) -> Store:
+    def open(cls, *, write: bool = True) -> Store:
+        """The home's database; ``write=False`` for commands that only read (works read-only)."""
         from studybot.config import home
 
-        return cls(home() / DB_NAME)
+        return cls(home() / DB_NAME, write=write)
 
     def close(self) -> None:
         self.db.close()
@@ -161,9 +159,9 @@ class Store:
         summary_in: str | None = None,
     ) -> int:
         """Create a session with its segments in one transaction; returns its id."""
-        prefix_sha = self.remember_prefix(prefix)
         parts = list(segments)
-        with self.db.atomic():
+        with writing(self.db):
+            prefix_sha = self.remember_prefix(prefix)
             table = self.db["sessions"].insert(
                 {
                     "bank": bank,
@@ -195,7 +193,8 @@ class Store:
 
     def remember_prefix(self, prefix: str) -> str:
         digest = sha256(prefix)
-        self.db["prefixes"].insert({"sha256": digest, "text": prefix}, ignore=True)
+        with writing(self.db):
+            self.db["prefixes"].insert({"sha256": digest, "text": prefix}, ignore=True)
         return digest
 
     def prefix_text(self, digest: str) -> str | None:
@@ -269,7 +268,7 @@ class Store:
             row["summary_prompt_tokens"] = usage.prompt_tokens
             row["summary_completion_tokens"] = usage.completion_tokens
             row["summary_cached_tokens"] = usage.cached_tokens
-        with self.db.atomic():
+        with writing(self.db):
             self.db["segments"].update((session_id, index), row)
             self.db.execute(
                 "update segments set summary_in = ? where session_id = ? and idx = ?",
@@ -288,7 +287,8 @@ class Store:
     def _insert(self, table: str, record: Turn | FollowUp) -> None:
         row = asdict(record)
         row["created"] = record.created or now()
-        self.db[table].insert(row)  # sqlite-utils commits before returning
+        with writing(self.db):  # committed before the next request goes out
+            self.db[table].insert(row)
 
     def followups(self, session_id: int) -> list[FollowUp]:
         return self._records(FollowUp, "followups", session_id, order="id")

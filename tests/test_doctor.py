@@ -55,7 +55,9 @@ def test_settings_only_check_sends_nothing(invoke, fast):
 def test_lint_errors_exit_2_with_every_problem_listed(invoke, fast, monkeypatch):
     monkeypatch.setenv("TAOTOKEN_API_KEY", "YOUR_API_KEY")
     with OpenAIServer(key=KEY, models=[MODEL]) as server:
-        result = invoke("doctor", "--probe", "--base-url", server.base_url + "/v1", "--model", " m")
+        result = invoke(
+            "doctor", "--probe", "--base-url", "https://taotoken.net/api/v1", "--model", " m"
+        )
         assert server.requests == []
     assert result.exit_code == 2
     for words in ("ends in /v1", "placeholder", "whitespace"):

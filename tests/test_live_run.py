@@ -148,8 +148,8 @@ def test_the_key_is_never_stored_exported_or_printed(invoke, server, studybot_ho
 @pytest.mark.parametrize(
     ("base_url", "says"),
     [
-        ("{url}/v1", "ends in /v1"),
-        ("{url}/v1/", "ends in /v1"),
+        ("https://taotoken.net/api/v1", "ends in /v1"),
+        ("https://taotoken.net/api/v1/", "ends in /v1"),
         ("https://taotoken.net/?utm_source=guide", "landing page"),
         ("ftp://taotoken.net/api", "http(s)"),
         ("https:///api", "http(s)"),
@@ -167,8 +167,10 @@ def test_a_bad_base_url_stops_before_any_request(invoke, server, base_url, says)
 
 
 def test_the_v1_error_names_the_fix(invoke, server):
-    result = run(invoke, server, "--from", "1", "--to", "2", base_url=server.base_url + "/v1/")
-    assert f"drop /v1 and use {server.base_url}" in result.stderr
+    result = run(
+        invoke, server, "--from", "1", "--to", "2", base_url="https://taotoken.net/api/v1/"
+    )
+    assert "drop /v1 and use https://taotoken.net/api" in result.stderr
 
 
 def test_a_trailing_slash_is_trimmed(invoke, server):

@@ -32,7 +32,7 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
     from studybot.cli.config import CHANNEL_FIELDS, render
     from studybot.errors import ConfigError, ProviderError
 
-    settings = config.load(flags)
+    settings = config.load(config.flag_settings(flags))
     described = channel.describe(settings)
     checks = doctor.settings_checks(settings)
     if not as_json:

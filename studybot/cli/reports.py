@@ -22,7 +22,7 @@ def sessions(as_json: bool) -> None:
     from studybot.export import session_summary
     from studybot.store import Store
 
-    records = Store.open().sessions()
+    records = Store.open(write=False).sessions()
     if as_json:
         emit_json([session_summary(r) for r in records])
         return
@@ -71,7 +71,7 @@ def show(session_id: str, as_json: bool) -> None:
     from studybot.export import session_data
     from studybot.store import Store
 
-    store = Store.open()
+    store = Store.open(write=False)
     record = store.session(session_id)
     if as_json:
         emit_json(session_data(store, record.id))
@@ -166,7 +166,7 @@ def export(session_id: str, fmt: str, output: Path | None) -> None:
     from studybot.export import render
     from studybot.store import Store
 
-    store = Store.open()
+    store = Store.open(write=False)
     record = store.session(session_id)
     text = render(store, record.id, fmt)
     if output is None:

@@ -46,7 +46,7 @@ def run(first, last, bank_ref, as_json, **flags) -> None:
     from studybot import config, providers, session
     from studybot.store import Store
 
-    settings = config.load(flags)
+    settings = config.load(config.flag_settings(flags))
     bank = banks.load(bank_ref)
     bank.select(first, last)
     provider, notice = providers.choose(settings, bank)
@@ -92,7 +92,7 @@ def resume(session_id, as_json, **flags) -> None:
             f"session {record.id} is already complete",
             hint=f"see it with: studybot show {record.id}",
         )
-    given = {k: v for k, v in flags.items() if v is not None}
+    given = config.flag_settings(flags)
     if record.provider == "offline":
         given.setdefault("offline", True)
     else:
@@ -114,6 +114,15 @@ def resume(session_id, as_json, **flags) -> None:
 
 
 def _study(study, store, record, as_json: bool) -> None:
+    from studybot.config import home
+    from studybot.locks import session_lock
+
+    with session_lock(home(), record.id):
+        record = store.session(record.id)  # another process may have moved it on meanwhile
+        _study_locked(study, store, record, as_json)
+
+
+def _study_locked(study, store, record, as_json: bool) -> None:
     from studybot import session
     from studybot.cache.recorded import prefix_findings
     from studybot.cli.reports import render_session

@@ -101,7 +101,7 @@ def plan(first, last, bank_ref, window, answer_tokens, cache_rule, plot, as_json
             ) from None
     if answer_tokens is not None:
         flags["answer_tokens"] = answer_tokens
-    settings = config.load(flags)
+    settings = config.load(config.flag_settings(flags))
     if answer_tokens is None and settings.live:
         # A live model's answers are not the answer key's; project its expected length.
         answer_tokens = settings.answer_tokens

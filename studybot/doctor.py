@@ -19,7 +19,7 @@ from studybot import channel, prompt, tokens
 from studybot.bank import Bank, Question
 from studybot.config import Settings
 from studybot.errors import StudybotError
-from studybot.providers import Reply
+from studybot.providers.base import Reply
 
 SHORT, LONG, CONTROL = 23, 76, 34  # the bank's anchor questions used as probes
 CONFIG, CHANNEL, HISTORY = "config", "channel", "history"  # what a failed check points to

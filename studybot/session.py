@@ -16,13 +16,12 @@ from studybot.bank import Bank, Question
 from studybot.config import Settings
 from studybot.errors import ContextOverflow
 from studybot.kv.turns import kv_model, turn_kv_bytes
-from studybot.providers import Provider, Reply
+from studybot.providers.base import Provider, Reply, Usage
 from studybot.store import (
     FollowUp,
     SegmentRecord,
     SessionRecord,
     Store,
-    SummaryUsage,
     Turn,
     sha256,
 )
@@ -54,6 +53,8 @@ class Listener:
     def follow_up_answered(self, follow_up: FollowUp) -> None: ...
 
     def summary_made(self, segment: SegmentRecord, summary: str) -> None: ...
+
+    def warning(self, message: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -127,13 +128,13 @@ def _answer_lengths(study: Study, questions: Sequence[Question]) -> dict[int, in
 def run(study: Study, store: Store, session: SessionRecord, listener: Listener) -> SessionRecord:
     """Answer every unanswered question of ``session`` and write missing summaries."""
     answered = {turn.question_id: turn for turn in store.turns(session.id)}
-    warm = getattr(study.provider, "warm", None)
-    if warm is not None and answered:
+    if answered:
         # A provider that simulates its cache must see what this session sent
         # before it was interrupted, or its first resumed request would miss.
         from studybot.cache.recorded import session_requests
 
-        warm(r.messages for r in session_requests(store, session))
+        study.provider.warm(r.messages for r in session_requests(store, session))
+    warned = any(turn.usage_suspect for turn in answered.values())
     carried: str | None = None  # the summary just written, which the next segment starts from
     for segment in store.segments(session.id):
         if carried is not None:
@@ -148,6 +149,9 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
                 continue
             question = study.bank.get(question_id)
             turn = _answer(study, store, session, segment, history, question, listener)
+            if turn.usage_suspect and not warned:
+                warned = True
+                listener.warning(suspect_warning(turn))
             answered[question_id] = turn
             history.append((question, turn.answer))
             _after_answer(study, store, session, segment, history, question, listener)
@@ -192,28 +196,49 @@ def _turn(
     latency_ms: float,
     local_prompt: int,
 ) -> Turn:
-    local_completion = tokens.count(reply.text)
-    reported = reply.usage
-    prompt_tokens = reported.prompt_tokens if reported else local_prompt
-    completion_tokens = reported.completion_tokens if reported else local_completion
-    context_tokens = prompt_tokens + completion_tokens
+    counted = tokens.settle(
+        reply.usage,
+        messages,
+        reply.text,
+        from_provider=session.provider != "offline",
+        local_prompt=local_prompt,
+    )
     return Turn(
         session_id=session.id,
         segment=segment.index,
         question_id=question.id,
         question=question.question,
         answer=reply.text,
-        prompt_tokens=prompt_tokens,
-        completion_tokens=completion_tokens,
-        cached_tokens=reported.cached_tokens if reported else 0,
-        context_tokens=context_tokens,
-        local_prompt_tokens=local_prompt,
-        local_completion_tokens=local_completion,
-        usage_source="provider" if reported and session.provider != "offline" else "local",
+        prompt_tokens=counted.usage.prompt_tokens,
+        completion_tokens=counted.usage.completion_tokens,
+        cached_tokens=counted.usage.cached_tokens,
+        context_tokens=counted.context_tokens,
+        local_prompt_tokens=counted.local.prompt_tokens,
+        local_completion_tokens=counted.local.completion_tokens,
+        usage_source=counted.source,
         latency_ms=round(latency_ms, 1),
         finish_reason=reply.finish_reason,
-        kv_bytes=turn_kv_bytes(kv_model(session.settings), context_tokens),
+        answer_flag=answer_flag(reply),
+        usage_suspect=int(counted.suspect),
+        kv_bytes=turn_kv_bytes(kv_model(session.settings), counted.context_tokens),
         prefix_sha256=sha256(messages[0]["content"]),
+    )
+
+
+def answer_flag(reply: Reply) -> str | None:
+    """Why an answer is not whole: "empty", "truncated" (the token limit cut it), or None."""
+    if not reply.text.strip():
+        return "empty"
+    if reply.finish_reason == "length":
+        return "truncated"
+    return None
+
+
+def suspect_warning(turn: Turn) -> str:
+    return (
+        f"Q{turn.question_id}: the provider reported {turn.prompt_tokens} prompt tokens but the "
+        f"request holds about {turn.local_prompt_tokens}; studybot keeps both and sizes the "
+        "context from its own count (said once per session; `studybot show` marks such turns)"
     )
 
 
@@ -240,15 +265,15 @@ def _after_answer(
         reply = study.provider.follow_up(
             messages, question=question, text=text, on_text=listener.text
         )
-        usage = reply.usage
+        usage = tokens.settle(reply.usage, messages, reply.text).usage
         follow_up = FollowUp(
             session_id=session.id,
             question_id=question.id,
             question=text,
             answer=reply.text,
-            prompt_tokens=usage.prompt_tokens if usage else tokens.prompt_tokens(messages),
-            completion_tokens=usage.completion_tokens if usage else tokens.count(reply.text),
-            cached_tokens=usage.cached_tokens if usage else 0,
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            cached_tokens=usage.cached_tokens,
             latency_ms=round((time.perf_counter() - started) * 1000, 1),
         )
         store.record_followup(follow_up)
@@ -266,12 +291,7 @@ def _summarise(
     messages = prompt.summary_messages(session.prefix, segment.summary_in, history)
     reply = study.provider.summarise(messages, questions=[q for q, _ in history])
     summary = prompt.clip_summary(reply.text)
-    reported = reply.usage
-    usage = SummaryUsage(
-        prompt_tokens=reported.prompt_tokens if reported else tokens.prompt_tokens(messages),
-        completion_tokens=reported.completion_tokens if reported else tokens.count(reply.text),
-        cached_tokens=reported.cached_tokens if reported else 0,
-    )
+    usage: Usage = tokens.settle(reply.usage, messages, reply.text).usage
     store.set_summary(session.id, segment.index, summary, usage)
     listener.summary_made(segment, summary)
     return summary

@@ -18,6 +18,7 @@ from typing import Any
 from studybot import migrations
 from studybot.dbfile import connect, explain, writable, writing
 from studybot.errors import SessionNotFound
+from studybot.providers.base import Usage
 
 DB_NAME = "studybot.db"
 
@@ -50,19 +51,12 @@ class SessionRecord:
 
 
 @dataclass(frozen=True)
-class SummaryUsage:
-    prompt_tokens: int
-    completion_tokens: int
-    cached_tokens: int
-
-
-@dataclass(frozen=True)
 class SegmentRecord:
     index: int
     question_ids: tuple[int, ...]
     summary_in: str | None
     summary_out: str | None
-    summary_usage: SummaryUsage | None = None  # what writing summary_out cost
+    summary_usage: Usage | None = None  # what writing summary_out cost
 
     @property
     def first_id(self) -> int:
@@ -89,6 +83,8 @@ class Turn:
     usage_source: str  # "provider" or "local"
     latency_ms: float
     finish_reason: str | None = None
+    answer_flag: str | None = None  # "truncated" (cut by the token limit) or "empty"
+    usage_suspect: int = 0  # 1: reported usage disagreed with the local count (local sizes n)
     kv_bytes: int | None = None
     prefix_sha256: str | None = None
     created: str = ""
@@ -250,7 +246,7 @@ class Store:
                 summary_out=row["summary_out"],
                 summary_usage=None
                 if row["summary_prompt_tokens"] is None
-                else SummaryUsage(
+                else Usage(
                     row["summary_prompt_tokens"],
                     row["summary_completion_tokens"],
                     row["summary_cached_tokens"] or 0,
@@ -260,7 +256,7 @@ class Store:
         ]
 
     def set_summary(
-        self, session_id: int, index: int, summary: str, usage: SummaryUsage | None = None
+        self, session_id: int, index: int, summary: str, usage: Usage | None = None
     ) -> None:
         """Record segment ``index``'s summary (and its cost); carry it into the next segment."""
         row: dict[str, Any] = {"summary_out": summary}

@@ -13,9 +13,11 @@ retries are off so that there is one policy, and one place to test it.
 
 from __future__ import annotations
 
+import json
+import random
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -23,11 +25,15 @@ from studybot.bank import Question
 from studybot.channel import key_facts, origin
 from studybot.config import Settings
 from studybot.errors import ProviderError
-from studybot.providers import Messages, Reply, TextSink, Usage
-from studybot.providers.failures import Channel, ReportedError, StreamCut, classify
+from studybot.providers.base import Messages, Reply, TextSink, Usage
+from studybot import tokens
+from studybot.providers.failures import Channel, Malformed, ReportedError, StreamCut, classify
 
-LONGEST_WAIT = 60.0  # seconds: a server asking to wait longer than this gets an error instead
+LONGEST_WAIT = 120.0  # seconds: a server asking to wait longer than this gets an error instead
 BACKOFF_CAP = 30.0  # seconds: the longest wait between retries without Retry-After
+JITTER = 0.25  # fraction a backoff is shortened at random, so clients do not retry in step
+CONNECT_TIMEOUT = 5.0  # seconds to open a connection: an unreachable host fails fast
+MORE_ROOM = 2  # a cut answer is asked once more with this many times the output tokens
 MODEL_LIST_MISSING = {404, 405, 501}  # statuses meaning "this endpoint lists no models"
 
 
@@ -44,6 +50,7 @@ class OpenAICompatProvider:
         *,
         sleep: Callable[[float], None] = time.sleep,
         notify: Callable[[str], None] = _stderr,
+        jitter: Callable[[], float] = random.random,
     ) -> None:
         import openai
 
@@ -51,6 +58,7 @@ class OpenAICompatProvider:
         self.model = settings.model
         self.sleep = sleep
         self.notify = notify
+        self.jitter = jitter
         key = settings.api_key() or ""
         facts = key_facts(settings)
         self.channel = Channel(
@@ -70,10 +78,13 @@ class OpenAICompatProvider:
             api_key=key,
             base_url=settings.base_url,
             max_retries=0,
-            timeout=openai.Timeout(settings.request_timeout, read=read),
+            timeout=openai.Timeout(settings.request_timeout, read=read, connect=CONNECT_TIMEOUT),
         )
 
     # -- the Provider protocol ----------------------------------------------
+
+    def warm(self, requests: Iterable[Messages]) -> None:
+        """A real provider keeps its own cache: nothing to replay."""
 
     def complete(
         self, messages: Messages, *, question: Question, on_text: TextSink | None = None
@@ -96,6 +107,27 @@ class OpenAICompatProvider:
     # -- requests -------------------------------------------------------------
 
     def ask(self, messages: Messages, on_text: TextSink | None, what: str) -> Reply:
+        """One whole answer: an empty or cut one is asked once more, with more room if cut.
+
+        If the second reply is still not whole it is returned as it is, and
+        the session saves it flagged (``Turn.answer_flag``), never as normal.
+        """
+        limit = self.settings.max_output_tokens
+        reply = self._retrying(messages, on_text, what, limit)
+        cut = reply.finish_reason == "length"
+        if reply.text.strip() and not cut:
+            return reply
+        room = self.settings.context_window - tokens.prompt_tokens(messages)
+        larger = min(limit * MORE_ROOM, room) if cut else limit
+        if cut and larger <= limit:
+            return reply  # the window has no more room to give
+        why = f"was cut at {limit} tokens" if cut else "came back empty"
+        self.notify(f"\n{what}: the answer {why}; asking once more with room for {larger}")
+        return self._retrying(messages, on_text, what, larger)
+
+    def _retrying(
+        self, messages: Messages, on_text: TextSink | None, what: str, limit: int
+    ) -> Reply:
         """One answer, retried on failures that retrying can fix."""
         import openai
 
@@ -110,8 +142,8 @@ class OpenAICompatProvider:
         for attempt in range(retries + 1):
             shown.clear()
             try:
-                return self._once(messages, sink if on_text is not None else None)
-            except (openai.OpenAIError, StreamCut, ReportedError) as exc:
+                return self._parsed(messages, sink if on_text is not None else None, limit)
+            except (openai.OpenAIError, StreamCut, ReportedError, Malformed) as exc:
                 failure = classify(exc, self.channel, what)
             if not failure.retryable or attempt == retries:
                 raise failure.error
@@ -129,32 +161,45 @@ class OpenAICompatProvider:
             self.sleep(delay)
         raise AssertionError("unreachable")  # the loop returns or raises
 
+    def _parsed(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
+        """``_once``, with replies the client could not read turned into Malformed."""
+        try:
+            return self._once(messages, on_text, limit)
+        except json.JSONDecodeError:
+            raise Malformed("text that is not valid JSON (cut short, or not the API)") from None
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            # The client hands back what it cannot parse as-is; reading it fails here.
+            raise Malformed(f"a reply in an unexpected shape ({type(exc).__name__})") from None
+
     def _delay(self, attempt: int, wait: float | None) -> float:
         if wait is not None:
-            return wait
-        return min(BACKOFF_CAP, self.settings.retry_backoff * 2**attempt)
+            return wait  # the server's own figure, as the SDK honours it
+        backoff = min(BACKOFF_CAP, self.settings.retry_backoff * 2**attempt)
+        return backoff * (1 - JITTER * self.jitter())
 
-    def _once(self, messages: Messages, on_text: TextSink | None) -> Reply:
+    def _once(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
         if self.settings.wire_api == "responses":
             if self.settings.stream:
-                return self._responses_stream(messages, on_text)
-            return self._responses_whole(messages, on_text)
+                return self._responses_stream(messages, on_text, limit)
+            return self._responses_whole(messages, on_text, limit)
         if self.settings.stream:
-            return self._chat_stream(messages, on_text)
-        return self._chat_whole(messages, on_text)
+            return self._chat_stream(messages, on_text, limit)
+        return self._chat_whole(messages, on_text, limit)
 
-    def _chat_stream(self, messages: Messages, on_text: TextSink | None) -> Reply:
+    def _chat_stream(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
         stream = self.client.chat.completions.create(
             model=self.model,
             messages=messages,  # type: ignore[arg-type]
             stream=True,
             stream_options={"include_usage": True},
+            max_tokens=limit,
         )
         parts: list[str] = []
         finish: str | None = None
         usage: Any = None
         deadline = self._deadline()
         with stream, _cut_on_error(parts, self.settings.stream_idle_timeout):
+            _expect_event_stream(stream)
             for chunk in stream:
                 if chunk.usage is not None:
                     usage = chunk.usage
@@ -171,11 +216,13 @@ class OpenAICompatProvider:
             raise StreamCut("it ended without a finish_reason", _size(parts))
         return Reply(text="".join(parts), usage=chat_usage(usage), finish_reason=finish)
 
-    def _chat_whole(self, messages: Messages, on_text: TextSink | None) -> Reply:
+    def _chat_whole(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
         response = self.client.chat.completions.create(
             model=self.model,
             messages=messages,  # type: ignore[arg-type]
+            max_tokens=limit,
         )
+        _expect_parsed(response)
         choice = response.choices[0] if response.choices else None
         if choice is None or not choice.finish_reason:
             raise StreamCut("the response had no finish_reason")
@@ -186,17 +233,19 @@ class OpenAICompatProvider:
             text=text, usage=chat_usage(response.usage), finish_reason=choice.finish_reason
         )
 
-    def _responses_stream(self, messages: Messages, on_text: TextSink | None) -> Reply:
+    def _responses_stream(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
         stream = self.client.responses.create(
             model=self.model,
             input=messages,  # type: ignore[arg-type]
             stream=True,
+            max_output_tokens=limit,
         )
         parts: list[str] = []
         final: Any = None
         finish = "stop"
         deadline = self._deadline()
         with stream, _cut_on_error(parts, self.settings.stream_idle_timeout):
+            _expect_event_stream(stream)
             for event in stream:
                 kind = getattr(event, "type", "")
                 if kind == "response.output_text.delta":
@@ -218,11 +267,13 @@ class OpenAICompatProvider:
             raise StreamCut("it ended without response.completed", _size(parts))
         return Reply(text="".join(parts), usage=responses_usage(final.usage), finish_reason=finish)
 
-    def _responses_whole(self, messages: Messages, on_text: TextSink | None) -> Reply:
+    def _responses_whole(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
         response = self.client.responses.create(
             model=self.model,
             input=messages,  # type: ignore[arg-type]
+            max_output_tokens=limit,
         )
+        _expect_parsed(response)
         if response.status == "failed":
             raise _reported(response.error)
         if response.status not in ("completed", "incomplete"):
@@ -274,6 +325,26 @@ def _cut_on_error(parts: list[str], idle: float) -> Iterator[None]:
         raise StreamCut(f"no data for {idle:g} s", _size(parts)) from None
     except openai.APIConnectionError:
         raise StreamCut("the connection dropped", _size(parts)) from None
+
+
+def _expect_event_stream(stream: Any) -> None:
+    """A 200 that is not an event stream (a proxy's HTML page) has no events to read."""
+    response = getattr(stream, "response", None)
+    kind = response.headers.get("content-type", "") if response is not None else ""
+    if kind and "event-stream" not in kind:
+        raise Malformed(_described(kind.split(";")[0].strip()))
+
+
+def _expect_parsed(response: Any) -> None:
+    """The client returns a body it cannot parse as plain text; that is no answer."""
+    if isinstance(response, str):
+        raise Malformed(_described("text/html" if response.lstrip().startswith("<") else "text"))
+
+
+def _described(kind: str) -> str:
+    if "html" in kind:
+        return f"an HTML page ({kind})"
+    return f"a {kind or 'non-JSON'} body, not the API's JSON"
 
 
 def _reported(error: Any) -> ReportedError:

@@ -52,6 +52,8 @@ def session_data(store: Store, session_id: int) -> dict[str, Any]:
         row["local_prompt_tokens"] = turn.local_prompt_tokens
         row["local_completion_tokens"] = turn.local_completion_tokens
         row["usage_source"] = turn.usage_source
+        row["usage_suspect"] = bool(turn.usage_suspect)
+        row["answer_flag"] = turn.answer_flag
         row["kv_bytes"] = turn.kv_bytes
         turns.append(row)
     return {
@@ -139,6 +141,8 @@ def to_markdown(store: Store, session_id: int) -> str:
                 lines += [f"### 第 {question_id} 题", "", "_not answered yet_", ""]
                 continue
             lines += [f"### 第 {question_id} 题：{turn.question}", "", turn.answer.strip(), ""]
+            if turn.flag_text:
+                lines += [f"> **Incomplete answer:** {turn.flag_text}", ""]
             for item in follow_ups.get(question_id, []):
                 lines += [f"**追问：** {item.question}", "", item.answer.strip(), ""]
         if segment.summary_out:
@@ -154,6 +158,8 @@ def to_anki(store: Store, session_id: int) -> str:
         front = _cell(f"第 {turn.question_id} 题：{turn.question}")
         back = _cell(turn.answer)
         tags = f"studybot session{record.id} q{turn.question_id}"
+        if turn.answer_flag:
+            tags += f" {turn.answer_flag}"
         rows.append(f"{front}\t{back}\t{tags}")
     return "\n".join(rows) + "\n"
 

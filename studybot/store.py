@@ -89,6 +89,17 @@ class Turn:
     prefix_sha256: str | None = None
     created: str = ""
 
+    @property
+    def flag_text(self) -> str | None:
+        """Why the saved answer is not whole, in words for reports and exports."""
+        return ANSWER_FLAGS.get(self.answer_flag or "")
+
+
+ANSWER_FLAGS = {
+    "truncated": "cut by the token limit (max_output_tokens), even after one retry with more room",
+    "empty": "the model returned an empty answer, twice",
+}
+
 
 @dataclass(frozen=True)
 class FollowUp:

@@ -97,8 +97,10 @@ def render_session(store, session_id: int) -> None:
         prompt = str(t.prompt_tokens)
         if t.usage_source == "provider" and t.local_prompt_tokens != t.prompt_tokens:
             prompt += f" (local {t.local_prompt_tokens})"
+        if t.usage_suspect:
+            prompt += " !"
         table.add_row(
-            str(t.question_id),
+            f"{t.question_id}*" if t.answer_flag else str(t.question_id),
             str(t.segment + 1),
             prompt,
             str(t.cached_tokens),
@@ -108,6 +110,14 @@ def render_session(store, session_id: int) -> None:
             f"{t.latency_ms / 1000:.2f} s",
         )
     console.print(table)
+    for t in turns:
+        if t.flag_text:
+            console.print(f"* Q{t.question_id} {t.answer_flag}: {t.flag_text}")
+    if any(t.usage_suspect for t in turns):
+        console.print(
+            "! the provider's reported usage disagrees with the local count by more than 2×; "
+            "context n and KV use the local count"
+        )
     if turns:
         prompt_total = sum(t.prompt_tokens for t in turns)
         cached_total = sum(t.cached_tokens for t in turns)

@@ -198,6 +198,8 @@ class TerminalListener:
             f" · prompt {turn.prompt_tokens}{cached} · answer {turn.completion_tokens}"
             f" · n={turn.context_tokens}{kv} · {turn.latency_ms / 1000:.1f} s[/dim]"
         )
+        if turn.flag_text:
+            self.err.print(f"Warning: Q{turn.question_id} saved flagged: {turn.flag_text}")
 
     def after_answer(self, question) -> str:
         if not self.interactive:
@@ -223,6 +225,9 @@ class TerminalListener:
             f"[dim]follow-up saved · prompt {follow_up.prompt_tokens} · answer {follow_up.completion_tokens}"
             " · not added to the main history[/dim]"
         )
+
+    def warning(self, message: str) -> None:
+        self.err.print(f"Warning: {message}", markup=False)
 
     def summary_made(self, segment, summary: str) -> None:
         if self.quiet:

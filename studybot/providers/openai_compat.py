@@ -21,12 +21,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from studybot import tokens
 from studybot.bank import Question
 from studybot.channel import key_facts, origin
 from studybot.config import Settings
 from studybot.errors import ProviderError
 from studybot.providers.base import Messages, Reply, TextSink, Usage
-from studybot import tokens
 from studybot.providers.failures import Channel, Malformed, ReportedError, StreamCut, classify
 
 LONGEST_WAIT = 120.0  # seconds: a server asking to wait longer than this gets an error instead

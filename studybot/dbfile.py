@@ -124,7 +124,16 @@ def explain(exc: sqlite3.Error, path: Path) -> StudybotError:
     return StudybotError(f"the session database {path} failed: {text}")
 
 
-def quick_check(db: Database) -> str:
-    """SQLite's ``PRAGMA quick_check``: "ok", or its first problem."""
-    rows = db.execute("PRAGMA quick_check").fetchall()
+def quick_check(path: Path) -> str:
+    """SQLite's ``PRAGMA quick_check`` on the file, read-only: "ok", or its first problem."""
+    if not path.exists():
+        return "ok (not created yet)"
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_SECONDS)
+        try:
+            rows = conn.execute("PRAGMA quick_check").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        return str(exc)
     return str(rows[0][0]) if rows else "no answer"

@@ -126,14 +126,16 @@ class Store:
     def __init__(self, path: Path, *, write: bool = True) -> None:
         self.path = path
         try:
-            write = write or writable(path)
-            self.db = connect(path, write=write)
-            if write:
+            can_write = write or writable(path)
+            self.db = connect(path, write=can_write)
+            if can_write:
                 self.db.enable_wal()
-            migrations.apply(self.db, write=write or self.db.memory)
+            migrations.apply(self.db, write=can_write or self.db.memory)
         except migrations.NewerDatabase as exc:
-            exc.message = f"{path}: {exc.message}"
-            raise
+            if write:
+                exc.message = f"{path}: {exc.message}"
+                raise
+            # Reading a newer file is safe: its old columns are all still there.
         except sqlite3.Error as exc:
             raise explain(exc, path) from None
 

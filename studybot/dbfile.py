@@ -24,8 +24,8 @@ BUSY_SECONDS = 30.0  # how long a connection waits for another process's write l
 
 
 def connect(path: Path, *, write: bool = True) -> Database:
-    """A Database on ``path``; read-only (never created) when the home cannot be written."""
-    if write or writable(path):
+    """A Database on ``path``; ``write=False`` opens it read-only, and never creates it."""
+    if write:
         _prepare(path)
         conn = sqlite3.connect(str(path), timeout=BUSY_SECONDS)
     elif path.exists():

@@ -30,9 +30,7 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
     from studybot import bank as banks
     from studybot import channel, config, doctor
     from studybot.cli.config import CHANNEL_FIELDS, render
-    from studybot.errors import ConfigError, ProviderError
-
-    from studybot.errors import StudybotError
+    from studybot.errors import ConfigError, ProviderError, StudybotError
     from studybot.store import DB_NAME
 
     settings = config.load(config.flag_settings(flags))

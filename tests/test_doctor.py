@@ -86,7 +86,7 @@ def test_json_report(invoke, fast):
     data = json.loads(result.stdout)
     assert data["verdict"]["kind"] == "ok"
     names = [c["name"] for c in data["checks"]]
-    assert names == ["lint", "key", "models", "Q23", "Q76", "Q34 alone", "Q34 deep"]
+    assert names == ["database", "lint", "key", "models", "Q23", "Q76", "Q34 alone", "Q34 deep"]
     deep = data["checks"][-1]["figures"]
     alone = data["checks"][-2]["figures"]
     assert deep["prompt_tokens"] > 5 * alone["prompt_tokens"]

@@ -176,7 +176,7 @@ class OpenAIServer:
         self._prompts: list[str] = []
         self._lock = threading.Lock()
         self._release = threading.Event()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self._httpd = _QuietServer(("127.0.0.1", 0), _handler(self))
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
@@ -261,6 +261,14 @@ class OpenAIServer:
         else:
             usage["prompt_tokens_details"] = {"cached_tokens": cached}
         return usage
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # a client killed mid-answer
+            super().handle_error(request, client_address)
 
 
 def _common_prefix(a: str, b: str) -> int:

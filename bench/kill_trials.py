@@ -34,7 +34,7 @@ from openai_server import OpenAIServer  # noqa: E402
 KEY = "sk-bench-0123456789abcdef"
 MODEL = "bench-model"
 FIRST, LAST = 1, 40
-ANSWER_DELAY = 0.02  # seconds the server takes per answer: a live run of ~2-3 s
+ANSWER_DELAY = 0.04  # seconds the server takes per answer: a live run of ~2.5 s
 
 
 def answer(body: dict) -> str:
@@ -65,7 +65,7 @@ def trial(rng: random.Random) -> tuple[int, int, float]:
         while not server.generations and victim.poll() is None:
             time.sleep(0.01)  # the kill lands once the run is live, not during start-up
         started = time.perf_counter()
-        time.sleep(rng.uniform(0.0, 2.5))
+        time.sleep(rng.uniform(0.0, 2.0))
         delay = time.perf_counter() - started
         finished_first = victim.poll() is not None
         victim.send_signal(signal.SIGKILL)

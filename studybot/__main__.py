@@ -1,3 +1,3 @@
-from studybot.cli import main
+from studybot.launch import main
 
 main()

@@ -39,13 +39,18 @@ def session_summary(record: SessionRecord) -> dict[str, Any]:
         "provider": record.provider,
         "model": record.model,
         "created": record.created,
+        "mode": record.mode,
     }
 
 
 def session_data(store: Store, session_id: int) -> dict[str, Any]:
     """Everything ``show --json`` reports: segments and turns in question order."""
+    from studybot.review import session_reviews
+
     record = store.session(session_id)
     recorded = store.turns(record.id)
+    grades = store.grades(record.id)
+    ratings = session_reviews(store, record.id)
     turns = []
     for turn in recorded:
         row = {key: getattr(turn, key) for key in TURN_KEYS}
@@ -55,6 +60,12 @@ def session_data(store: Store, session_id: int) -> dict[str, Any]:
         row["usage_suspect"] = bool(turn.usage_suspect)
         row["answer_flag"] = turn.answer_flag
         row["kv_bytes"] = turn.kv_bytes
+        graded, rated = grades.get(turn.question_id), ratings.get(turn.question_id)
+        row["attempt"] = graded.attempt if graded else None
+        row["grade"] = graded.score if graded else None
+        row["grade_source"] = graded.source if graded else None
+        row["points"] = [{"point": p, "covered": c} for p, c in graded.points] if graded else None
+        row["rating"] = rated.rating if rated else None
         turns.append(row)
     return {
         "id": record.id,
@@ -67,6 +78,8 @@ def session_data(store: Store, session_id: int) -> dict[str, Any]:
         "answered": record.answered,
         "total": record.total,
         "created": record.created,
+        "mode": record.mode,
+        "grading_usage": grading_usage(grades.values()),
         "segments": [
             {
                 "index": segment.index,
@@ -79,6 +92,19 @@ def session_data(store: Store, session_id: int) -> dict[str, Any]:
         ],
         "turns": turns,
         "kv": _session_kv(record, recorded),
+    }
+
+
+def grading_usage(grades) -> dict[str, int] | None:
+    """What the live grading side requests cost, kept apart like summary requests."""
+    sent = [g for g in grades if g.requests]
+    if not sent:
+        return None
+    return {
+        "requests": sum(g.requests for g in sent),
+        "prompt_tokens": sum(g.prompt_tokens for g in sent),
+        "completion_tokens": sum(g.completion_tokens for g in sent),
+        "cached_tokens": sum(g.cached_tokens for g in sent),
     }
 
 

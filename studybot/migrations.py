@@ -173,6 +173,67 @@ def m002_summary_usage(db: Database) -> None:
 
 
 @migration
+def m003_cards_and_reviews(db: Database) -> None:
+    """FSRS cards, one per (bank, question), and the log of every rating given."""
+    db["cards"].create(
+        {
+            "bank": str,  # the session's bank key ("default" for the shipped bank)
+            "question_id": int,
+            "card": str,  # JSON: fsrs Card.to_dict() after the latest review
+            "due": str,  # ISO-8601 UTC, seconds; compared as text
+            "state": str,  # "learning", "review" or "relearning"
+            "last_rating": int,  # 1 Again, 2 Hard, 3 Good, 4 Easy
+            "reviews": int,
+        },
+        pk=("bank", "question_id"),
+        not_null={"card", "due", "state", "last_rating", "reviews"},
+    )
+    db["cards"].create_index(["bank", "due"])
+    db["reviews"].create(
+        {
+            "id": int,
+            "bank": str,
+            "question_id": int,
+            "reviewed_at": str,  # ISO-8601 UTC
+            "rating": int,
+            "grade": float,  # covered / total key points, 0-1; null when not graded
+            "attempt": str,  # what the user typed before the reveal; null in read mode
+            "session_id": int,  # with question_id, the turn this rating belongs to
+            "card": str,  # JSON: the card after this review
+        },
+        pk="id",
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null={"bank", "question_id", "reviewed_at", "rating", "card"},
+    )
+    db["reviews"].create_index(["bank", "question_id"])
+    db["reviews"].create_index(["session_id", "question_id"])
+
+
+@migration
+def m004_session_mode_and_grades(db: Database) -> None:
+    """Quiz and review sessions: the session's mode, and each graded attempt with its cost."""
+    db["sessions"].add_column("mode", str, not_null_default="read")
+    db["grades"].create(
+        {
+            "session_id": int,
+            "question_id": int,
+            "attempt": str,  # what the user typed before the reveal ("" = think, then reveal)
+            "score": float,  # covered / total key points, 0-1; null when nothing to grade against
+            "points": str,  # JSON list of {"point", "covered"}
+            "advice": str,
+            "source": str,  # "live", "offline", or "offline-fallback" (live JSON was malformed)
+            "prompt_tokens": int,  # the grading side request(s); 0 offline
+            "completion_tokens": int,
+            "cached_tokens": int,
+            "requests": int,  # side requests sent (a malformed reply is retried once)
+            "created": str,
+        },
+        pk=("session_id", "question_id"),
+        foreign_keys=[("session_id", "sessions", "id")],
+    )
+
+
+@migration
 def m006_turn_flags(db: Database) -> None:
     """Answers cut by the token limit or empty are kept, flagged; and so is usage that cannot be right."""
     db["turns"].add_column("answer_flag", str)  # None, "truncated" or "empty"

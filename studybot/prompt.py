@@ -102,8 +102,18 @@ def follow_up_messages(
     It shares the main thread's prefix (so it hits the cache) but neither
     the follow-up nor its answer ever enters the main history.
     """
+    return side_messages(prefix, summary, history, f"追问：{followup}")
+
+
+def side_messages(
+    prefix: str,
+    summary: str | None,
+    history: Sequence[tuple[Question, str]],
+    text: str,
+) -> Messages:
+    """The main history so far, then ``text``: a request whose reply stays off the main thread."""
     out = _conversation(prefix, summary, history)
-    out.append({"role": "user", "content": f"追问：{followup}"})
+    out.append({"role": "user", "content": text})
     return out
 
 

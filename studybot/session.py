@@ -3,6 +3,10 @@
 Every turn is committed before the next request, so ``resume`` picks up at
 the first unanswered question of the first unfinished segment. The loop
 talks to the user only through a ``Listener``; the CLI supplies one.
+
+Read, quiz and review sessions run through the same loop; the session's
+mode picks a ``Policy`` (wait for an attempt first? grade it? is a rating
+expected?). The rules of resuming live in ``studybot.resuming``.
 """
 
 from __future__ import annotations
@@ -11,14 +15,16 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from studybot import plan, prompt, tokens
+from studybot import grade, plan, prompt, tokens
 from studybot.bank import Bank, Question
 from studybot.config import Settings
-from studybot.errors import ContextOverflow
+from studybot.errors import BadInput, ContextOverflow
 from studybot.kv.turns import kv_model, turn_kv_bytes
 from studybot.providers.base import Provider, Reply, Usage
+from studybot.resuming import resume  # noqa: F401 - session.resume is the agreed entry point
 from studybot.store import (
     FollowUp,
+    GradeRecord,
     SegmentRecord,
     SessionRecord,
     Store,
@@ -29,6 +35,23 @@ from studybot.store import (
 # Tokens kept free for the carried summary when projecting a segment's peak.
 SUMMARY_RESERVE = 300
 NEXT, FOLLOW_UP, QUIT = "next", "follow-up", "quit"
+Action = str | int  # NEXT, FOLLOW_UP, QUIT, or a rating 1-4 (rate, then next)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How one mode treats a question; the loop is the same for all of them."""
+
+    attempt_first: bool  # ask for the user's attempt before the answer is revealed
+    grades: bool  # grade the attempt against the key points
+    rating_expected: bool  # suggest a rating that Enter accepts (read mode: rating optional)
+
+
+POLICIES = {
+    "read": Policy(attempt_first=False, grades=False, rating_expected=False),
+    "quiz": Policy(attempt_first=True, grades=True, rating_expected=True),
+    "review": Policy(attempt_first=True, grades=True, rating_expected=True),
+}
 
 
 class Stopped(Exception):
@@ -40,12 +63,21 @@ class Listener:
 
     def question_started(self, segment: SegmentRecord, question: Question) -> None: ...
 
+    def attempt(self, question: Question) -> str | None:
+        """The user's attempt before the reveal ("" = think, then reveal)."""
+        return ""
+
     def text(self, chunk: str) -> None: ...
 
     def turn_recorded(self, turn: Turn, question: Question) -> None: ...
 
-    def after_answer(self, question: Question) -> str:
+    def graded(self, question: Question, result: grade.Grade) -> None: ...
+
+    def after_answer(self, question: Question, suggestion: int | None) -> Action:
+        """What next; with a ``suggestion`` (quiz), Enter means that rating."""
         return NEXT
+
+    def rating_saved(self, question: Question, rating: int, when: str) -> None: ...
 
     def follow_up_text(self, question: Question) -> str | None:
         return None
@@ -54,7 +86,8 @@ class Listener:
 
     def summary_made(self, segment: SegmentRecord, summary: str) -> None: ...
 
-    def warning(self, message: str) -> None: ...
+    def usage_suspect(self, turn: Turn) -> None:
+        """The first turn of the session whose reported usage cannot be right."""
 
 
 @dataclass(frozen=True)
@@ -67,18 +100,26 @@ class Study:
 
 
 def start(
-    study: Study, store: Store, first: int, last: int, bank_ref: str | None = None
+    study: Study,
+    store: Store,
+    questions: Sequence[Question],
+    *,
+    bank_ref: str | None = None,
+    mode: str = "read",
 ) -> SessionRecord:
-    """Plan the range into segments and create the session (no request is sent)."""
-    questions = study.bank.select(first, last)
+    """Plan the chosen questions into segments and create the session (no request is sent)."""
+    if mode not in POLICIES:
+        raise BadInput(f"unknown study mode {mode!r}", hint="modes: " + ", ".join(POLICIES))
+    if not questions:
+        raise BadInput("no questions to study", hint="choose some with --from/--to or --chapter")
     prefix = prompt.system_prefix(study.bank)
     parts = cut(questions, prefix, study.settings, _answer_lengths(study, questions))
     settings = study.settings
     session_id = store.new_session(
         bank=bank_ref or study.bank.name,
         bank_title=study.bank.title,
-        first_question=first,
-        last_question=last,
+        first_question=min(q.id for q in questions),
+        last_question=max(q.id for q in questions),
         provider=study.provider.name,
         model=study.provider.model,
         base_url=settings.base_url if study.provider.name != "offline" else "",
@@ -92,6 +133,7 @@ def start(
         },
         prefix=prefix,
         segments=[p.question_ids for p in parts],
+        mode=mode,
     )
     return store.session(session_id)
 
@@ -135,6 +177,8 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
 
         study.provider.warm(r.messages for r in session_requests(store, session))
     warned = any(turn.usage_suspect for turn in answered.values())
+    policy = POLICIES.get(session.mode, POLICIES["read"])
+    grader = grade.OfflineGrader(study.bank) if policy.grades else None
     carried: str | None = None  # the summary just written, which the next segment starts from
     for segment in store.segments(session.id):
         if carried is not None:
@@ -148,43 +192,94 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
             if question_id in answered:
                 continue
             question = study.bank.get(question_id)
-            turn = _answer(study, store, session, segment, history, question, listener)
+            step = _Step(study, store, session, segment, history, question, listener)
+            messages = _guarded(step)
+            listener.question_started(segment, question)
+            attempt = (listener.attempt(question) or "") if policy.attempt_first else None
+            turn = _answer(step, messages)
             if turn.usage_suspect and not warned:
                 warned = True
-                listener.warning(suspect_warning(turn))
+                listener.usage_suspect(turn)
             answered[question_id] = turn
             history.append((question, turn.answer))
-            _after_answer(study, store, session, segment, history, question, listener)
+            result = None
+            if grader is not None:
+                result = _grade(step, attempt or "", grader)
+                listener.graded(question, result)
+            _after_answer(step, policy, attempt, result)
         carried = _summarise(study, store, session, segment, history, listener)
     return store.session(session.id)
 
 
-def _answer(
-    study: Study,
-    store: Store,
-    session: SessionRecord,
-    segment: SegmentRecord,
-    history: list[tuple[Question, str]],
-    question: Question,
-    listener: Listener,
-) -> Turn:
-    messages = prompt.messages(session.prefix, segment.summary_in, history, question)
+@dataclass(frozen=True)
+class _Step:
+    """One question of a segment: what answering, grading and rating it need."""
+
+    study: Study
+    store: Store
+    session: SessionRecord
+    segment: SegmentRecord
+    history: list[tuple[Question, str]]  # the segment's answered questions, grown in place
+    question: Question
+    listener: Listener
+
+
+def _guarded(step: _Step) -> prompt.Messages:
+    """The request for the question, or ContextOverflow before anything is asked or sent."""
+    settings, question = step.study.settings, step.question
+    messages = prompt.messages(step.session.prefix, step.segment.summary_in, step.history, question)
     local_prompt = tokens.prompt_tokens(messages)
-    window = study.settings.context_window
-    if local_prompt + study.settings.max_output_tokens > window:
+    window = settings.context_window
+    if local_prompt + settings.max_output_tokens > window:
         raise ContextOverflow(
             f"question {question.id} needs {local_prompt} prompt tokens + "
-            f"{study.settings.max_output_tokens} for the answer, over the {window}-token window",
+            f"{settings.max_output_tokens} for the answer, over the {window}-token window",
             hint="use smaller segments (--segment-max 5) or a model with a longer context",
         )
-    listener.question_started(segment, question)
+    return messages
+
+
+def _answer(step: _Step, messages: prompt.Messages) -> Turn:
+    local_prompt = tokens.prompt_tokens(messages)
     started = time.perf_counter()
-    reply = study.provider.complete(messages, question=question, on_text=listener.text)
+    reply = step.study.provider.complete(
+        messages, question=step.question, on_text=step.listener.text
+    )
     latency_ms = (time.perf_counter() - started) * 1000
-    turn = _turn(session, segment, question, messages, reply, latency_ms, local_prompt)
-    store.record_turn(turn)
-    listener.turn_recorded(turn, question)
+    turn = _turn(
+        step.session, step.segment, step.question, messages, reply, latency_ms, local_prompt
+    )
+    step.store.record_turn(turn)
+    step.listener.turn_recorded(turn, step.question)
     return turn
+
+
+def _grade(step: _Step, attempt: str, grader: grade.OfflineGrader) -> grade.Grade:
+    session, question = step.session, step.question
+    if step.study.provider.name == "offline":
+        result = grader.grade(question, attempt)
+    else:
+        # A side request: it extends the main history but never enters it.
+        ask = grade.grading_request(question, attempt)
+        messages = prompt.side_messages(session.prefix, step.segment.summary_in, step.history, ask)
+        result = grade.live(step.study.provider, grader, messages, question, attempt)
+    usage = result.usage
+    step.store.record_grade(
+        GradeRecord(
+            session_id=session.id,
+            question_id=question.id,
+            attempt=attempt,
+            score=result.score,
+            points=tuple((p.point, p.covered) for p in result.points),
+            advice=result.advice,
+            source=result.source,
+            prompt_tokens=usage.prompt_tokens if usage else 0,
+            completion_tokens=usage.completion_tokens if usage else 0,
+            cached_tokens=usage.cached_tokens if usage else 0,
+            requests=result.requests,
+        )
+    )
+    return result
 
 
 def _turn(
@@ -218,20 +313,11 @@ def _turn(
         usage_source=counted.source,
         latency_ms=round(latency_ms, 1),
         finish_reason=reply.finish_reason,
-        answer_flag=answer_flag(reply),
+        answer_flag=reply.flag,
         usage_suspect=int(counted.suspect),
         kv_bytes=turn_kv_bytes(kv_model(session.settings), counted.context_tokens),
         prefix_sha256=sha256(messages[0]["content"]),
     )
-
-
-def answer_flag(reply: Reply) -> str | None:
-    """Why an answer is not whole: "empty", "truncated" (the token limit cut it), or None."""
-    if not reply.text.strip():
-        return "empty"
-    if reply.finish_reason == "length":
-        return "truncated"
-    return None
 
 
 def suspect_warning(turn: Turn) -> str:
@@ -243,41 +329,65 @@ def suspect_warning(turn: Turn) -> str:
 
 
 def _after_answer(
-    study: Study,
-    store: Store,
-    session: SessionRecord,
-    segment: SegmentRecord,
-    history: list[tuple[Question, str]],
-    question: Question,
-    listener: Listener,
+    step: _Step, policy: Policy, attempt: str | None, result: grade.Grade | None
 ) -> None:
+    suggestion = None
+    if policy.rating_expected:
+        from studybot import review
+
+        suggestion = review.suggest_rating(result.score if result else None)
     while True:
-        action = listener.after_answer(question)
+        action = step.listener.after_answer(step.question, suggestion)
         if action == QUIT:
-            raise Stopped(session.id)
+            raise Stopped(step.session.id)
+        if isinstance(action, int):
+            _rate(step, action, attempt, result)
+            return
         if action != FOLLOW_UP:
             return
-        text = listener.follow_up_text(question)
-        if not text:
-            continue
-        messages = prompt.follow_up_messages(session.prefix, segment.summary_in, history, text)
-        started = time.perf_counter()
-        reply = study.provider.follow_up(
-            messages, question=question, text=text, on_text=listener.text
-        )
-        usage = tokens.settle(reply.usage, messages, reply.text).usage
-        follow_up = FollowUp(
-            session_id=session.id,
-            question_id=question.id,
-            question=text,
-            answer=reply.text,
-            prompt_tokens=usage.prompt_tokens,
-            completion_tokens=usage.completion_tokens,
-            cached_tokens=usage.cached_tokens,
-            latency_ms=round((time.perf_counter() - started) * 1000, 1),
-        )
-        store.record_followup(follow_up)
-        listener.follow_up_answered(follow_up)
+        text = step.listener.follow_up_text(step.question)
+        if text:
+            _follow_up(step, text)
+
+
+def _rate(step: _Step, rating: int, attempt: str | None, result: grade.Grade | None) -> None:
+    from studybot import review
+
+    scheduled = review.record_review(
+        step.store,
+        bank=step.session.bank,
+        question_id=step.question.id,
+        rating=rating,
+        grade=result.score if result else None,
+        attempt=attempt,
+        session_id=step.session.id,
+    )
+    # record_review has committed: only now is the rating shown as saved.
+    step.listener.rating_saved(step.question, rating, scheduled.interval)
+
+
+def _follow_up(step: _Step, text: str) -> None:
+    session, question = step.session, step.question
+    messages = prompt.follow_up_messages(
+        session.prefix, step.segment.summary_in, step.history, text
+    )
+    started = time.perf_counter()
+    reply = step.study.provider.follow_up(
+        messages, question=question, text=text, on_text=step.listener.text
+    )
+    usage = tokens.settle(reply.usage, messages, reply.text).usage
+    follow_up = FollowUp(
+        session_id=session.id,
+        question_id=question.id,
+        question=text,
+        answer=reply.text,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        cached_tokens=usage.cached_tokens,
+        latency_ms=round((time.perf_counter() - started) * 1000, 1),
+    )
+    step.store.record_followup(follow_up)
+    step.listener.follow_up_answered(follow_up)
 
 
 def _summarise(

@@ -40,6 +40,7 @@ class SessionRecord:
     created: str
     answered: int
     summaries_pending: int
+    mode: str = "read"  # "read", "quiz" or "review"
 
     @property
     def complete(self) -> bool:
@@ -99,6 +100,24 @@ ANSWER_FLAGS = {
     "truncated": "cut by the token limit (max_output_tokens), even after one retry with more room",
     "empty": "the model returned an empty answer, twice",
 }
+
+
+@dataclass(frozen=True)
+class GradeRecord:
+    """A graded quiz attempt as stored; ``points`` pairs each key point with covered or not."""
+
+    session_id: int
+    question_id: int
+    attempt: str
+    score: float | None
+    points: tuple[tuple[str, bool], ...]
+    advice: str
+    source: str  # "live", "offline" or "offline-fallback"
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    requests: int = 0
+    created: str = ""
 
 
 @dataclass(frozen=True)
@@ -166,6 +185,7 @@ class Store:
         prefix: str,
         segments: Iterable[tuple[int, ...]],
         summary_in: str | None = None,
+        mode: str = "read",
     ) -> int:
         """Create a session with its segments in one transaction; returns its id."""
         parts = list(segments)
@@ -185,6 +205,7 @@ class Store:
                     "settings": json.dumps(settings, sort_keys=True),
                     "prefix_sha256": prefix_sha,
                     "created": now(),
+                    "mode": mode,
                 }
             )
             session_id = int(table.last_pk)
@@ -298,6 +319,26 @@ class Store:
         row["created"] = record.created or now()
         with writing(self.db):  # committed before the next request goes out
             self.db[table].insert(row)
+
+    def record_grade(self, grade: GradeRecord) -> None:
+        row = asdict(grade)
+        row["points"] = json.dumps(
+            [{"point": p, "covered": c} for p, c in grade.points], ensure_ascii=False
+        )
+        row["created"] = grade.created or now()
+        self.db["grades"].insert(row, replace=True)  # commits before returning
+
+    def grades(self, session_id: int) -> dict[int, GradeRecord]:
+        """The session's graded attempts by question id."""
+        rows = self.db.query("select * from grades where session_id = ?", [session_id])
+        out = {}
+        for row in rows:
+            row = dict(row)
+            row["points"] = tuple(
+                (p["point"], bool(p["covered"])) for p in json.loads(row["points"])
+            )
+            out[row["question_id"]] = GradeRecord(**row)
+        return out
 
     def followups(self, session_id: int) -> list[FollowUp]:
         return self._records(FollowUp, "followups", session_id, order="id")

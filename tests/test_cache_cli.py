@@ -68,7 +68,7 @@ class QuitAfter:
     def __getattr__(self, name):
         return getattr(session.Listener(), name)
 
-    def after_answer(self, question):
+    def after_answer(self, question, suggestion):
         return session.QUIT if question.id == self.question_id else session.NEXT
 
 
@@ -81,7 +81,7 @@ def test_cached_tokens_after_resume_match_an_uninterrupted_run(invoke):
     provider, _ = providers.choose(settings, loaded)
     study = session.Study(loaded, provider, settings)
     store = Store.open()
-    record = session.start(study, store, 1, 8)
+    record = session.start(study, store, loaded.select(1, 8))
     with pytest.raises(session.Stopped):
         session.run(study, store, record, QuitAfter(5))
     resumed = invoke("resume", str(record.id))

@@ -45,7 +45,10 @@ def test_every_command_has_help_with_an_example(invoke):
             ["run", "--from", "1", "--to", "8", "--segment-min", "7", "--segment-max", "5"],
             "segment sizes",
         ),
-        (["run", "--to", "8"], "Missing option '--from'"),
+        (["run"], "nothing chosen to study"),
+        (["run", "--from", "1", "--to", "3", "--chapter", "2"], "cannot be combined"),
+        (["run", "--ids", "5,x"], "is not a number"),
+        (["run", "--chapter", "99", "--quiz"], "99"),
         (["show", "99"], "no session 99"),
         (["export", "7", "-f", "md"], "no session 7"),
         (["bank", "show", "0"], "question 0 is not in bank"),
@@ -162,10 +165,11 @@ def test_help_does_not_import_openai_torch_or_matplotlib(studybot_home):
         "from studybot.cli import cli\n"
         "try:\n    cli.main(['--help'], standalone_mode=False)\n"
         "except SystemExit:\n    pass\n"
-        "print(sorted(m for m in ('openai', 'torch', 'matplotlib', 'rich', 'sqlite_utils', 'tiktoken')"
+        "print(sorted(m for m in ('openai', 'torch', 'matplotlib', 'rich', 'sqlite_utils', 'tiktoken',"
+        " 'fsrs', 'prompt_toolkit', 'genanki')"
         " if m in sys.modules))\n"
     )
-    for args in ([], ["run"]):
+    for args in ([], ["run"], ["review"]):
         snippet = code.replace("['--help']", repr([*args, "--help"]))
         out = subprocess.run(
             [sys.executable, "-c", snippet],

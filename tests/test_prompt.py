@@ -30,7 +30,7 @@ def study_run(first: int, last: int, **settings):
     provider = RecordingProvider(loaded)
     study = session.Study(loaded, provider, replace(config.load(), **settings))
     store = Store.open()
-    record = session.start(study, store, first, last)
+    record = session.start(study, store, loaded.select(first, last))
     session.run(study, store, record, session.Listener())
     return provider, store, record
 

@@ -56,7 +56,9 @@ def test_sessions_json_lists_newest_first_with_progress(invoke):
         "provider",
         "model",
         "created",
+        "mode",
     }
+    assert rows[0]["mode"] == "read"
     assert rows[0]["from"] == 9 and rows[0]["to"] == 14 and rows[0]["answered"] == 6
     assert rows[1]["status"] == "complete"
 
@@ -82,7 +84,7 @@ class ScriptedListener(session.Listener):
         self.script = {k: list(v) for k, v in script.items()}
         self.follow_ups = list(follow_ups)
 
-    def after_answer(self, question):
+    def after_answer(self, question, suggestion):
         actions = self.script.get(question.id) or ["next"]
         return actions.pop(0)
 
@@ -105,7 +107,7 @@ def start(first, last):
     provider = Recording(loaded)
     study = session.Study(loaded, provider, replace(config.load()))
     store = Store.open()
-    return study, store, session.start(study, store, first, last)
+    return study, store, session.start(study, store, loaded.select(first, last))
 
 
 def test_a_follow_up_is_saved_but_never_enters_the_main_history():

@@ -54,6 +54,11 @@ class Group(click.Group):
             from studybot.store import DB_NAME
 
             raise Failure(explain(exc, home() / DB_NAME)) from None
+        except (KeyboardInterrupt, EOFError):
+            # click would print a bare "Aborted!" and exit 1; a run saves its
+            # session and says how to resume before this point.
+            click.echo("\nInterrupted.", err=True)
+            sys.exit(130)
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -81,9 +86,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from studybot.cli import bank, cache, config, doctor, kv, reports, study, whatif
+    from studybot.cli import bank, cache, config, doctor, kv, reports, review, study, whatif
 
-    for module in (study, reports, bank, kv, config, doctor, cache, whatif):
+    for module in (study, review, reports, bank, kv, config, doctor, cache, whatif):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -1,4 +1,4 @@
-"""``bank list|show|validate|import|banks``: look into, check and import question banks."""
+"""``bank list|show|search|validate|import|banks``: look into, check and import question banks."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ def bank() -> None:
     Example:
       studybot bank list
       studybot bank show 34
+      studybot bank search KV 缓存
       studybot bank validate
       studybot bank import 面试题.md --name mine
       studybot bank banks
@@ -88,6 +89,47 @@ def show(number: int, bank_ref: str | None, as_json: bool) -> None:
         console.print(f"{n}. {point}", markup=False)
     if q.tags:
         console.print(f"\n[dim]tags: {', '.join(q.tags)}[/dim]")
+
+
+@bank.command("search")
+@click.argument("words", nargs=-1, required=True)
+@bank_option
+@json_option
+def search(words: tuple[str, ...], bank_ref: str | None, as_json: bool) -> None:
+    """Find questions whose text, key points or tags contain every WORD.
+
+    Words match anywhere, ignoring case and full/half width, so Chinese
+    needs no spaces. Like grep, exits 1 when nothing matches (with --json,
+    after printing []), so scripts can test for a hit.
+
+    \b
+    Example:
+      studybot bank search 旋转位置
+      studybot bank search kv cache --json
+    """
+    from studybot import bank as banks
+    from studybot import selection
+
+    loaded = banks.load(bank_ref)
+    hits = selection.search(loaded, words)
+    if as_json:
+        emit_json([{"id": q.id, "chapter": q.chapter, "question": q.question} for q in hits])
+    else:
+        from rich.text import Text
+
+        console = stdout_console()
+        for q in hits:
+            console.print(
+                Text.assemble(f"{q.id:>4}. ", q.question, (f"  第 {q.chapter} 章", "dim"))
+            )
+        if hits:
+            console.print(f"{len(hits)} question(s). See one: studybot bank show {hits[0].id}")
+        else:
+            click.echo(
+                f"No question in {loaded.title!r} contains all of: {' '.join(words)}", err=True
+            )
+    if not hits:
+        raise SystemExit(1)
 
 
 @bank.command("validate")

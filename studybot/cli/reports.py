@@ -135,6 +135,7 @@ def render_session(store, session_id: int) -> None:
                 f"{sum(u.cached_tokens for u in summaries)} · answer tokens "
                 f"{sum(u.completion_tokens for u in summaries)}"
             )
+        _study_lines(console, store, record)
         from studybot.kv.turns import session_kv
 
         kv = session_kv(record.prefix, record.settings, turns)
@@ -146,6 +147,28 @@ def render_session(store, session_id: int) -> None:
             )
     if not record.complete:
         console.print(f"Unfinished: studybot resume {record.id}")
+
+
+def _study_lines(console, store, record) -> None:
+    """Quiz sessions: grades, ratings, and what the grading requests cost."""
+    from studybot.export import grading_usage
+    from studybot.review import RATINGS, session_reviews
+
+    grades = store.grades(record.id)
+    scores = [g.score for g in grades.values() if g.score is not None]
+    ratings = [r.rating for r in session_reviews(store, record.id).values()]
+    if scores:
+        console.print(f"graded {len(scores)} · mean grade {sum(scores) / len(scores):.0%}")
+    if ratings:
+        counts = " · ".join(f"{ratings.count(n)} {name}" for n, name in RATINGS.items())
+        console.print(f"rated {len(ratings)}: {counts}")
+    usage = grading_usage(grades.values())
+    if usage:
+        console.print(
+            f"grading: {usage['requests']} request{'s' * (usage['requests'] > 1)} · prompt tokens "
+            f"{usage['prompt_tokens']} · cached {usage['cached_tokens']} · answer tokens "
+            f"{usage['completion_tokens']}"
+        )
 
 
 @click.command()

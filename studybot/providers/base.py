@@ -32,6 +32,15 @@ class Reply:
     usage: Usage | None = None  # as reported by the provider; None when it reported nothing
     finish_reason: str | None = "stop"  # "length" when the token limit cut the answer
 
+    @property
+    def flag(self) -> str | None:
+        """Why the answer is not whole: "empty", "truncated" (the token limit), or None."""
+        if not self.text.strip():
+            return "empty"
+        if self.finish_reason == "length":
+            return "truncated"
+        return None
+
 
 class Provider(Protocol):
     name: str  # "offline" or "openai-compat"

@@ -104,18 +104,25 @@ class OpenAICompatProvider:
     ) -> Reply:
         return self.ask(messages, on_text, f"the follow-up to question {question.id}")
 
+    def grade(self, messages: Messages, *, question: Question) -> Reply:
+        """A grading side request whose reply must be a JSON object (the wire API's JSON mode)."""
+        return self.ask(messages, None, f"grading question {question.id}", json_reply=True)
+
     # -- requests -------------------------------------------------------------
 
-    def ask(self, messages: Messages, on_text: TextSink | None, what: str) -> Reply:
+    def ask(
+        self, messages: Messages, on_text: TextSink | None, what: str, *, json_reply: bool = False
+    ) -> Reply:
         """One whole answer: an empty or cut one is asked once more, with more room if cut.
 
         If the second reply is still not whole it is returned as it is, and
         the session saves it flagged (``Turn.answer_flag``), never as normal.
+        A JSON reply (grading) is returned as it comes: its reader falls back.
         """
         limit = self.settings.max_output_tokens
-        reply = self._retrying(messages, on_text, what, limit)
+        reply = self._retrying(messages, on_text, what, limit, json_reply)
         cut = reply.finish_reason == "length"
-        if reply.text.strip() and not cut:
+        if json_reply or (reply.text.strip() and not cut):
             return reply
         room = self.settings.context_window - tokens.prompt_tokens(messages)
         larger = min(limit * MORE_ROOM, room) if cut else limit
@@ -123,10 +130,15 @@ class OpenAICompatProvider:
             return reply  # the window has no more room to give
         why = f"was cut at {limit} tokens" if cut else "came back empty"
         self.notify(f"\n{what}: the answer {why}; asking once more with room for {larger}")
-        return self._retrying(messages, on_text, what, larger)
+        return self._retrying(messages, on_text, what, larger, json_reply)
 
     def _retrying(
-        self, messages: Messages, on_text: TextSink | None, what: str, limit: int
+        self,
+        messages: Messages,
+        on_text: TextSink | None,
+        what: str,
+        limit: int,
+        json_reply: bool = False,
     ) -> Reply:
         """One answer, retried on failures that retrying can fix."""
         import openai
@@ -142,7 +154,9 @@ class OpenAICompatProvider:
         for attempt in range(retries + 1):
             shown.clear()
             try:
-                return self._parsed(messages, sink if on_text is not None else None, limit)
+                return self._parsed(
+                    messages, sink if on_text is not None else None, limit, json_reply
+                )
             except (openai.OpenAIError, StreamCut, ReportedError, Malformed) as exc:
                 failure = classify(exc, self.channel, what)
             if not failure.retryable or attempt == retries:
@@ -161,9 +175,13 @@ class OpenAICompatProvider:
             self.sleep(delay)
         raise AssertionError("unreachable")  # the loop returns or raises
 
-    def _parsed(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
+    def _parsed(
+        self, messages: Messages, on_text: TextSink | None, limit: int, json_reply: bool
+    ) -> Reply:
         """``_once``, with replies the client could not read turned into Malformed."""
         try:
+            if json_reply:
+                return self._json_once(messages, limit)
             return self._once(messages, on_text, limit)
         except json.JSONDecodeError:
             raise Malformed("text that is not valid JSON (cut short, or not the API)") from None
@@ -185,6 +203,14 @@ class OpenAICompatProvider:
         if self.settings.stream:
             return self._chat_stream(messages, on_text, limit)
         return self._chat_whole(messages, on_text, limit)
+
+    def _json_once(self, messages: Messages, limit: int) -> Reply:
+        # A JSON reply is parsed whole, so it is never streamed; each wire API names
+        # its JSON mode differently.
+        if self.settings.wire_api == "responses":
+            json_mode = {"format": {"type": "json_object"}}
+            return self._responses_whole(messages, None, limit, text=json_mode)
+        return self._chat_whole(messages, None, limit, response_format={"type": "json_object"})
 
     def _chat_stream(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
         stream = self.client.chat.completions.create(
@@ -216,11 +242,14 @@ class OpenAICompatProvider:
             raise StreamCut("it ended without a finish_reason", _size(parts))
         return Reply(text="".join(parts), usage=chat_usage(usage), finish_reason=finish)
 
-    def _chat_whole(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
+    def _chat_whole(
+        self, messages: Messages, on_text: TextSink | None, limit: int, **extra: Any
+    ) -> Reply:
         response = self.client.chat.completions.create(
             model=self.model,
             messages=messages,  # type: ignore[arg-type]
             max_tokens=limit,
+            **extra,
         )
         _expect_parsed(response)
         choice = response.choices[0] if response.choices else None
@@ -267,11 +296,14 @@ class OpenAICompatProvider:
             raise StreamCut("it ended without response.completed", _size(parts))
         return Reply(text="".join(parts), usage=responses_usage(final.usage), finish_reason=finish)
 
-    def _responses_whole(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
+    def _responses_whole(
+        self, messages: Messages, on_text: TextSink | None, limit: int, **extra: Any
+    ) -> Reply:
         response = self.client.responses.create(
             model=self.model,
             input=messages,  # type: ignore[arg-type]
             max_output_tokens=limit,
+            **extra,
         )
         _expect_parsed(response)
         if response.status == "failed":

@@ -1,0 +1,89 @@
+"""The rules of resuming: which session, with which settings, and what is left.
+
+``session.resume`` is this module's ``resume``; the CLI only parses the
+flags and prints what these functions decide.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from studybot import config
+from studybot.config import Settings
+from studybot.errors import BadInput, ConfigError
+from studybot.store import SessionRecord, Store
+
+
+def pick(store: Store, session_id: int | str | None) -> SessionRecord:
+    """The named session, or the newest unfinished one; BadInput when there is nothing to resume."""
+    if session_id is None:
+        record = store.latest_unfinished()
+        if record is None:
+            raise BadInput(
+                "there is no unfinished session", hint="start one: studybot run --from 1 --to 8"
+            )
+        return record
+    record = store.session(session_id)
+    if record.complete:
+        raise BadInput(
+            f"session {record.id} is already complete",
+            hint=f"see it with: studybot show {record.id}",
+        )
+    return record
+
+
+def settings_for(record: SessionRecord, overrides: dict[str, Any]) -> Settings:
+    """The session's own channel, unless a flag in ``overrides`` says otherwise.
+
+    An offline session stays offline; a live one needs its key again.
+    """
+    given = config.flag_settings(overrides)
+    if record.provider == "offline":
+        given.setdefault("offline", True)
+    else:
+        given.setdefault("base_url", record.base_url)
+        given.setdefault("model", record.model)
+        given.setdefault("wire_api", record.wire_api)
+    settings = config.load(given)
+    if record.provider != "offline" and not settings.live and not settings.offline:
+        raise ConfigError(
+            f"session {record.id} was answered by {record.model}, but {settings.env_key} is not set",
+            hint=f"export {settings.env_key}=... to resume it live, or add --offline to finish from the answer key",
+        )
+    return settings
+
+
+def resume(
+    store: Store, session_id: int | str | None, overrides: dict[str, Any]
+) -> tuple[SessionRecord, Settings]:
+    """The session to continue and the settings to continue it with."""
+    record = pick(store, session_id)
+    return record, settings_for(record, overrides)
+
+
+def bank_ref(record: SessionRecord) -> str | None:
+    """What to pass to ``bank.load`` for this session's bank (None: the shipped one)."""
+    return None if record.bank == "default" else record.bank
+
+
+def unanswered(store: Store, record: SessionRecord) -> tuple[int, ...]:
+    """The session's questions without an answer, in the order they were planned."""
+    answered = {t.question_id for t in store.turns(record.id)}
+    return tuple(q for s in store.segments(record.id) for q in s.question_ids if q not in answered)
+
+
+def rest_command(store: Store, record: SessionRecord, segment_max: int = 4) -> str:
+    """A command that studies what an overflow left, in smaller segments.
+
+    ``resume`` would keep the segment that overflowed, so the rest needs a new, finer cut.
+    """
+    rest = unanswered(store, record)
+    if rest and list(rest) == list(range(rest[0], rest[0] + len(rest))):
+        chosen = f"--from {rest[0]} --to {rest[-1]}"
+    elif rest:
+        chosen = "--ids " + ",".join(str(q) for q in rest)
+    else:
+        chosen = f"--from {record.last_question} --to {record.last_question}"
+    bank = f" --bank {record.bank}" if record.bank != "default" else ""
+    quiz = " --quiz" if record.mode != "read" else ""
+    return f"studybot run {chosen}{bank}{quiz} --segment-max {segment_max}"

@@ -1,0 +1,236 @@
+"""Grading attempts: the offline estimate on attempts a user would write, and live JSON grading."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pytest
+from openai_server import OpenAIServer
+
+from studybot import bank, grade
+from studybot.bank import Question
+from studybot.store import Store
+
+KEY = "sk-grade-test-0123456789abcdef"
+MODEL = "test-model"
+GRADING = "请给用户对上面这道题的作答评分"
+
+# Attempts written the way a user would answer, in their own words.
+PARAPHRASES = {
+    5: "上下文长度就是模型一次前向能处理的词元总数，生成每个输出词元都要看前面所有词元，"
+    "所以要算历史加输入加输出。注意力分数矩阵是 n×n，计算随 n² 增长；KV 缓存随长度线性增长。"
+    "位置编码超过训练长度就不可靠。多轮对话历史会反复发送，要分段用摘要。",
+    23: "解码时新 token 只用当前的 q，但要用所有历史位置的 k 和 v；旧的 Q 以后不会再被读取，"
+    "所以不存。K、V 每一步都会被复用，缓存后每步只算新 token 的 q k v 追加进去。"
+    "代价是显存随长度线性增长，GQA、MLA 可以压缩。",
+    1: "大语言模型是在海量文本上预测下一个词元训练出来的 Transformer，参数几十亿以上，"
+    "一个模型能做翻译问答写代码；传统 NLP 一个任务一个模型，要单独标注训练。"
+    "能力来自规模放大，出现上下文学习。BERT 是编码器输出向量，GPT 解码器直接生成文本。",
+}
+OFF_TOPIC = {
+    5: "幻觉就是模型编造事实，缓解靠检索增强和降低温度。",
+    23: "我觉得今天天气不错，适合去公园散步，晚饭做红烧肉和番茄炒蛋。",
+    1: "做菜的时候先放油再放盐，火候要小。",
+}
+
+
+@pytest.fixture(scope="module")
+def grader():
+    return grade.OfflineGrader(bank.load())
+
+
+@pytest.mark.parametrize("question_id", sorted(PARAPHRASES))
+def test_a_correct_chinese_paraphrase_scores_high_and_off_topic_low(grader, question_id):
+    question = bank.load().get(question_id)
+    good = grader.grade(question, PARAPHRASES[question_id])
+    off = grader.grade(question, OFF_TOPIC[question_id])
+    assert good.score >= 0.6, [(p.covered, p.point[:20]) for p in good.points]
+    assert off.score <= 0.2
+    assert good.source == off.source == "offline"
+    assert good.total == len(question.key_points) and good.covered >= 0.6 * good.total
+
+
+def test_an_empty_attempt_scores_zero_and_says_so(grader):
+    result = grader.grade(bank.load().get(5), "   ")
+    assert result.score == 0 and result.covered == 0
+    assert "No attempt" in result.advice
+
+
+def test_the_advice_names_the_first_missed_point(grader):
+    question = bank.load().get(5)
+    result = grader.grade(question, PARAPHRASES[5])
+    missed = [n for n, p in enumerate(result.points, start=1) if not p.covered]
+    assert missed and f"point {missed[0]}" in result.advice
+
+
+@dataclass(frozen=True)
+class Imported(Question):
+    """A question of an imported bank: no key points, a reference answer (issue 12's field)."""
+
+    reference: str | None = None
+
+
+def test_without_key_points_the_reference_answer_is_split_into_points(grader):
+    question = Imported(
+        id=1,
+        chapter=1,
+        question="KV 缓存为什么不存 Q？",
+        reference="## 参考答案\n\n- 新 token 只用当前的 q。\n- 历史的 k 和 v 每步都要读。\n- 显存随长度线性增长。",
+    )
+    assert grade.reference_points(question) == (
+        "新 token 只用当前的 q。",
+        "历史的 k 和 v 每步都要读。",
+        "显存随长度线性增长。",
+    )
+    assert grader.grade(question, "历史的 k 和 v 每步都要读，显存随长度线性增长").covered == 2
+    bare = Question(id=2, chapter=1, question="没有参考的题")
+    assert grader.grade(bare, "随便写").score is None
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "not json",
+        '{"points": [{"n": 1, "covered": true}], "advice": "ok"}',  # too few points
+        '{"points": [{"n": 1, "covered": "yes"}, {"n": 2, "covered": false}], "advice": "ok"}',
+        '{"points": [{"n": 1, "covered": true}, {"n": 2, "covered": false}]}',  # no advice
+    ],
+)
+def test_a_malformed_grading_reply_is_refused(reply):
+    with pytest.raises(grade.Malformed):
+        grade.parse(reply, ["a", "b"])
+
+
+def test_a_well_formed_grading_reply_is_read_point_by_point():
+    results, advice = grade.parse(
+        '{"points": [{"n": 2, "covered": false}, {"n": 1, "covered": true}], "advice": " 补上 b "}',
+        ["a", "b"],
+    )
+    assert [(r.point, r.covered) for r in results] == [("a", True), ("b", False)]
+    assert advice == "补上 b"
+
+
+# -- live grading against the local OpenAI-compatible server --------------------
+
+
+class Grades:
+    """Server answers: a JSON grade (or scripted malformed replies) for grading requests."""
+
+    def __init__(self, malformed: int = 0) -> None:
+        self.malformed = malformed
+
+    def __call__(self, body: dict) -> str:
+        last = (body.get("messages") or body.get("input"))[-1]["content"]
+        if "总结" in last and GRADING not in last:
+            return "Q1：小结"
+        if GRADING not in last:
+            return f"结论：{last.splitlines()[-1][:12]} 的回答。"
+        if self.malformed:
+            self.malformed -= 1
+            return "当然！这是评分：covered 了两点"
+        count = last.count("\n", last.index("参考要点"), last.index("用户的作答")) - 2
+        points = [{"n": n, "covered": n == 1} for n in range(1, count + 1)]
+        return json.dumps({"points": points, "advice": "先补第 2 点。"}, ensure_ascii=False)
+
+
+@pytest.fixture
+def live(monkeypatch, studybot_home):
+    monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
+    studybot_home.mkdir(parents=True, exist_ok=True)
+    (studybot_home / "config.toml").write_text("retry_backoff = 0.001\n", encoding="utf-8")
+
+    def start(malformed: int = 0, wire_api: str = "chat"):
+        server = OpenAIServer(key=KEY, models=[MODEL], answer=Grades(malformed)).start()
+        args = ["--base-url", server.base_url, "--model", MODEL, "--wire-api", wire_api]
+        return server, args
+
+    servers = []
+
+    def tracked(*a, **k):
+        server, args = start(*a, **k)
+        servers.append(server)
+        return server, args
+
+    yield tracked
+    for server in servers:
+        server.stop()
+
+
+ATTEMPTS = "大模型是在海量文本上预测下一个词元训练的\n\n3\n幻觉来自训练目标\n\n2\n\n1\n"
+
+
+def grading_requests(server):
+    return [r for r in server.generations if GRADING in r.messages[-1]["content"]]
+
+
+def main_requests(server):
+    return [
+        r
+        for r in server.generations
+        if GRADING not in r.messages[-1]["content"] and "总结" not in r.messages[-1]["content"]
+    ]
+
+
+def test_live_grading_is_a_json_side_request_and_the_main_prefix_stays_byte_stable(invoke, live):
+    server, args = live()
+    result = invoke("run", "--from", "1", "--to", "3", "--quiz", *args, input=ATTEMPTS)
+    assert result.exit_code == 0, result.stderr
+    assert "grade: 1/4 key points covered" in result.stderr
+    assert "advice: 先补第 2 点。" in result.stderr
+
+    graders = grading_requests(server)
+    assert len(graders) == 2  # the empty third attempt needs no request
+    assert all(r.body["response_format"] == {"type": "json_object"} for r in graders)
+    assert all(not r.body.get("stream") for r in graders)
+    mains = main_requests(server)
+    assert len(mains) == 3
+    system = {r.messages[0]["content"] for r in server.generations}
+    assert len(system) == 1  # one byte-identical system prefix for every request
+    for before, after in zip(mains, mains[1:], strict=False):
+        assert after.messages[: len(before.messages)] == before.messages  # each extends the last
+    for r in mains:
+        text = json.dumps(r.messages, ensure_ascii=False)
+        assert "海量文本上预测" not in text and GRADING not in text  # attempts stay off the thread
+
+    data = json.loads(invoke("show", "1", "--json").stdout)
+    assert [t["grade"] for t in data["turns"]] == [0.25, 0.25, 0.0]
+    assert [t["rating"] for t in data["turns"]] == [3, 2, 1]
+    assert data["turns"][0]["attempt"] == "大模型是在海量文本上预测下一个词元训练的"
+    usage = data["grading_usage"]
+    assert usage["requests"] == 2 and usage["prompt_tokens"] > 0
+    assert "grading: 2 requests" in invoke("show", "1").stdout
+
+
+def test_a_malformed_grade_is_retried_once_then_the_offline_estimate_says_so(invoke, live):
+    server, args = live(malformed=3)
+    result = invoke("run", "--from", "1", "--to", "3", "--quiz", *args, input=ATTEMPTS)
+    assert result.exit_code == 0, result.stderr
+    assert "malformed twice" in result.stderr and "offline estimate" in result.stderr
+    assert len(grading_requests(server)) == 4  # Q1: two malformed; Q2: one malformed, one good
+    rows = Store.open().grades(1)
+    assert (rows[1].source, rows[1].requests) == ("offline-fallback", 2)
+    assert (rows[2].source, rows[2].requests) == ("live", 2)
+
+
+def test_the_responses_wire_api_asks_for_json_through_text_format(invoke, live):
+    server, args = live(wire_api="responses")
+    result = invoke("run", "--from", "1", "--to", "3", "--quiz", *args, input=ATTEMPTS)
+    assert result.exit_code == 0, result.stderr
+    graders = grading_requests(server)
+    assert graders and all(r.body["text"] == {"format": {"type": "json_object"}} for r in graders)
+    assert "grade: 1/4" in result.stderr
+
+
+def test_a_failed_grading_request_falls_back_and_the_session_goes_on(invoke, live):
+    from openai_server import Fault
+
+    server, args = live()
+    server.script(None, *[Fault.server_error()] * 4)  # Q1's answer, then its grading fails
+    result = invoke("run", "--from", "1", "--to", "2", "--quiz", *args, input=ATTEMPTS)
+    assert result.exit_code == 0, result.stderr
+    assert "the grading request failed" in result.stderr
+    assert "showing the offline estimate" in result.stderr
+    rows = Store.open().grades(1)
+    assert rows[1].source == "offline-fallback" and rows[2].source == "live"
+    assert Store.open().session(1).complete

@@ -1,0 +1,146 @@
+"""Quiz and review sessions without a terminal, the selection flags of run, the resume rules."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from studybot import bank, config, resuming, session
+from studybot.errors import BadInput
+from studybot.providers.offline import OfflineProvider
+from studybot.store import Store
+
+
+def test_a_piped_quiz_reads_attempts_and_ratings_from_stdin(invoke):
+    attempts = "自注意力要算 n×n 的分数矩阵，随 n² 增长\n\n2\n\n"  # Q6: empty, then input ends
+    result = invoke("run", "--ids", "5,6", "--quiz", input=attempts)
+    assert result.exit_code == 0, result.stderr
+    assert "grade (offline estimate)" in result.stderr and "saved: 2 Hard" in result.stderr
+    data = json.loads(invoke("show", "1", "--json").stdout)
+    assert data["mode"] == "quiz"
+    assert [(t["question_id"], t["rating"]) for t in data["turns"]] == [(5, 2), (6, None)]
+    assert data["turns"][1]["attempt"] == "" and data["turns"][1]["grade"] == 0.0
+
+
+def test_read_mode_is_unchanged_without_a_terminal(invoke):
+    result = invoke("run", "--from", "1", "--to", "3", "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["mode"] == "read"
+    assert all(t["attempt"] is None and t["rating"] is None for t in data["turns"])
+    assert data["grading_usage"] is None
+
+
+@pytest.mark.parametrize(
+    ("args", "ids"),
+    [
+        (["--chapter", "1"], list(range(1, 9))),
+        (["--ids", "76,5,23,34"], [5, 23, 34, 76]),
+        (["--tag", "kv-cache", "--segment-max", "8"], None),
+    ],
+)
+def test_run_takes_one_selection_instead_of_a_range(invoke, args, ids):
+    result = invoke("run", *args, "--json")
+    assert result.exit_code == 0, result.stderr
+    answered = [t["question_id"] for t in json.loads(result.stdout)["turns"]]
+    if ids is None:  # a tag: every question carrying it, in bank order
+        loaded = bank.load()
+        ids = [q.id for q in loaded.questions if "kv-cache" in q.tags]
+        assert ids
+    assert answered == ids
+
+
+def test_review_with_nothing_due_says_so_and_exits_0(invoke):
+    result = invoke("review")
+    assert result.exit_code == 0
+    assert "Nothing is due for review" in result.stdout
+    assert "--quiz" in result.stdout
+
+    invoke("run", "--ids", "5", "--quiz", input="\n4\n")
+    result = invoke("review", "--limit", "3")
+    assert result.exit_code == 0
+    assert "Nothing is due for review; the next one is due in" in result.stdout
+
+
+def test_review_limit_must_be_positive(invoke):
+    assert invoke("review", "--limit", "0").exit_code == 2
+
+
+def offline_study() -> session.Study:
+    loaded = bank.load()
+    return session.Study(loaded, OfflineProvider(loaded), config.load())
+
+
+class QuitAt(session.Listener):
+    def __init__(self, question_id: int) -> None:
+        self.question_id = question_id
+
+    def after_answer(self, question, suggestion):
+        return session.QUIT if question.id == self.question_id else session.NEXT
+
+
+def test_resume_picks_the_newest_unfinished_session_and_keeps_its_mode():
+    study, store = offline_study(), Store.open()
+    older = session.start(study, store, study.bank.select(1, 5), mode="quiz")
+    newer = session.start(study, store, study.bank.select(6, 10))
+    with pytest.raises(session.Stopped):
+        session.run(study, store, older, QuitAt(2))
+    picked, settings = session.resume(store, None, {})
+    assert picked.id == newer.id and settings.offline
+    picked, _ = session.resume(store, older.id, {})
+    assert picked.mode == "quiz"
+    session.run(study, store, picked, session.Listener())
+    with pytest.raises(BadInput, match="already complete"):
+        session.resume(store, older.id, {})
+
+
+def test_the_rest_after_an_overflow_is_a_command_for_the_unanswered_questions():
+    study, store = offline_study(), Store.open()
+    chosen = tuple(study.bank.get(q) for q in (5, 23, 34, 76, 80))
+    record = session.start(study, store, chosen, mode="quiz")
+    with pytest.raises(session.Stopped):
+        session.run(study, store, record, QuitAt(23))
+    assert resuming.unanswered(store, record) == (34, 76, 80)
+    assert resuming.rest_command(store, record) == (
+        "studybot run --ids 34,76,80 --quiz --segment-max 4"
+    )
+
+
+def test_start_takes_the_questions_chosen_once():
+    study, store = offline_study(), Store.open()
+    with pytest.raises(BadInput):
+        session.start(study, store, ())
+    with pytest.raises(BadInput, match="mode"):
+        session.start(study, store, study.bank.select(1, 2), mode="exam")
+
+
+def test_ctrl_c_while_studybot_is_still_starting_exits_130_quietly(studybot_home):
+    # A Ctrl-C that lands while click and the commands are imported.
+    code = (
+        "import sys\n"
+        "class Interrupt:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'click':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupt())\n"
+        "sys.argv = ['studybot', 'run', '--from', '1', '--to', '3']\n"
+        "from studybot.launch import main\n"
+        "main()\n"
+    )
+    env = {**os.environ, "STUDYBOT_HOME": str(studybot_home)}
+    env.pop("PYTEST_CURRENT_TEST", None)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 130
+    assert out.stderr.strip() == "Interrupted."
+
+
+def test_a_quiz_under_json_shows_questions_on_stderr_and_keeps_stdout_json(invoke):
+    result = invoke("run", "--ids", "23", "--quiz", "--json", input="只存 K 和 V\n\n3\n")
+    assert result.exit_code == 0, result.stderr
+    assert "为什么 KV 缓存只保存 K 和 V" in result.stderr
+    data = json.loads(result.stdout)
+    assert data["turns"][0]["rating"] == 3 and data["turns"][0]["attempt"] == "只存 K 和 V"

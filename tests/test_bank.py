@@ -80,6 +80,104 @@ def test_anchor_answers_carry_the_numbers_users_quote(shipped):
     assert "4 倍" in q34 and "16 倍" in q34
     q182 = " ".join(shipped.get(182).key_points)
     assert "70272" in q182 or "70,272" in q182
+    assert " KB" not in q182 and " MB" not in q182  # binary units, one way
+
+
+# -- the bank reads as one book ------------------------------------------------
+
+
+def bank_text(shipped):
+    """Every piece of the shipped bank a reader sees, with where it is."""
+    for chapter in shipped.chapters:
+        yield f"chapter {chapter.number}", chapter.title
+    for q in shipped.questions:
+        for text in (q.question, *q.key_points, q.hint or ""):
+            yield f"Q{q.id}", text
+
+
+# Each of these terms once had a second spelling in the bank; that spelling is
+# allowed only inside the one gloss that introduces the term.
+ONE_WORD = [
+    ("词元", "token 即「词元」"),
+    ("预填充", "prefill（预填充）"),
+    ("智能体", "Agent（智能体）"),
+    ("kv cache", None),  # always 「KV 缓存」
+    ("kv缓存", None),
+]
+
+
+@pytest.mark.parametrize(("word", "gloss"), ONE_WORD)
+def test_each_term_is_written_one_way_outside_its_one_gloss(shipped, word, gloss):
+    glosses = 0
+    for where, text in bank_text(shipped):
+        if gloss:
+            glosses += text.count(gloss)
+            text = text.replace(gloss, "")
+        assert word not in text.lower(), f"{where} writes {word!r} outside its gloss"
+    assert glosses == (1 if gloss else 0)
+
+
+def test_every_question_has_a_hint_in_chinese(shipped):
+    missing = [q.id for q in shipped.questions if not re.search(r"[\u4e00-\u9fff]", q.hint or "")]
+    assert missing == []
+
+
+LONGEST_POINT = 150  # characters; a longer point packs facts that are recalled apart
+
+
+def test_every_key_point_is_short_enough_to_recall_on_its_own(shipped):
+    long = [
+        (q.id, len(point))
+        for q in shipped.questions
+        for point in q.key_points
+        if len(point) > LONGEST_POINT
+    ]
+    assert long == []
+
+
+def test_what_two_questions_share_is_written_alike(shipped):
+    def points(number):
+        return " ".join(shipped.get(number).key_points)
+
+    # YaRN's attention temperature, in the YaRN paper's convention, in both places
+    assert all("√(1/t) = 0.1·ln s + 1" in points(n) for n in (32, 192))
+    assert all("数万到上百万条" in points(n) for n in (3, 142))  # SFT data scale
+
+
+@pytest.mark.parametrize("number", [12, 13, 46, 61, 67, 72, 84, 107, 176, 178])
+def test_facts_that_age_say_when_they_held(shipped, number):
+    assert "截至 2025 年" in " ".join(shipped.get(number).key_points)
+
+
+@pytest.mark.parametrize(
+    ("number", "fact"),
+    [
+        (4, "15T token"),  # Llama 3 8B's pretraining data
+        (8, "Bradley–Terry"),  # Chatbot Arena's fit since Dec 2023
+        (12, "152064"),  # Qwen2.5 7B-72B vocab_size
+        (41, "两边都加「query: 」"),  # e5's prefix rule for symmetric use
+        (133, "0.9^11 ≈ 0.31"),  # bottom Transformer layer, not the embedding layer
+        (135, "5e-4"),  # DAPT's peak learning rate
+        (182, "68.6 KiB"),
+        (193, "77.9%"),  # the journal version's R1-Zero AIME figure
+        (200, "EP144"),  # the published decode layout
+    ],
+)
+def test_corrected_facts_stay_corrected(shipped, number, fact):
+    assert fact in " ".join(shipped.get(number).key_points)
+
+
+def test_q13_quotes_the_tokens_per_character_the_bank_itself_measures(shipped):
+    from studybot import tokens
+
+    runs = [
+        run
+        for _, text in bank_text(shipped)
+        for run in re.findall(r"[\u3400-\u4dbf\u4e00-\u9fff]+", text)
+    ]
+    measured = sum(tokens.count(run) for run in runs) / sum(len(run) for run in runs)
+    quoted = re.search(r"cl100k 约 (\d\.\d+) token/字", " ".join(shipped.get(13).key_points))
+    assert quoted and abs(float(quoted.group(1)) - measured) <= 0.05, measured
 
 
 def test_select_validates_ranges(shipped):

@@ -93,7 +93,7 @@ def test_single_keys_an_edited_follow_up_hint_help_and_ctrl_c_then_resume(studyb
     child.expect("第 2 题")
     child.expect(PROMPT)
     child.send("h")
-    child.expect("No hint for question 2 in this bank.")
+    child.expect("hint: 从训练目标、推理方式和工程生态三方面")
     child.expect(PROMPT)
     child.send("3")  # rating is optional in read mode; it is saved, then the next question
     child.expect("saved: 3 Good · next review in")

@@ -86,4 +86,5 @@ def rest_command(store: Store, record: SessionRecord, segment_max: int = 4) -> s
         chosen = f"--from {record.last_question} --to {record.last_question}"
     bank = f" --bank {record.bank}" if record.bank != "default" else ""
     quiz = " --quiz" if record.mode != "read" else ""
-    return f"studybot run {chosen}{bank}{quiz} --segment-max {segment_max}"
+    # --segment-min too: the default minimum (5) is above the smaller maximum.
+    return f"studybot run {chosen}{bank}{quiz} --segment-min 1 --segment-max {segment_max}"

@@ -86,6 +86,9 @@ class Listener:
 
     def summary_made(self, segment: SegmentRecord, summary: str) -> None: ...
 
+    def segment_split(self, segment: SegmentRecord, question: Question) -> None:
+        """``question`` overflowed the window: it starts a fresh segment after a summary."""
+
     def usage_suspect(self, turn: Turn) -> None:
         """The first turn of the session whose reported usage cannot be right."""
 
@@ -193,10 +196,18 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
                 continue
             question = study.bank.get(question_id)
             step = _Step(study, store, session, segment, history, question, listener)
-            messages = _guarded(step)
-            listener.question_started(segment, question)
-            attempt = (listener.attempt(question) or "") if policy.attempt_first else None
-            turn = _answer(step, messages)
+            try:
+                messages = _guarded(step)
+                listener.question_started(segment, question)
+                attempt = (listener.attempt(question) or "") if policy.attempt_first else None
+                turn = _answer(step, messages)
+            except ContextOverflow:
+                if not history:
+                    raise  # the question does not fit even after the summary alone
+                # The way past: this question starts a fresh segment from this one's summary.
+                store.split_segment(session.id, segment.index, question_id)
+                listener.segment_split(segment, question)
+                return run(study, store, store.session(session.id), listener)
             if turn.usage_suspect and not warned:
                 warned = True
                 listener.usage_suspect(turn)
@@ -399,7 +410,15 @@ def _summarise(
     listener: Listener,
 ) -> str:
     messages = prompt.summary_messages(session.prefix, segment.summary_in, history)
-    reply = study.provider.summarise(messages, questions=[q for q, _ in history])
+    questions = [q for q, _ in history]
+    try:
+        reply = study.provider.summarise(messages, questions=questions)
+    except ContextOverflow:
+        # A session whose summary cannot be written could never complete: carry an
+        # extractive summary of the key points instead (no request, no usage).
+        from studybot.providers.offline import summary_text
+
+        reply = Reply(summary_text(questions), usage=Usage(0, 0))
     summary = prompt.clip_summary(reply.text)
     usage: Usage = tokens.settle(reply.usage, messages, reply.text).usage
     store.set_summary(session.id, segment.index, summary, usage)

@@ -289,6 +289,36 @@ class Store:
             for row in rows
         ]
 
+    def split_segment(self, session_id: int, index: int, at_question: int) -> None:
+        """Cut segment ``index`` before ``at_question``: the rest becomes segment ``index + 1``.
+
+        Later segments move one place on; they have no turns yet (segments are
+        answered in order), so only their index changes.
+        """
+        segments = self.segments(session_id)
+        ids = segments[index].question_ids
+        cut = ids.index(at_question)
+        with writing(self.db):
+            # Two steps, so that no two rows ever share an index on the way.
+            self.db.execute(
+                "update segments set idx = -idx - 2 where session_id = ? and idx > ?",
+                [session_id, index],
+            )
+            self.db.execute(
+                "update segments set idx = -idx - 1 where session_id = ? and idx < -1",
+                [session_id],
+            )
+            self.db["segments"].update((session_id, index), {"question_ids": json.dumps(ids[:cut])})
+            self.db["segments"].insert(
+                {
+                    "session_id": session_id,
+                    "idx": index + 1,
+                    "question_ids": json.dumps(list(ids[cut:])),
+                    "summary_in": None,
+                    "summary_out": None,
+                }
+            )
+
     def set_summary(
         self, session_id: int, index: int, summary: str, usage: Usage | None = None
     ) -> None:

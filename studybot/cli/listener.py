@@ -71,6 +71,13 @@ class TerminalListener:
         if turn.flag_text:
             self.err.print(f"Warning: Q{turn.question_id} saved flagged: {turn.flag_text}")
 
+    def segment_split(self, segment, question) -> None:
+        self.err.print(
+            f"Q{question.id} does not fit segment {segment.index + 1}'s context any more: "
+            f"summarising the segment, then Q{question.id} starts a fresh one",
+            markup=False,
+        )
+
     def usage_suspect(self, turn) -> None:
         self.err.print(
             f"Warning: Q{turn.question_id}: the provider reported {turn.prompt_tokens} prompt "

@@ -15,7 +15,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from studybot import grade, plan, prompt, tokens
+from studybot import grade, plan, prompt, resuming, tokens
 from studybot.bank import Bank, Question
 from studybot.config import Settings
 from studybot.errors import BadInput, ContextOverflow
@@ -133,6 +133,7 @@ def start(
             "segment_budget": settings.segment_budget,
             "context_window": settings.context_window,
             "kv_model": settings.kv_model,
+            "question_digests": resuming.question_digests(questions),
         },
         prefix=prefix,
         segments=[p.question_ids for p in parts],

@@ -221,6 +221,14 @@ class Store:
             )
         return session_id
 
+    def update_channel(
+        self, session_id: int, channel: dict[str, str], settings: dict[str, Any]
+    ) -> None:
+        """A resume continues with another provider, model or URL: record it on the session."""
+        row = {**channel, "settings": json.dumps(settings, sort_keys=True)}
+        with writing(self.db):
+            self.db["sessions"].update(session_id, row)
+
     def remember_prefix(self, prefix: str) -> str:
         digest = sha256(prefix)
         with writing(self.db):

@@ -15,11 +15,10 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from studybot import grade, plan, prompt, resuming, tokens
+from studybot import answers, grade, plan, prompt, resuming, tokens
 from studybot.bank import Bank, Question
 from studybot.config import Settings
 from studybot.errors import BadInput, ContextOverflow
-from studybot.kv.turns import kv_model, turn_kv_bytes
 from studybot.providers.base import Provider, Reply, Usage
 from studybot.resuming import resume  # noqa: F401 - session.resume is the agreed entry point
 from studybot.store import (
@@ -29,7 +28,6 @@ from studybot.store import (
     SessionRecord,
     Store,
     Turn,
-    sha256,
 )
 
 # Tokens kept free for the carried summary when projecting a segment's peak.
@@ -258,7 +256,7 @@ def _answer(step: _Step, messages: prompt.Messages) -> Turn:
         messages, question=step.question, on_text=step.listener.text
     )
     latency_ms = (time.perf_counter() - started) * 1000
-    turn = _turn(
+    turn = answers.turn(
         step.session, step.segment, step.question, messages, reply, latency_ms, local_prompt
     )
     step.store.record_turn(turn)
@@ -292,52 +290,6 @@ def _grade(step: _Step, attempt: str, grader: grade.OfflineGrader) -> grade.Grad
         )
     )
     return result
-
-
-def _turn(
-    session: SessionRecord,
-    segment: SegmentRecord,
-    question: Question,
-    messages: prompt.Messages,
-    reply: Reply,
-    latency_ms: float,
-    local_prompt: int,
-) -> Turn:
-    counted = tokens.settle(
-        reply.usage,
-        messages,
-        reply.text,
-        from_provider=session.provider != "offline",
-        local_prompt=local_prompt,
-    )
-    return Turn(
-        session_id=session.id,
-        segment=segment.index,
-        question_id=question.id,
-        question=question.question,
-        answer=reply.text,
-        prompt_tokens=counted.usage.prompt_tokens,
-        completion_tokens=counted.usage.completion_tokens,
-        cached_tokens=counted.usage.cached_tokens,
-        context_tokens=counted.context_tokens,
-        local_prompt_tokens=counted.local.prompt_tokens,
-        local_completion_tokens=counted.local.completion_tokens,
-        usage_source=counted.source,
-        latency_ms=round(latency_ms, 1),
-        finish_reason=reply.finish_reason,
-        answer_flag=reply.flag,
-        usage_suspect=int(counted.suspect),
-        kv_bytes=turn_kv_bytes(kv_model(session.settings), counted.context_tokens),
-        prefix_sha256=sha256(messages[0]["content"]),
-    )
-
-
-def suspect_warning(turn: Turn) -> str:
-    return (
-        f"Q{turn.question_id}: the provider reported {turn.prompt_tokens} prompt tokens but the "
-        f"request holds about {turn.local_prompt_tokens}; studybot keeps both and sizes the "
-        "context from its own count (said once per session; `studybot show` marks such turns)"
-    )
 
 
 def _after_answer(

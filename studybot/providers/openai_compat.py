@@ -26,7 +26,8 @@ from studybot.bank import Question
 from studybot.channel import key_facts, origin
 from studybot.config import Settings
 from studybot.errors import ProviderError
-from studybot.providers.base import Messages, Reply, TextSink, Usage
+from studybot.providers import replies
+from studybot.providers.base import Messages, Reply, TextSink
 from studybot.providers.failures import Channel, Malformed, ReportedError, StreamCut, classify
 
 LONGEST_WAIT = 120.0  # seconds: a server asking to wait longer than this gets an error instead
@@ -225,7 +226,7 @@ class OpenAICompatProvider:
         usage: Any = None
         deadline = self._deadline()
         with stream, _cut_on_error(parts, self.settings.stream_idle_timeout):
-            _expect_event_stream(stream)
+            replies.expect_event_stream(stream)
             for chunk in stream:
                 if chunk.usage is not None:
                     usage = chunk.usage
@@ -239,8 +240,8 @@ class OpenAICompatProvider:
                         finish = choice.finish_reason
                 self._check_deadline(deadline)
         if finish is None:
-            raise StreamCut("it ended without a finish_reason", _size(parts))
-        return Reply(text="".join(parts), usage=chat_usage(usage), finish_reason=finish)
+            raise StreamCut("it ended without a finish_reason", replies.size(parts))
+        return Reply(text="".join(parts), usage=replies.chat_usage(usage), finish_reason=finish)
 
     def _chat_whole(
         self, messages: Messages, on_text: TextSink | None, limit: int, **extra: Any
@@ -251,7 +252,7 @@ class OpenAICompatProvider:
             max_tokens=limit,
             **extra,
         )
-        _expect_parsed(response)
+        replies.expect_parsed(response)
         choice = response.choices[0] if response.choices else None
         if choice is None or not choice.finish_reason:
             raise StreamCut("the response had no finish_reason")
@@ -259,7 +260,7 @@ class OpenAICompatProvider:
         if on_text is not None and text:
             on_text(text)
         return Reply(
-            text=text, usage=chat_usage(response.usage), finish_reason=choice.finish_reason
+            text=text, usage=replies.chat_usage(response.usage), finish_reason=choice.finish_reason
         )
 
     def _responses_stream(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
@@ -274,7 +275,7 @@ class OpenAICompatProvider:
         finish = "stop"
         deadline = self._deadline()
         with stream, _cut_on_error(parts, self.settings.stream_idle_timeout):
-            _expect_event_stream(stream)
+            replies.expect_event_stream(stream)
             for event in stream:
                 kind = getattr(event, "type", "")
                 if kind == "response.output_text.delta":
@@ -286,15 +287,17 @@ class OpenAICompatProvider:
                 elif kind == "response.incomplete":
                     final = event.response
                     details = getattr(final, "incomplete_details", None)
-                    finish = _incomplete_reason(getattr(details, "reason", None))
+                    finish = replies.incomplete_reason(getattr(details, "reason", None))
                 elif kind == "response.failed":
-                    raise _reported(getattr(event.response, "error", None))
+                    raise replies.reported(getattr(event.response, "error", None))
                 elif kind == "error":
-                    raise _reported(event)
+                    raise replies.reported(event)
                 self._check_deadline(deadline)
         if final is None:
-            raise StreamCut("it ended without response.completed", _size(parts))
-        return Reply(text="".join(parts), usage=responses_usage(final.usage), finish_reason=finish)
+            raise StreamCut("it ended without response.completed", replies.size(parts))
+        return Reply(
+            text="".join(parts), usage=replies.responses_usage(final.usage), finish_reason=finish
+        )
 
     def _responses_whole(
         self, messages: Messages, on_text: TextSink | None, limit: int, **extra: Any
@@ -305,19 +308,19 @@ class OpenAICompatProvider:
             max_output_tokens=limit,
             **extra,
         )
-        _expect_parsed(response)
+        replies.expect_parsed(response)
         if response.status == "failed":
-            raise _reported(response.error)
+            raise replies.reported(response.error)
         if response.status not in ("completed", "incomplete"):
             raise StreamCut(f"the response's status is {response.status!r}")
         finish = "stop"
         if response.status == "incomplete":
             details = getattr(response, "incomplete_details", None)
-            finish = _incomplete_reason(getattr(details, "reason", None))
+            finish = replies.incomplete_reason(getattr(details, "reason", None))
         text = response.output_text
         if on_text is not None and text:
             on_text(text)
-        return Reply(text=text, usage=responses_usage(response.usage), finish_reason=finish)
+        return Reply(text=text, usage=replies.responses_usage(response.usage), finish_reason=finish)
 
     def _deadline(self) -> float:
         return time.monotonic() + self.settings.request_timeout
@@ -354,77 +357,6 @@ def _cut_on_error(parts: list[str], idle: float) -> Iterator[None]:
     try:
         yield
     except openai.APITimeoutError:
-        raise StreamCut(f"no data for {idle:g} s", _size(parts)) from None
+        raise StreamCut(f"no data for {idle:g} s", replies.size(parts)) from None
     except openai.APIConnectionError:
-        raise StreamCut("the connection dropped", _size(parts)) from None
-
-
-def _expect_event_stream(stream: Any) -> None:
-    """A 200 that is not an event stream (a proxy's HTML page) has no events to read."""
-    response = getattr(stream, "response", None)
-    kind = response.headers.get("content-type", "") if response is not None else ""
-    if kind and "event-stream" not in kind:
-        raise Malformed(_described(kind.split(";")[0].strip()))
-
-
-def _expect_parsed(response: Any) -> None:
-    """The client returns a body it cannot parse as plain text; that is no answer."""
-    if isinstance(response, str):
-        raise Malformed(_described("text/html" if response.lstrip().startswith("<") else "text"))
-
-
-def _described(kind: str) -> str:
-    if "html" in kind:
-        return f"an HTML page ({kind})"
-    return f"a {kind or 'non-JSON'} body, not the API's JSON"
-
-
-def _reported(error: Any) -> ReportedError:
-    return ReportedError(getattr(error, "code", None), getattr(error, "message", None))
-
-
-def _size(parts: list[str]) -> int:
-    return sum(len(p) for p in parts)
-
-
-def _incomplete_reason(reason: str | None) -> str:
-    # Chat's words for the same outcomes, so reports read the same for both wire APIs.
-    return {"max_output_tokens": "length", "content_filter": "content_filter"}.get(
-        reason or "", reason or "length"
-    )
-
-
-def _get(obj: Any, name: str) -> Any:
-    """A usage field, whether the client parsed it into a model or left it a dict."""
-    if obj is None:
-        return None
-    if isinstance(obj, dict):
-        return obj.get(name)
-    value = getattr(obj, name, None)
-    if value is None:
-        extra = getattr(obj, "model_extra", None) or {}
-        value = extra.get(name)
-    return value
-
-
-def chat_usage(usage: Any) -> Usage | None:
-    """Chat usage; cached tokens from OpenAI's details or DeepSeek's cache-hit count."""
-    return _usage(usage, "prompt_tokens", "completion_tokens", "prompt_tokens_details")
-
-
-def responses_usage(usage: Any) -> Usage | None:
-    """Responses usage: input/output tokens and ``input_tokens_details.cached_tokens``."""
-    return _usage(usage, "input_tokens", "output_tokens", "input_tokens_details")
-
-
-def _usage(usage: Any, prompt: str, completion: str, details: str) -> Usage | None:
-    if usage is None:
-        return None
-    cached = _get(_get(usage, details), "cached_tokens")
-    if cached is None:
-        cached = _get(usage, "prompt_cache_hit_tokens")
-    return Usage(
-        prompt_tokens=int(_get(usage, prompt) or 0),
-        completion_tokens=int(_get(usage, completion) or 0),
-        cached_tokens=int(cached or 0),
-    )
+        raise StreamCut("the connection dropped", replies.size(parts)) from None

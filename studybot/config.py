@@ -358,7 +358,9 @@ SECRET_PARAMS = {"key", "api_key", "apikey", "api-key", "token", "access_token",
 
 def _check_secret_in_url(settings: Settings) -> None:
     """A key pasted into base_url would be stored and printed: refuse it, without echoing it."""
-    where = f"base_url (from {settings.source('base_url')})"
+    source = settings.source("base_url")
+    source = {"flag": "--base-url", "env": f"env {ENV_NAMES['base_url']}"}.get(source, source)
+    where = f"base_url (from {source})"
     try:
         parts = urlsplit(settings.base_url)
         has_password = parts.password is not None or (parts.username or "").startswith("sk-")

@@ -25,6 +25,7 @@ from studybot.providers.base import Reply
 SHORT, LONG, CONTROL = 23, 76, 34  # the bank's anchor questions used as probes
 CONFIG, CHANNEL, HISTORY = "config", "channel", "history"  # what a failed check points to
 DATABASE = "database"  # a failed database check is reported apart from the channel verdict
+OFFLINE_MODE = "mode"  # the check that says runs are offline because no key is set
 SLOWER = 3.0  # a deep Q34 this many times slower to its first token is worth a remark
 
 
@@ -69,25 +70,38 @@ def settings_checks(settings: Settings) -> list[Check]:
     if settings.offline:
         return [Check("offline", None, "offline is on: nothing to check on the channel")]
     facts = channel.key_facts(settings)
+    # A key's own problems are reported on the key's line, not also as "ok key".
+    key_problems = channel.lint_key(facts.variable, settings.api_key()) if facts.usable else []
+    on_key = {problem.message for problem in key_problems}
     checks = [
-        Check("lint", False, problem.message, points_to=CONFIG, hint=problem.hint)
+        Check(
+            "key" if problem.message in on_key else "lint",
+            False,
+            problem.message,
+            points_to=CONFIG,
+            hint=problem.hint,
+        )
         for problem in channel.lint(settings)
     ]
     if not checks:
         checked = "base URL, key and model look" if facts.usable else "base URL looks"
         checks.append(Check("lint", True, f"{checked} right"))
-    if facts.usable:
+    if facts.usable and not key_problems:
         checks.append(Check("key", True, facts.describe()))
-    else:
+    elif not facts.usable:
         checks.append(
             Check(
-                "key",
-                False,
-                f"{facts.describe()} — no live channel, runs are offline",
-                hint=f"export {facts.variable}='…' with the key from your provider's console",
+                OFFLINE_MODE,
+                None,
+                f"offline mode: {facts.describe()}, so runs answer from the bank's answer key",
+                hint=go_live(facts.variable),
             )
         )
     return checks
+
+
+def go_live(variable: str) -> str:
+    return f"to go live: export {variable}='…' (the key from your provider's console) and pass --model ID"
 
 
 def probe(settings: Settings, bank: Bank, provider=None) -> Iterator[Check]:
@@ -150,6 +164,9 @@ def verdict(checks: list[Check], probed: bool) -> Verdict:
             hint=f"{first.hint + '; ' if first.hint else ''}nothing was sent",
             exit_code=2,
         )
+    offline = next((c for c in checks if c.name == OFFLINE_MODE), None)
+    if offline is not None:
+        return Verdict(True, "offline", offline.detail, hint=offline.hint)
     if by_kind[CHANNEL]:
         first = by_kind[CHANNEL][0]
         return Verdict(
@@ -213,8 +230,8 @@ def _ask(
         why = f"the answer was cut off (finish_reason {reply.finish_reason})"
         return Check(name, False, why, points_to, figures)
     detail = (
-        f"whole answer · prompt {figures['prompt_tokens']:.0f} tokens"
-        f" (cached {figures['cached_tokens']:.0f}) · answer {figures['completion_tokens']:.0f}"
+        f"whole answer · prompt {figures['prompt_tokens']:,.0f} tokens"
+        f" (cached {figures['cached_tokens']:,.0f}) · answer {figures['completion_tokens']:,.0f}"
         f" · first token {figures['first_token_s']:.2f} s · {seconds:.2f} s"
     )
     return Check(name, True, detail, points_to, figures)
@@ -250,8 +267,8 @@ def _compare(alone: Check, deep: Check, turns: int) -> str:
     ttft_x = d["first_token_s"] / max(a["first_token_s"], 1e-3)
     slower = " — the long history is what slows it" if ttft_x >= SLOWER else ""
     return (
-        f"whole answer after {turns} earlier turns · prompt {d['prompt_tokens']:.0f} tokens "
-        f"({tokens_x:.1f}× alone, cached {d['cached_tokens']:.0f}) · first token "
+        f"whole answer after {turns} earlier turns · prompt {d['prompt_tokens']:,.0f} tokens "
+        f"({tokens_x:.1f}× alone, cached {d['cached_tokens']:,.0f}) · first token "
         f"{d['first_token_s']:.2f} s vs {a['first_token_s']:.2f} s ({ttft_x:.1f}×){slower}"
     )
 

@@ -1,4 +1,4 @@
-"""A session as data, Markdown notes or Anki cards.
+"""A session as data or Markdown notes (Anki cards: ``studybot.anki``), written safely.
 
 ``session_data`` is also what ``show --json`` prints; its keys are a
 contract with users' scripts. Nothing here ever reads a key or a secret:
@@ -7,9 +7,16 @@ only what the store holds.
 
 from __future__ import annotations
 
+import os
+import re
+import tempfile
+from collections.abc import Callable
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
+from studybot.errors import BadInput
+from studybot.markup import escape_html_like
 from studybot.store import SessionRecord, Store
 
 TURN_KEYS = (
@@ -23,7 +30,8 @@ TURN_KEYS = (
     "context_tokens",
     "latency_ms",
 )
-FORMATS = ("md", "json", "anki")
+FORMATS = ("md", "json", "anki", "apkg")
+LIST_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s")
 
 
 def session_summary(record: SessionRecord) -> dict[str, Any]:
@@ -44,7 +52,7 @@ def session_summary(record: SessionRecord) -> dict[str, Any]:
 
 
 def session_data(store: Store, session_id: int) -> dict[str, Any]:
-    """Everything ``show --json`` reports: segments and turns in question order."""
+    """Everything ``show --json`` reports: segments with their summaries, turns, follow-ups."""
     from studybot.review import session_reviews
 
     record = store.session(session_id)
@@ -91,6 +99,18 @@ def session_data(store: Store, session_id: int) -> dict[str, Any]:
             for segment in store.segments(record.id)
         ],
         "turns": turns,
+        "follow_ups": [
+            {
+                "question_id": f.question_id,
+                "question": f.question,
+                "answer": f.answer,
+                "prompt_tokens": f.prompt_tokens,
+                "completion_tokens": f.completion_tokens,
+                "cached_tokens": f.cached_tokens,
+                "created": f.created,
+            }
+            for f in store.followups(record.id)
+        ],
         "kv": _session_kv(record, recorded),
     }
 
@@ -124,41 +144,28 @@ def _session_kv(record: SessionRecord, turns: list) -> dict[str, Any] | None:
     }
 
 
-def to_json(store: Store, session_id: int) -> dict[str, Any]:
-    data = session_data(store, session_id)
-    data["follow_ups"] = [
-        {
-            "question_id": f.question_id,
-            "question": f.question,
-            "answer": f.answer,
-            "prompt_tokens": f.prompt_tokens,
-            "completion_tokens": f.completion_tokens,
-            "created": f.created,
-        }
-        for f in store.followups(session_id)
-    ]
-    return data
-
-
 def to_markdown(store: Store, session_id: int) -> str:
+    """Notes a CommonMark renderer shows as written: HTML-like text visible, each summary once."""
     record = store.session(session_id)
     turns = {t.question_id: t for t in store.turns(record.id)}
     follow_ups: dict[int, list] = {}
     for item in store.followups(record.id):
         follow_ups.setdefault(item.question_id, []).append(item)
     lines = [
-        f"# {record.bank_title}：第 {record.first_question}–{record.last_question} 题",
+        f"# {escape_html_like(record.bank_title)}：第 {record.first_question}–{record.last_question} 题",
         "",
         f"- session {record.id} · {record.status} · {record.answered}/{record.total} answered",
         f"- answered by {record.provider} ({record.model}) · started {record.created}",
         "",
     ]
+    shown: str | None = None  # the summary just printed, which the next segment starts from
     for segment in store.segments(record.id):
         lines += [f"## Segment {segment.index + 1}: Q{segment.first_id}–Q{segment.last_id}", ""]
-        if segment.summary_in:
+        if segment.summary_in and segment.summary_in != shown:
             lines += [
                 "> 上一段小结",
-                *[f"> {line}" for line in segment.summary_in.splitlines()],
+                ">",
+                *[f"> {line}" for line in _summary_lines(segment.summary_in)],
                 "",
             ]
         for question_id in segment.question_ids:
@@ -166,43 +173,82 @@ def to_markdown(store: Store, session_id: int) -> str:
             if turn is None:
                 lines += [f"### 第 {question_id} 题", "", "_not answered yet_", ""]
                 continue
-            lines += [f"### 第 {question_id} 题：{turn.question}", "", turn.answer.strip(), ""]
+            question = escape_html_like(turn.question)
+            lines += [
+                f"### 第 {question_id} 题：{question}",
+                "",
+                escape_html_like(turn.answer.strip()),
+                "",
+            ]
             if turn.flag_text:
                 lines += [f"> **Incomplete answer:** {turn.flag_text}", ""]
             for item in follow_ups.get(question_id, []):
-                lines += [f"**追问：** {item.question}", "", item.answer.strip(), ""]
+                lines += [f"**追问：** {escape_html_like(item.question)}", ""]
+                lines += [escape_html_like(item.answer.strip()), ""]
         if segment.summary_out:
-            lines += ["**本段小结**", "", *segment.summary_out.splitlines(), ""]
+            lines += ["**本段小结**", "", *_summary_lines(segment.summary_out), ""]
+        shown = segment.summary_out
     return "\n".join(lines).rstrip() + "\n"
 
 
-def to_anki(store: Store, session_id: int) -> str:
-    """Tab-separated front, back, tags; importable by Anki's text importer."""
-    record = store.session(session_id)
-    rows = ["#separator:tab", "#html:true", "#columns:Front\tBack\tTags", "#tags column:3"]
-    for turn in store.turns(record.id):
-        front = _cell(f"第 {turn.question_id} 题：{turn.question}")
-        back = _cell(turn.answer)
-        tags = f"studybot session{record.id} q{turn.question_id}"
-        if turn.answer_flag:
-            tags += f" {turn.answer_flag}"
-        rows.append(f"{front}\t{back}\t{tags}")
-    return "\n".join(rows) + "\n"
+def _summary_lines(summary: str) -> list[str]:
+    """One list item per summary line: a renderer would join bare lines into one paragraph."""
+    items = []
+    for line in summary.splitlines():
+        if not line.strip():
+            continue
+        text = escape_html_like(line.strip())
+        items.append(text if LIST_ITEM.match(text) else f"- {text}")
+    return items
 
 
-def _cell(text: str) -> str:
-    """One Anki field: no tabs, newlines as <br>, HTML-special characters escaped."""
-    import html
+def write_file(path: Path, fill: Callable[[Path], None], *, force: bool = False) -> None:
+    """Write ``path`` through ``fill`` atomically: all of it, or the old file untouched.
 
-    escaped = html.escape(text.strip(), quote=False)
-    return escaped.replace("\t", " ").replace("\r\n", "\n").replace("\n", "<br>")
+    ``fill`` writes a temporary file in the same folder, which then replaces
+    ``path`` in one rename, so a full disk or a crash never leaves a
+    truncated file behind. An existing file is replaced only with ``force``.
+    """
+    if path.exists() and not force:
+        raise BadInput(
+            f"{path} already exists", hint="pass --force to replace it, or choose another -o FILE"
+        )
+    temporary: Path | None = None
+    try:
+        handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        os.close(handle)
+        temporary = Path(name)
+        fill(temporary)
+        umask = os.umask(0)
+        os.umask(umask)
+        temporary.chmod(0o666 & ~umask)  # mkstemp makes 0600; notes are ordinary files
+        os.replace(temporary, path)
+        temporary = None
+    except OSError as exc:
+        raise BadInput(
+            f"cannot write {path}: {exc.strerror or exc}", hint="choose a writable path with -o"
+        ) from None
+    finally:
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
+
+
+def write_text(path: Path, text: str) -> None:
+    """``text`` into ``path``, on the disk before returning."""
+    with path.open("w", encoding="utf-8") as out:
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
 
 
 def render(store: Store, session_id: int, fmt: str) -> str:
+    """A text format (md, json, anki) as one string."""
     if fmt == "md":
         return to_markdown(store, session_id)
     if fmt == "anki":
-        return to_anki(store, session_id)
+        from studybot.anki import to_text
+
+        return to_text(store, session_id)
     import json
 
-    return json.dumps(to_json(store, session_id), ensure_ascii=False, indent=2) + "\n"
+    return json.dumps(session_data(store, session_id), ensure_ascii=False, indent=2) + "\n"

@@ -82,6 +82,8 @@ class Listener:
 
     def follow_up_answered(self, follow_up: FollowUp) -> None: ...
 
+    def summary_started(self, segment: SegmentRecord) -> None: ...
+
     def summary_made(self, segment: SegmentRecord, summary: str) -> None: ...
 
     def segment_split(self, segment: SegmentRecord, question: Question) -> None:
@@ -364,6 +366,7 @@ def _summarise(
 ) -> str:
     messages = prompt.summary_messages(session.prefix, segment.summary_in, history)
     questions = [q for q, _ in history]
+    listener.summary_started(segment)
     try:
         reply = study.provider.summarise(messages, questions=questions)
     except ContextOverflow:

@@ -29,11 +29,28 @@ def asked(server) -> list[str]:
     return [r.messages[-1]["content"].split("：")[0] for r in server.generations]
 
 
-def test_without_a_key_there_is_no_channel(invoke):
+def test_without_a_key_offline_mode_is_a_state_with_the_way_to_go_live(invoke):
     result = invoke("doctor")
-    assert result.exit_code == 1
-    assert "TAOTOKEN_API_KEY: not set" in result.stdout
-    assert "export TAOTOKEN_API_KEY=" in result.stderr
+    assert result.exit_code == 0, result.stderr
+    assert "FAIL" not in result.stdout
+    assert "offline mode: TAOTOKEN_API_KEY: not set" in result.stdout
+    assert "To go live: export TAOTOKEN_API_KEY=" in result.stdout
+    report = json.loads(invoke("doctor", "--json").stdout)
+    assert report["verdict"]["kind"] == "offline" and report["verdict"]["ok"] is True
+
+
+def test_probe_without_a_key_says_it_was_skipped(invoke):
+    result = invoke("doctor", "--probe")
+    assert result.exit_code == 0, result.stderr
+    assert "probe      skipped: offline, so nothing was sent" in result.stdout
+
+
+def test_a_placeholder_key_is_not_also_reported_ok(invoke, monkeypatch):
+    monkeypatch.setenv("TAOTOKEN_API_KEY", "YOUR_API_KEY")
+    result = invoke("doctor", "--model", "m")
+    assert result.exit_code == 2
+    assert "FAIL  key        TAOTOKEN_API_KEY holds a placeholder" in result.stdout
+    assert "ok  key" not in result.stdout
 
 
 def test_offline_by_choice_is_fine(invoke):

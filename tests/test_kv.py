@@ -24,7 +24,7 @@ def test_llama_8b_from_8k_to_32k_is_4x_kv_and_16x_attention(invoke):
     result = invoke("kv", "--model", "llama-3.1-8b", "--context", "8k,32k")
     assert result.exit_code == 0, result.stderr
     out = result.stdout
-    assert "131072 B/token" in out
+    assert "131,072 B/token" in out
     assert "1.0 GiB" in out and "4.0 GiB" in out
     assert "KV cache 4× (linear in n)" in out and "attention scores 16× (n²)" in out
 
@@ -172,7 +172,7 @@ def test_the_analytic_estimate_never_imports_torch():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert "131072 B/token" in done.stdout
+    assert "131,072 B/token" in done.stdout
 
 
 def test_measure_without_torch_exits_2_with_the_install_command(invoke, monkeypatch):

@@ -77,7 +77,7 @@ def test_an_answer_cut_by_the_limit_is_saved_flagged_and_shown_everywhere(invoke
     markdown = invoke("export", "1", "-f", "md").stdout
     assert markdown.count("**Incomplete answer:** cut by the token limit") == 2
     anki = [line.split("\t") for line in invoke("export", "1", "-f", "anki").stdout.splitlines()]
-    assert all("truncated" in row[2].split() for row in anki if not row[0].startswith("#"))
+    assert all("truncated" in row[3].split() for row in anki if not row[0].startswith("#"))  # tags
 
 
 def test_a_whole_answer_carries_no_flag(invoke, live):

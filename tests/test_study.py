@@ -63,18 +63,10 @@ def test_sessions_json_lists_newest_first_with_progress(invoke):
     assert rows[1]["status"] == "complete"
 
 
-def test_export_json_and_anki(invoke, tmp_path):
+def test_export_json(invoke):
     invoke("run", "--from", "20", "--to", "25")
     data = json.loads(invoke("export", "1", "-f", "json").stdout)
     assert [t["question_id"] for t in data["turns"]] == list(range(20, 26))
-    cards = tmp_path / "cards.txt"
-    invoke("export", "1", "-f", "anki", "-o", str(cards))
-    rows = [r for r in cards.read_text(encoding="utf-8").splitlines() if not r.startswith("#")]
-    assert len(rows) == 6
-    for row in rows:
-        front, back, tags = row.split("\t")
-        assert front.startswith("第 ") and back and "studybot" in tags
-        assert "\n" not in back
 
 
 class ScriptedListener(session.Listener):

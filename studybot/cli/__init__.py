@@ -29,10 +29,12 @@ class Failure(click.ClickException):
         self.hint = error.hint
 
     def show(self, file=None) -> None:
+        from studybot.cli.render import paint
+
         out = file or sys.stderr
-        click.echo(f"Error: {self.message}", file=out)
+        click.echo(f"{paint('Error:', 'error')} {self.message}", file=out)
         if self.hint:
-            click.echo(f"Hint: {self.hint}", file=out)
+            click.echo(f"{paint('Hint:', 'hint')} {self.hint}", file=out)
 
 
 class Group(click.Group):
@@ -61,9 +63,15 @@ class Group(click.Group):
             sys.exit(130)
 
 
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=Group,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(__version__, prog_name="studybot")
-def cli() -> None:
+@click.option("--no-color", is_flag=True, help="No colours (as does the NO_COLOR variable).")
+@click.pass_context
+def cli(ctx: click.Context, no_color: bool) -> None:
     """Study a long LLM interview question bank in short, cache-friendly sessions.
 
     \b
@@ -72,6 +80,11 @@ def cli() -> None:
       studybot sessions                 what you have studied
       studybot resume                   continue where you stopped
     """
+    from studybot.cli import render
+
+    render.configure(no_color=no_color)
+    if ctx.invoked_subcommand is None:  # bare `studybot` is a request for help, not an error
+        click.echo(ctx.get_help())
 
 
 def main() -> None:

@@ -34,8 +34,15 @@ def list_(bank_ref: str | None, chapter: int | None, as_json: bool) -> None:
       studybot bank list --chapter 3
     """
     from studybot import bank as banks
+    from studybot.errors import BadInput
 
     loaded = banks.load(bank_ref)
+    if chapter is not None and loaded.chapter(chapter) is None:
+        numbers = [c.number for c in loaded.chapters]
+        raise BadInput(
+            f"bank {loaded.name!r} has no chapter {chapter}",
+            hint=f"its chapters are {numbers[0]}–{numbers[-1]}" if numbers else None,
+        )
     questions = [q for q in loaded.questions if chapter is None or q.chapter == chapter]
     if as_json:
         emit_json([{"id": q.id, "chapter": q.chapter, "question": q.question} for q in questions])

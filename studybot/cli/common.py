@@ -16,15 +16,15 @@ def emit_json(data: Any) -> None:
 
 
 def stderr_console():
-    from rich.console import Console
+    from studybot.cli.render import console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return console(stderr=True)
 
 
 def stdout_console():
-    from rich.console import Console
+    from studybot.cli.render import console
 
-    return Console(highlight=False, soft_wrap=True)
+    return console()
 
 
 def is_interactive() -> bool:

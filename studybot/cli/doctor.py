@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import click
 
 from studybot.cli.common import channel_options, emit_json, json_option
+from studybot.cli.render import paint
 
 MARKS = {True: "ok", False: "FAIL", None: "--"}
+MEANINGS = {True: "ok", False: "error", None: "tokens"}
 
 
 @click.command()
@@ -42,12 +46,18 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
         click.echo("")
         for check in (database, *checks):
             _print(check)
-    runnable = all(c.ok is not False for c in checks) and not settings.offline
+    runnable = all(c.ok is not False for c in checks) and settings.live
     if probe and runnable:
-        for check in doctor.probe(settings, banks.load(None)):
+        for check in _probing(doctor.probe(settings, banks.load(None)), quiet=as_json):
             checks.append(check)
             if not as_json:
                 _print(check)
+    elif probe:
+        why = "offline" if settings.offline or not settings.live else "the settings have problems"
+        skipped = doctor.Check("probe", None, f"skipped: {why}, so nothing was sent")
+        checks.append(skipped)
+        if not as_json:
+            _print(skipped)
     result = doctor.verdict(checks, probed=probe and runnable)
     if as_json:
         emit_json(
@@ -74,6 +84,8 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
     if result.ok:
         if not as_json:
             click.echo(f"\nVerdict: {result.text}")
+            if result.hint:
+                click.echo(result.hint[0].upper() + result.hint[1:])
         return
     if not as_json:
         click.echo("")
@@ -81,8 +93,23 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
     raise error_class(result.text, hint=result.hint)
 
 
+def _probing(checks, quiet: bool):
+    """The probe's checks, with a spinner on the terminal while each one is asked."""
+    from studybot.cli.common import stderr_console
+    from studybot.cli.render import spinner
+
+    console = stderr_console()
+    while True:
+        with spinner(console, "asking the endpoint…") if not quiet else nullcontext():
+            check = next(checks, None)
+        if check is None:
+            return
+        yield check
+
+
 def _print(check) -> None:
-    click.echo(f"{MARKS[check.ok]:>4}  {check.name:<10} {check.detail}")
+    mark = paint(f"{MARKS[check.ok]:>4}", MEANINGS[check.ok])
+    click.echo(f"{mark}  {check.name:<10} {check.detail}")
     if check.ok is False and check.hint:
         click.echo(f"{'':>4}  {'':<10} hint: {check.hint}")
 

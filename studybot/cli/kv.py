@@ -110,13 +110,14 @@ def _render(estimate, measurement) -> None:
     from rich.table import Table
 
     from studybot.cli.common import human_bytes, stdout_console
+    from studybot.cli.render import number
     from studybot.kv.estimate import token_label
 
     shape = estimate.shape
     console = stdout_console()
     console.print(f"[bold]{shape.name}[/bold] · {shape.describe()}")
     console.print(
-        f"KV cache per token: {shape.formula()} = {estimate.bytes_per_token} B/token "
+        f"KV cache per token: {shape.formula()} = {number(estimate.bytes_per_token)} B/token "
         f"({human_bytes(estimate.bytes_per_token)})"
     )
     table = Table(box=None, pad_edge=False)

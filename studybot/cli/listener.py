@@ -1,8 +1,9 @@
 """What a run shows on the terminal, and the keys it reads between answers.
 
 Questions and answers go to stdout, prompts and per-turn figures to
-stderr, all as plain text through this one listener, so a renderer can
-replace the printing without touching the loop.
+stderr, through this one listener. On a terminal answers are drawn as
+Markdown while they stream, with a spinner until the first token; piped,
+they are the model's raw text.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import sys
 import click
 
 from studybot.cli import terminal
-from studybot.cli.common import stderr_console
+from studybot.cli.common import stderr_console, stdout_console
+from studybot.cli.render import STYLES, MarkdownStream, number, paint, spinner
 from studybot.review import RATINGS as RATING_NAMES
 from studybot.session import FOLLOW_UP, NEXT, QUIT
 
@@ -26,15 +28,24 @@ class TerminalListener:
     In quiz mode keys and attempts are read from a pipe too, so scripts can answer.
     """
 
-    def __init__(self, record, quiet: bool, interactive: bool) -> None:
+    def __init__(
+        self, record, quiet: bool, interactive: bool, bank=None, segments: int = 0
+    ) -> None:
         self.record = record
         self.quiet = quiet
         self.interactive = interactive
         self.quiz = record.mode != "read"
+        self.bank = bank  # for the chapter titles of a segment
+        self.segments = segments  # how many the session has, for "Segment 2/3"
         # A quiz under --json still needs its questions and answers on screen:
         # they go to stderr, so stdout stays one JSON document.
         self.shown = not quiet or self.quiz
         self.err = stderr_console()
+        self.out = stdout_console()
+        self.drawn = not quiet and self.out.is_terminal
+        self.stream: MarkdownStream | None = None  # the answer being drawn
+        self.waiting = None  # the spinner of a summary in the making
+        self.segment_shown: int | None = None
         self.done = 0
 
     def _say(self, line: str = "", nl: bool = True) -> None:
@@ -42,32 +53,34 @@ class TerminalListener:
             click.echo(line, nl=nl, err=self.quiet)
 
     def question_started(self, segment, question) -> None:
-        self._say(f"\n── 第 {question.id} 题 · segment {segment.index + 1} ──")
-        self._say(question.question)
+        if not self.quiet and segment.index != self.segment_shown:
+            self.segment_shown = segment.index
+            self._segment_started(segment)
+        self._say(paint(f"\n── 第 {question.id} 题 · segment {segment.index + 1} ──", "question"))
+        self._say(paint(question.question, "question"))
         self._say("")
+        if not self.quiz:  # a quiz reads the attempt first; the request goes out after it
+            self._open_stream()
 
     def attempt(self, question) -> str:
         click.echo(ATTEMPT_HELP, err=True)
         text = terminal.read_text("› ", multiline=True) or ""
         self._say("── answer ──" if text else "── answer (no attempt) ──")
+        self._open_stream()
         return text
 
     def text(self, chunk: str) -> None:
+        if self.stream is not None:
+            self.stream.feed(chunk)
+            return
         self._say(chunk, nl=False)
         (sys.stderr if self.quiet else sys.stdout).flush()
 
     def turn_recorded(self, turn, question) -> None:
-        from studybot.cli.common import human_bytes
-
         self.done += 1
-        self._say("")
-        cached = f" (cached {turn.cached_tokens})" if turn.cached_tokens else ""
-        kv = f" · KV {human_bytes(turn.kv_bytes)}" if turn.kv_bytes else ""
-        self.err.print(
-            f"[dim][{self.record.answered + self.done}/{self.record.total}] Q{turn.question_id}"
-            f" · prompt {turn.prompt_tokens}{cached} · answer {turn.completion_tokens}"
-            f" · n={turn.context_tokens}{kv} · {turn.latency_ms / 1000:.1f} s[/dim]"
-        )
+        if not self._close_stream():
+            self._say("")
+        self.err.print(turn_line(turn, self.record.answered + self.done, self.record.total))
         if turn.flag_text:
             self.err.print(f"Warning: Q{turn.question_id} saved flagged: {turn.flag_text}")
 
@@ -104,8 +117,9 @@ class TerminalListener:
         click.echo(f"advice: {result.advice}", err=True)
         if result.usage is not None:
             click.echo(
-                f"grading request: prompt {result.usage.prompt_tokens} (cached "
-                f"{result.usage.cached_tokens}) · answer {result.usage.completion_tokens}"
+                f"grading request: prompt {number(result.usage.prompt_tokens)} (cached "
+                f"{number(result.usage.cached_tokens)}) · answer "
+                f"{number(result.usage.completion_tokens)}"
                 " · not added to the main history",
                 err=True,
             )
@@ -148,7 +162,7 @@ class TerminalListener:
     def _hint(self, question) -> None:
         # The bank's hint is for the user only; it is never sent to the model.
         if question.hint:
-            click.echo(f"hint: {question.hint}", err=True)
+            click.echo(f"{paint('hint:', 'hint')} {question.hint}", err=True)
         else:
             click.echo(f"No hint for question {question.id} in this bank.", err=True)
 
@@ -156,19 +170,85 @@ class TerminalListener:
         click.echo(f"saved: {rating} {RATING_NAMES[rating]} · next review {when}", err=True)
 
     def follow_up_text(self, question) -> str | None:
-        return terminal.read_text("追问 › ")
+        text = terminal.read_text("追问 › ")
+        if text and self.drawn:
+            self._say("")
+            self._open_stream()
+        return text
 
     def follow_up_answered(self, follow_up) -> None:
-        self._say("")
+        if not self._close_stream():
+            self._say("")
         self.err.print(
-            f"[dim]follow-up saved · prompt {follow_up.prompt_tokens} · answer {follow_up.completion_tokens}"
-            " · not added to the main history[/dim]"
+            f"[dim]follow-up saved · prompt {number(follow_up.prompt_tokens)} · answer "
+            f"{number(follow_up.completion_tokens)} · not added to the main history[/dim]"
         )
 
+    def summary_started(self, segment) -> None:
+        if not self.quiet and self.err.is_terminal:
+            self.waiting = spinner(self.err, f"writing the summary of segment {segment.index + 1}…")
+            self.waiting.__enter__()
+
     def summary_made(self, segment, summary: str) -> None:
+        self._stop_waiting()
         if self.quiet:
             return
         self.err.print(
             f"\n[bold]Segment {segment.index + 1} summary[/bold] (carried into the next segment):"
         )
-        self.err.print(summary, markup=False)
+        self.err.print(summary, markup=False, style=STYLES["summary"])
+
+    def close(self) -> None:
+        """Stop anything still drawing (an interrupted answer or summary)."""
+        self._close_stream()
+        self._stop_waiting()
+
+    # -- drawing ---------------------------------------------------------------
+
+    def _segment_started(self, segment) -> None:
+        """The segment's chapter and question range, and the summary it starts from."""
+        chapters = []
+        for question_id in segment.question_ids:
+            chapter = self.bank.chapter(self.bank.get(question_id).chapter) if self.bank else None
+            if chapter and chapter not in chapters:
+                chapters.append(chapter)
+        where = "".join(f" · 第 {c.number} 章 {c.title}" for c in chapters)
+        of = f"/{self.segments}" if self.segments else ""
+        self.out.print(
+            f"\n━━ Segment {segment.index + 1}{of} · Q{segment.first_id}–Q{segment.last_id}{where} ━━",
+            style=STYLES["segment"],
+            markup=False,
+        )
+        if segment.summary_in:
+            self.out.print("carried from the previous segment:", style=STYLES["summary"])
+            self.out.print(segment.summary_in, style=STYLES["summary"], markup=False)
+
+    def _open_stream(self) -> None:
+        if self.drawn:
+            self.stream = MarkdownStream(self.out)
+
+    def _close_stream(self) -> bool:
+        """Finish the drawn answer; False when there was none."""
+        if self.stream is None:
+            return False
+        self.stream.close()
+        self.stream = None
+        return True
+
+    def _stop_waiting(self) -> None:
+        if self.waiting is not None:
+            self.waiting.__exit__(None, None, None)
+            self.waiting = None
+
+
+def turn_line(turn, position: int, total: int) -> str:
+    """The per-turn figures: tokens, cached tokens, context n, KV, latency."""
+    from studybot.cli.common import human_bytes
+
+    cached = f" (cached {number(turn.cached_tokens)})" if turn.cached_tokens else ""
+    kv = f" · KV {human_bytes(turn.kv_bytes)}" if turn.kv_bytes else ""
+    return (
+        f"[{STYLES['tokens']}][{position}/{total}] Q{turn.question_id}"
+        f" · prompt {number(turn.prompt_tokens)}{cached} · answer {number(turn.completion_tokens)}"
+        f" · n={number(turn.context_tokens)}{kv} · {turn.latency_ms / 1000:.1f} s[/]"
+    )

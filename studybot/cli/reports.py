@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from studybot.cli.common import emit_json, human_bytes, json_option, stdout_console
+from studybot.cli.render import STYLES, bar, number, sparkline
 
 
 @click.command()
@@ -32,27 +33,25 @@ def sessions(as_json: bool) -> None:
     from rich.table import Table
 
     table = Table(box=None, pad_edge=False)
-    for heading in (
-        "id",
-        "status",
-        "questions",
-        "answered",
-        "provider",
-        "model",
-        "bank",
-        "created",
-    ):
-        table.add_column(heading, justify="right" if heading in {"id", "answered"} else "left")
+    # Everything but the model keeps to one line; a long model ID is cut short
+    # so that each session stays one row at 80 columns.
+    for heading in ("id", "status", "questions", "answered", "model", "bank", "created"):
+        table.add_column(
+            heading,
+            justify="right" if heading in {"id", "answered"} else "left",
+            no_wrap=True,
+            overflow="ellipsis" if heading in {"model", "bank"} else "fold",
+            max_width=24 if heading in {"model", "bank"} else None,
+        )
     for r in records:
         table.add_row(
             str(r.id),
             r.status,
             f"{r.first_question}–{r.last_question}",
             f"{r.answered}/{r.total}",
-            r.provider,
-            r.model,
+            "offline" if r.provider == "offline" else r.model,
             r.bank,
-            r.created.replace("T", " ").removesuffix("+00:00"),
+            r.created.replace("T", " ")[:16],
         )
     stdout_console().print(table)
 
@@ -61,7 +60,11 @@ def sessions(as_json: bool) -> None:
 @click.argument("session_id", metavar="SESSION")
 @json_option
 def show(session_id: str, as_json: bool) -> None:
-    """Show a session's per-turn token table and its segment summaries.
+    """Show a session: per-turn tokens, follow-ups, context growth, segment summaries.
+
+    The table has one row per answered question (follow-ups on a row of
+    their own under it), a bar of the context n each turn reached, then the
+    text of every follow-up and of every segment summary.
 
     \b
     Example:
@@ -79,36 +82,52 @@ def show(session_id: str, as_json: bool) -> None:
     render_session(store, record.id)
 
 
-def render_session(store, session_id: int) -> None:
-    """The per-turn table: tokens, cached tokens, context n, KV bytes, latency."""
+# The per-turn table, one (heading, cell) pair per column, so a new figure
+# (cost, grade, rating) is one more entry here.
+TURN_COLUMNS = (
+    ("Q", lambda t, peak: f"{t.question_id}*" if t.answer_flag else str(t.question_id)),
+    ("seg", lambda t, peak: str(t.segment + 1)),
+    ("prompt", lambda t, peak: _prompt_cell(t)),
+    ("cached", lambda t, peak: number(t.cached_tokens)),
+    ("answer", lambda t, peak: number(t.completion_tokens)),
+    ("context n", lambda t, peak: number(t.context_tokens)),
+    ("growth", lambda t, peak: bar(t.context_tokens, peak, width=8)),
+    ("KV", lambda t, peak: human_bytes(t.kv_bytes)),
+    ("latency", lambda t, peak: f"{t.latency_ms / 1000:.2f} s"),
+)
+
+
+def render_session(store, session_id: int, texts: bool = True) -> None:
+    """The per-turn table with follow-ups under their question, totals, then the summaries.
+
+    ``texts=False`` leaves out the follow-up and summary texts, for the end
+    of a run that has just shown them.
+    """
+    from rich import box
     from rich.table import Table
 
     record = store.session(session_id)
     turns = store.turns(record.id)
+    follow_ups: dict[int, list] = {}
+    for item in store.followups(record.id):
+        follow_ups.setdefault(item.question_id, []).append(item)
     console = stdout_console()
     table = Table(
         title=f"Session {record.id} · Q{record.first_question}–{record.last_question} · "
         f"{record.provider} ({record.model}) · {record.answered}/{record.total} answered",
         title_justify="left",
+        box=box.SIMPLE_HEAD,  # no side rules, so the table fits 80 columns
+        pad_edge=False,
+        show_edge=False,
+        collapse_padding=True,
     )
-    for heading in ("Q", "seg", "prompt", "cached", "answer", "context n", "KV", "latency"):
-        table.add_column(heading, justify="right")
+    for heading, _cell in TURN_COLUMNS:
+        table.add_column(heading, justify="left" if heading == "growth" else "right", no_wrap=True)
+    peak = max((t.context_tokens for t in turns), default=0)
     for t in turns:
-        prompt = str(t.prompt_tokens)
-        if t.usage_source == "provider" and t.local_prompt_tokens != t.prompt_tokens:
-            prompt += f" (local {t.local_prompt_tokens})"
-        if t.usage_suspect:
-            prompt += " !"
-        table.add_row(
-            f"{t.question_id}*" if t.answer_flag else str(t.question_id),
-            str(t.segment + 1),
-            prompt,
-            str(t.cached_tokens),
-            str(t.completion_tokens),
-            str(t.context_tokens),
-            human_bytes(t.kv_bytes),
-            f"{t.latency_ms / 1000:.2f} s",
-        )
+        table.add_row(*(cell(t, peak) for _heading, cell in TURN_COLUMNS))
+        for item in follow_ups.get(t.question_id, []):
+            table.add_row(*_follow_up_row(item), style=STYLES["tokens"])
     console.print(table)
     for t in turns:
         if t.flag_text:
@@ -119,34 +138,96 @@ def render_session(store, session_id: int) -> None:
             "context n and KV use the local count"
         )
     if turns:
-        prompt_total = sum(t.prompt_tokens for t in turns)
-        cached_total = sum(t.cached_tokens for t in turns)
-        peak = max(t.context_tokens for t in turns)
-        rate = f" ({cached_total / prompt_total:.0%} of prompt tokens)" if prompt_total else ""
-        console.print(
-            f"prompt tokens {prompt_total} · cached {cached_total}{rate} · "
-            f"answer tokens {sum(t.completion_tokens for t in turns)} · peak context n = {peak}"
-        )
-        summaries = [s.summary_usage for s in store.segments(record.id) if s.summary_usage]
-        if summaries:
-            console.print(
-                f"summaries: {len(summaries)} request{'s' * (len(summaries) > 1)} · prompt tokens "
-                f"{sum(u.prompt_tokens for u in summaries)} · cached "
-                f"{sum(u.cached_tokens for u in summaries)} · answer tokens "
-                f"{sum(u.completion_tokens for u in summaries)}"
-            )
-        _study_lines(console, store, record)
-        from studybot.kv.turns import session_kv
-
-        kv = session_kv(record.prefix, record.settings, turns)
-        if kv:
-            console.print(
-                f"peak KV {human_bytes(kv.peak_bytes)} ({kv.model}, n = {kv.peak_tokens}) · "
-                f"one long session over these questions: n = {kv.long_tokens}, "
-                f"KV {human_bytes(kv.long_bytes)} ({kv.ratio:.1f}× the peak)"
-            )
+        _totals(console, store, record, turns, peak)
+    if texts:
+        _follow_up_texts(console, turns, follow_ups)
+        _summaries(console, store.segments(record.id))
     if not record.complete:
         console.print(f"Unfinished: studybot resume {record.id}")
+
+
+def _prompt_cell(turn) -> str:
+    prompt = number(turn.prompt_tokens)
+    if turn.usage_source == "provider" and turn.local_prompt_tokens != turn.prompt_tokens:
+        prompt += f" (local {number(turn.local_prompt_tokens)})"
+    if turn.usage_suspect:
+        prompt += " !"  # explained under the table
+    return prompt
+
+
+def _follow_up_row(item) -> list[str]:
+    """A follow-up under its question: its own tokens, never part of the context n."""
+    cells = {
+        "Q": "↳",
+        "seg": "追问",
+        "prompt": number(item.prompt_tokens),
+        "cached": number(item.cached_tokens),
+        "answer": number(item.completion_tokens),
+        "latency": f"{item.latency_ms / 1000:.2f} s",
+    }
+    return [cells.get(heading, "") for heading, _cell in TURN_COLUMNS]
+
+
+def _totals(console, store, record, turns, peak: int) -> None:
+    prompt_total = sum(t.prompt_tokens for t in turns)
+    cached_total = sum(t.cached_tokens for t in turns)
+    rate = f" ({cached_total / prompt_total:.0%} of prompt tokens)" if prompt_total else ""
+    console.print(
+        f"prompt tokens {number(prompt_total)} · cached {number(cached_total)}{rate} · "
+        f"answer tokens {number(sum(t.completion_tokens for t in turns))} · "
+        f"peak context n = {number(peak)}"
+    )
+    restarts = len({t.segment for t in turns}) > 1
+    console.print(
+        f"context n per turn: {sparkline([t.context_tokens for t in turns])}"
+        + (" (each segment starts small again)" if restarts else ""),
+        markup=False,
+    )
+    summaries = [s.summary_usage for s in store.segments(record.id) if s.summary_usage]
+    if summaries:
+        console.print(
+            f"summaries: {len(summaries)} request{'s' * (len(summaries) > 1)} · prompt tokens "
+            f"{number(sum(u.prompt_tokens for u in summaries))} · cached "
+            f"{number(sum(u.cached_tokens for u in summaries))} · answer tokens "
+            f"{number(sum(u.completion_tokens for u in summaries))}"
+        )
+    _study_lines(console, store, record)
+    from studybot.kv.turns import session_kv
+
+    kv = session_kv(record.prefix, record.settings, turns)
+    if kv:
+        console.print(
+            f"peak KV {human_bytes(kv.peak_bytes)} ({kv.model}, n = {number(kv.peak_tokens)}) · "
+            f"one long session over these questions: n = {number(kv.long_tokens)}, "
+            f"KV {human_bytes(kv.long_bytes)} ({kv.ratio:.1f}× the peak)"
+        )
+
+
+def _follow_up_texts(console, turns, follow_ups: dict[int, list]) -> None:
+    if not follow_ups:
+        return
+    console.print("\n[bold]Follow-ups[/bold] (side thread, not in the main history)")
+    asked = {t.question_id: t.question for t in turns}
+    for question_id, items in follow_ups.items():
+        console.print(f"Q{question_id} {asked.get(question_id, '')}", markup=False)
+        for item in items:
+            console.print(f"  追问：{item.question}", markup=False, style=STYLES["question"])
+            for line in item.answer.strip().splitlines():
+                console.print(f"    {line}", markup=False)
+
+
+def _summaries(console, segments) -> None:
+    written = [s for s in segments if s.summary_out]
+    if not written:
+        return
+    console.print("\n[bold]Segment summaries[/bold] (each carried into the next segment)")
+    for segment in written:
+        console.print(
+            f"Segment {segment.index + 1} · Q{segment.first_id}–Q{segment.last_id}",
+            style=STYLES["segment"],
+        )
+        for line in segment.summary_out.splitlines():
+            console.print(f"  {line}", markup=False, style=STYLES["summary"])
 
 
 def _study_lines(console, store, record) -> None:
@@ -166,8 +247,8 @@ def _study_lines(console, store, record) -> None:
     if usage:
         console.print(
             f"grading: {usage['requests']} request{'s' * (usage['requests'] > 1)} · prompt tokens "
-            f"{usage['prompt_tokens']} · cached {usage['cached_tokens']} · answer tokens "
-            f"{usage['completion_tokens']}"
+            f"{number(usage['prompt_tokens'])} · cached {number(usage['cached_tokens'])} · "
+            f"answer tokens {number(usage['completion_tokens'])}"
         )
 
 
@@ -177,41 +258,61 @@ def _study_lines(console, store, record) -> None:
     "-f",
     "--format",
     "fmt",
-    type=click.Choice(["md", "json", "anki"]),
+    type=click.Choice(["md", "json", "anki", "apkg"]),
     default="md",
     show_default=True,
+    help="md notes, json data, anki text for Anki's importer, apkg package (extra `anki`).",
 )
 @click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to FILE instead of stdout.",
+    help="Write to FILE instead of stdout (never over an existing file without --force).",
 )
-def export(session_id: str, fmt: str, output: Path | None) -> None:
-    """Export a session as Markdown notes, JSON, or Anki cards (TSV).
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+def export(session_id: str, fmt: str, output: Path | None, force: bool) -> None:
+    """Export a session as Markdown notes, JSON, or Anki cards (text or .apkg).
+
+    Anki cards: one per answered question, Markdown rendered to HTML,
+    formulas kept for MathJax, follow-ups on the back, one deck per chapter
+    (studybot::BANK::CHAPTER), tags from the bank. Each card's GUID comes
+    from (bank, question), so importing again updates cards, never doubles
+    them. The file is written whole or not at all.
 
     \b
     Example:
       studybot export 1 -f md -o notes.md
       studybot export 1 -f anki -o cards.txt
+      studybot export 1 -f apkg -o cards.apkg
     """
+    from studybot import export as exports
     from studybot.errors import BadInput
-    from studybot.export import render
     from studybot.store import Store
 
     store = Store.open(write=False)
     record = store.session(session_id)
-    text = render(store, record.id, fmt)
+    if fmt == "apkg":
+        from studybot import anki
+
+        if output is None:
+            raise BadInput(
+                "an .apkg is a binary package, not text for the terminal",
+                hint=f"name the file: studybot export {record.id} -f apkg -o cards.apkg",
+            )
+        notes: list[int] = []
+        exports.write_file(
+            output,
+            lambda path: notes.append(anki.write_package(store, record.id, path)),
+            force=force,
+        )
+        click.echo(f"Wrote {output} ({number(notes[0])} notes)", err=True)
+        return
+    text = exports.render(store, record.id, fmt)
     if output is None:
         click.echo(text, nl=False)
         return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise BadInput(
-            f"cannot write {output}: {exc.strerror}", hint="choose a writable path with -o"
-        ) from None
-    click.echo(f"Wrote {output} ({len(text.splitlines())} lines)", err=True)
+    exports.write_file(output, lambda path: exports.write_text(path, text), force=force)
+    click.echo(f"Wrote {output} ({number(len(text.splitlines()))} lines)", err=True)
 
 
 COMMANDS = [sessions, show, export]

@@ -14,6 +14,7 @@ from studybot.cli.common import (
     json_option,
     segment_options,
 )
+from studybot.cli.render import paint
 from studybot.errors import ContextOverflow, StudybotError
 
 
@@ -82,7 +83,7 @@ def run(first, last, chapter, tags, ids, weak, quiz, bank_ref, as_json, **flags)
     )
     provider, notice = providers.choose(settings, bank)
     if notice:
-        click.echo(notice, err=True)
+        click.echo(paint(notice, "warning"), err=True)
     store = store or Store.open()
     study = session.Study(bank=bank, provider=provider, settings=settings)
     mode = "quiz" if quiz else "read"
@@ -127,7 +128,7 @@ def review(limit, bank_ref, as_json, **flags) -> None:
         return
     provider, notice = providers.choose(settings, bank)
     if notice:
-        click.echo(notice, err=True)
+        click.echo(paint(notice, "warning"), err=True)
     study = session.Study(bank=bank, provider=provider, settings=settings)
     record = session.start(study, store, questions, bank_ref=bank_ref, mode="review")
     _study(study, store, record, as_json)
@@ -167,7 +168,7 @@ def resume(session_id, as_json, **flags) -> None:
         )
     provider, notice = providers.choose(settings, bank)
     if notice:
-        click.echo(notice, err=True)
+        click.echo(paint(notice, "warning"), err=True)
     record = resuming.record_channel(store, record, provider, settings)
     study = session.Study(bank=bank, provider=provider, settings=settings)
     _study(study, store, record, as_json)
@@ -194,11 +195,18 @@ def _study_locked(study, store, record, as_json: bool) -> None:
     from studybot.export import session_data
 
     for finding in prefix_findings(store, record):  # once per run, before any request
-        click.echo(f"Warning: {finding.message}: {finding.example}", err=True)
-    interactive = is_interactive() and not as_json
-    listener = TerminalListener(record, quiet=as_json, interactive=interactive)
+        click.echo(paint(f"Warning: {finding.message}: {finding.example}", "warning"), err=True)
+    listener = TerminalListener(
+        record,
+        quiet=as_json,
+        interactive=is_interactive() and not as_json,
+        bank=study.bank,
+        segments=len(store.segments(record.id)),
+    )
+    if not as_json:
+        _channel_line(study)
     try:
-        record = session.run(study, store, record, listener)
+        record = _drawn(session.run, study, store, record, listener)
     except session.Stopped:
         click.echo(f"Stopped. Resume with: studybot resume {record.id}", err=True)
         return
@@ -221,7 +229,29 @@ def _study_locked(study, store, record, as_json: bool) -> None:
     if as_json:
         emit_json(session_data(store, record.id))
     else:
-        render_session(store, record.id)
+        render_session(store, record.id, texts=False)  # the run has just shown them
+
+
+def _drawn(run, study, store, record, listener):
+    """Run the loop; whatever ends it, the terminal is left clean for the last message."""
+    try:
+        return run(study, store, record, listener)
+    finally:
+        listener.close()
+
+
+def _channel_line(study) -> None:
+    """In live mode, the first line says who answers: provider, model, base URL."""
+    if study.provider.name == "offline":
+        return
+    click.echo(
+        paint(
+            f"live · {study.provider.name} · model {study.provider.model} · "
+            f"{study.settings.base_url}",
+            "tokens",
+        ),
+        err=True,
+    )
 
 
 COMMANDS = [run, review, resume]

@@ -1,13 +1,17 @@
-"""Replay speed of the prefix-cache simulators on a multi-turn trace.
+"""Load and replay speed of the prefix-cache simulators on a multi-turn trace.
 
 The trace is generated deterministically: 100 conversations of 15 turns
 (1,500 requests, about 5 M tokens), each opening with one of 4 shared
 system prompts, 20 of them in flight at a time so the tree branches the
 way a busy server's does. Every request re-sends its conversation so far.
+It is written as JSONL and loaded back with ``replay.load_trace``, the
+loader ``studybot cache replay`` uses, so the load time printed is what
+the command spends before its replay; each mode's replay is timed apart.
 
-    python bench/replay_bench.py                # tokens per second, each mode
-    python bench/replay_bench.py --write t.jsonl  # also save the trace
-    studybot cache replay t.jsonl --json        # the same trace through the CLI
+    python bench/replay_bench.py                      # 1,500 requests
+    python bench/replay_bench.py --conversations 667  # about 10,000 requests
+    python bench/replay_bench.py --write t.jsonl      # keep the trace
+    studybot cache replay t.jsonl --json              # the same trace through the CLI
 """
 
 from __future__ import annotations
@@ -15,9 +19,14 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import tempfile
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
+from studybot import config
 from studybot.cache import replay
+from studybot.cache.rules import resolve
 
 CONVERSATIONS = 100
 TURNS = 15
@@ -26,17 +35,17 @@ SYSTEM_PROMPTS = 4
 VOCABULARY = 100_000
 
 
-def trace(seed: int = 0) -> list[list[int]]:
+def trace(seed: int = 0, conversations: int = CONVERSATIONS) -> Iterator[list[int]]:
+    """The requests in the order a server sees them, generated one at a time."""
     rng = random.Random(seed)
 
     def text(low: int, high: int) -> list[int]:
         return [rng.randrange(VOCABULARY) for _ in range(rng.randint(low, high))]
 
     systems = [text(600, 800) for _ in range(SYSTEM_PROMPTS)]
-    waiting = list(range(CONVERSATIONS))
+    waiting = list(range(conversations))
     history: dict[int, list[int]] = {}
     turns: dict[int, int] = {}
-    requests: list[list[int]] = []
     while waiting or history:
         while waiting and len(history) < IN_FLIGHT:
             conversation = waiting.pop(0)
@@ -44,45 +53,56 @@ def trace(seed: int = 0) -> list[list[int]]:
             turns[conversation] = 0
         conversation = rng.choice(sorted(history))
         request = history[conversation] + text(60, 160)  # the user's new message
-        requests.append(request)
+        yield request
         turns[conversation] += 1
         if turns[conversation] == TURNS:
             del history[conversation]
         else:
             history[conversation] = request + text(150, 350)  # the answer joins the history
-    return requests
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", type=Path, help="also write the trace as JSONL")
+    parser.add_argument("--write", type=Path, help="keep the trace in this JSONL file")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--conversations", type=int, default=CONVERSATIONS)
     args = parser.parse_args()
 
-    requests = trace(args.seed)
-    total = sum(len(r) for r in requests)
-    print(f"trace: {len(requests)} requests, {total:,} tokens (seed {args.seed})")
-    if args.write:
-        with args.write.open("w", encoding="utf-8") as out:
-            for request in requests:
+    total = 0
+    with tempfile.TemporaryDirectory() as folder:
+        path = args.write or Path(folder) / "trace.jsonl"
+        with path.open("w", encoding="utf-8") as out:
+            for request in trace(args.seed, args.conversations):
+                total += len(request)
                 out.write(json.dumps({"tokens": request}) + "\n")
-        print(f"wrote {args.write}")
-
+        size = path.stat().st_size
+        started = time.perf_counter()
+        requests = replay.load_trace(path)
+        load_s = time.perf_counter() - started
+    print(
+        f"trace: {len(requests):,} requests, {total:,} tokens, {size / 2**20:,.0f} MiB JSONL "
+        f"(seed {args.seed})"
+    )
+    print(f"load {load_s:.3f} s ({total / load_s:,.0f} tokens/s)")
+    openai = resolve("openai", config.load())
     runs = [
         ("radix, page 1, unlimited", replay.make("radix")),
         ("radix, page 16, unlimited", replay.make("radix", page_size=16)),
         ("radix, page 1, 200 K tokens", replay.make("radix", capacity=200_000)),
         ("blocks of 16, unlimited", replay.make("blocks")),
         ("blocks of 16, 200 K tokens", replay.make("blocks", capacity=200_000)),
-        ("provider rule (1024 / 128)", replay.make("provider")),
+        ("provider rule openai", replay.make("provider", rule=openai)),
     ]
-    print(f"{'mode':<30} {'hit rate':>9} {'seconds':>8} {'tokens/s':>14}")
+    print(f"{'mode':<30} {'hit rate':>9} {'replay s':>9} {'load ÷ replay':>14} {'tokens/s':>14}")
+    replayed = 0.0
     for name, simulator in runs:
         result = replay.replay(requests, simulator)
+        replayed += result.elapsed_s
         print(
-            f"{name:<30} {result.hit_rate:>9.1%} {result.elapsed_s:>8.3f} "
-            f"{result.tokens_per_s:>14,.0f}"
+            f"{name:<30} {result.hit_rate:>9.1%} {result.elapsed_s:>9.3f} "
+            f"{load_s / result.elapsed_s:>14.2f} {result.tokens_per_s:>14,.0f}"
         )
+    print(f"{'all six modes':<30} {'':>9} {replayed:>9.3f} {load_s / replayed:>14.2f}")
 
 
 if __name__ == "__main__":

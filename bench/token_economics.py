@@ -1,11 +1,16 @@
 """Token economics of a whole bank run: segmented (studybot) versus one long chat.
 
 Prints the figures of ``studybot plan`` for Q1–200 of the shipped bank
-under both cache rules, and checks the three targets of issue #6:
+under the openai, exact and deepseek cache rules, with money at an example
+price, and checks the targets of issues #6 and #13:
 
 - single / segmented prompt tokens ≥ 12×
-- segmented uncached prompt tokens ≤ 1.2 × floor (simple rule)
+- segmented uncached prompt tokens ≤ 1.2 × floor (openai rule)
+- single uncached prompt tokens ≥ floor (the floor is a floor)
+- every request after the first hits at least the whole system prefix
 - segmented peak context ≤ 6,000 tokens
+
+Time and memory at 200 / 2,000 / 20,000 questions: ``bench/plan_scale.py``.
 
     python bench/token_economics.py
     python bench/token_economics.py --bank ./my-bank --from 1 --to 120
@@ -15,11 +20,14 @@ from __future__ import annotations
 
 import argparse
 
-from studybot import bank, config, whatif
+from studybot import bank, config, prices, tokens, whatif
 
 TARGET_PROMPT_RATIO = 12.0
 TARGET_FLOOR_RATIO = 1.2
 TARGET_PEAK = 6000
+RULES = ("openai", "exact", "deepseek")
+# An example price per million tokens (input, cached input, output), for the money lines.
+EXAMPLE = prices.Price("example", input=2.0, cached_input=0.2, output=8.0, currency="CNY")
 
 
 def main() -> None:
@@ -34,11 +42,17 @@ def main() -> None:
     settings = config.load({"answer_tokens": args.answer_tokens})
     results = {
         rule: whatif.project(
-            loaded, args.first, args.last, settings, answer_tokens=args.answer_tokens, rule=rule
+            loaded,
+            args.first,
+            args.last,
+            settings,
+            answer_tokens=args.answer_tokens,
+            rule=rule,
+            price=EXAMPLE,
         )
-        for rule in whatif.RULES
+        for rule in RULES
     }
-    simple = results["simple"]
+    simple = results["openai"]
     print(
         f"Q{args.first}–{args.last} of {loaded.title}: {simple.segments} segments, "
         f"window {simple.window:,}, KV preset {simple.kv_model}"
@@ -63,7 +77,15 @@ def main() -> None:
         print(
             f"floor {p.floor:,} · segmented uncached = "
             f"{seg.uncached_prompt_tokens / p.floor:.3f} × floor · "
+            f"single uncached = {single.uncached_prompt_tokens / p.floor:.3f} × floor · "
             f"break point Q{p.break_point} ({p.window:,}), Q{p.break_point_8k} (8K)"
+        )
+        a, b = seg.cost(EXAMPLE), single.cost(EXAMPLE)
+        d, s = p.prefixes.designed.cost(EXAMPLE), p.prefixes.short.cost(EXAMPLE)
+        print(
+            f"money at {EXAMPLE.input}/{EXAMPLE.cached_input}/{EXAMPLE.output} {EXAMPLE.currency} "
+            f"per M: segmented {a.text()} · single {b.text()} ({b.total / a.total:.1f}×) · "
+            f"designed prefix {d.text()} vs short {s.text()}"
         )
         if p.trap:
             print(
@@ -72,6 +94,8 @@ def main() -> None:
             )
 
     seg, single = simple.segmented, simple.single
+    system = len(tokens.message_ids("system", whatif.prompt.system_prefix(loaded)))
+    hits = [r.prompt_tokens - r.uncached_prompt_tokens for r in seg.requests]
     checks = (
         (
             "single / segmented prompt tokens ≥ 12×",
@@ -84,12 +108,22 @@ def main() -> None:
             seg.uncached_prompt_tokens <= TARGET_FLOOR_RATIO * simple.floor,
         ),
         (
+            "single uncached ≥ floor",
+            single.uncached_prompt_tokens / simple.floor,
+            single.uncached_prompt_tokens >= simple.floor,
+        ),
+        (
+            "every later request hits the whole prefix",
+            min(hits[1:], default=0),
+            min(hits[1:], default=0) >= system,
+        ),
+        (
             "segmented peak context ≤ 6,000",
             seg.peak_context_tokens,
             seg.peak_context_tokens <= TARGET_PEAK,
         ),
     )
-    print("\ntargets (simple rule):")
+    print("\ntargets (openai rule):")
     for label, value, met in checks:
         print(f"  {'met ' if met else 'MISS'}  {label:<42} {value:,.2f}")
 

@@ -45,6 +45,8 @@ class Settings:
     stream: bool = True  # stream answers as they arrive; false for endpoints that cannot
     cache_min_tokens: int = 1024  # provider prompt cache: nothing cached below this
     cache_step_tokens: int = 128  # provider prompt cache: hits grow in these steps
+    cache_rule: str = ""  # openai | deepseek | gemini | exact | none | custom; "" = from the model
+    prefix_style: str = "designed"  # "designed" (cacheable, ~1.9K tokens) or "short" (no cache)
     offline_delay: float = 0.0  # seconds the offline provider waits per answer (demos)
     provider: str = ""  # a [providers.NAME] profile of studybot's config.toml, or "" for none
     sources: dict[str, str] = field(default_factory=dict, compare=False)
@@ -87,6 +89,7 @@ FLAG_FIELDS = {
     "segment_max": "segment_max",
     "segment_budget": "segment_budget",
     "answer_tokens": "answer_tokens",
+    "prefix_style": "prefix_style",
 }
 # Limits that keep a value from hanging or overflowing the loop: (lowest, highest, lowest allowed?).
 RANGES: dict[str, tuple[float, float, bool]] = {
@@ -260,6 +263,7 @@ def _codex_layer(path: Path) -> dict[str, Any]:
 
 def _studybot_layer(path: Path) -> dict[str, Any]:
     data = _read_toml(path)
+    data.pop("prices", None)  # [prices."MODEL"] tables: read by studybot.prices
     unknown = sorted(set(data) - set(_FIELDS) - {"providers"})
     if unknown:
         raise ConfigError(
@@ -346,6 +350,21 @@ def _check(settings: Settings) -> None:
             raise ConfigError(f"{name} must be a positive number of tokens")
     if settings.cache_min_tokens < 0:
         raise ConfigError("cache_min_tokens must be 0 or a number of tokens")
+    if settings.prefix_style not in {"designed", "short"}:
+        raise ConfigError(
+            f"prefix_style {settings.prefix_style!r} (from {settings.source('prefix_style')}) "
+            "is not known",
+            hint="use designed (cacheable) or short (for providers without caching)",
+        )
+    if settings.cache_rule:
+        from studybot.cache.rules import CHOICES
+
+        if settings.cache_rule.strip().lower() not in CHOICES:
+            raise ConfigError(
+                f"cache_rule {settings.cache_rule!r} (from {settings.source('cache_rule')}) "
+                "is not known",
+                hint="use one of " + ", ".join(CHOICES),
+            )
     if settings.kv_model.strip().lower() not in PRESETS:
         raise ConfigError(
             f"kv_model {settings.kv_model!r} (from {settings.source('kv_model')}) is not a KV preset",

@@ -111,7 +111,7 @@ def session_data(store: Store, session_id: int) -> dict[str, Any]:
             }
             for f in store.followups(record.id)
         ],
-        "kv": _session_kv(record, recorded),
+        "kv": _session_kv(record, recorded, store),
     }
 
 
@@ -128,11 +128,12 @@ def grading_usage(grades) -> dict[str, int] | None:
     }
 
 
-def _session_kv(record: SessionRecord, turns: list) -> dict[str, Any] | None:
-    """Peak KV of the session against one long session over the same questions."""
+def _session_kv(record: SessionRecord, turns: list, store: Store) -> dict[str, Any] | None:
+    """Peak KV of the session (summary requests too) against one long session."""
     from studybot.kv.turns import session_kv
 
-    kv = session_kv(record.prefix, record.settings, turns)
+    summaries = [s.summary_usage for s in store.segments(record.id)]
+    kv = session_kv(record.prefix, record.settings, turns, summaries)
     if kv is None:
         return None
     return {

@@ -109,13 +109,17 @@ def start(
     *,
     bank_ref: str | None = None,
     mode: str = "read",
+    carried: str | None = None,
 ) -> SessionRecord:
-    """Plan the chosen questions into segments and create the session (no request is sent)."""
+    """Plan the chosen questions into segments and create the session (no request is sent).
+
+    ``carried`` is a summary the first segment starts from (a continuing run).
+    """
     if mode not in POLICIES:
         raise BadInput(f"unknown study mode {mode!r}", hint="modes: " + ", ".join(POLICIES))
     if not questions:
         raise BadInput("no questions to study", hint="choose some with --from/--to or --chapter")
-    prefix = prompt.system_prefix(study.bank)
+    prefix = prompt.system_prefix(study.bank, study.settings.prefix_style)
     parts = cut(questions, prefix, study.settings, _answer_lengths(study, questions))
     settings = study.settings
     session_id = store.new_session(
@@ -138,6 +142,7 @@ def start(
         prefix=prefix,
         segments=[p.question_ids for p in parts],
         mode=mode,
+        summary_in=carried,
     )
     return store.session(session_id)
 
@@ -179,15 +184,19 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
         # before it was interrupted, or its first resumed request would miss.
         from studybot.cache.recorded import session_requests
 
-        study.provider.warm(r.messages for r in session_requests(store, session))
+        study.provider.warm((r.messages, r.output) for r in session_requests(store, session))
     warned = any(turn.usage_suspect for turn in answered.values())
     policy = POLICIES.get(session.mode, POLICIES["read"])
     grader = grade.OfflineGrader(study.bank) if policy.grades else None
     carried: str | None = None  # the summary just written, which the next segment starts from
-    for segment in store.segments(session.id):
+    segments = store.segments(session.id)
+    for segment in segments:
         if carried is not None:
             segment = replace(segment, summary_in=carried)
-        if segment.summary_out is not None and all(q in answered for q in segment.question_ids):
+        # The last segment's summary is written only when a later run reads it.
+        last = segment.index == segments[-1].index
+        done = segment.summary_out is not None or last
+        if done and all(q in answered for q in segment.question_ids):
             continue
         history = [
             (study.bank.get(q), answered[q].answer) for q in segment.question_ids if q in answered
@@ -219,7 +228,8 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
                 result = _grade(step, attempt or "", grader)
                 listener.graded(question, result)
             _after_answer(step, policy, attempt, result)
-        carried = _summarise(study, store, session, segment, history, listener)
+        if not last:
+            carried = summarise(study, store, session, segment, history, listener)
     return store.session(session.id)
 
 
@@ -356,7 +366,7 @@ def _follow_up(step: _Step, text: str) -> None:
     step.listener.follow_up_answered(follow_up)
 
 
-def _summarise(
+def summarise(
     study: Study,
     store: Store,
     session: SessionRecord,
@@ -364,6 +374,7 @@ def _summarise(
     history: list[tuple[Question, str]],
     listener: Listener,
 ) -> str:
+    """Write and record ``segment``'s summary of ``history`` (also used by ``carry``)."""
     messages = prompt.summary_messages(session.prefix, segment.summary_in, history)
     questions = [q for q, _ in history]
     listener.summary_started(segment)

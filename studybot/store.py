@@ -243,7 +243,9 @@ class Store:
         select s.*, p.text as prefix,
           (select count(*) from turns t where t.session_id = s.id) as answered,
           (select count(*) from segments g
-             where g.session_id = s.id and g.summary_out is null) as summaries_pending
+             where g.session_id = s.id and g.summary_out is null
+               and g.idx < (select max(idx) from segments l where l.session_id = s.id)
+          ) as summaries_pending
         from sessions s join prefixes p on p.sha256 = s.prefix_sha256
     """
 

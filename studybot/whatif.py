@@ -1,20 +1,16 @@
 """What a range costs before a single request is sent: segmented versus one long chat.
 
 ``segmented`` is what ``studybot run`` sends: the same segments
-(``session.cut``), the same messages (``studybot.prompt``), the offline
-answers and summaries (or answers of a given length, for a live model),
-and a summary request at the end of every segment. ``single`` is one long
-chat that re-sends the whole history with every question.
+(``session.cut``), the same request sequence (``prompt.segment_requests``),
+the offline answers and summaries (or answers of a given length, for a
+live model), and a summary request at the end of every segment but the
+last (which nothing reads until a later run continues from it). ``single``
+is one long chat that re-sends the whole history with every question; it
+is computed from lengths alone (request k = request k-1 + answer k-1 +
+question k), so a 20,000-question bank projects in seconds.
 
-A request's uncached prompt tokens are those not covered by the longest
-prefix of any earlier prompt of the same run: the ``simple`` rule, an API
-provider's prompt-only cache with page size 1 and no capacity limit. The
-``provider`` rule adds what OpenAI-style caches do: nothing is cached for
-a prompt under ``cache_min_tokens``, and hits grow in ``cache_step_tokens``.
-The floor is the system prefix once plus every question and every answer
-once: each token new to the conversation prefilled once. (It counts the
-last answer too, which no request carries, so ``single`` can end a few
-hundred tokens under it.)
+A request's uncached prompt tokens follow the cache rule
+(``studybot.cache.rules``): ``openai`` by default, from the model ID.
 """
 
 from __future__ import annotations
@@ -24,13 +20,17 @@ from dataclasses import dataclass
 
 from studybot import prompt, session, tokens
 from studybot.bank import Bank, Question
-from studybot.cache.replay import ProviderCache, Simulator
+from studybot.cache.rules import CacheRule, resolve
 from studybot.config import Settings
 from studybot.kv.turns import turn_kv_bytes
+from studybot.prices import Cost, Price, cost_json
 from studybot.providers.offline import answer_text, summary_text
 
-RULES = ("simple", "provider")
 WINDOW_8K = 8192
+FLOOR_DEFINITION = (
+    "what one long session must prefill under a perfect cache: the system prefix once, "
+    "every question once, and every answer that is sent back once (the final answer never is)"
+)
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,14 @@ class Strategy:
         completion = self.completion_tokens
         return self.uncached_prompt_tokens / completion if completion else 0.0
 
-    def to_json(self) -> dict:
+    def cost(self, price: Price | None) -> Cost | None:
+        if price is None:
+            return None
+        prompt_tokens = self.prompt_tokens
+        cached = prompt_tokens - self.uncached_prompt_tokens
+        return price.cost(prompt_tokens, cached, self.completion_tokens)
+
+    def to_json(self, price: Price | None = None) -> dict:
         return {
             "requests": [r.to_json() for r in self.requests],
             "prompt_tokens": self.prompt_tokens,
@@ -96,6 +103,7 @@ class Strategy:
             "peak_context_tokens": self.peak_context_tokens,
             "peak_kv_bytes": self.peak_kv_bytes,
             "prefill_decode_ratio": round(self.prefill_decode_ratio, 4),
+            "cost": cost_json(self.cost(price)),
         }
 
 
@@ -118,37 +126,169 @@ class PrefixTrap:
 
 
 @dataclass(frozen=True)
+class PrefixChoice:
+    """The segmented run with each prefix style, and which one is cheaper."""
+
+    designed: Strategy
+    short: Strategy
+    designed_tokens: int  # system message tokens, framing included
+    short_tokens: int
+
+    def cheaper(self, price: Price | None) -> str:
+        """By money when prices are known, else by uncached prompt tokens."""
+        a, b = self.designed.cost(price), self.short.cost(price)
+        if a is not None and b is not None:
+            return "designed" if a.total <= b.total else "short"
+        return (
+            "designed"
+            if self.designed.uncached_prompt_tokens <= self.short.uncached_prompt_tokens
+            else "short"
+        )
+
+    def to_json(self, price: Price | None) -> dict:
+        def one(strategy: Strategy, system: int) -> dict:
+            return {
+                "system_tokens": system,
+                "prompt_tokens": strategy.prompt_tokens,
+                "uncached_prompt_tokens": strategy.uncached_prompt_tokens,
+                "cost": cost_json(strategy.cost(price)),
+            }
+
+        return {
+            "designed": one(self.designed, self.designed_tokens),
+            "short": one(self.short, self.short_tokens),
+            "cheaper": self.cheaper(price),
+        }
+
+
+@dataclass(frozen=True)
 class Projection:
     first: int
     last: int
     window: int
-    rule: str  # "simple" or "provider"
+    rule: CacheRule
+    prefix_style: str  # the prefix the run would send: "designed" or "short"
     answer_tokens: int | None  # None: lengths from the offline answer key
     kv_model: str
     segments: int
     segmented: Strategy
     single: Strategy
-    floor: int  # uncached prompt tokens no strategy can go below
+    exact: Strategy  # segmented under the exact rule, for comparison
+    floor: int  # see FLOOR_DEFINITION
     break_point: int | None  # first question where single's context passes the window
     break_point_8k: int | None
-    trap: PrefixTrap | None  # provider rule only, when it costs anything
+    trap: PrefixTrap | None  # rules with a minimum, when it costs anything
+    prefixes: PrefixChoice
+    price: Price | None
 
     def to_json(self) -> dict:
         return {
             "range": {"from": self.first, "to": self.last},
             "window": self.window,
-            "cache_rule": self.rule,
+            "cache_rule": self.rule.name,
+            "cache_rule_min_tokens": self.rule.min_tokens,
+            "cache_rule_step_tokens": self.rule.step,
+            "prefix_style": self.prefix_style,
             "answer_tokens": self.answer_tokens,
             "kv_model": self.kv_model,
             "segments": self.segments,
             "strategies": {
-                "segmented": self.segmented.to_json(),
-                "single": self.single.to_json(),
+                "segmented": self.segmented.to_json(self.price),
+                "single": self.single.to_json(self.price),
             },
             "floor_uncached_prompt_tokens": self.floor,
+            "floor_definition": FLOOR_DEFINITION,
+            "exact_uncached_prompt_tokens": {
+                "segmented": self.exact.uncached_prompt_tokens,
+            },
             "break_point": {"single": self.break_point, "single_8k": self.break_point_8k},
             "prefix_trap": self.trap.to_json() if self.trap else None,
+            "prefixes": self.prefixes.to_json(self.price),
+            "currency": self.price.currency if self.price else None,
         }
+
+
+def project(
+    bank: Bank,
+    first: int,
+    last: int,
+    settings: Settings,
+    *,
+    answer_tokens: int | None = None,
+    rule: str | None = None,
+    window: int | None = None,
+    price: Price | None = None,
+) -> Projection:
+    """Every request of both strategies for questions ``first``..``last``."""
+    cache_rule = resolve(rule, settings)
+    window = window or settings.context_window
+    questions = bank.select(first, last)
+    answers = _answers(questions, answer_tokens)
+    lengths: Mapping[int, int] | int = (
+        {q: tokens.count(text) for q, text in answers.items()}
+        if answer_tokens is None
+        else answer_tokens
+    )
+    built = {
+        style: _segmented_sent(bank, style, questions, settings, lengths, answers)
+        for style in prompt.PREFIX_STYLES
+    }
+    style = settings.prefix_style
+    prefix, parts, sent = built[style]
+    segmented = _strategy("segmented", sent, cache_rule, settings)
+    exact = _strategy("segmented", sent, resolve("exact", settings), settings)
+    single = _single(prefix, questions, answers, cache_rule, settings)
+    other = "short" if style == "designed" else "designed"
+    alternative = _strategy("segmented", built[other][2], cache_rule, settings)
+    by_style = {style: segmented, other: alternative}
+    prefixes = PrefixChoice(
+        designed=by_style["designed"],
+        short=by_style["short"],
+        designed_tokens=len(tokens.message_ids("system", built["designed"][0])),
+        short_tokens=len(tokens.message_ids("system", built["short"][0])),
+    )
+    return Projection(
+        first=first,
+        last=last,
+        window=window,
+        rule=cache_rule,
+        prefix_style=style,
+        answer_tokens=answer_tokens,
+        kv_model=settings.kv_model,
+        segments=len(parts),
+        segmented=segmented,
+        single=single,
+        exact=exact,
+        floor=floor(prefix, questions, answers),
+        break_point=_break_point(single, window),
+        break_point_8k=_break_point(single, WINDOW_8K),
+        trap=_trap(segmented, exact, prefix, cache_rule),
+        prefixes=prefixes,
+        price=price,
+    )
+
+
+def floor(prefix: str, questions: Sequence[Question], answers: Mapping[int, str]) -> int:
+    """Prompt tokens one long session must prefill even with a perfect cache.
+
+    The system message once, every question once, every answer but the last
+    once (it is never sent back), and the one reply opening of the last
+    request: exactly what the single strategy prefills under ``exact``.
+    """
+    total = len(tokens.message_ids("system", prefix)) + len(tokens.reply_primer())
+    for question in questions:
+        total += len(tokens.message_ids("user", prompt.question_text(question)))
+    for question in questions[:-1]:
+        total += len(tokens.message_ids("assistant", answers[question.id]))
+    return total
+
+
+def _answers(questions: Sequence[Question], answer_tokens: int | None) -> dict[int, str]:
+    if answer_tokens is None:
+        return {q.id: answer_text(q) for q in questions}
+    # A live model's words are unknown; a stand-in of exactly that many tokens
+    # (" x" is one token each) gives every count the right length.
+    return {q.id: " x" * answer_tokens for q in questions}
 
 
 @dataclass(frozen=True)
@@ -160,68 +300,19 @@ class _Sent:
     completion: str
 
 
-def project(
+def _segmented_sent(
     bank: Bank,
-    first: int,
-    last: int,
+    style: str,
+    questions: Sequence[Question],
     settings: Settings,
-    *,
-    answer_tokens: int | None = None,
-    rule: str = "simple",
-    window: int | None = None,
-) -> Projection:
-    """Every request of both strategies for questions ``first``..``last``."""
-    if rule not in RULES:
-        raise ValueError(f"unknown cache rule {rule!r}")
-    window = window or settings.context_window
-    questions = bank.select(first, last)
-    prefix = prompt.system_prefix(bank)
-    answers = _answers(questions, answer_tokens)
-    lengths: Mapping[int, int] | int = (
-        {q: tokens.count(text) for q, text in answers.items()}
-        if answer_tokens is None
-        else answer_tokens
-    )
+    lengths: Mapping[int, int] | int,
+    answers: Mapping[int, str],
+):
+    prefix = prompt.system_prefix(bank, style)
     parts = session.cut(questions, prefix, settings, lengths)
     by_id = {q.id: q for q in questions}
-    segmented_sent = list(_segmented(prefix, [p.question_ids for p in parts], by_id, answers))
-    single_sent = list(_single(prefix, questions, answers))
-
-    segmented = _strategy("segmented", segmented_sent, _cache(rule, settings), settings)
-    single = _strategy("single", single_sent, _cache(rule, settings), settings)
-    trap = None
-    if rule == "provider":
-        simple = _strategy("segmented", segmented_sent, _cache("simple", settings), settings)
-        trap = _trap(segmented, simple, prefix, settings.cache_min_tokens)
-
-    floor = len(tokens.message_ids("system", prefix)) + sum(
-        len(tokens.message_ids("user", prompt.question_text(q)))
-        + len(tokens.message_ids("assistant", answers[q.id]))
-        for q in questions
-    )
-    return Projection(
-        first=first,
-        last=last,
-        window=window,
-        rule=rule,
-        answer_tokens=answer_tokens,
-        kv_model=settings.kv_model,
-        segments=len(parts),
-        segmented=segmented,
-        single=single,
-        floor=floor,
-        break_point=_break_point(single, window),
-        break_point_8k=_break_point(single, WINDOW_8K),
-        trap=trap,
-    )
-
-
-def _answers(questions: Sequence[Question], answer_tokens: int | None) -> dict[int, str]:
-    if answer_tokens is None:
-        return {q.id: answer_text(q) for q in questions}
-    # A live model's words are unknown; a stand-in of exactly that many tokens
-    # (" x" is one token each) gives every count the right length.
-    return {q.id: " x" * answer_tokens for q in questions}
+    sent = list(_segmented(prefix, [p.question_ids for p in parts], by_id, answers))
+    return prefix, parts, sent
 
 
 def _segmented(
@@ -232,39 +323,23 @@ def _segmented(
 ) -> Iterator[_Sent]:
     summary: str | None = None
     for index, ids in enumerate(parts):
-        history: list[tuple[Question, str]] = []
-        for question_id in ids:
-            question = by_id[question_id]
-            messages = prompt.messages(prefix, summary, history, question)
-            yield _Sent("answer", question_id, index, messages, answers[question_id])
-            history.append((question, answers[question_id]))
-        written = prompt.clip_summary(summary_text([q for q, _ in history]))
-        messages = prompt.summary_messages(prefix, summary, history)
-        yield _Sent("summary", None, index, messages, written)
+        asked = [by_id[q] for q in ids]
+        turns = [prompt.Asked(q, answers[q.id]) for q in asked]
+        last = index == len(parts) - 1
+        written = prompt.clip_summary(summary_text(asked))
+        for item in prompt.segment_requests(prefix, summary, turns, summarise=not last):
+            completion = written if item.kind == "summary" else answers[item.question_id]
+            yield _Sent(item.kind, item.question_id, index, item.messages, completion)
         summary = written
 
 
-def _single(
-    prefix: str, questions: Sequence[Question], answers: Mapping[int, str]
-) -> Iterator[_Sent]:
-    history: list[tuple[Question, str]] = []
-    for question in questions:
-        messages = prompt.messages(prefix, None, history, question)
-        yield _Sent("answer", question.id, None, messages, answers[question.id])
-        history.append((question, answers[question.id]))
-
-
-def _cache(rule: str, settings: Settings) -> Simulator:
-    if rule == "provider":
-        return ProviderCache(settings.cache_min_tokens, settings.cache_step_tokens)
-    return ProviderCache(min_tokens=0, step=1)
-
-
-def _strategy(name: str, sent: Sequence[_Sent], cache: Simulator, settings: Settings) -> Strategy:
+def _strategy(name: str, sent: Sequence[_Sent], rule: CacheRule, settings: Settings) -> Strategy:
+    cache = rule.simulator()
     requests = []
     for item in sent:
         ids = tokens.request_ids(item.messages)
-        hit = cache.request(ids)
+        output = tokens.encode(item.completion)
+        hit = cache.request(ids, output)
         requests.append(
             Request(
                 kind=item.kind,
@@ -272,24 +347,56 @@ def _strategy(name: str, sent: Sequence[_Sent], cache: Simulator, settings: Sett
                 segment=item.segment,
                 prompt_tokens=len(ids),
                 uncached_prompt_tokens=len(ids) - hit,
-                completion_tokens=tokens.count(item.completion),
+                completion_tokens=len(output),
             )
         )
     peak = max((r.context_tokens for r in requests), default=0)
     return Strategy(name, tuple(requests), turn_kv_bytes(settings.kv_model, peak))
 
 
-def _trap(provider: Strategy, simple: Strategy, prefix: str, min_tokens: int) -> PrefixTrap | None:
+def _single(
+    prefix: str,
+    questions: Sequence[Question],
+    answers: Mapping[int, str],
+    rule: CacheRule,
+    settings: Settings,
+) -> Strategy:
+    """One long chat from lengths: request k = request k-1 + answer k-1 + question k.
+
+    Token counts of framed messages add up (``tokens.request_ids`` frames
+    each message on its own), so no request's message list is ever built.
+    """
+    primer = len(tokens.reply_primer())
+    history = len(tokens.message_ids("system", prefix))
+    previous_prompt = previous_output = 0
+    requests = []
+    for question in questions:
+        asked = len(tokens.message_ids("user", prompt.question_text(question)))
+        prompt_tokens = history + asked + primer
+        output = tokens.count(answers[question.id])
+        hit = rule.chain_hit(previous_prompt, previous_output, prompt_tokens)
+        requests.append(
+            Request("answer", question.id, None, prompt_tokens, prompt_tokens - hit, output)
+        )
+        history += asked + len(tokens.message_ids("assistant", answers[question.id]))
+        previous_prompt, previous_output = prompt_tokens, output
+    peak = max((r.context_tokens for r in requests), default=0)
+    return Strategy("single", tuple(requests), turn_kv_bytes(settings.kv_model, peak))
+
+
+def _trap(ruled: Strategy, exact: Strategy, prefix: str, rule: CacheRule) -> PrefixTrap | None:
+    if rule.min_tokens <= 0:
+        return None
     missed = [
         s.prompt_tokens - s.uncached_prompt_tokens
-        for p, s in zip(provider.requests, simple.requests, strict=True)
+        for p, s in zip(ruled.requests, exact.requests, strict=True)
         if p.uncached_prompt_tokens == p.prompt_tokens
         and s.uncached_prompt_tokens < s.prompt_tokens
     ]
     if not missed:
         return None
     system = len(tokens.message_ids("system", prefix))
-    return PrefixTrap(len(missed), sum(missed), system, min_tokens)
+    return PrefixTrap(len(missed), sum(missed), system, rule.min_tokens)
 
 
 def _break_point(single: Strategy, window: int) -> int | None:

@@ -21,7 +21,7 @@ def test_every_request_after_the_first_hits_the_cache(invoke):
     data = cache_json(invoke, "1")
     requests = data["requests"]
     kinds = [r["kind"] for r in requests]
-    assert kinds.count("answer") == 12 and kinds.count("summary") == 2
+    assert kinds.count("answer") == 12 and kinds.count("summary") == 1
     assert requests[0]["hit"] == 0
     assert all(r["hit"] > 0 for r in requests[1:])
     # within a segment each request extends the previous one, and hits all of it
@@ -72,7 +72,11 @@ class QuitAfter:
         return session.QUIT if question.id == self.question_id else session.NEXT
 
 
-def test_cached_tokens_after_resume_match_an_uninterrupted_run(invoke):
+@pytest.mark.parametrize("rule", ["openai", "deepseek"])
+def test_cached_tokens_after_resume_match_an_uninterrupted_run(invoke, rule):
+    path = config.config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f'cache_rule = "{rule}"\n', encoding="utf-8")  # deepseek also keeps outputs
     invoke("run", "--from", "1", "--to", "8")
     whole = [t["cached_tokens"] for t in json.loads(invoke("show", "1", "--json").stdout)["turns"]]
 
@@ -193,3 +197,42 @@ def test_a_bad_trace_or_session_is_a_usage_error(invoke, tmp_path):
     assert missing.exit_code == 2 and "cannot read" in missing.stderr
     unknown = invoke("cache", "42")
     assert unknown.exit_code == 2 and "no session 42" in unknown.stderr
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"tokens": [1, true]}',
+        '{"tokens": [1, -2]}',
+        '{"tokens": [1, 2.5]}',
+        '{"tokens": [1, 4294967296]}',
+        '{"tokens": [1,, 2]}',
+        '{"ids": [1, 2]}',
+        '{"tokens": "1, 2"}',
+        '{"source": "true", "tokens": [false]}',
+    ],
+)
+def test_every_malformed_id_is_rejected_with_its_line(tmp_path, line):
+    from studybot.cache.replay import load_trace
+    from studybot.errors import BadInput
+
+    trace = tmp_path / "bad.jsonl"
+    trace.write_text('{"tokens": [1, 2]}\n' + line + "\n", encoding="utf-8")
+    with pytest.raises(BadInput, match=":2: expected"):
+        load_trace(trace)
+
+
+def test_a_trace_loads_into_uint32_arrays_whatever_the_line_shape(tmp_path):
+    from studybot.cache.replay import load_trace
+
+    trace = tmp_path / "trace.jsonl"
+    lines = [
+        '{"tokens": [1, 2, 4294967295]}',  # the usual shape
+        '{"id": 7, "tokens": [3,4]}',  # another shape: the JSON path
+        '{"tokens": []}',
+        '  {"tokens": [5]}  ',
+    ]
+    trace.write_text("\n".join(lines) + "\n\n", encoding="utf-8")
+    loaded = load_trace(trace)
+    assert [list(ids) for ids in loaded] == [[1, 2, 4294967295], [3, 4], [], [5]]
+    assert {ids.itemsize for ids in loaded} == {4}

@@ -136,7 +136,7 @@ def test_a_run_killed_with_sigkill_resumes_to_completion_with_each_question_once
     data = json.loads(resumed.stdout)
     assert data["status"] == "complete"
     assert [t["question_id"] for t in data["turns"]] == list(range(1, 20))
-    assert all(s["summary_out"] for s in data["segments"])
+    assert all(s["summary_out"] for s in data["segments"][:-1])
 
 
 def test_ctrl_c_during_a_turn_exits_130_and_keeps_the_session_resumable(studybot_home):

@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 import pytest
 from markdown_it import MarkdownIt
 
-from studybot import bank, config, export, session
+from studybot import bank, carry, config, export, session
 from studybot.errors import BadInput
 from studybot.providers.offline import OfflineProvider
 from studybot.store import Store
@@ -74,6 +74,8 @@ def studied(first: int, last: int, follow_up_on: int | None = None) -> int:
     store = Store.open()
     record = session.start(study, store, loaded.select(first, last))
     session.run(study, store, record, FollowUpOn(follow_up_on or 0))
+    # the last summary waits for a reader; write it with this provider, as export would
+    carry.last_summary(study, store, store.session(record.id), session.Listener())
     return record.id
 
 
@@ -255,11 +257,12 @@ def test_show_prints_summaries_follow_ups_and_context_growth(invoke):
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     row_q2 = next(i for i, line in enumerate(lines) if line.split()[:2] == ["2", "1"])
+    (asked,) = Store.open().followups(1)
     assert lines[row_q2 + 1].split()[:3] == [
         "↳",
         "追问",
-        "695",
-    ]  # the follow-up sits under its question
+        f"{asked.prompt_tokens:,}",
+    ]  # the follow-up sits under its question, with its own prompt tokens
     assert "追问：那 <MLA> 呢？" in result.stdout and "MLA 存一个潜向量" in result.stdout
     assert "Segment summaries" in result.stdout
     assert result.stdout.count("第一行：KV 缓存线性增长") == 2

@@ -413,6 +413,9 @@ def test_a_bank_without_key_points_runs_offline_and_summarises_its_questions(inv
     assert data["status"] == "complete" and data["bank"] == "bare"
     assert [t["question_id"] for t in data["turns"]] == [1, 2, 3, 4, 5, 6]
     assert all(t["answer"] == NO_KEY_ANSWER for t in data["turns"])
+    # a run's last summary waits for a reader; export writes it (free offline)
+    assert invoke("export", str(data["id"]), "-f", "json").exit_code == 0
+    data = json.loads(invoke("show", str(data["id"]), "--json").stdout)
     summary_out = "\n".join(s["summary_out"] for s in data["segments"])
     for number, question in enumerate(questions, 1):
         assert f"Q{number}：{question}" in summary_out

@@ -17,7 +17,9 @@ STRATEGY_KEYS = {
     "peak_context_tokens",
     "peak_kv_bytes",
     "prefill_decode_ratio",
+    "cost",
 }
+COST_KEYS = {"currency", "input", "cached_input", "output", "total"}
 
 
 def plan_json(invoke, *args):
@@ -46,13 +48,16 @@ def test_plan_json_has_the_documented_keys(invoke):
             strategy["uncached_prompt_tokens"] / strategy["completion_tokens"], abs=1e-4
         )
     assert set(data["break_point"]) == {"single", "single_8k"}
-    assert data["cache_rule"] == "simple" and data["prefix_trap"] is None
+    assert data["cache_rule"] == "openai" and data["prefix_trap"] is None
+    assert data["floor_definition"].startswith("what one long session must prefill")
+    assert all(s["cost"] is None for s in data["strategies"].values())  # no prices
 
 
 def test_segmented_is_exactly_what_run_sends(invoke):
     assert invoke("run", "--from", "1", "--to", "12").exit_code == 0
     shown = json.loads(invoke("show", "1", "--json").stdout)
-    planned = plan_json(invoke, "--from", "1", "--to", "12")["strategies"]["segmented"]
+    planned = plan_json(invoke, "--from", "1", "--to", "12", "--cache-rule", "exact")
+    planned = planned["strategies"]["segmented"]
     answers = [r for r in planned["requests"] if r["kind"] == "answer"]
     assert [r["question"] for r in answers] == [t["question_id"] for t in shown["turns"]]
     assert [r["prompt_tokens"] for r in answers] == [t["prompt_tokens"] for t in shown["turns"]]
@@ -65,6 +70,20 @@ def test_segmented_is_exactly_what_run_sends(invoke):
     assert [r["prompt_tokens"] - r["uncached_prompt_tokens"] for r in planned["requests"]] == [
         r["hit"] for r in recorded
     ]
+    # one rule everywhere: plan, the offline provider's cached tokens, cache SESSION
+    ruled = plan_json(invoke, "--from", "1", "--to", "12", "--cache-rule", "openai")
+    ruled_hits = [
+        r["prompt_tokens"] - r["uncached_prompt_tokens"]
+        for r in ruled["strategies"]["segmented"]["requests"]
+    ]
+    provider = json.loads(
+        invoke("cache", "1", "--mode", "provider", "--cache-rule", "openai", "--json").stdout
+    )
+    assert ruled_hits == [r["hit"] for r in provider["requests"]]
+    is_answer = [r["kind"] == "answer" for r in ruled["strategies"]["segmented"]["requests"]]
+    answer_hits = [hit for hit, answer in zip(ruled_hits, is_answer, strict=True) if answer]
+    assert [t["cached_tokens"] for t in shown["turns"]] == answer_hits
+    assert provider["cache_rule"] == "openai" and shown["cache_rule"] == "openai"
 
 
 def test_break_point_is_the_first_question_past_the_window(invoke):
@@ -81,24 +100,43 @@ def test_break_point_is_the_first_question_past_the_window(invoke):
     assert short["break_point"] == {"single": None, "single_8k": None}
 
 
-def test_floor_is_the_prefix_once_plus_every_question_and_answer_once():
+def test_floor_is_the_prefix_once_plus_every_question_and_every_answer_sent_back():
     from studybot.providers.offline import answer_text
 
     loaded = bank.load()
-    projection = whatif.project(loaded, 5, 5, config.load())
-    question = loaded.get(5)
+    projection = whatif.project(loaded, 5, 6, config.load())
+    q5, q6 = loaded.get(5), loaded.get(6)
     expected = (
         len(tokens.message_ids("system", prompt.system_prefix(loaded)))
-        + len(tokens.message_ids("user", prompt.question_text(question)))
-        + len(tokens.message_ids("assistant", answer_text(question)))
-    )
+        + len(tokens.message_ids("user", prompt.question_text(q5)))
+        + len(tokens.message_ids("assistant", answer_text(q5)))
+        + len(tokens.message_ids("user", prompt.question_text(q6)))
+        + len(tokens.reply_primer())
+    )  # the final answer (Q6's) is never sent back
     assert projection.floor == expected
-    # one question: one request with nothing cached before it, then its summary
-    assert [r.kind for r in projection.segmented.requests] == ["answer", "summary"]
-    assert (
-        projection.segmented.requests[0].uncached_prompt_tokens
-        == projection.segmented.requests[0].prompt_tokens
-    )
+    # two questions, one segment: two answer requests; the last summary waits to be read
+    assert [r.kind for r in projection.segmented.requests] == ["answer", "answer"]
+    first = projection.segmented.requests[0]
+    assert first.uncached_prompt_tokens == first.prompt_tokens
+    # one long chat under a perfect cache prefills exactly the floor
+    exact = whatif.project(loaded, 1, 30, config.load(), rule="exact")
+    assert exact.single.uncached_prompt_tokens == exact.floor
+    ruled = whatif.project(loaded, 1, 30, config.load(), rule="openai")
+    assert ruled.single.uncached_prompt_tokens >= ruled.floor
+
+
+def test_single_from_lengths_equals_the_requests_built_token_by_token():
+    from studybot.providers.offline import answer_text
+
+    loaded = bank.load()
+    questions = loaded.select(20, 45)
+    projection = whatif.project(loaded, 20, 45, config.load(), rule="openai")
+    prefix = prompt.system_prefix(loaded)
+    history = []
+    for question, request in zip(questions, projection.single.requests, strict=True):
+        messages = prompt.messages(prefix, None, history, question)
+        assert request.prompt_tokens == len(tokens.request_ids(messages))
+        history.append((question, answer_text(question)))
 
 
 def test_answer_tokens_set_every_answer_length(invoke):
@@ -109,25 +147,28 @@ def test_answer_tokens_set_every_answer_length(invoke):
     assert data["answer_tokens"] == 600
 
 
-def test_the_provider_rule_names_the_short_prefix_trap(invoke):
+def test_the_short_prefix_falls_into_the_trap_the_designed_one_clears(invoke):
     loaded = bank.load()
-    system = len(tokens.message_ids("system", prompt.system_prefix(loaded)))
-    assert system < 1024
-    result = invoke("plan", "--from", "1", "--to", "20", "--cache-rule", "provider")
+    short = len(tokens.message_ids("system", prompt.system_prefix(loaded, "short")))
+    assert short < 1024
+    args = ("plan", "--from", "1", "--to", "20", "--cache-rule", "provider")
+    result = invoke(*args, "--prefix", "short")
     assert result.exit_code == 0, result.stderr
-    assert "cache rule provider" in result.stdout
+    assert "cache rule openai" in result.stdout and "short prefix" in result.stdout
     assert "Prefix trap" in result.stdout
-    assert f"at least 1,024 tokens (it is {system:,})" in result.stdout
-    data = plan_json(invoke, "--from", "1", "--to", "20", "--cache-rule", "provider")
+    assert f"at least 1,024 tokens (it is {short:,})" in result.stdout
+    data = plan_json(invoke, *args[1:], "--prefix", "short")
     trap = data["prefix_trap"]
-    assert trap["requests"] > 0 and trap["tokens"] > 0 and trap["system_tokens"] == system
-    simple = plan_json(invoke, "--from", "1", "--to", "20")
-    assert (
-        data["strategies"]["segmented"]["uncached_prompt_tokens"]
-        - simple["strategies"]["segmented"]["uncached_prompt_tokens"]
-        >= trap["tokens"]
-    )
-    assert "Prefix trap" not in invoke("plan", "--from", "1", "--to", "20").stdout
+    assert trap["requests"] > 0 and trap["tokens"] > 0 and trap["system_tokens"] == short
+    assert data["prefixes"]["short"]["system_tokens"] == short
+    designed = plan_json(invoke, *args[1:])
+    assert designed["prefix_trap"] is None and "Prefix trap" not in invoke(*args).stdout
+    system = designed["prefixes"]["designed"]["system_tokens"]
+    hits = [
+        r["prompt_tokens"] - r["uncached_prompt_tokens"]
+        for r in designed["strategies"]["segmented"]["requests"]
+    ]
+    assert system >= 1024 and min(hits[1:]) >= system
 
 
 def test_the_table_and_chart_show_both_strategies(invoke):
@@ -135,7 +176,7 @@ def test_the_table_and_chart_show_both_strategies(invoke):
     assert result.exit_code == 0, result.stderr
     for text in ("segmented", "single", "prompt tokens", "Floor", "Break point", "Token growth"):
         assert text in result.stdout
-    assert "cache rule simple" in result.stdout
+    assert "cache rule openai" in result.stdout
     assert "Q30" in result.stdout and "█" in result.stdout
 
 
@@ -161,12 +202,17 @@ def test_plot_writes_a_png(invoke, tmp_path):
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_q1_to_200_meets_the_issue_targets():
-    projection = whatif.project(bank.load(), 1, 200, config.load())
-    segmented, single = projection.segmented, projection.single
-    assert single.prompt_tokens >= 12 * segmented.prompt_tokens
-    assert segmented.uncached_prompt_tokens <= 1.2 * projection.floor
-    assert segmented.peak_context_tokens <= 6000
+def test_q1_to_200_meets_the_issue_targets(invoke):
+    data = plan_json(invoke, "--from", "1", "--to", "200", "--cache-rule", "openai")
+    segmented, single = data["strategies"]["segmented"], data["strategies"]["single"]
+    floor = data["floor_uncached_prompt_tokens"]
+    assert single["prompt_tokens"] >= 12 * segmented["prompt_tokens"]
+    assert segmented["uncached_prompt_tokens"] <= 1.2 * floor
+    assert single["uncached_prompt_tokens"] >= floor
+    assert segmented["peak_context_tokens"] <= 6000
+    system = data["prefixes"]["designed"]["system_tokens"]
+    hits = [r["prompt_tokens"] - r["uncached_prompt_tokens"] for r in segmented["requests"]]
+    assert hits[0] == 0 and min(hits[1:]) >= system  # every later request hits the prefix
 
 
 def test_plan_with_a_key_projects_live_answer_lengths_without_sending_anything(invoke, monkeypatch):

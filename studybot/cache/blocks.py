@@ -1,12 +1,19 @@
-"""Block-hash prefix caching with vLLM automatic prefix caching semantics.
+"""Block-hash prefix caching with vLLM v1 automatic prefix caching semantics.
 
 A request is cut into blocks of ``block_size`` tokens; each full block is
 named by a hash of its parent block's hash and its own tokens, so a block
-hash stands for the whole prefix up to it. Only full blocks hit, and a
-hit run stops at the first block not in the cache. With a capacity,
-blocks nobody uses wait in a least-recently-used free queue and are
-reused (their hash forgotten) from its front; a finished request frees
-its blocks tail first, so the tail of a chain is evicted before its head.
+hash stands for the whole prefix up to it. Only full blocks hit, a hit run
+stops at the first block not in the cache, and it is capped at
+``num_tokens - 1`` tokens: a fully cached prompt still computes its last
+token (``kv_cache_manager.get_computed_blocks``).
+
+With a capacity, the pool follows ``block_pool.py``: every block starts in
+a free queue in id order; a hit takes its blocks out of the queue, a new
+block comes from the queue's front and forgets the hash it held. A
+finished request frees its blocks tail first: blocks without a hash (the
+partial tail) go to the *front* of the queue, to be reused first; hashed
+blocks go to the back in that reversed order, so a chain's tail is evicted
+before its head. Equal hashes are not de-duplicated, as in vLLM.
 """
 
 from __future__ import annotations
@@ -28,15 +35,15 @@ class BlockCache:
         self.block_size = block_size
         self.capacity = capacity  # tokens; 0 = unlimited
         self._blocks = capacity // block_size  # physical blocks; 0 = unlimited
-        self._cached: dict[int, int] = {}  # block hash -> block id
+        # block hash -> the blocks holding it, oldest first (a lookup takes the first)
+        self._cached: dict[int, dict[int, None]] = {}
         self._hash_of: dict[int, int] = {}  # block id -> the hash it holds
-        self._free: OrderedDict[int, None] = OrderedDict()  # LRU first
-        self._allocated = 0  # block ids handed out so far
+        self._free: OrderedDict[int, None] = OrderedDict.fromkeys(range(self._blocks))
 
     @property
     def tokens_held(self) -> int:
         """Tokens in blocks that can still hit."""
-        return len(self._cached) * self.block_size
+        return sum(len(blocks) for blocks in self._cached.values()) * self.block_size
 
     def request(self, ids: Sequence[int]) -> int:
         data = pack(ids)
@@ -47,40 +54,45 @@ class BlockCache:
         for start in range(0, full * width, width):
             parent = hash((parent, data[start : start + width]))
             hashes.append(parent)
+        limit = max(0, len(ids) - 1) // self.block_size  # the last token is always computed
         hit = 0
-        while hit < full and hashes[hit] in self._cached:
+        while hit < limit and hashes[hit] in self._cached:
             hit += 1
         if self._blocks:
-            self._serve_bounded(hashes, hit, -(-len(data) // width))
+            self._serve_bounded(hashes, hit, -(-len(ids) // self.block_size))
         else:
-            for block_hash in hashes[hit:]:
-                self._cached.setdefault(block_hash, len(self._cached))
+            for position in range(hit, full):
+                self._cached.setdefault(hashes[position], {})[len(self._hash_of)] = None
+                self._hash_of[len(self._hash_of)] = hashes[position]
         return hit * self.block_size
 
     def _serve_bounded(self, hashes: list[int], hit: int, needed: int) -> None:
-        """Take the hit blocks out of the free queue, allocate the rest, then free all."""
-        used = [self._cached[h] for h in hashes[:hit]]
+        """Touch the hit blocks, allocate the rest from the queue's front, then free all."""
+        used = [next(iter(self._cached[h])) for h in hashes[:hit]]
         for block in used:
             self._free.pop(block, None)
         for position in range(hit, needed):
-            block = self._allocate()
-            if block is None:
+            if not self._free:
                 break  # the pool is full of this request: the rest is served, not kept
+            block, _ = self._free.popitem(last=False)
+            self._forget(block)
             used.append(block)
-            if position < len(hashes) and hashes[position] not in self._cached:
-                self._cached[hashes[position]] = block
+            if position < len(hashes):
+                self._cached.setdefault(hashes[position], {})[block] = None
                 self._hash_of[block] = hashes[position]
-        for block in reversed(used):
+        tail_first = list(reversed(used))
+        for block in reversed([b for b in tail_first if b not in self._hash_of]):
             self._free[block] = None
+            self._free.move_to_end(block, last=False)
+        for block in tail_first:
+            if block in self._hash_of:
+                self._free[block] = None
 
-    def _allocate(self) -> int | None:
-        if self._allocated < self._blocks:
-            self._allocated += 1
-            return self._allocated - 1
-        if not self._free:
-            return None
-        block, _ = self._free.popitem(last=False)
+    def _forget(self, block: int) -> None:
+        """A block leaves the cache when it is reused for new tokens."""
         evicted = self._hash_of.pop(block, None)
         if evicted is not None:
-            del self._cached[evicted]
-        return block
+            holders = self._cached[evicted]
+            del holders[block]
+            if not holders:
+                del self._cached[evicted]

@@ -4,7 +4,10 @@ A request's hit is the longest cached prefix, in whole pages. A match that
 ends inside an edge splits it there. With a capacity, eviction frees whole
 least-recently-used leaves that no request holds, and a parent whose
 children are all gone becomes a leaf in turn. Per request: match → lock
-the matched path → evict until the request fits → insert → unlock.
+the matched path → evict until the request fits → insert → unlock, as
+SGLang's ``radix_cache.py`` does: a split stamps both halves with the
+access time, and a request that does not fit even after eviction is
+inserted whole (the tree goes over capacity).
 
 Edges hold token ids packed four bytes apiece, so a match compares whole
 edges with one ``bytes`` comparison and finds a split point by binary
@@ -19,14 +22,15 @@ from array import array
 from collections.abc import Sequence
 
 TOKEN_BYTES = 4
+# The array type code of unsigned 32-bit words ("I" on every mainstream ABI).
+TOKEN_CODE = next(code for code in "IL" if array(code).itemsize == TOKEN_BYTES)
 
 
 def pack(ids: Sequence[int]) -> bytes:
     """Token ids as unsigned 32-bit words (OverflowError outside 0..2³²-1)."""
-    words = array("I", ids)
-    if words.itemsize != TOKEN_BYTES:  # pragma: no cover - every mainstream ABI has 4
-        words = array("L", ids)
-    return words.tobytes()
+    if isinstance(ids, array) and ids.typecode == TOKEN_CODE:
+        return ids.tobytes()  # a loaded trace is already packed
+    return array(TOKEN_CODE, ids).tobytes()
 
 
 class _Node:
@@ -73,10 +77,9 @@ class RadixCache:
         if self.capacity:
             uncached = (len(data) - matched) // TOKEN_BYTES
             self._evict(self._held + uncached - self.capacity)
-            room = (self.capacity - self._held) * TOKEN_BYTES
-            if room < len(data) - matched:
-                # What cannot fit even after eviction is served but not kept.
-                data = data[: matched + room // self._unit * self._unit]
+        # SGLang inserts the whole request even when eviction could not make
+        # room for it; the tree then holds more than the capacity until the
+        # next eviction.
         self._insert(node, data[matched:])
         self._lock(node, -1)
         return matched // TOKEN_BYTES
@@ -97,9 +100,10 @@ class RadixCache:
                 node, position = child, end
                 continue
             common = self._common(key, data, position)
-            # Only the upper part was passed; the lower part keeps its age.
+            # As SGLang does: the child is stamped before it splits, so both
+            # halves carry this access time.
+            child.tick = tick
             node = self._split(child, common)
-            node.tick = tick
             position += common
             break
         return position, node

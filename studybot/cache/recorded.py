@@ -18,6 +18,7 @@ from studybot import prompt, tokens
 from studybot.bank import Question
 from studybot.cache.lint import Finding, lint
 from studybot.cache.replay import Simulator
+from studybot.cache.rules import PromptCache
 from studybot.store import SessionRecord, Store
 
 SNIPPET_TOKENS = 8  # tokens shown on each side of a divergence
@@ -31,6 +32,7 @@ class RecordedRequest:
     prefix: str  # the system prefix this request carried
     messages: prompt.Messages
     reported_cached: int | None  # cached tokens the provider reported, when recorded
+    output: str | None = None  # what the reply said (rules that cache outputs need it)
 
 
 @dataclass(frozen=True)
@@ -72,40 +74,40 @@ def session_requests(store: Store, record: SessionRecord) -> list[RecordedReques
 
     out: list[RecordedRequest] = []
     for segment in store.segments(record.id):
-        history: list[tuple[Question, str]] = []
-        prefix = record.prefix
+        asked: list[prompt.Asked] = []
         for question_id in segment.question_ids:
             turn = turns.get(question_id)
             if turn is None:
                 break
             # The question as it was asked; the bank may have changed since.
             question = Question(id=turn.question_id, chapter=0, question=turn.question)
-            prefix = prefix_of(turn.prefix_sha256)
-            messages = prompt.messages(prefix, segment.summary_in, history, question)
+            texts = tuple(f.question for f in followups.get(question_id, []))
+            asked.append(prompt.Asked(question, turn.answer, texts, prefix_of(turn.prefix_sha256)))
+        pending = {q: list(followups.get(q, [])) for q in segment.question_ids}
+        summarised = segment.summary_out is not None
+        for sent in prompt.segment_requests(
+            record.prefix, segment.summary_in, asked, summarise=summarised
+        ):
+            if sent.kind == "answer":
+                turn = turns[sent.question_id]
+                cached, output = turn.cached_tokens, turn.answer
+            elif sent.kind == "follow-up":
+                followup = pending[sent.question_id].pop(0)
+                cached, output = followup.cached_tokens, followup.answer
+            else:
+                usage = segment.summary_usage
+                cached, output = (usage.cached_tokens if usage else None), segment.summary_out
             out.append(
                 RecordedRequest(
-                    "answer", question_id, segment.index, prefix, messages, turn.cached_tokens
+                    sent.kind,
+                    sent.question_id,
+                    segment.index,
+                    sent.prefix,
+                    sent.messages,
+                    cached,
+                    output,
                 )
             )
-            history.append((question, turn.answer))
-            for followup in followups.get(question_id, []):
-                messages = prompt.follow_up_messages(
-                    prefix, segment.summary_in, history, followup.question
-                )
-                out.append(
-                    RecordedRequest(
-                        "follow-up",
-                        question_id,
-                        segment.index,
-                        prefix,
-                        messages,
-                        followup.cached_tokens,
-                    )
-                )
-        if segment.summary_out is not None and history:
-            messages = prompt.summary_messages(prefix, segment.summary_in, history)
-            cached = segment.summary_usage.cached_tokens if segment.summary_usage else None
-            out.append(RecordedRequest("summary", None, segment.index, prefix, messages, cached))
     return out
 
 
@@ -120,7 +122,10 @@ def report(requests: Sequence[RecordedRequest], simulator: Simulator) -> list[Re
     previous: list[int] | None = None
     for request in requests:
         ids = tokens.request_ids(request.messages)
-        hit = simulator.request(ids)
+        if isinstance(simulator, PromptCache):
+            hit = simulator.request(ids, tokens.encode(request.output or ""))
+        else:
+            hit = simulator.request(ids)
         at = None if previous is None else divergence(previous, ids)
         snippet = None if at is None else _snippet(ids, at)
         out.append(RequestReport(request, len(ids), hit, at, snippet))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from studybot.cli.common import emit_json, json_option, stdout_console
+from studybot.cli.common import CACHE_RULES, emit_json, json_option, stdout_console
 
 
 class SessionByDefault(click.Group):
@@ -42,38 +42,45 @@ def simulator_options(fn):
         help="Tokens the cache holds; 0 = unlimited.",
     )(fn)
     fn = click.option(
+        "--cache-rule",
+        type=click.Choice(CACHE_RULES, case_sensitive=False),
+        help="The provider's rule (provider mode); default: cache_rule, else from the model.",
+    )(fn)
+    fn = click.option(
         "--mode",
         type=click.Choice(["radix", "blocks", "provider"]),
         default="radix",
         show_default=True,
         help="radix = SGLang RadixAttention, blocks = vLLM prefix caching, "
-        "provider = API prompt cache (1024-token minimum, 128-token steps).",
+        "provider = an API provider's prompt cache under --cache-rule.",
     )(fn)
     return fn
 
 
-def _simulator(mode: str, capacity: int, page_size: int, block_size: int):
-    from studybot import config
+def _simulator(mode: str, capacity: int, page_size: int, block_size: int, rule):
     from studybot.cache import replay
 
-    settings = config.load()
     return replay.make(
-        mode,
-        capacity=capacity,
-        page_size=page_size,
-        block_size=block_size,
-        min_tokens=settings.cache_min_tokens,
-        step=settings.cache_step_tokens,
+        mode, capacity=capacity, page_size=page_size, block_size=block_size, rule=rule
     )
 
 
-def _describe(mode: str, capacity: int, page_size: int, block_size: int) -> str:
+def _rule(name: str | None, record=None):
+    """--cache-rule, else cache_rule, else the rule of the session's (or config's) model."""
+    from studybot import config
+    from studybot.cache.rules import resolve
+
+    flags = {"model": record.model, "base_url": record.base_url or None} if record else {}
+    return resolve(name, config.load(flags))
+
+
+def _describe(mode: str, capacity: int, page_size: int, block_size: int, rule) -> str:
     size = "unlimited" if not capacity or mode == "provider" else f"{capacity:,} tokens"
     if mode == "radix":
         return f"radix tree, page {page_size}, {size}"
     if mode == "blocks":
         return f"blocks of {block_size}, {size}"
-    return "provider rule"
+    return f"provider rule {rule.describe()}"
 
 
 @click.group(cls=SessionByDefault)
@@ -107,6 +114,7 @@ def session_(
     capacity: int,
     page_size: int,
     block_size: int,
+    cache_rule: str | None,
     lint_: bool,
     as_json: bool,
 ) -> None:
@@ -119,7 +127,7 @@ def session_(
     \b
     Example:
       studybot cache 3
-      studybot cache 3 --mode provider
+      studybot cache 3 --mode provider --cache-rule deepseek
       studybot cache 3 --lint --json
     """
     from studybot.cache import recorded
@@ -134,7 +142,8 @@ def session_(
         raise BadInput(
             f"session {record.id} has sent no request yet", hint=f"studybot resume {record.id}"
         )
-    reports = recorded.report(requests, _simulator(mode, capacity, page_size, block_size))
+    rule = _rule(cache_rule, record)
+    reports = recorded.report(requests, _simulator(mode, capacity, page_size, block_size, rule))
     findings = lint([r.prefix for r in requests]) if lint_ else []
     total = sum(r.tokens for r in reports)
     hit = sum(r.hit for r in reports)
@@ -142,6 +151,7 @@ def session_(
         data = {
             "session": record.id,
             "mode": mode,
+            "cache_rule": rule.name if mode == "provider" else None,
             "requests": [r.to_json() for r in reports],
             "hit_rate": round(hit / total, 6) if total else 0.0,
         }
@@ -149,9 +159,8 @@ def session_(
             data["lint"] = [f.to_json() for f in findings]
         emit_json(data)
     else:
-        _render_session(
-            record, reports, _describe(mode, capacity, page_size, block_size), hit, total
-        )
+        described = _describe(mode, capacity, page_size, block_size, rule)
+        _render_session(record, reports, described, hit, total)
         if lint_:
             _render_lint(findings)
     if findings:
@@ -222,7 +231,13 @@ def _render_lint(findings) -> None:
 @simulator_options
 @json_option
 def replay_(
-    trace: Path, mode: str, capacity: int, page_size: int, block_size: int, as_json: bool
+    trace: Path,
+    mode: str,
+    capacity: int,
+    page_size: int,
+    block_size: int,
+    cache_rule: str | None,
+    as_json: bool,
 ) -> None:
     """Replay a token trace: one {"tokens": [ids…]} per line.
 
@@ -235,8 +250,9 @@ def replay_(
     """
     from studybot.cache import replay
 
+    rule = _rule(cache_rule)
     requests = replay.load_trace(trace)
-    result = replay.replay(requests, _simulator(mode, capacity, page_size, block_size))
+    result = replay.replay(requests, _simulator(mode, capacity, page_size, block_size, rule))
     if as_json:
         emit_json(result.to_json())
         return
@@ -244,7 +260,7 @@ def replay_(
     hit = sum(result.hits)
     click.echo(
         f"{len(requests):,} requests · {total:,} tokens · hit {hit:,} ({result.hit_rate:.1%}) · "
-        f"{_describe(mode, capacity, page_size, block_size)}"
+        f"{_describe(mode, capacity, page_size, block_size, rule)}"
     )
     click.echo(f"replay {result.elapsed_s:.3f} s · {result.tokens_per_s:,.0f} tokens/s")
 

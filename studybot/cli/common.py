@@ -8,6 +8,10 @@ from typing import Any
 
 import click
 
+# The names --cache-rule accepts (studybot.cache.rules.CHOICES), kept literal
+# here so that --help never imports the cache package; a test keeps them equal.
+CACHE_RULES = ["openai", "deepseek", "gemini", "exact", "none", "custom", "provider", "simple"]
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 
 

@@ -13,7 +13,7 @@ from studybot.cli.render import STYLES, bar, number, sparkline
 @click.command()
 @json_option
 def sessions(as_json: bool) -> None:
-    """List sessions, newest first, with their progress.
+    """List sessions, newest first, with their progress (and cost, when prices are set).
 
     \b
     Example:
@@ -21,11 +21,14 @@ def sessions(as_json: bool) -> None:
       studybot sessions --json
     """
     from studybot.export import session_summary
+    from studybot.prices import cost_json, figure, session_money
     from studybot.store import Store
 
-    records = Store.open(write=False).sessions()
+    store = Store.open(write=False)
+    records = store.sessions()
+    money = {r.id: session_money(store, r) for r in records}
     if as_json:
-        emit_json([session_summary(r) for r in records])
+        emit_json([{**session_summary(r), "cost": cost_json(money[r.id].total)} for r in records])
         return
     if not records:
         click.echo("No sessions yet. Start one: studybot run --from 1 --to 8")
@@ -35,16 +38,21 @@ def sessions(as_json: bool) -> None:
     table = Table(box=None, pad_edge=False)
     # Everything but the model keeps to one line; a long model ID is cut short
     # so that each session stays one row at 80 columns.
-    for heading in ("id", "status", "questions", "answered", "model", "bank", "created"):
+    currencies = {m.total.currency for m in money.values() if m.total is not None}
+    priced = bool(currencies)
+    # One currency goes in the heading, so each row keeps to 80 columns.
+    cost_heading = f"cost {currencies.pop()}" if len(currencies) == 1 else "cost"
+    headings = ["id", "status", "questions", "answered", "model", "bank", "created"]
+    for heading in headings + ([cost_heading] if priced else []):
         table.add_column(
             heading,
-            justify="right" if heading in {"id", "answered"} else "left",
+            justify="right" if heading in {"id", "answered", cost_heading} else "left",
             no_wrap=True,
             overflow="ellipsis" if heading in {"model", "bank"} else "fold",
             max_width=24 if heading in {"model", "bank"} else None,
         )
     for r in records:
-        table.add_row(
+        row = [
             str(r.id),
             r.status,
             f"{r.first_question}–{r.last_question}",
@@ -52,7 +60,12 @@ def sessions(as_json: bool) -> None:
             "offline" if r.provider == "offline" else r.model,
             r.bank,
             r.created.replace("T", " ")[:16],
-        )
+        ]
+        if priced:
+            total = money[r.id].total
+            text = "-" if total is None else figure(total.total)
+            row.append(text if cost_heading != "cost" or total is None else total.text())
+        table.add_row(*row)
     stdout_console().print(table)
 
 
@@ -71,15 +84,32 @@ def show(session_id: str, as_json: bool) -> None:
       studybot show 1
       studybot show 1 --json
     """
-    from studybot.export import session_data
     from studybot.store import Store
 
     store = Store.open(write=False)
     record = store.session(session_id)
     if as_json:
-        emit_json(session_data(store, record.id))
+        emit_json(session_json(store, record))
         return
     render_session(store, record.id)
+
+
+def session_json(store, record) -> dict:
+    """``show --json``: the session's data plus its cache rule and costs."""
+    from studybot.export import session_data
+    from studybot.prices import cost_json, session_money
+
+    data = session_data(store, record.id)
+    money = session_money(store, record)
+    data["cache_rule"] = money.rule.name
+    data["cost"] = cost_json(money.total)
+    for row in data["turns"]:
+        row["cost"] = cost_json(money.turn_cost(row["question_id"]))
+        row["cached_tokens_estimated"] = money.cached[row["question_id"]] != row["cached_tokens"]
+        row["cached_tokens"] = money.cached[row["question_id"]]
+    for segment in data["segments"]:
+        segment["cost"] = cost_json(money.segment_cost(segment["index"]))
+    return data
 
 
 # The per-turn table, one (heading, cell) pair per column, so a new figure
@@ -106,8 +136,12 @@ def render_session(store, session_id: int, texts: bool = True) -> None:
     from rich import box
     from rich.table import Table
 
+    from studybot.prices import NO_PRICES_HINT, session_money
+
     record = store.session(session_id)
     turns = store.turns(record.id)
+    money = session_money(store, record)
+    columns = _money_columns(money)
     follow_ups: dict[int, list] = {}
     for item in store.followups(record.id):
         follow_ups.setdefault(item.question_id, []).append(item)
@@ -121,13 +155,13 @@ def render_session(store, session_id: int, texts: bool = True) -> None:
         show_edge=False,
         collapse_padding=True,
     )
-    for heading, _cell in TURN_COLUMNS:
+    for heading, _cell in columns:
         table.add_column(heading, justify="left" if heading == "growth" else "right", no_wrap=True)
     peak = max((t.context_tokens for t in turns), default=0)
     for t in turns:
-        table.add_row(*(cell(t, peak) for _heading, cell in TURN_COLUMNS))
+        table.add_row(*(cell(t, peak) for _heading, cell in columns))
         for item in follow_ups.get(t.question_id, []):
-            table.add_row(*_follow_up_row(item), style=STYLES["tokens"])
+            table.add_row(*_follow_up_row(item, columns), style=STYLES["tokens"])
     console.print(table)
     for t in turns:
         if t.flag_text:
@@ -137,8 +171,14 @@ def render_session(store, session_id: int, texts: bool = True) -> None:
             "! the provider's reported usage disagrees with the local count by more than 2×; "
             "context n and KV use the local count"
         )
+    if any(money.cached[t.question_id] != t.cached_tokens for t in turns):
+        console.print(
+            f"~ cached tokens the provider did not report, simulated under the "
+            f"{money.rule.name} cache rule"
+        )
     if turns:
         _totals(console, store, record, turns, peak)
+        _money_line(console, money, record, NO_PRICES_HINT)
     if texts:
         _follow_up_texts(console, turns, follow_ups)
         _summaries(console, store.segments(record.id))
@@ -155,7 +195,36 @@ def _prompt_cell(turn) -> str:
     return prompt
 
 
-def _follow_up_row(item) -> list[str]:
+def _money_columns(money) -> list:
+    """TURN_COLUMNS with the simulated cached tokens marked ~, and a cost column when priced."""
+
+    def cached(t, peak) -> str:
+        value = money.cached[t.question_id]
+        return number(value) if value == t.cached_tokens else f"~{number(value)}"
+
+    columns = [(h, cached if h == "cached" else cell) for h, cell in TURN_COLUMNS]
+    if money.cost:
+        columns.append(("cost", lambda t, peak: money.turn_cost(t.question_id).text()))
+    return columns
+
+
+def _money_line(console, money, record, hint: str) -> None:
+    """The session's cost and each segment's (summary and grading requests included)."""
+    if not money.cost:
+        console.print(hint.format(model=record.model), markup=False, style=STYLES["tokens"])
+        return
+    total = money.cost.total
+    segments = " · ".join(
+        f"seg {index + 1} {cost.text()}" for index, cost in sorted(money.cost.segments.items())
+    )
+    console.print(
+        f"cost {total.text()} (input {total.input:.6f} · cached input {total.cached_input:.6f}"
+        f" · output {total.output:.6f}, summaries included) · {segments}",
+        markup=False,
+    )
+
+
+def _follow_up_row(item, columns=TURN_COLUMNS) -> list[str]:
     """A follow-up under its question: its own tokens, never part of the context n."""
     cells = {
         "Q": "↳",
@@ -165,7 +234,7 @@ def _follow_up_row(item) -> list[str]:
         "answer": number(item.completion_tokens),
         "latency": f"{item.latency_ms / 1000:.2f} s",
     }
-    return [cells.get(heading, "") for heading, _cell in TURN_COLUMNS]
+    return [cells.get(heading, "") for heading, _cell in columns]
 
 
 def _totals(console, store, record, turns, peak: int) -> None:
@@ -194,7 +263,8 @@ def _totals(console, store, record, turns, peak: int) -> None:
     _study_lines(console, store, record)
     from studybot.kv.turns import session_kv
 
-    kv = session_kv(record.prefix, record.settings, turns)
+    summary_usages = [s.summary_usage for s in store.segments(record.id)]
+    kv = session_kv(record.prefix, record.settings, turns, summary_usages)
     if kv:
         console.print(
             f"peak KV {human_bytes(kv.peak_bytes)} ({kv.model}, n = {number(kv.peak_tokens)}) · "
@@ -270,7 +340,13 @@ def _study_lines(console, store, record) -> None:
     help="Write to FILE instead of stdout (never over an existing file without --force).",
 )
 @click.option("--force", is_flag=True, help="Replace FILE if it exists.")
-def export(session_id: str, fmt: str, output: Path | None, force: bool) -> None:
+@click.option(
+    "--summary",
+    "with_summary",
+    is_flag=True,
+    help="Write the last segment's summary if it is missing (one request with a live model).",
+)
+def export(session_id: str, fmt: str, output: Path | None, force: bool, with_summary: bool) -> None:
     """Export a session as Markdown notes, JSON, or Anki cards (text or .apkg).
 
     Anki cards: one per answered question, Markdown rendered to HTML,
@@ -279,11 +355,15 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool) -> None:
     from (bank, question), so importing again updates cards, never doubles
     them. The file is written whole or not at all.
 
+    A run writes its last segment's summary only when something reads it:
+    offline sessions get it here for free, a live session's with --summary.
+
     \b
     Example:
       studybot export 1 -f md -o notes.md
       studybot export 1 -f anki -o cards.txt
       studybot export 1 -f apkg -o cards.apkg
+      studybot export 4 -f md --summary
     """
     from studybot import export as exports
     from studybot.errors import BadInput
@@ -291,6 +371,8 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool) -> None:
 
     store = Store.open(write=False)
     record = store.session(session_id)
+    if with_summary or record.provider == "offline":
+        _write_last_summary(store, record)
     if fmt == "apkg":
         from studybot import anki
 
@@ -313,6 +395,23 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool) -> None:
         return
     exports.write_file(output, lambda path: exports.write_text(path, text), force=force)
     click.echo(f"Wrote {output} ({number(len(text.splitlines()))} lines)", err=True)
+
+
+def _write_last_summary(store, record) -> None:
+    """The last segment's summary, from the provider that answered the session."""
+    from studybot import bank as banks
+    from studybot import carry, config, providers, session
+
+    if record.provider == "offline":
+        settings = config.load({"offline": True})
+    else:
+        settings = config.load(
+            {"model": record.model, "base_url": record.base_url, "wire_api": record.wire_api}
+        )
+    bank = banks.load(None if record.bank == "default" else record.bank)
+    provider, _ = providers.choose(settings, bank)
+    study = session.Study(bank=bank, provider=provider, settings=settings)
+    carry.last_summary(study, store, record, session.Listener())
 
 
 COMMANDS = [sessions, show, export]

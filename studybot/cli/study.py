@@ -37,14 +37,21 @@ def _numbers(ctx, param, value: str | None) -> tuple[int, ...]:
 @bank_option
 @channel_options
 @segment_options
+@click.option(
+    "--fresh",
+    is_flag=True,
+    help="Start without the summary of a session that ended just before FROM.",
+)
 @json_option
-def run(first, last, chapter, tags, ids, weak, quiz, bank_ref, as_json, **flags) -> None:
+def run(first, last, chapter, tags, ids, weak, quiz, bank_ref, fresh, as_json, **flags) -> None:
     """Study chosen questions in segments of 5-8 questions.
 
     Choose with exactly one of --from/--to, --chapter, --tag, --ids or
     --weak. Each segment starts fresh from the stable system prefix plus a
     short summary of the previous segment, so the context never grows with
-    the whole range. Without an API key the bank's answer key answers.
+    the whole range. Without an API key the bank's answer key answers. A run
+    that continues a finished session (--from 9 after one that ended at 8)
+    starts from that session's last summary, unless --fresh.
 
     With --quiz, each question waits for your attempt, then the answer is
     revealed, your attempt graded point by point, and you rate your recall
@@ -62,7 +69,7 @@ def run(first, last, chapter, tags, ids, weak, quiz, bank_ref, as_json, **flags)
       studybot run --ids 5,23,34,76 --segment-max 6
     """
     from studybot import bank as banks
-    from studybot import config, providers, resuming, selection, session
+    from studybot import carry, config, providers, resuming, selection, session
     from studybot.store import Store
 
     settings = config.load(config.flag_settings(flags))
@@ -86,8 +93,24 @@ def run(first, last, chapter, tags, ids, weak, quiz, bank_ref, as_json, **flags)
         click.echo(paint(notice, "warning"), err=True)
     store = store or Store.open()
     study = session.Study(bank=bank, provider=provider, settings=settings)
+    carried = None
+    if not fresh:
+        carried = carry.continued_summary(study, store, bank_key, questions[0].id)
+    if carried is not None:
+        click.echo(
+            f"Continuing session {carried.session_id}: its last summary starts this run "
+            "(--fresh to start without).",
+            err=True,
+        )
     mode = "quiz" if quiz else "read"
-    record = session.start(study, store, questions, bank_ref=bank_ref, mode=mode)
+    record = session.start(
+        study,
+        store,
+        questions,
+        bank_ref=bank_ref,
+        mode=mode,
+        carried=carried and carried.summary,
+    )
     _study(study, store, record, as_json)
 
 
@@ -191,8 +214,7 @@ def _study_locked(study, store, record, as_json: bool) -> None:
     from studybot import resuming, session
     from studybot.cache.recorded import prefix_findings
     from studybot.cli.listener import TerminalListener
-    from studybot.cli.reports import render_session
-    from studybot.export import session_data
+    from studybot.cli.reports import render_session, session_json
 
     for finding in prefix_findings(store, record):  # once per run, before any request
         click.echo(paint(f"Warning: {finding.message}: {finding.example}", "warning"), err=True)
@@ -227,7 +249,7 @@ def _study_locked(study, store, record, as_json: bool) -> None:
         exc.hint = f"{exc.hint + '; ' if exc.hint else ''}the session is saved: studybot resume {record.id}"
         raise
     if as_json:
-        emit_json(session_data(store, record.id))
+        emit_json(session_json(store, record))
     else:
         render_session(store, record.id, texts=False)  # the run has just shown them
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from studybot.cli.common import (
+    CACHE_RULES,
     bank_option,
     channel_options,
     emit_json,
@@ -56,39 +57,71 @@ class TokenCount(click.ParamType):
 )
 @click.option(
     "--cache-rule",
-    type=click.Choice(["simple", "provider"]),
-    default="simple",
-    show_default=True,
-    help="simple = longest earlier prefix, every token; provider = 1024-token minimum, 128-token steps.",
+    type=click.Choice(CACHE_RULES, case_sensitive=False),
+    help="openai (1,024-token minimum, 128-token steps), deepseek (whole prefix units), "
+    "gemini, exact, none, custom; default: cache_rule, else from the model ID / base URL.",
 )
+@click.option(
+    "--prefix",
+    "prefix_style",
+    type=click.Choice(["designed", "short"]),
+    help="System prefix: designed (cacheable, default) or short (for providers without caching).",
+)
+@click.option(
+    "--price-input", type=click.FloatRange(min=0), help="Per million uncached prompt tokens."
+)
+@click.option(
+    "--price-cached", type=click.FloatRange(min=0), help="Per million cached prompt tokens."
+)
+@click.option("--price-output", type=click.FloatRange(min=0), help="Per million completion tokens.")
+@click.option("--currency", help='Currency of the prices, e.g. CNY (default: config, else "USD").')
 @click.option(
     "--plot",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also write a PNG chart (needs the plot extra).",
 )
 @json_option
-def plan(first, last, bank_ref, window, answer_tokens, cache_rule, plot, as_json, **flags) -> None:
+def plan(
+    first,
+    last,
+    bank_ref,
+    window,
+    answer_tokens,
+    cache_rule,
+    prefix_style,
+    price_input,
+    price_cached,
+    price_output,
+    currency,
+    plot,
+    as_json,
+    **flags,
+) -> None:
     """Project every request of a range two ways: segmented (studybot's) and single.
 
     `segmented` is exactly what `studybot run` would send: its segments, the
-    carried summaries, the stable prefix. `single` is one long chat that
+    carried summaries (the last segment's waits for a run that continues),
+    the stable prefix. `single` is one long chat that
     re-sends the whole history with every question. For each: prompt tokens,
     uncached prompt tokens, completion tokens, peak context, KV bytes at the
     peak, and the prefill/decode split; then the floor, the break point
     (first question where single's context passes the window, and an 8K
-    window), and a token-growth chart.
+    window), the designed versus the short prefix, and a token-growth chart.
+    With prices (config [prices."MODEL"] or --price-*), every figure also
+    in money.
 
     \b
     Example:
       studybot plan --from 1 --to 200
-      studybot plan --from 1 --to 200 --cache-rule provider --window 32k
+      studybot plan --from 1 --to 200 --cache-rule deepseek --window 32k
+      studybot plan --from 1 --to 200 --price-input 2 --price-cached 0.5 --price-output 8 --currency CNY
       studybot plan --from 20 --to 39 --answer-tokens 600 --plot growth.png
 
     Nothing is sent: with a key set (and no --offline), answers are
     projected at answer_tokens each instead of the offline answer key.
     """
     from studybot import bank as banks
-    from studybot import config, whatif
+    from studybot import config, prices, whatif
     from studybot.errors import BadInput
 
     if plot is not None:
@@ -101,13 +134,28 @@ def plan(first, last, bank_ref, window, answer_tokens, cache_rule, plot, as_json
             ) from None
     if answer_tokens is not None:
         flags["answer_tokens"] = answer_tokens
+    flags["prefix_style"] = prefix_style
     settings = config.load(config.flag_settings(flags))
+    given = {
+        "input": price_input,
+        "cached_input": price_cached,
+        "output": price_output,
+        "currency": currency,
+    }
+    price = prices.for_model(settings.model, given)
     if answer_tokens is None and settings.live:
         # A live model's answers are not the answer key's; project its expected length.
         answer_tokens = settings.answer_tokens
     bank = banks.load(bank_ref)
     projection = whatif.project(
-        bank, first, last, settings, answer_tokens=answer_tokens, rule=cache_rule, window=window
+        bank,
+        first,
+        last,
+        settings,
+        answer_tokens=answer_tokens,
+        rule=cache_rule,
+        window=window,
+        price=price,
     )
     if plot is not None:
         _plot(projection, plot)
@@ -115,18 +163,21 @@ def plan(first, last, bank_ref, window, answer_tokens, cache_rule, plot, as_json
         emit_json(projection.to_json())
         return
     _render(projection)
+    if price is None:
+        click.echo(
+            "Hint: "
+            + prices.NO_PRICES_HINT.format(model=settings.model or "MODEL_ID")
+            + ", or pass --price-input/--price-cached/--price-output.",
+            err=True,
+        )
     if plot is not None:
         click.echo(f"Wrote {plot}", err=True)
 
 
-RULE_TEXT = {
-    "simple": "simple (longest earlier prefix, every token)",
-    "provider": "provider (nothing under the minimum, hits in steps)",
-}
-
-
 def _render(p) -> None:
     from rich.table import Table
+
+    from studybot.whatif import FLOOR_DEFINITION
 
     seg, single = p.segmented, p.single
     answers = (
@@ -137,7 +188,7 @@ def _render(p) -> None:
     console = stdout_console()
     table = Table(
         title=f"Plan Q{p.first}–{p.last} · {p.segments} segments · {answers} · "
-        f"cache rule {RULE_TEXT[p.rule]} · window {p.window:,}",
+        f"cache rule {p.rule.describe()} · {p.prefix_style} prefix · window {p.window:,}",
         title_justify="left",
     )
     for heading in ("", "segmented", "single", "single ÷ segmented"):
@@ -164,13 +215,30 @@ def _render(p) -> None:
         f"{single.prefill_decode_ratio:.2f}",
         "",
     )
+    if p.price is not None:
+        a, b = seg.cost(p.price), single.cost(p.price)
+        times = f"{b.total / a.total:.1f}×" if a.total else ""
+        table.add_row("cost", a.text(), b.text(), times)
     console.print(table, markup=False)
     console.print(
-        f"Floor (system prefix once, every question and answer once): {p.floor:,} uncached prompt "
-        f"tokens; segmented is {seg.uncached_prompt_tokens / p.floor:.2f}× the floor.",
+        f"Floor: {p.floor:,} uncached prompt tokens, {FLOOR_DEFINITION}. "
+        f"Segmented is {seg.uncached_prompt_tokens / p.floor:.3f}× the floor under {p.rule.name}"
+        + (
+            f" and {p.exact.uncached_prompt_tokens / p.floor:.3f}× under exact"
+            if p.rule.name != "exact"
+            else ""
+        )
+        + f"; single is {single.uncached_prompt_tokens / p.floor:.3f}× under {p.rule.name}."
+        + (
+            " (deepseek also keeps each answer at its output end, so no answer is prefilled "
+            "again and both can go below this floor.)"
+            if p.rule.kind == "units"
+            else ""
+        ),
         markup=False,
     )
     console.print(_break_text(p), markup=False)
+    console.print(_prefix_text(p), markup=False)
     if p.trap is not None:
         t = p.trap
         console.print(
@@ -184,6 +252,33 @@ def _render(p) -> None:
     console.print("")
     for line in chart_lines(p):
         console.print(line, markup=False)
+
+
+def _prefix_text(p) -> str:
+    """Designed versus short prefix, in money when prices are known."""
+    choice = p.prefixes
+    d, s = choice.designed, choice.short
+    cheaper = choice.cheaper(p.price)
+    if p.price is not None:
+        dc, sc = d.cost(p.price), s.cost(p.price)
+        figures = f"designed {dc.text()} vs short {sc.text()}"
+    else:
+        figures = (
+            f"designed {d.uncached_prompt_tokens:,} vs short {s.uncached_prompt_tokens:,} "
+            "uncached prompt tokens"
+        )
+    extra = d.prompt_tokens - s.prompt_tokens
+    saved = s.uncached_prompt_tokens - d.uncached_prompt_tokens
+    cached = extra + saved  # the extra prompt tokens the cache serves
+    why = (
+        f"the designed prefix ({choice.designed_tokens:,} tokens against "
+        f"{choice.short_tokens:,}) adds {extra:,} prompt tokens over the run, {cached:,} of "
+        f"them cached, and {'saves' if saved >= 0 else 'adds'} {abs(saved):,} uncached ones "
+        f"under {p.rule.name}"
+    )
+    if cheaper == "short":
+        why += '; prefix_style = "short" picks the short one'
+    return f"Prefix: {figures}; {cheaper} is cheaper: {why}."
 
 
 def _break_text(p) -> str:
@@ -249,7 +344,7 @@ def _plot(p, path: Path) -> None:
         axes.axhline(8192, color="orange", linestyle=":", label="8K window")
     axes.set_xlabel("question")
     axes.set_ylabel("context n (prompt + answer tokens)")
-    axes.set_title(f"Q{p.first}–{p.last}: context per request, cache rule {p.rule}")
+    axes.set_title(f"Q{p.first}–{p.last}: context per request, cache rule {p.rule.name}")
     axes.legend()
     figure.tight_layout()
     try:

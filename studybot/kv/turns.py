@@ -47,22 +47,33 @@ def turn_kv_bytes(model: str, context_tokens: int) -> int | None:
 
 
 def session_kv(
-    prefix: str, session_settings: Mapping[str, Any], turns: Sequence
+    prefix: str,
+    session_settings: Mapping[str, Any],
+    turns: Sequence,
+    summaries: Sequence = (),
 ) -> SessionKV | None:
-    """Peak KV of ``turns`` against one long session over the same questions.
+    """Peak KV of ``turns`` and the summary requests against one long session.
 
-    The long session's n is counted locally (prefix, every question and
-    answer, the last answer to come), as no provider ever saw that request.
+    ``summaries`` are the segments' ``SummaryUsage`` records: a summary
+    request carries its segment's whole history, so it is often the peak.
+    The long session's n is counted locally from lengths (prefix, every
+    question and answer, the last answer to come), as no provider ever saw
+    that request.
     """
     model = kv_model(session_settings)
     shape = find(model)
     if shape is None or not turns:
         return None
-    peak = max(turn.context_tokens for turn in turns)
-    asked = [(Question(id=t.question_id, chapter=0, question=t.question), t.answer) for t in turns]
-    *history, (last, _) = asked
-    request = prompt.messages(prefix, None, history, last)
-    long_tokens = tokens.prompt_tokens(request) + turns[-1].local_completion_tokens
+    peak = max(
+        [turn.context_tokens for turn in turns]
+        + [s.prompt_tokens + s.completion_tokens for s in summaries if s is not None]
+    )
+    long_tokens = len(tokens.message_ids("system", prefix)) + len(tokens.reply_primer())
+    for turn in turns:
+        long_tokens += len(tokens.message_ids("user", prompt.question_text(_asked(turn))))
+    for turn in turns[:-1]:
+        long_tokens += len(tokens.message_ids("assistant", turn.answer))
+    long_tokens += turns[-1].local_completion_tokens
     return SessionKV(
         model=model,
         peak_tokens=peak,
@@ -70,3 +81,7 @@ def session_kv(
         long_tokens=long_tokens,
         long_bytes=kv_bytes(shape, long_tokens),
     )
+
+
+def _asked(turn) -> Question:
+    return Question(id=turn.question_id, chapter=0, question=turn.question)

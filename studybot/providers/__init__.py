@@ -29,10 +29,10 @@ def choose(settings: Settings, bank: Bank) -> tuple[Provider, str | None]:
 
         channel.check(settings)  # exit 2 on a known-bad URL, key or model, before any request
         return OpenAICompatProvider(settings), None
-    from studybot.cache.replay import ProviderCache
+    from studybot.cache.rules import resolve
     from studybot.providers.offline import OfflineProvider
 
-    cache = ProviderCache(settings.cache_min_tokens, settings.cache_step_tokens)
+    cache = resolve(None, settings).simulator()  # the same rule plan and show use
     provider = OfflineProvider(bank, delay=settings.offline_delay, cache=cache)
     if settings.offline:
         where = channel.origin(settings, "offline")

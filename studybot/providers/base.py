@@ -46,8 +46,8 @@ class Provider(Protocol):
     name: str  # "offline" or "openai-compat"
     model: str
 
-    def warm(self, requests: Iterable[Messages]) -> None:
-        """See the requests a resumed session sent before this process (for cache state)."""
+    def warm(self, requests: Iterable[tuple[Messages, str | None]]) -> None:
+        """See the (request, reply) pairs a resumed session sent before this process."""
 
     def complete(
         self, messages: Messages, *, question: Question, on_text: TextSink | None = None

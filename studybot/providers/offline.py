@@ -1,8 +1,8 @@
 """Answers from the bank's own key points, with no network at all.
 
-Usage is counted with the local tokenizer, and cached tokens come from a
-prefix-cache simulator that follows the provider's rule (by default: no
-hit below 1024 tokens, hits in 128-token steps). This provider exists so
+Usage is counted with the local tokenizer, and cached tokens come from the
+cache rule of ``studybot.cache.rules`` that plan and show use (by default
+``openai``: no hit below 1024 tokens, hits in 128-token steps). This provider exists so
 that every command works on a fresh machine with no key, and it never
 pretends to be a model: the run says once that it is offline.
 """
@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from studybot import tokens
 from studybot.bank import Bank, Question
-from studybot.cache.replay import Simulator
+from studybot.cache.rules import PromptCache
 from studybot.prompt import SUMMARY_LINES
 from studybot.providers.base import Messages, Reply, TextSink, Usage
 
@@ -22,7 +22,7 @@ NO_KEY_ANSWER = (
     "题库没有这道题的参考答案，离线模式无法作答。"
     "设置 TAOTOKEN_API_KEY（或 config.toml 里 env_key 指定的变量）后用在线模型作答。"
 )
-SUMMARY_POINT_CHARS = 48
+SUMMARY_POINT_CHARS = 24  # per question: a carried summary is re-sent once per segment
 
 
 def answer_text(question: Question) -> str:
@@ -76,16 +76,16 @@ class OfflineProvider:
     name = "offline"
     model = "answer-key"
 
-    def __init__(self, bank: Bank, delay: float = 0.0, cache: Simulator | None = None) -> None:
+    def __init__(self, bank: Bank, delay: float = 0.0, cache: PromptCache | None = None) -> None:
         self.bank = bank
         self.delay = delay
         self.cache = cache  # None: report no cached tokens
 
-    def warm(self, requests: Iterable[Messages]) -> None:
-        """Replay requests sent before this process (a resumed session) into the cache."""
+    def warm(self, requests: Iterable[tuple[Messages, str | None]]) -> None:
+        """Replay (messages, reply) sent before this process (a resumed session) into the cache."""
         if self.cache is not None:
-            for messages in requests:
-                self.cache.request(tokens.request_ids(messages))
+            for messages, reply in requests:
+                self.cache.request(tokens.request_ids(messages), tokens.encode(reply or ""))
 
     def _reply(self, messages: Messages, text: str, on_text: TextSink | None) -> Reply:
         if self.delay > 0:
@@ -93,10 +93,11 @@ class OfflineProvider:
         if on_text is not None:
             on_text(text)
         ids = tokens.request_ids(messages)
+        output = tokens.encode(text)  # rules that cache outputs (deepseek) need them
         usage = Usage(
             prompt_tokens=len(ids),
-            completion_tokens=tokens.count(text),
-            cached_tokens=self.cache.request(ids) if self.cache is not None else 0,
+            completion_tokens=len(output),
+            cached_tokens=self.cache.request(ids, output) if self.cache is not None else 0,
         )
         return Reply(text=text, usage=usage, finish_reason="stop")
 

@@ -84,7 +84,7 @@ class OpenAICompatProvider:
 
     # -- the Provider protocol ----------------------------------------------
 
-    def warm(self, requests: Iterable[Messages]) -> None:
+    def warm(self, requests: Iterable[tuple[Messages, str | None]]) -> None:
         """A real provider keeps its own cache: nothing to replay."""
 
     def complete(

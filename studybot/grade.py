@@ -3,9 +3,11 @@
 Two graders give the same ``Grade``:
 
 - offline, a transparent local estimate: each key point is reduced to its
-  key terms (latin words, numbers, CJK character bigrams), each term weighted
-  by how rare it is across the bank's key points, and the point counts as
-  covered when the attempt holds at least ``COVERED_AT`` of its weight;
+  key terms (studybot.terms: term variants merged, latin words, symbols,
+  numbers, CJK character bigrams), each term weighted by how rare it is
+  across the bank's key points; a point's coverage is the share of the
+  weight it needs that the attempt holds, shown per point, and the point is
+  covered from ``COVERED_AT``, partly (counting half) from ``PARTLY_AT``;
 - live, one side request (like a follow-up: it extends the main history but
   never enters it) whose reply must be JSON; a malformed reply is asked for
   once more, then the offline estimate is used and the grade says so (as
@@ -28,27 +30,40 @@ from studybot import prompt, tokens
 from studybot.bank import Bank, Question
 from studybot.errors import StudybotError
 from studybot.providers.base import Provider, Usage
+from studybot.terms import terms
 
-COVERED_AT = 0.2  # share of a point's term weight the attempt must hold to cover it
-LATIN_WEIGHT = 2.0  # technical words and numbers say more than a CJK bigram
+ENOUGH = 18.0  # term weight that says a point (2-3 rare terms); long points need no more
+COVERED_AT = 0.7  # share of a point's needed weight the attempt holds to cover it
+PARTLY_AT = 0.25  # ... to cover it partly, which counts half
+SPLIT = 0.5  # a term in k of the question's points weighs 1/sqrt(k) in each
+LATIN_WEIGHT = 2.0  # technical words, symbols and numbers say more than a CJK bigram
+QUESTION_WEIGHT = 0.25  # a term of the question itself: restating it proves little
 OFFLINE, LIVE, FALLBACK = "offline", "live", "offline-fallback"
-
-_LATIN = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*|\d+(?:\.\d+)?")
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
-# Function characters: a bigram holding one says nothing about the topic.
-_CJK_FILLER = set("的了是在和与及或等也都就而被把这那个一种们为以其之有要会能可对中上下")
-_LATIN_FILLER = {"a", "an", "the", "of", "to", "in", "is", "are", "and", "or", "for", "on", "as"}
+COVERED, PARTLY, MISSED = "covered", "partly", "missed"
 
 
 @dataclass(frozen=True)
 class PointResult:
     point: str
     covered: bool
+    coverage: float | None = None  # offline: share of the needed term weight held, 0-1; None live
+
+    @property
+    def state(self) -> str:
+        """COVERED, PARTLY (offline only: coverage at least PARTLY_AT) or MISSED."""
+        if self.covered:
+            return COVERED
+        return PARTLY if (self.coverage or 0.0) >= PARTLY_AT else MISSED
+
+    @property
+    def credit(self) -> float:
+        """What the point adds to the score: 1 covered, 0.5 partly, 0 missed."""
+        return {COVERED: 1.0, PARTLY: 0.5, MISSED: 0.0}[self.state]
 
 
 @dataclass(frozen=True)
 class Grade:
-    score: float | None  # covered / total, 0-1; None when there was nothing to grade against
+    score: float | None  # (covered + half the partly) / total, 0-1; None: nothing to grade
     points: tuple[PointResult, ...]
     advice: str  # one line
     source: str  # OFFLINE, LIVE or FALLBACK
@@ -61,6 +76,10 @@ class Grade:
         return sum(p.covered for p in self.points)
 
     @property
+    def partly(self) -> int:
+        return sum(p.state == PARTLY for p in self.points)
+
+    @property
     def total(self) -> int:
         return len(self.points)
 
@@ -69,7 +88,7 @@ def reference_points(question: Question) -> tuple[str, ...]:
     """What an attempt is graded against: the key points, else the reference split up."""
     if question.key_points:
         return question.key_points
-    reference = getattr(question, "reference", None) or ""
+    reference = question.reference or ""
     lines = [re.sub(r"^\s*(?:[-*+]|\d+[.、)）])\s*", "", line) for line in reference.splitlines()]
     points = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
     if len(points) <= 1 and reference.strip():
@@ -78,26 +97,18 @@ def reference_points(question: Question) -> tuple[str, ...]:
     return tuple(points)
 
 
-def terms(text: str) -> Counter[str]:
-    """Key terms of ``text``: lower-cased latin words and numbers, and CJK bigrams."""
-    out: Counter[str] = Counter()
-    for word in _LATIN.findall(text):
-        word = word.lower()
-        if word not in _LATIN_FILLER:
-            out[word] += 1
-    for run in _CJK_RUN.findall(text):
-        for i in range(len(run) - 1):
-            pair = run[i : i + 2]
-            if not (set(pair) & _CJK_FILLER):
-                out[pair] += 1
-    return out
-
-
 class OfflineGrader:
-    """The local estimate; term weights come from how often a term appears across the bank."""
+    """The local estimate; term weights come from how often a term appears across the bank.
+
+    Per point: the attempt's share of the term weight the point needs, at
+    most ``ENOUGH`` (an answer naming a point's rare terms covers it, however
+    long the point is written). Terms of the question itself count
+    ``QUESTION_WEIGHT``, and an attempt that adds nothing to them earns nothing.
+    """
 
     def __init__(self, bank: Bank) -> None:
-        documents = [set(terms(" ".join(reference_points(q)))) for q in bank.questions]
+        # One document per key point: a term in every point of one question is still rare.
+        documents = [set(terms(p)) for q in bank.questions for p in reference_points(q)]
         self.size = max(1, len(documents))
         self.frequency: Counter[str] = Counter(t for doc in documents for t in doc)
 
@@ -105,36 +116,66 @@ class OfflineGrader:
         rarity = math.log(1 + self.size / (1 + self.frequency[term]))
         return rarity * (LATIN_WEIGHT if term.isascii() else 1.0)
 
-    def coverage(self, point: str, attempt_terms: Counter[str]) -> float:
-        """Share of ``point``'s term weight that the attempt holds (0-1)."""
-        wanted = set(terms(point))
-        total = sum(self.weight(t) for t in wanted)
-        if total == 0:
+    def coverage(
+        self,
+        point: str,
+        attempt_terms: Counter[str],
+        asked: frozenset[str] = frozenset(),
+        shared: Counter[str] | None = None,
+    ) -> float:
+        """Share of the weight ``point`` needs that the attempt holds (0-1).
+
+        ``asked``: the question's terms; ``shared``: in how many of the
+        question's points each term is, its weight split between them (a
+        name every point repeats tells none of them apart).
+        """
+        weights = {
+            t: self.weight(t)
+            * (QUESTION_WEIGHT if t in asked else 1.0)
+            / max(1, (shared or {}).get(t, 1)) ** SPLIT
+            for t in terms(point)
+        }
+        need = min(sum(weights.values()), ENOUGH)
+        if need == 0:
             return 0.0
-        return sum(self.weight(t) for t in wanted if t in attempt_terms) / total
+        return min(1.0, sum(w for t, w in weights.items() if t in attempt_terms) / need)
 
     def grade(self, question: Question, attempt: str) -> Grade:
         points = reference_points(question)
         if not points:
             return Grade(None, (), "this question has no key points to grade against", OFFLINE)
-        held = terms(attempt)
-        results = tuple(PointResult(p, self.coverage(p, held) >= COVERED_AT) for p in points)
-        return Grade(_score(results), results, advice(results, attempt), OFFLINE)
+        held, asked = terms(attempt), frozenset(terms(question.question))
+        if not set(held) - asked:
+            # Nothing beyond the question's own words (or nothing at all).
+            results = tuple(PointResult(p, False, 0.0) for p in points)
+            return Grade(0.0, results, advice(results, attempt, restated=bool(held)), OFFLINE)
+        shared = Counter(t for p in points for t in set(terms(p)))
+        results = []
+        for point in points:
+            share = round(self.coverage(point, held, asked, shared), 3)
+            results.append(PointResult(point, share >= COVERED_AT, share))
+        return Grade(_score(results), tuple(results), advice(results, attempt), OFFLINE)
 
 
 def _score(results: Sequence[PointResult]) -> float:
-    return round(sum(r.covered for r in results) / len(results), 3)
+    return round(sum(r.credit for r in results) / len(results), 3)
 
 
-def advice(results: Sequence[PointResult], attempt: str) -> str:
-    """One line: what to do next, naming the first missed point."""
+def advice(results: Sequence[PointResult], attempt: str, restated: bool = False) -> str:
+    """One line: what to do next, naming the first point not covered."""
     missed = [n for n, r in enumerate(results, start=1) if not r.covered]
     if not attempt.strip():
         return "No attempt: read the key points, then try it in your own words next time."
+    if restated:
+        return "That restates the question; answer it in your own words next time."
     if not missed:
         return "Every key point covered; add the numbers and trade-offs an interviewer asks next."
     first = _clip(results[missed[0] - 1].point, 40)
-    return f"Missed {len(missed)} of {len(results)}; start with point {missed[0]}: {first}"
+    partly = sum(r.state == PARTLY for r in results)
+    left = f"{len(missed)} of {len(results)} not covered" + (
+        f" ({partly} partly)" if partly else ""
+    )
+    return f"{left}; start with point {missed[0]}: {first}"
 
 
 def _clip(text: str, limit: int) -> str:

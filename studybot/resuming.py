@@ -40,15 +40,20 @@ def pick(store: Store, session_id: int | str | None) -> SessionRecord:
     return record
 
 
-def settings_for(record: SessionRecord, overrides: dict[str, Any]) -> Settings:
+def settings_for(
+    record: SessionRecord, overrides: dict[str, Any], waiting_for_live: bool = False
+) -> Settings:
     """The session's own channel, unless a flag in ``overrides`` says otherwise.
 
-    An offline session stays offline unless channel flags are given (then a
-    key makes it live); a live one needs its key again.
+    An offline session stays offline, unless channel flags are given or it has
+    questions offline could not answer (``waiting_for_live``): then a configured
+    key answers them (config's own rule: live when a key is set). A live one
+    needs its key again.
     """
     given = config.flag_settings(overrides)
-    if record.provider == "offline" and not CHANNEL_FLAGS & set(given):
-        given.setdefault("offline", True)
+    if record.provider == "offline":
+        if not waiting_for_live and not CHANNEL_FLAGS & set(given):
+            given.setdefault("offline", True)
     else:
         given.setdefault("base_url", record.base_url)
         given.setdefault("model", record.model)
@@ -67,7 +72,8 @@ def resume(
 ) -> tuple[SessionRecord, Settings]:
     """The session to continue and the settings to continue it with."""
     record = pick(store, session_id)
-    return record, settings_for(record, overrides)
+    waiting = record.provider == "offline" and bool(unanswered_offline(store, record))
+    return record, settings_for(record, overrides, waiting_for_live=waiting)
 
 
 def bank_ref(record: SessionRecord) -> str | None:
@@ -97,6 +103,19 @@ def rest_command(store: Store, record: SessionRecord, segment_max: int = 4) -> s
     quiz = " --quiz" if record.mode != "read" else ""
     # --segment-min too: the default minimum (5) is above the smaller maximum.
     return f"studybot run {chosen}{bank}{quiz} --segment-min 1 --segment-max {segment_max}"
+
+
+def unanswered_offline(store: Store, record: SessionRecord) -> list[int]:
+    """The session's unanswered questions that the offline provider cannot answer.
+
+    Offline, a question with neither a reference answer nor key points is not
+    recorded as a turn: the session stays resumable, and a live resume answers it.
+    """
+    from studybot import bank as banks
+    from studybot.providers.offline import has_answer
+
+    loaded = banks.load(bank_ref(record))
+    return [q for q in unanswered(store, record) if not has_answer(loaded.get(q))]
 
 
 # -- faithful resumes --------------------------------------------------------

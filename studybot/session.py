@@ -20,6 +20,7 @@ from studybot.bank import Bank, Question
 from studybot.config import Settings
 from studybot.errors import BadInput, ContextOverflow
 from studybot.providers.base import Provider, Reply, Usage
+from studybot.providers.offline import answer_text, has_answer
 from studybot.resuming import resume  # noqa: F401 - session.resume is the agreed entry point
 from studybot.store import (
     FollowUp,
@@ -91,6 +92,8 @@ class Listener:
 
     def usage_suspect(self, turn: Turn) -> None:
         """The first turn of the session whose reported usage cannot be right."""
+
+    def unanswered_offline(self, question: Question) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -170,9 +173,8 @@ def cut(
 
 def _answer_lengths(study: Study, questions: Sequence[Question]) -> dict[int, int] | int:
     if study.provider.name == "offline":
-        from studybot.providers.offline import answer_text
-
-        return {q.id: tokens.count(answer_text(q)) for q in questions}
+        live = study.settings.answer_tokens  # for those answered live later (resume)
+        return {q.id: tokens.count(answer_text(q)) if has_answer(q) else live for q in questions}
     return study.settings.answer_tokens
 
 
@@ -205,6 +207,9 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
             if question_id in answered:
                 continue
             question = study.bank.get(question_id)
+            if study.provider.name == "offline" and not has_answer(question):
+                listener.unanswered_offline(question)  # no turn: a live resume answers it
+                continue
             step = _Step(study, store, session, segment, history, question, listener)
             try:
                 messages = _guarded(step)

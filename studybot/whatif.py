@@ -24,7 +24,7 @@ from studybot.cache.rules import CacheRule, resolve
 from studybot.config import Settings
 from studybot.kv.turns import turn_kv_bytes
 from studybot.prices import Cost, Price, cost_json
-from studybot.providers.offline import answer_text, summary_text
+from studybot.providers.offline import answer_text, has_answer, summary_text
 
 WINDOW_8K = 8192
 FLOOR_DEFINITION = (
@@ -169,6 +169,8 @@ class Projection:
     rule: CacheRule
     prefix_style: str  # the prefix the run would send: "designed" or "short"
     answer_tokens: int | None  # None: lengths from the offline answer key
+    live_answers: int  # questions the answer key cannot answer, projected at live length
+    live_tokens: int  # that live length (settings.answer_tokens)
     kv_model: str
     segments: int
     segmented: Strategy
@@ -190,6 +192,7 @@ class Projection:
             "cache_rule_step_tokens": self.rule.step,
             "prefix_style": self.prefix_style,
             "answer_tokens": self.answer_tokens,
+            "live_answers": {"questions": self.live_answers, "answer_tokens": self.live_tokens},
             "kv_model": self.kv_model,
             "segments": self.segments,
             "strategies": {
@@ -223,7 +226,7 @@ def project(
     cache_rule = resolve(rule, settings)
     window = window or settings.context_window
     questions = bank.select(first, last)
-    answers = _answers(questions, answer_tokens)
+    answers = _answers(questions, answer_tokens, settings.answer_tokens)
     lengths: Mapping[int, int] | int = (
         {q: tokens.count(text) for q, text in answers.items()}
         if answer_tokens is None
@@ -254,6 +257,8 @@ def project(
         rule=cache_rule,
         prefix_style=style,
         answer_tokens=answer_tokens,
+        live_answers=sum(1 for q in questions if not has_answer(q)) if answer_tokens is None else 0,
+        live_tokens=settings.answer_tokens,
         kv_model=settings.kv_model,
         segments=len(parts),
         segmented=segmented,
@@ -283,11 +288,14 @@ def floor(prefix: str, questions: Sequence[Question], answers: Mapping[int, str]
     return total
 
 
-def _answers(questions: Sequence[Question], answer_tokens: int | None) -> dict[int, str]:
-    if answer_tokens is None:
-        return {q.id: answer_text(q) for q in questions}
+def _answers(
+    questions: Sequence[Question], answer_tokens: int | None, live_tokens: int
+) -> dict[int, str]:
     # A live model's words are unknown; a stand-in of exactly that many tokens
-    # (" x" is one token each) gives every count the right length.
+    # (" x" is one token each) gives every count the right length. A question the
+    # answer key cannot answer is answered live (on resume), so it gets the live length.
+    if answer_tokens is None:
+        return {q.id: answer_text(q) if has_answer(q) else " x" * live_tokens for q in questions}
     return {q.id: " x" * answer_tokens for q in questions}
 
 

@@ -286,7 +286,16 @@ def test_bank_list_and_show_json(invoke):
     assert len(rows) == 200 and set(rows[0]) == {"id", "chapter", "question"}
     assert sorted({r["chapter"] for r in rows}) == list(range(1, 15))
     shown = json.loads(invoke("bank", "show", "34", "--json").stdout)
-    assert set(shown) == {"id", "chapter", "question", "key_points", "tags", "hint"}
+    assert set(shown) == {
+        "id",
+        "chapter",
+        "question",
+        "key_points",
+        "tags",
+        "hint",
+        "reference",
+        "label",
+    }
     assert shown["id"] == 34 and shown["chapter"] == 3
     missing = invoke("bank", "show", "201")
     assert missing.exit_code == 2 and "question 201 is not in bank" in missing.stderr

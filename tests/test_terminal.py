@@ -136,12 +136,12 @@ def test_ctrl_d_at_the_key_prompt_also_saves_and_exits_130(studybot_home):
 def test_done_means_quiz_rate_quit_resume_then_due_progress_and_review(studybot_home, invoke):
     child = spawn(studybot_home, "run", "--from", "1", "--to", "6", "--quiz")
     attempt(child, GOOD_Q1)  # a good paraphrase, in two lines
-    child.expect(r"grade \(offline estimate\): 3/4 key points covered · 75%")
-    child.expect("missed ")
-    child.expect(r"\[Enter = 3 Good\]")
+    child.expect(r"grade \(offline estimate\): 4/4 key points covered · 100%")
+    child.expect("Every key point covered")
+    child.expect(r"\[Enter = 4 Easy\]")
     child.expect(RATE)
     child.send("\r")  # Enter accepts the suggestion
-    child.expect("saved: 3 Good")
+    child.expect("saved: 4 Easy")
 
     attempt(child, [OFF_TOPIC], end="\x04")  # Ctrl-D ends an attempt too
     child.expect("0/4 key points covered · 0%")
@@ -182,15 +182,15 @@ def test_done_means_quiz_rate_quit_resume_then_due_progress_and_review(studybot_
     child.expect(RATE)
     child.send("\r")
     child.expect("saved: 1 Again")
-    child.expect("rated 5: 2 Again · 1 Hard · 1 Good · 1 Easy")
+    child.expect("rated 5: 2 Again · 1 Hard · 0 Good · 2 Easy")
     assert finish(child) == 0
 
-    rated = {1: 3, 2: 1, 3: 2, 5: 4, 6: 1}
+    rated = {1: 4, 2: 1, 3: 2, 5: 4, 6: 1}
     shown = json.loads(invoke("show", "1", "--json").stdout)
     assert shown["status"] == "complete" and shown["mode"] == "quiz"
     assert {t["question_id"]: t["rating"] for t in shown["turns"]} == rated | {4: None}
     assert shown["turns"][0]["attempt"] == "\n".join(GOOD_Q1)
-    assert shown["turns"][0]["grade"] == 0.75 and shown["turns"][2]["grade"] == 0.0
+    assert shown["turns"][0]["grade"] == 1.0 and shown["turns"][2]["grade"] == 0.0
     due = json.loads(invoke("due", "--json").stdout)
     assert {d["question_id"]: d["last_rating"] for d in due} == rated
     assert all(d["reviews"] == 1 for d in due)

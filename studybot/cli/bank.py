@@ -17,6 +17,7 @@ def bank() -> None:
       studybot bank show 34
       studybot bank search KV 缓存
       studybot bank validate
+      studybot bank import 面试题.md --preview
       studybot bank import 面试题.md --name mine
       studybot bank banks
     """
@@ -55,7 +56,8 @@ def list_(bank_ref: str | None, chapter: int | None, as_json: bool) -> None:
             info = loaded.chapter(q.chapter)
             title = info.title if info else ""
             console.print(f"\n[bold]第 {q.chapter} 章 {title}[/bold]")
-        console.print(f"{q.id:>4}. {q.question}", markup=False)
+        label = f" [{q.label}]" if q.label else ""
+        console.print(f"{q.id:>4}.{label} {q.question}", markup=False)
 
 
 @bank.command("show")
@@ -63,7 +65,7 @@ def list_(bank_ref: str | None, chapter: int | None, as_json: bool) -> None:
 @bank_option
 @json_option
 def show(number: int, bank_ref: str | None, as_json: bool) -> None:
-    """Show one question with its reference key points.
+    """Show one question with its hint, key points and reference answer.
 
     \b
     Example:
@@ -82,18 +84,29 @@ def show(number: int, bank_ref: str | None, as_json: bool) -> None:
                 "key_points": list(q.key_points),
                 "tags": list(q.tags),
                 "hint": q.hint,
+                "reference": q.reference,
+                "label": q.label,
             }
         )
         return
     console = stdout_console()
     info = loaded.chapter(q.chapter)
-    console.print(f"[bold]第 {q.id} 题[/bold] · 第 {q.chapter} 章 {info.title if info else ''}")
+    label = f"（原题号 {q.label}）" if q.label else ""
+    console.print(
+        f"[bold]第 {q.id} 题[/bold]{label} · 第 {q.chapter} 章 {info.title if info else ''}"
+    )
     console.print(q.question, markup=False)
     if q.hint:
-        console.print(f"[dim]提示：{q.hint}[/dim]")
+        console.print(f"提示：{q.hint}", style="dim", markup=False)
     console.print("")
     for n, point in enumerate(q.key_points, start=1):
         console.print(f"{n}. {point}", markup=False)
+    if q.reference:
+        from rich.markdown import Markdown
+
+        if q.key_points:
+            console.print("\n参考答案：")
+        console.print(Markdown(q.reference))
     if q.tags:
         console.print(f"\n[dim]tags: {', '.join(q.tags)}[/dim]")
 
@@ -168,35 +181,63 @@ def validate(path: str | None) -> None:
 
 @bank.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--name", required=True, help="Save it under this name: letters, digits, - and _.")
-@click.option("--force", is_flag=True, help="Replace an imported bank of the same name.")
+@click.option("--name", help="Save it under this name: letters, digits, - and _.")
+@click.option("--preview", is_flag=True, help="Show what would be imported; save nothing.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace an imported bank of the same name; import even if question-like lines were not taken.",
+)
 @json_option
-def import_(file: str, name: str, force: bool, as_json: bool) -> None:
+def import_(file: str, name: str | None, preview: bool, force: bool, as_json: bool) -> None:
     """Check your own question file and save it as a bank called NAME.
 
-    FILE may be Markdown with numbered questions (1. …, Q1：…, **Q1：**…,
-    ### 1. …) and ## headings as chapters, a Jupyter notebook of such
-    Markdown cells, CSV/TSV with a question column (optional id, chapter,
-    key_points), or JSON/JSONL. Hints in brackets (（提示：…）) become the
-    hint; "- " bullets under a question become its key points. Key points
-    are optional: without them a live model answers. Every problem is
-    reported as file:line (exit 2) and nothing is saved until the file is
-    clean. Use the bank with --bank NAME; see saved banks with `bank banks`.
+    FILE may be Markdown (Q&A notes with questions as headings, numbered or
+    nested bullet lists of questions, Q1：…, **Q1：**…, ### 1.1 …), a
+    Jupyter notebook of such Markdown cells, CSV/TSV with a question column
+    (optional id, chapter, key_points, hint, reference), or JSON/JSONL. The
+    answer under a question is kept whole as its reference answer (a short
+    list of points becomes its key points); （提示：…） becomes the hint.
+    Numbers are kept when unique and contiguous, else questions are
+    numbered 1..N and keep the source's number as a label. Every problem
+    is reported as file:line (exit 2) and nothing is saved until the file
+    is clean; if many question-like lines were not taken, import refuses
+    unless --force. Use the bank with --bank NAME.
 
     \b
     Example:
+      studybot bank import 面试题.md --preview
       studybot bank import 面试题200问.md --name llm200
       studybot run --bank llm200 --from 1 --to 8
     """
     from pathlib import Path
 
+    from studybot import bank as banks
     from studybot import importer
-    from studybot.importer import saved
+    from studybot.errors import BadInput
 
-    saved.check_name(name)
-    loaded = importer.read(file, name=name)
-    folder = saved.save(loaded, name, source=str(Path(file).resolve()), force=force)
-    answered = sum(1 for q in loaded.questions if q.key_points)
+    if name is None and not preview:
+        raise click.UsageError("give --name NAME to save the bank (or --preview to only look)")
+    if name is not None:
+        banks.check_name(name)
+    report = importer.inspect(file, name=name)
+    if preview:
+        data = importer.preview_data(report)
+        if as_json:
+            emit_json(data)
+        else:
+            _print_preview(data)
+        return
+    if report.refused and not force:
+        first = report.lost[0]
+        raise BadInput(
+            f"{len(report.lost)} question-like line(s) of {file} were not taken "
+            f"(first at {first.where}: {first.why}); {len(report.bank.questions)} would be imported",
+            hint=f"see them with: studybot bank import {file} --preview; add --force to import anyway",
+        )
+    loaded = report.bank
+    folder = banks.save(loaded, name, source=str(Path(file).resolve()), force=force)
+    answered = sum(1 for q in loaded.questions if q.key_points or q.reference)
     if as_json:
         emit_json(
             {
@@ -207,7 +248,10 @@ def import_(file: str, name: str, force: bool, as_json: bool) -> None:
                 "chapters": len(loaded.chapters),
                 "first": loaded.first,
                 "last": loaded.last,
-                "with_key_points": answered,
+                "with_key_points": sum(1 for q in loaded.questions if q.key_points),
+                "with_reference": sum(1 for q in loaded.questions if q.reference),
+                "not_taken": len(report.skipped),
+                "numbering": list(report.numbering),
             }
         )
         return
@@ -215,12 +259,49 @@ def import_(file: str, name: str, force: bool, as_json: bool) -> None:
         f"Imported {len(loaded.questions)} questions (Q{loaded.first}–Q{loaded.last}) in "
         f"{len(loaded.chapters)} chapter(s) as {name!r}: {folder}"
     )
+    _print_numbering(report.numbering)
+    if report.lost:
+        click.echo(f"{len(report.lost)} question-like line(s) were not taken (see --preview).")
     if answered < len(loaded.questions):
         click.echo(
-            f"{len(loaded.questions) - answered} question(s) have no key points: "
-            "offline, studybot cannot answer them; set an API key for a live model."
+            f"{len(loaded.questions) - answered} question(s) have no reference answer or key "
+            "points: offline, studybot leaves them unanswered; a live model answers them."
         )
     click.echo(f"Study it: studybot run --bank {name} --from {loaded.first} --to {loaded.last}")
+
+
+def _print_numbering(notes) -> None:
+    if notes:
+        click.echo("Numbered 1..N in file order, the source's numbers kept as labels:")
+        for note in notes:
+            click.echo(f"  - {note}")
+
+
+def _print_preview(data: dict) -> None:
+    click.echo(f"{data['file']}: {data['title']} (nothing saved)")
+    for chapter in data["chapters"]:
+        click.echo(
+            f"\n第 {chapter['number']} 章 {chapter['title']}: {chapter['questions']} question(s)"
+        )
+        click.echo(f"  first: Q{chapter['first']['id']} {chapter['first']['question']}")
+        click.echo(f"  last:  Q{chapter['last']['id']} {chapter['last']['question']}")
+    _print_numbering(data["numbering"])
+    lost = [s for s in data["not_taken"] if s["counts"]]
+    noise = [s for s in data["not_taken"] if not s["counts"]]
+    if lost:
+        click.echo(f"\nNot taken ({len(lost)}):")
+        for line in lost:
+            click.echo(f"  {line['where']}: {line['why']}: {line['text']}")
+    if noise:
+        click.echo(f"\nIgnored as links ({len(noise)}), first at {noise[0]['where']}")
+    totals = data["totals"]
+    click.echo(
+        f"\nTotal: {totals['questions']} question(s) in {totals['chapters']} chapter(s); "
+        f"{totals['with_reference']} with a reference answer, {totals['with_key_points']} with "
+        f"key points; {totals['not_taken']} question-like line(s) not taken."
+    )
+    if data["refused"]:
+        click.echo("Import would refuse this file: too many lines not taken (--force overrides).")
 
 
 @bank.command("banks")
@@ -238,17 +319,13 @@ def banks_(as_json: bool) -> None:
     """
     from studybot import bank as banks
     from studybot.errors import BankError
-    from studybot.importer import saved
 
     rows = []
-    for name in [banks.SHIPPED, *saved.names()]:
+    for name in [banks.SHIPPED, *banks.names()]:
         folder = banks.shipped_dir() if name == banks.SHIPPED else banks.saved_root() / name
         row = {"name": name, "path": str(folder), "title": None, "questions": 0, "chapters": 0}
         try:
-            if name == banks.SHIPPED:
-                loaded = banks.load()
-            else:
-                loaded = banks.load_folder(folder, name, key_points=banks.IMPORTED_KEY_POINTS)
+            loaded = banks.load(name)
         except BankError as exc:
             row["error"] = exc.message
         else:

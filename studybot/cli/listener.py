@@ -47,6 +47,7 @@ class TerminalListener:
         self.waiting = None  # the spinner of a summary in the making
         self.segment_shown: int | None = None
         self.done = 0
+        self.unanswered: list[int] = []  # questions offline could not answer
 
     def _say(self, line: str = "", nl: bool = True) -> None:
         if self.shown:
@@ -56,7 +57,9 @@ class TerminalListener:
         if not self.quiet and segment.index != self.segment_shown:
             self.segment_shown = segment.index
             self._segment_started(segment)
-        self._say(paint(f"\n── 第 {question.id} 题 · segment {segment.index + 1} ──", "question"))
+        label = f"（原题号 {question.label}）" if question.label else ""
+        heading = f"\n── 第 {question.id} 题{label} · segment {segment.index + 1} ──"
+        self._say(paint(heading, "question"))
         self._say(paint(question.question, "question"))
         self._say("")
         if not self.quiz:  # a quiz reads the attempt first; the request goes out after it
@@ -107,12 +110,16 @@ class TerminalListener:
             click.echo(f"Not graded: {result.advice}", err=True)
             return
         label = "grade" if result.source == "live" else "grade (offline estimate)"
+        partly = f", {result.partly} partly" if result.partly else ""
         click.echo(
-            f"\n{label}: {result.covered}/{result.total} key points covered · {result.score:.0%}",
+            f"\n{label}: {result.covered}/{result.total} key points covered{partly}"
+            f" · {result.score:.0%}",
             err=True,
         )
         for n, point in enumerate(result.points, start=1):
-            mark = "covered" if point.covered else "missed "
+            mark = point.state.ljust(7)
+            if point.coverage is not None and point.state != "covered":
+                mark = f"{mark} {point.coverage:>4.0%}"  # how near the estimate came
             click.echo(f"  {mark}  {n}. {point.point}", err=True)
         click.echo(f"advice: {result.advice}", err=True)
         if result.usage is not None:
@@ -183,6 +190,13 @@ class TerminalListener:
             f"[dim]follow-up saved · prompt {number(follow_up.prompt_tokens)} · answer "
             f"{number(follow_up.completion_tokens)} · not added to the main history[/dim]"
         )
+
+    def unanswered_offline(self, question) -> None:
+        self.unanswered.append(question.id)
+        if not self.quiet:
+            self.err.print(
+                f"[dim]Q{question.id}: no reference answer; left for a live resume[/dim]"
+            )
 
     def summary_started(self, segment) -> None:
         if not self.quiet and self.err.is_terminal:

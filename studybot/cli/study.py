@@ -252,6 +252,13 @@ def _study_locked(study, store, record, as_json: bool) -> None:
         emit_json(session_json(store, record))
     else:
         render_session(store, record.id, texts=False)  # the run has just shown them
+    if listener.unanswered:
+        click.echo(
+            f"{len(listener.unanswered)} question(s) have no reference answer and were left "
+            f"unanswered offline (Q{', Q'.join(map(str, listener.unanswered))}); answer them "
+            f"live: set an API key, then studybot resume {record.id}",
+            err=True,
+        )
 
 
 def _drawn(run, study, store, record, listener):

@@ -185,6 +185,9 @@ def _render(p) -> None:
         if p.answer_tokens is None
         else f"answers of {p.answer_tokens} tokens each"
     )
+    if p.live_answers:
+        # the bank has no answer for these: a live model will answer them, at live length
+        answers += f" ({p.live_answers} without one at the live length, {p.live_tokens} tokens)"
     console = stdout_console()
     table = Table(
         title=f"Plan Q{p.first}–{p.last} · {p.segments} segments · {answers} · "

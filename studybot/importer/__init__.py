@@ -1,14 +1,15 @@
 """Reading a user's own question list into a Bank: Markdown, notebooks, CSV/TSV, JSON, JSONL.
 
 Each reader (``markdown``, ``records``) turns its file into ``Draft``
-questions that remember their place; the shared step here numbers them
-(the file's numbers, else 1..N in order), groups them into chapters and
-validates them with the canonical loader's own rules
-(``bank.parse_question``, ``bank.check_questions``), except that key
+questions that remember their place, plus the question-like lines it did
+not take; the shared step here numbers them (``numbering``), groups them
+into chapters and validates them with the canonical format's own rules
+(``bankformat.parse_question``, ``check_questions``), except that key
 points are optional. Hints in brackets (``（提示：…）``, ``(hint: …)``) are
 taken out of the question text. Every problem names ``file:line``
 (``file:cell N, line M`` in a notebook) and the first is raised as a
-BankError (exit 2) with the count of the others.
+BankError (exit 2) with the count of the others. This package builds on
+``bankformat`` only; the catalogue (``studybot.bank``) sits above it.
 """
 
 from __future__ import annotations
@@ -16,13 +17,30 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from studybot import bank
-from studybot.bank import Bank, Chapter, Question
+from studybot.bankformat import (
+    IMPORTED_KEY_POINTS,
+    Bank,
+    Chapter,
+    Question,
+    check_questions,
+    parse_question,
+)
 from studybot.errors import BankError
 from studybot.importer import markdown, records
-from studybot.importer.draft import CHAPTER, CJK, Draft, Parsed, strip_emphasis
+from studybot.importer import numbering as numbers
+from studybot.importer.draft import (
+    CHAPTER,
+    CJK,
+    Draft,
+    Parsed,
+    Skipped,
+    chapter_number,
+    strip_emphasis,
+)
 
 KINDS = {
     ".md": "markdown",
@@ -59,15 +77,89 @@ READERS: dict[str, Callable[[Path, str], Parsed]] = {
 }
 
 
+MAX_BYTES = 20 * 1024 * 1024  # a bank file bigger than this is not a question list
+MAX_QUESTIONS = 20_000
+
+
+@dataclass(frozen=True)
+class Import:
+    """What reading a file gave: the bank, the lines not taken, and how it was numbered."""
+
+    source: str  # the file read
+    bank: Bank
+    skipped: tuple[Skipped, ...]  # question-like lines that were not taken, with why
+    numbering: tuple[str, ...]  # notes when the source's numbers could not be kept
+
+    @property
+    def lost(self) -> tuple[Skipped, ...]:
+        """The skipped lines that may be questions (a table of contents is not)."""
+        return tuple(s for s in self.skipped if s.counts)
+
+    @property
+    def refused(self) -> bool:
+        """Too many question-like lines were not taken to import without --force."""
+        return len(self.lost) > max(2, len(self.bank.questions) // 10)
+
+
 def read(path: Path | str, name: str | None = None) -> Bank:
     """A user's question file as a validated Bank, or BankError naming file:line."""
+    return inspect(path, name).bank
+
+
+def inspect(path: Path | str, name: str | None = None) -> Import:
+    """Read ``path`` and report what was taken, what was not, and how it was numbered."""
     path = Path(path)
     text = _text(path)
     kind = kind_of(path, text)
     parsed = READERS[kind](path, text)
     if not parsed.drafts and not parsed.problems:
         parsed.problems.append(f"{path}:1: no questions found (looked for {LOOKED_FOR[kind]})")
-    return _bank(path, parsed, name or str(path))
+    if len(parsed.drafts) > MAX_QUESTIONS:
+        raise BankError(
+            [f"{path}: {len(parsed.drafts):,} questions; a bank holds at most {MAX_QUESTIONS:,}"],
+            hint="split the file and import each part under its own --name",
+        )
+    loaded, numbering = _bank(path, parsed, name or str(path))
+    return Import(str(path), loaded, tuple(parsed.skipped), tuple(numbering))
+
+
+def preview_data(report: Import) -> dict[str, Any]:
+    """What ``bank import --preview`` shows (and prints with --json): stable keys."""
+    loaded = report.bank
+
+    def brief(question: Question) -> dict[str, Any]:
+        return {"id": question.id, "label": question.label, "question": question.question}
+
+    chapters = []
+    for chapter in loaded.chapters:
+        members = [q for q in loaded.questions if q.chapter == chapter.number]
+        chapters.append(
+            {
+                "number": chapter.number,
+                "title": chapter.title,
+                "questions": len(members),
+                "first": brief(members[0]),
+                "last": brief(members[-1]),
+            }
+        )
+    return {
+        "file": report.source,
+        "title": loaded.title,
+        "chapters": chapters,
+        "numbering": list(report.numbering),
+        "not_taken": [
+            {"where": s.where, "text": s.text, "why": s.why, "counts": s.counts}
+            for s in report.skipped
+        ],
+        "totals": {
+            "questions": len(loaded.questions),
+            "chapters": len(loaded.chapters),
+            "with_reference": sum(1 for q in loaded.questions if q.reference),
+            "with_key_points": sum(1 for q in loaded.questions if q.key_points),
+            "not_taken": len(report.lost),
+        },
+        "refused": report.refused,
+    }
 
 
 def kind_of(path: Path, text: str) -> str:
@@ -90,9 +182,21 @@ def kind_of(path: Path, text: str) -> str:
 
 def _text(path: Path) -> str:
     try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise BankError(
+                [f"{path}: {size / 2**20:.1f} MB; a question file may be at most 20 MB"],
+                hint="split the file and import each part under its own --name",
+            )
         data = path.read_bytes()
     except OSError as exc:
         raise BankError([f"{path}: cannot read ({exc.strerror or exc})"]) from None
+    # UTF-8 text has no NUL bytes; UTF-16 has one in every ASCII character (a newline too)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data[:4096]:
+        raise BankError(
+            [f"{path}:1: the file is UTF-16 text, not UTF-8"],
+            hint="save it as UTF-8 (Notepad: Save as → UTF-8; or iconv -f UTF-16 -t UTF-8)",
+        )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -103,22 +207,14 @@ def _text(path: Path) -> str:
         ) from None
 
 
-def _bank(path: Path, parsed: Parsed, name: str) -> Bank:
+def _bank(path: Path, parsed: Parsed, name: str) -> tuple[Bank, list[str]]:
     problems = list(parsed.problems)
     problems += [d.problem for d in parsed.drafts if d.problem]
     drafts = [d for d in parsed.drafts if not d.problem]
     for draft in drafts:
         _take_hint(draft)
     title = parsed.title or path.stem
-    numbered = [d for d in drafts if d.id is not None]
-    if not numbered:
-        for number, draft in enumerate(drafts, start=1):
-            draft.id = number
-    elif len(numbered) < len(drafts):
-        problems += [
-            f"{d.where}: no question number (the others have one)" for d in drafts if d.id is None
-        ]
-        drafts = numbered
+    numbering = numbers.number(drafts)
     groups = _chapters(drafts, problems)
     chapters: list[Chapter] = []
     questions: list[Question] = []
@@ -129,20 +225,21 @@ def _bank(path: Path, parsed: Parsed, name: str) -> Bank:
         chapters.append(chapter)
         for draft in members:
             entry = {"id": draft.id, "question": draft.question, "key_points": draft.key_points}
-            entry.update({"tags": draft.tags} if draft.tags else {})
-            entry.update({"hint": draft.hint} if draft.hint else {})
-            question = bank.parse_question(
-                entry, chapter, _at(draft.where), problems, bank.IMPORTED_KEY_POINTS
+            for key in ("tags", "hint", "reference", "label"):
+                if getattr(draft, key):
+                    entry[key] = getattr(draft, key)
+            question = parse_question(
+                entry, chapter, _at(draft.where), problems, IMPORTED_KEY_POINTS
             )
             if question is not None:
                 questions.append(question)
     probes = [Question(d.id or 0, 0, d.question) for d in drafts]
-    problems += bank.check_questions(probes, [d.where for d in drafts])
+    problems += check_questions(probes, [d.where for d in drafts])
     if problems:
         hint = f"see every problem with: studybot bank validate {shlex.quote(str(path))}"
         raise BankError(_in_file_order(path, problems), hint=hint)
     language = "zh-CN" if any(CJK.search(q.question) for q in questions) else "en"
-    return Bank(name, title, language, tuple(chapters), tuple(questions))
+    return Bank(name, title, language, tuple(chapters), tuple(questions)), numbering
 
 
 def _in_file_order(path: Path, problems: list[str]) -> list[str]:
@@ -195,16 +292,23 @@ def _chapters(drafts: list[Draft], problems: list[str]) -> list[tuple[str | None
 
 
 def _chapter_title(heading: str | None, number: int, bank_title: str) -> str:
-    """``第3章 注意力`` as chapter 3 is titled ``注意力``; a bare number becomes ``第 N 章``."""
+    """``第3章 注意力`` as chapter 3 is titled ``注意力``; a bare number becomes ``第 N 章``.
+
+    The part's own number is dropped only when it is the chapter's number, so
+    a file that starts at ``第9章`` still shows the user its 9.
+    """
     if not heading:
         return bank_title
     if heading.isdigit():
         return f"第 {heading} 章"
-    match = CHAPTER.match(heading)
+    match = CHAPTER.match(heading) or _NUMBERED_TITLE.match(heading)
     rest = heading[match.end() :].strip() if match else ""
-    if match and rest and _chinese_number(match["n"]) == number:
+    if match and rest and _chinese_number(chapter_number(match)) == number:
         return rest
     return heading
+
+
+_NUMBERED_TITLE = re.compile(r"^(?P<n>\d+)\s*(?:[、．:：]|\.(?!\d))\s*")
 
 
 def _chinese_number(text: str) -> int | None:

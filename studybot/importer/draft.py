@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 EMPHASIS = r"(?:\*\*|__)"
 CJK = re.compile(r"[\u3400-\u9fff]")
-CHAPTER = re.compile(r"^第\s*(?P<n>[0-9零一二三四五六七八九十]+)\s*[章篇部]\s*[:：.、．\-—]*\s*")
+CN_NUMBER = "[0-9零一二三四五六七八九十百]+"
+# "第3章 …", "第一部分 …", "第二篇：…"; "部分" before "部" so "第一部分 基础" leaves "基础"
+CHAPTER = re.compile(
+    rf"^第\s*(?P<n>{CN_NUMBER})\s*(?:部分|章|篇|部|节|单元|讲)\s*[:：.、．\-—]*\s*"
+    rf"|^(?P<n2>[一二三四五六七八九十]+)\s*[、.．]\s*"
+    r"|^(?:part|chapter)\s+(?P<n3>\d+)\b\s*[:：.\-—]*\s*",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -18,11 +26,25 @@ class Draft:
     question: str
     id: int | None = None
     chapter: str | None = None  # chapter title as written in the file
-    section: int = 0  # Markdown heading count, so two headings with one title stay apart
+    section: int = 0  # which heading started the chapter, so two headings with one title stay apart
     key_points: list[str] = field(default_factory=list)
     hint: str | None = None
     tags: list[str] = field(default_factory=list)
     problem: str | None = None  # set when the record itself is unusable
+    label: str | None = None  # the source's own number as written ("4.1", "50")
+    reference: str | None = None  # the answer below the question, Markdown, kept whole
+    blocks: list[Any] = field(default_factory=list, repr=False)  # Markdown: the answer's blocks
+    path: tuple[tuple[int, str], ...] = ()  # Markdown: (line, title) of each enclosing section
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A line that looks like a question but was not taken, and why."""
+
+    where: str
+    text: str
+    why: str
+    counts: bool = True  # False for known noise (a table of contents): never a reason to refuse
 
 
 @dataclass
@@ -30,7 +52,14 @@ class Parsed:
     drafts: list[Draft] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     title: str | None = None
+    skipped: list[Skipped] = field(default_factory=list)
 
 
 def strip_emphasis(text: str) -> str:
     return re.sub(EMPHASIS, "", text).strip()
+
+
+def chapter_number(match: re.Match[str]) -> str:
+    """The number of a ``CHAPTER`` (or any pattern with a group ``n``) match, as written."""
+    groups = match.groupdict()
+    return groups.get("n") or groups.get("n2") or groups.get("n3") or ""

@@ -1,49 +1,61 @@
-"""Markdown files and Jupyter notebooks: numbered questions, chapters from headings.
+"""Markdown files and Jupyter notebooks: questions, their answers and chapters.
 
-- a question starts at ``Q1：…``, ``Q1: …``, ``**Q1：**…``, ``第1题：…``,
-  ``### 1. …`` or ``### Q1 …``; when the file has none of those, at an
-  unindented numbered line ``1. …`` / ``1、…``. The number is the id;
-- ``- …`` bullets below a question are its key points (deeper bullets are
-  joined to the point above); a ``提示：…`` line is its hint; other prose
-  below it (an answer) is ignored, and so are fenced code blocks;
-- ``## …`` headings (and ``第N章`` headings at any level) start chapters;
-  the first other ``# …`` heading before any question is the bank's title;
+The block structure comes from markdown-it-py (``importer.blocks``); the
+rules on top of it, in the order they are tried:
+
+- a heading is a question when it carries a marker (``### Q4 …``), asks
+  (ends in ``？``/``?``), or is numbered (``### 1.…``, ``#### 1.1 …``) with
+  no question under it; everything below it up to the next heading of its
+  level (sub-headings such as ``#### 2.1 Prefix LM`` included) is its answer.
+  Other headings, and ``第一部分 …``/``一、…``/``Part 2`` lines, are sections;
+- a paragraph line with a marker (``Q1：…``, ``**Q1：**…``, ``第1题：…``,
+  ``**12.** …``) starts a question; the blocks below it up to the next
+  question or heading are its answer. In a file with no markers, a numbered
+  line (``1、…``) does too;
+- a list item is a question when it asks, or is numbered (``1. …``,
+  ``- 4.1 …``) in a file with no markers and has no question below it; a
+  bullet that only names a topic is not, and neither is a link alone
+  (``[点击查看答案](…)``, a table of contents);
+- an answer that is one short list (≤ 6 plain items) gives the key points;
+  any other answer is kept whole as the reference answer (Markdown); a
+  ``提示：…`` paragraph is the hint; options under ``以下…哪个…？`` stay in the
+  question text;
+- the chapter is the outermost section level that tells questions apart; the
+  first ``# …`` heading before any question is the bank's title;
 - a notebook's Markdown cells are read as one document, ``file:cell N, line M``.
+
+A question-like line that none of this takes is reported with why.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterable
+from collections.abc import Callable
 from pathlib import Path
 
-from studybot.importer.draft import CHAPTER, CJK, EMPHASIS, Draft, Parsed, strip_emphasis
-
-_SEP = r"[:：.、．)）]"
-# "Q12：…", "**Q12:** …", "### Q12 …", "第12题：…"; needs a heading, bold or separator.
-_Q_LINE = re.compile(
-    rf"^(?P<head>#{{1,6}}\s+)?(?P<bold>{EMPHASIS})?\s*"
-    rf"(?:(?:[Qq]|问题|题目)\s*(?P<n>\d+)|第\s*(?P<n2>\d+)\s*题)"
-    rf"\s*{EMPHASIS}?\s*(?P<sep>{_SEP})?\s*{EMPHASIS}?\s*(?P<text>.*)$"
+from studybot.importer.blocks import Block, link_target, parse, plain, source
+from studybot.importer.draft import CHAPTER, Draft, Parsed, Skipped
+from studybot.importer.marks import (
+    HINT_LINE,
+    NUMBER,
+    OPTIONS,
+    PARAGRAPH_NUMBER,
+    asks,
+    asks_inside,
+    chapter_line,
+    has_marker_items,
+    items,
+    join,
+    joined,
+    key_points_of,
+    marker,
+    q_marker,
+    reads_as_key_points,
 )
-# "### 12. …" (level 3+, so "## 1. 导论" stays a chapter) and "**12.** …".
-_NUMBERED_HEAD = re.compile(
-    rf"^(?:#{{3,6}}\s+{EMPHASIS}?|{EMPHASIS})\s*(?P<n>\d+)\s*(?:[:：、．)）]|\.(?!\d))"
-    rf"\s*{EMPHASIS}?\s*(?P<text>.*)$"
-)
-# "12. …" / "12、…" at the start of a line: a question only in files with no stronger marker.
-_PLAIN = re.compile(r"^(?P<n>\d+)\s*(?:[、．)）]|\.(?!\d))\s*(?P<text>.*)$")
-_HEADING = re.compile(r"^(?P<level>#{1,6})\s+(?P<text>.*?)\s*#*\s*$")
-_ENGLISH_CHAPTER = re.compile(r"^(?:chapter|part)\s+\d+\b", re.IGNORECASE)
-_BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*+•]|\d+\s*(?:[、．)）]|\.(?!\d)))\s+(?P<text>\S.*)$")
-_HINT_LINE = re.compile(r"^(?:>\s*)?(?:提示|hint)\s*[:：]\s*(?P<text>.+)$", re.IGNORECASE)
 
 
 def read_markdown(path: Path, text: str) -> Parsed:
-    return _markdown_lines(
-        (f"{path}:{number}", line) for number, line in enumerate(text.splitlines(), start=1)
-    )
+    return _Reader(text, lambda line: f"{path}:{line + 1}").read()
 
 
 def read_notebook(path: Path, text: str) -> Parsed:
@@ -51,98 +63,307 @@ def read_notebook(path: Path, text: str) -> Parsed:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         return Parsed(problems=[f"{path}:{exc.lineno}: not a readable notebook: {exc.msg}"])
+    except RecursionError:
+        return Parsed(problems=[f"{path}:1: not a readable notebook: nested too deeply"])
     cells = data.get("cells") if isinstance(data, dict) else None
     if not isinstance(cells, list):
         return Parsed(problems=[f'{path}:1: not a Jupyter notebook (no "cells" list)'])
-    lines: list[tuple[str, str]] = []
+    lines: list[str] = []
+    places: list[str] = []
     for number, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "markdown":
             continue
-        source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else str(source)
-        for line_number, line in enumerate(source.splitlines(), start=1):
-            lines.append((f"{path}:cell {number}, line {line_number}", line))
-        lines.append(("", ""))  # a cell boundary reads like a blank line
-    return _markdown_lines(lines)
+        source_text = cell.get("source", "")
+        source_text = (
+            "".join(map(str, source_text)) if isinstance(source_text, list) else str(source_text)
+        )
+        for line_number, line in enumerate(source_text.splitlines(), start=1):
+            lines.append(line)
+            places.append(f"{path}:cell {number}, line {line_number}")
+        lines.append("")  # a cell boundary reads like a blank line
+        places.append(f"{path}:cell {number}")
+    return _Reader("\n".join(lines), lambda line: places[min(line, len(places) - 1)]).read()
 
 
-def _markdown_lines(numbered: Iterable[tuple[str, str]]) -> Parsed:
-    lines = [(where, line.expandtabs(4)) for where, line in numbered]
-    strong = any(_strong_start(line) for _, line in lines)
-    out = Parsed()
-    chapter: str | None = None
-    section = 0
-    current: Draft | None = None
-    joins = False  # an indented line continues the question text
-    point_indent = 0
-    fenced = False
-    for where, line in lines:
-        stripped = line.strip()
-        if stripped.startswith(("```", "~~~")):
-            fenced = not fenced
-            continue
-        if fenced:
-            continue
-        found = _question_start(line, strong)
-        if found is not None:
-            number, text = found
-            current = Draft(where, text, id=number, chapter=chapter, section=section)
-            out.drafts.append(current)
-            joins = True
-            continue
-        heading = _HEADING.match(line)
-        if heading:
-            level, title = len(heading["level"]), heading["text"].strip("*_ ")
-            if level == 2 or CHAPTER.match(title) or _ENGLISH_CHAPTER.match(title):
-                chapter, section, current = title, section + 1, None
-            elif level == 1 and out.title is None and not out.drafts:
-                out.title = title
-            continue
-        if current is None:
-            continue
-        if not stripped:
-            joins = False
-            continue
-        hint = _HINT_LINE.match(stripped)
-        bullet = _BULLET.match(line)
-        if hint and current.hint is None:
-            current.hint = hint["text"].strip()
-        elif bullet:
-            indent = len(bullet["indent"])
-            if current.key_points and indent > point_indent:
-                last = current.key_points[-1]
-                current.key_points[-1] = last + ("" if last.endswith(("：", ":")) else "；")
-                current.key_points[-1] += bullet["text"].strip()
+def _section_end(blocks: list[Block], index: int) -> int:
+    level = blocks[index].level
+    for later in range(index + 1, len(blocks)):
+        if blocks[later].kind == "heading" and blocks[later].level <= level:
+            return later
+    return len(blocks)
+
+
+class _Reader:
+    def __init__(self, text: str, where: Callable[[int], str]) -> None:
+        self.lines = text.expandtabs(4).splitlines()
+        self.blocks = parse("\n".join(self.lines))
+        self.where = where
+        self.out = Parsed()
+        self.strong = self._has_markers(self.blocks)
+        self.listed: set[int] = set()  # id() of the drafts taken from list items
+
+    def read(self) -> Parsed:
+        self._walk(self.blocks, ())
+        depth = _chapter_depth(self.out.drafts)
+        for draft in self.out.drafts:
+            if len(draft.path) > depth:
+                line, draft.chapter = draft.path[depth]
+                draft.section = line + 1
+            self._finish(draft)
+        return self.out
+
+    # -- structure --------------------------------------------------------------------
+
+    def _walk(self, blocks: list[Block], path: tuple[tuple[int, str], ...]) -> None:
+        current: Draft | None = None  # the question whose answer the next blocks are
+        index = 0
+        while index < len(blocks):
+            block = blocks[index]
+            if block.kind == "heading":
+                index = self._heading(blocks, index, path)
+                current = None
+                continue
+            if block.kind == "paragraph" and chapter_line(block):
+                end = next(
+                    (j for j in range(index + 1, len(blocks)) if blocks[j].kind == "heading"),
+                    len(blocks),
+                )
+                # "**第三章 …**" inside "## 第二部分 …" is the next part, not a sub-part
+                outer = path[:-1] if path and CHAPTER.match(path[-1][1]) else path
+                self._walk(blocks[index + 1 : end], (*outer, (block.start, plain(block.raw))))
+                index, current = end, None
+                continue
+            if block.kind == "paragraph":
+                current = self._paragraph(block, path, current)
+            elif block.is_list:
+                current = self._list(block, path, current)
+            elif current is not None:
+                current.blocks.append(block)
+            elif block.kind == "quote":
+                self._walk(block.children, path)  # "> Q1：…" outside any answer
+            elif block.kind == "table":
+                self._skip_table(block)
+            index += 1
+
+    def _heading(self, blocks: list[Block], index: int, path: tuple[tuple[int, str], ...]) -> int:
+        block = blocks[index]
+        end = _section_end(blocks, index)
+        title = plain(block.raw)
+        untitled = self.out.title is None and not self.out.drafts and not path
+        if block.level == 1 and untitled and not asks(title):
+            self.out.title = title
+            return index + 1
+        inner = blocks[index + 1 : end]
+        found = self._heading_question(block, inner)
+        if found is None:
+            self._walk(inner, (*path, (block.start, title)))
+            return end
+        draft = self._draft(block.start, *found, path)
+        # "Q7：" below the answer, or "### 4. …" under "## 3. …", starts the next question;
+        # "#### 3.1 …" is part of the answer
+        stop = next((j for j, b in enumerate(inner) if _next_question(b)), len(inner))
+        draft.blocks.extend(inner[:stop])
+        if stop < len(inner):
+            self._walk(inner[stop:], path)
+        return end
+
+    def _heading_question(self, block: Block, inner: list[Block]) -> tuple[str | None, str] | None:
+        text = plain(block.raw)
+        if CHAPTER.match(text):
+            return None
+        found = marker(block.raw, heading=True)
+        if found:
+            return found
+        numbered = NUMBER.match(text)
+        label, rest = (numbered["n"], numbered["text"].strip()) if numbered else (None, text)
+        if asks(rest) or (label is not None and not asks_inside(inner)):
+            return label, rest
+        return None
+
+    def _paragraph(self, block: Block, path, current: Draft | None) -> Draft | None:
+        raw_lines = block.raw.split("\n")
+        starts: list[tuple[int, str | None, str]] = []  # (line in paragraph, label, text)
+        for k, raw_line in enumerate(raw_lines):
+            found = marker(raw_line)
+            if found is None and not self.strong:
+                numbered = PARAGRAPH_NUMBER.match(plain(raw_line))
+                found = (numbered["n"], numbered["text"]) if numbered else None
+            if found is not None:
+                starts.append((k, *found))
+        if not starts:
+            if current is not None:
+                current.blocks.append(block)
             else:
-                current.key_points.append(bullet["text"].strip())
-                point_indent = indent
-        elif joins and not strip_emphasis(current.question):
-            current.question = stripped  # "**Q3：**" alone on its line, the text right below
-        elif joins and line[:1].isspace():
-            current.question = _join(current.question, stripped)
-            continue
-        joins = False
-    return out
+                self._skip_lines(block, raw_lines, path)
+            return current
+        if starts[0][0] > 0 and current is not None:
+            current.blocks.append(Block("paragraph", block.start, block.start + starts[0][0]))
+        bounds = [s[0] for s in starts[1:]] + [len(raw_lines)]
+        for (k, label, text), stop in zip(starts, bounds, strict=True):
+            current = self._draft(block.start + k, label, text, path)
+            body = k + 1
+            # "**Q3：**" alone takes the line below; indented lines continue the text
+            while body < stop and (not current.question or self._indented(block.start + body)):
+                current.question = join(current.question, plain(raw_lines[body]))
+                body += 1
+            if body < stop:
+                current.blocks.append(Block("paragraph", block.start + body, block.start + stop))
+        return current
+
+    def _list(self, block: Block, path, current: Draft | None) -> Draft | None:
+        if current is not None and self.strong and not has_marker_items(block):
+            current.blocks.append(block)  # a marked question's answer, numbered or not
+            return current
+        taken = self._items(block, path)
+        # a list item's answer is inside the item: a list after it is not that answer
+        if taken is None and current is not None and id(current) not in self.listed:
+            current.blocks.append(block)
+            return current
+        return taken or current
+
+    def _items(self, block: Block, path) -> Draft | None:
+        """Questions among the items of a list (and their sub-lists); the last one taken."""
+        last: Draft | None = None
+        for item in items(block):
+            paragraph = item.first_paragraph()
+            if paragraph is None:
+                continue
+            rest = item.children[1:]
+            label, text, found = self._item_text(block, item, paragraph)
+            below = any(asks_inside([child]) for child in rest)
+            target = link_target(paragraph.raw)
+            if target is not None and (target.startswith("#") or not (found or asks(text))):
+                if found or asks(text) or label is not None:
+                    why = "a table-of-contents link" if target.startswith("#") else "a link only"
+                    self._skip(paragraph.start, text, why, counts=False)
+                for child in rest:
+                    if child.is_list:
+                        last = self._items(child, path) or last
+                continue
+            if found or asks(text) or (label is not None and not below and not self.strong):
+                last = self._draft(paragraph.start, label, text, path)
+                self.listed.add(id(last))
+                for child in rest:
+                    if child.is_list and any(asks_inside([c]) for c in items(child)):
+                        last = self._mixed(child, last, path)
+                    else:
+                        last.blocks.append(child)
+                continue
+            if label is not None and not below:
+                self._skip(
+                    paragraph.start, text, "a numbered item in a file whose questions are marked"
+                )
+            for child in rest:
+                if child.is_list:
+                    last = self._items(child, path) or last
+        return last
+
+    def _mixed(self, sub: Block, parent: Draft, path) -> Draft:
+        """A question's sub-list: asking items are questions, the others its points."""
+        points = Block(sub.kind, sub.start, sub.end)
+        points.children = [i for i in items(sub) if not asks_inside([i])]
+        if points.children:
+            parent.blocks.append(points)
+        asking = Block(sub.kind, sub.start, sub.end)
+        asking.children = [i for i in items(sub) if asks_inside([i])]
+        return self._items(asking, path) or parent
+
+    def _item_text(self, block: Block, item: Block, paragraph: Block):
+        first, *more = paragraph.raw.split("\n")
+        found = marker(first)
+        if found:
+            label, text = found
+        else:
+            numbered = NUMBER.match(plain(first))
+            label, text = (numbered["n"], numbered["text"]) if numbered else (None, plain(first))
+            if label is None and block.kind == "ordered_list" and not self.strong:
+                label = item.number
+        for line in more:
+            text = join(text, plain(line))
+        return label, text.strip(), found is not None
+
+    # -- recording --------------------------------------------------------------------
+
+    def _draft(self, line: int, label: str | None, text: str, path) -> Draft:
+        draft = Draft(self.where(line), text.strip(), label=label, path=path)
+        self.out.drafts.append(draft)
+        return draft
+
+    def _skip(self, line: int, text: str, why: str, counts: bool = True) -> None:
+        self.out.skipped.append(Skipped(self.where(line), text, why, counts))
+
+    def _skip_lines(self, block: Block, raw_lines: list[str], path) -> None:
+        for k, raw_line in enumerate(raw_lines):
+            text = plain(raw_line)
+            if asks(text) and len(text) > 3:
+                self._skip(
+                    block.start + k, text, "a question mark in a paragraph, not under a question"
+                )
+            elif self.strong and PARAGRAPH_NUMBER.match(text):
+                self._skip(
+                    block.start + k, text, "a numbered line in a file whose questions are marked"
+                )
+
+    def _skip_table(self, block: Block) -> None:
+        for line in range(block.start, block.end):
+            cells = [plain(c) for c in self.lines[line].strip().strip("|").split("|")]
+            asking = next((c for c in cells if asks(c) and len(c) > 3), None)
+            if asking:
+                self._skip(line, asking, "a table row, not a heading, list item or Q1： line")
+
+    def _indented(self, line: int) -> bool:
+        return line < len(self.lines) and self.lines[line][:1].isspace()
+
+    def _finish(self, draft: Draft) -> None:
+        """Hint, options, key points and the reference answer from the blocks below a question."""
+        blocks = [b for b in draft.blocks if not _comment(self.lines, b)]
+        draft.blocks = []
+        first = blocks[0] if blocks else None
+        hint = HINT_LINE.match(plain(first.raw)) if first and first.kind == "paragraph" else None
+        if hint and "\n" not in first.raw and draft.hint is None:
+            draft.hint = hint["text"].strip()
+            blocks.pop(0)
+        if blocks and blocks[0].is_list and OPTIONS.search(draft.question):
+            options = [joined(p.raw) for i in items(blocks.pop(0)) if (p := i.first_paragraph())]
+            draft.question += "".join(f"\n- {option}" for option in options)
+        if blocks and blocks[0].is_list and reads_as_key_points(blocks[0]):
+            draft.key_points = key_points_of(blocks[0])
+            if len(blocks) == 1:
+                return
+        reference = source(self.lines, blocks)
+        draft.reference = reference or None
+
+    def _has_markers(self, blocks: list[Block]) -> bool:
+        for block in blocks:
+            if block.kind in ("heading", "paragraph"):
+                heading = block.kind == "heading"
+                if any(marker(line, heading) for line in block.raw.split("\n")):
+                    return True
+            elif self._has_markers(block.children):
+                return True
+        return False
 
 
-def _question_start(line: str, strong: bool) -> tuple[int, str] | None:
-    """(number, text) when ``line`` starts a question; plain ``1.`` only if not ``strong``."""
-    found = _strong_start(line)
-    if found is None and not strong:
-        match = _PLAIN.match(line)
-        found = (int(match["n"]), match["text"]) if match else None
-    return found
+def _next_question(block: Block) -> bool:
+    if block.kind == "paragraph":
+        return q_marker(block)
+    if block.kind != "heading":
+        return False
+    numbered = NUMBER.match(plain(block.raw))
+    whole = numbered is not None and "." not in numbered["n"]
+    return marker(block.raw, heading=True) is not None or (whole and asks(numbered["text"]))
 
 
-def _strong_start(line: str) -> tuple[int, str] | None:
-    match = _Q_LINE.match(line)
-    if match and (match["head"] or match["bold"] or match["sep"]):
-        return int(match["n"] or match["n2"]), match["text"]
-    match = _NUMBERED_HEAD.match(line)
-    return (int(match["n"]), match["text"]) if match else None
+def _comment(lines: list[str], block: Block) -> bool:
+    """An HTML comment on its own: a note to the author, not part of an answer."""
+    return block.kind == "html" and source(lines, [block]).startswith("<!--")
 
 
-def _join(text: str, more: str) -> str:
-    if CJK.search(text[-1:]) or CJK.search(more[:1]) or text[-1:] in "，。；：？！、":
-        return text + more
-    return f"{text} {more}"
+def _chapter_depth(drafts: list[Draft]) -> int:
+    """The outermost section level at which the questions fall into more than one section."""
+    deepest = max((len(d.path) for d in drafts), default=0)
+    for depth in range(deepest):
+        keys = {d.path[depth] if len(d.path) > depth else None for d in drafts}
+        if len(keys) > 1:
+            return depth
+    return 0

@@ -2,7 +2,7 @@
 
 CSV/TSV need a header naming a question column (question/题目/问题) and may
 have id/编号, chapter/章节, key_points/要点 (one per line, or split by ``|``
-or ``；``), hint/提示 and tags/标签. JSON holds a list of objects with the
+or ``；``), hint/提示, tags/标签 and a reference answer (reference/answer/参考答案). JSON holds a list of objects with the
 same keys, or of strings, or an object with a ``questions`` list (and an
 optional ``title``); JSONL holds one object or string per line.
 """
@@ -40,7 +40,16 @@ FIELDS = {
     "提示": "hint",
     "tags": "tags",
     "标签": "tags",
+    "reference": "reference",
+    "answer": "reference",
+    "答案": "reference",
+    "参考答案": "reference",
 }
+TEXT_FIELDS = ("question", "id", "chapter", "hint", "reference")
+LIST_FIELDS = ("key_points", "tags")
+MAX_ID = 2**63 - 1  # SQLite's largest integer
+_SCALARS = (str, int, float, type(None))
+_TOO_DEEP = "JSON nested too deeply to be a question list"
 
 
 def _table(path: Path, text: str, delimiter: str) -> Parsed:
@@ -89,6 +98,8 @@ def read_json(path: Path, text: str) -> Parsed:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         return Parsed(problems=[f"{path}:{exc.lineno}: JSON syntax error: {exc.msg}"])
+    except RecursionError:
+        return Parsed(problems=[f"{path}:1: {_TOO_DEEP}"])
     out = Parsed()
     items = data
     if isinstance(data, dict):
@@ -100,7 +111,10 @@ def read_json(path: Path, text: str) -> Parsed:
             f'{path}:1: expected a list of questions, or an object with a "questions" list'
         )
         return out
-    lines = _item_lines(text, len(items))
+    try:
+        lines = _item_lines(text, len(items))
+    except RecursionError:
+        lines = None
     for index, item in enumerate(items):
         where = f"{path}:{lines[index]}" if lines else f"{path}:item {index + 1}"
         out.drafts.append(_draft(item, where))
@@ -116,6 +130,9 @@ def read_jsonl(path: Path, text: str) -> Parsed:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
             out.problems.append(f"{path}:{number}: JSON syntax error: {exc.msg}")
+            continue
+        except RecursionError:
+            out.problems.append(f"{path}:{number}: {_TOO_DEEP}")
             continue
         out.drafts.append(_draft(item, f"{path}:{number}"))
     return out
@@ -165,19 +182,34 @@ def _draft(item: Any, where: str) -> Draft:
     if "question" not in record:
         found = ", ".join(map(str, item)) or "nothing"
         return Draft(where, "", problem=f"{where}: no question field (found {found})")
+    wrong = [key for key in TEXT_FIELDS if not isinstance(record.get(key, ""), _SCALARS)]
+    wrong += [key for key in LIST_FIELDS if not _text_or_texts(record.get(key))]
+    if wrong:
+        kinds = ", ".join(f"{key} is {type(record[key]).__name__}" for key in wrong)
+        need = "text" if wrong[0] in TEXT_FIELDS else "text or a list of texts"
+        return Draft(where, "", problem=f"{where}: {wrong[0]} must be {need} ({kinds})")
     draft = Draft(where, _scalar(record["question"]))
     raw_id = _scalar(record.get("id")).strip().lstrip("Qq")
-    if raw_id.isdigit():
-        draft.id = int(raw_id)
+    if raw_id.isdigit() and 0 < int(raw_id) <= MAX_ID:
+        draft.label = str(int(raw_id))
     elif raw_id:
-        draft.problem = f"{where}: id must be a whole number, got {record['id']!r}"
+        draft.problem = (
+            f"{where}: id must be a whole number from 1 to {MAX_ID}, got {record['id']!r}"
+        )
     draft.chapter = _scalar(record.get("chapter")).strip() or None
     draft.key_points = _split_points(record.get("key_points"))
     draft.hint = _scalar(record.get("hint")).strip() or None
+    draft.reference = _scalar(record.get("reference")).strip() or None
     tags = record.get("tags") or []
     tags = tags if isinstance(tags, list) else re.split(r"[,，|；;]", str(tags))
     draft.tags = [re.sub(r"\s+", "-", str(t).strip().lower()) for t in tags if str(t).strip()]
     return draft
+
+
+def _text_or_texts(value: Any) -> bool:
+    if isinstance(value, list):
+        return all(isinstance(v, _SCALARS) for v in value)
+    return isinstance(value, _SCALARS)
 
 
 def field_name(name: str) -> str | None:

@@ -2,24 +2,22 @@
 
 A saved bank is ``bank.toml`` plus one ``NN-chapter.toml`` per chapter, the
 same format as the shipped bank (docs/bank-format.md), so ``bank.load(name)``
-reads it with the one loader. The TOML is written here by hand (the
-standard library reads TOML but does not write it) and read back before it
-replaces anything, so a saved bank always loads as it was imported.
+reads it with the one loader; ``bank.save`` decides where and whether. The
+TOML is written here by hand (the standard library reads TOML but does not
+write it) and read back before it replaces anything, so a saved bank always
+loads as it was imported.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import tempfile
 from pathlib import Path
 
-from studybot import bank
-from studybot.bank import Bank, Chapter
-from studybot.errors import BadInput, StudybotError
+from studybot.bankformat import IMPORTED_KEY_POINTS, Bank, Chapter, load_folder
+from studybot.errors import StudybotError
 
-NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _ESCAPES = {
     '"': '\\"',
     "\\": "\\\\",
@@ -31,36 +29,18 @@ _ESCAPES = {
 }
 
 
-def check_name(name: str) -> None:
-    """BadInput unless ``name`` can name a saved bank (a folder and a --bank value)."""
-    if not NAME.fullmatch(name):
-        raise BadInput(
-            f"bank name {name!r} is not allowed: use letters, digits, '-' and '_' (at most 64)",
-            hint="for example: --name llm200",
-        )
-    if name == bank.SHIPPED:
-        raise BadInput(f"{name!r} is the shipped bank's name", hint="choose another --name")
+def write(loaded: Bank, target: Path, source: str | None = None) -> None:
+    """Write ``loaded`` into the folder ``target``, replacing what is there.
 
-
-def save(loaded: Bank, name: str, source: str | None = None, force: bool = False) -> Path:
-    """Write ``loaded`` as the saved bank ``name`` and return its folder.
-
-    An existing bank of that name is replaced only with ``force``; until the
-    new files have been written and read back, the old bank stays in place.
+    Until the new files have been written and read back, the old bank stays in place.
     """
-    check_name(name)
-    target = bank.saved_root() / name
-    if target.exists() and not force:
-        raise BadInput(
-            f"a bank named {name!r} already exists ({target})",
-            hint="add --force to replace it, or choose another --name",
-        )
     target.parent.mkdir(parents=True, exist_ok=True)
+    name = target.name
     staging = Path(tempfile.mkdtemp(prefix=f".{name}.new-", dir=target.parent))
     try:
         for file_name, text in files(loaded, source).items():
             (staging / file_name).write_text(text, encoding="utf-8")
-        again = bank.load_folder(staging, name, key_points=bank.IMPORTED_KEY_POINTS)
+        again = load_folder(staging, name, key_points=IMPORTED_KEY_POINTS)
         if (again.title, again.chapters, again.questions) != (
             loaded.title,
             loaded.chapters,
@@ -81,17 +61,6 @@ def save(loaded: Bank, name: str, source: str | None = None, force: bool = False
     finally:
         if staging.exists():
             shutil.rmtree(staging)
-    return target
-
-
-def names() -> list[str]:
-    """The names of the saved (imported) banks, sorted."""
-    root = bank.saved_root()
-    if not root.is_dir():
-        return []
-    return sorted(
-        p.name for p in root.iterdir() if NAME.fullmatch(p.name) and (p / "bank.toml").is_file()
-    )
 
 
 def files(loaded: Bank, source: str | None = None) -> dict[str, str]:
@@ -135,8 +104,10 @@ def _chapter(loaded: Bank, chapter: Chapter) -> str:
             lines += ["key_points = [", *(f"  {_string(p)}," for p in question.key_points), "]"]
         if question.tags:
             lines.append(f"tags = [{', '.join(map(_string, question.tags))}]")
-        if question.hint:
-            lines.append(f"hint = {_string(question.hint)}")
+        for key in ("hint", "label", "reference"):
+            value = getattr(question, key)
+            if value:
+                lines.append(f"{key} = {_string(value)}")
     return "\n".join(lines) + "\n"
 
 

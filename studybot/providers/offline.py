@@ -1,4 +1,4 @@
-"""Answers from the bank's own key points, with no network at all.
+"""Answers from the bank's own reference answers and key points, with no network at all.
 
 Usage is counted with the local tokenizer, and cached tokens come from the
 cache rule of ``studybot.cache.rules`` that plan and show use (by default
@@ -25,7 +25,15 @@ NO_KEY_ANSWER = (
 SUMMARY_POINT_CHARS = 24  # per question: a carried summary is re-sent once per segment
 
 
+def has_answer(question: Question) -> bool:
+    """Whether offline can answer ``question``: it has a reference answer or key points."""
+    return bool(question.reference or question.key_points)
+
+
 def answer_text(question: Question) -> str:
+    """The offline answer: the reference answer as written, else the numbered key points."""
+    if question.reference:
+        return question.reference
     if not question.key_points:
         return NO_KEY_ANSWER
     return "\n".join(f"{n}. {point}" for n, point in enumerate(question.key_points, start=1))
@@ -117,7 +125,7 @@ class OfflineProvider:
         text: str,
         on_text: TextSink | None = None,
     ) -> Reply:
-        reference = answer_text(question) if question.key_points else NO_KEY_ANSWER
+        reference = answer_text(question)
         body = (
             "离线模式不能回答追问，追问已保存；设置 API Key 后可用在线模型重新提问。\n"
             f"第 {question.id} 题的参考要点：\n{reference}"

@@ -1,0 +1,107 @@
+"""Markdown block structure, from markdown-it-py tokens: headings, paragraphs, lists, the rest.
+
+The question rules (``importer.markdown``) work on these blocks instead of on
+lines, so a ``1.`` inside an answer's list, a fenced block or a table is
+never mistaken for a question. Every block keeps its 0-based line range, for
+``file:line`` messages and to cut an answer out of the source unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass, field
+
+from markdown_it import MarkdownIt
+
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_LINK = re.compile(r"\[(?P<text>[^\]]*)\]\([^)]*\)")
+_REF_LINK = re.compile(r"!?\[(?P<text>[^\]]*)\]\[[^\]]*\]")
+_HTML_TAG = re.compile(r"</?[A-Za-z][^>]*>")
+_EMPHASIS = re.compile(r"(\*\*|__|~~)")
+_LINK_TARGET = re.compile(r"!?\[[^\]]*\]\((?P<target>[^)\s]*)[^)]*\)")
+
+
+@dataclass
+class Block:
+    """One Markdown block; ``children`` for lists, list items and block quotes."""
+
+    kind: str  # heading, paragraph, bullet_list, ordered_list, item, fence, table, html, quote, …
+    start: int  # first line, 0-based
+    end: int  # one past the last line
+    level: int = 0  # a heading's level (1–6)
+    raw: str = ""  # inline Markdown of a heading or paragraph, lines joined by "\n"
+    number: str | None = None  # an ordered list item's own number
+    children: list[Block] = field(default_factory=list)
+
+    @property
+    def is_list(self) -> bool:
+        return self.kind in ("bullet_list", "ordered_list")
+
+    def first_paragraph(self) -> Block | None:
+        """A list item's own text: its first child, when that is a paragraph."""
+        first = self.children[0] if self.children else None
+        return first if first is not None and first.kind == "paragraph" else None
+
+
+# only block structure is needed: inline content stays raw (it is read by the rules)
+_PARSER = MarkdownIt("commonmark", {"html": True}).enable("table").disable(["inline", "text_join"])
+
+
+def parse(text: str) -> list[Block]:
+    """The top-level blocks of ``text``."""
+    root = Block("root", 0, 0)
+    stack = [root]
+    in_table = False  # a table's rows and cells are not structure the rules need
+    for token in _PARSER.parse(text):
+        start, end = token.map or (stack[-1].start, stack[-1].start)
+        kind = token.type.removesuffix("_open").removesuffix("_close")
+        kind = _KINDS.get(kind, kind)
+        if kind == "table":
+            in_table = token.nesting == 1
+            if in_table:
+                stack[-1].children.append(Block("table", start, end))
+        elif in_table:
+            continue
+        elif token.nesting == 1:
+            block = Block(kind, start, end, number=token.info or None)
+            if kind == "heading":
+                block.level = int(token.tag[1])
+            stack[-1].children.append(block)
+            stack.append(block)
+        elif token.nesting == -1:
+            stack.pop()
+        elif token.type == "inline":
+            stack[-1].raw = token.content
+        else:
+            stack[-1].children.append(Block(kind, start, end))
+    return root.children
+
+
+_KINDS = {"list_item": "item", "blockquote": "quote", "html_block": "html", "code_block": "fence"}
+
+
+def plain(raw: str) -> str:
+    """Inline Markdown as the text a reader sees: links by their text; no images, emphasis, tags."""
+    text = _LINK.sub(lambda m: m["text"], _IMAGE.sub("", raw))
+    text = _REF_LINK.sub(lambda m: m["text"], text)
+    text = _HTML_TAG.sub("", text)
+    text = _EMPHASIS.sub("", text)
+    return text.replace("\\", "").strip()
+
+
+def link_target(raw: str) -> str | None:
+    """The target of a line that is nothing but a link (``[点击查看答案](…)``), else None."""
+    # one pass to find the links and one to see nothing else is there: no backtracking
+    targets = _LINK_TARGET.findall(raw)
+    rest = _LINK_TARGET.sub("", raw).strip(" \t\n,，、|;；")
+    return targets[-1] if targets and not rest else None
+
+
+def source(lines: list[str], blocks: list[Block]) -> str:
+    """The source text of ``blocks`` (consecutive), as written, less common indentation."""
+    if not blocks:
+        return ""
+    start = min(b.start for b in blocks)
+    end = max(b.end for b in blocks)
+    return textwrap.dedent("\n".join(lines[start:end])).strip()

@@ -65,7 +65,8 @@ def cards(store: Store, session_id: int) -> list[Card]:
                 guid=guid(record.bank, turn.question_id),
                 front=to_html(f"**第 {turn.question_id} 题**：{turn.question}"),
                 back="\n".join(back),
-                tags=_tags(question, chapter),
+                # A cut or empty answer is findable in Anki: tagged "truncated" or "empty".
+                tags=_tags(question, chapter) + ((turn.answer_flag,) if turn.answer_flag else ()),
                 deck=_deck(record.bank, chapter),
             )
         )

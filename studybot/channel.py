@@ -15,7 +15,14 @@ from dataclasses import dataclass, fields
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from studybot.config import DEFAULT_BASE_URL, ENV_NAMES, Settings, codex_config_path, config_path
+from studybot.config import (
+    DEFAULT_BASE_URL,
+    ENV_NAMES,
+    Settings,
+    codex_config_path,
+    config_path,
+    is_taotoken,
+)
 from studybot.errors import ConfigError
 
 # Compacted (lower-case, letters and digits only) values that setup guides use as stand-ins.
@@ -158,7 +165,8 @@ def lint_base_url(settings: Settings) -> list[ConfigError]:
             )
         )
     path = parts.path.rstrip("/")
-    if path.endswith("/v1"):
+    # Only TaoToken documents its root without /v1; OpenAI, DeepSeek, vLLM, Ollama... use /v1.
+    if path.endswith("/v1") and is_taotoken(url):
         fixed = urlunsplit((parts.scheme, parts.netloc, path[: -len("/v1")], "", ""))
         problems.append(
             ConfigError(

@@ -14,15 +14,17 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from studybot import channel, prompt, tokens
 from studybot.bank import Bank, Question
 from studybot.config import Settings
 from studybot.errors import StudybotError
-from studybot.providers import Reply
+from studybot.providers.base import Reply
 
 SHORT, LONG, CONTROL = 23, 76, 34  # the bank's anchor questions used as probes
 CONFIG, CHANNEL, HISTORY = "config", "channel", "history"  # what a failed check points to
+DATABASE = "database"  # a failed database check is reported apart from the channel verdict
 OFFLINE_MODE = "mode"  # the check that says runs are offline because no key is set
 SLOWER = 3.0  # a deep Q34 this many times slower to its first token is worth a remark
 
@@ -44,6 +46,23 @@ class Verdict:
     text: str
     hint: str | None = None
     exit_code: int = 0
+
+
+def database_check(path: Path) -> Check:
+    """The session database: where it is, and SQLite's quick_check of it."""
+    from studybot.dbfile import quick_check
+
+    result = quick_check(path)
+    ok = result.startswith("ok")
+    return Check(
+        "database",
+        ok,
+        f"{path}: quick_check {result}",
+        points_to=DATABASE,
+        hint=None
+        if ok
+        else f"move {path.name} away (keep it for recovery); studybot starts a new one",
+    )
 
 
 def settings_checks(settings: Settings) -> list[Check]:

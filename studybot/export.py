@@ -65,6 +65,8 @@ def session_data(store: Store, session_id: int) -> dict[str, Any]:
         row["local_prompt_tokens"] = turn.local_prompt_tokens
         row["local_completion_tokens"] = turn.local_completion_tokens
         row["usage_source"] = turn.usage_source
+        row["usage_suspect"] = bool(turn.usage_suspect)
+        row["answer_flag"] = turn.answer_flag
         row["kv_bytes"] = turn.kv_bytes
         graded, rated = grades.get(turn.question_id), ratings.get(turn.question_id)
         row["attempt"] = graded.attempt if graded else None
@@ -179,6 +181,8 @@ def to_markdown(store: Store, session_id: int) -> str:
                 escape_html_like(turn.answer.strip()),
                 "",
             ]
+            if turn.flag_text:
+                lines += [f"> **Incomplete answer:** {turn.flag_text}", ""]
             for item in follow_ups.get(question_id, []):
                 lines += [f"**追问：** {escape_html_like(item.question)}", ""]
                 lines += [escape_html_like(item.answer.strip()), ""]

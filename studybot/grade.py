@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from studybot import prompt, tokens
 from studybot.bank import Bank, Question
 from studybot.errors import StudybotError
-from studybot.providers import Provider, Usage
+from studybot.providers.base import Provider, Usage
 from studybot.terms import terms
 
 ENOUGH = 18.0  # term weight that says a point (2-3 rare terms); long points need no more

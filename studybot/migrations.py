@@ -10,6 +10,10 @@ from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
+from studybot import __version__
+from studybot.dbfile import writing
+from studybot.errors import StudybotError
+
 Migration = Callable[[Database], None]
 MIGRATIONS: list[Migration] = []
 
@@ -19,21 +23,70 @@ def migration(fn: Migration) -> Migration:
     return fn
 
 
-def apply(db: Database) -> list[str]:
-    """Run every migration not yet recorded; returns the names applied now."""
-    db["_migrations"].create({"name": str, "applied_at": str}, pk="name", if_not_exists=True)
-    done = {row["name"] for row in db["_migrations"].rows}
+def apply(db: Database, *, write: bool = True) -> list[str]:
+    """Run every migration not yet recorded; returns the names applied now.
+
+    Two processes may open a fresh home at once: the pending list is read
+    again under the write lock, so each migration runs exactly once. A
+    database that records migrations this studybot does not know comes from
+    a newer version: writing to it could break that version's data.
+    """
+    if not _pending(db, write):
+        return []
     applied = []
-    for fn in MIGRATIONS:
-        if fn.__name__ in done:
-            continue
-        with db.atomic():
+    with writing(db):
+        db["_migrations"].create({"name": str, "applied_at": str}, pk="name", if_not_exists=True)
+        done = _done(db)
+        for fn in MIGRATIONS:
+            if fn.__name__ in done:
+                continue
             fn(db)
-            db["_migrations"].insert(
-                {"name": fn.__name__, "applied_at": datetime.now(UTC).isoformat(timespec="seconds")}
-            )
-        applied.append(fn.__name__)
+            row = {
+                "name": fn.__name__,
+                "applied_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            }
+            if "studybot_version" in db["_migrations"].columns_dict:
+                row["studybot_version"] = __version__
+            db["_migrations"].insert(row)
+            applied.append(fn.__name__)
     return applied
+
+
+def _done(db: Database) -> set[str]:
+    return {row["name"] for row in db.query("select name from _migrations")}
+
+
+def _pending(db: Database, write: bool) -> bool:
+    """Whether migrations are due; raises NewerDatabase before a write to a newer file."""
+    if not db["_migrations"].exists():
+        return write
+    done = _done(db)
+    unknown = done - {fn.__name__ for fn in MIGRATIONS}
+    if unknown and write:
+        raise NewerDatabase(unknown, _versions(db, unknown))
+    return write and not unknown and len(done) < len(MIGRATIONS)
+
+
+def _versions(db: Database, names: set[str]) -> list[str]:
+    if "studybot_version" not in db["_migrations"].columns_dict:
+        return []
+    rows = db.query("select name, studybot_version from _migrations")
+    return sorted(
+        {r["studybot_version"] for r in rows if r["name"] in names and r["studybot_version"]}
+    )
+
+
+class NewerDatabase(StudybotError):
+    """The database was written by a newer studybot; this one refuses to write to it."""
+
+    def __init__(self, unknown: set[str], versions: list[str]) -> None:
+        needed = f"studybot {versions[-1]} or newer" if versions else "a newer studybot"
+        super().__init__(
+            f"the session database was written by {needed} (unknown migrations: "
+            f"{', '.join(sorted(unknown))}); studybot {__version__} will not write to it",
+            hint=f"upgrade to {needed}, or set STUDYBOT_HOME to another folder; "
+            "sessions, show and export can still read it",
+        )
 
 
 @migration
@@ -178,3 +231,11 @@ def m004_session_mode_and_grades(db: Database) -> None:
         pk=("session_id", "question_id"),
         foreign_keys=[("session_id", "sessions", "id")],
     )
+
+
+@migration
+def m006_turn_flags(db: Database) -> None:
+    """Answers cut by the token limit or empty are kept, flagged; and so is usage that cannot be right."""
+    db["turns"].add_column("answer_flag", str)  # None, "truncated" or "empty"
+    db["turns"].add_column("usage_suspect", int)  # 1: reported usage disagreed with the local count
+    db["_migrations"].add_column("studybot_version", str)  # so a newer file can say what it needs

@@ -237,7 +237,11 @@ def session_money(store, record) -> SessionMoney:
     from studybot import config
     from studybot.cache.rules import resolve
 
-    settings = config.load({"model": record.model, "base_url": record.base_url or None})
+    # An offline session reads no channel: a broken Codex config must not stop its report.
+    offline = record.provider == "offline" or None
+    settings = config.load(
+        {"model": record.model, "base_url": record.base_url or None, "offline": offline}
+    )
     rule = resolve(None, settings)
     cached = cached_tokens(store, record, rule)
     price = for_model(record.model)

@@ -6,12 +6,20 @@ flags and prints what these functions decide.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from studybot import config
+from studybot.bank import Bank, Question
 from studybot.config import Settings
 from studybot.errors import BadInput, ConfigError
-from studybot.store import SessionRecord, Store
+from studybot.providers.base import Provider
+from studybot.store import SessionRecord, Store, sha256
+
+# Flags that name a channel: given to the resume of an offline session, they mean "go live".
+CHANNEL_FLAGS = {"base_url", "model", "wire_api", "provider"}
 
 
 def pick(store: Store, session_id: int | str | None) -> SessionRecord:
@@ -37,13 +45,14 @@ def settings_for(
 ) -> Settings:
     """The session's own channel, unless a flag in ``overrides`` says otherwise.
 
-    An offline session stays offline, unless it has questions offline could
-    not answer (``waiting_for_live``): then a configured key answers them
-    (config's own rule: live when a key is set). A live one needs its key again.
+    An offline session stays offline, unless channel flags are given or it has
+    questions offline could not answer (``waiting_for_live``): then a configured
+    key answers them (config's own rule: live when a key is set). A live one
+    needs its key again.
     """
-    given = {k: v for k, v in overrides.items() if v is not None}
+    given = config.flag_settings(overrides)
     if record.provider == "offline":
-        if not waiting_for_live:
+        if not waiting_for_live and not CHANNEL_FLAGS & set(given):
             given.setdefault("offline", True)
     else:
         given.setdefault("base_url", record.base_url)
@@ -92,7 +101,8 @@ def rest_command(store: Store, record: SessionRecord, segment_max: int = 4) -> s
         chosen = f"--from {record.last_question} --to {record.last_question}"
     bank = f" --bank {record.bank}" if record.bank != "default" else ""
     quiz = " --quiz" if record.mode != "read" else ""
-    return f"studybot run {chosen}{bank}{quiz} --segment-max {segment_max}"
+    # --segment-min too: the default minimum (5) is above the smaller maximum.
+    return f"studybot run {chosen}{bank}{quiz} --segment-min 1 --segment-max {segment_max}"
 
 
 def unanswered_offline(store: Store, record: SessionRecord) -> list[int]:
@@ -106,3 +116,60 @@ def unanswered_offline(store: Store, record: SessionRecord) -> list[int]:
 
     loaded = banks.load(bank_ref(record))
     return [q for q in unanswered(store, record) if not has_answer(loaded.get(q))]
+
+
+# -- faithful resumes --------------------------------------------------------
+
+DIGEST_CHARS = 16  # hex characters kept of each question's sha256
+
+
+def bank_key(ref: str | None) -> str | None:
+    """A --bank that names a path is stored resolved, so resume works from any folder."""
+    if ref and Path(ref).expanduser().exists():
+        return str(Path(ref).expanduser().resolve())
+    return ref
+
+
+def question_digests(questions: Sequence[Question]) -> dict[str, str]:
+    """Per question, a digest of what was asked and what the answer key said."""
+    return {
+        str(q.id): sha256(json.dumps([q.question, list(q.key_points)], ensure_ascii=False))[
+            :DIGEST_CHARS
+        ]
+        for q in questions
+    }
+
+
+def changed_questions(record: SessionRecord, bank: Bank) -> tuple[list[int], list[int]]:
+    """(edited, removed): questions of the session whose bank entry differs from the start."""
+    before = record.settings.get("question_digests") or {}
+    present = {str(q.id): q for q in bank.questions}
+    removed = sorted(int(k) for k in before if k not in present)
+    now = question_digests([present[k] for k in before if k in present])
+    edited = sorted(int(k) for k, digest in now.items() if before[k] != digest)
+    return edited, removed
+
+
+def record_channel(
+    store: Store, record: SessionRecord, provider: Provider, settings: Settings
+) -> SessionRecord:
+    """Record on the session the channel a resume continues with, when it differs.
+
+    The columns say who answers from now on (``show`` reads them); the
+    ``resumed`` list in the settings keeps each switch with the question it starts at.
+    """
+    channel = {
+        "provider": provider.name,
+        "model": provider.model,
+        "base_url": settings.base_url if provider.name != "offline" else "",
+        "wire_api": settings.wire_api,
+    }
+    before = {k: getattr(record, k) for k in channel}
+    if channel == before:
+        return record
+    rest = unanswered(store, record)
+    switch = {**channel, "from_question": rest[0] if rest else None, "before": before}
+    kept = dict(record.settings)
+    kept["resumed"] = [*kept.get("resumed", []), switch]
+    store.update_channel(record.id, channel, kept)
+    return store.session(record.id)

@@ -15,11 +15,11 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from studybot import grade, plan, prompt, records, tokens
+from studybot import answers, grade, plan, prompt, resuming, tokens
 from studybot.bank import Bank, Question
 from studybot.config import Settings
 from studybot.errors import BadInput, ContextOverflow
-from studybot.providers import Provider
+from studybot.providers.base import Provider, Reply, Usage
 from studybot.providers.offline import answer_text, has_answer
 from studybot.resuming import resume  # noqa: F401 - session.resume is the agreed entry point
 from studybot.store import (
@@ -86,6 +86,12 @@ class Listener:
 
     def summary_made(self, segment: SegmentRecord, summary: str) -> None: ...
 
+    def segment_split(self, segment: SegmentRecord, question: Question) -> None:
+        """``question`` overflowed the window: it starts a fresh segment after a summary."""
+
+    def usage_suspect(self, turn: Turn) -> None:
+        """The first turn of the session whose reported usage cannot be right."""
+
     def unanswered_offline(self, question: Question) -> None: ...
 
 
@@ -133,6 +139,7 @@ def start(
             "segment_budget": settings.segment_budget,
             "context_window": settings.context_window,
             "kv_model": settings.kv_model,
+            "question_digests": resuming.question_digests(questions),
         },
         prefix=prefix,
         segments=[p.question_ids for p in parts],
@@ -173,13 +180,13 @@ def _answer_lengths(study: Study, questions: Sequence[Question]) -> dict[int, in
 def run(study: Study, store: Store, session: SessionRecord, listener: Listener) -> SessionRecord:
     """Answer every unanswered question of ``session`` and write missing summaries."""
     answered = {turn.question_id: turn for turn in store.turns(session.id)}
-    warm = getattr(study.provider, "warm", None)
-    if warm is not None and answered:
+    if answered:
         # A provider that simulates its cache must see what this session sent
         # before it was interrupted, or its first resumed request would miss.
         from studybot.cache.recorded import session_requests
 
-        warm((r.messages, r.output) for r in session_requests(store, session))
+        study.provider.warm((r.messages, r.output) for r in session_requests(store, session))
+    warned = any(turn.usage_suspect for turn in answered.values())
     policy = POLICIES.get(session.mode, POLICIES["read"])
     grader = grade.OfflineGrader(study.bank) if policy.grades else None
     carried: str | None = None  # the summary just written, which the next segment starts from
@@ -203,10 +210,21 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
                 listener.unanswered_offline(question)  # no turn: a live resume answers it
                 continue
             step = _Step(study, store, session, segment, history, question, listener)
-            messages = _guarded(step)
-            listener.question_started(segment, question)
-            attempt = (listener.attempt(question) or "") if policy.attempt_first else None
-            turn = _answer(step, messages)
+            try:
+                messages = _guarded(step)
+                listener.question_started(segment, question)
+                attempt = (listener.attempt(question) or "") if policy.attempt_first else None
+                turn = _answer(step, messages)
+            except ContextOverflow:
+                if not history:
+                    raise  # the question does not fit even after the summary alone
+                # The way past: this question starts a fresh segment from this one's summary.
+                store.split_segment(session.id, segment.index, question_id)
+                listener.segment_split(segment, question)
+                return run(study, store, store.session(session.id), listener)
+            if turn.usage_suspect and not warned:
+                warned = True
+                listener.usage_suspect(turn)
             answered[question_id] = turn
             history.append((question, turn.answer))
             result = None
@@ -254,7 +272,7 @@ def _answer(step: _Step, messages: prompt.Messages) -> Turn:
         messages, question=step.question, on_text=step.listener.text
     )
     latency_ms = (time.perf_counter() - started) * 1000
-    turn = records.turn(
+    turn = answers.turn(
         step.session, step.segment, step.question, messages, reply, latency_ms, local_prompt
     )
     step.store.record_turn(turn)
@@ -271,7 +289,7 @@ def _grade(step: _Step, attempt: str, grader: grade.OfflineGrader) -> grade.Grad
         ask = grade.grading_request(question, attempt)
         messages = prompt.side_messages(session.prefix, step.segment.summary_in, step.history, ask)
         result = grade.live(step.study.provider, grader, messages, question, attempt)
-    step.store.record_grade(records.grade(session.id, question.id, attempt, result))
+    step.store.record_grade(answers.grade_record(session.id, question.id, attempt, result))
     return result
 
 
@@ -323,7 +341,7 @@ def _follow_up(step: _Step, text: str) -> None:
         messages, question=question, text=text, on_text=step.listener.text
     )
     latency_ms = (time.perf_counter() - started) * 1000
-    follow_up = records.follow_up(session.id, question.id, text, messages, reply, latency_ms)
+    follow_up = answers.follow_up(session.id, question.id, text, messages, reply, latency_ms)
     step.store.record_followup(follow_up)
     step.listener.follow_up_answered(follow_up)
 
@@ -338,9 +356,17 @@ def summarise(
 ) -> str:
     """Write and record ``segment``'s summary of ``history`` (also used by ``carry``)."""
     messages = prompt.summary_messages(session.prefix, segment.summary_in, history)
+    questions = [q for q, _ in history]
     listener.summary_started(segment)
-    reply = study.provider.summarise(messages, questions=[q for q, _ in history])
+    try:
+        reply = study.provider.summarise(messages, questions=questions)
+    except ContextOverflow:
+        # A session whose summary cannot be written could never complete: carry an
+        # extractive summary of the key points instead (no request, no usage).
+        from studybot.providers.offline import summary_text
+
+        reply = Reply(summary_text(questions), usage=Usage(0, 0))
     summary = prompt.clip_summary(reply.text)
-    store.set_summary(session.id, segment.index, summary, records.summary_usage(messages, reply))
+    store.set_summary(session.id, segment.index, summary, answers.summary_usage(messages, reply))
     listener.summary_made(segment, summary)
     return summary

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
+import sqlite3
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlite_utils import Database
-
 from studybot import migrations
-from studybot.errors import SessionNotFound, StudybotError
+from studybot.dbfile import connect, explain, writable, writing
+from studybot.errors import SessionNotFound
+from studybot.providers.base import Usage
 
 DB_NAME = "studybot.db"
 
@@ -52,19 +52,12 @@ class SessionRecord:
 
 
 @dataclass(frozen=True)
-class SummaryUsage:
-    prompt_tokens: int
-    completion_tokens: int
-    cached_tokens: int
-
-
-@dataclass(frozen=True)
 class SegmentRecord:
     index: int
     question_ids: tuple[int, ...]
     summary_in: str | None
     summary_out: str | None
-    summary_usage: SummaryUsage | None = None  # what writing summary_out cost
+    summary_usage: Usage | None = None  # what writing summary_out cost
 
     @property
     def first_id(self) -> int:
@@ -91,9 +84,22 @@ class Turn:
     usage_source: str  # "provider" or "local"
     latency_ms: float
     finish_reason: str | None = None
+    answer_flag: str | None = None  # "truncated" (cut by the token limit) or "empty"
+    usage_suspect: int = 0  # 1: reported usage disagreed with the local count (local sizes n)
     kv_bytes: int | None = None
     prefix_sha256: str | None = None
     created: str = ""
+
+    @property
+    def flag_text(self) -> str | None:
+        """Why the saved answer is not whole, in words for reports and exports."""
+        return ANSWER_FLAGS.get(self.answer_flag or "")
+
+
+ANSWER_FLAGS = {
+    "truncated": "cut by the token limit (max_output_tokens), even after one retry with more room",
+    "empty": "the model returned an empty answer, twice",
+}
 
 
 @dataclass(frozen=True)
@@ -136,27 +142,28 @@ def sha256(text: str) -> str:
 
 
 class Store:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, write: bool = True) -> None:
         self.path = path
         try:
-            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            if not path.exists():
-                os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-            os.chmod(path, 0o600)
-            self.db = Database(path)
-            self.db.enable_wal()
-            migrations.apply(self.db)
-        except OSError as exc:
-            raise StudybotError(
-                f"cannot open the session database {path}: {exc.strerror or exc}",
-                hint="check the folder's permissions, or set STUDYBOT_HOME to a writable folder",
-            ) from None
+            can_write = write or writable(path)
+            self.db = connect(path, write=can_write)
+            if can_write:
+                self.db.enable_wal()
+            migrations.apply(self.db, write=can_write or self.db.memory)
+        except migrations.NewerDatabase as exc:
+            if write:
+                exc.message = f"{path}: {exc.message}"
+                raise
+            # Reading a newer file is safe: its old columns are all still there.
+        except sqlite3.Error as exc:
+            raise explain(exc, path) from None
 
     @classmethod
-    def open(cls) -> Store:
+    def open(cls, *, write: bool = True) -> Store:
+        """The home's database; ``write=False`` for commands that only read (works read-only)."""
         from studybot.config import home
 
-        return cls(home() / DB_NAME)
+        return cls(home() / DB_NAME, write=write)
 
     def close(self) -> None:
         self.db.close()
@@ -181,9 +188,9 @@ class Store:
         mode: str = "read",
     ) -> int:
         """Create a session with its segments in one transaction; returns its id."""
-        prefix_sha = self.remember_prefix(prefix)
         parts = list(segments)
-        with self.db.atomic():
+        with writing(self.db):
+            prefix_sha = self.remember_prefix(prefix)
             table = self.db["sessions"].insert(
                 {
                     "bank": bank,
@@ -214,9 +221,18 @@ class Store:
             )
         return session_id
 
+    def update_channel(
+        self, session_id: int, channel: dict[str, str], settings: dict[str, Any]
+    ) -> None:
+        """A resume continues with another provider, model or URL: record it on the session."""
+        row = {**channel, "settings": json.dumps(settings, sort_keys=True)}
+        with writing(self.db):
+            self.db["sessions"].update(session_id, row)
+
     def remember_prefix(self, prefix: str) -> str:
         digest = sha256(prefix)
-        self.db["prefixes"].insert({"sha256": digest, "text": prefix}, ignore=True)
+        with writing(self.db):
+            self.db["prefixes"].insert({"sha256": digest, "text": prefix}, ignore=True)
         return digest
 
     def prefix_text(self, digest: str) -> str | None:
@@ -274,7 +290,7 @@ class Store:
                 summary_out=row["summary_out"],
                 summary_usage=None
                 if row["summary_prompt_tokens"] is None
-                else SummaryUsage(
+                else Usage(
                     row["summary_prompt_tokens"],
                     row["summary_completion_tokens"],
                     row["summary_cached_tokens"] or 0,
@@ -283,8 +299,38 @@ class Store:
             for row in rows
         ]
 
+    def split_segment(self, session_id: int, index: int, at_question: int) -> None:
+        """Cut segment ``index`` before ``at_question``: the rest becomes segment ``index + 1``.
+
+        Later segments move one place on; they have no turns yet (segments are
+        answered in order), so only their index changes.
+        """
+        segments = self.segments(session_id)
+        ids = segments[index].question_ids
+        cut = ids.index(at_question)
+        with writing(self.db):
+            # Two steps, so that no two rows ever share an index on the way.
+            self.db.execute(
+                "update segments set idx = -idx - 2 where session_id = ? and idx > ?",
+                [session_id, index],
+            )
+            self.db.execute(
+                "update segments set idx = -idx - 1 where session_id = ? and idx < -1",
+                [session_id],
+            )
+            self.db["segments"].update((session_id, index), {"question_ids": json.dumps(ids[:cut])})
+            self.db["segments"].insert(
+                {
+                    "session_id": session_id,
+                    "idx": index + 1,
+                    "question_ids": json.dumps(list(ids[cut:])),
+                    "summary_in": None,
+                    "summary_out": None,
+                }
+            )
+
     def set_summary(
-        self, session_id: int, index: int, summary: str, usage: SummaryUsage | None = None
+        self, session_id: int, index: int, summary: str, usage: Usage | None = None
     ) -> None:
         """Record segment ``index``'s summary (and its cost); carry it into the next segment."""
         row: dict[str, Any] = {"summary_out": summary}
@@ -292,7 +338,7 @@ class Store:
             row["summary_prompt_tokens"] = usage.prompt_tokens
             row["summary_completion_tokens"] = usage.completion_tokens
             row["summary_cached_tokens"] = usage.cached_tokens
-        with self.db.atomic():
+        with writing(self.db):
             self.db["segments"].update((session_id, index), row)
             self.db.execute(
                 "update segments set summary_in = ? where session_id = ? and idx = ?",
@@ -311,7 +357,8 @@ class Store:
     def _insert(self, table: str, record: Turn | FollowUp) -> None:
         row = asdict(record)
         row["created"] = record.created or now()
-        self.db[table].insert(row)  # sqlite-utils commits before returning
+        with writing(self.db):  # committed before the next request goes out
+            self.db[table].insert(row)
 
     def record_grade(self, grade: GradeRecord) -> None:
         row = asdict(grade)

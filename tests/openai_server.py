@@ -49,13 +49,14 @@ class Received:
 class Fault:
     """One misbehaviour, applied to one generation request."""
 
-    kind: str  # "status", "cut", "stall", "stream_error"
+    kind: str  # "status", "raw", "cut", "stall", "stream_error", "bad_sse"
     status: int = 500
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
     after_chunks: int = 2  # cut/stall: text chunks sent before the fault
     clean: bool = True  # cut: close cleanly (no error) rather than mid-message
     seconds: float = 5.0  # stall: how long the server goes silent
+    content_type: str = "application/json"  # raw: the Content-Type sent with ``body``
 
     @classmethod
     def http(
@@ -96,6 +97,28 @@ class Fault:
         return cls.http(status, "The server had an error while processing your request.")
 
     @classmethod
+    def raw(cls, body: str, content_type: str, status: int = 200) -> Fault:
+        """Any body at all, e.g. a proxy's HTML page served with status 200."""
+        return cls("raw", status=status, body=body, content_type=content_type)
+
+    @classmethod
+    def html(cls) -> Fault:
+        page = "<!DOCTYPE html><html><head><title>Welcome</title></head><body>Hi</body></html>"
+        return cls.raw(page, "text/html; charset=utf-8")
+
+    @classmethod
+    def truncated_json(cls) -> Fault:
+        """A JSON body cut off mid-way, sent as application/json."""
+        return cls.raw(
+            '{"id": "chatcmpl-test", "object": "chat.completion", "choi', "application/json"
+        )
+
+    @classmethod
+    def bad_sse(cls, after_chunks: int = 2) -> Fault:
+        """A stream whose next data line is not JSON."""
+        return cls("bad_sse", after_chunks=after_chunks)
+
+    @classmethod
     def cut(cls, after_chunks: int = 2, clean: bool = True) -> Fault:
         return cls("cut", after_chunks=after_chunks, clean=clean)
 
@@ -133,6 +156,8 @@ class OpenAIServer:
         chunk_chars: int = 6,
         cache_min: int = 1024,  # shared prompt characters before anything counts as cached
         cache_step: int = 128,  # cached counts grow in steps of this many characters
+        finish_at: int | None = None,  # output limits up to this are answered as cut ("length")
+        reported_prompt: int | None = None,  # report this many prompt tokens, whatever was sent
     ) -> None:
         self.key = key
         self.models = list(models)
@@ -143,13 +168,15 @@ class OpenAIServer:
         self.chunk_chars = chunk_chars
         self.cache_min = cache_min
         self.cache_step = cache_step
+        self.finish_at = finish_at
+        self.reported_prompt = reported_prompt
         self.requests: list[Received] = []
         self.usage_sent: list[dict[str, Any]] = []  # the usage of each answer, as reported
         self._steps: deque[Fault | None] = deque()
         self._prompts: list[str] = []
         self._lock = threading.Lock()
         self._release = threading.Event()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self._httpd = _QuietServer(("127.0.0.1", 0), _handler(self))
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
@@ -196,13 +223,20 @@ class OpenAIServer:
         with self._lock:
             return self._steps.popleft() if self._steps else None
 
+    def finish(self, body: dict[str, Any]) -> str:
+        """ "length" when the request's output limit is within ``finish_at``, else "stop"."""
+        limit = body.get("max_tokens") or body.get("max_output_tokens")
+        cut = self.finish_at is not None and limit is not None and limit <= self.finish_at
+        return "length" if cut else "stop"
+
     def _usage(self, messages: list[dict[str, Any]], text: str, wire: str) -> dict[str, Any]:
         prompt = "".join(f"{m.get('role')}:{m.get('content')}\n" for m in messages)
         with self._lock:
             shared = max((_common_prefix(prompt, p) for p in self._prompts), default=0)
             self._prompts.append(prompt)
         cached = 0 if shared < self.cache_min else shared - shared % self.cache_step
-        usage = self._usage_body(len(prompt), len(text), cached, wire)
+        size = len(prompt) if self.reported_prompt is None else self.reported_prompt
+        usage = self._usage_body(size, len(text), min(cached, size), wire)
         with self._lock:
             self.usage_sent.append(usage)
         return usage
@@ -227,6 +261,14 @@ class OpenAIServer:
         else:
             usage["prompt_tokens_details"] = {"cached_tokens": cached}
         return usage
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # a client killed mid-answer
+            super().handle_error(request, client_address)
 
 
 def _common_prefix(a: str, b: str) -> int:
@@ -281,6 +323,9 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
             if fault is not None and fault.kind == "status":
                 self._json(fault.status, fault.body, fault.headers)
                 return
+            if fault is not None and fault.kind == "raw":
+                self._raw(fault.status, fault.body.encode(), fault.content_type)
+                return
             model = body.get("model")
             if model not in server.models:
                 self._json(404, Fault.model_not_found(str(model)).body)
@@ -292,15 +337,16 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                 return
             text = server.answer(body)
             usage = server._usage(messages, text, wire)
+            finish = server.finish(body)
             if body.get("stream"):
                 asked = (body.get("stream_options") or {}).get("include_usage")
                 send_usage = server.usage is not None and bool(asked)
                 events = _chat_events if wire == "chat" else _responses_events
-                self._stream(events(model, text, usage, server), fault, send_usage)
+                self._stream(events(model, text, usage, server, finish), fault, send_usage)
             elif wire == "chat":
-                self._json(200, _chat_completion(model, text, usage, server))
+                self._json(200, _chat_completion(model, text, usage, server, finish))
             else:
-                self._json(200, _response(model, text, usage, server))
+                self._json(200, _response(model, text, usage, server, _status(finish)))
 
         # -- helpers ------------------------------------------------------
 
@@ -314,6 +360,13 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                 return True
             self._json(401, Fault.unauthorized().body)
             return False
+
+        def _raw(self, status: int, data: bytes, content_type: str) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
 
         def _json(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
             data = (body if isinstance(body, str) else json.dumps(body)).encode()
@@ -347,6 +400,8 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                         server._release.wait(fault.seconds)
                     elif fault.kind == "stream_error":
                         self.wfile.write(_error_event(fault.body, chat=not events[0][0]))
+                    elif fault.kind == "bad_sse":
+                        self.wfile.write(b'data: {"id": "chatcmpl-test", "choices": [{"de\n\n')
                     return
                 prefix = f"event: {name}\n" if name else ""
                 self.wfile.write(f"{prefix}data: {json.dumps(data)}\n\n".encode())
@@ -378,7 +433,11 @@ def _chunks(text: str, size: int) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)] or [""]
 
 
-def _chat_events(model, text, usage, server) -> list[tuple[str, dict[str, Any], str]]:
+def _status(finish: str) -> str:
+    return "incomplete" if finish == "length" else "completed"
+
+
+def _chat_events(model, text, usage, server, finish) -> list[tuple[str, dict[str, Any], str]]:
     def chunk(delta: dict[str, Any], finish: str | None) -> dict[str, Any]:
         choice = {"index": 0, "delta": delta, "finish_reason": finish}
         return {
@@ -393,7 +452,7 @@ def _chat_events(model, text, usage, server) -> list[tuple[str, dict[str, Any], 
     events += [
         ("", chunk({"content": part}, None), "text") for part in _chunks(text, server.chunk_chars)
     ]
-    events.append(("", chunk({}, "stop"), "end"))
+    events.append(("", chunk({}, finish), "end"))
     final = {
         "id": "chatcmpl-test",
         "object": "chat.completion.chunk",
@@ -406,14 +465,14 @@ def _chat_events(model, text, usage, server) -> list[tuple[str, dict[str, Any], 
     return events
 
 
-def _chat_completion(model, text, usage, server) -> dict[str, Any]:
+def _chat_completion(model, text, usage, server, finish) -> dict[str, Any]:
     message = {"role": "assistant", "content": text}
     return {
         "id": "chatcmpl-test",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": model,
-        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
         "usage": usage if server.usage else None,
     }
 
@@ -438,10 +497,11 @@ def _response(model, text, usage, server, status: str = "completed") -> dict[str
         "tool_choice": "auto",
         "tools": [],
         "usage": usage if server.usage else None,
+        "incomplete_details": {"reason": "max_output_tokens"} if status == "incomplete" else None,
     }
 
 
-def _responses_events(model, text, usage, server) -> list[tuple[str, dict[str, Any], str]]:
+def _responses_events(model, text, usage, server, finish) -> list[tuple[str, dict[str, Any], str]]:
     created = _response(model, "", None, server, status="in_progress")
     created["output"] = []
     events = [
@@ -462,10 +522,11 @@ def _responses_events(model, text, usage, server) -> list[tuple[str, dict[str, A
             "logprobs": [],
         }
         events.append(("response.output_text.delta", data, "text"))
+    kind = "response.completed" if finish == "stop" else "response.incomplete"
     done = {
-        "type": "response.completed",
+        "type": kind,
         "sequence_number": len(events),
-        "response": _response(model, text, usage, server),
+        "response": _response(model, text, usage, server, _status(finish)),
     }
-    events.append(("response.completed", done, "end"))
+    events.append((kind, done, "end"))
     return events

@@ -72,7 +72,9 @@ def test_settings_only_check_sends_nothing(invoke, fast):
 def test_lint_errors_exit_2_with_every_problem_listed(invoke, fast, monkeypatch):
     monkeypatch.setenv("TAOTOKEN_API_KEY", "YOUR_API_KEY")
     with OpenAIServer(key=KEY, models=[MODEL]) as server:
-        result = invoke("doctor", "--probe", "--base-url", server.base_url + "/v1", "--model", " m")
+        result = invoke(
+            "doctor", "--probe", "--base-url", "https://taotoken.net/api/v1", "--model", " m"
+        )
         assert server.requests == []
     assert result.exit_code == 2
     for words in ("ends in /v1", "placeholder", "whitespace"):
@@ -101,7 +103,7 @@ def test_json_report(invoke, fast):
     data = json.loads(result.stdout)
     assert data["verdict"]["kind"] == "ok"
     names = [c["name"] for c in data["checks"]]
-    assert names == ["lint", "key", "models", "Q23", "Q76", "Q34 alone", "Q34 deep"]
+    assert names == ["database", "lint", "key", "models", "Q23", "Q76", "Q34 alone", "Q34 deep"]
     deep = data["checks"][-1]["figures"]
     alone = data["checks"][-2]["figures"]
     assert deep["prompt_tokens"] > 5 * alone["prompt_tokens"]

@@ -153,8 +153,8 @@ def test_the_key_is_never_stored_exported_or_printed(invoke, server, studybot_ho
 @pytest.mark.parametrize(
     ("base_url", "says"),
     [
-        ("{url}/v1", "ends in /v1"),
-        ("{url}/v1/", "ends in /v1"),
+        ("https://taotoken.net/api/v1", "ends in /v1"),
+        ("https://taotoken.net/api/v1/", "ends in /v1"),
         ("https://taotoken.net/?utm_source=guide", "landing page"),
         ("ftp://taotoken.net/api", "http(s)"),
         ("https:///api", "http(s)"),
@@ -172,8 +172,10 @@ def test_a_bad_base_url_stops_before_any_request(invoke, server, base_url, says)
 
 
 def test_the_v1_error_names_the_fix(invoke, server):
-    result = run(invoke, server, "--from", "1", "--to", "2", base_url=server.base_url + "/v1/")
-    assert f"drop /v1 and use {server.base_url}" in result.stderr
+    result = run(
+        invoke, server, "--from", "1", "--to", "2", base_url="https://taotoken.net/api/v1/"
+    )
+    assert "drop /v1 and use https://taotoken.net/api" in result.stderr
 
 
 def test_a_trailing_slash_is_trimmed(invoke, server):
@@ -313,15 +315,6 @@ def test_an_unreachable_endpoint_is_retried_then_explained(invoke, server):
     assert f"cannot reach http://127.0.0.1:{port}/api" in result.stderr
 
 
-def test_a_context_overflow_is_not_recorded_and_suggests_segments(invoke, server):
-    server.script(None, Fault.context_length())
-    result = run(invoke, server, "--from", "1", "--to", "3")
-    assert result.exit_code == 1
-    assert "context window" in result.stderr
-    assert "studybot run --from 2 --to 3 --segment-max 4" in result.stderr
-    assert [t.question_id for t in Store.open().turns(1)] == [1]
-
-
 def test_a_cut_stream_is_retried_and_stored_whole(invoke, server):
     server.script(None, Fault.cut(after_chunks=1), Fault.stall(seconds=3))
     result = run(invoke, server, "--from", "1", "--to", "3")
@@ -351,3 +344,49 @@ def test_the_responses_wire_api_runs_a_session(invoke, server):
     assert result.exit_code == 0, result.stderr
     assert {r.path for r in server.generations} == {"/api/responses"}
     assert Store.open().session(1).wire_api == "responses"
+
+
+def test_an_overflow_mid_segment_starts_a_fresh_segment_and_finishes(invoke, server):
+    server.script(None, Fault.context_length())
+    result = run(invoke, server, "--from", "1", "--to", "3")
+    assert result.exit_code == 0, result.stderr
+    assert "Q2 does not fit segment 1's context any more" in result.stderr
+    store = Store.open()
+    assert [s.question_ids for s in store.segments(1)] == [(1,), (2, 3)]
+    assert store.session(1).complete
+    fresh = server.generations[3].messages  # Q2 again, after segment 1's summary
+    assert len(fresh) == 2 and fresh[1]["content"].startswith(prompt.SUMMARY_HEADING)
+
+
+def test_a_question_that_overflows_alone_gives_a_hint_that_works(invoke, server):
+    # Q1, Q2 overflows, segment 1's summary, Q2 alone still overflows.
+    server.script(None, Fault.context_length(), None, Fault.context_length())
+    result = run(invoke, server, "--from", "1", "--to", "3")
+    assert result.exit_code == 1
+    hint = "studybot run --from 2 --to 3 --segment-min 1 --segment-max 4"
+    assert hint in result.stderr
+    assert [t.question_id for t in Store.open().turns(1)] == [1]
+    again = run(invoke, server, *hint.split()[2:])
+    assert again.exit_code == 0, again.stderr
+
+
+def test_a_summary_that_overflows_still_completes_the_session(invoke, server):
+    server.script(None, None, Fault.context_length())  # two answers, then segment 1's summary
+    result = run(
+        invoke, server, "--from", "1", "--to", "4", "--segment-min", "2", "--segment-max", "2"
+    )
+    assert result.exit_code == 0, result.stderr
+    record = Store.open().session(1)
+    assert record.complete
+    assert Store.open().segments(1)[0].summary_out.startswith("Q1：")
+
+
+def test_resume_gets_past_a_question_that_overflows_its_segment(invoke, server):
+    server.script(None, Fault.unauthorized())
+    assert run(invoke, server, "--from", "1", "--to", "4").exit_code == 1
+    server.script(Fault.context_length())
+    result = invoke("resume", "1")
+    assert result.exit_code == 0, result.stderr
+    store = Store.open()
+    assert store.session(1).complete
+    assert [s.question_ids for s in store.segments(1)] == [(1,), (2, 3, 4)]

@@ -28,7 +28,7 @@ def server(monkeypatch):
 
 
 def provider(
-    server: OpenAIServer, delays: list[float] | None = None, **flags
+    server: OpenAIServer, delays: list[float] | None = None, jitter: float = 0.0, **flags
 ) -> OpenAICompatProvider:
     values = {
         "base_url": server.base_url,
@@ -38,7 +38,9 @@ def provider(
         **flags,
     }
     sink = delays.append if delays is not None else (lambda seconds: None)
-    return OpenAICompatProvider(config.load(values), sleep=sink, notify=lambda line: None)
+    return OpenAICompatProvider(
+        config.load(values), sleep=sink, notify=lambda line: None, jitter=lambda: jitter
+    )
 
 
 @pytest.mark.parametrize("wire_api", ["chat", "responses"])
@@ -192,3 +194,116 @@ def test_an_endpoint_without_a_model_list_says_so(monkeypatch):
     monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
     with OpenAIServer(key=KEY, models=[MODEL], list_models=False) as server:
         assert provider(server).list_models() is None
+
+
+# -- timeouts and retry waits (#11 item 9) ---------------------------------
+
+
+def test_connect_timeout_is_short_and_the_output_limit_is_sent(server):
+    live = provider(server, wire_api="chat")
+    assert live.client.timeout.connect == 5.0
+    live.complete(messages(), question=QUESTION)
+    provider(server, wire_api="responses").complete(messages(), question=QUESTION)
+    chat, responses = server.generations
+    assert chat.body["max_tokens"] == 2048
+    assert responses.body["max_output_tokens"] == 2048
+
+
+def test_a_retry_after_up_to_two_minutes_is_waited_for(server):
+    delays: list[float] = []
+    server.script(Fault.rate_limited(retry_after="90"))
+    reply = provider(server, delays).complete(messages(), question=QUESTION)
+    assert reply.finish_reason == "stop" and delays == [90.0]
+
+
+def test_backoff_has_jitter(server):
+    delays: list[float] = []
+    server.script(Fault.server_error(500), Fault.server_error(500))
+    provider(server, delays, jitter=1.0, retry_backoff=1.0).complete(messages(), question=QUESTION)
+    assert delays == [0.75, 1.5]  # at most a quarter shorter than the plain doubling
+
+
+def test_5xx_quotes_the_server_message(server):
+    server.script(*[Fault.http(502, "upstream model pool exhausted")] * 2)
+    with pytest.raises(ProviderError) as caught:
+        provider(server, max_retries=1).complete(messages(), question=QUESTION)
+    assert "HTTP 502" in caught.value.message
+    assert "upstream model pool exhausted" in caught.value.message
+
+
+# -- malformed replies (#11 item 2) ----------------------------------------
+
+MALFORMED = [
+    ("chat", True, Fault.bad_sse(), "not valid JSON"),
+    ("responses", True, Fault.bad_sse(), "not valid JSON"),
+    ("chat", False, Fault.truncated_json(), "not valid JSON"),
+    ("responses", False, Fault.truncated_json(), "not valid JSON"),
+    ("chat", True, Fault.html(), "an HTML page (text/html)"),
+    ("chat", False, Fault.html(), "an HTML page"),
+    ("responses", True, Fault.html(), "an HTML page (text/html)"),
+    ("responses", False, Fault.html(), "an HTML page"),
+]
+
+
+@pytest.mark.parametrize(("wire_api", "stream", "fault", "says"), MALFORMED)
+def test_a_malformed_reply_is_retried_like_a_cut(server, wire_api, stream, fault, says):
+    server.script(fault)
+    reply = provider(server, wire_api=wire_api, stream=stream).complete(
+        messages(), question=QUESTION
+    )
+    assert reply.text.endswith("要点三。") and len(server.generations) == 2
+
+
+@pytest.mark.parametrize(("wire_api", "stream", "fault", "says"), MALFORMED)
+def test_a_malformed_reply_that_persists_names_what_came_back(
+    server, wire_api, stream, fault, says
+):
+    server.script(*[fault] * 3)
+    with pytest.raises(ProviderError) as caught:
+        provider(server, wire_api=wire_api, stream=stream, max_retries=2).complete(
+            messages(), question=QUESTION
+        )
+    assert says in caught.value.message and "3 times" in caught.value.message
+    assert len(server.generations) == 3
+
+
+# -- answers that are not whole (#11 item 3) --------------------------------
+
+
+def cut_at(limit_key: str):
+    """An answer cut by the token limit unless the request allows more than 2048 tokens."""
+
+    def answer(body: dict) -> str:
+        return "短" if body.get(limit_key, 0) <= 2048 else "完整的回答。要点一，要点二。"
+
+    return answer
+
+
+@pytest.mark.parametrize("wire_api", ["chat", "responses"])
+@pytest.mark.parametrize("stream", [True, False])
+def test_a_cut_answer_is_asked_once_more_with_more_room(monkeypatch, wire_api, stream):
+    monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
+    key = "max_tokens" if wire_api == "chat" else "max_output_tokens"
+    with OpenAIServer(key=KEY, models=[MODEL], answer=cut_at(key), finish_at=2048) as server:
+        reply = provider(server, wire_api=wire_api, stream=stream).complete(
+            messages(), question=QUESTION
+        )
+        assert [r.body[key] for r in server.generations] == [2048, 4096]
+    assert reply.finish_reason == "stop" and reply.text.startswith("完整的回答")
+
+
+def test_an_answer_still_cut_comes_back_flagged_as_length(monkeypatch):
+    monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
+    with OpenAIServer(key=KEY, models=[MODEL], finish_at=100000) as server:
+        reply = provider(server).complete(messages(), question=QUESTION)
+        assert len(server.generations) == 2
+    assert reply.finish_reason == "length"
+
+
+def test_an_empty_answer_is_asked_once_more(monkeypatch):
+    monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
+    answers = iter(["", "第二次的回答。"])
+    with OpenAIServer(key=KEY, models=[MODEL], answer=lambda body: next(answers)) as server:
+        reply = provider(server).complete(messages(), question=QUESTION)
+        assert len(server.generations) == 2
+    assert reply.text == "第二次的回答。"

@@ -106,7 +106,7 @@ def test_the_rest_after_an_overflow_is_a_command_for_the_unanswered_questions():
         session.run(study, store, record, QuitAt(23))
     assert resuming.unanswered(store, record) == (34, 76, 80)
     assert resuming.rest_command(store, record) == (
-        "studybot run --ids 34,76,80 --quiz --segment-max 4"
+        "studybot run --ids 34,76,80 --quiz --segment-min 1 --segment-max 4"
     )
 
 

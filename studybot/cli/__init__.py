@@ -9,6 +9,7 @@ for bad input and 1 for failures at run time.
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 
 import click
@@ -46,6 +47,15 @@ class Group(click.Group):
             if os.environ.get(DEBUG) == "1":
                 raise
             raise Failure(exc) from None
+        except sqlite3.Error as exc:
+            # The store names its file when it opens; a file that breaks later is named here.
+            if os.environ.get(DEBUG) == "1":
+                raise
+            from studybot.config import home
+            from studybot.dbfile import explain
+            from studybot.store import DB_NAME
+
+            raise Failure(explain(exc, home() / DB_NAME)) from None
         except (KeyboardInterrupt, EOFError):
             # click would print a bare "Aborted!" and exit 1; a run saves its
             # session and says how to resume before this point.

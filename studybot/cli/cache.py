@@ -135,7 +135,7 @@ def session_(
     from studybot.errors import BadInput
     from studybot.store import Store
 
-    store = Store.open()
+    store = Store.open(write=False)
     record = store.session(session_id)
     requests = recorded.session_requests(store, record)
     if not requests:

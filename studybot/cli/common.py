@@ -46,7 +46,10 @@ def human_bytes(value: float | None) -> str:
 
 
 def channel_options(fn):
-    """--base-url, --model, --wire-api, --offline: how to reach the model."""
+    """--provider, --base-url, --model, --wire-api, --offline: how to reach the model.
+
+    Each option's name is a key of ``config.FLAG_FIELDS``, the one mapping to settings.
+    """
     fn = click.option(
         "--offline",
         is_flag=True,
@@ -59,7 +62,12 @@ def channel_options(fn):
         help="Chat Completions (default) or Responses.",
     )(fn)
     fn = click.option("--model", help="Model ID exactly as the provider lists it.")(fn)
-    fn = click.option("--base-url", help="API root, e.g. https://taotoken.net/api (no /v1).")(fn)
+    fn = click.option(
+        "--base-url", help="API root, e.g. https://taotoken.net/api or http://localhost:11434/v1."
+    )(fn)
+    fn = click.option(
+        "--provider", metavar="NAME", help="A [providers.NAME] profile from studybot's config.toml."
+    )(fn)
     return fn
 
 

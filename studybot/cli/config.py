@@ -26,8 +26,10 @@ def show(as_json: bool, **flags) -> None:
     """Show the effective settings and where each came from.
 
     Layers, highest first: flags > env (STUDYBOT_BASE_URL, STUDYBOT_MODEL, ...)
-    > studybot's config.toml > the Codex config ($CODEX_HOME/config.toml,
-    model / model_provider / [model_providers.ID]) > defaults. The API key
+    > the [providers.NAME] profile chosen by --provider > studybot's
+    config.toml > the Codex config ($CODEX_HOME/config.toml, model /
+    model_provider / [model_providers.ID]) > OPENAI_BASE_URL and
+    OPENAI_API_KEY (never sent to TaoToken) > defaults. The API key
     is shown only as its variable's name, its length and first 3 characters.
 
     \b
@@ -37,7 +39,7 @@ def show(as_json: bool, **flags) -> None:
     """
     from studybot import channel, config
 
-    data = channel.describe(config.load(flags))
+    data = channel.describe(config.load(config.flag_settings(flags)))
     if as_json:
         emit_json(data)
         return

@@ -34,15 +34,17 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
     from studybot import bank as banks
     from studybot import channel, config, doctor
     from studybot.cli.config import CHANNEL_FIELDS, render
-    from studybot.errors import ConfigError, ProviderError
+    from studybot.errors import ConfigError, ProviderError, StudybotError
+    from studybot.store import DB_NAME
 
-    settings = config.load(flags)
+    settings = config.load(config.flag_settings(flags))
     described = channel.describe(settings)
+    database = doctor.database_check(config.home() / DB_NAME)
     checks = doctor.settings_checks(settings)
     if not as_json:
         render(described, CHANNEL_FIELDS)
         click.echo("")
-        for check in checks:
+        for check in (database, *checks):
             _print(check)
     runnable = all(c.ok is not False for c in checks) and settings.live
     if probe and runnable:
@@ -70,10 +72,14 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
                         "figures": c.figures,
                         "hint": c.hint,
                     }
-                    for c in checks
+                    for c in (database, *checks)
                 ],
                 "verdict": {"ok": result.ok, "kind": result.kind, "text": result.text},
             }
+        )
+    if result.ok and not database.ok:
+        raise StudybotError(
+            f"the session database failed its check: {database.detail}", hint=database.hint
         )
     if result.ok:
         if not as_json:

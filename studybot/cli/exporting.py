@@ -56,7 +56,7 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
     from studybot.errors import BadInput
     from studybot.store import Store
 
-    store = Store.open()
+    store = Store.open(write=False)
     record = store.session(session_id)
     if with_summary or record.provider == "offline":
         _write_last_summary(store, record)

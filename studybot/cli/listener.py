@@ -84,6 +84,24 @@ class TerminalListener:
         if not self._close_stream():
             self._say("")
         self.err.print(turn_line(turn, self.record.answered + self.done, self.record.total))
+        if turn.flag_text:
+            self.err.print(f"Warning: Q{turn.question_id} saved flagged: {turn.flag_text}")
+
+    def segment_split(self, segment, question) -> None:
+        self.err.print(
+            f"Q{question.id} does not fit segment {segment.index + 1}'s context any more: "
+            f"summarising the segment, then Q{question.id} starts a fresh one",
+            markup=False,
+        )
+
+    def usage_suspect(self, turn) -> None:
+        self.err.print(
+            f"Warning: Q{turn.question_id}: the provider reported {turn.prompt_tokens} prompt "
+            f"tokens but the request holds about {turn.local_prompt_tokens}; studybot keeps both "
+            "and sizes the context from its own count (said once per session; `studybot show` "
+            "marks such turns)",
+            markup=False,
+        )
 
     def graded(self, question, result) -> None:
         if result.note:

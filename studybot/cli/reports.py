@@ -22,7 +22,7 @@ def sessions(as_json: bool) -> None:
     from studybot.prices import cost_json, figure, session_money
     from studybot.store import Store
 
-    store = Store.open()
+    store = Store.open(write=False)
     records = store.sessions()
     money = {r.id: session_money(store, r) for r in records}
     if as_json:
@@ -84,7 +84,7 @@ def show(session_id: str, as_json: bool) -> None:
     """
     from studybot.store import Store
 
-    store = Store.open()
+    store = Store.open(write=False)
     record = store.session(session_id)
     if as_json:
         emit_json(session_json(store, record))
@@ -113,7 +113,7 @@ def session_json(store, record) -> dict:
 # The per-turn table, one (heading, cell) pair per column, so a new figure
 # (cost, grade, rating) is one more entry here.
 TURN_COLUMNS = (
-    ("Q", lambda t, peak: str(t.question_id)),
+    ("Q", lambda t, peak: f"{t.question_id}*" if t.answer_flag else str(t.question_id)),
     ("seg", lambda t, peak: str(t.segment + 1)),
     ("prompt", lambda t, peak: _prompt_cell(t)),
     ("cached", lambda t, peak: number(t.cached_tokens)),
@@ -161,6 +161,14 @@ def render_session(store, session_id: int, texts: bool = True) -> None:
         for item in follow_ups.get(t.question_id, []):
             table.add_row(*_follow_up_row(item, columns), style=STYLES["tokens"])
     console.print(table)
+    for t in turns:
+        if t.flag_text:
+            console.print(f"* Q{t.question_id} {t.answer_flag}: {t.flag_text}")
+    if any(t.usage_suspect for t in turns):
+        console.print(
+            "! the provider's reported usage disagrees with the local count by more than 2×; "
+            "context n and KV use the local count"
+        )
     if any(money.cached[t.question_id] != t.cached_tokens for t in turns):
         console.print(
             f"~ cached tokens the provider did not report, simulated under the "
@@ -180,6 +188,8 @@ def _prompt_cell(turn) -> str:
     prompt = number(turn.prompt_tokens)
     if turn.usage_source == "provider" and turn.local_prompt_tokens != turn.prompt_tokens:
         prompt += f" (local {number(turn.local_prompt_tokens)})"
+    if turn.usage_suspect:
+        prompt += " !"  # explained under the table
     return prompt
 
 

@@ -69,10 +69,11 @@ def run(first, last, chapter, tags, ids, weak, quiz, bank_ref, fresh, as_json, *
       studybot run --ids 5,23,34,76 --segment-max 6
     """
     from studybot import bank as banks
-    from studybot import carry, config, providers, selection, session
+    from studybot import carry, config, providers, resuming, selection, session
     from studybot.store import Store
 
-    settings = config.load(flags)
+    settings = config.load(config.flag_settings(flags))
+    bank_ref = resuming.bank_key(bank_ref)  # a path is stored resolved: resume from anywhere
     bank = banks.load(bank_ref)
     bank_key = bank_ref or bank.name
     store = Store.open() if weak is not None else None  # only --weak reads the store
@@ -131,11 +132,12 @@ def review(limit, bank_ref, as_json, **flags) -> None:
       studybot review --limit 8 --bank mine
     """
     from studybot import bank as banks
-    from studybot import config, providers, session
+    from studybot import config, providers, resuming, session
     from studybot import review as reviews
     from studybot.store import Store
 
-    settings = config.load(flags)
+    settings = config.load(config.flag_settings(flags))
+    bank_ref = resuming.bank_key(bank_ref)  # a path is stored resolved: resume from anywhere
     bank = banks.load(bank_ref)
     bank_key = bank_ref or bank.name
     store = Store.open()
@@ -178,14 +180,37 @@ def resume(session_id, as_json, **flags) -> None:
     store = Store.open()
     record, settings = session.resume(store, session_id, flags)
     bank = banks.load(resuming.bank_ref(record))
+    edited, removed = resuming.changed_questions(record, bank)
+    if edited or removed:
+        gone = f"; not in the bank any more: {_ids(removed)}" if removed else ""
+        click.echo(
+            f"Warning: the bank changed since session {record.id} started: "
+            f"edited {_ids(edited) or 'none'}{gone} (saved answers keep the old wording; "
+            "unanswered questions are asked as the bank says now)",
+            err=True,
+        )
     provider, notice = providers.choose(settings, bank)
     if notice:
         click.echo(paint(notice, "warning"), err=True)
+    record = resuming.record_channel(store, record, provider, settings)
     study = session.Study(bank=bank, provider=provider, settings=settings)
     _study(study, store, record, as_json)
 
 
+def _ids(ids) -> str:
+    return ", ".join(f"Q{q}" for q in ids)
+
+
 def _study(study, store, record, as_json: bool) -> None:
+    from studybot.config import home
+    from studybot.locks import session_lock
+
+    with session_lock(home(), record.id):
+        record = store.session(record.id)  # another process may have moved it on meanwhile
+        _study_locked(study, store, record, as_json)
+
+
+def _study_locked(study, store, record, as_json: bool) -> None:
     from studybot import resuming, session
     from studybot.cache.recorded import prefix_findings
     from studybot.cli.listener import TerminalListener

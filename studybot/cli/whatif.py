@@ -135,7 +135,7 @@ def plan(
     if answer_tokens is not None:
         flags["answer_tokens"] = answer_tokens
     flags["prefix_style"] = prefix_style
-    settings = config.load(flags)
+    settings = config.load(config.flag_settings(flags))
     given = {
         "input": price_input,
         "cached_input": price_cached,

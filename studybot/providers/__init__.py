@@ -1,56 +1,20 @@
-"""Where answers come from: a small protocol, and the choice between providers.
+"""Where answers come from: the choice between providers.
 
+The contract (``Provider``, ``Reply``, ``Usage``) lives in ``base``:
 ``complete`` answers one question, ``summarise`` writes a segment's
-summary, ``follow_up`` answers a side question. Each returns a ``Reply``
-whose ``usage`` is what the provider itself reported (None when it
-reported nothing); studybot keeps its own count beside it.
+summary, ``follow_up`` answers a side question, ``warm`` replays what a
+resumed session sent before. ``usage`` is what the provider itself
+reported (None when it reported nothing); studybot keeps its own count
+beside it (``tokens.settle``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Protocol
-
-from studybot.bank import Bank, Question
+from studybot.bank import Bank
 from studybot.config import Settings
+from studybot.providers.base import Messages, Provider, Reply, TextSink, Usage
 
-Messages = list[dict[str, str]]
-TextSink = Callable[[str], None]
-
-
-@dataclass(frozen=True)
-class Usage:
-    prompt_tokens: int
-    completion_tokens: int
-    cached_tokens: int = 0
-
-
-@dataclass(frozen=True)
-class Reply:
-    text: str
-    usage: Usage | None = None  # as reported by the provider
-    finish_reason: str | None = "stop"
-
-
-class Provider(Protocol):
-    name: str  # "offline" or "openai-compat"
-    model: str
-
-    def complete(
-        self, messages: Messages, *, question: Question, on_text: TextSink | None = None
-    ) -> Reply: ...
-
-    def summarise(self, messages: Messages, *, questions: Sequence[Question]) -> Reply: ...
-
-    def follow_up(
-        self,
-        messages: Messages,
-        *,
-        question: Question,
-        text: str,
-        on_text: TextSink | None = None,
-    ) -> Reply: ...
+__all__ = ["Messages", "Provider", "Reply", "TextSink", "Usage", "choose"]
 
 
 OFFLINE_NOTICE = "offline: answering from the bank's answer key; set {var} for a live model"

@@ -49,6 +49,14 @@ class StreamCut(Exception):
         self.received = received  # characters of answer text that did arrive
 
 
+class Malformed(Exception):
+    """A reply that is not the API's format: bad JSON, an HTML page, a stray content type."""
+
+    def __init__(self, came_back: str) -> None:
+        super().__init__(came_back)
+        self.came_back = came_back  # what arrived, in words: "an HTML page (text/html)"
+
+
 @dataclass(frozen=True)
 class Channel:
     """What failure messages name: everything about the request but the key."""
@@ -77,6 +85,17 @@ def classify(exc: BaseException, channel: Channel, what: str) -> Failure:
 
     if isinstance(exc, StreamCut):
         return _cut(exc, channel, what)
+    if isinstance(exc, Malformed):
+        return Failure(
+            ProviderError(
+                f"{what}: {channel.base_url} sent {exc.came_back} instead of an answer, "
+                f"{channel.retries + 1} times",
+                hint="check that base_url is the OpenAI-compatible API root (not a web page or "
+                "a proxy's login); `studybot doctor --probe` checks the channel",
+            ),
+            retryable=True,
+            label=f"the reply was {exc.came_back}",
+        )
     if isinstance(exc, openai.APITimeoutError):
         return Failure(
             ProviderError(
@@ -177,10 +196,11 @@ def _status(exc: Any, channel: Channel, what: str) -> Failure:
             wait=retry_after(exc.response.headers),
         )
     if status >= 500 or status in (408, 409):
+        said = f": {text}" if text else ""
         return Failure(
             ProviderError(
                 f"the API failed with HTTP {status} for {what}, "
-                f"still after {channel.retries} retries",
+                f"still after {channel.retries} retries{said}",
                 hint="the provider is having trouble; try again in a few minutes",
             ),
             retryable=True,

@@ -16,7 +16,7 @@ from studybot import tokens
 from studybot.bank import Bank, Question
 from studybot.cache.rules import PromptCache
 from studybot.prompt import SUMMARY_LINES
-from studybot.providers import Messages, Reply, TextSink, Usage
+from studybot.providers.base import Messages, Reply, TextSink, Usage
 
 NO_KEY_ANSWER = (
     "题库没有这道题的参考答案，离线模式无法作答。"

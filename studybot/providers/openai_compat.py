@@ -13,21 +13,28 @@ retries are off so that there is one policy, and one place to test it.
 
 from __future__ import annotations
 
+import json
+import random
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from studybot import tokens
 from studybot.bank import Question
 from studybot.channel import key_facts, origin
 from studybot.config import Settings
 from studybot.errors import ProviderError
-from studybot.providers import Messages, Reply, TextSink, Usage
-from studybot.providers.failures import Channel, ReportedError, StreamCut, classify
+from studybot.providers import replies
+from studybot.providers.base import Messages, Reply, TextSink
+from studybot.providers.failures import Channel, Malformed, ReportedError, StreamCut, classify
 
-LONGEST_WAIT = 60.0  # seconds: a server asking to wait longer than this gets an error instead
+LONGEST_WAIT = 120.0  # seconds: a server asking to wait longer than this gets an error instead
 BACKOFF_CAP = 30.0  # seconds: the longest wait between retries without Retry-After
+JITTER = 0.25  # fraction a backoff is shortened at random, so clients do not retry in step
+CONNECT_TIMEOUT = 5.0  # seconds to open a connection: an unreachable host fails fast
+MORE_ROOM = 2  # a cut answer is asked once more with this many times the output tokens
 MODEL_LIST_MISSING = {404, 405, 501}  # statuses meaning "this endpoint lists no models"
 
 
@@ -44,6 +51,7 @@ class OpenAICompatProvider:
         *,
         sleep: Callable[[float], None] = time.sleep,
         notify: Callable[[str], None] = _stderr,
+        jitter: Callable[[], float] = random.random,
     ) -> None:
         import openai
 
@@ -51,6 +59,7 @@ class OpenAICompatProvider:
         self.model = settings.model
         self.sleep = sleep
         self.notify = notify
+        self.jitter = jitter
         key = settings.api_key() or ""
         facts = key_facts(settings)
         self.channel = Channel(
@@ -70,10 +79,13 @@ class OpenAICompatProvider:
             api_key=key,
             base_url=settings.base_url,
             max_retries=0,
-            timeout=openai.Timeout(settings.request_timeout, read=read),
+            timeout=openai.Timeout(settings.request_timeout, read=read, connect=CONNECT_TIMEOUT),
         )
 
     # -- the Provider protocol ----------------------------------------------
+
+    def warm(self, requests: Iterable[tuple[Messages, str | None]]) -> None:
+        """A real provider keeps its own cache: nothing to replay."""
 
     def complete(
         self, messages: Messages, *, question: Question, on_text: TextSink | None = None
@@ -102,6 +114,33 @@ class OpenAICompatProvider:
     def ask(
         self, messages: Messages, on_text: TextSink | None, what: str, *, json_reply: bool = False
     ) -> Reply:
+        """One whole answer: an empty or cut one is asked once more, with more room if cut.
+
+        If the second reply is still not whole it is returned as it is, and
+        the session saves it flagged (``Turn.answer_flag``), never as normal.
+        A JSON reply (grading) is returned as it comes: its reader falls back.
+        """
+        limit = self.settings.max_output_tokens
+        reply = self._retrying(messages, on_text, what, limit, json_reply)
+        cut = reply.finish_reason == "length"
+        if json_reply or (reply.text.strip() and not cut):
+            return reply
+        room = self.settings.context_window - tokens.prompt_tokens(messages)
+        larger = min(limit * MORE_ROOM, room) if cut else limit
+        if cut and larger <= limit:
+            return reply  # the window has no more room to give
+        why = f"was cut at {limit} tokens" if cut else "came back empty"
+        self.notify(f"\n{what}: the answer {why}; asking once more with room for {larger}")
+        return self._retrying(messages, on_text, what, larger, json_reply)
+
+    def _retrying(
+        self,
+        messages: Messages,
+        on_text: TextSink | None,
+        what: str,
+        limit: int,
+        json_reply: bool = False,
+    ) -> Reply:
         """One answer, retried on failures that retrying can fix."""
         import openai
 
@@ -116,10 +155,10 @@ class OpenAICompatProvider:
         for attempt in range(retries + 1):
             shown.clear()
             try:
-                if json_reply:
-                    return self._json_once(messages)
-                return self._once(messages, sink if on_text is not None else None)
-            except (openai.OpenAIError, StreamCut, ReportedError) as exc:
+                return self._parsed(
+                    messages, sink if on_text is not None else None, limit, json_reply
+                )
+            except (openai.OpenAIError, StreamCut, ReportedError, Malformed) as exc:
                 failure = classify(exc, self.channel, what)
             if not failure.retryable or attempt == retries:
                 raise failure.error
@@ -137,39 +176,57 @@ class OpenAICompatProvider:
             self.sleep(delay)
         raise AssertionError("unreachable")  # the loop returns or raises
 
+    def _parsed(
+        self, messages: Messages, on_text: TextSink | None, limit: int, json_reply: bool
+    ) -> Reply:
+        """``_once``, with replies the client could not read turned into Malformed."""
+        try:
+            if json_reply:
+                return self._json_once(messages, limit)
+            return self._once(messages, on_text, limit)
+        except json.JSONDecodeError:
+            raise Malformed("text that is not valid JSON (cut short, or not the API)") from None
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            # The client hands back what it cannot parse as-is; reading it fails here.
+            raise Malformed(f"a reply in an unexpected shape ({type(exc).__name__})") from None
+
     def _delay(self, attempt: int, wait: float | None) -> float:
         if wait is not None:
-            return wait
-        return min(BACKOFF_CAP, self.settings.retry_backoff * 2**attempt)
+            return wait  # the server's own figure, as the SDK honours it
+        backoff = min(BACKOFF_CAP, self.settings.retry_backoff * 2**attempt)
+        return backoff * (1 - JITTER * self.jitter())
 
-    def _once(self, messages: Messages, on_text: TextSink | None) -> Reply:
+    def _once(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
         if self.settings.wire_api == "responses":
             if self.settings.stream:
-                return self._responses_stream(messages, on_text)
-            return self._responses_whole(messages, on_text)
+                return self._responses_stream(messages, on_text, limit)
+            return self._responses_whole(messages, on_text, limit)
         if self.settings.stream:
-            return self._chat_stream(messages, on_text)
-        return self._chat_whole(messages, on_text)
+            return self._chat_stream(messages, on_text, limit)
+        return self._chat_whole(messages, on_text, limit)
 
-    def _json_once(self, messages: Messages) -> Reply:
+    def _json_once(self, messages: Messages, limit: int) -> Reply:
         # A JSON reply is parsed whole, so it is never streamed; each wire API names
         # its JSON mode differently.
         if self.settings.wire_api == "responses":
-            return self._responses_whole(messages, None, text={"format": {"type": "json_object"}})
-        return self._chat_whole(messages, None, response_format={"type": "json_object"})
+            json_mode = {"format": {"type": "json_object"}}
+            return self._responses_whole(messages, None, limit, text=json_mode)
+        return self._chat_whole(messages, None, limit, response_format={"type": "json_object"})
 
-    def _chat_stream(self, messages: Messages, on_text: TextSink | None) -> Reply:
+    def _chat_stream(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
         stream = self.client.chat.completions.create(
             model=self.model,
             messages=messages,  # type: ignore[arg-type]
             stream=True,
             stream_options={"include_usage": True},
+            max_tokens=limit,
         )
         parts: list[str] = []
         finish: str | None = None
         usage: Any = None
         deadline = self._deadline()
         with stream, _cut_on_error(parts, self.settings.stream_idle_timeout):
+            replies.expect_event_stream(stream)
             for chunk in stream:
                 if chunk.usage is not None:
                     usage = chunk.usage
@@ -183,15 +240,19 @@ class OpenAICompatProvider:
                         finish = choice.finish_reason
                 self._check_deadline(deadline)
         if finish is None:
-            raise StreamCut("it ended without a finish_reason", _size(parts))
-        return Reply(text="".join(parts), usage=chat_usage(usage), finish_reason=finish)
+            raise StreamCut("it ended without a finish_reason", replies.size(parts))
+        return Reply(text="".join(parts), usage=replies.chat_usage(usage), finish_reason=finish)
 
-    def _chat_whole(self, messages: Messages, on_text: TextSink | None, **extra: Any) -> Reply:
+    def _chat_whole(
+        self, messages: Messages, on_text: TextSink | None, limit: int, **extra: Any
+    ) -> Reply:
         response = self.client.chat.completions.create(
             model=self.model,
             messages=messages,  # type: ignore[arg-type]
+            max_tokens=limit,
             **extra,
         )
+        replies.expect_parsed(response)
         choice = response.choices[0] if response.choices else None
         if choice is None or not choice.finish_reason:
             raise StreamCut("the response had no finish_reason")
@@ -199,20 +260,22 @@ class OpenAICompatProvider:
         if on_text is not None and text:
             on_text(text)
         return Reply(
-            text=text, usage=chat_usage(response.usage), finish_reason=choice.finish_reason
+            text=text, usage=replies.chat_usage(response.usage), finish_reason=choice.finish_reason
         )
 
-    def _responses_stream(self, messages: Messages, on_text: TextSink | None) -> Reply:
+    def _responses_stream(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
         stream = self.client.responses.create(
             model=self.model,
             input=messages,  # type: ignore[arg-type]
             stream=True,
+            max_output_tokens=limit,
         )
         parts: list[str] = []
         final: Any = None
         finish = "stop"
         deadline = self._deadline()
         with stream, _cut_on_error(parts, self.settings.stream_idle_timeout):
+            replies.expect_event_stream(stream)
             for event in stream:
                 kind = getattr(event, "type", "")
                 if kind == "response.output_text.delta":
@@ -224,34 +287,40 @@ class OpenAICompatProvider:
                 elif kind == "response.incomplete":
                     final = event.response
                     details = getattr(final, "incomplete_details", None)
-                    finish = _incomplete_reason(getattr(details, "reason", None))
+                    finish = replies.incomplete_reason(getattr(details, "reason", None))
                 elif kind == "response.failed":
-                    raise _reported(getattr(event.response, "error", None))
+                    raise replies.reported(getattr(event.response, "error", None))
                 elif kind == "error":
-                    raise _reported(event)
+                    raise replies.reported(event)
                 self._check_deadline(deadline)
         if final is None:
-            raise StreamCut("it ended without response.completed", _size(parts))
-        return Reply(text="".join(parts), usage=responses_usage(final.usage), finish_reason=finish)
+            raise StreamCut("it ended without response.completed", replies.size(parts))
+        return Reply(
+            text="".join(parts), usage=replies.responses_usage(final.usage), finish_reason=finish
+        )
 
-    def _responses_whole(self, messages: Messages, on_text: TextSink | None, **extra: Any) -> Reply:
+    def _responses_whole(
+        self, messages: Messages, on_text: TextSink | None, limit: int, **extra: Any
+    ) -> Reply:
         response = self.client.responses.create(
             model=self.model,
             input=messages,  # type: ignore[arg-type]
+            max_output_tokens=limit,
             **extra,
         )
+        replies.expect_parsed(response)
         if response.status == "failed":
-            raise _reported(response.error)
+            raise replies.reported(response.error)
         if response.status not in ("completed", "incomplete"):
             raise StreamCut(f"the response's status is {response.status!r}")
         finish = "stop"
         if response.status == "incomplete":
             details = getattr(response, "incomplete_details", None)
-            finish = _incomplete_reason(getattr(details, "reason", None))
+            finish = replies.incomplete_reason(getattr(details, "reason", None))
         text = response.output_text
         if on_text is not None and text:
             on_text(text)
-        return Reply(text=text, usage=responses_usage(response.usage), finish_reason=finish)
+        return Reply(text=text, usage=replies.responses_usage(response.usage), finish_reason=finish)
 
     def _deadline(self) -> float:
         return time.monotonic() + self.settings.request_timeout
@@ -288,57 +357,6 @@ def _cut_on_error(parts: list[str], idle: float) -> Iterator[None]:
     try:
         yield
     except openai.APITimeoutError:
-        raise StreamCut(f"no data for {idle:g} s", _size(parts)) from None
+        raise StreamCut(f"no data for {idle:g} s", replies.size(parts)) from None
     except openai.APIConnectionError:
-        raise StreamCut("the connection dropped", _size(parts)) from None
-
-
-def _reported(error: Any) -> ReportedError:
-    return ReportedError(getattr(error, "code", None), getattr(error, "message", None))
-
-
-def _size(parts: list[str]) -> int:
-    return sum(len(p) for p in parts)
-
-
-def _incomplete_reason(reason: str | None) -> str:
-    # Chat's words for the same outcomes, so reports read the same for both wire APIs.
-    return {"max_output_tokens": "length", "content_filter": "content_filter"}.get(
-        reason or "", reason or "length"
-    )
-
-
-def _get(obj: Any, name: str) -> Any:
-    """A usage field, whether the client parsed it into a model or left it a dict."""
-    if obj is None:
-        return None
-    if isinstance(obj, dict):
-        return obj.get(name)
-    value = getattr(obj, name, None)
-    if value is None:
-        extra = getattr(obj, "model_extra", None) or {}
-        value = extra.get(name)
-    return value
-
-
-def chat_usage(usage: Any) -> Usage | None:
-    """Chat usage; cached tokens from OpenAI's details or DeepSeek's cache-hit count."""
-    return _usage(usage, "prompt_tokens", "completion_tokens", "prompt_tokens_details")
-
-
-def responses_usage(usage: Any) -> Usage | None:
-    """Responses usage: input/output tokens and ``input_tokens_details.cached_tokens``."""
-    return _usage(usage, "input_tokens", "output_tokens", "input_tokens_details")
-
-
-def _usage(usage: Any, prompt: str, completion: str, details: str) -> Usage | None:
-    if usage is None:
-        return None
-    cached = _get(_get(usage, details), "cached_tokens")
-    if cached is None:
-        cached = _get(usage, "prompt_cache_hit_tokens")
-    return Usage(
-        prompt_tokens=int(_get(usage, prompt) or 0),
-        completion_tokens=int(_get(usage, completion) or 0),
-        cached_tokens=int(cached or 0),
-    )
+        raise StreamCut("the connection dropped", replies.size(parts)) from None

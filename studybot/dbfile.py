@@ -1,0 +1,139 @@
+"""Opening the SQLite file safely for several processes, and explaining what goes wrong.
+
+Every connection waits up to ``BUSY_SECONDS`` for another process's write
+instead of failing with "database is locked", and every write transaction
+takes the write lock up front (``BEGIN IMMEDIATE``): a deferred transaction
+that upgrades from read to write can fail at once under WAL, whatever the
+timeout. SQLite's own errors become one message that names the file.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from studybot.errors import ConfigError, StudybotError
+
+BUSY_SECONDS = 30.0  # how long a connection waits for another process's write lock
+
+
+def connect(path: Path, *, write: bool = True) -> Database:
+    """A Database on ``path``; ``write=False`` opens it read-only, and never creates it."""
+    if write:
+        _prepare(path)
+        conn = sqlite3.connect(str(path), timeout=BUSY_SECONDS)
+    elif path.exists():
+        # A read-only home: open the file read-only; WAL needs mode=ro to skip the -shm write.
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_SECONDS)
+    else:
+        return Database(memory=True)  # nothing studied yet, and nowhere to write
+    return Database(conn)
+
+
+def writable(path: Path) -> bool:
+    folder = path.parent
+    if path.exists():
+        return os.access(path, os.W_OK) and os.access(folder, os.W_OK)
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return os.access(folder, os.W_OK)
+
+
+def _prepare(path: Path) -> None:
+    """Create the folder and a private (0600) file; the key never lands here, answers do."""
+    if path.parent.exists() and not path.parent.is_dir():
+        raise ConfigError(
+            f"STUDYBOT_HOME {path.parent} is a file, not a folder",
+            hint="point STUDYBOT_HOME at a folder (it is created if missing)",
+        )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not path.exists():
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        os.chmod(path, 0o600)
+    except OSError as exc:
+        raise StudybotError(
+            f"cannot open the session database {path}: {exc.strerror or exc}",
+            hint="check the folder's permissions, or set STUDYBOT_HOME to a writable folder",
+        ) from None
+
+
+@contextmanager
+def writing(db: Database) -> Iterator[Database]:
+    """One short write transaction holding the write lock from its first statement."""
+    if db.conn.in_transaction:  # already inside one: sqlite-utils nests with savepoints
+        yield db
+        return
+    _begin_immediate(db)
+    try:
+        yield db
+    except BaseException:
+        if db.conn.in_transaction:
+            db.conn.execute("ROLLBACK")
+        raise
+    db.conn.execute("COMMIT")
+
+
+def _begin_immediate(db: Database) -> None:
+    # The busy handler waits for a writer; SQLite still answers "locked" at once when it
+    # sees a stale read snapshot, so that case is retried here until the same deadline.
+    deadline = time.monotonic() + BUSY_SECONDS
+    while True:
+        try:
+            db.conn.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def explain(exc: sqlite3.Error, path: Path) -> StudybotError:
+    """SQLite's error as one message naming the file and what to do."""
+    text = str(exc)
+    lower = text.lower()
+    if "not a database" in lower or "malformed" in lower or "corrupt" in lower:
+        return StudybotError(
+            f"the session database {path} is damaged or not a studybot database ({text})",
+            hint=f"move {path.name} away (keep it for recovery) and studybot starts a new one; "
+            "`studybot doctor` runs SQLite's quick_check on it",
+        )
+    if "disk is full" in lower or "disk i/o" in lower:
+        return StudybotError(
+            f"cannot write the session database {path}: {text}",
+            hint="free some disk space, then resume; what was saved before is kept",
+        )
+    if "readonly" in lower or "read-only" in lower or "unable to open" in lower:
+        return StudybotError(
+            f"cannot write the session database {path}: {text}",
+            hint="check the folder's permissions, or set STUDYBOT_HOME to a writable folder; "
+            "sessions, show and export still read a read-only home",
+        )
+    if "locked" in lower or "busy" in lower:
+        return StudybotError(
+            f"the session database {path} stayed locked by another studybot process "
+            f"for {BUSY_SECONDS:g} s",
+            hint="wait for the other run to finish, then try again",
+        )
+    return StudybotError(f"the session database {path} failed: {text}")
+
+
+def quick_check(path: Path) -> str:
+    """SQLite's ``PRAGMA quick_check`` on the file, read-only: "ok", or its first problem."""
+    if not path.exists():
+        return "ok (not created yet)"
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_SECONDS)
+        try:
+            rows = conn.execute("PRAGMA quick_check").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        return str(exc)
+    return str(rows[0][0]) if rows else "no answer"

@@ -146,6 +146,7 @@ class Store:
         self.path = path
         try:
             can_write = write or writable(path)
+            self.writable = can_write  # False on a read-only home: readers still work
             self.db = connect(path, write=can_write)
             if can_write:
                 self.db.enable_wal()

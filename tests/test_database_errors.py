@@ -105,6 +105,20 @@ def test_a_read_only_home_still_reads(invoke, studybot_home):
             path.chmod(0o600 if path.is_file() else 0o700)
 
 
+def test_reading_commands_open_a_read_only_database_even_as_root(
+    invoke, studybot_home, monkeypatch
+):
+    """The permission check above is skipped as root; SQLite's mode=ro is not."""
+    from studybot import store
+
+    studied(invoke, studybot_home)  # offline: its last summary is written only when read
+    monkeypatch.setattr(store, "writable", lambda path: False)
+    for command in (("sessions",), ("show", "1"), ("export", "1", "-f", "md")):
+        result = invoke(*command)
+        assert result.exit_code == 0, (command, result.stderr)
+    assert "第 1 题" in invoke("export", "1", "-f", "md").stdout
+
+
 def test_a_read_only_home_without_a_database_lists_nothing(invoke, tmp_path, monkeypatch):
     from studybot import store
 

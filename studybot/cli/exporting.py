@@ -58,7 +58,7 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
 
     store = Store.open(write=False)
     record = store.session(session_id)
-    if with_summary or record.provider == "offline":
+    if store.writable and (with_summary or record.provider == "offline"):
         _write_last_summary(store, record)
     if fmt == "apkg":
         from studybot import anki

@@ -16,10 +16,8 @@ from pathlib import Path
 
 from studybot import review
 from studybot.bank import Bank
-from studybot.errors import BadInput
 from studybot.store import Store
 
-INSTALL_PLOT = "pip install 'studybot[plot]'"
 GRID_COLUMNS = 25  # questions per row of the --plot grid (the longest shipped chapter has 24)
 
 
@@ -88,23 +86,12 @@ def progress(store: Store, bank: Bank, bank_key: str, now: datetime | None = Non
     )
 
 
-def require_matplotlib() -> None:
-    """BadInput naming the install command when the plot extra is missing."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise BadInput(
-            "--plot needs matplotlib, which is not installed", hint=INSTALL_PLOT
-        ) from None
-
-
 def plot(report: Progress, bank: Bank, path: Path) -> None:
     """A PNG grid: one row per chapter, one cell per question, coloured by retention."""
-    require_matplotlib()
-    import matplotlib
+    from studybot import plots
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = plots.pyplot()
+    import matplotlib
     import numpy as np
 
     # Each chapter takes a row, wrapped every GRID_COLUMNS questions (an imported
@@ -132,15 +119,7 @@ def plot(report: Progress, bank: Bank, path: Path) -> None:
     axes.set_xticks([])
     axes.set_title(f"{report.bank}: retention per question now (grey = not studied yet)")
     figure.colorbar(image, ax=axes, label="FSRS retention")
-    figure.tight_layout()
-    try:
-        figure.savefig(path, dpi=120)
-    except OSError as exc:
-        raise BadInput(
-            f"cannot write {path}: {exc.strerror}", hint="choose a writable path for --plot"
-        ) from None
-    finally:
-        plt.close(figure)
+    plots.save(figure, path)
 
 
 def _mean(values: list[float]) -> float | None:

@@ -94,11 +94,12 @@ def progress(bank_ref: str | None, as_json: bool, plot: Path | None) -> None:
       studybot progress --plot progress.png
     """
     from studybot import bank as banks
+    from studybot import plots
     from studybot import progress as mastery
     from studybot.store import Store
 
     if plot is not None:
-        mastery.require_matplotlib()
+        plots.require_matplotlib()
     bank = banks.load(bank_ref)
     report = mastery.progress(Store.open(), bank, bank_ref or bank.name)
     if plot is not None:

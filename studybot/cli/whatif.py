@@ -121,17 +121,10 @@ def plan(
     projected at answer_tokens each instead of the offline answer key.
     """
     from studybot import bank as banks
-    from studybot import config, prices, whatif
-    from studybot.errors import BadInput
+    from studybot import config, plots, prices, whatif
 
     if plot is not None:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise BadInput(
-                "--plot needs matplotlib, which is not installed",
-                hint="pip install 'studybot[plot]'",
-            ) from None
+        plots.require_matplotlib()
     if answer_tokens is not None:
         flags["answer_tokens"] = answer_tokens
     flags["prefix_style"] = prefix_style
@@ -328,12 +321,9 @@ def _short(value: int) -> str:
 
 
 def _plot(p, path: Path) -> None:
-    import matplotlib
+    from studybot import plots
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from studybot.errors import BadInput
+    plt = plots.pyplot()
 
     questions = [r.question for r in p.single.requests]
     seg = {r.question: r.context_tokens for r in p.segmented.requests if r.kind == "answer"}
@@ -349,15 +339,7 @@ def _plot(p, path: Path) -> None:
     axes.set_ylabel("context n (prompt + answer tokens)")
     axes.set_title(f"Q{p.first}–{p.last}: context per request, cache rule {p.rule.name}")
     axes.legend()
-    figure.tight_layout()
-    try:
-        figure.savefig(path, dpi=120)
-    except OSError as exc:
-        raise BadInput(
-            f"cannot write {path}: {exc.strerror}", hint="choose a writable path for --plot"
-        ) from None
-    finally:
-        plt.close(figure)
+    plots.save(figure, path)
 
 
 COMMANDS = [plan]

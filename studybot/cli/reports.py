@@ -209,6 +209,12 @@ def _money_columns(money) -> list:
 def _money_line(console, money, record, hint: str) -> None:
     """The session's cost and each segment's (summary and grading requests included)."""
     if not money.cost:
+        if record.provider == "offline":
+            hint = (
+                "offline answers cost nothing; what a live model would cost: studybot plan "
+                f"--from {record.first_question} --to {record.last_question} "
+                "--price-input 2 --price-cached 0.2 --price-output 8 --currency CNY"
+            )
         console.print(hint.format(model=record.model), markup=False, style=STYLES["tokens"])
         return
     total = money.cost.total

@@ -268,8 +268,8 @@ def _prefix_text(p) -> str:
     cached = extra + saved  # the extra prompt tokens the cache serves
     why = (
         f"the designed prefix ({choice.designed_tokens:,} tokens against "
-        f"{choice.short_tokens:,}) adds {extra:,} prompt tokens over the run, {cached:,} of "
-        f"them cached, and {'saves' if saved >= 0 else 'adds'} {abs(saved):,} uncached ones "
+        f"{choice.short_tokens:,}) adds {extra:,} prompt tokens over the run, the cache serves "
+        f"{cached:,} more, so it {'saves' if saved >= 0 else 'adds'} {abs(saved):,} uncached ones "
         f"under {p.rule.name}"
     )
     if cheaper == "short":

@@ -144,3 +144,16 @@ def test_a_quiz_under_json_shows_questions_on_stderr_and_keeps_stdout_json(invok
     assert "为什么 KV 缓存只保存 K 和 V" in result.stderr
     data = json.loads(result.stdout)
     assert data["turns"][0]["rating"] == 3 and data["turns"][0]["attempt"] == "只存 K 和 V"
+
+
+def test_show_lists_each_questions_grade_and_rating(invoke):
+    attempts = "自注意力要算 n×n 的分数矩阵，随 n² 增长，输入加输出都占窗口\n\n3\n\n\n1\n"
+    assert invoke("run", "--ids", "5,6,7", "--quiz", input=attempts).exit_code == 0
+    shown = invoke("show", "1").stdout
+    line = next(line for line in shown.splitlines() if line.startswith("recall"))
+    grades = {
+        t["question_id"]: t["grade"]
+        for t in json.loads(invoke("show", "1", "--json").stdout)["turns"]
+    }
+    assert f"Q5 {grades[5]:.0%} Good" in line
+    assert "Q6 0% Again" in line and "Q7 0% unrated" in line

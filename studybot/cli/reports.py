@@ -161,6 +161,7 @@ def render_session(store, session_id: int, texts: bool = True) -> None:
         for item in follow_ups.get(t.question_id, []):
             table.add_row(*_follow_up_row(item, columns), style=STYLES["tokens"])
     console.print(table)
+    _recall_line(console, store, record)
     for t in turns:
         if t.flag_text:
             console.print(f"* Q{t.question_id} {t.answer_flag}: {t.flag_text}")
@@ -204,6 +205,21 @@ def _money_columns(money) -> list:
     if money.cost:
         columns.append(("cost", lambda t, peak: money.turn_cost(t.question_id).text()))
     return columns
+
+
+def _recall_line(console, store, record) -> None:
+    """Each attempted or rated question's grade and rating, under the table (80 columns)."""
+    from studybot.review import RATINGS, session_reviews
+
+    grades = store.grades(record.id)
+    ratings = session_reviews(store, record.id)
+    cells = []
+    for question_id in sorted(set(grades) | set(ratings)):
+        g, r = grades.get(question_id), ratings.get(question_id)
+        grade = "-" if g is None or g.score is None else f"{g.score:.0%}"
+        cells.append(f"Q{question_id} {grade} {RATINGS[r.rating] if r else 'unrated'}")
+    if cells:
+        console.print("recall (grade, rating): " + " · ".join(cells), markup=False)
 
 
 def _money_line(console, money, record, hint: str) -> None:

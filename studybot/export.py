@@ -159,6 +159,7 @@ def to_markdown(store: Store, session_id: int) -> str:
         f"- answered by {record.provider} ({record.model}) · started {record.created}",
         "",
     ]
+    recall = _recall(store, record.id)
     shown: str | None = None  # the summary just printed, which the next segment starts from
     for segment in store.segments(record.id):
         lines += [f"## Segment {segment.index + 1}: Q{segment.first_id}–Q{segment.last_id}", ""]
@@ -183,6 +184,7 @@ def to_markdown(store: Store, session_id: int) -> str:
             ]
             if turn.flag_text:
                 lines += [f"> **Incomplete answer:** {turn.flag_text}", ""]
+            lines += recall.get(question_id, [])
             for item in follow_ups.get(question_id, []):
                 lines += [f"**追问：** {escape_html_like(item.question)}", ""]
                 lines += [escape_html_like(item.answer.strip()), ""]
@@ -190,6 +192,27 @@ def to_markdown(store: Store, session_id: int) -> str:
             lines += ["**本段小结**", "", *_summary_lines(segment.summary_out), ""]
         shown = segment.summary_out
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _recall(store: Store, session_id: int) -> dict[int, list[str]]:
+    """Question id -> Markdown lines with the user's own attempt, its grade and the rating."""
+    from studybot.review import RATINGS, session_reviews
+
+    grades = store.grades(session_id)
+    ratings = session_reviews(store, session_id)
+    out: dict[int, list[str]] = {}
+    for question_id in set(grades) | set(ratings):
+        g, r = grades.get(question_id), ratings.get(question_id)
+        facts = []
+        if g is not None and g.score is not None:
+            facts.append(f"grade {g.score:.0%} ({g.source})")
+        if r is not None:
+            facts.append(f"rated {r.rating} {RATINGS[r.rating]}")
+        attempt = (g.attempt if g else None) or (r.attempt if r else None) or ""
+        lines = [f"**我的作答**（{' · '.join(facts)}）：" if facts else "**我的作答**："]
+        quoted = [f"> {escape_html_like(line)}" for line in attempt.strip().splitlines()]
+        out[question_id] = [*lines, "", *(quoted or ["> _（先想后看，没有写下作答）_"]), ""]
+    return out
 
 
 def _summary_lines(summary: str) -> list[str]:

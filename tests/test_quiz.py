@@ -157,3 +157,14 @@ def test_show_lists_each_questions_grade_and_rating(invoke):
     }
     assert f"Q5 {grades[5]:.0%} Good" in line
     assert "Q6 0% Again" in line and "Q7 0% unrated" in line
+
+
+def test_markdown_notes_keep_the_attempt_its_grade_and_rating(invoke):
+    from markdown_it import MarkdownIt
+
+    attempt = "只存 K 和 V，<think> 里的 Q 每步只用一次"
+    assert invoke("run", "--ids", "23,24", "--quiz", input=f"{attempt}\n\n4\n\n\n").exit_code == 0
+    html = MarkdownIt("commonmark").render(invoke("export", "1", "-f", "md").stdout)
+    assert "<blockquote>\n<p>只存 K 和 V，&lt;think&gt; 里的 Q 每步只用一次</p>" in html
+    assert "rated 4 Easy" in html
+    assert "没有写下作答" in html  # Q24: an empty attempt, thought about, then revealed

@@ -168,3 +168,11 @@ def test_markdown_notes_keep_the_attempt_its_grade_and_rating(invoke):
     assert "<blockquote>\n<p>只存 K 和 V，&lt;think&gt; 里的 Q 每步只用一次</p>" in html
     assert "rated 4 Easy" in html
     assert "没有写下作答" in html  # Q24: an empty attempt, thought about, then revealed
+
+
+def test_a_segment_names_its_questions_as_ranges():
+    from studybot.cli.listener import id_ranges
+
+    assert id_ranges((1, 2, 3, 4, 5, 6, 7, 8)) == "Q1–Q8"
+    assert id_ranges((5,)) == "Q5"
+    assert id_ranges((2, 6, 7, 8, 23)) == "Q2, Q6–Q8, Q23"

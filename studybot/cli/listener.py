@@ -229,7 +229,7 @@ class TerminalListener:
         where = "".join(f" · 第 {c.number} 章 {c.title}" for c in chapters)
         of = f"/{self.segments}" if self.segments else ""
         self.out.print(
-            f"\n━━ Segment {segment.index + 1}{of} · Q{segment.first_id}–Q{segment.last_id}{where} ━━",
+            f"\n━━ Segment {segment.index + 1}{of} · {id_ranges(segment.question_ids)}{where} ━━",
             style=STYLES["segment"],
             markup=False,
         )
@@ -266,3 +266,14 @@ def turn_line(turn, position: int, total: int) -> str:
         f" · prompt {number(turn.prompt_tokens)}{cached} · answer {number(turn.completion_tokens)}"
         f" · n={number(turn.context_tokens)}{kv} · {turn.latency_ms / 1000:.1f} s[/]"
     )
+
+
+def id_ranges(ids) -> str:
+    """Question ids as ranges: "Q1–Q8", "Q5", or a review's "Q2, Q6–Q8, Q23"."""
+    runs: list[list[int]] = []
+    for question_id in ids:
+        if runs and question_id == runs[-1][-1] + 1:
+            runs[-1].append(question_id)
+        else:
+            runs.append([question_id])
+    return ", ".join(f"Q{r[0]}" if len(r) == 1 else f"Q{r[0]}–Q{r[-1]}" for r in runs)

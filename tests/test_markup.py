@@ -28,3 +28,16 @@ def test_html_like_text_is_visible_after_commonmark_rendering():
     assert "$a<b$" in escaped
     rendered = MarkdownIt("commonmark", {"html": True}).render(escaped)
     assert "&lt;think&gt;推理&lt;/think&gt;" in rendered and "&lt;/s&gt;" in rendered
+
+
+def test_cjk_text_wraps_between_characters_and_keeps_latin_words_whole():
+    from rich.cells import cell_len
+
+    from studybot.cli.render import wrap_cjk
+
+    text = "位置编码只在训练见过的长度范围内可靠，并要求输入与 max_tokens 之和不超过它。"
+    lines = wrap_cjk(text, 20)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")  # nothing lost
+    assert all(cell_len(line) <= 20 for line in lines)
+    assert len(lines) > 1 and lines[0] == "位置编码只在训练见过"
+    assert any("max_tokens" in line for line in lines)  # never split inside the word

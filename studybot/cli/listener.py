@@ -14,10 +14,11 @@ import click
 
 from studybot.cli import terminal
 from studybot.cli.common import stderr_console, stdout_console
-from studybot.cli.render import STYLES, MarkdownStream, number, paint, spinner
+from studybot.cli.render import STYLES, MarkdownStream, number, paint, spinner, wrap_cjk
 from studybot.review import RATINGS as RATING_NAMES
 from studybot.session import FOLLOW_UP, NEXT, QUIT
 
+POINT_STYLES = {"covered": STYLES["ok"], "partly": STYLES["warning"]}  # missed: plain
 ATTEMPT_HELP = "Your answer (an empty line or Ctrl-D ends it; Enter on an empty first line = think, then reveal):"
 
 
@@ -116,11 +117,17 @@ class TerminalListener:
             f" · {result.score:.0%}",
             err=True,
         )
+        rows = []
         for n, point in enumerate(result.points, start=1):
             mark = point.state.ljust(7)
             if point.coverage is not None and point.state != "covered":
                 mark = f"{mark} {point.coverage:>4.0%}"  # how near the estimate came
-            click.echo(f"  {mark}  {n}. {point.point}", err=True)
+            rows.append((mark, f"{n}. {point.point}", POINT_STYLES.get(point.state)))
+        if self.err.is_terminal:
+            self._point_table(rows)
+        else:
+            for mark, text, _style in rows:
+                click.echo(f"  {mark}  {text}", err=True)
         click.echo(f"advice: {result.advice}", err=True)
         if result.usage is not None:
             click.echo(
@@ -130,6 +137,21 @@ class TerminalListener:
                 " · not added to the main history",
                 err=True,
             )
+
+    def _point_table(self, rows) -> None:
+        """Key points with their mark in a column, so a long point wraps under itself."""
+        from rich.padding import Padding
+        from rich.table import Table
+        from rich.text import Text
+
+        table = Table.grid(padding=(0, 2))
+        table.add_column(no_wrap=True)
+        table.add_column()
+        room = max(20, self.err.width - 2 - max(len(m) for m, _t, _s in rows) - 2)
+        for mark, text, style in rows:
+            lines = "\n".join(wrap_cjk(text, room))
+            table.add_row(Text(mark), Text(lines, overflow="fold"), style=style)
+        self.err.print(Padding(table, (0, 0, 0, 2)))
 
     def after_answer(self, question, suggestion: int | None):
         if not self.quiz and not self.interactive:

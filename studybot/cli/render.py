@@ -9,6 +9,7 @@ off everywhere. rich is imported only when something is drawn.
 from __future__ import annotations
 
 import os
+import re
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
@@ -154,3 +155,27 @@ class _Lines:
         for line in self.lines:
             yield from line
             yield Segment.line()
+
+
+_UNITS = re.compile(r"[A-Za-z0-9_.+\-^/²³×%]+|\s+|.", re.S)
+
+
+def wrap_cjk(text: str, width: int) -> list[str]:
+    """Lines of at most ``width`` cells, breaking between CJK characters as well as at spaces.
+
+    rich breaks lines only at white space, so a long run of Chinese wraps as
+    one word; here each CJK character is a place to break and a latin word
+    stays whole (a word longer than the line is left to the renderer).
+    """
+    from rich.cells import cell_len
+
+    lines, line = [], ""
+    for unit in _UNITS.findall(text):
+        if line and cell_len(line + unit) > width:
+            lines.append(line.rstrip())
+            line = "" if unit.isspace() else unit
+        else:
+            line += unit
+    if line.strip() or not lines:
+        lines.append(line.rstrip())
+    return lines

@@ -238,11 +238,11 @@ def _ask(
 
 
 def _figures(reply: Reply, messages, seconds: float, first_token: float) -> dict[str, float]:
-    usage = reply.usage
+    usage = tokens.settle(reply.usage, messages, reply.text).usage
     return {
-        "prompt_tokens": usage.prompt_tokens if usage else tokens.prompt_tokens(messages),
-        "cached_tokens": usage.cached_tokens if usage else 0,
-        "completion_tokens": usage.completion_tokens if usage else tokens.count(reply.text),
+        "prompt_tokens": usage.prompt_tokens,
+        "cached_tokens": usage.cached_tokens,
+        "completion_tokens": usage.completion_tokens,
         "first_token_s": round(first_token, 3),
         "seconds": round(seconds, 3),
     }

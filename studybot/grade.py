@@ -256,8 +256,7 @@ def live(
             # The answer is saved already; a failed side request must not end the session.
             problem = f"the grading request failed: {exc.message}"
             break
-        # "reported usage or local count", as for every other request
-        spent.append(reply.usage or Usage(tokens.prompt_tokens(messages), tokens.count(reply.text)))
+        spent.append(tokens.settle(reply.usage, messages, reply.text).usage)
         try:
             results, line = parse(reply.text, points)
         except Malformed as exc:

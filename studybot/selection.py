@@ -85,9 +85,9 @@ def by_chapter(bank: Bank, numbers: Iterable[int]) -> tuple[Question, ...]:
 
 
 def by_tag(bank: Bank, tags: Iterable[str]) -> tuple[Question, ...]:
-    wanted = {t.strip().lower() for t in tags}
+    wanted = {t.strip().casefold() for t in tags}
     known = sorted({t for q in bank.questions for t in q.tags})
-    unknown = sorted(wanted - set(known))
+    unknown = sorted(wanted - {t.casefold() for t in known})
     if unknown:
         close = sorted({m for t in unknown for m in difflib.get_close_matches(t, known, n=3)})
         if not known:
@@ -97,7 +97,7 @@ def by_tag(bank: Bank, tags: Iterable[str]) -> tuple[Question, ...]:
         else:
             hint = f"its {len(known)} tags: {', '.join(known)}"
         raise BadInput(f"no question has the tag {', '.join(unknown)}", hint=hint)
-    return tuple(q for q in bank.questions if wanted & set(q.tags))
+    return tuple(q for q in bank.questions if wanted & {t.casefold() for t in q.tags})
 
 
 def by_ids(bank: Bank, ids: Iterable[int]) -> tuple[Question, ...]:

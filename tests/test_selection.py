@@ -122,3 +122,16 @@ def test_planner_cuts_non_contiguous_ids_along_chapters():
         [3] * 7,
         [4] * 5,
     ]
+
+
+def test_a_tag_matches_whatever_its_case_in_an_imported_bank(store):
+    from dataclasses import replace
+
+    tagged = replace(
+        SHIPPED,
+        questions=tuple(
+            replace(q, tags=("Favourite",)) if q.id in (88, 89) else q for q in SHIPPED.questions
+        ),
+    )
+    assert ids(selection.choose(tagged, store, tags=("favourite",))) == [88, 89]
+    assert ids(selection.choose(tagged, store, tags=("FAVOURITE",))) == [88, 89]

@@ -390,3 +390,20 @@ def test_resume_gets_past_a_question_that_overflows_its_segment(invoke, server):
     store = Store.open()
     assert store.session(1).complete
     assert [s.question_ids for s in store.segments(1)] == [(1,), (2, 3, 4)]
+
+
+def test_export_summary_of_a_live_session_needs_its_key_and_never_falls_back_offline(
+    invoke, server, monkeypatch
+):
+    assert run(invoke, server, "--from", "1", "--to", "5").exit_code == 0
+    sent = len(server.requests)
+    monkeypatch.delenv("TAOTOKEN_API_KEY")
+    result = invoke("export", "1", "-f", "md", "--summary")
+    assert result.exit_code == 2
+    assert "TAOTOKEN_API_KEY is not set" in result.stderr
+    assert Store.open().segments(1)[-1].summary_out is None  # no offline summary slipped in
+    monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
+    result = invoke("export", "1", "-f", "md", "--summary")
+    assert result.exit_code == 0, result.stderr
+    assert len(server.requests) == sent + 1  # the one summary request, made live
+    assert Store.open().segments(1)[-1].summary_out.startswith("Q1：")

@@ -87,16 +87,13 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
 def _write_last_summary(store, record) -> None:
     """The last segment's summary, from the provider that answered the session."""
     from studybot import bank as banks
-    from studybot import carry, config, providers, session
+    from studybot import carry, providers, resuming, session
 
-    if record.provider == "offline":
-        settings = config.load({"offline": True})
-    else:
-        settings = config.load(
-            {"model": record.model, "base_url": record.base_url, "wire_api": record.wire_api}
-        )
-    bank = banks.load(None if record.bank == "default" else record.bank)
-    provider, _ = providers.choose(settings, bank)
+    settings = resuming.settings_for(record, {})  # a live session needs its key again
+    bank = banks.load(resuming.bank_ref(record))
+    provider, notice = providers.choose(settings, bank)
+    if notice and record.provider != "offline":
+        click.echo(notice, err=True)
     study = session.Study(bank=bank, provider=provider, settings=settings)
     carry.last_summary(study, store, record, session.Listener())
 

@@ -19,14 +19,18 @@ def sessions(as_json: bool) -> None:
       studybot sessions --json
     """
     from studybot.export import session_summary
-    from studybot.prices import cost_json, figure, session_money
+    from studybot.prices import configured, cost_json, figure, session_money
     from studybot.store import Store
 
     store = Store.open(write=False)
     records = store.sessions()
-    money = {r.id: session_money(store, r) for r in records}
+    # Only a priced model has a cost; the others need no replay of their turns.
+    priced_models = configured()
+    money = {
+        r.id: session_money(store, r).total if r.model in priced_models else None for r in records
+    }
     if as_json:
-        emit_json([{**session_summary(r), "cost": cost_json(money[r.id].total)} for r in records])
+        emit_json([{**session_summary(r), "cost": cost_json(money[r.id])} for r in records])
         return
     if not records:
         click.echo("No sessions yet. Start one: studybot run --from 1 --to 8")
@@ -36,7 +40,7 @@ def sessions(as_json: bool) -> None:
     table = Table(box=None, pad_edge=False)
     # Everything but the model keeps to one line; a long model ID is cut short
     # so that each session stays one row at 80 columns.
-    currencies = {m.total.currency for m in money.values() if m.total is not None}
+    currencies = {m.currency for m in money.values() if m is not None}
     priced = bool(currencies)
     # One currency goes in the heading, so each row keeps to 80 columns.
     cost_heading = f"cost {currencies.pop()}" if len(currencies) == 1 else "cost"
@@ -60,7 +64,7 @@ def sessions(as_json: bool) -> None:
             r.created.replace("T", " ")[:16],
         ]
         if priced:
-            total = money[r.id].total
+            total = money[r.id]
             text = "-" if total is None else figure(total.total)
             row.append(text if cost_heading != "cost" or total is None else total.text())
         table.add_row(*row)

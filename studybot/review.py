@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from fsrs import Card, Rating, Scheduler, State
 
 from studybot.bank import Bank, Question
+from studybot.dbfile import writing
 from studybot.errors import BadInput
 from studybot.store import Store
 
@@ -125,9 +126,9 @@ def record_review(
     if grade is not None and not 0.0 <= grade <= 1.0:
         raise BadInput(f"grade {grade!r} is outside 0-1")
     at = utc(now)
-    # Read and write in one transaction: a second process rating the same
-    # card meanwhile makes this one fail loudly rather than drop a review.
-    with store.db.atomic():
+    # Read and write in one transaction that holds the write lock from the start:
+    # a second process rating the same card waits for it, and no review is lost.
+    with writing(store.db):
         previous = card_info(store, bank, question_id)
         card = previous.card if previous else Card(card_id=question_id, due=at)
         card, _ = _scheduler.review_card(card, Rating(rating), at)

@@ -367,7 +367,8 @@ class Store:
             [{"point": p, "covered": c} for p, c in grade.points], ensure_ascii=False
         )
         row["created"] = grade.created or now()
-        self.db["grades"].insert(row, replace=True)  # commits before returning
+        with writing(self.db):
+            self.db["grades"].insert(row, replace=True)
 
     def grades(self, session_id: int) -> dict[int, GradeRecord]:
         """The session's graded attempts by question id."""

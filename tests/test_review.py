@@ -181,3 +181,23 @@ def test_question_stats_and_the_weakest_first(store):
 )
 def test_intervals_read_as_words(delta, text):
     assert review.until(T0 + delta, T0) == text
+
+
+def test_two_processes_rating_at_once_lose_no_review(studybot_home):
+    """Each rating reads the card, then writes it: the write lock must come first."""
+    import subprocess
+    import sys
+
+    Store.open().close()  # migrations done before the race
+    code = (
+        "from studybot import review\nfrom studybot.store import Store\n"
+        "store = Store.open()\n"
+        "for _ in range(25):\n"
+        "    review.record_review(store, bank='default', question_id=5, rating=3)\n"
+    )
+    procs = [subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE) for _ in (1, 2)]
+    errors = [p.communicate(timeout=120)[1].decode() for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], errors
+    with sqlite3.connect(studybot_home / DB_NAME) as con:
+        assert con.execute("select count(*) from reviews").fetchone()[0] == 50
+        assert con.execute("select reviews from cards").fetchone()[0] == 50

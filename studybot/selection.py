@@ -12,7 +12,6 @@ import difflib
 import unicodedata
 from collections.abc import Iterable
 
-from studybot import review
 from studybot.bank import SHIPPED, Bank, Question
 from studybot.errors import BadInput
 from studybot.store import Store
@@ -116,6 +115,8 @@ def weakest(bank: Bank, store: Store | None, count: int, bank_key: str) -> tuple
     """The ``count`` seen questions with the lowest mean grade (fewer if fewer were seen)."""
     if count < 1:
         raise BadInput(f"--weak {count} must be at least 1", hint="e.g. --weak 8")
+    from studybot import review  # fsrs, only for --weak
+
     stats = review.question_stats(store, bank_key) if store is not None else {}
     chosen = review.by_weakness(stats, bank.questions)[:count]
     if not chosen:

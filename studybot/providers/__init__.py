@@ -10,9 +10,13 @@ beside it (``tokens.settle``).
 
 from __future__ import annotations
 
-from studybot.bank import Bank
-from studybot.config import Settings
+from typing import TYPE_CHECKING
+
 from studybot.providers.base import Messages, Provider, Reply, TextSink, Usage
+
+if TYPE_CHECKING:  # annotations only: importing the contract must not load the bank
+    from studybot.bank import Bank
+    from studybot.config import Settings
 
 __all__ = ["Messages", "Provider", "Reply", "TextSink", "Usage", "choose"]
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from studybot.bank import Question
-from studybot.session import Listener, Study, summarise
+from studybot.session import Listener, Study, asked_question, summarise
 from studybot.store import SessionRecord, Store
 
 
@@ -60,7 +59,6 @@ def last_summary(
     if not all(q in answers for q in segment.question_ids):
         return None
     history = [
-        (Question(id=q, chapter=0, question=answers[q].question), answers[q].answer)
-        for q in segment.question_ids
+        (asked_question(study.bank, answers[q]), answers[q].answer) for q in segment.question_ids
     ]
     return summarise(study, store, session, segment, history, listener)

@@ -177,6 +177,19 @@ def _answer_lengths(study: Study, questions: Sequence[Question]) -> dict[int, in
     return study.settings.answer_tokens
 
 
+def asked_question(bank: Bank, turn: Turn) -> Question:
+    """The question as the turn asked it: the text it sent, the bank's key points if any.
+
+    The history of a resumed segment must re-send what was sent (the provider's
+    cache hits only on the same bytes), even when the bank was edited since;
+    a question removed from the bank keeps its saved text.
+    """
+    known = next((q for q in bank.questions if q.id == turn.question_id), None)
+    if known is None:
+        return Question(id=turn.question_id, chapter=0, question=turn.question)
+    return replace(known, question=turn.question)
+
+
 def run(study: Study, store: Store, session: SessionRecord, listener: Listener) -> SessionRecord:
     """Answer every unanswered question of ``session`` and write missing summaries."""
     answered = {turn.question_id: turn for turn in store.turns(session.id)}
@@ -200,7 +213,9 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
         if done and all(q in answered for q in segment.question_ids):
             continue
         history = [
-            (study.bank.get(q), answered[q].answer) for q in segment.question_ids if q in answered
+            (asked_question(study.bank, answered[q]), answered[q].answer)
+            for q in segment.question_ids
+            if q in answered
         ]
         for question_id in segment.question_ids:
             if question_id in answered:

@@ -176,3 +176,34 @@ def test_a_segment_names_its_questions_as_ranges():
     assert id_ranges((1, 2, 3, 4, 5, 6, 7, 8)) == "Q1–Q8"
     assert id_ranges((5,)) == "Q5"
     assert id_ranges((2, 6, 7, 8, 23)) == "Q2, Q6–Q8, Q23"
+
+
+def test_resume_after_the_bank_dropped_an_answered_question_resends_what_was_asked():
+    from dataclasses import replace
+
+    study, store = offline_study(), Store.open()
+    record = session.start(study, store, study.bank.select(1, 5))
+    with pytest.raises(session.Stopped):
+        session.run(study, store, record, QuitAt(2))
+    # The user edits the bank: Q1 is gone, Q2 reworded. Saved turns keep what was asked.
+    edited = replace(
+        study.bank,
+        questions=tuple(
+            replace(q, question=q.question + "（改写）") if q.id == 2 else q
+            for q in study.bank.questions
+            if q.id != 1
+        ),
+    )
+    seen: list = []
+
+    class Recording(OfflineProvider):
+        def complete(self, messages, **kwargs):
+            seen.append(messages)
+            return super().complete(messages, **kwargs)
+
+    resumed = session.Study(edited, Recording(edited), study.settings)
+    done = session.run(resumed, store, store.session(record.id), session.Listener())
+    assert done.answered == 5
+    sent = "\n".join(m["content"] for m in seen[0])
+    turns = {t.question_id: t for t in store.turns(record.id)}
+    assert turns[1].question in sent and turns[2].question in sent and "（改写）" not in sent

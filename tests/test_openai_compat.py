@@ -307,3 +307,15 @@ def test_an_empty_answer_is_asked_once_more(monkeypatch):
         reply = provider(server).complete(messages(), question=QUESTION)
         assert len(server.generations) == 2
     assert reply.text == "第二次的回答。"
+
+
+@pytest.mark.parametrize("wire_api", ["chat", "responses"])
+def test_an_error_of_our_own_text_sink_is_not_blamed_on_the_server_nor_retried(server, wire_api):
+    def broken_terminal(chunk: str) -> None:
+        raise TypeError("the renderer broke")
+
+    with pytest.raises(TypeError, match="the renderer broke"):
+        provider(server, wire_api=wire_api).complete(
+            messages(), question=QUESTION, on_text=broken_terminal
+        )
+    assert len(server.generations) == 1  # one request, no paid retries

@@ -179,11 +179,19 @@ class OpenAICompatProvider:
     def _parsed(
         self, messages: Messages, on_text: TextSink | None, limit: int, json_reply: bool
     ) -> Reply:
-        """``_once``, with replies the client could not read turned into Malformed."""
+        """``_once``, with replies the client could not read turned into Malformed.
+
+        Only the reply's reading is judged: an error raised by ``on_text`` (the
+        terminal drawing the answer) is studybot's own and passes through as it is,
+        never retried as the server's fault.
+        """
+        sink = None if on_text is None else _Sink(on_text)
         try:
             if json_reply:
                 return self._json_once(messages, limit)
-            return self._once(messages, on_text, limit)
+            return self._once(messages, sink, limit)
+        except _SinkFailed as failed:
+            raise failed.error from None
         except json.JSONDecodeError:
             raise Malformed("text that is not valid JSON (cut short, or not the API)") from None
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
@@ -360,3 +368,24 @@ def _cut_on_error(parts: list[str], idle: float) -> Iterator[None]:
         raise StreamCut(f"no data for {idle:g} s", replies.size(parts)) from None
     except openai.APIConnectionError:
         raise StreamCut("the connection dropped", replies.size(parts)) from None
+
+
+class _SinkFailed(Exception):
+    """Carries an error of the text sink past the reply-shape handler."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _Sink:
+    """``on_text`` with its own errors kept apart from errors reading the reply."""
+
+    def __init__(self, on_text: TextSink) -> None:
+        self.on_text = on_text
+
+    def __call__(self, chunk: str) -> None:
+        try:
+            self.on_text(chunk)
+        except Exception as exc:  # noqa: BLE001 - re-raised unchanged by _parsed
+            raise _SinkFailed(exc) from exc

@@ -1,6 +1,7 @@
 """A session as data or Markdown notes (Anki cards: ``studybot.anki``), written safely.
 
-``session_data`` is also what ``show --json`` prints; its keys are a
+``session_json`` (``session_data`` with the cache rule and costs) is what
+``show --json``, ``run --json`` and ``export -f json`` print; its keys are a
 contract with users' scripts. Nothing here ever reads a key or a secret:
 only what the store holds.
 """
@@ -30,7 +31,6 @@ TURN_KEYS = (
     "context_tokens",
     "latency_ms",
 )
-FORMATS = ("md", "json", "anki", "apkg")
 LIST_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s")
 
 
@@ -143,6 +143,23 @@ def _session_kv(record: SessionRecord, turns: list, store: Store) -> dict[str, A
         "one_long_session_tokens": kv.long_tokens,
         "one_long_session_kv_bytes": kv.long_bytes,
     }
+
+
+def session_json(store, record) -> dict:
+    """``show --json`` and ``export -f json``: the session's data, its cache rule and costs."""
+    from studybot.prices import cost_json, session_money
+
+    data = session_data(store, record.id)
+    money = session_money(store, record)
+    data["cache_rule"] = money.rule.name
+    data["cost"] = cost_json(money.total)
+    for row in data["turns"]:
+        row["cost"] = cost_json(money.turn_cost(row["question_id"]))
+        row["cached_tokens_estimated"] = money.cached[row["question_id"]] != row["cached_tokens"]
+        row["cached_tokens"] = money.cached[row["question_id"]]
+    for segment in data["segments"]:
+        segment["cost"] = cost_json(money.segment_cost(segment["index"]))
+    return data
 
 
 def to_markdown(store: Store, session_id: int) -> str:
@@ -275,4 +292,5 @@ def render(store: Store, session_id: int, fmt: str) -> str:
         return to_text(store, session_id)
     import json
 
-    return json.dumps(session_data(store, session_id), ensure_ascii=False, indent=2) + "\n"
+    record = store.session(session_id)
+    return json.dumps(session_json(store, record), ensure_ascii=False, indent=2) + "\n"

@@ -273,3 +273,11 @@ def test_show_prints_summaries_follow_ups_and_context_growth(invoke):
     assert data["follow_ups"][0]["question"] == FOLLOW_UP
     assert data["follow_ups"][0]["question_id"] == 2
     assert all(s["summary_out"].startswith("第一行") for s in data["segments"])
+
+
+def test_export_json_is_the_same_document_as_show_json(invoke):
+    assert invoke("run", "--from", "1", "--to", "3").exit_code == 0
+    exported = json.loads(invoke("export", "1", "-f", "json").stdout)  # writes the last summary
+    shown = json.loads(invoke("show", "1", "--json").stdout)
+    assert exported == shown
+    assert "cost" in exported and "cache_rule" in exported

@@ -86,6 +86,7 @@ def show(session_id: str, as_json: bool) -> None:
       studybot show 1
       studybot show 1 --json
     """
+    from studybot.export import session_json
     from studybot.store import Store
 
     store = Store.open(write=False)
@@ -94,24 +95,6 @@ def show(session_id: str, as_json: bool) -> None:
         emit_json(session_json(store, record))
         return
     render_session(store, record.id)
-
-
-def session_json(store, record) -> dict:
-    """``show --json``: the session's data plus its cache rule and costs."""
-    from studybot.export import session_data
-    from studybot.prices import cost_json, session_money
-
-    data = session_data(store, record.id)
-    money = session_money(store, record)
-    data["cache_rule"] = money.rule.name
-    data["cost"] = cost_json(money.total)
-    for row in data["turns"]:
-        row["cost"] = cost_json(money.turn_cost(row["question_id"]))
-        row["cached_tokens_estimated"] = money.cached[row["question_id"]] != row["cached_tokens"]
-        row["cached_tokens"] = money.cached[row["question_id"]]
-    for segment in data["segments"]:
-        segment["cost"] = cost_json(money.segment_cost(segment["index"]))
-    return data
 
 
 # The per-turn table, one (heading, cell) pair per column, so a new figure

@@ -214,7 +214,8 @@ def _study_locked(study, store, record, as_json: bool) -> None:
     from studybot import resuming, session
     from studybot.cache.recorded import prefix_findings
     from studybot.cli.listener import TerminalListener
-    from studybot.cli.reports import render_session, session_json
+    from studybot.cli.reports import render_session
+    from studybot.export import session_json
 
     for finding in prefix_findings(store, record):  # once per run, before any request
         click.echo(paint(f"Warning: {finding.message}: {finding.example}", "warning"), err=True)

@@ -129,7 +129,7 @@ def probe(settings: Settings, bank: Bank, provider=None) -> Iterator[Check]:
             hint="pass --model with an ID from the endpoint's list, copied exactly",
         )
 
-    prefix = prompt.system_prefix(bank)
+    prefix = prompt.system_prefix(bank, settings.prefix_style)  # what a run would send
     for question_id in (SHORT, LONG):
         question = _question(bank, question_id)
         check = _ask(provider, prefix, question, [], f"Q{question.id}")

@@ -104,9 +104,11 @@ def show(number: int, bank_ref: str | None, as_json: bool) -> None:
     if q.reference:
         from rich.markdown import Markdown
 
+        from studybot.markup import readable_math
+
         if q.key_points:
             console.print("\n参考答案：")
-        console.print(Markdown(q.reference))
+        console.print(Markdown(readable_math(q.reference)))  # formulas as written
     if q.tags:
         console.print(f"\n[dim]tags: {', '.join(q.tags)}[/dim]")
 

@@ -395,7 +395,7 @@ def test_a_hand_made_folder_still_needs_three_key_points_but_an_import_does_not(
     with pytest.raises(BankError) as caught:
         bank.load(str(copy))
     assert "Q4 key_points must be a list" in caught.value.message
-    assert any("Q5 has 2 key points (need 3–6)" in p for p in caught.value.problems)
+    assert any("Q5 has 2 key points (need 3–7)" in p for p in caught.value.problems)
 
 
 def test_bank_path_works_without_importing(invoke):

@@ -75,7 +75,7 @@ def trial(rng: random.Random) -> tuple[int, int, float]:
         if resumed.returncode not in (0, 2):  # 2: the kill came after the last summary
             raise SystemExit(f"resume failed ({resumed.returncode}): {err}")
         os.environ["STUDYBOT_HOME"] = str(home)
-        from studybot.store import Store
+        from studybot.storage.store import Store
 
         store = Store.open(write=False)
         records = store.sessions()

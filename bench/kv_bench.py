@@ -17,16 +17,16 @@ import sys
 from pathlib import Path
 
 try:
-    import studybot.kv.measure  # noqa: F401
+    import studybot.costs.kv.measure  # noqa: F401
 except ImportError:  # a bare checkout: import the package from the repository
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     for module in [m for m in sys.modules if m.split(".")[0] == "studybot"]:
         del sys.modules[module]
 
 from studybot.cli.common import human_bytes
+from studybot.costs.kv import measure, shapes
+from studybot.costs.kv.estimate import parse_tokens, token_label
 from studybot.errors import StudybotError
-from studybot.kv import measure, shapes
-from studybot.kv.estimate import parse_tokens, token_label
 
 
 def lengths(first: int, last: int) -> list[int]:

@@ -21,15 +21,15 @@ import time
 from pathlib import Path
 
 try:
-    import studybot.kv.measure  # noqa: F401
+    import studybot.costs.kv.measure  # noqa: F401
 except ImportError:  # a bare checkout: import the package from the repository
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     for module in [m for m in sys.modules if m.split(".")[0] == "studybot"]:
         del sys.modules[module]
 
+from studybot.costs.kv import measure, shapes
+from studybot.costs.kv.estimate import token_label
 from studybot.errors import StudybotError
-from studybot.kv import measure, shapes
-from studybot.kv.estimate import token_label
 
 DEADLINE_S = 90  # stop timing new lengths after this; the whole run stays under 2 minutes
 GPU = {

@@ -17,8 +17,10 @@ import time
 def main() -> None:
     with tempfile.TemporaryDirectory() as home:
         os.environ["STUDYBOT_HOME"] = home
-        from studybot import bank, config, providers, session
-        from studybot.store import Store
+        from studybot import bank
+        from studybot.channel import config, providers
+        from studybot.storage.store import Store
+        from studybot.study import session
 
         loaded = bank.load()
         settings = config.load({"offline": True})

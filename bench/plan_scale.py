@@ -41,7 +41,8 @@ def scaled_bank(size: int):
 
 
 def measure(size: int, out) -> None:
-    from studybot import config, whatif
+    from studybot.channel import config
+    from studybot.costs import whatif
 
     loaded = scaled_bank(size)
     settings = config.load({"offline": True})

@@ -25,10 +25,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from studybot import config
-from studybot.cache import replay
-from studybot.cache.rules import resolve
-from studybot.cache.trace import write_packed
+from studybot.channel import config
+from studybot.costs.cache import replay
+from studybot.costs.cache.rules import resolve
+from studybot.costs.cache.trace import write_packed
 
 CONVERSATIONS = 100
 TURNS = 15

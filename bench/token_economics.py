@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 
-from studybot import bank, config, prices, tokens, whatif
+from studybot import bank
+from studybot.channel import config
+from studybot.costs import prices, tokens, whatif
 
 TARGET_PROMPT_RATIO = 12.0
 TARGET_FLOOR_RATIO = 1.2

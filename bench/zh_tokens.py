@@ -6,7 +6,7 @@ without a network and prints tokens per character. Runs are encoded on
 their own so that English words and formulas in the same sentence do not
 blur the figure; the whole text, mixed as it is, is printed too.
 
-- cl100k (GPT-4, GPT-3.5): the project's own counter, ``studybot.tokens``.
+- cl100k (GPT-4, GPT-3.5): the project's own counter, ``studybot.costs.tokens``.
 - o200k (GPT-4o): tiktoken's cached copy if one exists; otherwise the
   o200k data file that the ``bpe-openai`` package ships, loaded by tiktoken
   under its own published hash. Skipped, and said so, when neither is there.
@@ -27,7 +27,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from studybot import bank, tokens
+from studybot import bank
+from studybot.costs import tokens
 
 CHINESE_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
 

@@ -168,7 +168,7 @@ def test_corrected_facts_stay_corrected(shipped, number, fact):
 
 
 def test_q13_quotes_the_tokens_per_character_the_bank_itself_measures(shipped):
-    from studybot import tokens
+    from studybot.costs import tokens
 
     runs = [
         run

@@ -7,8 +7,10 @@ import sys
 
 import pytest
 
-from studybot import bank, config, providers, session
-from studybot.store import Store
+from studybot import bank
+from studybot.channel import config, providers
+from studybot.storage.store import Store
+from studybot.study import session
 
 
 def cache_json(invoke, *args):
@@ -131,7 +133,7 @@ def test_lint_catches_a_planted_timestamp(invoke):
 
 
 def test_lint_flags_uuids_random_ids_and_reordered_lists_but_not_model_names():
-    from studybot.cache.lint import lint
+    from studybot.costs.cache.lint import lint
 
     base = "可用工具：search, calculator, browser\n模型：Qwen2.5-72B-Instruct 与 deepseek-chat"
     assert lint([base, base]) == []
@@ -214,7 +216,7 @@ def test_a_bad_trace_or_session_is_a_usage_error(invoke, tmp_path):
     ],
 )
 def test_every_malformed_id_is_rejected_with_its_line(tmp_path, line):
-    from studybot.cache.replay import load_trace
+    from studybot.costs.cache.replay import load_trace
     from studybot.errors import BadInput
 
     trace = tmp_path / "bad.jsonl"
@@ -224,7 +226,7 @@ def test_every_malformed_id_is_rejected_with_its_line(tmp_path, line):
 
 
 def test_a_trace_loads_into_uint32_arrays_whatever_the_line_shape(tmp_path):
-    from studybot.cache.replay import load_trace
+    from studybot.costs.cache.replay import load_trace
 
     trace = tmp_path / "trace.jsonl"
     lines = [
@@ -243,7 +245,7 @@ def test_a_trace_loads_into_uint32_arrays_whatever_the_line_shape(tmp_path):
 def test_the_bulk_loader_and_its_fallback_agree_and_name_the_bad_line(
     tmp_path, monkeypatch, numpy_installed
 ):
-    from studybot.cache.replay import load_trace
+    from studybot.costs.cache.replay import load_trace
     from studybot.errors import BadInput
 
     if not numpy_installed:

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from studybot import config
-from studybot.cache import rules
+from studybot.channel import config
 from studybot.cli.common import CACHE_RULES
+from studybot.costs.cache import rules
 from studybot.errors import BadInput
 
 

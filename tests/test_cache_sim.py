@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from studybot.cache.blocks import BlockCache
-from studybot.cache.radix import RadixCache
-from studybot.cache.replay import make, replay
-from studybot.cache.rules import StepCache
+from studybot.costs.cache.blocks import BlockCache
+from studybot.costs.cache.radix import RadixCache
+from studybot.costs.cache.replay import make, replay
+from studybot.costs.cache.rules import StepCache
 
 
 def serve(cache, *requests):

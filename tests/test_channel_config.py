@@ -7,8 +7,9 @@ import json
 import pytest
 from openai_server import OpenAIServer
 
-from studybot import channel, config
-from studybot.store import Store
+from studybot.channel import checks as channel
+from studybot.channel import config
+from studybot.storage.store import Store
 
 KEY = "sk-codex-test-0123456789abcdef"
 

@@ -14,7 +14,7 @@ import click
 import pytest
 
 from studybot.cli import cli
-from studybot.store import DB_NAME
+from studybot.storage.store import DB_NAME
 
 
 def all_commands(group: click.Group, prefix=()):

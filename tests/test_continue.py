@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from studybot import bank, prompt, tokens
+from studybot import bank
+from studybot.costs import tokens
+from studybot.study import prompt
 
 
 def show(invoke, session_id: int) -> dict:
@@ -64,8 +66,8 @@ def test_the_session_kv_peak_includes_summary_requests(invoke):
 
 
 def test_the_short_prefix_setting_is_what_a_run_sends(invoke):
-    from studybot import config
-    from studybot.store import Store
+    from studybot.channel import config
+    from studybot.storage.store import Store
 
     path = config.config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -84,7 +86,7 @@ def test_the_short_prefix_setting_is_what_a_run_sends(invoke):
 def test_the_designed_prefix_is_byte_stable_and_lint_clean_across_sessions(invoke):
     invoke("run", "--from", "1", "--to", "8")
     invoke("run", "--from", "100", "--to", "110")
-    from studybot.store import Store
+    from studybot.storage.store import Store
 
     store = Store.open()
     assert store.session(1).prefix.encode() == store.session(2).prefix.encode()

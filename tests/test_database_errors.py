@@ -8,8 +8,8 @@ import sqlite3
 
 import pytest
 
-from studybot.dbfile import explain
-from studybot.store import DB_NAME, Store
+from studybot.storage.dbfile import explain
+from studybot.storage.store import DB_NAME, Store
 
 
 def studied(invoke, studybot_home):
@@ -109,7 +109,7 @@ def test_reading_commands_open_a_read_only_database_even_as_root(
     invoke, studybot_home, monkeypatch
 ):
     """The permission check above is skipped as root; SQLite's mode=ro is not."""
-    from studybot import store
+    from studybot.storage import store
 
     studied(invoke, studybot_home)  # offline: its last summary is written only when read
     monkeypatch.setattr(store, "writable", lambda path: False)
@@ -120,7 +120,7 @@ def test_reading_commands_open_a_read_only_database_even_as_root(
 
 
 def test_a_read_only_home_without_a_database_lists_nothing(invoke, tmp_path, monkeypatch):
-    from studybot import store
+    from studybot.storage import store
 
     monkeypatch.setattr(store, "writable", lambda path: False)  # what a non-root user would see
     monkeypatch.setenv("STUDYBOT_HOME", str(tmp_path / "nowhere"))

@@ -12,10 +12,13 @@ from html.parser import HTMLParser
 import pytest
 from markdown_it import MarkdownIt
 
-from studybot import bank, carry, config, export, session
+from studybot import bank
+from studybot.channel import config
+from studybot.channel.providers.offline import OfflineProvider
 from studybot.errors import BadInput
-from studybot.providers.offline import OfflineProvider
-from studybot.store import Store
+from studybot.output import export
+from studybot.storage.store import Store
+from studybot.study import carry, session
 
 # An answer in the shape live models write: headings, emphasis, formulas, a
 # table, code, and HTML-like tokens that are text, not markup.

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 import pytest
 from openai_server import OpenAIServer
 
-from studybot import bank, grade
+from studybot import bank
 from studybot.bank import Question
-from studybot.store import Store
+from studybot.learn import grading as grade
+from studybot.storage.store import Store
 
 KEY = "sk-grade-test-0123456789abcdef"
 MODEL = "test-model"

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from studybot import bank, grade, terms
+from studybot import bank
+from studybot.learn import grading as grade
+from studybot.learn import terms
 
 ATTEMPTS = tomllib.loads(
     (Path(__file__).parent / "data" / "grading" / "attempts.toml").read_text(encoding="utf-8")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from studybot import bank, importer
-from studybot.bank import Bank, Chapter, Question
+from studybot import bank
+from studybot.bank import Bank, Chapter, Question, importer
 from studybot.errors import BadInput, BankError
 
 DATA = Path(__file__).parent / "data" / "import"
@@ -186,10 +186,10 @@ BROKEN = [
     ),
     ("lines.jsonl", '"什么是词元？"\n{"question": "什么是嵌入？"\n', 2, "JSON syntax error"),
     (
-        "seven.csv",
-        "题目,要点\n什么是注意力？," + "|".join(f"第 {n} 条要点" for n in range(1, 8)) + "\n",
+        "eight.csv",
+        "题目,要点\n什么是注意力？," + "|".join(f"第 {n} 条要点" for n in range(1, 9)) + "\n",
         2,
-        "Q1 has 7 key points (need at most 6)",
+        "Q1 has 8 key points (need at most 7)",
     ),
     (
         "points.json",

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from studybot import bank, importer
+from studybot import bank
+from studybot.bank import importer
 from studybot.errors import BankError
 
 DATA = Path(__file__).parent / "data" / "import"

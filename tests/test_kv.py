@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
+from studybot.costs.kv import estimate, shapes
 from studybot.errors import BadInput
-from studybot.kv import estimate, shapes
 
 GIB = 1 << 30
 

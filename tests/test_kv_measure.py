@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from studybot.kv import measure, shapes  # noqa: E402
+from studybot.costs.kv import measure, shapes  # noqa: E402
 
 SMALL = ("--layers", "2", "--kv-heads", "2", "--head-dim", "16")
 

@@ -8,8 +8,8 @@ import socket
 import pytest
 from openai_server import Fault, OpenAIServer
 
-from studybot import prompt
-from studybot.store import Store
+from studybot.storage.store import Store
+from studybot.study import prompt
 
 KEY = "sk-live-test-0123456789abcdef"
 MODEL = "test-model"

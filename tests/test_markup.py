@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
-from studybot.markup import escape_html_like, readable_math, to_html
+from studybot.output.markup import escape_html_like, readable_math, to_html
 
 
 def test_money_is_not_a_formula_and_code_is_never_touched():

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from studybot import config, prices
+from studybot.channel import config
+from studybot.costs import prices
 
 COST_KEYS = {"currency", "input", "cached_input", "output", "total"}
 OFFLINE_PRICES = """

@@ -6,7 +6,7 @@ import json
 
 from openai_server import OpenAIServer
 
-from studybot.store import Store
+from studybot.storage.store import Store
 
 KEY = "sk-live-test-0123456789abcdef"
 MODEL = "test-model"

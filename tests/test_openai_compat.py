@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from openai_server import Fault, OpenAIServer
 
-from studybot import config
 from studybot.bank import Question
+from studybot.channel import config
+from studybot.channel.providers.openai_compat import OpenAICompatProvider
 from studybot.errors import ContextOverflow, ProviderError
-from studybot.providers.openai_compat import OpenAICompatProvider
 
 KEY = "sk-live-test-0123456789abcdef"
 MODEL = "test-model"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from studybot import bank, plan
+from studybot import bank
 from studybot.bank import Question
+from studybot.study import segments as plan
 
 
 def questions(*chapter_sizes: int) -> list[Question]:

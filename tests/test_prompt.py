@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from studybot import bank, config, prompt, session, tokens
-from studybot.providers.offline import OfflineProvider
-from studybot.store import Store
+from studybot import bank
+from studybot.channel import config
+from studybot.channel.providers.offline import OfflineProvider
+from studybot.costs import tokens
+from studybot.storage.store import Store
+from studybot.study import prompt, session
 
 
 class RecordingProvider(OfflineProvider):

@@ -7,7 +7,7 @@ import json
 import pytest
 from openai_server import Fault, OpenAIServer
 
-from studybot.store import Store
+from studybot.storage.store import Store
 
 KEY = "sk-live-test-0123456789abcdef"
 MODEL = "test-model"

@@ -9,10 +9,12 @@ import sys
 
 import pytest
 
-from studybot import bank, config, resuming, session
+from studybot import bank
+from studybot.channel import config
+from studybot.channel.providers.offline import OfflineProvider
 from studybot.errors import BadInput
-from studybot.providers.offline import OfflineProvider
-from studybot.store import Store
+from studybot.storage.store import Store
+from studybot.study import resuming, session
 
 
 def test_a_piped_quiz_reads_attempts_and_ratings_from_stdin(invoke):

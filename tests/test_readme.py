@@ -18,9 +18,11 @@ from pathlib import Path
 
 from openai_server import OpenAIServer
 
-from studybot import bank, config, session
-from studybot.providers.offline import OfflineProvider
-from studybot.store import Store
+from studybot import bank
+from studybot.channel import config
+from studybot.channel.providers.offline import OfflineProvider
+from studybot.storage.store import Store
+from studybot.study import session
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 KEY = "sk-readme-tour-0123456789abcdef"

@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 from openai_server import Fault, OpenAIServer
 
-from studybot import bank, config, session
-from studybot.providers.offline import OfflineProvider
-from studybot.store import Store
+from studybot import bank
+from studybot.channel import config
+from studybot.channel.providers.offline import OfflineProvider
+from studybot.storage.store import Store
+from studybot.study import session
 
 KEY = "sk-live-test-0123456789abcdef"
 MODELS = ["test-model", "other-model"]

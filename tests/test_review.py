@@ -8,9 +8,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from studybot import bank, review
+from studybot import bank
 from studybot.errors import BadInput
-from studybot.store import DB_NAME, Store
+from studybot.learn import review
+from studybot.storage.store import DB_NAME, Store
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -190,7 +191,7 @@ def test_two_processes_rating_at_once_lose_no_review(studybot_home):
 
     Store.open().close()  # migrations done before the race
     code = (
-        "from studybot import review\nfrom studybot.store import Store\n"
+        "from studybot.learn import review\nfrom studybot.storage.store import Store\n"
         "store = Store.open()\n"
         "for _ in range(25):\n"
         "    review.record_review(store, bank='default', question_id=5, rating=3)\n"

@@ -10,8 +10,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from studybot import bank, review
-from studybot.store import Store
+from studybot import bank
+from studybot.learn import review
+from studybot.storage.store import Store
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -6,9 +6,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from studybot import bank, plan, review, selection
+from studybot import bank
+from studybot.bank import selection
 from studybot.errors import BadInput
-from studybot.store import Store
+from studybot.learn import review
+from studybot.storage.store import Store
+from studybot.study import segments as plan
 
 SHIPPED = bank.load()
 

@@ -7,9 +7,9 @@ import json
 import click
 import pytest
 
-from studybot import config
+from studybot.channel import config
 from studybot.cli import cli
-from studybot.store import Store
+from studybot.storage.store import Store
 
 
 def write_config(home, text: str) -> None:
@@ -152,7 +152,7 @@ def test_taotoken_never_receives_an_openai_key(invoke, monkeypatch):
     ],
 )
 def test_v1_is_fine_for_every_endpoint_but_taotoken(url, monkeypatch):
-    from studybot import channel
+    from studybot.channel import checks as channel
 
     monkeypatch.setenv("TAOTOKEN_API_KEY", "sk-live-test-0123456789abcdef")
     assert channel.lint(config.load({"base_url": url, "model": "m"})) == []

@@ -7,8 +7,8 @@ import stat
 
 import pytest
 
-from studybot import migrations
-from studybot.store import DB_NAME, Store, Turn
+from studybot.storage import migrations
+from studybot.storage.store import DB_NAME, Store, Turn
 
 
 def test_database_is_created_private_with_wal_and_migrations(studybot_home):

@@ -7,9 +7,11 @@ from dataclasses import replace
 
 import pytest
 
-from studybot import bank, config, session
-from studybot.providers.offline import OfflineProvider
-from studybot.store import Store
+from studybot import bank
+from studybot.channel import config
+from studybot.channel.providers.offline import OfflineProvider
+from studybot.storage.store import Store
+from studybot.study import session
 
 
 def test_run_1_to_8_offline_then_show_and_export(invoke, tmp_path):
@@ -147,7 +149,7 @@ def test_resume_command_picks_the_newest_unfinished_session(invoke):
 
 def test_a_bank_without_key_points_answers_with_a_pointer_to_a_live_model(tmp_path):
     from studybot.bank import Question
-    from studybot.providers.offline import NO_KEY_ANSWER, answer_text, summary_text
+    from studybot.channel.providers.offline import NO_KEY_ANSWER, answer_text, summary_text
 
     bare = Question(1, 1, "什么是注意力？")
     assert answer_text(bare) == NO_KEY_ANSWER

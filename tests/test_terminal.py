@@ -14,7 +14,7 @@ import sys
 import pexpect
 import pytest
 
-from studybot.store import DB_NAME
+from studybot.storage.store import DB_NAME
 
 PROMPT = "q stop: "  # the end of read mode's key prompt
 RATE = r"f h \? q: "  # the end of quiz mode's rating prompt

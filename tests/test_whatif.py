@@ -7,7 +7,10 @@ import sys
 
 import pytest
 
-from studybot import bank, config, prompt, tokens, whatif
+from studybot import bank
+from studybot.channel import config
+from studybot.costs import tokens, whatif
+from studybot.study import prompt
 
 STRATEGY_KEYS = {
     "requests",
@@ -101,7 +104,7 @@ def test_break_point_is_the_first_question_past_the_window(invoke):
 
 
 def test_floor_is_the_prefix_once_plus_every_question_and_every_answer_sent_back():
-    from studybot.providers.offline import answer_text
+    from studybot.channel.providers.offline import answer_text
 
     loaded = bank.load()
     projection = whatif.project(loaded, 5, 6, config.load())
@@ -126,7 +129,7 @@ def test_floor_is_the_prefix_once_plus_every_question_and_every_answer_sent_back
 
 
 def test_single_from_lengths_equals_the_requests_built_token_by_token():
-    from studybot.providers.offline import answer_text
+    from studybot.channel.providers.offline import answer_text
 
     loaded = bank.load()
     questions = loaded.select(20, 45)
@@ -245,9 +248,10 @@ class _Recording:
 
 
 def test_the_loop_the_plan_and_the_recorded_replay_send_the_same_bytes():
-    from studybot import providers, session
-    from studybot.cache.recorded import session_requests
-    from studybot.store import Store
+    from studybot.channel import providers
+    from studybot.costs.cache.recorded import session_requests
+    from studybot.storage.store import Store
+    from studybot.study import session
 
     settings = config.load({"offline": True})
     loaded = bank.load()

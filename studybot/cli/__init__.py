@@ -51,9 +51,9 @@ class Group(click.Group):
             # The store names its file when it opens; a file that breaks later is named here.
             if os.environ.get(DEBUG) == "1":
                 raise
-            from studybot.config import home
-            from studybot.dbfile import explain
-            from studybot.store import DB_NAME
+            from studybot.channel.config import home
+            from studybot.storage.dbfile import explain
+            from studybot.storage.store import DB_NAME
 
             raise Failure(explain(exc, home() / DB_NAME)) from None
         except (KeyboardInterrupt, EOFError):
@@ -104,15 +104,15 @@ def _register() -> None:
         cache,
         config,
         doctor,
-        exporting,
+        export,
         kv,
-        reports,
+        plan,
         review,
-        study,
-        whatif,
+        run,
+        sessions,
     )
 
-    for module in (study, review, reports, exporting, bank, kv, config, doctor, cache, whatif):
+    for module in (run, review, sessions, export, bank, kv, config, doctor, cache, plan):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -104,7 +104,7 @@ def show(number: int, bank_ref: str | None, as_json: bool) -> None:
     if q.reference:
         from rich.markdown import Markdown
 
-        from studybot.markup import readable_math
+        from studybot.output.markup import readable_math
 
         if q.key_points:
             console.print("\n参考答案：")
@@ -130,7 +130,7 @@ def search(words: tuple[str, ...], bank_ref: str | None, as_json: bool) -> None:
       studybot bank search kv cache --json
     """
     from studybot import bank as banks
-    from studybot import selection
+    from studybot.bank import selection
 
     loaded = banks.load(bank_ref)
     hits = selection.search(loaded, words)
@@ -215,7 +215,7 @@ def import_(file: str, name: str | None, preview: bool, force: bool, as_json: bo
     from pathlib import Path
 
     from studybot import bank as banks
-    from studybot import importer
+    from studybot.bank import importer
     from studybot.errors import BadInput
 
     if name is None and not preview:

@@ -58,7 +58,7 @@ def simulator_options(fn):
 
 
 def _simulator(mode: str, capacity: int, page_size: int, block_size: int, rule):
-    from studybot.cache import replay
+    from studybot.costs.cache import replay
 
     return replay.make(
         mode, capacity=capacity, page_size=page_size, block_size=block_size, rule=rule
@@ -67,8 +67,8 @@ def _simulator(mode: str, capacity: int, page_size: int, block_size: int, rule):
 
 def _rule(name: str | None, record=None):
     """--cache-rule, else cache_rule, else the rule of the session's (or config's) model."""
-    from studybot import config
-    from studybot.cache.rules import resolve
+    from studybot.channel import config
+    from studybot.costs.cache.rules import resolve
 
     flags = {"model": record.model, "base_url": record.base_url or None} if record else {}
     return resolve(name, config.load(flags))
@@ -130,10 +130,10 @@ def session_(
       studybot cache 3 --mode provider --cache-rule deepseek
       studybot cache 3 --lint --json
     """
-    from studybot.cache import recorded
-    from studybot.cache.lint import lint
+    from studybot.costs.cache import recorded
+    from studybot.costs.cache.lint import lint
     from studybot.errors import BadInput
-    from studybot.store import Store
+    from studybot.storage.store import Store
 
     store = Store.open(write=False)
     record = store.session(session_id)
@@ -249,7 +249,7 @@ def replay_(
       studybot cache replay trace.jsonl
       studybot cache replay trace.jsonl --mode radix --page-size 16 --capacity 200000 --json
     """
-    from studybot.cache import replay
+    from studybot.costs.cache import replay
 
     rule = _rule(cache_rule)
     requests = replay.load_trace(trace)
@@ -287,8 +287,8 @@ def pack(trace: Path, output: Path, force: bool) -> None:
       studybot cache pack trace.jsonl -o trace.packed
       studybot cache replay trace.packed --mode blocks
     """
-    from studybot.cache.trace import load_trace, write_packed
-    from studybot.export import write_file
+    from studybot.costs.cache.trace import load_trace, write_packed
+    from studybot.output.export import write_file
 
     requests = load_trace(trace)
     write_file(output, lambda path: write_packed(requests, path), force=force)

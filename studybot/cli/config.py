@@ -37,7 +37,8 @@ def show(as_json: bool, **flags) -> None:
       studybot config show
       studybot config show --model deepseek-v3 --json
     """
-    from studybot import channel, config
+    from studybot.channel import checks as channel
+    from studybot.channel import config
 
     data = channel.describe(config.load(config.flag_settings(flags)))
     if as_json:

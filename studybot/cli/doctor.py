@@ -32,10 +32,11 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
       studybot doctor --probe --model deepseek-v3
     """
     from studybot import bank as banks
-    from studybot import channel, config, doctor
+    from studybot.channel import checks as channel
+    from studybot.channel import config, doctor
     from studybot.cli.config import CHANNEL_FIELDS, render
     from studybot.errors import ConfigError, ProviderError, StudybotError
-    from studybot.store import DB_NAME
+    from studybot.storage.store import DB_NAME
 
     settings = config.load(config.flag_settings(flags))
     described = channel.describe(settings)

@@ -74,11 +74,11 @@ def kv(
       studybot kv --model qwen2.5-7b --context 8k --cached 6k
       studybot kv --model llama-3.1-8b --context 2k,8k --measure
     """
-    from studybot.kv import estimate as estimates
-    from studybot.kv import shapes
+    from studybot.costs.kv import estimate as estimates
+    from studybot.costs.kv import shapes
 
     if model is None and layers is None and kv_heads is None and head_dim is None:
-        from studybot import config
+        from studybot.channel import config
 
         model = config.load().kv_model
     shape = shapes.resolve(
@@ -95,11 +95,11 @@ def kv(
     estimate = estimates.estimate(shape, contexts, cached_tokens=cached)
     measurement = None
     if measure:
-        from studybot.kv.measure import measure as run_measurement
+        from studybot.costs.kv.measure import measure as run_measurement
 
         measurement = run_measurement(shape, contexts, device)
     if as_json:
-        from studybot.kv.report import kv_data
+        from studybot.costs.kv.report import kv_data
 
         emit_json(kv_data(estimate, measurement))
         return
@@ -111,7 +111,7 @@ def _render(estimate, measurement) -> None:
 
     from studybot.cli.common import human_bytes, stdout_console
     from studybot.cli.render import number
-    from studybot.kv.estimate import token_label
+    from studybot.costs.kv.estimate import token_label
 
     shape = estimate.shape
     console = stdout_console()
@@ -180,7 +180,7 @@ def _render(estimate, measurement) -> None:
 def _render_sweep(console, shape, measurement) -> None:
     from rich.table import Table
 
-    from studybot.kv.estimate import token_label
+    from studybot.costs.kv.estimate import token_label
 
     scaled = (
         f", {measurement.heads_timed} of {shape.heads} query heads timed and scaled"

@@ -15,8 +15,8 @@ import click
 from studybot.cli import terminal
 from studybot.cli.common import stderr_console, stdout_console
 from studybot.cli.render import STYLES, MarkdownStream, number, paint, spinner, wrap_cjk
-from studybot.review import RATINGS as RATING_NAMES
-from studybot.session import FOLLOW_UP, NEXT, QUIT
+from studybot.learn.review import RATINGS as RATING_NAMES
+from studybot.study.session import FOLLOW_UP, NEXT, QUIT
 
 POINT_STYLES = {"covered": STYLES["ok"], "partly": STYLES["warning"]}  # missed: plain
 ATTEMPT_HELP = "Your answer (an empty line or Ctrl-D ends it; Enter on an empty first line = think, then reveal):"

@@ -131,7 +131,7 @@ class MarkdownStream:
     def _markdown(self):
         from rich.markdown import Markdown
 
-        from studybot.markup import readable_math
+        from studybot.output.markup import readable_math
 
         return Markdown(readable_math(self.text), hyperlinks=False)
 

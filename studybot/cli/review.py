@@ -26,8 +26,8 @@ def due(bank_ref: str | None, as_json: bool) -> None:
       studybot due
       studybot due --bank mine --json
     """
-    from studybot import review
-    from studybot.store import Store
+    from studybot.learn import review
+    from studybot.storage.store import Store
 
     cards = review.cards(Store.open(), bank_ref)
     if as_json:
@@ -94,9 +94,9 @@ def progress(bank_ref: str | None, as_json: bool, plot: Path | None) -> None:
       studybot progress --plot progress.png
     """
     from studybot import bank as banks
-    from studybot import plots
-    from studybot import progress as mastery
-    from studybot.store import Store
+    from studybot.learn import progress as mastery
+    from studybot.output import plots
+    from studybot.storage.store import Store
 
     if plot is not None:
         plots.require_matplotlib()

@@ -1,0 +1,167 @@
+"""Choosing what to study: a range, chapters, tags, ids, the weakest seen questions; search.
+
+Exactly one kind of selection per run. Whatever the kind, the questions come
+back once each and in the bank's order (ascending id), so the planner keeps
+each chapter's questions together. Each unknown chapter, tag or id is bad
+input that names it and says what exists.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from collections.abc import Iterable
+
+from studybot.bank import SHIPPED, Bank, Question
+from studybot.errors import BadInput
+from studybot.storage.store import Store
+
+FLAGS = "--from/--to, --chapter, --tag, --ids or --weak"
+
+
+def choose(
+    bank: Bank,
+    store: Store | None,
+    *,
+    first: int | None = None,
+    last: int | None = None,
+    chapters: Iterable[int] = (),
+    tags: Iterable[str] = (),
+    ids: Iterable[int] = (),
+    weak: int | None = None,
+    bank_key: str = SHIPPED,
+) -> tuple[Question, ...]:
+    """The questions one selection names; BadInput unless exactly one is given.
+
+    ``first``/``last``: a range (either end alone runs to the bank's edge).
+    ``chapters``: whole chapters. ``tags``: questions with any of the tags.
+    ``ids``: those questions. ``weak``: the N seen questions of ``bank_key``
+    with the lowest mean grade (``store`` is read only for this one).
+    """
+    chapters, tags, ids = tuple(chapters), tuple(tags), tuple(ids)
+    given = [
+        flag
+        for flag, present in (
+            ("--from/--to", first is not None or last is not None),
+            ("--chapter", bool(chapters)),
+            ("--tag", bool(tags)),
+            ("--ids", bool(ids)),
+            ("--weak", weak is not None),
+        )
+        if present
+    ]
+    if not given:
+        raise BadInput(
+            "nothing chosen to study",
+            hint=f"give one of {FLAGS}, e.g. --from 1 --to 8 or --chapter 3",
+        )
+    if len(given) > 1:
+        raise BadInput(
+            f"{' and '.join(given)} cannot be combined",
+            hint=f"choose one of {FLAGS}",
+        )
+    if chapters:
+        return by_chapter(bank, chapters)
+    if tags:
+        return by_tag(bank, tags)
+    if ids:
+        return by_ids(bank, ids)
+    if weak is not None:
+        return weakest(bank, store, weak, bank_key)
+    return bank.select(bank.first if first is None else first, bank.last if last is None else last)
+
+
+def by_chapter(bank: Bank, numbers: Iterable[int]) -> tuple[Question, ...]:
+    wanted = set(numbers)
+    known = {c.number for c in bank.chapters}
+    unknown = sorted(wanted - known)
+    if unknown:
+        raise BadInput(
+            f"no chapter {', '.join(map(str, unknown))} in bank {bank.name!r}",
+            hint=f"its chapters are {min(known)}–{max(known)}; see `studybot bank list`",
+        )
+    return tuple(q for q in bank.questions if q.chapter in wanted)
+
+
+def by_tag(bank: Bank, tags: Iterable[str]) -> tuple[Question, ...]:
+    wanted = {t.strip().casefold() for t in tags}
+    known = sorted({t for q in bank.questions for t in q.tags})
+    unknown = sorted(wanted - {t.casefold() for t in known})
+    if unknown:
+        close = sorted({m for t in unknown for m in difflib.get_close_matches(t, known, n=3)})
+        if not known:
+            hint = "this bank has no tags; choose by --chapter or --ids instead"
+        elif close:
+            hint = f"did you mean {', '.join(close)}? (all {len(known)} tags: {', '.join(known)})"
+        else:
+            hint = f"its {len(known)} tags: {', '.join(known)}"
+        raise BadInput(f"no question has the tag {', '.join(unknown)}", hint=hint)
+    return tuple(q for q in bank.questions if wanted & {t.casefold() for t in q.tags})
+
+
+def by_ids(bank: Bank, ids: Iterable[int]) -> tuple[Question, ...]:
+    wanted = set(ids)
+    known = {q.id for q in bank.questions}
+    unknown = sorted(wanted - known)
+    if unknown:
+        raise BadInput(
+            f"no question {', '.join(map(str, unknown))} in bank {bank.name!r}",
+            hint=f"its questions are {bank.first}–{bank.last}",
+        )
+    return tuple(q for q in bank.questions if q.id in wanted)
+
+
+def weakest(bank: Bank, store: Store | None, count: int, bank_key: str) -> tuple[Question, ...]:
+    """The ``count`` seen questions with the lowest mean grade (fewer if fewer were seen)."""
+    if count < 1:
+        raise BadInput(f"--weak {count} must be at least 1", hint="e.g. --weak 8")
+    from studybot.learn import review  # fsrs, only for --weak
+
+    stats = review.question_stats(store, bank_key) if store is not None else {}
+    chosen = review.by_weakness(stats, bank.questions)[:count]
+    if not chosen:
+        raise BadInput(
+            f"no question of bank {bank_key!r} has been rated yet, so none is weak",
+            hint="study and rate some first: studybot run --from 1 --to 8 --quiz",
+        )
+    return tuple(sorted(chosen, key=lambda q: q.id))
+
+
+def parse_numbers(text: str, flag: str) -> tuple[int, ...]:
+    """ "5,23,34-36" -> (5, 23, 34, 35, 36); BadInput naming ``flag`` otherwise."""
+    out: list[int] = []
+    for part in (p.strip() for p in text.split(",")):
+        low, dash, high = part.partition("-")
+        try:
+            if dash:
+                start, end = int(low), int(high)
+                if start > end:
+                    raise ValueError
+                out.extend(range(start, end + 1))
+            else:
+                out.append(int(part))
+        except ValueError:
+            raise BadInput(
+                f"{flag} {text!r}: {part!r} is not a number or a range",
+                hint=f"write numbers separated by commas, e.g. {flag} 5,23,34-36",
+            ) from None
+    return tuple(out)
+
+
+def search(bank: Bank, words: Iterable[str]) -> tuple[Question, ...]:
+    """Questions whose text, key points or tags hold every word (case- and width-blind).
+
+    Words are substrings, so Chinese needs no spaces: "旋转位置" finds the RoPE question.
+    """
+    wanted = [_folded(w) for w in words if w.strip()]
+    if not wanted:
+        raise BadInput("nothing to search for", hint="e.g. studybot bank search KV 缓存")
+
+    def text(q: Question) -> str:
+        return _folded("\n".join((q.question, *q.key_points, *q.tags)))
+
+    return tuple(q for q in bank.questions if all(w in text(q) for w in wanted))
+
+
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()

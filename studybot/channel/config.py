@@ -1,0 +1,394 @@
+"""Settings, from layers: defaults < OPENAI_* env < Codex config < studybot config
+(< its ``[providers.NAME]`` profile) < STUDYBOT_* env < flags.
+
+Every effective value remembers where it came from, so ``config show`` and
+error messages can say "model (from ~/.codex/config.toml)". The API key is
+never held here: only the name of the variable that holds it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from studybot.costs.kv.shapes import PRESETS
+from studybot.errors import ConfigError
+
+DEFAULT_BASE_URL = "https://taotoken.net/api"
+DEFAULT_ENV_KEY = "TAOTOKEN_API_KEY"
+TAOTOKEN_HOST = "taotoken.net"
+
+
+@dataclass(frozen=True)
+class Settings:
+    base_url: str = DEFAULT_BASE_URL  # OpenAI-compatible API root, no /v1
+    model: str = ""  # model ID exactly as the provider lists it
+    env_key: str = DEFAULT_ENV_KEY  # name of the environment variable holding the key
+    wire_api: str = "chat"  # "chat" (Chat Completions) or "responses"
+    offline: bool = False  # force the offline answer key even when a key is set
+    segment_min: int = 5  # questions per segment, lower bound
+    segment_max: int = 8  # questions per segment, upper bound
+    segment_budget: int = 6000  # tokens: projected peak context of one segment
+    context_window: int = 32768  # tokens: the model's window (input + output)
+    answer_tokens: int = 600  # tokens: expected answer length of a live model
+    max_output_tokens: int = 2048  # tokens: reserved for the answer in the window guard
+    kv_model: str = "qwen2.5-7b"  # KV estimator preset used for per-turn KV bytes
+    stream_idle_timeout: float = 120.0  # seconds without a stream event = cut
+    request_timeout: float = 600.0  # seconds for one whole request
+    max_retries: int = 3  # retries for 429 / 5xx / cut streams
+    retry_backoff: float = 1.0  # seconds before the first retry, doubled each time (or Retry-After)
+    stream: bool = True  # stream answers as they arrive; false for endpoints that cannot
+    cache_min_tokens: int = 1024  # provider prompt cache: nothing cached below this
+    cache_step_tokens: int = 128  # provider prompt cache: hits grow in these steps
+    cache_rule: str = ""  # openai | deepseek | gemini | exact | none | custom; "" = from the model
+    prefix_style: str = "designed"  # "designed" (cacheable, ~1.9K tokens) or "short" (no cache)
+    offline_delay: float = 0.0  # seconds the offline provider waits per answer (demos)
+    provider: str = ""  # a [providers.NAME] profile of studybot's config.toml, or "" for none
+    sources: dict[str, str] = field(default_factory=dict, compare=False)
+
+    def source(self, name: str) -> str:
+        return self.sources.get(name, "default")
+
+    def api_key(self) -> str | None:
+        """The key's value from the environment, or None when unset or empty."""
+        value = os.environ.get(self.env_key)
+        return value if value else None
+
+    @property
+    def live(self) -> bool:
+        return not self.offline and self.api_key() is not None
+
+
+_FIELDS = {f.name: f for f in fields(Settings) if f.name != "sources"}
+
+ENV_NAMES = {
+    "base_url": "STUDYBOT_BASE_URL",
+    "model": "STUDYBOT_MODEL",
+    "wire_api": "STUDYBOT_WIRE_API",
+    "env_key": "STUDYBOT_ENV_KEY",
+    "offline_delay": "STUDYBOT_OFFLINE_DELAY",
+    "provider": "STUDYBOT_PROVIDER",
+}
+# The openai SDK's own variables: below every studybot layer and the Codex config.
+OPENAI_BASE_URL = "OPENAI_BASE_URL"
+OPENAI_API_KEY = "OPENAI_API_KEY"
+PROFILE_KEYS = ("base_url", "env_key", "wire_api", "model")
+# The one mapping from CLI option names to the settings they set; a test checks every option.
+FLAG_FIELDS = {
+    "base_url": "base_url",
+    "model": "model",
+    "wire_api": "wire_api",
+    "offline": "offline",
+    "provider": "provider",
+    "segment_min": "segment_min",
+    "segment_max": "segment_max",
+    "segment_budget": "segment_budget",
+    "answer_tokens": "answer_tokens",
+    "prefix_style": "prefix_style",
+}
+# Limits that keep a value from hanging or overflowing the loop: (lowest, highest, lowest allowed?).
+RANGES: dict[str, tuple[float, float, bool]] = {
+    "max_retries": (0, 20, True),
+    "retry_backoff": (0, 600, True),
+    "stream_idle_timeout": (0, 86400, False),
+    "request_timeout": (0, 86400, False),
+    "offline_delay": (0, 60, True),
+}
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off", ""}
+
+
+def home() -> Path:
+    """The folder holding studybot's database and imported banks."""
+    override = os.environ.get("STUDYBOT_HOME")
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("studybot", appauthor=False))
+
+
+def config_path() -> Path:
+    override = os.environ.get("STUDYBOT_HOME")
+    if override:
+        return Path(override).expanduser() / "config.toml"
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("studybot", appauthor=False)) / "config.toml"
+
+
+def codex_config_path() -> Path:
+    codex_home = os.environ.get("CODEX_HOME")
+    base = Path(codex_home).expanduser() if codex_home else Path.home() / ".codex"
+    return base / "config.toml"
+
+
+def flag_settings(options: dict[str, Any]) -> dict[str, Any]:
+    """The settings that a command's options set, by the one mapping ``FLAG_FIELDS``."""
+    return {FLAG_FIELDS[name]: value for name, value in options.items() if value is not None}
+
+
+def load(flags: dict[str, Any] | None = None) -> Settings:
+    """Effective settings; ``flags`` maps field names to values (None = not given)."""
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    flags = {k: v for k, v in (flags or {}).items() if v is not None}
+
+    def apply(layer: dict[str, Any], source: str) -> None:
+        for name, raw in layer.items():
+            if raw is None:
+                continue
+            values[name] = _coerce(name, raw, source)
+            sources[name] = source
+
+    own = config_path()
+    own_data = _studybot_layer(own)
+    env = _env_layer()
+    apply(_openai_layer(), f"env {OPENAI_BASE_URL}")
+    codex = codex_config_path()
+    try:
+        apply(_codex_layer(codex), str(codex))
+    except ConfigError:
+        # --offline never reads the model channel, so a broken Codex config must not block it.
+        if not _offline_asked(flags, env, own_data, own):
+            raise
+    apply({k: v for k, v in own_data.items() if k != "providers"}, str(own))
+    profile = flags.get("provider") or env.get("provider") or values.get("provider")
+    if profile:
+        apply(_profile(own_data, own, str(profile)), f"{own} [providers.{profile}]")
+    apply(env, "env")
+    apply(flags, "flag")
+    _openai_key(values, sources)
+    if isinstance(values.get("base_url"), str):
+        # "https://taotoken.net/api/" is what users paste; the slash only doubles up paths.
+        values["base_url"] = values["base_url"].rstrip("/")
+    settings = replace(Settings(), **values)
+    object.__setattr__(settings, "sources", sources)
+    _check(settings)
+    return settings
+
+
+def is_taotoken(base_url: str) -> bool:
+    try:
+        host = urlsplit(base_url).hostname or ""
+    except ValueError:
+        return False
+    return host == TAOTOKEN_HOST or host.endswith("." + TAOTOKEN_HOST)
+
+
+def _openai_layer() -> dict[str, Any]:
+    return {"base_url": os.environ.get(OPENAI_BASE_URL) or None}
+
+
+def _openai_key(values: dict[str, Any], sources: dict[str, str]) -> None:
+    """OPENAI_API_KEY stands in for an unset env_key, but never goes to TaoToken's host.
+
+    Many users export an OpenAI key for other tools; sending it to TaoToken
+    would turn the offline default into a failing live run.
+    """
+    if "env_key" in values or not os.environ.get(OPENAI_API_KEY):
+        return
+    if is_taotoken(str(values.get("base_url", DEFAULT_BASE_URL))):
+        return
+    values["env_key"] = OPENAI_API_KEY
+    sources["env_key"] = f"env {OPENAI_API_KEY}"
+
+
+def _offline_asked(
+    flags: dict[str, Any], env: dict[str, Any], own: dict[str, Any], path: Path
+) -> bool:
+    for layer, source in ((flags, "flag"), (env, "env"), (own, str(path))):
+        if layer.get("offline") is not None:
+            return bool(_coerce("offline", layer["offline"], source))
+    return False
+
+
+def _profile(data: dict[str, Any], path: Path, name: str) -> dict[str, Any]:
+    profiles = data.get("providers") or {}
+    if not isinstance(profiles, dict) or not isinstance(profiles.get(name), dict):
+        known = ", ".join(sorted(profiles)) if isinstance(profiles, dict) else ""
+        raise ConfigError(
+            f"no provider profile {name!r} in {path}",
+            hint=f"profiles there: {known}"
+            if known
+            else f"add [providers.{name}] with base_url, env_key, wire_api, model to {path}",
+        )
+    profile = profiles[name]
+    unknown = sorted(set(profile) - set(PROFILE_KEYS))
+    if unknown:
+        raise ConfigError(
+            f"{path}: [providers.{name}] has an unknown key {unknown[0]!r}",
+            hint="a profile takes: " + ", ".join(PROFILE_KEYS),
+        )
+    return dict(profile)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(
+            f"{path}: {exc}", hint="fix the TOML syntax or move the file away"
+        ) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path}: not UTF-8 text (byte {exc.start})",
+            hint="save the file as UTF-8 (TOML files must be UTF-8)",
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def _codex_layer(path: Path) -> dict[str, Any]:
+    """The subset of a Codex config that names a model channel."""
+    data = _read_toml(path)
+    layer: dict[str, Any] = {"model": data.get("model")}
+    provider_id = data.get("model_provider")
+    providers = data.get("model_providers") or {}
+    provider = providers.get(provider_id) if isinstance(providers, dict) and provider_id else None
+    if isinstance(provider, dict):
+        layer["base_url"] = provider.get("base_url")
+        layer["env_key"] = provider.get("env_key")
+        layer["wire_api"] = provider.get("wire_api")
+    return layer
+
+
+def _studybot_layer(path: Path) -> dict[str, Any]:
+    data = _read_toml(path)
+    data.pop("prices", None)  # [prices."MODEL"] tables: read by studybot.prices
+    unknown = sorted(set(data) - set(_FIELDS) - {"providers"})
+    if unknown:
+        raise ConfigError(
+            f"{path}: unknown setting {unknown[0]!r}",
+            hint="known settings: " + ", ".join(sorted(_FIELDS)),
+        )
+    return data
+
+
+def _env_layer() -> dict[str, Any]:
+    return {name: os.environ.get(var) or None for name, var in ENV_NAMES.items()}
+
+
+def _coerce(name: str, raw: Any, source: str) -> Any:
+    kind = _FIELDS[name].type
+    try:
+        if kind == "bool":
+            return _bool(raw)
+        if kind == "int":
+            if isinstance(raw, bool) or (isinstance(raw, float) and not raw.is_integer()):
+                raise ValueError
+            value: Any = int(raw)
+        elif kind == "float":
+            if isinstance(raw, bool):
+                raise ValueError
+            value = float(raw)
+        elif not isinstance(raw, str):
+            raise ValueError
+        else:
+            value = raw
+    except (TypeError, ValueError, OverflowError):
+        raise ConfigError(
+            f"setting {name} = {raw!r} (from {source}) is not a valid {kind}",
+            hint="true or false" if kind == "bool" else None,
+        ) from None
+    if name in RANGES:
+        _check_range(name, value, source)
+    return value
+
+
+def _bool(raw: Any) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str):
+        word = raw.strip().lower()
+        if word in TRUE_WORDS:
+            return True
+        if word in FALSE_WORDS:
+            return False
+    raise ValueError(raw)  # "maybe" must not silently mean live
+
+
+def _check_range(name: str, value: float, source: str) -> None:
+    low, high, low_ok = RANGES[name]
+    fits = math.isfinite(value) and (value >= low if low_ok else value > low) and value <= high
+    if not fits:
+        bound = f"at least {low:g}" if low_ok else f"more than {low:g}"
+        raise ConfigError(
+            f"setting {name} = {value!r} (from {source}) is out of range",
+            hint=f"use a number {bound} and at most {high:g}",
+        )
+
+
+def _check(settings: Settings) -> None:
+    _check_secret_in_url(settings)
+    if settings.wire_api not in {"chat", "responses"}:
+        raise ConfigError(
+            f"wire_api {settings.wire_api!r} (from {settings.source('wire_api')}) is not supported",
+            hint="use chat (Chat Completions) or responses",
+        )
+    if not 1 <= settings.segment_min <= settings.segment_max:
+        raise ConfigError(
+            f"segment sizes {settings.segment_min}..{settings.segment_max} are not a valid range",
+            hint="use e.g. --segment-min 5 --segment-max 8",
+        )
+    for name in (
+        "segment_budget",
+        "context_window",
+        "answer_tokens",
+        "max_output_tokens",
+        "cache_step_tokens",
+    ):
+        if getattr(settings, name) <= 0:
+            raise ConfigError(f"{name} must be a positive number of tokens")
+    if settings.cache_min_tokens < 0:
+        raise ConfigError("cache_min_tokens must be 0 or a number of tokens")
+    if settings.prefix_style not in {"designed", "short"}:
+        raise ConfigError(
+            f"prefix_style {settings.prefix_style!r} (from {settings.source('prefix_style')}) "
+            "is not known",
+            hint="use designed (cacheable) or short (for providers without caching)",
+        )
+    if settings.cache_rule:
+        from studybot.costs.cache.rules import CHOICES
+
+        if settings.cache_rule.strip().lower() not in CHOICES:
+            raise ConfigError(
+                f"cache_rule {settings.cache_rule!r} (from {settings.source('cache_rule')}) "
+                "is not known",
+                hint="use one of " + ", ".join(CHOICES),
+            )
+    if settings.kv_model.strip().lower() not in PRESETS:
+        raise ConfigError(
+            f"kv_model {settings.kv_model!r} (from {settings.source('kv_model')}) is not a KV preset",
+            hint="presets: " + ", ".join(PRESETS),
+        )
+
+
+SECRET_PARAMS = {"key", "api_key", "apikey", "api-key", "token", "access_token", "secret"}
+
+
+def _check_secret_in_url(settings: Settings) -> None:
+    """A key pasted into base_url would be stored and printed: refuse it, without echoing it."""
+    source = settings.source("base_url")
+    source = {"flag": "--base-url", "env": f"env {ENV_NAMES['base_url']}"}.get(source, source)
+    where = f"base_url (from {source})"
+    try:
+        parts = urlsplit(settings.base_url)
+        has_password = parts.password is not None or (parts.username or "").startswith("sk-")
+    except ValueError:
+        return  # the channel lint explains URLs that do not parse
+    query = {k.lower() for k, _ in parse_qsl(parts.query, keep_blank_values=True)}
+    if has_password or query & SECRET_PARAMS:
+        raise ConfigError(
+            f"{where} contains a key or password; studybot will not store or send it that way",
+            hint="remove it from the URL and export it instead, e.g. "
+            f"export {settings.env_key}='…' (env_key names the variable)",
+        )

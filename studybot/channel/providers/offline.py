@@ -1,0 +1,133 @@
+"""Answers from the bank's own reference answers and key points, with no network at all.
+
+Usage is counted with the local tokenizer, and cached tokens come from the
+cache rule of ``studybot.cache.rules`` that plan and show use (by default
+``openai``: no hit below 1024 tokens, hits in 128-token steps). This provider exists so
+that every command works on a fresh machine with no key, and it never
+pretends to be a model: the run says once that it is offline.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+
+from studybot.bank import Bank, Question
+from studybot.channel.providers.base import Messages, Reply, TextSink, Usage
+from studybot.costs import tokens
+from studybot.costs.cache.rules import PromptCache
+from studybot.study.prompt import SUMMARY_LINES
+
+NO_KEY_ANSWER = (
+    "题库没有这道题的参考答案，离线模式无法作答。"
+    "设置 TAOTOKEN_API_KEY（或 config.toml 里 env_key 指定的变量）后用在线模型作答。"
+)
+SUMMARY_POINT_CHARS = 24  # per question: a carried summary is re-sent once per segment
+
+
+def has_answer(question: Question) -> bool:
+    """Whether offline can answer ``question``: it has a reference answer or key points."""
+    return bool(question.reference or question.key_points)
+
+
+def answer_text(question: Question) -> str:
+    """The offline answer: the reference answer as written, else the numbered key points."""
+    if question.reference:
+        return question.reference
+    if not question.key_points:
+        return NO_KEY_ANSWER
+    return "\n".join(f"{n}. {point}" for n, point in enumerate(question.key_points, start=1))
+
+
+def summary_text(questions: Sequence[Question], lines: int = SUMMARY_LINES) -> str:
+    """An extractive summary: each question's first key point, clipped, in ≤ ``lines`` lines.
+
+    Questions without key points contribute their question text instead.
+    """
+    if not questions:
+        return ""
+    groups = _even_groups(list(questions), lines)
+    out = []
+    for group in groups:
+        parts = []
+        for question in group:
+            source = question.key_points[0] if question.key_points else question.question
+            parts.append(f"Q{question.id}：{_clip(source, SUMMARY_POINT_CHARS)}")
+        out.append("；".join(parts))
+    return "\n".join(out)
+
+
+def _even_groups(items: list[Question], count: int) -> list[list[Question]]:
+    count = min(count, len(items))
+    size, extra = divmod(len(items), count)
+    groups, start = [], 0
+    for index in range(count):
+        end = start + size + (1 if index < extra else 0)
+        groups.append(items[start:end])
+        start = end
+    return groups
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    for mark in "，。；：,;":
+        position = cut.rfind(mark)
+        if position >= limit // 2:
+            return cut[:position] + "…"
+    return cut + "…"
+
+
+class OfflineProvider:
+    name = "offline"
+    model = "answer-key"
+
+    def __init__(self, bank: Bank, delay: float = 0.0, cache: PromptCache | None = None) -> None:
+        self.bank = bank
+        self.delay = delay
+        self.cache = cache  # None: report no cached tokens
+
+    def warm(self, requests: Iterable[tuple[Messages, str | None]]) -> None:
+        """Replay (messages, reply) sent before this process (a resumed session) into the cache."""
+        if self.cache is not None:
+            for messages, reply in requests:
+                self.cache.request(tokens.request_ids(messages), tokens.encode(reply or ""))
+
+    def _reply(self, messages: Messages, text: str, on_text: TextSink | None) -> Reply:
+        if self.delay > 0:
+            time.sleep(self.delay)
+        if on_text is not None:
+            on_text(text)
+        ids = tokens.request_ids(messages)
+        output = tokens.encode(text)  # rules that cache outputs (deepseek) need them
+        usage = Usage(
+            prompt_tokens=len(ids),
+            completion_tokens=len(output),
+            cached_tokens=self.cache.request(ids, output) if self.cache is not None else 0,
+        )
+        return Reply(text=text, usage=usage, finish_reason="stop")
+
+    def complete(
+        self, messages: Messages, *, question: Question, on_text: TextSink | None = None
+    ) -> Reply:
+        return self._reply(messages, answer_text(question), on_text)
+
+    def summarise(self, messages: Messages, *, questions: Sequence[Question]) -> Reply:
+        return self._reply(messages, summary_text(questions), None)
+
+    def follow_up(
+        self,
+        messages: Messages,
+        *,
+        question: Question,
+        text: str,
+        on_text: TextSink | None = None,
+    ) -> Reply:
+        reference = answer_text(question)
+        body = (
+            "离线模式不能回答追问，追问已保存；设置 API Key 后可用在线模型重新提问。\n"
+            f"第 {question.id} 题的参考要点：\n{reference}"
+        )
+        return self._reply(messages, body, on_text)

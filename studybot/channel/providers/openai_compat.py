@@ -1,0 +1,397 @@
+"""The live channel: any OpenAI-compatible API, through the official ``openai`` client.
+
+Two wire APIs: Chat Completions (``chat``, the default) and Responses
+(``responses``). Answers stream to the caller's ``on_text`` as they arrive.
+A reply is returned only when its stream reached its final event (a Chat
+``finish_reason``, a Responses ``response.completed``): the client does
+not raise for a Chat stream whose connection was closed early, so a
+stream without that event is treated as cut and retried, and no partial
+answer ever reaches the caller. Rate limits, 5xx, dropped connections and
+stalls are retried with backoff (``Retry-After`` wins); the client's own
+retries are off so that there is one policy, and one place to test it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from studybot.bank import Question
+from studybot.channel.checks import key_facts, origin
+from studybot.channel.config import Settings
+from studybot.channel.providers import replies
+from studybot.channel.providers.base import Messages, Reply, TextSink
+from studybot.channel.providers.failures import (
+    Channel,
+    Malformed,
+    ReportedError,
+    StreamCut,
+    classify,
+)
+from studybot.costs import tokens
+from studybot.errors import ProviderError
+
+LONGEST_WAIT = 120.0  # seconds: a server asking to wait longer than this gets an error instead
+BACKOFF_CAP = 30.0  # seconds: the longest wait between retries without Retry-After
+JITTER = 0.25  # fraction a backoff is shortened at random, so clients do not retry in step
+CONNECT_TIMEOUT = 5.0  # seconds to open a connection: an unreachable host fails fast
+MORE_ROOM = 2  # a cut answer is asked once more with this many times the output tokens
+MODEL_LIST_MISSING = {404, 405, 501}  # statuses meaning "this endpoint lists no models"
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+class OpenAICompatProvider:
+    name = "openai-compat"
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        notify: Callable[[str], None] = _stderr,
+        jitter: Callable[[], float] = random.random,
+    ) -> None:
+        import openai
+
+        self.settings = settings
+        self.model = settings.model
+        self.sleep = sleep
+        self.notify = notify
+        self.jitter = jitter
+        key = settings.api_key() or ""
+        facts = key_facts(settings)
+        self.channel = Channel(
+            base_url=settings.base_url,
+            model=settings.model,
+            model_origin=origin(settings, "model"),
+            wire_api=settings.wire_api,
+            variable=settings.env_key,
+            key_state=f"set, {facts.length} characters" if facts.usable else "not set",
+            retries=settings.max_retries,
+            secret=key,
+        )
+        # Between two bytes of a stream the read timeout is the idle timeout;
+        # a non-streamed answer arrives in one piece, so it gets the whole budget.
+        read = settings.stream_idle_timeout if settings.stream else settings.request_timeout
+        self.client = openai.OpenAI(
+            api_key=key,
+            base_url=settings.base_url,
+            max_retries=0,
+            timeout=openai.Timeout(settings.request_timeout, read=read, connect=CONNECT_TIMEOUT),
+        )
+
+    # -- the Provider protocol ----------------------------------------------
+
+    def warm(self, requests: Iterable[tuple[Messages, str | None]]) -> None:
+        """A real provider keeps its own cache: nothing to replay."""
+
+    def complete(
+        self, messages: Messages, *, question: Question, on_text: TextSink | None = None
+    ) -> Reply:
+        return self.ask(messages, on_text, f"question {question.id}")
+
+    def summarise(self, messages: Messages, *, questions: Sequence[Question]) -> Reply:
+        return self.ask(messages, None, "the segment summary")
+
+    def follow_up(
+        self,
+        messages: Messages,
+        *,
+        question: Question,
+        text: str,
+        on_text: TextSink | None = None,
+    ) -> Reply:
+        return self.ask(messages, on_text, f"the follow-up to question {question.id}")
+
+    def grade(self, messages: Messages, *, question: Question) -> Reply:
+        """A grading side request whose reply must be a JSON object (the wire API's JSON mode)."""
+        return self.ask(messages, None, f"grading question {question.id}", json_reply=True)
+
+    # -- requests -------------------------------------------------------------
+
+    def ask(
+        self, messages: Messages, on_text: TextSink | None, what: str, *, json_reply: bool = False
+    ) -> Reply:
+        """One whole answer: an empty or cut one is asked once more, with more room if cut.
+
+        If the second reply is still not whole it is returned as it is, and
+        the session saves it flagged (``Turn.answer_flag``), never as normal.
+        A JSON reply (grading) is returned as it comes: its reader falls back.
+        """
+        limit = self.settings.max_output_tokens
+        reply = self._retrying(messages, on_text, what, limit, json_reply)
+        cut = reply.finish_reason == "length"
+        if json_reply or (reply.text.strip() and not cut):
+            return reply
+        room = self.settings.context_window - tokens.prompt_tokens(messages)
+        larger = min(limit * MORE_ROOM, room) if cut else limit
+        if cut and larger <= limit:
+            return reply  # the window has no more room to give
+        why = f"was cut at {limit} tokens" if cut else "came back empty"
+        self.notify(f"\n{what}: the answer {why}; asking once more with room for {larger}")
+        return self._retrying(messages, on_text, what, larger, json_reply)
+
+    def _retrying(
+        self,
+        messages: Messages,
+        on_text: TextSink | None,
+        what: str,
+        limit: int,
+        json_reply: bool = False,
+    ) -> Reply:
+        """One answer, retried on failures that retrying can fix."""
+        import openai
+
+        retries = self.settings.max_retries
+        shown: list[str] = []  # text of this attempt already passed to on_text
+
+        def sink(text: str) -> None:
+            shown.append(text)
+            if on_text is not None:
+                on_text(text)
+
+        for attempt in range(retries + 1):
+            shown.clear()
+            try:
+                return self._parsed(
+                    messages, sink if on_text is not None else None, limit, json_reply
+                )
+            except (openai.OpenAIError, StreamCut, ReportedError, Malformed) as exc:
+                failure = classify(exc, self.channel, what)
+            if not failure.retryable or attempt == retries:
+                raise failure.error
+            delay = self._delay(attempt, failure.wait)
+            if delay > LONGEST_WAIT:
+                raise ProviderError(
+                    f"{failure.label}; the provider asks to wait {delay:.0f} s before retrying",
+                    hint="wait that long, then resume",
+                )
+            # A cut answer leaves its line open on the terminal; the notice starts a new one.
+            opening = "\n" if shown else ""
+            self.notify(
+                f"{opening}{what}: {failure.label}; retry {attempt + 1}/{retries} in {delay:.3g} s"
+            )
+            self.sleep(delay)
+        raise AssertionError("unreachable")  # the loop returns or raises
+
+    def _parsed(
+        self, messages: Messages, on_text: TextSink | None, limit: int, json_reply: bool
+    ) -> Reply:
+        """``_once``, with replies the client could not read turned into Malformed.
+
+        Only the reply's reading is judged: an error raised by ``on_text`` (the
+        terminal drawing the answer) is studybot's own and passes through as it is,
+        never retried as the server's fault.
+        """
+        sink = None if on_text is None else _Sink(on_text)
+        try:
+            if json_reply:
+                return self._json_once(messages, limit)
+            return self._once(messages, sink, limit)
+        except _SinkFailed as failed:
+            raise failed.error from None
+        except json.JSONDecodeError:
+            raise Malformed("text that is not valid JSON (cut short, or not the API)") from None
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            # The client hands back what it cannot parse as-is; reading it fails here.
+            raise Malformed(f"a reply in an unexpected shape ({type(exc).__name__})") from None
+
+    def _delay(self, attempt: int, wait: float | None) -> float:
+        if wait is not None:
+            return wait  # the server's own figure, as the SDK honours it
+        backoff = min(BACKOFF_CAP, self.settings.retry_backoff * 2**attempt)
+        return backoff * (1 - JITTER * self.jitter())
+
+    def _once(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
+        if self.settings.wire_api == "responses":
+            if self.settings.stream:
+                return self._responses_stream(messages, on_text, limit)
+            return self._responses_whole(messages, on_text, limit)
+        if self.settings.stream:
+            return self._chat_stream(messages, on_text, limit)
+        return self._chat_whole(messages, on_text, limit)
+
+    def _json_once(self, messages: Messages, limit: int) -> Reply:
+        # A JSON reply is parsed whole, so it is never streamed; each wire API names
+        # its JSON mode differently.
+        if self.settings.wire_api == "responses":
+            json_mode = {"format": {"type": "json_object"}}
+            return self._responses_whole(messages, None, limit, text=json_mode)
+        return self._chat_whole(messages, None, limit, response_format={"type": "json_object"})
+
+    def _chat_stream(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
+        stream = self.client.chat.completions.create(
+            model=self.model,
+            messages=messages,  # type: ignore[arg-type]
+            stream=True,
+            stream_options={"include_usage": True},
+            max_tokens=limit,
+        )
+        parts: list[str] = []
+        finish: str | None = None
+        usage: Any = None
+        deadline = self._deadline()
+        with stream, _cut_on_error(parts, self.settings.stream_idle_timeout):
+            replies.expect_event_stream(stream)
+            for chunk in stream:
+                if chunk.usage is not None:
+                    usage = chunk.usage
+                for choice in chunk.choices:
+                    text = choice.delta.content if choice.delta is not None else None
+                    if text:
+                        parts.append(text)
+                        if on_text is not None:
+                            on_text(text)
+                    if choice.finish_reason:
+                        finish = choice.finish_reason
+                self._check_deadline(deadline)
+        if finish is None:
+            raise StreamCut("it ended without a finish_reason", replies.size(parts))
+        return Reply(text="".join(parts), usage=replies.chat_usage(usage), finish_reason=finish)
+
+    def _chat_whole(
+        self, messages: Messages, on_text: TextSink | None, limit: int, **extra: Any
+    ) -> Reply:
+        response = self.client.chat.completions.create(
+            model=self.model,
+            messages=messages,  # type: ignore[arg-type]
+            max_tokens=limit,
+            **extra,
+        )
+        replies.expect_parsed(response)
+        choice = response.choices[0] if response.choices else None
+        if choice is None or not choice.finish_reason:
+            raise StreamCut("the response had no finish_reason")
+        text = choice.message.content or ""
+        if on_text is not None and text:
+            on_text(text)
+        return Reply(
+            text=text, usage=replies.chat_usage(response.usage), finish_reason=choice.finish_reason
+        )
+
+    def _responses_stream(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
+        stream = self.client.responses.create(
+            model=self.model,
+            input=messages,  # type: ignore[arg-type]
+            stream=True,
+            max_output_tokens=limit,
+        )
+        parts: list[str] = []
+        final: Any = None
+        finish = "stop"
+        deadline = self._deadline()
+        with stream, _cut_on_error(parts, self.settings.stream_idle_timeout):
+            replies.expect_event_stream(stream)
+            for event in stream:
+                kind = getattr(event, "type", "")
+                if kind == "response.output_text.delta":
+                    parts.append(event.delta)
+                    if on_text is not None and event.delta:
+                        on_text(event.delta)
+                elif kind == "response.completed":
+                    final = event.response
+                elif kind == "response.incomplete":
+                    final = event.response
+                    details = getattr(final, "incomplete_details", None)
+                    finish = replies.incomplete_reason(getattr(details, "reason", None))
+                elif kind == "response.failed":
+                    raise replies.reported(getattr(event.response, "error", None))
+                elif kind == "error":
+                    raise replies.reported(event)
+                self._check_deadline(deadline)
+        if final is None:
+            raise StreamCut("it ended without response.completed", replies.size(parts))
+        return Reply(
+            text="".join(parts), usage=replies.responses_usage(final.usage), finish_reason=finish
+        )
+
+    def _responses_whole(
+        self, messages: Messages, on_text: TextSink | None, limit: int, **extra: Any
+    ) -> Reply:
+        response = self.client.responses.create(
+            model=self.model,
+            input=messages,  # type: ignore[arg-type]
+            max_output_tokens=limit,
+            **extra,
+        )
+        replies.expect_parsed(response)
+        if response.status == "failed":
+            raise replies.reported(response.error)
+        if response.status not in ("completed", "incomplete"):
+            raise StreamCut(f"the response's status is {response.status!r}")
+        finish = "stop"
+        if response.status == "incomplete":
+            details = getattr(response, "incomplete_details", None)
+            finish = replies.incomplete_reason(getattr(details, "reason", None))
+        text = response.output_text
+        if on_text is not None and text:
+            on_text(text)
+        return Reply(text=text, usage=replies.responses_usage(response.usage), finish_reason=finish)
+
+    def _deadline(self) -> float:
+        return time.monotonic() + self.settings.request_timeout
+
+    def _check_deadline(self, deadline: float) -> None:
+        if time.monotonic() > deadline:
+            raise ProviderError(
+                "the answer took longer than request_timeout "
+                f"({self.settings.request_timeout:g} s)",
+                hint="raise request_timeout in config.toml for very long answers",
+            )
+
+    # -- doctor -------------------------------------------------------------
+
+    def list_models(self) -> list[str] | None:
+        """Model IDs the endpoint lists, or None when it does not list models."""
+        import openai
+
+        try:
+            return sorted(model.id for model in self.client.models.list())
+        except openai.APIStatusError as exc:
+            if exc.status_code in MODEL_LIST_MISSING:
+                return None
+            raise classify(exc, self.channel, "listing models").error from None
+        except openai.OpenAIError as exc:
+            raise classify(exc, self.channel, "listing models").error from None
+
+
+@contextmanager
+def _cut_on_error(parts: list[str], idle: float) -> Iterator[None]:
+    """Errors raised while a stream is read mean the stream was cut."""
+    import openai
+
+    try:
+        yield
+    except openai.APITimeoutError:
+        raise StreamCut(f"no data for {idle:g} s", replies.size(parts)) from None
+    except openai.APIConnectionError:
+        raise StreamCut("the connection dropped", replies.size(parts)) from None
+
+
+class _SinkFailed(Exception):
+    """Carries an error of the text sink past the reply-shape handler."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _Sink:
+    """``on_text`` with its own errors kept apart from errors reading the reply."""
+
+    def __init__(self, on_text: TextSink) -> None:
+        self.on_text = on_text
+
+    def __call__(self, chunk: str) -> None:
+        try:
+            self.on_text(chunk)
+        except Exception as exc:  # noqa: BLE001 - re-raised unchanged by _parsed
+            raise _SinkFailed(exc) from exc

@@ -1,0 +1,102 @@
+"""``export``: a session as Markdown notes, JSON or Anki cards, written whole or not at all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from studybot.cli.render import number
+
+
+@click.command()
+@click.argument("session_id", metavar="SESSION")
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(["md", "json", "anki", "apkg"]),
+    default="md",
+    show_default=True,
+    help="md notes, json data, anki text for Anki's importer, apkg package (extra `anki`).",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write to FILE instead of stdout (never over an existing file without --force).",
+)
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+@click.option(
+    "--summary",
+    "with_summary",
+    is_flag=True,
+    help="Write the last segment's summary if it is missing (one request with a live model).",
+)
+def export(session_id: str, fmt: str, output: Path | None, force: bool, with_summary: bool) -> None:
+    """Export a session as Markdown notes, JSON, or Anki cards (text or .apkg).
+
+    Anki cards: one per answered question, Markdown rendered to HTML,
+    formulas kept for MathJax, follow-ups on the back, one deck per chapter
+    (studybot::BANK::CHAPTER), tags from the bank. Each card's GUID comes
+    from (bank, question), so importing again updates cards, never doubles
+    them. The file is written whole or not at all.
+
+    A run writes its last segment's summary only when something reads it:
+    offline sessions get it here for free, a live session's with --summary.
+
+    \b
+    Example:
+      studybot export 1 -f md -o notes.md
+      studybot export 1 -f anki -o cards.txt
+      studybot export 1 -f apkg -o cards.apkg
+      studybot export 4 -f md --summary
+    """
+    from studybot.errors import BadInput
+    from studybot.output import export as exports
+    from studybot.storage.store import Store
+
+    store = Store.open(write=False)
+    record = store.session(session_id)
+    if store.writable and (with_summary or record.provider == "offline"):
+        _write_last_summary(store, record)
+    if fmt == "apkg":
+        from studybot.output import anki
+
+        if output is None:
+            raise BadInput(
+                "an .apkg is a binary package, not text for the terminal",
+                hint=f"name the file: studybot export {record.id} -f apkg -o cards.apkg",
+            )
+        notes: list[int] = []
+        exports.write_file(
+            output,
+            lambda path: notes.append(anki.write_package(store, record.id, path)),
+            force=force,
+        )
+        click.echo(f"Wrote {output} ({number(notes[0])} notes)", err=True)
+        return
+    text = exports.render(store, record.id, fmt)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    exports.write_file(output, lambda path: exports.write_text(path, text), force=force)
+    click.echo(f"Wrote {output} ({number(len(text.splitlines()))} lines)", err=True)
+
+
+def _write_last_summary(store, record) -> None:
+    """The last segment's summary, from the provider that answered the session."""
+    from studybot import bank as banks
+    from studybot.channel import providers
+    from studybot.study import carry, resuming, session
+
+    settings = resuming.settings_for(record, {})  # a live session needs its key again
+    bank = banks.load(resuming.bank_ref(record))
+    provider, notice = providers.choose(settings, bank)
+    if notice and record.provider != "offline":
+        click.echo(notice, err=True)
+    study = session.Study(bank=bank, provider=provider, settings=settings)
+    carry.last_summary(study, store, record, session.Listener())
+
+
+COMMANDS = [export]

@@ -1,0 +1,347 @@
+"""``plan``: what a range costs segmented versus as one long chat, before sending anything."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from studybot.cli.common import (
+    CACHE_RULES,
+    bank_option,
+    channel_options,
+    emit_json,
+    human_bytes,
+    json_option,
+    segment_options,
+    stdout_console,
+)
+
+CHART_ROWS = 40  # at most this many rows; longer ranges share a row per few questions
+BAR_CELLS = 24
+EIGHTHS = " ▏▎▍▌▋▊▉█"
+
+
+class TokenCount(click.ParamType):
+    """A number of tokens as ``studybot kv --context`` reads it: 32768, 32k or 32K."""
+
+    name = "tokens"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        from studybot.costs.kv.estimate import parse_tokens
+        from studybot.errors import BadInput
+
+        try:
+            return parse_tokens(str(value))
+        except BadInput as exc:
+            self.fail(f"{exc.message} (e.g. 32768 or 32k)", param, ctx)
+
+
+@click.command()
+@click.option("--from", "first", type=int, required=True, help="First question number.")
+@click.option("--to", "last", type=int, required=True, help="Last question number.")
+@bank_option
+@click.option(
+    "--window",
+    type=TokenCount(),
+    help="Context window in tokens, e.g. 32k (default: context_window).",
+)
+@segment_options
+@channel_options
+@click.option(
+    "--answer-tokens",
+    type=click.IntRange(min=1),
+    help="Answer length in tokens; default: the offline answer key, or answer_tokens with a live model.",
+)
+@click.option(
+    "--cache-rule",
+    type=click.Choice(CACHE_RULES, case_sensitive=False),
+    help="openai (1,024-token minimum, 128-token steps), deepseek (whole prefix units), "
+    "gemini, exact, none, custom; default: cache_rule, else from the model ID / base URL.",
+)
+@click.option(
+    "--prefix",
+    "prefix_style",
+    type=click.Choice(["designed", "short"]),
+    help="System prefix: designed (cacheable, default) or short (for providers without caching).",
+)
+@click.option(
+    "--price-input", type=click.FloatRange(min=0), help="Per million uncached prompt tokens."
+)
+@click.option(
+    "--price-cached", type=click.FloatRange(min=0), help="Per million cached prompt tokens."
+)
+@click.option("--price-output", type=click.FloatRange(min=0), help="Per million completion tokens.")
+@click.option("--currency", help='Currency of the prices, e.g. CNY (default: config, else "USD").')
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write a PNG chart (needs the plot extra).",
+)
+@json_option
+def plan(
+    first,
+    last,
+    bank_ref,
+    window,
+    answer_tokens,
+    cache_rule,
+    prefix_style,
+    price_input,
+    price_cached,
+    price_output,
+    currency,
+    plot,
+    as_json,
+    **flags,
+) -> None:
+    """Project every request of a range two ways: segmented (studybot's) and single.
+
+    `segmented` is exactly what `studybot run` would send: its segments, the
+    carried summaries (the last segment's waits for a run that continues),
+    the stable prefix. `single` is one long chat that
+    re-sends the whole history with every question. For each: prompt tokens,
+    uncached prompt tokens, completion tokens, peak context, KV bytes at the
+    peak, and the prefill/decode split; then the floor, the break point
+    (first question where single's context passes the window, and an 8K
+    window), the designed versus the short prefix, and a token-growth chart.
+    With prices (config [prices."MODEL"] or --price-*), every figure also
+    in money.
+
+    \b
+    Example:
+      studybot plan --from 1 --to 200
+      studybot plan --from 1 --to 200 --cache-rule deepseek --window 32k
+      studybot plan --from 1 --to 200 --price-input 2 --price-cached 0.5 --price-output 8 --currency CNY
+      studybot plan --from 20 --to 39 --answer-tokens 600 --plot growth.png
+
+    Nothing is sent: with a key set (and no --offline), answers are
+    projected at answer_tokens each instead of the offline answer key.
+    """
+    from studybot import bank as banks
+    from studybot.channel import config
+    from studybot.costs import prices, whatif
+    from studybot.output import plots
+
+    if plot is not None:
+        plots.require_matplotlib()
+    if answer_tokens is not None:
+        flags["answer_tokens"] = answer_tokens
+    flags["prefix_style"] = prefix_style
+    settings = config.load(config.flag_settings(flags))
+    given = {
+        "input": price_input,
+        "cached_input": price_cached,
+        "output": price_output,
+        "currency": currency,
+    }
+    price = prices.for_model(settings.model, given)
+    if answer_tokens is None and settings.live:
+        # A live model's answers are not the answer key's; project its expected length.
+        answer_tokens = settings.answer_tokens
+    bank = banks.load(bank_ref)
+    projection = whatif.project(
+        bank,
+        first,
+        last,
+        settings,
+        answer_tokens=answer_tokens,
+        rule=cache_rule,
+        window=window,
+        price=price,
+    )
+    if plot is not None:
+        _plot(projection, plot)
+    if as_json:
+        emit_json(projection.to_json())
+        return
+    _render(projection)
+    if price is None:
+        click.echo(
+            "Hint: "
+            + prices.NO_PRICES_HINT.format(model=settings.model or "MODEL_ID")
+            + ", or pass --price-input/--price-cached/--price-output.",
+            err=True,
+        )
+    if plot is not None:
+        click.echo(f"Wrote {plot}", err=True)
+
+
+def _render(p) -> None:
+    from rich.table import Table
+
+    from studybot.costs.whatif import FLOOR_DEFINITION
+
+    seg, single = p.segmented, p.single
+    answers = (
+        "answers from the offline answer key"
+        if p.answer_tokens is None
+        else f"answers of {p.answer_tokens} tokens each"
+    )
+    if p.live_answers:
+        # the bank has no answer for these: a live model will answer them, at live length
+        answers += f" ({p.live_answers} without one at the live length, {p.live_tokens} tokens)"
+    console = stdout_console()
+    table = Table(
+        title=f"Plan Q{p.first}–{p.last} · {p.segments} segments · {answers} · "
+        f"cache rule {p.rule.describe()} · {p.prefix_style} prefix · window {p.window:,}",
+        title_justify="left",
+    )
+    for heading in ("", "segmented", "single", "single ÷ segmented"):
+        table.add_column(heading, justify="left" if not heading else "right")
+
+    def row(label: str, a: float, b: float, ratio: bool = True) -> None:
+        times = f"{b / a:.1f}×" if ratio and a else ""
+        table.add_row(label, f"{a:,}", f"{b:,}", times)
+
+    row("requests", len(seg.requests), len(single.requests), ratio=False)
+    row("prompt tokens", seg.prompt_tokens, single.prompt_tokens)
+    row("uncached prompt tokens", seg.uncached_prompt_tokens, single.uncached_prompt_tokens)
+    row("completion tokens", seg.completion_tokens, single.completion_tokens)
+    row("peak context n", seg.peak_context_tokens, single.peak_context_tokens)
+    table.add_row(
+        f"peak KV ({p.kv_model})",
+        human_bytes(seg.peak_kv_bytes),
+        human_bytes(single.peak_kv_bytes),
+        "",
+    )
+    table.add_row(
+        "prefill ÷ decode (uncached)",
+        f"{seg.prefill_decode_ratio:.2f}",
+        f"{single.prefill_decode_ratio:.2f}",
+        "",
+    )
+    if p.price is not None:
+        a, b = seg.cost(p.price), single.cost(p.price)
+        times = f"{b.total / a.total:.1f}×" if a.total else ""
+        table.add_row("cost", a.text(), b.text(), times)
+    console.print(table, markup=False)
+    console.print(
+        f"Floor: {p.floor:,} uncached prompt tokens, {FLOOR_DEFINITION}. "
+        f"Segmented is {seg.uncached_prompt_tokens / p.floor:.3f}× the floor under {p.rule.name}"
+        + (
+            f" and {p.exact.uncached_prompt_tokens / p.floor:.3f}× under exact"
+            if p.rule.name != "exact"
+            else ""
+        )
+        + f"; single is {single.uncached_prompt_tokens / p.floor:.3f}× under {p.rule.name}."
+        + (
+            " (deepseek also keeps each answer at its output end, so no answer is prefilled "
+            "again and both can go below this floor.)"
+            if p.rule.kind == "units"
+            else ""
+        ),
+        markup=False,
+    )
+    console.print(_break_text(p), markup=False)
+    console.print(_prefix_text(p), markup=False)
+    if p.trap is not None:
+        t = p.trap
+        console.print(
+            f"Prefix trap: under the provider rule nothing is cached while a prompt is under "
+            f"{t.min_tokens:,} tokens, so the first requests of each segment miss entirely: "
+            f"{t.requests} requests, {t.tokens:,} prompt tokens that a cache without the minimum "
+            f"would have served. A stable system prefix of at least {t.min_tokens:,} tokens "
+            f"(it is {t.system_tokens:,}) would let them hit.",
+            markup=False,
+        )
+    console.print("")
+    for line in chart_lines(p):
+        console.print(line, markup=False)
+
+
+def _prefix_text(p) -> str:
+    """Designed versus short prefix, in money when prices are known."""
+    choice = p.prefixes
+    d, s = choice.designed, choice.short
+    cheaper = choice.cheaper(p.price)
+    if p.price is not None:
+        dc, sc = d.cost(p.price), s.cost(p.price)
+        figures = f"designed {dc.text()} vs short {sc.text()}"
+    else:
+        figures = (
+            f"designed {d.uncached_prompt_tokens:,} vs short {s.uncached_prompt_tokens:,} "
+            "uncached prompt tokens"
+        )
+    extra = d.prompt_tokens - s.prompt_tokens
+    saved = s.uncached_prompt_tokens - d.uncached_prompt_tokens
+    cached = extra + saved  # the extra prompt tokens the cache serves
+    why = (
+        f"the designed prefix ({choice.designed_tokens:,} tokens against "
+        f"{choice.short_tokens:,}) adds {extra:,} prompt tokens over the run, the cache serves "
+        f"{cached:,} more, so it {'saves' if saved >= 0 else 'adds'} {abs(saved):,} uncached ones "
+        f"under {p.rule.name}"
+    )
+    if cheaper == "short":
+        why += '; prefix_style = "short" picks the short one'
+    return f"Prefix: {figures}; {cheaper} is cheaper: {why}."
+
+
+def _break_text(p) -> str:
+    def at(question: int | None, window: str) -> str:
+        if question is None:
+            return f"stays within {window}"
+        return f"passes {window} at Q{question}"
+
+    return (
+        f"Break point: single {at(p.break_point, f'the {p.window:,}-token window')} and "
+        f"{at(p.break_point_8k, 'an 8K window')}; "
+        f"segmented peaks at {p.segmented.peak_context_tokens:,}."
+    )
+
+
+def chart_lines(p) -> list[str]:
+    """Context n per question, both strategies, as unicode bars scaled to the window."""
+    seg = {r.question: r.context_tokens for r in p.segmented.requests if r.kind == "answer"}
+    single = {r.question: r.context_tokens for r in p.single.requests}
+    ids = [r.question for r in p.single.requests]
+    size = max(1, -(-len(ids) // CHART_ROWS))
+    lines = [f"Token growth: context n per question (bar = {p.window:,}-token window, » = past it)"]
+    for start in range(0, len(ids), size):
+        group = ids[start : start + size]
+        label = f"Q{group[0]}" if len(group) == 1 else f"Q{group[0]}–{group[-1]}"
+        a = max(seg[q] for q in group)
+        b = max(single[q] for q in group)
+        lines.append(
+            f"{label:>10}  seg {_bar(a, p.window)} {_short(a):>6}   single {_bar(b, p.window)} {_short(b):>6}"
+        )
+    return lines
+
+
+def _bar(value: int, window: int) -> str:
+    if value > window:
+        return "█" * (BAR_CELLS - 1) + "»"
+    eighths = round(value / window * BAR_CELLS * 8)
+    full, part = divmod(eighths, 8)
+    return ("█" * full + (EIGHTHS[part] if part else "")).ljust(BAR_CELLS)
+
+
+def _short(value: int) -> str:
+    return f"{value / 1000:.1f}K" if value >= 1000 else str(value)
+
+
+def _plot(p, path: Path) -> None:
+    from studybot.output import plots
+
+    plt = plots.pyplot()
+
+    questions = [r.question for r in p.single.requests]
+    seg = {r.question: r.context_tokens for r in p.segmented.requests if r.kind == "answer"}
+    figure, axes = plt.subplots(figsize=(10, 5))
+    axes.plot(
+        questions, [r.context_tokens for r in p.single.requests], label="single (one long chat)"
+    )
+    axes.plot(questions, [seg[q] for q in questions], label="segmented (studybot)")
+    axes.axhline(p.window, color="red", linestyle="--", label=f"window {p.window:,}")
+    if p.window != 8192:
+        axes.axhline(8192, color="orange", linestyle=":", label="8K window")
+    axes.set_xlabel("question")
+    axes.set_ylabel("context n (prompt + answer tokens)")
+    axes.set_title(f"Q{p.first}–{p.last}: context per request, cache rule {p.rule.name}")
+    axes.legend()
+    plots.save(figure, path)
+
+
+COMMANDS = [plan]

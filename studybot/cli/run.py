@@ -1,0 +1,291 @@
+"""``run``, ``review`` and ``resume``: the study loop with a terminal around it."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from studybot.cli.common import (
+    bank_option,
+    channel_options,
+    emit_json,
+    is_interactive,
+    json_option,
+    segment_options,
+)
+from studybot.cli.render import paint
+from studybot.errors import ContextOverflow, StudybotError
+
+
+def _numbers(ctx, param, value: str | None) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    from studybot.bank.selection import parse_numbers
+
+    return parse_numbers(value, f"--{param.name}")
+
+
+@click.command()
+@click.option("--from", "first", type=int, help="First question number.")
+@click.option("--to", "last", type=int, help="Last question number.")
+@click.option("--chapter", callback=_numbers, metavar="N[,M]", help="Whole chapters.")
+@click.option("--tag", "tags", multiple=True, metavar="T", help="Questions tagged T (repeatable).")
+@click.option("--ids", callback=_numbers, metavar="5,23", help="These questions.")
+@click.option("--weak", type=click.IntRange(min=1), metavar="N", help="The N lowest-graded seen.")
+@click.option("--quiz", is_flag=True, help="Answer first; graded against the key points; rate 1-4.")
+@bank_option
+@channel_options
+@segment_options
+@click.option(
+    "--fresh",
+    is_flag=True,
+    help="Start without the summary of a session that ended just before FROM.",
+)
+@json_option
+def run(first, last, chapter, tags, ids, weak, quiz, bank_ref, fresh, as_json, **flags) -> None:
+    """Study chosen questions in segments of 5-8 questions.
+
+    Choose with exactly one of --from/--to, --chapter, --tag, --ids or
+    --weak. Each segment starts fresh from the stable system prefix plus a
+    short summary of the previous segment, so the context never grows with
+    the whole range. Without an API key the bank's answer key answers. A run
+    that continues a finished session (--from 9 after one that ended at 8)
+    starts from that session's last summary, unless --fresh.
+
+    With --quiz, each question waits for your attempt, then the answer is
+    revealed, your attempt graded point by point, and you rate your recall
+    (1 Again, 2 Hard, 3 Good, 4 Easy; Enter takes the suggestion).
+
+    In a terminal, after each answer (single keys, no Enter needed):
+    Enter/space = next, f = follow-up (answered on the side, never added to
+    the history), h = the bank's hint, 1-4 = rate, ? = keys, q = stop
+    (resumable). Ctrl-C saves the session and prints how to resume.
+
+    \b
+    Example:
+      studybot run --from 1 --to 8
+      studybot run --chapter 3 --quiz
+      studybot run --ids 5,23,34,76 --segment-max 6
+    """
+    from studybot import bank as banks
+    from studybot.bank import selection
+    from studybot.channel import config, providers
+    from studybot.storage.store import Store
+    from studybot.study import carry, resuming, session
+
+    settings = config.load(config.flag_settings(flags))
+    bank_ref = resuming.bank_key(bank_ref)  # a path is stored resolved: resume from anywhere
+    bank = banks.load(bank_ref)
+    bank_key = bank_ref or bank.name
+    store = Store.open() if weak is not None else None  # only --weak reads the store
+    questions = selection.choose(
+        bank,
+        store,
+        first=first,
+        last=last,
+        chapters=chapter,
+        tags=tags,
+        ids=ids,
+        weak=weak,
+        bank_key=bank_key,
+    )
+    provider, notice = providers.choose(settings, bank)
+    if notice:
+        click.echo(paint(notice, "warning"), err=True)
+    store = store or Store.open()
+    study = session.Study(bank=bank, provider=provider, settings=settings)
+    carried = None
+    if not fresh:
+        carried = carry.continued_summary(study, store, bank_key, questions[0].id)
+    if carried is not None:
+        click.echo(
+            f"Continuing session {carried.session_id}: its last summary starts this run "
+            "(--fresh to start without).",
+            err=True,
+        )
+    mode = "quiz" if quiz else "read"
+    record = session.start(
+        study,
+        store,
+        questions,
+        bank_ref=bank_ref,
+        mode=mode,
+        carried=carried and carried.summary,
+    )
+    _study(study, store, record, as_json)
+
+
+@click.command()
+@click.option("--limit", type=click.IntRange(min=1), metavar="N", help="At most N questions.")
+@bank_option
+@channel_options
+@segment_options
+@json_option
+def review(limit, bank_ref, as_json, **flags) -> None:
+    """Quiz yourself on the questions that are due, most overdue first.
+
+    The due questions are cut into segments like a run (same prefix,
+    summaries, resume and export); each is asked, graded and rated.
+
+    \b
+    Example:
+      studybot review
+      studybot review --limit 8 --bank mine
+    """
+    from studybot import bank as banks
+    from studybot.channel import config, providers
+    from studybot.learn import review as reviews
+    from studybot.storage.store import Store
+    from studybot.study import resuming, session
+
+    settings = config.load(config.flag_settings(flags))
+    bank_ref = resuming.bank_key(bank_ref)  # a path is stored resolved: resume from anywhere
+    bank = banks.load(bank_ref)
+    bank_key = bank_ref or bank.name
+    store = Store.open()
+    questions = reviews.due_questions(store, bank, bank_key, limit=limit)
+    if not questions:
+        upcoming = min((c.due for c in reviews.cards(store, bank_key)), default=None)
+        when = f"; the next one is due {reviews.until(upcoming)}" if upcoming else ""
+        click.echo(f"Nothing is due for review{when}.")
+        if upcoming is None:
+            click.echo("Rate questions first: studybot run --from 1 --to 8 --quiz")
+        return
+    provider, notice = providers.choose(settings, bank)
+    if notice:
+        click.echo(paint(notice, "warning"), err=True)
+    study = session.Study(bank=bank, provider=provider, settings=settings)
+    record = session.start(study, store, questions, bank_ref=bank_ref, mode="review")
+    _study(study, store, record, as_json)
+
+
+@click.command()
+@click.argument("session_id", metavar="[SESSION]", required=False)
+@channel_options
+@json_option
+def resume(session_id, as_json, **flags) -> None:
+    """Continue an unfinished session at its first unanswered question.
+
+    Without SESSION, the newest unfinished session. The session keeps its
+    segments, bank, mode (read or quiz) and model; flags override the
+    channel settings.
+
+    \b
+    Example:
+      studybot resume
+      studybot resume 3
+    """
+    from studybot import bank as banks
+    from studybot.channel import providers
+    from studybot.storage.store import Store
+    from studybot.study import resuming, session
+
+    store = Store.open()
+    record, settings = session.resume(store, session_id, flags)
+    bank = banks.load(resuming.bank_ref(record))
+    edited, removed = resuming.changed_questions(record, bank)
+    if edited or removed:
+        gone = f"; not in the bank any more: {_ids(removed)}" if removed else ""
+        click.echo(
+            f"Warning: the bank changed since session {record.id} started: "
+            f"edited {_ids(edited) or 'none'}{gone} (saved answers keep the old wording; "
+            "unanswered questions are asked as the bank says now)",
+            err=True,
+        )
+    provider, notice = providers.choose(settings, bank)
+    if notice:
+        click.echo(paint(notice, "warning"), err=True)
+    record = resuming.record_channel(store, record, provider, settings)
+    study = session.Study(bank=bank, provider=provider, settings=settings)
+    _study(study, store, record, as_json)
+
+
+def _ids(ids) -> str:
+    return ", ".join(f"Q{q}" for q in ids)
+
+
+def _study(study, store, record, as_json: bool) -> None:
+    from studybot.channel.config import home
+    from studybot.storage.locks import session_lock
+
+    with session_lock(home(), record.id):
+        record = store.session(record.id)  # another process may have moved it on meanwhile
+        _study_locked(study, store, record, as_json)
+
+
+def _study_locked(study, store, record, as_json: bool) -> None:
+    from studybot.cli.listener import TerminalListener
+    from studybot.cli.sessions import render_session
+    from studybot.costs.cache.recorded import prefix_findings
+    from studybot.output.export import session_json
+    from studybot.study import resuming, session
+
+    for finding in prefix_findings(store, record):  # once per run, before any request
+        click.echo(paint(f"Warning: {finding.message}: {finding.example}", "warning"), err=True)
+    listener = TerminalListener(
+        record,
+        quiet=as_json,
+        interactive=is_interactive() and not as_json,
+        bank=study.bank,
+        segments=len(store.segments(record.id)),
+    )
+    if not as_json:
+        _channel_line(study)
+    try:
+        record = _drawn(session.run, study, store, record, listener)
+    except session.Stopped:
+        click.echo(f"Stopped. Resume with: studybot resume {record.id}", err=True)
+        return
+    except KeyboardInterrupt:
+        click.echo(
+            f"\nInterrupted; the session is saved (an answer in flight is not). "
+            f"Resume with: studybot resume {record.id}",
+            err=True,
+        )
+        sys.exit(130)
+    except ContextOverflow as exc:
+        exc.hint = (
+            f"answered questions are saved in session {record.id}; study the rest in smaller "
+            f"segments: {resuming.rest_command(store, record)}"
+        )
+        raise
+    except StudybotError as exc:
+        exc.hint = f"{exc.hint + '; ' if exc.hint else ''}the session is saved: studybot resume {record.id}"
+        raise
+    if as_json:
+        emit_json(session_json(store, record))
+    else:
+        render_session(store, record.id, texts=False)  # the run has just shown them
+    if listener.unanswered:
+        click.echo(
+            f"{len(listener.unanswered)} question(s) have no reference answer and were left "
+            f"unanswered offline (Q{', Q'.join(map(str, listener.unanswered))}); answer them "
+            f"live: set an API key, then studybot resume {record.id}",
+            err=True,
+        )
+
+
+def _drawn(run, study, store, record, listener):
+    """Run the loop; whatever ends it, the terminal is left clean for the last message."""
+    try:
+        return run(study, store, record, listener)
+    finally:
+        listener.close()
+
+
+def _channel_line(study) -> None:
+    """In live mode, the first line says who answers: provider, model, base URL."""
+    if study.provider.name == "offline":
+        return
+    click.echo(
+        paint(
+            f"live · {study.provider.name} · model {study.provider.model} · "
+            f"{study.settings.base_url}",
+            "tokens",
+        ),
+        err=True,
+    )
+
+
+COMMANDS = [run, review, resume]

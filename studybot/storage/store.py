@@ -1,0 +1,394 @@
+"""The session database: SQLite through sqlite-utils, one file under STUDYBOT_HOME.
+
+Each turn is committed before the next request goes out, so a crash loses
+at most the turn in flight. The file is created 0600 and never holds a key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, fields
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from studybot.channel.providers.base import Usage
+from studybot.errors import SessionNotFound
+from studybot.storage import migrations
+from studybot.storage.dbfile import connect, explain, writable, writing
+
+DB_NAME = "studybot.db"
+
+
+@dataclass(frozen=True)
+class SessionRecord:
+    id: int
+    bank: str
+    bank_title: str
+    first_question: int
+    last_question: int
+    total: int
+    provider: str
+    model: str
+    base_url: str
+    wire_api: str
+    settings: dict[str, Any]
+    prefix: str
+    created: str
+    answered: int
+    summaries_pending: int
+    mode: str = "read"  # "read", "quiz" or "review"
+
+    @property
+    def complete(self) -> bool:
+        return self.answered >= self.total and self.summaries_pending == 0
+
+    @property
+    def status(self) -> str:
+        return "complete" if self.complete else "incomplete"
+
+
+@dataclass(frozen=True)
+class SegmentRecord:
+    index: int
+    question_ids: tuple[int, ...]
+    summary_in: str | None
+    summary_out: str | None
+    summary_usage: Usage | None = None  # what writing summary_out cost
+
+    @property
+    def first_id(self) -> int:
+        return self.question_ids[0]
+
+    @property
+    def last_id(self) -> int:
+        return self.question_ids[-1]
+
+
+@dataclass(frozen=True)
+class Turn:
+    session_id: int
+    segment: int
+    question_id: int
+    question: str
+    answer: str
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int
+    context_tokens: int  # n = prompt + completion
+    local_prompt_tokens: int
+    local_completion_tokens: int
+    usage_source: str  # "provider" or "local"
+    latency_ms: float
+    finish_reason: str | None = None
+    answer_flag: str | None = None  # "truncated" (cut by the token limit) or "empty"
+    usage_suspect: int = 0  # 1: reported usage disagreed with the local count (local sizes n)
+    kv_bytes: int | None = None
+    prefix_sha256: str | None = None
+    created: str = ""
+
+    @property
+    def flag_text(self) -> str | None:
+        """Why the saved answer is not whole, in words for reports and exports."""
+        return ANSWER_FLAGS.get(self.answer_flag or "")
+
+
+ANSWER_FLAGS = {
+    "truncated": "cut by the token limit (max_output_tokens), even after one retry with more room",
+    "empty": "the model returned an empty answer, twice",
+}
+
+
+@dataclass(frozen=True)
+class GradeRecord:
+    """A graded quiz attempt as stored; ``points`` pairs each key point with covered or not."""
+
+    session_id: int
+    question_id: int
+    attempt: str
+    score: float | None
+    points: tuple[tuple[str, bool], ...]
+    advice: str
+    source: str  # "live", "offline" or "offline-fallback"
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    requests: int = 0
+    created: str = ""
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    session_id: int
+    question_id: int
+    question: str
+    answer: str
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int
+    latency_ms: float
+    created: str = ""
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class Store:
+    def __init__(self, path: Path, *, write: bool = True) -> None:
+        self.path = path
+        try:
+            can_write = write or writable(path)
+            self.writable = can_write  # False on a read-only home: readers still work
+            self.db = connect(path, write=can_write)
+            if can_write:
+                self.db.enable_wal()
+            migrations.apply(self.db, write=can_write or self.db.memory)
+        except migrations.NewerDatabase as exc:
+            if write:
+                exc.message = f"{path}: {exc.message}"
+                raise
+            # Reading a newer file is safe: its old columns are all still there.
+        except sqlite3.Error as exc:
+            raise explain(exc, path) from None
+
+    @classmethod
+    def open(cls, *, write: bool = True) -> Store:
+        """The home's database; ``write=False`` for commands that only read (works read-only)."""
+        from studybot.channel.config import home
+
+        return cls(home() / DB_NAME, write=write)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- sessions ---------------------------------------------------------
+
+    def new_session(
+        self,
+        *,
+        bank: str,
+        bank_title: str,
+        first_question: int,
+        last_question: int,
+        provider: str,
+        model: str,
+        base_url: str,
+        wire_api: str,
+        settings: dict[str, Any],
+        prefix: str,
+        segments: Iterable[tuple[int, ...]],
+        summary_in: str | None = None,
+        mode: str = "read",
+    ) -> int:
+        """Create a session with its segments in one transaction; returns its id."""
+        parts = list(segments)
+        with writing(self.db):
+            prefix_sha = self.remember_prefix(prefix)
+            table = self.db["sessions"].insert(
+                {
+                    "bank": bank,
+                    "bank_title": bank_title,
+                    "first_question": first_question,
+                    "last_question": last_question,
+                    "total": sum(len(p) for p in parts),
+                    "provider": provider,
+                    "model": model,
+                    "base_url": base_url,
+                    "wire_api": wire_api,
+                    "settings": json.dumps(settings, sort_keys=True),
+                    "prefix_sha256": prefix_sha,
+                    "created": now(),
+                    "mode": mode,
+                }
+            )
+            session_id = int(table.last_pk)
+            self.db["segments"].insert_all(
+                {
+                    "session_id": session_id,
+                    "idx": index,
+                    "question_ids": json.dumps(list(ids)),
+                    "summary_in": summary_in if index == 0 else None,
+                    "summary_out": None,
+                }
+                for index, ids in enumerate(parts)
+            )
+        return session_id
+
+    def update_channel(
+        self, session_id: int, channel: dict[str, str], settings: dict[str, Any]
+    ) -> None:
+        """A resume continues with another provider, model or URL: record it on the session."""
+        row = {**channel, "settings": json.dumps(settings, sort_keys=True)}
+        with writing(self.db):
+            self.db["sessions"].update(session_id, row)
+
+    def remember_prefix(self, prefix: str) -> str:
+        digest = sha256(prefix)
+        with writing(self.db):
+            self.db["prefixes"].insert({"sha256": digest, "text": prefix}, ignore=True)
+        return digest
+
+    def prefix_text(self, digest: str) -> str | None:
+        rows = list(self.db.query("select text from prefixes where sha256 = ?", [digest]))
+        return rows[0]["text"] if rows else None
+
+    _SESSION_SQL = """
+        select s.*, p.text as prefix,
+          (select count(*) from turns t where t.session_id = s.id) as answered,
+          (select count(*) from segments g
+             where g.session_id = s.id and g.summary_out is null
+               and g.idx < (select max(idx) from segments l where l.session_id = s.id)
+          ) as summaries_pending
+        from sessions s join prefixes p on p.sha256 = s.prefix_sha256
+    """
+
+    def _session(self, row: dict[str, Any]) -> SessionRecord:
+        row = dict(row)
+        row["settings"] = json.loads(row["settings"] or "{}")
+        row.pop("prefix_sha256", None)
+        return SessionRecord(**row)
+
+    def session(self, session_id: int | str) -> SessionRecord:
+        try:
+            number = int(session_id)
+        except (TypeError, ValueError):
+            number = -1
+        rows = list(self.db.query(self._SESSION_SQL + " where s.id = ?", [number]))
+        if not rows:
+            raise SessionNotFound(
+                f"no session {session_id!s}",
+                hint="`studybot sessions` lists the sessions you have",
+            )
+        return self._session(rows[0])
+
+    def sessions(self) -> list[SessionRecord]:
+        """Every session, newest first."""
+        rows = self.db.query(self._SESSION_SQL + " order by s.id desc")
+        return [self._session(row) for row in rows]
+
+    def latest_unfinished(self) -> SessionRecord | None:
+        return next((s for s in self.sessions() if not s.complete), None)
+
+    # -- segments and turns ----------------------------------------------
+
+    def segments(self, session_id: int) -> list[SegmentRecord]:
+        rows = self.db.query(
+            "select * from segments where session_id = ? order by idx", [session_id]
+        )
+        return [
+            SegmentRecord(
+                index=row["idx"],
+                question_ids=tuple(json.loads(row["question_ids"])),
+                summary_in=row["summary_in"],
+                summary_out=row["summary_out"],
+                summary_usage=None
+                if row["summary_prompt_tokens"] is None
+                else Usage(
+                    row["summary_prompt_tokens"],
+                    row["summary_completion_tokens"],
+                    row["summary_cached_tokens"] or 0,
+                ),
+            )
+            for row in rows
+        ]
+
+    def split_segment(self, session_id: int, index: int, at_question: int) -> None:
+        """Cut segment ``index`` before ``at_question``: the rest becomes segment ``index + 1``.
+
+        Later segments move one place on; they have no turns yet (segments are
+        answered in order), so only their index changes.
+        """
+        segments = self.segments(session_id)
+        ids = segments[index].question_ids
+        cut = ids.index(at_question)
+        with writing(self.db):
+            # Two steps, so that no two rows ever share an index on the way.
+            self.db.execute(
+                "update segments set idx = -idx - 2 where session_id = ? and idx > ?",
+                [session_id, index],
+            )
+            self.db.execute(
+                "update segments set idx = -idx - 1 where session_id = ? and idx < -1",
+                [session_id],
+            )
+            self.db["segments"].update((session_id, index), {"question_ids": json.dumps(ids[:cut])})
+            self.db["segments"].insert(
+                {
+                    "session_id": session_id,
+                    "idx": index + 1,
+                    "question_ids": json.dumps(list(ids[cut:])),
+                    "summary_in": None,
+                    "summary_out": None,
+                }
+            )
+
+    def set_summary(
+        self, session_id: int, index: int, summary: str, usage: Usage | None = None
+    ) -> None:
+        """Record segment ``index``'s summary (and its cost); carry it into the next segment."""
+        row: dict[str, Any] = {"summary_out": summary}
+        if usage is not None:
+            row["summary_prompt_tokens"] = usage.prompt_tokens
+            row["summary_completion_tokens"] = usage.completion_tokens
+            row["summary_cached_tokens"] = usage.cached_tokens
+        with writing(self.db):
+            self.db["segments"].update((session_id, index), row)
+            self.db.execute(
+                "update segments set summary_in = ? where session_id = ? and idx = ?",
+                [summary, session_id, index + 1],
+            )
+
+    def record_turn(self, turn: Turn) -> None:
+        self._insert("turns", turn)
+
+    def turns(self, session_id: int) -> list[Turn]:
+        return self._records(Turn, "turns", session_id, order="question_id")
+
+    def record_followup(self, followup: FollowUp) -> None:
+        self._insert("followups", followup)
+
+    def _insert(self, table: str, record: Turn | FollowUp) -> None:
+        row = asdict(record)
+        row["created"] = record.created or now()
+        with writing(self.db):  # committed before the next request goes out
+            self.db[table].insert(row)
+
+    def record_grade(self, grade: GradeRecord) -> None:
+        row = asdict(grade)
+        row["points"] = json.dumps(
+            [{"point": p, "covered": c} for p, c in grade.points], ensure_ascii=False
+        )
+        row["created"] = grade.created or now()
+        with writing(self.db):
+            self.db["grades"].insert(row, replace=True)
+
+    def grades(self, session_id: int) -> dict[int, GradeRecord]:
+        """The session's graded attempts by question id."""
+        rows = self.db.query("select * from grades where session_id = ?", [session_id])
+        out = {}
+        for row in rows:
+            row = dict(row)
+            row["points"] = tuple(
+                (p["point"], bool(p["covered"])) for p in json.loads(row["points"])
+            )
+            out[row["question_id"]] = GradeRecord(**row)
+        return out
+
+    def followups(self, session_id: int) -> list[FollowUp]:
+        return self._records(FollowUp, "followups", session_id, order="id")
+
+    def _records(self, cls, table: str, session_id: int, order: str) -> list:
+        """Rows of ``table`` for a session as ``cls`` values (extra columns ignored)."""
+        rows = self.db.query(
+            f"select * from {table} where session_id = ? order by {order}", [session_id]
+        )
+        names = {f.name for f in fields(cls)}
+        return [cls(**{k: v for k, v in row.items() if k in names}) for row in rows]

@@ -1,0 +1,102 @@
+"""What a reply becomes when it is saved: a Turn, a grade, a follow-up or a summary's usage.
+
+The provider's usage is stored when it reported one, studybot's own count
+beside it (``tokens.settle``); a reply that is not whole carries its flag
+(``Reply.flag``), so no report can mistake it for a normal answer.
+"""
+
+from __future__ import annotations
+
+from studybot.bank import Question
+from studybot.channel.providers.base import Reply, Usage
+from studybot.costs import tokens
+from studybot.costs.kv.turns import kv_model, turn_kv_bytes
+from studybot.learn import grading as grade
+from studybot.storage.store import FollowUp, GradeRecord, SegmentRecord, SessionRecord, Turn, sha256
+from studybot.study import prompt
+
+
+def turn(
+    session: SessionRecord,
+    segment: SegmentRecord,
+    question: Question,
+    messages: prompt.Messages,
+    reply: Reply,
+    latency_ms: float,
+    local_prompt: int,
+) -> Turn:
+    """The saved turn for ``reply``: usage settled, cut or empty answers flagged."""
+    counted = tokens.settle(
+        reply.usage,
+        messages,
+        reply.text,
+        from_provider=session.provider != "offline",
+        local_prompt=local_prompt,
+    )
+    return Turn(
+        session_id=session.id,
+        segment=segment.index,
+        question_id=question.id,
+        question=question.question,
+        answer=reply.text,
+        prompt_tokens=counted.usage.prompt_tokens,
+        completion_tokens=counted.usage.completion_tokens,
+        cached_tokens=counted.usage.cached_tokens,
+        context_tokens=counted.context_tokens,
+        local_prompt_tokens=counted.local.prompt_tokens,
+        local_completion_tokens=counted.local.completion_tokens,
+        usage_source=counted.source,
+        latency_ms=round(latency_ms, 1),
+        finish_reason=reply.finish_reason,
+        answer_flag=reply.flag,
+        usage_suspect=int(counted.suspect),
+        kv_bytes=turn_kv_bytes(kv_model(session.settings), counted.context_tokens),
+        prefix_sha256=sha256(messages[0]["content"]),
+    )
+
+
+def grade_record(
+    session_id: int, question_id: int, attempt: str, result: grade.Grade
+) -> GradeRecord:
+    """The saved grade of an attempt; offline grading sends nothing and counts no tokens."""
+    usage = result.usage
+    return GradeRecord(
+        session_id=session_id,
+        question_id=question_id,
+        attempt=attempt,
+        score=result.score,
+        points=tuple((p.point, p.covered) for p in result.points),
+        advice=result.advice,
+        source=result.source,
+        prompt_tokens=usage.prompt_tokens if usage else 0,
+        completion_tokens=usage.completion_tokens if usage else 0,
+        cached_tokens=usage.cached_tokens if usage else 0,
+        requests=result.requests,
+    )
+
+
+def follow_up(
+    session_id: int,
+    question_id: int,
+    text: str,
+    messages: prompt.Messages,
+    reply: Reply,
+    latency_ms: float,
+) -> FollowUp:
+    """The saved follow-up question and its answer, usage settled."""
+    usage = tokens.settle(reply.usage, messages, reply.text).usage
+    return FollowUp(
+        session_id=session_id,
+        question_id=question_id,
+        question=text,
+        answer=reply.text,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        cached_tokens=usage.cached_tokens,
+        latency_ms=round(latency_ms, 1),
+    )
+
+
+def summary_usage(messages: prompt.Messages, reply: Reply) -> Usage:
+    """The settled usage of one summary request."""
+    return tokens.settle(reply.usage, messages, reply.text).usage

@@ -1,0 +1,384 @@
+"""The study loop: start a session from a plan, then answer, record, summarise.
+
+Every turn is committed before the next request, so ``resume`` picks up at
+the first unanswered question of the first unfinished segment. The loop
+talks to the user only through a ``Listener``; the CLI supplies one.
+
+Read, quiz and review sessions run through the same loop; the session's
+mode picks a ``Policy`` (wait for an attempt first? grade it? is a rating
+expected?). The rules of resuming live in ``studybot.resuming``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from studybot.bank import Bank, Question
+from studybot.channel.config import Settings
+from studybot.channel.providers.base import Provider, Reply, Usage
+from studybot.channel.providers.offline import answer_text, has_answer
+from studybot.costs import tokens
+from studybot.errors import BadInput, ContextOverflow
+from studybot.learn import grading as grade
+from studybot.storage.store import FollowUp, SegmentRecord, SessionRecord, Store, Turn
+from studybot.study import answers, prompt, resuming
+from studybot.study import segments as plan
+from studybot.study.resuming import resume  # noqa: F401 - session.resume is the agreed entry point
+
+# Tokens kept free for the carried summary when projecting a segment's peak.
+SUMMARY_RESERVE = 300
+NEXT, FOLLOW_UP, QUIT = "next", "follow-up", "quit"
+Action = str | int  # NEXT, FOLLOW_UP, QUIT, or a rating 1-4 (rate, then next)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How one mode treats a question; the loop is the same for all of them."""
+
+    attempt_first: bool  # ask for the user's attempt before the answer is revealed
+    grades: bool  # grade the attempt against the key points
+    rating_expected: bool  # suggest a rating that Enter accepts (read mode: rating optional)
+
+
+POLICIES = {
+    "read": Policy(attempt_first=False, grades=False, rating_expected=False),
+    "quiz": Policy(attempt_first=True, grades=True, rating_expected=True),
+    "review": Policy(attempt_first=True, grades=True, rating_expected=True),
+}
+
+
+class Stopped(Exception):
+    """The user chose to stop; the session is saved and resumable."""
+
+
+class Listener:
+    """What the loop reports; every method is optional."""
+
+    def question_started(self, segment: SegmentRecord, question: Question) -> None: ...
+
+    def attempt(self, question: Question) -> str | None:
+        """The user's attempt before the reveal ("" = think, then reveal)."""
+        return ""
+
+    def text(self, chunk: str) -> None: ...
+
+    def turn_recorded(self, turn: Turn, question: Question) -> None: ...
+
+    def graded(self, question: Question, result: grade.Grade) -> None: ...
+
+    def after_answer(self, question: Question, suggestion: int | None) -> Action:
+        """What next; with a ``suggestion`` (quiz), Enter means that rating."""
+        return NEXT
+
+    def rating_saved(self, question: Question, rating: int, when: str) -> None: ...
+
+    def follow_up_text(self, question: Question) -> str | None:
+        return None
+
+    def follow_up_answered(self, follow_up: FollowUp) -> None: ...
+
+    def summary_started(self, segment: SegmentRecord) -> None: ...
+
+    def summary_made(self, segment: SegmentRecord, summary: str) -> None: ...
+
+    def segment_split(self, segment: SegmentRecord, question: Question) -> None:
+        """``question`` overflowed the window: it starts a fresh segment after a summary."""
+
+    def usage_suspect(self, turn: Turn) -> None:
+        """The first turn of the session whose reported usage cannot be right."""
+
+    def unanswered_offline(self, question: Question) -> None: ...
+
+
+@dataclass(frozen=True)
+class Study:
+    """What a run needs besides the store: the bank, the provider, the settings."""
+
+    bank: Bank
+    provider: Provider
+    settings: Settings
+
+
+def start(
+    study: Study,
+    store: Store,
+    questions: Sequence[Question],
+    *,
+    bank_ref: str | None = None,
+    mode: str = "read",
+    carried: str | None = None,
+) -> SessionRecord:
+    """Plan the chosen questions into segments and create the session (no request is sent).
+
+    ``carried`` is a summary the first segment starts from (a continuing run).
+    """
+    if mode not in POLICIES:
+        raise BadInput(f"unknown study mode {mode!r}", hint="modes: " + ", ".join(POLICIES))
+    if not questions:
+        raise BadInput("no questions to study", hint="choose some with --from/--to or --chapter")
+    prefix = prompt.system_prefix(study.bank, study.settings.prefix_style)
+    parts = cut(questions, prefix, study.settings, _answer_lengths(study, questions))
+    settings = study.settings
+    session_id = store.new_session(
+        bank=bank_ref or study.bank.name,
+        bank_title=study.bank.title,
+        first_question=min(q.id for q in questions),
+        last_question=max(q.id for q in questions),
+        provider=study.provider.name,
+        model=study.provider.model,
+        base_url=settings.base_url if study.provider.name != "offline" else "",
+        wire_api=settings.wire_api,
+        settings={
+            "segment_min": settings.segment_min,
+            "segment_max": settings.segment_max,
+            "segment_budget": settings.segment_budget,
+            "context_window": settings.context_window,
+            "kv_model": settings.kv_model,
+            "question_digests": resuming.question_digests(questions),
+        },
+        prefix=prefix,
+        segments=[p.question_ids for p in parts],
+        mode=mode,
+        summary_in=carried,
+    )
+    return store.session(session_id)
+
+
+def cut(
+    questions: Sequence[Question],
+    prefix: str,
+    settings: Settings,
+    answers: Mapping[int, int] | int,
+) -> list[plan.Segment]:
+    """The segments a run cuts ``questions`` into (``studybot plan`` projects the same).
+
+    ``answers`` are answer lengths in tokens: per question, or one figure.
+    """
+    question_tokens = {q.id: tokens.count(prompt.question_text(q)) for q in questions}
+    peak = plan.peak_projection(tokens.count(prefix), SUMMARY_RESERVE, question_tokens, answers)
+    return plan.segments(
+        questions,
+        minimum=settings.segment_min,
+        maximum=settings.segment_max,
+        budget=settings.segment_budget,
+        peak=peak,
+    )
+
+
+def _answer_lengths(study: Study, questions: Sequence[Question]) -> dict[int, int] | int:
+    if study.provider.name == "offline":
+        live = study.settings.answer_tokens  # for those answered live later (resume)
+        return {q.id: tokens.count(answer_text(q)) if has_answer(q) else live for q in questions}
+    return study.settings.answer_tokens
+
+
+def asked_question(bank: Bank, turn: Turn) -> Question:
+    """The question as the turn asked it: the text it sent, the bank's key points if any.
+
+    The history of a resumed segment must re-send what was sent (the provider's
+    cache hits only on the same bytes), even when the bank was edited since;
+    a question removed from the bank keeps its saved text.
+    """
+    known = next((q for q in bank.questions if q.id == turn.question_id), None)
+    if known is None:
+        return Question(id=turn.question_id, chapter=0, question=turn.question)
+    return replace(known, question=turn.question)
+
+
+def run(study: Study, store: Store, session: SessionRecord, listener: Listener) -> SessionRecord:
+    """Answer every unanswered question of ``session`` and write missing summaries."""
+    answered = {turn.question_id: turn for turn in store.turns(session.id)}
+    if answered:
+        # A provider that simulates its cache must see what this session sent
+        # before it was interrupted, or its first resumed request would miss.
+        from studybot.costs.cache.recorded import session_requests
+
+        study.provider.warm((r.messages, r.output) for r in session_requests(store, session))
+    warned = any(turn.usage_suspect for turn in answered.values())
+    policy = POLICIES.get(session.mode, POLICIES["read"])
+    grader = grade.OfflineGrader(study.bank) if policy.grades else None
+    carried: str | None = None  # the summary just written, which the next segment starts from
+    segments = store.segments(session.id)
+    for segment in segments:
+        if carried is not None:
+            segment = replace(segment, summary_in=carried)
+        # The last segment's summary is written only when a later run reads it.
+        last = segment.index == segments[-1].index
+        done = segment.summary_out is not None or last
+        if done and all(q in answered for q in segment.question_ids):
+            continue
+        history = [
+            (asked_question(study.bank, answered[q]), answered[q].answer)
+            for q in segment.question_ids
+            if q in answered
+        ]
+        for question_id in segment.question_ids:
+            if question_id in answered:
+                continue
+            question = study.bank.get(question_id)
+            if study.provider.name == "offline" and not has_answer(question):
+                listener.unanswered_offline(question)  # no turn: a live resume answers it
+                continue
+            step = _Step(study, store, session, segment, history, question, listener)
+            try:
+                messages = _guarded(step)
+                listener.question_started(segment, question)
+                attempt = (listener.attempt(question) or "") if policy.attempt_first else None
+                turn = _answer(step, messages)
+            except ContextOverflow:
+                if not history:
+                    raise  # the question does not fit even after the summary alone
+                # The way past: this question starts a fresh segment from this one's summary.
+                store.split_segment(session.id, segment.index, question_id)
+                listener.segment_split(segment, question)
+                return run(study, store, store.session(session.id), listener)
+            if turn.usage_suspect and not warned:
+                warned = True
+                listener.usage_suspect(turn)
+            answered[question_id] = turn
+            history.append((question, turn.answer))
+            result = None
+            if grader is not None:
+                result = _grade(step, attempt or "", grader)
+                listener.graded(question, result)
+            _after_answer(step, policy, attempt, result)
+        if not last:
+            carried = summarise(study, store, session, segment, history, listener)
+    return store.session(session.id)
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One question of a segment: what answering, grading and rating it need."""
+
+    study: Study
+    store: Store
+    session: SessionRecord
+    segment: SegmentRecord
+    history: list[tuple[Question, str]]  # the segment's answered questions, grown in place
+    question: Question
+    listener: Listener
+
+
+def _guarded(step: _Step) -> prompt.Messages:
+    """The request for the question, or ContextOverflow before anything is asked or sent."""
+    settings, question = step.study.settings, step.question
+    messages = prompt.messages(step.session.prefix, step.segment.summary_in, step.history, question)
+    local_prompt = tokens.prompt_tokens(messages)
+    window = settings.context_window
+    if local_prompt + settings.max_output_tokens > window:
+        raise ContextOverflow(
+            f"question {question.id} needs {local_prompt} prompt tokens + "
+            f"{settings.max_output_tokens} for the answer, over the {window}-token window",
+            hint="use smaller segments (--segment-max 5) or a model with a longer context",
+        )
+    return messages
+
+
+def _answer(step: _Step, messages: prompt.Messages) -> Turn:
+    local_prompt = tokens.prompt_tokens(messages)
+    started = time.perf_counter()
+    reply = step.study.provider.complete(
+        messages, question=step.question, on_text=step.listener.text
+    )
+    latency_ms = (time.perf_counter() - started) * 1000
+    turn = answers.turn(
+        step.session, step.segment, step.question, messages, reply, latency_ms, local_prompt
+    )
+    step.store.record_turn(turn)
+    step.listener.turn_recorded(turn, step.question)
+    return turn
+
+
+def _grade(step: _Step, attempt: str, grader: grade.OfflineGrader) -> grade.Grade:
+    session, question = step.session, step.question
+    if step.study.provider.name == "offline":
+        result = grader.grade(question, attempt)
+    else:
+        # A side request: it extends the main history but never enters it.
+        ask = grade.grading_request(question, attempt)
+        messages = prompt.side_messages(session.prefix, step.segment.summary_in, step.history, ask)
+        result = grade.live(step.study.provider, grader, messages, question, attempt)
+    step.store.record_grade(answers.grade_record(session.id, question.id, attempt, result))
+    return result
+
+
+def _after_answer(
+    step: _Step, policy: Policy, attempt: str | None, result: grade.Grade | None
+) -> None:
+    suggestion = None
+    if policy.rating_expected:
+        from studybot.learn import review
+
+        suggestion = review.suggest_rating(result.score if result else None)
+    while True:
+        action = step.listener.after_answer(step.question, suggestion)
+        if action == QUIT:
+            raise Stopped(step.session.id)
+        if isinstance(action, int):
+            _rate(step, action, attempt, result)
+            return
+        if action != FOLLOW_UP:
+            return
+        text = step.listener.follow_up_text(step.question)
+        if text:
+            _follow_up(step, text)
+
+
+def _rate(step: _Step, rating: int, attempt: str | None, result: grade.Grade | None) -> None:
+    from studybot.learn import review
+
+    scheduled = review.record_review(
+        step.store,
+        bank=step.session.bank,
+        question_id=step.question.id,
+        rating=rating,
+        grade=result.score if result else None,
+        attempt=attempt,
+        session_id=step.session.id,
+    )
+    # record_review has committed: only now is the rating shown as saved.
+    step.listener.rating_saved(step.question, rating, scheduled.interval)
+
+
+def _follow_up(step: _Step, text: str) -> None:
+    session, question = step.session, step.question
+    messages = prompt.follow_up_messages(
+        session.prefix, step.segment.summary_in, step.history, text
+    )
+    started = time.perf_counter()
+    reply = step.study.provider.follow_up(
+        messages, question=question, text=text, on_text=step.listener.text
+    )
+    latency_ms = (time.perf_counter() - started) * 1000
+    follow_up = answers.follow_up(session.id, question.id, text, messages, reply, latency_ms)
+    step.store.record_followup(follow_up)
+    step.listener.follow_up_answered(follow_up)
+
+
+def summarise(
+    study: Study,
+    store: Store,
+    session: SessionRecord,
+    segment: SegmentRecord,
+    history: list[tuple[Question, str]],
+    listener: Listener,
+) -> str:
+    """Write and record ``segment``'s summary of ``history`` (also used by ``carry``)."""
+    messages = prompt.summary_messages(session.prefix, segment.summary_in, history)
+    questions = [q for q, _ in history]
+    listener.summary_started(segment)
+    try:
+        reply = study.provider.summarise(messages, questions=questions)
+    except ContextOverflow:
+        # A session whose summary cannot be written could never complete: carry an
+        # extractive summary of the key points instead (no request, no usage).
+        from studybot.channel.providers.offline import summary_text
+
+        reply = Reply(summary_text(questions), usage=Usage(0, 0))
+    summary = prompt.clip_summary(reply.text)
+    store.set_summary(session.id, segment.index, summary, answers.summary_usage(messages, reply))
+    listener.summary_made(segment, summary)
+    return summary

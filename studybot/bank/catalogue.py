@@ -65,7 +65,7 @@ def shipped_dir() -> Path:
 
 def saved_root() -> Path:
     """Where imported banks live: STUDYBOT_HOME/banks/NAME."""
-    from studybot.channel.config import home
+    from studybot.storage.home import home
 
     return home() / "banks"
 

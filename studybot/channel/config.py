@@ -103,16 +103,6 @@ TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"0", "false", "no", "off", ""}
 
 
-def home() -> Path:
-    """The folder holding studybot's database and imported banks."""
-    override = os.environ.get("STUDYBOT_HOME")
-    if override:
-        return Path(override).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("studybot", appauthor=False))
-
-
 def config_path() -> Path:
     override = os.environ.get("STUDYBOT_HOME")
     if override:

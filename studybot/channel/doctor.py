@@ -19,10 +19,10 @@ from pathlib import Path
 from studybot.bank import Bank, Question
 from studybot.channel import checks as channel
 from studybot.channel.config import Settings
-from studybot.channel.providers.base import Reply
 from studybot.costs import tokens
 from studybot.errors import StudybotError
 from studybot.study import prompt
+from studybot.types import Reply
 
 SHORT, LONG, CONTROL = 23, 76, 34  # the bank's anchor questions used as probes
 CONFIG, CHANNEL, HISTORY = "config", "channel", "history"  # what a failed check points to

@@ -51,8 +51,8 @@ class Group(click.Group):
             # The store names its file when it opens; a file that breaks later is named here.
             if os.environ.get(DEBUG) == "1":
                 raise
-            from studybot.channel.config import home
             from studybot.storage.dbfile import explain
+            from studybot.storage.home import home
             from studybot.storage.store import DB_NAME
 
             raise Failure(explain(exc, home() / DB_NAME)) from None

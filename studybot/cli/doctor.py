@@ -36,11 +36,12 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
     from studybot.channel import config, doctor
     from studybot.cli.config import CHANNEL_FIELDS, render
     from studybot.errors import ConfigError, ProviderError, StudybotError
+    from studybot.storage.home import home
     from studybot.storage.store import DB_NAME
 
     settings = config.load(config.flag_settings(flags))
     described = channel.describe(settings)
-    database = doctor.database_check(config.home() / DB_NAME)
+    database = doctor.database_check(home() / DB_NAME)
     checks = doctor.settings_checks(settings)
     if not as_json:
         render(described, CHANNEL_FIELDS)

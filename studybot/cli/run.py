@@ -206,7 +206,7 @@ def _ids(ids) -> str:
 
 
 def _study(study, store, record, as_json: bool) -> None:
-    from studybot.channel.config import home
+    from studybot.storage.home import home
     from studybot.storage.locks import session_lock
 
     with session_lock(home(), record.id):

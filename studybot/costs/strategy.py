@@ -19,6 +19,7 @@ from studybot.costs.cache.rules import CacheRule
 from studybot.costs.kv.turns import turn_kv_bytes
 from studybot.costs.prices import Cost, Price, cost_json
 from studybot.study import prompt
+from studybot.types import Messages
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ class Sent:
     kind: str
     question: int | None
     segment: int | None
-    messages: prompt.Messages
+    messages: Messages
     completion: str
 
 

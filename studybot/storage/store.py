@@ -15,10 +15,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from studybot.channel.providers.base import Usage
 from studybot.errors import SessionNotFound
 from studybot.storage import migrations
 from studybot.storage.dbfile import connect, explain, writable, writing
+from studybot.types import Usage
 
 DB_NAME = "studybot.db"
 
@@ -162,7 +162,7 @@ class Store:
     @classmethod
     def open(cls, *, write: bool = True) -> Store:
         """The home's database; ``write=False`` for commands that only read (works read-only)."""
-        from studybot.channel.config import home
+        from studybot.storage.home import home
 
         return cls(home() / DB_NAME, write=write)
 

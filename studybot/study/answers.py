@@ -8,19 +8,18 @@ beside it (``tokens.settle``); a reply that is not whole carries its flag
 from __future__ import annotations
 
 from studybot.bank import Question
-from studybot.channel.providers.base import Reply, Usage
 from studybot.costs import tokens
 from studybot.costs.kv.turns import kv_model, turn_kv_bytes
 from studybot.learn import grading as grade
 from studybot.storage.store import FollowUp, GradeRecord, SegmentRecord, SessionRecord, Turn, sha256
-from studybot.study import prompt
+from studybot.types import Messages, Reply, Usage
 
 
 def turn(
     session: SessionRecord,
     segment: SegmentRecord,
     question: Question,
-    messages: prompt.Messages,
+    messages: Messages,
     reply: Reply,
     latency_ms: float,
     local_prompt: int,
@@ -79,7 +78,7 @@ def follow_up(
     session_id: int,
     question_id: int,
     text: str,
-    messages: prompt.Messages,
+    messages: Messages,
     reply: Reply,
     latency_ms: float,
 ) -> FollowUp:
@@ -97,6 +96,6 @@ def follow_up(
     )
 
 
-def summary_usage(messages: prompt.Messages, reply: Reply) -> Usage:
+def summary_usage(messages: Messages, reply: Reply) -> Usage:
     """The settled usage of one summary request."""
     return tokens.settle(reply.usage, messages, reply.text).usage

@@ -17,8 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from studybot.bank import Bank, Question
-
-Messages = list[dict[str, str]]
+from studybot.types import Messages
 
 SUMMARY_LINES = 5
 SUMMARY_HEADING = "上一段小结："  # the prefix says it is background only

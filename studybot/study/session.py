@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from studybot.bank import Bank, Question
 from studybot.channel.config import Settings
-from studybot.channel.providers.base import Provider, Reply, Usage
+from studybot.channel.providers.base import Provider
 from studybot.channel.providers.offline import answer_text, has_answer
 from studybot.costs import tokens
 from studybot.errors import BadInput, ContextOverflow
@@ -26,6 +26,7 @@ from studybot.storage.store import FollowUp, SegmentRecord, SessionRecord, Store
 from studybot.study import answers, prompt, resuming
 from studybot.study import segments as plan
 from studybot.study.resuming import resume  # noqa: F401 - session.resume is the agreed entry point
+from studybot.types import Messages, Reply, Usage
 
 # Tokens kept free for the carried summary when projecting a segment's peak.
 SUMMARY_RESERVE = 300
@@ -262,7 +263,7 @@ class _Step:
     listener: Listener
 
 
-def _guarded(step: _Step) -> prompt.Messages:
+def _guarded(step: _Step) -> Messages:
     """The request for the question, or ContextOverflow before anything is asked or sent."""
     settings, question = step.study.settings, step.question
     messages = prompt.messages(step.session.prefix, step.segment.summary_in, step.history, question)
@@ -277,7 +278,7 @@ def _guarded(step: _Step) -> prompt.Messages:
     return messages
 
 
-def _answer(step: _Step, messages: prompt.Messages) -> Turn:
+def _answer(step: _Step, messages: Messages) -> Turn:
     local_prompt = tokens.prompt_tokens(messages)
     started = time.perf_counter()
     reply = step.study.provider.complete(

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from studybot.channel.providers.base import Messages, Provider, Reply, TextSink, Usage
+from studybot.channel.providers.base import Provider
+from studybot.types import Messages, Reply, TextSink, Usage
 
 if TYPE_CHECKING:  # annotations only: importing the contract must not load the bank
     from studybot.bank import Bank

@@ -13,10 +13,10 @@ import time
 from collections.abc import Iterable, Sequence
 
 from studybot.bank import Bank, Question
-from studybot.channel.providers.base import Messages, Reply, TextSink, Usage
 from studybot.costs import tokens
 from studybot.costs.cache.rules import PromptCache
 from studybot.study.prompt import SUMMARY_LINES
+from studybot.types import Messages, Reply, TextSink, Usage
 
 NO_KEY_ANSWER = (
     "题库没有这道题的参考答案，离线模式无法作答。"

@@ -25,7 +25,6 @@ from studybot.bank import Question
 from studybot.channel.checks import key_facts, origin
 from studybot.channel.config import Settings
 from studybot.channel.providers import replies
-from studybot.channel.providers.base import Messages, Reply, TextSink
 from studybot.channel.providers.failures import (
     Channel,
     Malformed,
@@ -35,6 +34,7 @@ from studybot.channel.providers.failures import (
 )
 from studybot.costs import tokens
 from studybot.errors import ProviderError
+from studybot.types import Messages, Reply, TextSink
 
 LONGEST_WAIT = 120.0  # seconds: a server asking to wait longer than this gets an error instead
 BACKOFF_CAP = 30.0  # seconds: the longest wait between retries without Retry-After

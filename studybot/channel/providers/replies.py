@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from studybot.channel.providers.base import Usage
 from studybot.channel.providers.failures import Malformed, ReportedError
+from studybot.types import Usage
 
 
 def expect_event_stream(stream: Any) -> None:

@@ -21,6 +21,7 @@ from studybot.costs.cache.replay import Simulator
 from studybot.costs.cache.rules import PromptCache
 from studybot.storage.store import SessionRecord, Store
 from studybot.study import prompt
+from studybot.types import Messages
 
 SNIPPET_TOKENS = 8  # tokens shown on each side of a divergence
 
@@ -31,7 +32,7 @@ class RecordedRequest:
     question_id: int | None  # None for a summary
     segment: int  # 0-based
     prefix: str  # the system prefix this request carried
-    messages: prompt.Messages
+    messages: Messages
     reported_cached: int | None  # cached tokens the provider reported, when recorded
     output: str | None = None  # what the reply said (rules that cache outputs need it)
 

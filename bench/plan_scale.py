@@ -42,12 +42,12 @@ def scaled_bank(size: int):
 
 def measure(size: int, out) -> None:
     from studybot.channel import config
-    from studybot.costs import whatif
+    from studybot.study import projection
 
     loaded = scaled_bank(size)
     settings = config.load({"offline": True})
     started = time.perf_counter()
-    projection = whatif.project(loaded, 1, size, settings, rule="openai")
+    projection = projection.project(loaded, 1, size, settings, rule="openai")
     elapsed = time.perf_counter() - started
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
     seg, single = projection.segmented, projection.single

@@ -22,7 +22,8 @@ import argparse
 
 from studybot import bank
 from studybot.channel import config
-from studybot.costs import prices, tokens, whatif
+from studybot.costs import prices, tokens
+from studybot.study import projection, prompt
 
 TARGET_PROMPT_RATIO = 12.0
 TARGET_FLOOR_RATIO = 1.2
@@ -43,7 +44,7 @@ def main() -> None:
     loaded = bank.load(args.bank)
     settings = config.load({"answer_tokens": args.answer_tokens})
     results = {
-        rule: whatif.project(
+        rule: projection.project(
             loaded,
             args.first,
             args.last,
@@ -96,7 +97,7 @@ def main() -> None:
             )
 
     seg, single = simple.segmented, simple.single
-    system = len(tokens.message_ids("system", whatif.prompt.system_prefix(loaded)))
+    system = len(tokens.message_ids("system", prompt.system_prefix(loaded)))
     hits = [r.prompt_tokens - r.uncached_prompt_tokens for r in seg.requests]
     checks = (
         (

@@ -46,10 +46,10 @@ FOLLOW_UP = "那 <MLA> 呢？"
 class Shaped(OfflineProvider):
     """The offline provider with a live model's kind of text."""
 
-    def complete(self, messages, *, question, on_text=None):
+    def answer(self, messages, *, question, on_text=None):
         return self._reply(messages, ANSWER + f"\n第 {question.id} 题完。", on_text)
 
-    def summarise(self, messages, *, questions):
+    def summarise(self, messages, *, questions, lines):
         return self._reply(messages, f"{SUMMARY}\n（Q{questions[0].id} 起）", None)
 
     def follow_up(self, messages, *, question, text, on_text=None):

@@ -37,11 +37,17 @@ def test_prices_come_from_config_per_model_and_flags_override_them():
     write_config(
         'segment_max = 8\n[prices."deepseek-chat"]\ninput = 2\noutput = 8\ncurrency = "CNY"\n'
     )
-    price = prices.for_model("deepseek-chat")
+    price = prices.for_model("deepseek-chat", config.price_tables())
     assert price == prices.Price("deepseek-chat", 2.0, 2.0, 8.0, "CNY")  # cached = input
-    assert prices.for_model("deepseek-chat", {"cached_input": 0.5}).cached_input == 0.5
-    assert prices.for_model("other-model") is None
-    assert prices.for_model("other-model", {"input": 1, "output": 2}).currency == "USD"
+    assert (
+        prices.for_model("deepseek-chat", config.price_tables(), {"cached_input": 0.5}).cached_input
+        == 0.5
+    )
+    assert prices.for_model("other-model", config.price_tables()) is None
+    assert (
+        prices.for_model("other-model", config.price_tables(), {"input": 1, "output": 2}).currency
+        == "USD"
+    )
     config.load()  # the [prices] tables are not unknown settings
 
 
@@ -50,10 +56,10 @@ def test_a_bad_price_names_the_model():
 
     write_config('[prices."m"]\ninput = "cheap"\noutput = 1\n')
     with pytest.raises(ConfigError, match="prices for m"):
-        prices.for_model("m")
+        prices.for_model("m", config.price_tables())
     write_config('[prices."m"]\ninput = 1\noutput = 1\ndiscount = 3\n')
     with pytest.raises(ConfigError, match="unknown key 'discount'"):
-        prices.for_model("m")
+        prices.for_model("m", config.price_tables())
 
 
 def test_plan_compares_the_strategies_in_money(invoke):

@@ -47,7 +47,7 @@ def provider(
 @pytest.mark.parametrize("stream", [True, False])
 def test_answers_arrive_whole_on_both_wire_apis(server, wire_api, stream):
     chunks: list[str] = []
-    reply = provider(server, wire_api=wire_api, stream=stream).complete(
+    reply = provider(server, wire_api=wire_api, stream=stream).answer(
         messages(), question=QUESTION, on_text=chunks.append
     )
     assert reply.text.startswith("结论：这是对「第 23 题")
@@ -67,8 +67,8 @@ def test_answers_arrive_whole_on_both_wire_apis(server, wire_api, stream):
 @pytest.mark.parametrize("wire_api", ["chat", "responses"])
 def test_usage_is_the_providers_own_numbers(server, wire_api):
     chat = provider(server, wire_api=wire_api)
-    chat.complete(messages(), question=QUESTION)
-    second = chat.complete(messages("第 23 题：再问一次"), question=QUESTION)
+    chat.answer(messages(), question=QUESTION)
+    second = chat.answer(messages("第 23 题：再问一次"), question=QUESTION)
     reported = server.usage_sent[-1]
     key = "input_tokens" if wire_api == "responses" else "prompt_tokens"
     details = "input_tokens_details" if wire_api == "responses" else "prompt_tokens_details"
@@ -81,15 +81,15 @@ def test_deepseek_cache_hit_tokens_count_as_cached(monkeypatch):
     monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
     with OpenAIServer(key=KEY, models=[MODEL], usage="deepseek") as server:
         live = provider(server)
-        live.complete(messages(), question=QUESTION)
-        reply = live.complete(messages("第 24 题：另一道题"), question=QUESTION)
+        live.answer(messages(), question=QUESTION)
+        reply = live.answer(messages("第 24 题：另一道题"), question=QUESTION)
         assert reply.usage.cached_tokens == server.usage_sent[-1]["prompt_cache_hit_tokens"] > 0
 
 
 def test_a_provider_that_reports_no_usage_gives_none(monkeypatch):
     monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
     with OpenAIServer(key=KEY, models=[MODEL], usage=None) as server:
-        assert provider(server).complete(messages(), question=QUESTION).usage is None
+        assert provider(server).answer(messages(), question=QUESTION).usage is None
 
 
 @pytest.mark.parametrize("wire_api", ["chat", "responses"])
@@ -97,7 +97,7 @@ def test_a_provider_that_reports_no_usage_gives_none(monkeypatch):
 def test_a_cut_or_stalled_stream_is_retried_and_never_returned_partial(server, wire_api, fault):
     server.script(fault)
     chunks: list[str] = []
-    reply = provider(server, wire_api=wire_api).complete(
+    reply = provider(server, wire_api=wire_api).answer(
         messages(), question=QUESTION, on_text=chunks.append
     )
     assert len(server.generations) == 2
@@ -109,7 +109,7 @@ def test_a_cut_or_stalled_stream_is_retried_and_never_returned_partial(server, w
 def test_a_stream_cut_every_time_fails_after_bounded_retries(server, wire_api):
     server.script(*[Fault.cut()] * 3)
     with pytest.raises(ProviderError, match="cut 3 times") as caught:
-        provider(server, wire_api=wire_api, max_retries=2).complete(messages(), question=QUESTION)
+        provider(server, wire_api=wire_api, max_retries=2).answer(messages(), question=QUESTION)
     assert "not saved" in caught.value.message
     assert len(server.generations) == 3
 
@@ -117,7 +117,7 @@ def test_a_stream_cut_every_time_fails_after_bounded_retries(server, wire_api):
 def test_retry_after_is_honoured(server):
     delays: list[float] = []
     server.script(Fault.rate_limited(retry_after="2"), Fault.server_error(503))
-    reply = provider(server, delays, retry_backoff=0.25).complete(messages(), question=QUESTION)
+    reply = provider(server, delays, retry_backoff=0.25).answer(messages(), question=QUESTION)
     assert reply.finish_reason == "stop"
     assert delays == [2.0, 0.5]  # Retry-After, then backoff doubling from 0.25 s
 
@@ -126,7 +126,7 @@ def test_retry_after_ms_is_honoured(server):
     delays: list[float] = []
     fault = Fault.http(429, "slow down", headers={"retry-after-ms": "1500"})
     server.script(fault)
-    provider(server, delays).complete(messages(), question=QUESTION)
+    provider(server, delays).answer(messages(), question=QUESTION)
     assert delays == [1.5]
 
 
@@ -134,7 +134,7 @@ def test_backoff_doubles_without_retry_after(server):
     delays: list[float] = []
     server.script(*[Fault.server_error(500)] * 4)
     with pytest.raises(ProviderError, match="HTTP 500") as caught:
-        provider(server, delays, retry_backoff=0.25).complete(messages(), question=QUESTION)
+        provider(server, delays, retry_backoff=0.25).answer(messages(), question=QUESTION)
     assert delays == [0.25, 0.5, 1.0]
     assert "still after 3 retries" in caught.value.message
     assert len(server.generations) == 4
@@ -144,14 +144,14 @@ def test_a_very_long_retry_after_fails_at_once(server):
     delays: list[float] = []
     server.script(Fault.rate_limited(retry_after="3600"))
     with pytest.raises(ProviderError, match="wait 3600 s"):
-        provider(server, delays).complete(messages(), question=QUESTION)
+        provider(server, delays).answer(messages(), question=QUESTION)
     assert delays == [] and len(server.generations) == 1
 
 
 def test_no_quota_is_not_retried(server):
     server.script(Fault.rate_limited(code="insufficient_quota"))
     with pytest.raises(ProviderError, match="no quota"):
-        provider(server).complete(messages(), question=QUESTION)
+        provider(server).answer(messages(), question=QUESTION)
     assert len(server.generations) == 1
 
 
@@ -159,7 +159,7 @@ def test_no_quota_is_not_retried(server):
 def test_context_overflow_is_its_own_error(server, wire_api):
     server.script(Fault.context_length())
     with pytest.raises(ContextOverflow, match="context window") as caught:
-        provider(server, wire_api=wire_api).complete(messages(), question=QUESTION)
+        provider(server, wire_api=wire_api).answer(messages(), question=QUESTION)
     assert "--segment-max" in caught.value.hint
     assert len(server.generations) == 1
 
@@ -168,20 +168,20 @@ def test_context_overflow_is_its_own_error(server, wire_api):
 def test_an_error_inside_the_stream_is_read(server, wire_api):
     server.script(Fault.stream_error("context_length_exceeded", "too many tokens in the prompt"))
     with pytest.raises(ContextOverflow, match="too many tokens"):
-        provider(server, wire_api=wire_api).complete(messages(), question=QUESTION)
+        provider(server, wire_api=wire_api).answer(messages(), question=QUESTION)
 
 
 @pytest.mark.parametrize("wire_api", ["chat", "responses"])
 def test_a_passing_error_inside_the_stream_is_retried(server, wire_api):
     server.script(Fault.stream_error("server_error", "overloaded"))
-    reply = provider(server, wire_api=wire_api).complete(messages(), question=QUESTION)
+    reply = provider(server, wire_api=wire_api).answer(messages(), question=QUESTION)
     assert reply.text.endswith("要点三。") and len(server.generations) == 2
 
 
 def test_server_text_is_quoted_without_the_key(server):
     server.script(Fault.http(400, f"invalid parameter near {KEY}"))
     with pytest.raises(ProviderError) as caught:
-        provider(server).complete(messages(), question=QUESTION)
+        provider(server).answer(messages(), question=QUESTION)
     assert "HTTP 400" in caught.value.message
     assert KEY not in caught.value.message and "[key]" in caught.value.message
 
@@ -202,8 +202,8 @@ def test_an_endpoint_without_a_model_list_says_so(monkeypatch):
 def test_connect_timeout_is_short_and_the_output_limit_is_sent(server):
     live = provider(server, wire_api="chat")
     assert live.client.timeout.connect == 5.0
-    live.complete(messages(), question=QUESTION)
-    provider(server, wire_api="responses").complete(messages(), question=QUESTION)
+    live.answer(messages(), question=QUESTION)
+    provider(server, wire_api="responses").answer(messages(), question=QUESTION)
     chat, responses = server.generations
     assert chat.body["max_tokens"] == 2048
     assert responses.body["max_output_tokens"] == 2048
@@ -212,21 +212,21 @@ def test_connect_timeout_is_short_and_the_output_limit_is_sent(server):
 def test_a_retry_after_up_to_two_minutes_is_waited_for(server):
     delays: list[float] = []
     server.script(Fault.rate_limited(retry_after="90"))
-    reply = provider(server, delays).complete(messages(), question=QUESTION)
+    reply = provider(server, delays).answer(messages(), question=QUESTION)
     assert reply.finish_reason == "stop" and delays == [90.0]
 
 
 def test_backoff_has_jitter(server):
     delays: list[float] = []
     server.script(Fault.server_error(500), Fault.server_error(500))
-    provider(server, delays, jitter=1.0, retry_backoff=1.0).complete(messages(), question=QUESTION)
+    provider(server, delays, jitter=1.0, retry_backoff=1.0).answer(messages(), question=QUESTION)
     assert delays == [0.75, 1.5]  # at most a quarter shorter than the plain doubling
 
 
 def test_5xx_quotes_the_server_message(server):
     server.script(*[Fault.http(502, "upstream model pool exhausted")] * 2)
     with pytest.raises(ProviderError) as caught:
-        provider(server, max_retries=1).complete(messages(), question=QUESTION)
+        provider(server, max_retries=1).answer(messages(), question=QUESTION)
     assert "HTTP 502" in caught.value.message
     assert "upstream model pool exhausted" in caught.value.message
 
@@ -248,9 +248,7 @@ MALFORMED = [
 @pytest.mark.parametrize(("wire_api", "stream", "fault", "says"), MALFORMED)
 def test_a_malformed_reply_is_retried_like_a_cut(server, wire_api, stream, fault, says):
     server.script(fault)
-    reply = provider(server, wire_api=wire_api, stream=stream).complete(
-        messages(), question=QUESTION
-    )
+    reply = provider(server, wire_api=wire_api, stream=stream).answer(messages(), question=QUESTION)
     assert reply.text.endswith("要点三。") and len(server.generations) == 2
 
 
@@ -260,7 +258,7 @@ def test_a_malformed_reply_that_persists_names_what_came_back(
 ):
     server.script(*[fault] * 3)
     with pytest.raises(ProviderError) as caught:
-        provider(server, wire_api=wire_api, stream=stream, max_retries=2).complete(
+        provider(server, wire_api=wire_api, stream=stream, max_retries=2).answer(
             messages(), question=QUESTION
         )
     assert says in caught.value.message and "3 times" in caught.value.message
@@ -285,7 +283,7 @@ def test_a_cut_answer_is_asked_once_more_with_more_room(monkeypatch, wire_api, s
     monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
     key = "max_tokens" if wire_api == "chat" else "max_output_tokens"
     with OpenAIServer(key=KEY, models=[MODEL], answer=cut_at(key), finish_at=2048) as server:
-        reply = provider(server, wire_api=wire_api, stream=stream).complete(
+        reply = provider(server, wire_api=wire_api, stream=stream).answer(
             messages(), question=QUESTION
         )
         assert [r.body[key] for r in server.generations] == [2048, 4096]
@@ -295,7 +293,7 @@ def test_a_cut_answer_is_asked_once_more_with_more_room(monkeypatch, wire_api, s
 def test_an_answer_still_cut_comes_back_flagged_as_length(monkeypatch):
     monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
     with OpenAIServer(key=KEY, models=[MODEL], finish_at=100000) as server:
-        reply = provider(server).complete(messages(), question=QUESTION)
+        reply = provider(server).answer(messages(), question=QUESTION)
         assert len(server.generations) == 2
     assert reply.finish_reason == "length"
 
@@ -304,7 +302,7 @@ def test_an_empty_answer_is_asked_once_more(monkeypatch):
     monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
     answers = iter(["", "第二次的回答。"])
     with OpenAIServer(key=KEY, models=[MODEL], answer=lambda body: next(answers)) as server:
-        reply = provider(server).complete(messages(), question=QUESTION)
+        reply = provider(server).answer(messages(), question=QUESTION)
         assert len(server.generations) == 2
     assert reply.text == "第二次的回答。"
 
@@ -315,7 +313,7 @@ def test_an_error_of_our_own_text_sink_is_not_blamed_on_the_server_nor_retried(s
         raise TypeError("the renderer broke")
 
     with pytest.raises(TypeError, match="the renderer broke"):
-        provider(server, wire_api=wire_api).complete(
+        provider(server, wire_api=wire_api).answer(
             messages(), question=QUESTION, on_text=broken_terminal
         )
     assert len(server.generations) == 1  # one request, no paid retries

@@ -19,13 +19,13 @@ class RecordingProvider(OfflineProvider):
         super().__init__(loaded)
         self.requests: list[tuple[str, list[dict[str, str]]]] = []
 
-    def complete(self, messages, *, question, on_text=None):
+    def answer(self, messages, *, question, on_text=None):
         self.requests.append(("answer", [dict(m) for m in messages]))
-        return super().complete(messages, question=question, on_text=on_text)
+        return super().answer(messages, question=question, on_text=on_text)
 
-    def summarise(self, messages, *, questions):
+    def summarise(self, messages, **kwargs):
         self.requests.append(("summary", [dict(m) for m in messages]))
-        return super().summarise(messages, questions=questions)
+        return super().summarise(messages, **kwargs)
 
 
 def study_run(first: int, last: int, **settings):

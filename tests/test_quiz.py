@@ -199,9 +199,9 @@ def test_resume_after_the_bank_dropped_an_answered_question_resends_what_was_ask
     seen: list = []
 
     class Recording(OfflineProvider):
-        def complete(self, messages, **kwargs):
+        def answer(self, messages, **kwargs):
             seen.append(messages)
-            return super().complete(messages, **kwargs)
+            return super().answer(messages, **kwargs)
 
     resumed = session.Study(edited, Recording(edited), study.settings)
     done = session.run(resumed, store, store.session(record.id), session.Listener())

@@ -87,7 +87,7 @@ def test_every_rating_is_one_log_row_with_the_card_after_it(store):
     card = review.card_info(store, "default", 5)
     assert json.loads(rows[1]["card"]) == card.card.to_dict()
     assert card.reviews == 2
-    latest = review.session_reviews(store, session_id)
+    latest = store.session_reviews(session_id)
     assert list(latest) == [5]
     assert (latest[5].rating, latest[5].grade, latest[5].attempt) == (1, 0.0, "")
 
@@ -110,7 +110,7 @@ def test_a_failing_log_write_leaves_the_card_unchanged(store, monkeypatch):
     with pytest.raises(sqlite3.IntegrityError):
         rate(store, 7, 3, before.due)
     assert review.card_info(store, "default", 7) == before
-    assert len(review.history(store, "default", 7)) == 1
+    assert len(store.reviews("default", 7)) == 1
 
 
 def test_bad_ratings_and_grades_are_bad_input(store):

@@ -93,9 +93,9 @@ class Recording(OfflineProvider):
         super().__init__(loaded)
         self.sent = []
 
-    def complete(self, messages, *, question, on_text=None):
+    def answer(self, messages, *, question, on_text=None):
         self.sent.append([dict(m) for m in messages])
-        return super().complete(messages, question=question, on_text=on_text)
+        return super().answer(messages, question=question, on_text=on_text)
 
 
 def start(first, last):
@@ -153,7 +153,7 @@ def test_a_bank_without_key_points_answers_with_a_pointer_to_a_live_model(tmp_pa
 
     bare = Question(1, 1, "什么是注意力？")
     assert answer_text(bare) == NO_KEY_ANSWER
-    assert "Q1：什么是注意力？" in summary_text([bare])
+    assert "Q1：什么是注意力？" in summary_text([bare], lines=5)
 
 
 def test_the_offline_notice_names_where_offline_was_asked_for(invoke, studybot_home):

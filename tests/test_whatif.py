@@ -9,8 +9,10 @@ import pytest
 
 from studybot import bank
 from studybot.channel import config
-from studybot.costs import tokens, whatif
+from studybot.costs import tokens
+from studybot.study import projection as projections
 from studybot.study import prompt
+from studybot.study.conversation import Conversation
 
 STRATEGY_KEYS = {
     "requests",
@@ -107,7 +109,7 @@ def test_floor_is_the_prefix_once_plus_every_question_and_every_answer_sent_back
     from studybot.channel.providers.offline import answer_text
 
     loaded = bank.load()
-    projection = whatif.project(loaded, 5, 6, config.load())
+    projection = projections.project(loaded, 5, 6, config.load())
     q5, q6 = loaded.get(5), loaded.get(6)
     expected = (
         len(tokens.message_ids("system", prompt.system_prefix(loaded)))
@@ -122,9 +124,9 @@ def test_floor_is_the_prefix_once_plus_every_question_and_every_answer_sent_back
     first = projection.segmented.requests[0]
     assert first.uncached_prompt_tokens == first.prompt_tokens
     # one long chat under a perfect cache prefills exactly the floor
-    exact = whatif.project(loaded, 1, 30, config.load(), rule="exact")
+    exact = projections.project(loaded, 1, 30, config.load(), rule="exact")
     assert exact.single.uncached_prompt_tokens == exact.floor
-    ruled = whatif.project(loaded, 1, 30, config.load(), rule="openai")
+    ruled = projections.project(loaded, 1, 30, config.load(), rule="openai")
     assert ruled.single.uncached_prompt_tokens >= ruled.floor
 
 
@@ -133,11 +135,11 @@ def test_single_from_lengths_equals_the_requests_built_token_by_token():
 
     loaded = bank.load()
     questions = loaded.select(20, 45)
-    projection = whatif.project(loaded, 20, 45, config.load(), rule="openai")
+    projection = projections.project(loaded, 20, 45, config.load(), rule="openai")
     prefix = prompt.system_prefix(loaded)
     history = []
     for question, request in zip(questions, projection.single.requests, strict=True):
-        messages = prompt.messages(prefix, None, history, question)
+        messages = Conversation(prefix, None, history).ask(question)
         assert request.prompt_tokens == len(tokens.request_ids(messages))
         history.append((question, answer_text(question)))
 
@@ -238,9 +240,9 @@ class _Recording:
     def __getattr__(self, name):
         return getattr(self._provider, name)
 
-    def complete(self, messages, **kwargs):
+    def answer(self, messages, **kwargs):
         self.sent.append(("answer", messages))
-        return self._provider.complete(messages, **kwargs)
+        return self._provider.answer(messages, **kwargs)
 
     def summarise(self, messages, **kwargs):
         self.sent.append(("summary", messages))
@@ -249,9 +251,9 @@ class _Recording:
 
 def test_the_loop_the_plan_and_the_recorded_replay_send_the_same_bytes():
     from studybot.channel import providers
-    from studybot.costs.cache.recorded import session_requests
     from studybot.storage.store import Store
     from studybot.study import session
+    from studybot.study.recorded import session_requests
 
     settings = config.load({"offline": True})
     loaded = bank.load()
@@ -266,17 +268,17 @@ def test_the_loop_the_plan_and_the_recorded_replay_send_the_same_bytes():
         return json.dumps(messages, ensure_ascii=False).encode()
 
     live = [(kind, wire(m)) for kind, m in recording.sent]
-    replayed = [
-        (r.kind, wire(r.messages)) for r in session_requests(store, store.session(record.id))
+    replayed = [(r.kind, wire(r.messages)) for r in session_requests(store.view(record.id))]
+    planned = [
+        (r.kind, wire(r.messages)) for r in projections.planned_requests(loaded, 1, 30, settings)
     ]
-    planned = [(r.kind, wire(r.messages)) for r in whatif.planned_requests(loaded, 1, 30, settings)]
     kinds = [kind for kind, _ in planned]
     assert (
         kinds.count("answer") == 30 and kinds.count("summary") == len(store.segments(record.id)) - 1
     )
     assert live == replayed == planned
     # what plan prices is these very requests: the same token counts, request for request
-    projected = whatif.project(loaded, 1, 30, settings).segmented.requests
+    projected = projections.project(loaded, 1, 30, settings).segmented.requests
     assert [r.prompt_tokens for r in projected] == [
         len(tokens.request_ids(json.loads(body))) for _, body in planned
     ]

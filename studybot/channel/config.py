@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from studybot.costs.kv.shapes import PRESETS
+from studybot.costs.kv.shapes import DEFAULT_MODEL, PRESETS
 from studybot.errors import ConfigError
 
 DEFAULT_BASE_URL = "https://taotoken.net/api"
@@ -37,7 +37,7 @@ class Settings:
     context_window: int = 32768  # tokens: the model's window (input + output)
     answer_tokens: int = 600  # tokens: expected answer length of a live model
     max_output_tokens: int = 2048  # tokens: reserved for the answer in the window guard
-    kv_model: str = "qwen2.5-7b"  # KV estimator preset used for per-turn KV bytes
+    kv_model: str = DEFAULT_MODEL  # KV estimator preset used for per-turn KV bytes
     stream_idle_timeout: float = 120.0  # seconds without a stream event = cut
     request_timeout: float = 600.0  # seconds for one whole request
     max_retries: int = 3  # retries for 429 / 5xx / cut streams
@@ -218,6 +218,33 @@ def _profile(data: dict[str, Any], path: Path, name: str) -> dict[str, Any]:
     return dict(profile)
 
 
+def recorded_settings(record, given: dict[str, Any] | None = None) -> Settings:
+    """The settings a past session ran with (its channel), under the settings ``given``.
+
+    An offline session stays offline: it reads no channel, so a broken Codex
+    config cannot stop its report. A live one keeps its model, URL and wire API.
+    """
+    given = dict(given or {})
+    if not record.live:
+        given.setdefault("offline", True)
+    else:
+        given.setdefault("base_url", record.base_url or None)
+        given.setdefault("model", record.model)
+        given.setdefault("wire_api", record.wire_api)
+    return load(given)
+
+
+def price_tables(path: Path | None = None) -> dict[str, dict[str, Any]]:
+    """The ``[prices."MODEL"]`` tables of the config file (empty without any)."""
+    path = path or config_path()
+    data = _read_toml(path).get("prices", {})
+    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        raise ConfigError(
+            f'{path}: [prices] must hold one table per model, like [prices."deepseek-chat"]'
+        )
+    return data
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
@@ -253,7 +280,7 @@ def _codex_layer(path: Path) -> dict[str, Any]:
 
 def _studybot_layer(path: Path) -> dict[str, Any]:
     data = _read_toml(path)
-    data.pop("prices", None)  # [prices."MODEL"] tables: read by studybot.prices
+    data.pop("prices", None)  # [prices."MODEL"] tables: read by price_tables
     unknown = sorted(set(data) - set(_FIELDS) - {"providers"})
     if unknown:
         raise ConfigError(

@@ -12,7 +12,7 @@ has a history-length problem, and the cure is segmenting, not the channel.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,8 +21,7 @@ from studybot.channel import checks as channel
 from studybot.channel.config import Settings
 from studybot.costs import tokens
 from studybot.errors import StudybotError
-from studybot.study import prompt
-from studybot.types import Reply
+from studybot.types import Messages, Reply
 
 SHORT, LONG, CONTROL = 23, 76, 34  # the bank's anchor questions used as probes
 CONFIG, CHANNEL, HISTORY = "config", "channel", "history"  # what a failed check points to
@@ -106,7 +105,11 @@ def go_live(variable: str) -> str:
     return f"to go live: export {variable}='…' (the key from your provider's console) and pass --model ID"
 
 
-def probe(settings: Settings, bank: Bank, provider=None) -> Iterator[Check]:
+# The request for a question after a history, as a run would send it (study's conversation).
+Asker = Callable[[Sequence[tuple[Question, str]], Question], Messages]
+
+
+def probe(settings: Settings, bank: Bank, ask: Asker, provider=None) -> Iterator[Check]:
     """Talk to the endpoint; stops at the first failure that makes later checks moot."""
     if provider is None:
         from studybot.channel.providers.openai_compat import OpenAICompatProvider
@@ -131,22 +134,21 @@ def probe(settings: Settings, bank: Bank, provider=None) -> Iterator[Check]:
             hint="pass --model with an ID from the endpoint's list, copied exactly",
         )
 
-    prefix = prompt.system_prefix(bank, settings.prefix_style)  # what a run would send
     for question_id in (SHORT, LONG):
         question = _question(bank, question_id)
-        check = _ask(provider, prefix, question, [], f"Q{question.id}")
+        check = _ask(provider, ask, question, [], f"Q{question.id}")
         yield check
         if not check.ok:
             return
 
     control = _question(bank, CONTROL)
-    alone = _ask(provider, prefix, control, [], f"Q{control.id} alone")
+    alone = _ask(provider, ask, control, [], f"Q{control.id} alone")
     yield alone
     if not alone.ok:
         return
-    history = _long_history(settings, bank, prefix, control)
+    history = _long_history(settings, bank, ask, control)
     name = f"Q{control.id} deep"
-    deep = _ask(provider, prefix, control, history, name, points_to=HISTORY)
+    deep = _ask(provider, ask, control, history, name, points_to=HISTORY)
     if deep.ok:
         deep = Check(name, True, _compare(alone, deep, len(history)), HISTORY, deep.figures)
     yield deep
@@ -206,13 +208,13 @@ def verdict(checks: list[Check], probed: bool) -> Verdict:
 
 def _ask(
     provider,
-    prefix: str,
+    ask: Asker,
     question: Question,
     history: list[tuple[Question, str]],
     name: str,
     points_to: str = CHANNEL,
 ) -> Check:
-    messages = prompt.messages(prefix, None, history, question)
+    messages = ask(history, question)
     started = time.perf_counter()
     first: list[float] = []
 
@@ -221,7 +223,7 @@ def _ask(
             first.append(time.perf_counter() - started)
 
     try:
-        reply = provider.complete(messages, question=question, on_text=on_text)
+        reply = provider.answer(messages, question=question, on_text=on_text)
     except StudybotError as exc:
         return Check(name, False, exc.message, points_to, hint=exc.hint)
     seconds = time.perf_counter() - started
@@ -251,14 +253,14 @@ def _figures(reply: Reply, messages, seconds: float, first_token: float) -> dict
 
 
 def _long_history(
-    settings: Settings, bank: Bank, prefix: str, control: Question
+    settings: Settings, bank: Bank, ask: Asker, control: Question
 ) -> list[tuple[Question, str]]:
     """Every earlier question with its answer-key answer, trimmed to fit the window."""
     from studybot.channel.providers.offline import answer_text
 
     room = settings.context_window - settings.max_output_tokens
     history = [(q, answer_text(q)) for q in bank.questions if q.id < control.id]
-    while history and tokens.prompt_tokens(prompt.messages(prefix, None, history, control)) > room:
+    while history and tokens.prompt_tokens(ask(history, control)) > room:
         history.pop(0)
     return history
 

@@ -65,13 +65,12 @@ def _simulator(mode: str, capacity: int, page_size: int, block_size: int, rule):
     )
 
 
-def _rule(name: str | None, record=None):
-    """--cache-rule, else cache_rule, else the rule of the session's (or config's) model."""
+def _rule(name: str | None):
+    """--cache-rule, else the config's cache_rule, else the rule of the config's model."""
     from studybot.channel import config
     from studybot.costs.cache.rules import resolve
 
-    flags = {"model": record.model, "base_url": record.base_url or None} if record else {}
-    return resolve(name, config.load(flags))
+    return resolve(name, config.load())
 
 
 def _describe(mode: str, capacity: int, page_size: int, block_size: int, rule) -> str:
@@ -130,20 +129,21 @@ def session_(
       studybot cache 3 --mode provider --cache-rule deepseek
       studybot cache 3 --lint --json
     """
-    from studybot.costs.cache import recorded
     from studybot.costs.cache.lint import lint
+    from studybot.costs.cache.recorded import report
     from studybot.errors import BadInput
     from studybot.storage.store import Store
+    from studybot.study import recorded
 
-    store = Store.open(write=False)
-    record = store.session(session_id)
-    requests = recorded.session_requests(store, record)
+    view = Store.open(write=False).view(session_id)
+    record = view.record
+    requests = recorded.session_requests(view)
     if not requests:
         raise BadInput(
             f"session {record.id} has sent no request yet", hint=f"studybot resume {record.id}"
         )
-    rule = _rule(cache_rule, record)
-    reports = recorded.report(requests, _simulator(mode, capacity, page_size, block_size, rule))
+    rule = recorded.cache_rule(view, cache_rule)
+    reports = report(requests, _simulator(mode, capacity, page_size, block_size, rule))
     findings = lint([r.prefix for r in requests]) if lint_ else []
     total = sum(r.tokens for r in reports)
     hit = sum(r.hit for r in reports)

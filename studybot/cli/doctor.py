@@ -38,6 +38,7 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
     from studybot.errors import ConfigError, ProviderError, StudybotError
     from studybot.storage.home import home
     from studybot.storage.store import DB_NAME
+    from studybot.study.conversation import asker
 
     settings = config.load(config.flag_settings(flags))
     described = channel.describe(settings)
@@ -50,7 +51,9 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
             _print(check)
     runnable = all(c.ok is not False for c in checks) and settings.live
     if probe and runnable:
-        for check in _probing(doctor.probe(settings, banks.load(None)), quiet=as_json):
+        bank = banks.load(None)
+        ask = asker(bank, settings.prefix_style)  # the requests a run would send
+        for check in _probing(doctor.probe(settings, bank, ask), quiet=as_json):
             checks.append(check)
             if not as_json:
                 _print(check)

@@ -58,7 +58,7 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
 
     store = Store.open(write=False)
     record = store.session(session_id)
-    if store.writable and (with_summary or record.provider == "offline"):
+    if store.writable and (with_summary or not record.live):
         _write_last_summary(store, record)
     if fmt == "apkg":
         from studybot.output import anki
@@ -71,12 +71,12 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
         notes: list[int] = []
         exports.write_file(
             output,
-            lambda path: notes.append(anki.write_package(store, record.id, path)),
+            lambda path: notes.append(anki.write_package(store.view(record.id), path)),
             force=force,
         )
         click.echo(f"Wrote {output} ({number(notes[0])} notes)", err=True)
         return
-    text = exports.render(store, record.id, fmt)
+    text = exports.render(store.view(record.id), fmt)
     if output is None:
         click.echo(text, nl=False)
         return
@@ -93,7 +93,7 @@ def _write_last_summary(store, record) -> None:
     settings = resuming.settings_for(record, {})  # a live session needs its key again
     bank = banks.load(resuming.bank_ref(record))
     provider, notice = providers.choose(settings, bank)
-    if notice and record.provider != "offline":
+    if notice and record.live:
         click.echo(notice, err=True)
     study = session.Study(bank=bank, provider=provider, settings=settings)
     carry.last_summary(study, store, record, session.Listener())

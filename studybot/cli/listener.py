@@ -50,6 +50,10 @@ class TerminalListener:
         self.done = 0
         self.unanswered: list[int] = []  # questions offline could not answer
 
+    def notice(self, text: str) -> None:
+        """A provider's notice (a retry, a second try with more room), on stderr."""
+        click.echo(text, err=True)
+
     def _say(self, line: str = "", nl: bool = True) -> None:
         if self.shown:
             click.echo(line, nl=nl, err=self.quiet)

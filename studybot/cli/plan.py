@@ -122,8 +122,9 @@ def plan(
     """
     from studybot import bank as banks
     from studybot.channel import config
-    from studybot.costs import prices, whatif
+    from studybot.costs import prices
     from studybot.output import plots
+    from studybot.study import projection as projections
 
     if plot is not None:
         plots.require_matplotlib()
@@ -137,12 +138,12 @@ def plan(
         "output": price_output,
         "currency": currency,
     }
-    price = prices.for_model(settings.model, given)
+    price = prices.for_model(settings.model, config.price_tables(), given)
     if answer_tokens is None and settings.live:
         # A live model's answers are not the answer key's; project its expected length.
         answer_tokens = settings.answer_tokens
     bank = banks.load(bank_ref)
-    projection = whatif.project(
+    projection = projections.project(
         bank,
         first,
         last,

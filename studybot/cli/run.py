@@ -217,11 +217,11 @@ def _study(study, store, record, as_json: bool) -> None:
 def _study_locked(study, store, record, as_json: bool) -> None:
     from studybot.cli.listener import TerminalListener
     from studybot.cli.sessions import render_session
-    from studybot.costs.cache.recorded import prefix_findings
     from studybot.output.export import session_json
     from studybot.study import resuming, session
+    from studybot.study.recorded import prefix_findings
 
-    for finding in prefix_findings(store, record):  # once per run, before any request
+    for finding in prefix_findings(store.view(record.id)):  # once per run, before any request
         click.echo(paint(f"Warning: {finding.message}: {finding.example}", "warning"), err=True)
     listener = TerminalListener(
         record,
@@ -254,9 +254,9 @@ def _study_locked(study, store, record, as_json: bool) -> None:
         exc.hint = f"{exc.hint + '; ' if exc.hint else ''}the session is saved: studybot resume {record.id}"
         raise
     if as_json:
-        emit_json(session_json(store, record))
+        emit_json(session_json(store.view(record.id)))
     else:
-        render_session(store, record.id, texts=False)  # the run has just shown them
+        render_session(store.view(record.id), texts=False)  # the run has just shown them
     if listener.unanswered:
         click.echo(
             f"{len(listener.unanswered)} question(s) have no reference answer and were left "
@@ -276,7 +276,7 @@ def _drawn(run, study, store, record, listener):
 
 def _channel_line(study) -> None:
     """In live mode, the first line says who answers: provider, model, base URL."""
-    if study.provider.name == "offline":
+    if not study.provider.live:
         return
     click.echo(
         paint(

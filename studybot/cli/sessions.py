@@ -18,16 +18,19 @@ def sessions(as_json: bool) -> None:
       studybot sessions
       studybot sessions --json
     """
-    from studybot.costs.prices import configured, cost_json, figure, session_money
+    from studybot.channel.config import price_tables
+    from studybot.costs.prices import cost_json, figure
     from studybot.output.export import session_summary
     from studybot.storage.store import Store
+    from studybot.study.recorded import money as session_money
 
     store = Store.open(write=False)
     records = store.sessions()
     # Only a priced model has a cost; the others need no replay of their turns.
-    priced_models = configured()
+    tables = price_tables()
     money = {
-        r.id: session_money(store, r).total if r.model in priced_models else None for r in records
+        r.id: session_money(store.view(r.id), tables).total if r.model in tables else None
+        for r in records
     }
     if as_json:
         emit_json([{**session_summary(r), "cost": cost_json(money[r.id])} for r in records])
@@ -59,7 +62,7 @@ def sessions(as_json: bool) -> None:
             r.status,
             f"{r.first_question}–{r.last_question}",
             f"{r.answered}/{r.total}",
-            "offline" if r.provider == "offline" else r.model,
+            r.model if r.live else "offline",
             r.bank,
             r.created.replace("T", " ")[:16],
         ]
@@ -89,12 +92,11 @@ def show(session_id: str, as_json: bool) -> None:
     from studybot.output.export import session_json
     from studybot.storage.store import Store
 
-    store = Store.open(write=False)
-    record = store.session(session_id)
+    view = Store.open(write=False).view(session_id)
     if as_json:
-        emit_json(session_json(store, record))
+        emit_json(session_json(view))
         return
-    render_session(store, record.id)
+    render_session(view)
 
 
 # The per-turn table, one (heading, cell) pair per column, so a new figure
@@ -112,7 +114,7 @@ TURN_COLUMNS = (
 )
 
 
-def render_session(store, session_id: int, texts: bool = True) -> None:
+def render_session(view, texts: bool = True) -> None:
     """The per-turn table with follow-ups under their question, totals, then the summaries.
 
     ``texts=False`` leaves out the follow-up and summary texts, for the end
@@ -121,14 +123,14 @@ def render_session(store, session_id: int, texts: bool = True) -> None:
     from rich import box
     from rich.table import Table
 
-    from studybot.costs.prices import NO_PRICES_HINT, session_money
+    from studybot.costs.prices import NO_PRICES_HINT
+    from studybot.study.recorded import money as session_money
 
-    record = store.session(session_id)
-    turns = store.turns(record.id)
-    money = session_money(store, record)
+    record, turns = view.record, view.turns
+    money = session_money(view)
     columns = _money_columns(money)
     follow_ups: dict[int, list] = {}
-    for item in store.followups(record.id):
+    for item in view.followups:
         follow_ups.setdefault(item.question_id, []).append(item)
     console = stdout_console()
     table = Table(
@@ -148,7 +150,7 @@ def render_session(store, session_id: int, texts: bool = True) -> None:
         for item in follow_ups.get(t.question_id, []):
             table.add_row(*_follow_up_row(item, columns), style=STYLES["tokens"])
     console.print(table)
-    _recall_line(console, store, record)
+    _recall_line(console, view)
     for t in turns:
         if t.flag_text:
             console.print(f"* Q{t.question_id} {t.answer_flag}: {t.flag_text}")
@@ -163,11 +165,11 @@ def render_session(store, session_id: int, texts: bool = True) -> None:
             f"{money.rule.name} cache rule"
         )
     if turns:
-        _totals(console, store, record, turns, peak)
+        _totals(console, view, peak)
         _money_line(console, money, record, NO_PRICES_HINT)
     if texts:
         _follow_up_texts(console, turns, follow_ups)
-        _summaries(console, store.segments(record.id))
+        _summaries(console, view.segments)
     if not record.complete:
         console.print(f"Unfinished: studybot resume {record.id}")
 
@@ -194,12 +196,11 @@ def _money_columns(money) -> list:
     return columns
 
 
-def _recall_line(console, store, record) -> None:
+def _recall_line(console, view) -> None:
     """Each attempted or rated question's grade and rating, under the table (80 columns)."""
-    from studybot.learn.review import RATINGS, session_reviews
+    from studybot.learn.review import RATINGS
 
-    grades = store.grades(record.id)
-    ratings = session_reviews(store, record.id)
+    grades, ratings = view.grades, view.reviews
     cells = []
     for question_id in sorted(set(grades) | set(ratings)):
         g, r = grades.get(question_id), ratings.get(question_id)
@@ -212,7 +213,7 @@ def _recall_line(console, store, record) -> None:
 def _money_line(console, money, record, hint: str) -> None:
     """The session's cost and each segment's (summary and grading requests included)."""
     if not money.cost:
-        if record.provider == "offline":
+        if not record.live:
             hint = (
                 "offline answers cost nothing; what a live model would cost: studybot plan "
                 f"--from {record.first_question} --to {record.last_question} "
@@ -244,7 +245,8 @@ def _follow_up_row(item, columns=TURN_COLUMNS) -> list[str]:
     return [cells.get(heading, "") for heading, _cell in columns]
 
 
-def _totals(console, store, record, turns, peak: int) -> None:
+def _totals(console, view, peak: int) -> None:
+    turns = view.turns
     prompt_total = sum(t.prompt_tokens for t in turns)
     cached_total = sum(t.cached_tokens for t in turns)
     rate = f" ({cached_total / prompt_total:.0%} of prompt tokens)" if prompt_total else ""
@@ -259,7 +261,7 @@ def _totals(console, store, record, turns, peak: int) -> None:
         + (" (each segment starts small again)" if restarts else ""),
         markup=False,
     )
-    summaries = [s.summary_usage for s in store.segments(record.id) if s.summary_usage]
+    summaries = [s.summary_usage for s in view.segments if s.summary_usage]
     if summaries:
         console.print(
             f"summaries: {len(summaries)} request{'s' * (len(summaries) > 1)} · prompt tokens "
@@ -267,11 +269,10 @@ def _totals(console, store, record, turns, peak: int) -> None:
             f"{number(sum(u.cached_tokens for u in summaries))} · answer tokens "
             f"{number(sum(u.completion_tokens for u in summaries))}"
         )
-    _study_lines(console, store, record)
-    from studybot.costs.kv.turns import session_kv
+    _study_lines(console, view)
+    from studybot.study.recorded import session_kv
 
-    summary_usages = [s.summary_usage for s in store.segments(record.id)]
-    kv = session_kv(record.prefix, record.settings, turns, summary_usages)
+    kv = session_kv(view)
     if kv:
         console.print(
             f"peak KV {human_bytes(kv.peak_bytes)} ({kv.model}, n = {number(kv.peak_tokens)}) · "
@@ -307,14 +308,14 @@ def _summaries(console, segments) -> None:
             console.print(f"  {line}", markup=False, style=STYLES["summary"])
 
 
-def _study_lines(console, store, record) -> None:
+def _study_lines(console, view) -> None:
     """Quiz sessions: grades, ratings, and what the grading requests cost."""
-    from studybot.learn.review import RATINGS, session_reviews
+    from studybot.learn.review import RATINGS
     from studybot.output.export import grading_usage
 
-    grades = store.grades(record.id)
+    grades = view.grades
     scores = [g.score for g in grades.values() if g.score is not None]
-    ratings = [r.rating for r in session_reviews(store, record.id).values()]
+    ratings = [r.rating for r in view.reviews.values()]
     if scores:
         console.print(f"graded {len(scores)} · mean grade {sum(scores) / len(scores):.0%}")
     if ratings:

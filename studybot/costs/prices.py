@@ -18,7 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from studybot.costs.cache.rules import CacheRule
 from studybot.errors import ConfigError
+from studybot.storage.store import SessionView
 
 PER = 1_000_000  # prices are per million tokens
 DEFAULT_CURRENCY = "USD"
@@ -94,27 +96,18 @@ def cost_json(cost: Cost | None) -> dict | None:
     return cost.to_json() if cost is not None else None
 
 
-def configured(path=None) -> dict[str, dict[str, Any]]:
-    """The ``[prices."MODEL"]`` tables of the config file (empty without any)."""
-    from studybot.channel import config
-
-    path = path or config.config_path()
-    data = config._read_toml(path).get("prices", {})
-    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
-        raise ConfigError(
-            f'{path}: [prices] must hold one table per model, like [prices."deepseek-chat"]'
-        )
-    return data
-
-
-def for_model(model: str, overrides: Mapping[str, Any] | None = None) -> Price | None:
-    """The prices for ``model``: config, then flags; None when input or output is unknown.
+def for_model(
+    model: str,
+    tables: Mapping[str, Mapping[str, Any]],
+    overrides: Mapping[str, Any] | None = None,
+) -> Price | None:
+    """The prices for ``model``: its table of ``tables`` (config), then flags; None when unknown.
 
     ``overrides`` holds ``input``, ``cached_input``, ``output``, ``currency``
     (None = not given). Cached input defaults to the input price, which is
     what a provider without a cache discount charges.
     """
-    table = dict(configured().get(model, {}))
+    table = dict(tables.get(model, {}))
     for key, value in (overrides or {}).items():
         if value is not None:
             table[key] = value
@@ -154,69 +147,53 @@ class SessionCost:
 
 
 def session_cost(
-    store, record, price: Price | None, cached: Mapping[int, int]
+    view: SessionView, price: Price | None, cached: Mapping[int, int]
 ) -> SessionCost | None:
-    """Costs of ``record``'s requests at ``price``; ``cached`` maps question id to cached tokens.
+    """Costs of a session's requests at ``price``; ``cached`` maps question id to cached tokens.
 
-    ``cached`` comes from ``cached_tokens``: reported usage where the
-    provider gave it, the session's cache rule where it did not.
+    ``cached`` is what the provider reported where it did, the session's
+    cache rule's simulation where it did not.
     """
     if price is None:
         return None
     zero = Cost(price.currency, 0.0, 0.0, 0.0)
     turns: dict[int, Cost] = {}
     segments: dict[int, Cost] = {}
-    for turn in store.turns(record.id):
+
+    def add(index: int, cost: Cost) -> None:
+        segments[index] = segments.get(index, zero) + cost
+
+    by_question = {turn.question_id: turn.segment for turn in view.turns}
+    for turn in view.turns:
         cost = price.cost(turn.prompt_tokens, cached[turn.question_id], turn.completion_tokens)
         turns[turn.question_id] = cost
-        segments[turn.segment] = segments.get(turn.segment, zero) + cost
-    by_question = {turn.question_id: turn.segment for turn in store.turns(record.id)}
-    for graded in store.grades(record.id).values():
+        add(turn.segment, cost)
+    for graded in view.grades.values():
         if graded.requests and graded.question_id in by_question:  # live grading side requests
-            cost = price.cost(graded.prompt_tokens, graded.cached_tokens, graded.completion_tokens)
-            index = by_question[graded.question_id]
-            segments[index] = segments.get(index, zero) + cost
-    for followup in store.followups(record.id):
-        cost = price.cost(
-            followup.prompt_tokens, followup.cached_tokens, followup.completion_tokens
+            add(
+                by_question[graded.question_id],
+                price.cost(graded.prompt_tokens, graded.cached_tokens, graded.completion_tokens),
+            )
+    for followup in view.followups:
+        add(
+            by_question[followup.question_id],
+            price.cost(followup.prompt_tokens, followup.cached_tokens, followup.completion_tokens),
         )
-        index = by_question[followup.question_id]
-        segments[index] = segments.get(index, zero) + cost
-    for segment in store.segments(record.id):
+    for segment in view.segments:
         usage = segment.summary_usage
         if usage is not None:
-            cost = price.cost(usage.prompt_tokens, usage.cached_tokens, usage.completion_tokens)
-            segments[segment.index] = segments.get(segment.index, zero) + cost
-    total = sum(segments.values(), zero)
-    return SessionCost(turns, segments, total)
-
-
-def cached_tokens(store, record, rule) -> dict[int, int]:
-    """Cached tokens per answered question: as reported, else as ``rule`` simulates them.
-
-    The offline provider's figures are already the rule's simulation; a
-    live provider that reported usage always wins.
-    """
-    turns = store.turns(record.id)
-    simulate = [t for t in turns if record.provider != "offline" and t.usage_source != "provider"]
-    out = {t.question_id: t.cached_tokens for t in turns}
-    if simulate:
-        from studybot.costs.cache import recorded
-
-        requests = recorded.session_requests(store, record)
-        for report in recorded.report(requests, rule.simulator()):
-            if report.request.kind == "answer" and report.request.question_id in out:
-                question = report.request.question_id
-                if any(t.question_id == question for t in simulate):
-                    out[question] = report.hit
-    return out
+            add(
+                segment.index,
+                price.cost(usage.prompt_tokens, usage.cached_tokens, usage.completion_tokens),
+            )
+    return SessionCost(turns, segments, sum(segments.values(), zero))
 
 
 @dataclass(frozen=True)
 class SessionMoney:
     """A session's cache rule, cached tokens per question, prices and cost."""
 
-    rule: Any  # studybot.cache.rules.CacheRule
+    rule: CacheRule
     cached: dict[int, int]  # question id -> cached tokens (reported, else simulated)
     price: Price | None
     cost: SessionCost | None
@@ -230,19 +207,3 @@ class SessionMoney:
     @property
     def total(self) -> Cost | None:
         return self.cost.total if self.cost else None
-
-
-def session_money(store, record) -> SessionMoney:
-    """What ``show``, the run's table and ``sessions`` report about a session's money."""
-    from studybot.channel import config
-    from studybot.costs.cache.rules import resolve
-
-    # An offline session reads no channel: a broken Codex config must not stop its report.
-    offline = record.provider == "offline" or None
-    settings = config.load(
-        {"model": record.model, "base_url": record.base_url or None, "offline": offline}
-    )
-    rule = resolve(None, settings)
-    cached = cached_tokens(store, record, rule)
-    price = for_model(record.model)
-    return SessionMoney(rule, cached, price, session_cost(store, record, price, cached))

@@ -1,24 +1,22 @@
 """A request sequence priced under a cache rule: what ``plan`` compares.
 
-``measure`` replays requests that were built (the segmented run, from
-``prompt.segment_requests``) through a rule's simulator; ``single``
-prices one long chat from lengths alone. Both yield a ``Strategy``: every
-request's prompt, uncached and completion tokens, and the totals and
-money that ``plan`` prints.
+``measure`` replays requests that were built (the segmented run, by the
+study's one conversation) through a rule's simulator; ``single`` prices one
+long chat from lengths alone. Both yield a ``Strategy``: every request's
+prompt, uncached and completion tokens, and the totals and money that
+``plan`` prints. ``long_chat_tokens`` is the one count of what one long
+chat over some questions prefills.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from studybot.bank import Question
-from studybot.channel.config import Settings
 from studybot.costs import tokens
 from studybot.costs.cache.rules import CacheRule
 from studybot.costs.kv.turns import turn_kv_bytes
 from studybot.costs.prices import Cost, Price, cost_json
-from studybot.study import prompt
 from studybot.types import Messages
 
 
@@ -107,7 +105,31 @@ class Sent:
     completion: str
 
 
-def measure(name: str, sent: Sequence[Sent], rule: CacheRule, settings: Settings) -> Strategy:
+@dataclass(frozen=True)
+class Exchange:
+    """One question of a long chat: the user message that asks it, and its answer."""
+
+    question: int
+    asked: str  # the user message, as sent
+    answer: str
+
+
+def long_chat_tokens(prefix: str, exchanges: Sequence[Exchange]) -> int:
+    """Prompt tokens of the last request of one long chat over ``exchanges``.
+
+    The system message once, every question once, every answer but the last
+    once (it is never sent back), and the reply opening: exactly what one
+    long session must prefill even under a perfect cache.
+    """
+    total = len(tokens.message_ids("system", prefix)) + len(tokens.reply_primer())
+    for exchange in exchanges:
+        total += len(tokens.message_ids("user", exchange.asked))
+    for exchange in exchanges[:-1]:
+        total += len(tokens.message_ids("assistant", exchange.answer))
+    return total
+
+
+def measure(name: str, sent: Sequence[Sent], rule: CacheRule, kv_model: str) -> Strategy:
     cache = rule.simulator()
     requests = []
     for item in sent:
@@ -125,16 +147,10 @@ def measure(name: str, sent: Sequence[Sent], rule: CacheRule, settings: Settings
             )
         )
     peak = max((r.context_tokens for r in requests), default=0)
-    return Strategy(name, tuple(requests), turn_kv_bytes(settings.kv_model, peak))
+    return Strategy(name, tuple(requests), turn_kv_bytes(kv_model, peak))
 
 
-def single(
-    prefix: str,
-    questions: Sequence[Question],
-    answers: Mapping[int, str],
-    rule: CacheRule,
-    settings: Settings,
-) -> Strategy:
+def single(prefix: str, exchanges: Sequence[Exchange], rule: CacheRule, kv_model: str) -> Strategy:
     """One long chat from lengths: request k = request k-1 + answer k-1 + question k.
 
     Token counts of framed messages add up (``tokens.request_ids`` frames
@@ -144,15 +160,15 @@ def single(
     history = len(tokens.message_ids("system", prefix))
     previous_prompt = previous_output = 0
     requests = []
-    for question in questions:
-        asked = len(tokens.message_ids("user", prompt.question_text(question)))
+    for exchange in exchanges:
+        asked = len(tokens.message_ids("user", exchange.asked))
         prompt_tokens = history + asked + primer
-        output = tokens.count(answers[question.id])
+        output = tokens.count(exchange.answer)
         hit = rule.chain_hit(previous_prompt, previous_output, prompt_tokens)
         requests.append(
-            Request("answer", question.id, None, prompt_tokens, prompt_tokens - hit, output)
+            Request("answer", exchange.question, None, prompt_tokens, prompt_tokens - hit, output)
         )
-        history += asked + len(tokens.message_ids("assistant", answers[question.id]))
+        history += asked + len(tokens.message_ids("assistant", exchange.answer))
         previous_prompt, previous_output = prompt_tokens, output
     peak = max((r.context_tokens for r in requests), default=0)
-    return Strategy("single", tuple(requests), turn_kv_bytes(settings.kv_model, peak))
+    return Strategy("single", tuple(requests), turn_kv_bytes(kv_model, peak))

@@ -1,31 +1,24 @@
 """What a range costs before a single request is sent: segmented versus one long chat.
 
-``segmented`` is what ``studybot run`` sends: the same segments
-(``session.cut``), the same request sequence (``prompt.segment_requests``),
-the offline answers and summaries (or answers of a given length, for a
-live model), and a summary request at the end of every segment but the
-last (which nothing reads until a later run continues from it). ``single``
-is one long chat that re-sends the whole history with every question; it
-is computed from lengths alone (request k = request k-1 + answer k-1 +
-question k), so a 20,000-question bank projects in seconds.
-
-A request's uncached prompt tokens follow the cache rule
-(``studybot.cache.rules``): ``openai`` by default, from the model ID.
+``compare`` prices what ``studybot.study.projection`` built: the segmented
+run's requests (the same segments and conversation a run sends, with the
+offline answers and summaries, or answers of a given length for a live
+model) under each prefix style, and one long chat that re-sends the whole
+history with every question, computed from lengths alone (request k =
+request k-1 + answer k-1 + question k), so a 20,000-question bank projects
+in seconds. A request's uncached prompt tokens follow the cache rule
+(``studybot.costs.cache.rules``): ``openai`` by default, from the model ID.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from studybot.bank import Bank, Question
-from studybot.channel.config import Settings
-from studybot.channel.providers.offline import answer_text, has_answer, summary_text
 from studybot.costs import strategy, tokens
-from studybot.costs.cache.rules import CacheRule, resolve
+from studybot.costs.cache.rules import CacheRule
 from studybot.costs.prices import Price, cost_json
-from studybot.costs.strategy import Sent, Strategy, measure
-from studybot.study import prompt, session
+from studybot.costs.strategy import Exchange, Sent, Strategy, measure
 
 WINDOW_8K = 8192
 FLOOR_DEFINITION = (
@@ -138,137 +131,67 @@ class Projection:
         }
 
 
-def project(
-    bank: Bank,
+@dataclass(frozen=True)
+class Design:
+    """The segmented run with one prefix style: its prefix, its segments, its requests."""
+
+    prefix: str
+    segments: int
+    sent: Sequence[Sent]
+
+
+def compare(
+    *,
     first: int,
     last: int,
-    settings: Settings,
-    *,
-    answer_tokens: int | None = None,
-    rule: str | None = None,
-    window: int | None = None,
-    price: Price | None = None,
+    window: int,
+    rule: CacheRule,
+    exact: CacheRule,
+    style: str,
+    designs: Mapping[str, Design],
+    exchanges: Sequence[Exchange],
+    kv_model: str,
+    answer_tokens: int | None,
+    live_answers: int,
+    live_tokens: int,
+    price: Price | None,
 ) -> Projection:
-    """Every request of both strategies for questions ``first``..``last``."""
-    cache_rule = resolve(rule, settings)
-    window = window or settings.context_window
-    questions = bank.select(first, last)
-    answers, lengths = _inputs(questions, answer_tokens, settings)
-    built = {
-        style: _segmented_sent(bank, style, questions, settings, lengths, answers)
-        for style in prompt.PREFIX_STYLES
+    """Both strategies for the run ``designs[style]`` and one long chat over ``exchanges``."""
+    design = designs[style]
+    segmented = measure("segmented", design.sent, rule, kv_model)
+    single = strategy.single(design.prefix, exchanges, rule, kv_model)
+    by_style = {
+        name: segmented if name == style else measure("segmented", d.sent, rule, kv_model)
+        for name, d in designs.items()
     }
-    style = settings.prefix_style
-    prefix, parts, sent = built[style]
-    segmented = measure("segmented", sent, cache_rule, settings)
-    exact = measure("segmented", sent, resolve("exact", settings), settings)
-    single = strategy.single(prefix, questions, answers, cache_rule, settings)
-    other = "short" if style == "designed" else "designed"
-    alternative = measure("segmented", built[other][2], cache_rule, settings)
-    by_style = {style: segmented, other: alternative}
+    exact_run = measure("segmented", design.sent, exact, kv_model)
     prefixes = PrefixChoice(
         designed=by_style["designed"],
         short=by_style["short"],
-        designed_tokens=len(tokens.message_ids("system", built["designed"][0])),
-        short_tokens=len(tokens.message_ids("system", built["short"][0])),
+        designed_tokens=len(tokens.message_ids("system", designs["designed"].prefix)),
+        short_tokens=len(tokens.message_ids("system", designs["short"].prefix)),
     )
     return Projection(
         first=first,
         last=last,
         window=window,
-        rule=cache_rule,
+        rule=rule,
         prefix_style=style,
         answer_tokens=answer_tokens,
-        live_answers=sum(1 for q in questions if not has_answer(q)) if answer_tokens is None else 0,
-        live_tokens=settings.answer_tokens,
-        kv_model=settings.kv_model,
-        segments=len(parts),
+        live_answers=live_answers,
+        live_tokens=live_tokens,
+        kv_model=kv_model,
+        segments=design.segments,
         segmented=segmented,
         single=single,
-        exact=exact,
-        floor=floor(prefix, questions, answers),
+        exact=exact_run,
+        floor=strategy.long_chat_tokens(design.prefix, exchanges),
         break_point=_break_point(single, window),
         break_point_8k=_break_point(single, WINDOW_8K),
-        trap=_trap(segmented, exact, prefix, cache_rule),
+        trap=_trap(segmented, exact_run, design.prefix, rule),
         prefixes=prefixes,
         price=price,
     )
-
-
-def floor(prefix: str, questions: Sequence[Question], answers: Mapping[int, str]) -> int:
-    """Prompt tokens one long session must prefill even with a perfect cache.
-
-    The system message once, every question once, every answer but the last
-    once (it is never sent back), and the one reply opening of the last
-    request: exactly what the single strategy prefills under ``exact``.
-    """
-    total = len(tokens.message_ids("system", prefix)) + len(tokens.reply_primer())
-    for question in questions:
-        total += len(tokens.message_ids("user", prompt.question_text(question)))
-    for question in questions[:-1]:
-        total += len(tokens.message_ids("assistant", answers[question.id]))
-    return total
-
-
-def planned_requests(bank: Bank, first: int, last: int, settings: Settings) -> list[Sent]:
-    """The segmented run's requests for ``first``..``last``, as ``project`` prices them."""
-    questions = bank.select(first, last)
-    answers, lengths = _inputs(questions, None, settings)
-    return _segmented_sent(bank, settings.prefix_style, questions, settings, lengths, answers)[2]
-
-
-def _inputs(
-    questions: Sequence[Question], answer_tokens: int | None, settings: Settings
-) -> tuple[dict[int, str], Mapping[int, int] | int]:
-    """Each question's projected answer text, and the answer lengths that cut segments."""
-    answers = _answers(questions, answer_tokens, settings.answer_tokens)
-    if answer_tokens is not None:
-        return answers, answer_tokens
-    return answers, {q: tokens.count(text) for q, text in answers.items()}
-
-
-def _answers(
-    questions: Sequence[Question], answer_tokens: int | None, live_tokens: int
-) -> dict[int, str]:
-    # A live model's words are unknown; a stand-in of exactly that many tokens
-    # (" x" is one token each) gives every count the right length. A question the
-    # answer key cannot answer is answered live (on resume), so it gets the live length.
-    if answer_tokens is None:
-        return {q.id: answer_text(q) if has_answer(q) else " x" * live_tokens for q in questions}
-    return {q.id: " x" * answer_tokens for q in questions}
-
-
-def _segmented_sent(
-    bank: Bank,
-    style: str,
-    questions: Sequence[Question],
-    settings: Settings,
-    lengths: Mapping[int, int] | int,
-    answers: Mapping[int, str],
-):
-    prefix = prompt.system_prefix(bank, style)
-    parts = session.cut(questions, prefix, settings, lengths)
-    by_id = {q.id: q for q in questions}
-    sent = list(_segmented(prefix, [p.question_ids for p in parts], by_id, answers))
-    return prefix, parts, sent
-
-
-def _segmented(
-    prefix: str,
-    parts: Sequence[Sequence[int]],
-    by_id: Mapping[int, Question],
-    answers: Mapping[int, str],
-) -> Iterator[Sent]:
-    summary: str | None = None
-    for index, ids in enumerate(parts):
-        asked = [by_id[q] for q in ids]
-        turns = [prompt.Asked(q, answers[q.id]) for q in asked]
-        last = index == len(parts) - 1
-        written = prompt.clip_summary(summary_text(asked))
-        for item in prompt.segment_requests(prefix, summary, turns, summarise=not last):
-            completion = written if item.kind == "summary" else answers[item.question_id]
-            yield Sent(item.kind, item.question_id, index, item.messages, completion)
-        summary = written
 
 
 def _trap(ruled: Strategy, exact: Strategy, prefix: str, rule: CacheRule) -> PrefixTrap | None:

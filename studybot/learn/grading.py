@@ -234,16 +234,17 @@ def parse(text: str, points: Sequence[str]) -> tuple[tuple[PointResult, ...], st
     return results, " ".join(advice_line.split())
 
 
-def live(
+def judge(
     provider: Provider,
     offline: OfflineGrader,
     messages: Messages,
     question: Question,
     attempt: str,
 ) -> Grade:
-    """Grade through the model with the side request ``messages`` (ending in ``grading_request``).
+    """Grade through the provider with the side request ``messages`` (ending in ``grading_request``).
 
-    An empty attempt is graded without a request: there is nothing to judge.
+    A provider that declines (the answer key) leaves it to the local
+    estimate; an empty attempt is graded without a request: there is nothing to judge.
     """
     points = reference_points(question)
     if not points or not attempt.strip():
@@ -252,11 +253,13 @@ def live(
     problem = ""
     for _ in range(2):  # one retry on a malformed reply
         try:
-            reply = provider.grade(messages, question=question)  # type: ignore[attr-defined]
+            reply = provider.grade(messages, question=question)
         except StudybotError as exc:
             # The answer is saved already; a failed side request must not end the session.
             problem = f"the grading request failed: {exc.message}"
             break
+        if reply is None:
+            return offline.grade(question, attempt)
         spent.append(tokens.settle(reply.usage, messages, reply.text).usage)
         try:
             results, line = parse(reply.text, points)

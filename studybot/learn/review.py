@@ -8,10 +8,10 @@ A bank is named by its *bank key*: the ``bank`` column of the session the
 rating came from ("default" for the shipped bank). Cards exist only for
 questions that were rated at least once: an unseen question is new, never due.
 
-Tables (migration m003): ``cards`` holds each card's latest state, ``reviews``
-logs every rating with the card after it. ``record_review`` writes both in one
-transaction and commits before it returns, so a rating shown as saved survives
-a crash or Ctrl-C.
+The store keeps the tables (``cards``: each card's latest state; ``reviews``:
+every rating with the card after it); ``record_review`` has both written in
+one transaction, committed before it returns, so a rating shown as saved
+survives a crash or Ctrl-C.
 """
 
 from __future__ import annotations
@@ -25,8 +25,7 @@ from fsrs import Card, Rating, Scheduler, State
 
 from studybot.bank import Bank, Question
 from studybot.errors import BadInput
-from studybot.storage.dbfile import writing
-from studybot.storage.store import Store
+from studybot.storage.store import CardRow, ReviewEntry, Store
 
 RATINGS = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
 # Lower bounds of the grade (covered / total key points) that suggest Hard,
@@ -45,18 +44,6 @@ class Scheduled:
 
     due: datetime  # UTC
     interval: str  # from the rating to due, in words: "in 10 minutes", "in 3 days"
-
-
-@dataclass(frozen=True)
-class ReviewEntry:
-    """One row of the review log."""
-
-    question_id: int
-    rating: int  # 1-4, see RATINGS
-    grade: float | None  # 0-1; None when the attempt was not graded
-    attempt: str | None
-    reviewed_at: str  # ISO-8601 UTC
-    session_id: int | None
 
 
 @dataclass(frozen=True)
@@ -126,54 +113,40 @@ def record_review(
     if grade is not None and not 0.0 <= grade <= 1.0:
         raise BadInput(f"grade {grade!r} is outside 0-1")
     at = utc(now)
-    # Read and write in one transaction that holds the write lock from the start:
-    # a second process rating the same card waits for it, and no review is lost.
-    with writing(store.db):
-        previous = card_info(store, bank, question_id)
-        card = previous.card if previous else Card(card_id=question_id, due=at)
+
+    def schedule(before: CardRow | None) -> tuple[CardRow, ReviewEntry]:
+        card = (
+            Card.from_dict(json.loads(before.card)) if before else Card(card_id=question_id, due=at)
+        )
         card, _ = _scheduler.review_card(card, Rating(rating), at)
         card_json = json.dumps(card.to_dict(), sort_keys=True)
-        store.db["cards"].upsert(
-            {
-                "bank": bank,
-                "question_id": question_id,
-                "card": card_json,
-                "due": iso(card.due),
-                "state": STATES[card.state],
-                "last_rating": rating,
-                "reviews": (previous.reviews if previous else 0) + 1,
-            },
-            pk=("bank", "question_id"),
+        after = CardRow(
+            bank=bank,
+            question_id=question_id,
+            card=card_json,
+            due=iso(card.due),
+            state=STATES[card.state],
+            last_rating=rating,
+            reviews=(before.reviews if before else 0) + 1,
         )
-        store.db["reviews"].insert(
-            {
-                "bank": bank,
-                "question_id": question_id,
-                "reviewed_at": iso(at),
-                "rating": rating,
-                "grade": grade,
-                "attempt": attempt,
-                "session_id": session_id,
-                "card": card_json,
-            }
+        entry = ReviewEntry(
+            question_id, rating, grade, attempt, iso(at), session_id, bank, card_json
         )
-    return Scheduled(due=card.due, interval=until(card.due, at))
+        return after, entry
+
+    after = store.review(bank, question_id, schedule)
+    due = utc(datetime.fromisoformat(after.due))
+    return Scheduled(due=due, interval=until(due, at))
 
 
 def card_info(store: Store, bank: str, question_id: int) -> CardInfo | None:
-    rows = list(
-        store.db.query(
-            "select * from cards where bank = ? and question_id = ?", [bank, question_id]
-        )
-    )
-    return _card(rows[0]) if rows else None
+    row = store.card(bank, question_id)
+    return _card(row) if row else None
 
 
 def cards(store: Store, bank: str | None = None) -> list[CardInfo]:
     """Every card (of one bank, or of all), soonest due first."""
-    where, params = ("where bank = ?", [bank]) if bank is not None else ("", [])
-    rows = store.db.query(f"select * from cards {where} order by due, bank, question_id", params)
-    return [_card(row) for row in rows]
+    return [_card(row) for row in store.cards(bank)]
 
 
 def due_questions(
@@ -188,32 +161,14 @@ def due_questions(
 
     Which questions is decided by overdueness; the order they come back in is
     the bank's (ascending id), so questions of one chapter sit together and
-    ``plan.segments`` can cut them along chapter lines.
+    the segment cut can follow chapter lines.
     """
     if limit is not None and limit < 1:
         raise BadInput(f"--limit {limit} must be at least 1")
     known = {q.id: q for q in bank.questions}
-    rows = store.db.query(
-        "select question_id from cards where bank = ? and due <= ? order by due, question_id",
-        [bank_key, iso(utc(now))],
-    )
     # A card may outlive its question (an imported bank saved again, shorter).
-    overdue = [known[row["question_id"]] for row in rows if row["question_id"] in known]
+    overdue = [known[q] for q in store.due_cards(bank_key, iso(utc(now))) if q in known]
     return sorted(overdue[:limit], key=lambda q: q.id)
-
-
-def session_reviews(store: Store, session_id: int) -> dict[int, ReviewEntry]:
-    """Question id -> the latest review given during this session."""
-    rows = store.db.query("select * from reviews where session_id = ? order by id", [session_id])
-    return {row["question_id"]: _entry(row) for row in rows}
-
-
-def history(store: Store, bank: str, question_id: int | None = None) -> list[ReviewEntry]:
-    """The review log of a bank (or one question of it), oldest first."""
-    sql, params = "select * from reviews where bank = ?", [bank]
-    if question_id is not None:
-        sql, params = sql + " and question_id = ?", [bank, question_id]
-    return [_entry(row) for row in store.db.query(sql + " order by id", params)]
 
 
 def question_stats(
@@ -221,21 +176,14 @@ def question_stats(
 ) -> dict[int, QuestionStats]:
     """Question id -> its card, mean grade, last review and retention now, for seen questions."""
     at = utc(now)
-    logged = {
-        row["question_id"]: row
-        for row in store.db.query(
-            "select question_id, avg(grade) as mean_grade, max(reviewed_at) as last_reviewed "
-            "from reviews where bank = ? group by question_id",
-            [bank],
-        )
-    }
+    logged = store.review_stats(bank)
     out = {}
     for info in cards(store, bank):
-        row = logged.get(info.question_id, {})
+        row = logged.get(info.question_id)
         out[info.question_id] = QuestionStats(
             card=info,
-            mean_grade=row.get("mean_grade"),
-            last_reviewed=row.get("last_reviewed") or "",
+            mean_grade=row.mean_grade if row else None,
+            last_reviewed=(row.last_reviewed if row else "") or "",
             retention=_scheduler.get_card_retrievability(info.card, at),
         )
     return out
@@ -287,25 +235,14 @@ def iso(moment: datetime) -> str:
     return utc(moment).isoformat(timespec="seconds")
 
 
-def _card(row: dict) -> CardInfo:
-    card = Card.from_dict(json.loads(row["card"]))
+def _card(row: CardRow) -> CardInfo:
+    card = Card.from_dict(json.loads(row.card))
     return CardInfo(
-        bank=row["bank"],
-        question_id=row["question_id"],
+        bank=row.bank,
+        question_id=row.question_id,
         due=utc(card.due),
-        state=row["state"],
-        last_rating=row["last_rating"],
-        reviews=row["reviews"],
+        state=row.state,
+        last_rating=row.last_rating,
+        reviews=row.reviews,
         card=card,
-    )
-
-
-def _entry(row: dict) -> ReviewEntry:
-    return ReviewEntry(
-        question_id=row["question_id"],
-        rating=row["rating"],
-        grade=row["grade"],
-        attempt=row["attempt"],
-        reviewed_at=row["reviewed_at"],
-        session_id=row["session_id"],
     )

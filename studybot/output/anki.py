@@ -18,7 +18,7 @@ from pathlib import Path
 
 from studybot.errors import BadInput, StudybotError
 from studybot.output.markup import to_html
-from studybot.storage.store import Store
+from studybot.storage.store import SessionView
 
 INSTALL = "pip install 'studybot[anki]'"
 # genanki needs fixed ids: the same note type every export, so Anki never
@@ -42,15 +42,15 @@ def guid(bank: str, question_id: int) -> str:
     return f"studybot-{digest[:20]}"
 
 
-def cards(store: Store, session_id: int) -> list[Card]:
+def cards(view: SessionView) -> list[Card]:
     """The session's answered questions as cards, in question order."""
-    record = store.session(session_id)
+    record = view.record
     bank = _bank(record.bank)
     follow_ups: dict[int, list] = {}
-    for item in store.followups(record.id):
+    for item in view.followups:
         follow_ups.setdefault(item.question_id, []).append(item)
     made = []
-    for turn in store.turns(record.id):
+    for turn in view.turns:
         question = _question(bank, turn.question_id)
         chapter = bank.chapter(question.chapter) if bank and question else None
         back = [to_html(turn.answer)]
@@ -73,9 +73,9 @@ def cards(store: Store, session_id: int) -> list[Card]:
     return made
 
 
-def to_text(store: Store, session_id: int) -> str:
+def to_text(view: SessionView) -> str:
     """The file Anki's "Import File" reads: header lines, then one note per line."""
-    made = cards(store, session_id)
+    made = cards(view)
     decks = sorted({c.deck for c in made})
     header = ["#separator:tab", "#html:true", "#notetype:Basic", "#guid column:1", "#tags column:4"]
     columns = ["GUID", "Front", "Back", "Tags"]
@@ -94,7 +94,7 @@ def to_text(store: Store, session_id: int) -> str:
     return "\n".join(header + rows) + "\n"
 
 
-def write_package(store: Store, session_id: int, path: Path) -> int:
+def write_package(view: SessionView, path: Path) -> int:
     """An ``.apkg`` with one deck per chapter; returns the number of notes."""
     try:
         import genanki
@@ -114,7 +114,7 @@ def write_package(store: Store, session_id: int, path: Path) -> int:
         css=CARD_CSS,
     )
     decks: dict[str, object] = {}
-    made = cards(store, session_id)
+    made = cards(view)
     for card in made:
         if card.deck not in decks:
             decks[card.deck] = genanki.Deck(_deck_id(card.deck), card.deck)

@@ -1,5 +1,6 @@
 """A session as data or Markdown notes (Anki cards: ``studybot.anki``), written safely.
 
+Everything here renders from one ``SessionView`` (the session read once).
 ``session_json`` (``session_data`` with the cache rule and costs) is what
 ``show --json``, ``run --json`` and ``export -f json`` print; its keys are a
 contract with users' scripts. Nothing here ever reads a key or a secret:
@@ -18,7 +19,7 @@ from typing import Any
 
 from studybot.errors import BadInput
 from studybot.output.markup import escape_html_like
-from studybot.storage.store import SessionRecord, Store
+from studybot.storage.store import SessionRecord, SessionView
 
 TURN_KEYS = (
     "question_id",
@@ -51,16 +52,11 @@ def session_summary(record: SessionRecord) -> dict[str, Any]:
     }
 
 
-def session_data(store: Store, session_id: int) -> dict[str, Any]:
+def session_data(view: SessionView) -> dict[str, Any]:
     """Everything ``show --json`` reports: segments with their summaries, turns, follow-ups."""
-    from studybot.learn.review import session_reviews
-
-    record = store.session(session_id)
-    recorded = store.turns(record.id)
-    grades = store.grades(record.id)
-    ratings = session_reviews(store, record.id)
+    record, grades, ratings = view.record, view.grades, view.reviews
     turns = []
-    for turn in recorded:
+    for turn in view.turns:
         row = {key: getattr(turn, key) for key in TURN_KEYS}
         row["local_prompt_tokens"] = turn.local_prompt_tokens
         row["local_completion_tokens"] = turn.local_completion_tokens
@@ -96,7 +92,7 @@ def session_data(store: Store, session_id: int) -> dict[str, Any]:
                 "summary_out": segment.summary_out,
                 "summary_usage": asdict(segment.summary_usage) if segment.summary_usage else None,
             }
-            for segment in store.segments(record.id)
+            for segment in view.segments
         ],
         "turns": turns,
         "follow_ups": [
@@ -109,9 +105,9 @@ def session_data(store: Store, session_id: int) -> dict[str, Any]:
                 "cached_tokens": f.cached_tokens,
                 "created": f.created,
             }
-            for f in store.followups(record.id)
+            for f in view.followups
         ],
-        "kv": _session_kv(record, recorded, store),
+        "kv": _session_kv(view),
     }
 
 
@@ -128,12 +124,11 @@ def grading_usage(grades) -> dict[str, int] | None:
     }
 
 
-def _session_kv(record: SessionRecord, turns: list, store: Store) -> dict[str, Any] | None:
+def _session_kv(view: SessionView) -> dict[str, Any] | None:
     """Peak KV of the session (summary requests too) against one long session."""
-    from studybot.costs.kv.turns import session_kv
+    from studybot.study.recorded import session_kv
 
-    summaries = [s.summary_usage for s in store.segments(record.id)]
-    kv = session_kv(record.prefix, record.settings, turns, summaries)
+    kv = session_kv(view)
     if kv is None:
         return None
     return {
@@ -145,12 +140,13 @@ def _session_kv(record: SessionRecord, turns: list, store: Store) -> dict[str, A
     }
 
 
-def session_json(store, record) -> dict:
+def session_json(view: SessionView) -> dict:
     """``show --json`` and ``export -f json``: the session's data, its cache rule and costs."""
-    from studybot.costs.prices import cost_json, session_money
+    from studybot.costs.prices import cost_json
+    from studybot.study.recorded import money as session_money
 
-    data = session_data(store, record.id)
-    money = session_money(store, record)
+    data = session_data(view)
+    money = session_money(view)
     data["cache_rule"] = money.rule.name
     data["cost"] = cost_json(money.total)
     for row in data["turns"]:
@@ -162,13 +158,9 @@ def session_json(store, record) -> dict:
     return data
 
 
-def to_markdown(store: Store, session_id: int) -> str:
+def to_markdown(view: SessionView) -> str:
     """Notes a CommonMark renderer shows as written: HTML-like text visible, each summary once."""
-    record = store.session(session_id)
-    turns = {t.question_id: t for t in store.turns(record.id)}
-    follow_ups: dict[int, list] = {}
-    for item in store.followups(record.id):
-        follow_ups.setdefault(item.question_id, []).append(item)
+    record = view.record
     lines = [
         f"# {escape_html_like(record.bank_title)}：第 {record.first_question}–{record.last_question} 题",
         "",
@@ -176,9 +168,9 @@ def to_markdown(store: Store, session_id: int) -> str:
         f"- answered by {record.provider} ({record.model}) · started {record.created}",
         "",
     ]
-    recall = _recall(store, record.id)
+    recall = _recall(view)
     shown: str | None = None  # the summary just printed, which the next segment starts from
-    for segment in store.segments(record.id):
+    for segment in view.segments:
         lines += [f"## Segment {segment.index + 1}: Q{segment.first_id}–Q{segment.last_id}", ""]
         if segment.summary_in and segment.summary_in != shown:
             lines += [
@@ -188,7 +180,7 @@ def to_markdown(store: Store, session_id: int) -> str:
                 "",
             ]
         for question_id in segment.question_ids:
-            turn = turns.get(question_id)
+            turn = view.turn(question_id)
             if turn is None:
                 lines += [f"### 第 {question_id} 题", "", "_not answered yet_", ""]
                 continue
@@ -202,7 +194,7 @@ def to_markdown(store: Store, session_id: int) -> str:
             if turn.flag_text:
                 lines += [f"> **Incomplete answer:** {turn.flag_text}", ""]
             lines += recall.get(question_id, [])
-            for item in follow_ups.get(question_id, []):
+            for item in view.followups_of(question_id):
                 lines += [f"**追问：** {escape_html_like(item.question)}", ""]
                 lines += [escape_html_like(item.answer.strip()), ""]
         if segment.summary_out:
@@ -211,12 +203,11 @@ def to_markdown(store: Store, session_id: int) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _recall(store: Store, session_id: int) -> dict[int, list[str]]:
+def _recall(view: SessionView) -> dict[int, list[str]]:
     """Question id -> Markdown lines with the user's own attempt, its grade and the rating."""
-    from studybot.learn.review import RATINGS, session_reviews
+    from studybot.learn.review import RATINGS
 
-    grades = store.grades(session_id)
-    ratings = session_reviews(store, session_id)
+    grades, ratings = view.grades, view.reviews
     out: dict[int, list[str]] = {}
     for question_id in set(grades) | set(ratings):
         g, r = grades.get(question_id), ratings.get(question_id)
@@ -282,15 +273,14 @@ def write_text(path: Path, text: str) -> None:
         os.fsync(out.fileno())
 
 
-def render(store: Store, session_id: int, fmt: str) -> str:
+def render(view: SessionView, fmt: str) -> str:
     """A text format (md, json, anki) as one string."""
     if fmt == "md":
-        return to_markdown(store, session_id)
+        return to_markdown(view)
     if fmt == "anki":
         from studybot.output.anki import to_text
 
-        return to_text(store, session_id)
+        return to_text(view)
     import json
 
-    record = store.session(session_id)
-    return json.dumps(session_json(store, record), ensure_ascii=False, indent=2) + "\n"
+    return json.dumps(session_json(view), ensure_ascii=False, indent=2) + "\n"

@@ -6,139 +6,52 @@ at most the turn in flight. The file is created 0600 and never holds a key.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass, fields
-from datetime import UTC, datetime
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
 from studybot.errors import SessionNotFound
 from studybot.storage import migrations
 from studybot.storage.dbfile import connect, explain, writable, writing
+from studybot.storage.records import (
+    ANSWER_FLAGS,
+    OFFLINE,
+    CardRow,
+    FollowUp,
+    GradeRecord,
+    ReviewEntry,
+    ReviewStats,
+    SegmentRecord,
+    SessionRecord,
+    SessionView,
+    Turn,
+    now,
+    sha256,
+)
 from studybot.types import Usage
 
+__all__ = [
+    "ANSWER_FLAGS",
+    "DB_NAME",
+    "OFFLINE",
+    "CardRow",
+    "FollowUp",
+    "GradeRecord",
+    "ReviewEntry",
+    "ReviewStats",
+    "SegmentRecord",
+    "SessionRecord",
+    "SessionView",
+    "Store",
+    "Turn",
+    "now",
+    "sha256",
+]
+
 DB_NAME = "studybot.db"
-
-
-@dataclass(frozen=True)
-class SessionRecord:
-    id: int
-    bank: str
-    bank_title: str
-    first_question: int
-    last_question: int
-    total: int
-    provider: str
-    model: str
-    base_url: str
-    wire_api: str
-    settings: dict[str, Any]
-    prefix: str
-    created: str
-    answered: int
-    summaries_pending: int
-    mode: str = "read"  # "read", "quiz" or "review"
-
-    @property
-    def complete(self) -> bool:
-        return self.answered >= self.total and self.summaries_pending == 0
-
-    @property
-    def status(self) -> str:
-        return "complete" if self.complete else "incomplete"
-
-
-@dataclass(frozen=True)
-class SegmentRecord:
-    index: int
-    question_ids: tuple[int, ...]
-    summary_in: str | None
-    summary_out: str | None
-    summary_usage: Usage | None = None  # what writing summary_out cost
-
-    @property
-    def first_id(self) -> int:
-        return self.question_ids[0]
-
-    @property
-    def last_id(self) -> int:
-        return self.question_ids[-1]
-
-
-@dataclass(frozen=True)
-class Turn:
-    session_id: int
-    segment: int
-    question_id: int
-    question: str
-    answer: str
-    prompt_tokens: int
-    completion_tokens: int
-    cached_tokens: int
-    context_tokens: int  # n = prompt + completion
-    local_prompt_tokens: int
-    local_completion_tokens: int
-    usage_source: str  # "provider" or "local"
-    latency_ms: float
-    finish_reason: str | None = None
-    answer_flag: str | None = None  # "truncated" (cut by the token limit) or "empty"
-    usage_suspect: int = 0  # 1: reported usage disagreed with the local count (local sizes n)
-    kv_bytes: int | None = None
-    prefix_sha256: str | None = None
-    created: str = ""
-
-    @property
-    def flag_text(self) -> str | None:
-        """Why the saved answer is not whole, in words for reports and exports."""
-        return ANSWER_FLAGS.get(self.answer_flag or "")
-
-
-ANSWER_FLAGS = {
-    "truncated": "cut by the token limit (max_output_tokens), even after one retry with more room",
-    "empty": "the model returned an empty answer, twice",
-}
-
-
-@dataclass(frozen=True)
-class GradeRecord:
-    """A graded quiz attempt as stored; ``points`` pairs each key point with covered or not."""
-
-    session_id: int
-    question_id: int
-    attempt: str
-    score: float | None
-    points: tuple[tuple[str, bool], ...]
-    advice: str
-    source: str  # "live", "offline" or "offline-fallback"
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cached_tokens: int = 0
-    requests: int = 0
-    created: str = ""
-
-
-@dataclass(frozen=True)
-class FollowUp:
-    session_id: int
-    question_id: int
-    question: str
-    answer: str
-    prompt_tokens: int
-    completion_tokens: int
-    cached_tokens: int
-    latency_ms: float
-    created: str = ""
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class Store:
@@ -392,3 +305,92 @@ class Store:
         )
         names = {f.name for f in fields(cls)}
         return [cls(**{k: v for k, v in row.items() if k in names}) for row in rows]
+
+    # -- cards and the review log -------------------------------------------
+
+    def card(self, bank: str, question_id: int) -> CardRow | None:
+        rows = list(
+            self.db.query(
+                "select * from cards where bank = ? and question_id = ?", [bank, question_id]
+            )
+        )
+        return _card(rows[0]) if rows else None
+
+    def cards(self, bank: str | None = None) -> list[CardRow]:
+        """Every card (of one bank, or of all), soonest due first."""
+        where, params = ("where bank = ?", [bank]) if bank is not None else ("", [])
+        rows = self.db.query(f"select * from cards {where} order by due, bank, question_id", params)
+        return [_card(row) for row in rows]
+
+    def due_cards(self, bank: str, at: str) -> list[int]:
+        """Question ids of the bank's cards due at ``at`` (ISO-8601 UTC), most overdue first."""
+        rows = self.db.query(
+            "select question_id from cards where bank = ? and due <= ? order by due, question_id",
+            [bank, at],
+        )
+        return [row["question_id"] for row in rows]
+
+    def review(
+        self,
+        bank: str,
+        question_id: int,
+        schedule: Callable[[CardRow | None], tuple[CardRow, ReviewEntry]],
+    ) -> CardRow:
+        """Update a card and log its review in one transaction that holds the write lock.
+
+        ``schedule`` gets the card as it is (None for a new one) and returns the
+        card after the rating with its log entry; a second process rating the
+        same card waits for the lock, so no review is lost.
+        """
+        with writing(self.db):
+            after, entry = schedule(self.card(bank, question_id))
+            self.db["cards"].upsert(asdict(after), pk=("bank", "question_id"))
+            self.db["reviews"].insert(asdict(entry))
+        return after
+
+    def session_reviews(self, session_id: int) -> dict[int, ReviewEntry]:
+        """Question id -> the latest review given during this session."""
+        rows = self.db.query("select * from reviews where session_id = ? order by id", [session_id])
+        return {row["question_id"]: _entry(row) for row in rows}
+
+    def reviews(self, bank: str, question_id: int | None = None) -> list[ReviewEntry]:
+        """The review log of a bank (or one question of it), oldest first."""
+        sql, params = "select * from reviews where bank = ?", [bank]
+        if question_id is not None:
+            sql, params = sql + " and question_id = ?", [bank, question_id]
+        return [_entry(row) for row in self.db.query(sql + " order by id", params)]
+
+    def review_stats(self, bank: str) -> dict[int, ReviewStats]:
+        """Question id -> mean grade and last review, for every question of the bank reviewed."""
+        rows = self.db.query(
+            "select question_id, avg(grade) as mean_grade, max(reviewed_at) as last_reviewed "
+            "from reviews where bank = ? group by question_id",
+            [bank],
+        )
+        return {r["question_id"]: ReviewStats(r["mean_grade"], r["last_reviewed"]) for r in rows}
+
+    # -- one session, read once -----------------------------------------------
+
+    def view(self, session_id: int | str) -> SessionView:
+        """Everything stored about a session, in one value (``show``, ``export``, ``cache``)."""
+        record = self.session(session_id)
+        turns = tuple(self.turns(record.id))
+        digests = {t.prefix_sha256 for t in turns if t.prefix_sha256}
+        prefixes = {d: text for d in digests if (text := self.prefix_text(d)) is not None}
+        return SessionView(
+            record=record,
+            segments=tuple(self.segments(record.id)),
+            turns=turns,
+            followups=tuple(self.followups(record.id)),
+            grades=self.grades(record.id),
+            reviews=self.session_reviews(record.id),
+            prefixes=prefixes,
+        )
+
+
+def _card(row: dict[str, Any]) -> CardRow:
+    return CardRow(**{f.name: row[f.name] for f in fields(CardRow)})
+
+
+def _entry(row: dict[str, Any]) -> ReviewEntry:
+    return ReviewEntry(**{f.name: row[f.name] for f in fields(ReviewEntry)})

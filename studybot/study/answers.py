@@ -29,7 +29,7 @@ def turn(
         reply.usage,
         messages,
         reply.text,
-        from_provider=session.provider != "offline",
+        from_provider=session.live,
         local_prompt=local_prompt,
     )
     return Turn(

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from studybot.storage.store import SessionRecord, Store
-from studybot.study.session import Listener, Study, asked_question, summarise
+from studybot.study.conversation import Conversation, history
+from studybot.study.session import Listener, Study, summarise
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,6 @@ def last_summary(
     answers = {turn.question_id: turn for turn in store.turns(session.id)}
     if not all(q in answers for q in segment.question_ids):
         return None
-    history = [
-        (asked_question(study.bank, answers[q]), answers[q].answer) for q in segment.question_ids
-    ]
-    return summarise(study, store, session, segment, history, listener)
+    turns = [answers[q] for q in segment.question_ids]
+    conversation = Conversation(session.prefix, segment.summary_in, history(study.bank, turns))
+    return summarise(study, store, session, segment, conversation, listener)

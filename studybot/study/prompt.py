@@ -1,23 +1,14 @@
-"""The byte-stable system prefix and the messages of every request.
+"""The byte-stable system prefix, the text of a question, and the summary rules.
 
-A request for question k of a segment is::
-
-    [system prefix][carried summary + q1][a1][q2][a2] ... [qk]
-
-The prefix depends only on the bank's title and language: no date, id,
-counter or range, so it is identical for every request of every session
-of a bank and the provider's prefix cache can hit. The carried summary
-rides at the head of the segment's first user message, so each request
-extends the previous one exactly.
+The prefix depends only on the bank's title, language and chapters: no
+date, id, counter or range, so it is identical for every request of every
+session of a bank and the provider's prefix cache can hit. The requests
+themselves are built in one place, ``studybot.study.conversation``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-
 from studybot.bank import Bank, Question
-from studybot.types import Messages
 
 SUMMARY_LINES = 5
 SUMMARY_HEADING = "上一段小结："  # the prefix says it is background only
@@ -74,8 +65,6 @@ _DESIGNED = """你是一名大模型方向的面试辅导老师，陪用户逐�
 
 _LANGUAGES = {"zh-CN": "简体中文", "zh": "简体中文", "en": "English"}
 
-_SUMMARY_ASK = "用不超过 {lines} 行总结本段：每行以题号开头（如「Q5：」），只写结论和关键数字。"
-
 
 def system_prefix(bank: Bank, style: str = "designed") -> str:
     """The system message of every request for ``bank``: ``designed`` or ``short``."""
@@ -127,116 +116,6 @@ def contents(bank: Bank) -> str:
 
 def question_text(question: Question) -> str:
     return f"第 {question.id} 题：{question.question}"
-
-
-def user_message(question: Question, summary: str | None, first_in_segment: bool) -> str:
-    text = question_text(question)
-    if first_in_segment and summary:
-        return f"{SUMMARY_HEADING}\n{summary}\n\n{text}"
-    return text
-
-
-def _conversation(
-    prefix: str, summary: str | None, history: Sequence[tuple[Question, str]]
-) -> Messages:
-    out: Messages = [{"role": "system", "content": prefix}]
-    for position, (asked, answer) in enumerate(history):
-        out.append({"role": "user", "content": user_message(asked, summary, position == 0)})
-        out.append({"role": "assistant", "content": answer})
-    return out
-
-
-def messages(
-    prefix: str,
-    summary: str | None,
-    history: Sequence[tuple[Question, str]],
-    question: Question,
-) -> Messages:
-    """The request for ``question`` after the segment's answered ``history``."""
-    out = _conversation(prefix, summary, history)
-    out.append({"role": "user", "content": user_message(question, summary, not history)})
-    return out
-
-
-def summary_messages(
-    prefix: str, summary: str | None, history: Sequence[tuple[Question, str]]
-) -> Messages:
-    """The segment's conversation plus the request for a short summary.
-
-    It extends the segment's last request, so a provider's prefix cache
-    covers everything but the final instruction.
-    """
-    out = _conversation(prefix, summary, history)
-    out.append({"role": "user", "content": _SUMMARY_ASK.format(lines=SUMMARY_LINES)})
-    return out
-
-
-def follow_up_messages(
-    prefix: str,
-    summary: str | None,
-    history: Sequence[tuple[Question, str]],
-    followup: str,
-) -> Messages:
-    """A side-thread request: the main history so far, then the follow-up.
-
-    It shares the main thread's prefix (so it hits the cache) but neither
-    the follow-up nor its answer ever enters the main history.
-    """
-    return side_messages(prefix, summary, history, f"追问：{followup}")
-
-
-def side_messages(
-    prefix: str,
-    summary: str | None,
-    history: Sequence[tuple[Question, str]],
-    text: str,
-) -> Messages:
-    """The main history so far, then ``text``: a request whose reply stays off the main thread."""
-    out = _conversation(prefix, summary, history)
-    out.append({"role": "user", "content": text})
-    return out
-
-
-@dataclass(frozen=True)
-class Asked:
-    """One question of a segment as it went: its answer and its follow-up questions."""
-
-    question: Question
-    answer: str
-    followups: tuple[str, ...] = ()
-    prefix: str | None = None  # the system prefix its requests carried; None = the segment's
-
-
-@dataclass(frozen=True)
-class Sent:
-    """One request of a segment, in the order it is sent."""
-
-    kind: str  # "answer", "follow-up" or "summary"
-    question_id: int | None  # None for the summary request
-    prefix: str  # the system prefix it carries
-    messages: Messages
-
-
-def segment_requests(
-    prefix: str, summary: str | None, asked: Sequence[Asked], *, summarise: bool
-) -> Iterator[Sent]:
-    """Every request a segment sends: each answer, its follow-ups, then the summary.
-
-    ``plan`` projects and ``cache SESSION`` rebuilds sessions with this one
-    sequence; the run loop sends the same messages one at a time as the
-    answers arrive (``messages``, ``follow_up_messages``, ``summary_messages``).
-    """
-    history: list[tuple[Question, str]] = []
-    for item in asked:
-        prefix = item.prefix or prefix
-        request = messages(prefix, summary, history, item.question)
-        yield Sent("answer", item.question.id, prefix, request)
-        history.append((item.question, item.answer))
-        for text in item.followups:
-            request = follow_up_messages(prefix, summary, history, text)
-            yield Sent("follow-up", item.question.id, prefix, request)
-    if summarise and history:
-        yield Sent("summary", None, prefix, summary_messages(prefix, summary, history))
 
 
 def clip_summary(text: str, lines: int = SUMMARY_LINES) -> str:

@@ -51,15 +51,9 @@ def settings_for(
     needs its key again.
     """
     given = config.flag_settings(overrides)
-    if record.provider == "offline":
-        if not waiting_for_live and not CHANNEL_FLAGS & set(given):
-            given.setdefault("offline", True)
-    else:
-        given.setdefault("base_url", record.base_url)
-        given.setdefault("model", record.model)
-        given.setdefault("wire_api", record.wire_api)
-    settings = config.load(given)
-    if record.provider != "offline" and not settings.live and not settings.offline:
+    going_live = not record.live and (waiting_for_live or bool(CHANNEL_FLAGS & set(given)))
+    settings = config.load(given) if going_live else config.recorded_settings(record, given)
+    if record.live and not settings.live and not settings.offline:
         raise ConfigError(
             f"session {record.id} was answered by {record.model}, but {settings.env_key} is not set",
             hint=f"export {settings.env_key}=... to resume it live, or add --offline to finish from the answer key",
@@ -72,7 +66,7 @@ def resume(
 ) -> tuple[SessionRecord, Settings]:
     """The session to continue and the settings to continue it with."""
     record = pick(store, session_id)
-    waiting = record.provider == "offline" and bool(unanswered_offline(store, record))
+    waiting = not record.live and bool(unanswered_offline(store, record))
     return record, settings_for(record, overrides, waiting_for_live=waiting)
 
 
@@ -161,7 +155,7 @@ def record_channel(
     channel = {
         "provider": provider.name,
         "model": provider.model,
-        "base_url": settings.base_url if provider.name != "offline" else "",
+        "base_url": settings.base_url if provider.live else "",
         "wire_api": settings.wire_api,
     }
     before = {k: getattr(record, k) for k in channel}

@@ -25,6 +25,7 @@ from studybot.learn import grading as grade
 from studybot.storage.store import FollowUp, SegmentRecord, SessionRecord, Store, Turn
 from studybot.study import answers, prompt, resuming
 from studybot.study import segments as plan
+from studybot.study.conversation import Conversation, history
 from studybot.study.resuming import resume  # noqa: F401 - session.resume is the agreed entry point
 from studybot.types import Messages, Reply, Usage
 
@@ -56,6 +57,9 @@ class Stopped(Exception):
 
 class Listener:
     """What the loop reports; every method is optional."""
+
+    def notice(self, text: str) -> None:
+        """A one-line notice from the provider (a retry, a wait, a second try)."""
 
     def question_started(self, segment: SegmentRecord, question: Question) -> None: ...
 
@@ -129,7 +133,7 @@ def start(
         last_question=max(q.id for q in questions),
         provider=study.provider.name,
         model=study.provider.model,
-        base_url=settings.base_url if study.provider.name != "offline" else "",
+        base_url=settings.base_url if study.provider.live else "",
         wire_api=settings.wire_api,
         settings={
             "segment_min": settings.segment_min,
@@ -169,34 +173,23 @@ def cut(
 
 
 def _answer_lengths(study: Study, questions: Sequence[Question]) -> dict[int, int] | int:
-    if study.provider.name == "offline":
+    if not study.provider.live:
         live = study.settings.answer_tokens  # for those answered live later (resume)
         return {q.id: tokens.count(answer_text(q)) if has_answer(q) else live for q in questions}
     return study.settings.answer_tokens
 
 
-def asked_question(bank: Bank, turn: Turn) -> Question:
-    """The question as the turn asked it: the text it sent, the bank's key points if any.
-
-    The history of a resumed segment must re-send what was sent (the provider's
-    cache hits only on the same bytes), even when the bank was edited since;
-    a question removed from the bank keeps its saved text.
-    """
-    known = next((q for q in bank.questions if q.id == turn.question_id), None)
-    if known is None:
-        return Question(id=turn.question_id, chapter=0, question=turn.question)
-    return replace(known, question=turn.question)
-
-
 def run(study: Study, store: Store, session: SessionRecord, listener: Listener) -> SessionRecord:
     """Answer every unanswered question of ``session`` and write missing summaries."""
+    study.provider.notify = listener.notice
     answered = {turn.question_id: turn for turn in store.turns(session.id)}
     if answered:
         # A provider that simulates its cache must see what this session sent
         # before it was interrupted, or its first resumed request would miss.
-        from studybot.costs.cache.recorded import session_requests
+        from studybot.study.recorded import session_requests
 
-        study.provider.warm((r.messages, r.output) for r in session_requests(store, session))
+        sent = session_requests(store.view(session.id))
+        study.provider.warm((r.messages, r.output) for r in sent)
     warned = any(turn.usage_suspect for turn in answered.values())
     policy = POLICIES.get(session.mode, POLICIES["read"])
     grader = grade.OfflineGrader(study.bank) if policy.grades else None
@@ -210,26 +203,25 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
         done = segment.summary_out is not None or last
         if done and all(q in answered for q in segment.question_ids):
             continue
-        history = [
-            (asked_question(study.bank, answered[q]), answered[q].answer)
-            for q in segment.question_ids
-            if q in answered
-        ]
+        done_turns = [answered[q] for q in segment.question_ids if q in answered]
+        conversation = Conversation(
+            session.prefix, segment.summary_in, history(study.bank, done_turns)
+        )
         for question_id in segment.question_ids:
             if question_id in answered:
                 continue
             question = study.bank.get(question_id)
-            if study.provider.name == "offline" and not has_answer(question):
+            if not study.provider.live and not has_answer(question):
                 listener.unanswered_offline(question)  # no turn: a live resume answers it
                 continue
-            step = _Step(study, store, session, segment, history, question, listener)
+            step = _Step(study, store, session, segment, conversation, question, listener)
             try:
                 messages = _guarded(step)
                 listener.question_started(segment, question)
                 attempt = (listener.attempt(question) or "") if policy.attempt_first else None
                 turn = _answer(step, messages)
             except ContextOverflow:
-                if not history:
+                if not conversation.history:
                     raise  # the question does not fit even after the summary alone
                 # The way past: this question starts a fresh segment from this one's summary.
                 store.split_segment(session.id, segment.index, question_id)
@@ -239,14 +231,14 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
                 warned = True
                 listener.usage_suspect(turn)
             answered[question_id] = turn
-            history.append((question, turn.answer))
+            conversation.answered(question, turn.answer)
             result = None
             if grader is not None:
                 result = _grade(step, attempt or "", grader)
                 listener.graded(question, result)
             _after_answer(step, policy, attempt, result)
         if not last:
-            carried = summarise(study, store, session, segment, history, listener)
+            carried = summarise(study, store, session, segment, conversation, listener)
     return store.session(session.id)
 
 
@@ -258,7 +250,7 @@ class _Step:
     store: Store
     session: SessionRecord
     segment: SegmentRecord
-    history: list[tuple[Question, str]]  # the segment's answered questions, grown in place
+    conversation: Conversation  # the segment's main thread, grown as answers arrive
     question: Question
     listener: Listener
 
@@ -266,7 +258,7 @@ class _Step:
 def _guarded(step: _Step) -> Messages:
     """The request for the question, or ContextOverflow before anything is asked or sent."""
     settings, question = step.study.settings, step.question
-    messages = prompt.messages(step.session.prefix, step.segment.summary_in, step.history, question)
+    messages = step.conversation.ask(question)
     local_prompt = tokens.prompt_tokens(messages)
     window = settings.context_window
     if local_prompt + settings.max_output_tokens > window:
@@ -281,9 +273,7 @@ def _guarded(step: _Step) -> Messages:
 def _answer(step: _Step, messages: Messages) -> Turn:
     local_prompt = tokens.prompt_tokens(messages)
     started = time.perf_counter()
-    reply = step.study.provider.complete(
-        messages, question=step.question, on_text=step.listener.text
-    )
+    reply = step.study.provider.answer(messages, question=step.question, on_text=step.listener.text)
     latency_ms = (time.perf_counter() - started) * 1000
     turn = answers.turn(
         step.session, step.segment, step.question, messages, reply, latency_ms, local_prompt
@@ -295,13 +285,9 @@ def _answer(step: _Step, messages: Messages) -> Turn:
 
 def _grade(step: _Step, attempt: str, grader: grade.OfflineGrader) -> grade.Grade:
     session, question = step.session, step.question
-    if step.study.provider.name == "offline":
-        result = grader.grade(question, attempt)
-    else:
-        # A side request: it extends the main history but never enters it.
-        ask = grade.grading_request(question, attempt)
-        messages = prompt.side_messages(session.prefix, step.segment.summary_in, step.history, ask)
-        result = grade.live(step.study.provider, grader, messages, question, attempt)
+    # A side request: it extends the main history but never enters it.
+    messages = step.conversation.side(grade.grading_request(question, attempt))
+    result = grade.judge(step.study.provider, grader, messages, question, attempt)
     step.store.record_grade(answers.grade_record(session.id, question.id, attempt, result))
     return result
 
@@ -346,9 +332,7 @@ def _rate(step: _Step, rating: int, attempt: str | None, result: grade.Grade | N
 
 def _follow_up(step: _Step, text: str) -> None:
     session, question = step.session, step.question
-    messages = prompt.follow_up_messages(
-        session.prefix, step.segment.summary_in, step.history, text
-    )
+    messages = step.conversation.follow_up(text)
     started = time.perf_counter()
     reply = step.study.provider.follow_up(
         messages, question=question, text=text, on_text=step.listener.text
@@ -364,21 +348,21 @@ def summarise(
     store: Store,
     session: SessionRecord,
     segment: SegmentRecord,
-    history: list[tuple[Question, str]],
+    conversation: Conversation,
     listener: Listener,
 ) -> str:
-    """Write and record ``segment``'s summary of ``history`` (also used by ``carry``)."""
-    messages = prompt.summary_messages(session.prefix, segment.summary_in, history)
-    questions = [q for q, _ in history]
+    """Write and record ``segment``'s summary of its ``conversation`` (also used by ``carry``)."""
+    messages = conversation.summary_request()
+    questions = [q for q, _ in conversation.history]
     listener.summary_started(segment)
     try:
-        reply = study.provider.summarise(messages, questions=questions)
+        reply = study.provider.summarise(messages, questions=questions, lines=prompt.SUMMARY_LINES)
     except ContextOverflow:
         # A session whose summary cannot be written could never complete: carry an
         # extractive summary of the key points instead (no request, no usage).
         from studybot.channel.providers.offline import summary_text
 
-        reply = Reply(summary_text(questions), usage=Usage(0, 0))
+        reply = Reply(summary_text(questions, lines=prompt.SUMMARY_LINES), usage=Usage(0, 0))
     summary = prompt.clip_summary(reply.text)
     store.set_summary(session.id, segment.index, summary, answers.summary_usage(messages, reply))
     listener.summary_made(segment, summary)

@@ -1,7 +1,12 @@
-"""The provider contract: what a provider is asked, and what it answers.
+"""The provider contract: everything studybot asks of a model, offline or live.
 
-This module imports nothing from studybot, so the store, the token counter
-and every provider can share these types without an import cycle.
+Every caller talks to a provider only through this protocol and asks the
+object what it is (``live``), never its name. Two requests are side
+requests a provider may decline by answering None: ``grade`` (the caller
+then grades with the local estimate) and ``probe`` (the caller then makes
+its follow-up question from the rubric). Notices a provider has for the
+user (a retry, a wait) go to ``notify``, which the study loop connects to
+its Listener.
 """
 
 from __future__ import annotations
@@ -9,24 +14,30 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from studybot.types import Messages, Reply, TextSink
+from studybot.types import Messages, Notify, Reply, TextSink
 
 if TYPE_CHECKING:
     from studybot.bank import Question
 
 
+def quiet(line: str) -> None:
+    """The notify of a provider nobody listens to."""
+
+
 class Provider(Protocol):
-    name: str  # "offline" or "openai-compat"
+    name: str  # "offline" or "openai-compat": shown and stored, never compared
     model: str
+    live: bool  # a real model answers (False: the bank's answer key)
+    notify: Notify
 
     def warm(self, requests: Iterable[tuple[Messages, str | None]]) -> None:
         """See the (request, reply) pairs a resumed session sent before this process."""
 
-    def complete(
+    def answer(
         self, messages: Messages, *, question: Question, on_text: TextSink | None = None
-    ) -> Reply: ...
-
-    def summarise(self, messages: Messages, *, questions: Sequence[Question]) -> Reply: ...
+    ) -> Reply:
+        """The answer to ``question``, the last message of ``messages``."""
+        ...
 
     def follow_up(
         self,
@@ -35,4 +46,18 @@ class Provider(Protocol):
         question: Question,
         text: str,
         on_text: TextSink | None = None,
-    ) -> Reply: ...
+    ) -> Reply:
+        """The answer to a follow-up ``text`` about ``question`` (a side request)."""
+        ...
+
+    def summarise(self, messages: Messages, *, questions: Sequence[Question], lines: int) -> Reply:
+        """A summary of at most ``lines`` lines of the segment that asked ``questions``."""
+        ...
+
+    def grade(self, messages: Messages, *, question: Question) -> Reply | None:
+        """A JSON judgement of the attempt in the side request ``messages``; None: declined."""
+        ...
+
+    def probe(self, messages: Messages, *, question: Question) -> Reply | None:
+        """An interviewer's follow-up question about an answer to ``question``; None: declined."""
+        ...

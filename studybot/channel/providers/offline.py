@@ -13,10 +13,10 @@ import time
 from collections.abc import Iterable, Sequence
 
 from studybot.bank import Bank, Question
+from studybot.channel.providers.base import quiet
 from studybot.costs import tokens
 from studybot.costs.cache.rules import PromptCache
-from studybot.study.prompt import SUMMARY_LINES
-from studybot.types import Messages, Reply, TextSink, Usage
+from studybot.types import Messages, Notify, Reply, TextSink, Usage
 
 NO_KEY_ANSWER = (
     "题库没有这道题的参考答案，离线模式无法作答。"
@@ -39,7 +39,7 @@ def answer_text(question: Question) -> str:
     return "\n".join(f"{n}. {point}" for n, point in enumerate(question.key_points, start=1))
 
 
-def summary_text(questions: Sequence[Question], lines: int = SUMMARY_LINES) -> str:
+def summary_text(questions: Sequence[Question], *, lines: int) -> str:
     """An extractive summary: each question's first key point, clipped, in ≤ ``lines`` lines.
 
     Questions without key points contribute their question text instead.
@@ -81,13 +81,23 @@ def _clip(text: str, limit: int) -> str:
 
 
 class OfflineProvider:
+    """The bank's answer key as a provider: the embedded default when no key is set."""
+
     name = "offline"
     model = "answer-key"
+    live = False
 
-    def __init__(self, bank: Bank, delay: float = 0.0, cache: PromptCache | None = None) -> None:
+    def __init__(
+        self,
+        bank: Bank,
+        delay: float = 0.0,
+        cache: PromptCache | None = None,
+        notify: Notify = quiet,
+    ) -> None:
         self.bank = bank
         self.delay = delay
         self.cache = cache  # None: report no cached tokens
+        self.notify = notify  # it never has anything to say
 
     def warm(self, requests: Iterable[tuple[Messages, str | None]]) -> None:
         """Replay (messages, reply) sent before this process (a resumed session) into the cache."""
@@ -109,13 +119,21 @@ class OfflineProvider:
         )
         return Reply(text=text, usage=usage, finish_reason="stop")
 
-    def complete(
+    def answer(
         self, messages: Messages, *, question: Question, on_text: TextSink | None = None
     ) -> Reply:
         return self._reply(messages, answer_text(question), on_text)
 
-    def summarise(self, messages: Messages, *, questions: Sequence[Question]) -> Reply:
-        return self._reply(messages, summary_text(questions), None)
+    def summarise(self, messages: Messages, *, questions: Sequence[Question], lines: int) -> Reply:
+        return self._reply(messages, summary_text(questions, lines=lines), None)
+
+    def grade(self, messages: Messages, *, question: Question) -> Reply | None:
+        """The answer key cannot judge meaning: the caller's local estimate grades."""
+        return None
+
+    def probe(self, messages: Messages, *, question: Question) -> Reply | None:
+        """The answer key asks no questions: the caller makes them from the rubric."""
+        return None
 
     def follow_up(
         self,

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -25,6 +24,7 @@ from studybot.bank import Question
 from studybot.channel.checks import key_facts, origin
 from studybot.channel.config import Settings
 from studybot.channel.providers import replies
+from studybot.channel.providers.base import quiet
 from studybot.channel.providers.failures import (
     Channel,
     Malformed,
@@ -34,7 +34,7 @@ from studybot.channel.providers.failures import (
 )
 from studybot.costs import tokens
 from studybot.errors import ProviderError
-from studybot.types import Messages, Reply, TextSink
+from studybot.types import Messages, Notify, Reply, TextSink
 
 LONGEST_WAIT = 120.0  # seconds: a server asking to wait longer than this gets an error instead
 BACKOFF_CAP = 30.0  # seconds: the longest wait between retries without Retry-After
@@ -44,19 +44,18 @@ MORE_ROOM = 2  # a cut answer is asked once more with this many times the output
 MODEL_LIST_MISSING = {404, 405, 501}  # statuses meaning "this endpoint lists no models"
 
 
-def _stderr(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
 class OpenAICompatProvider:
+    """Any OpenAI-compatible endpoint (TaoToken by default), chat or responses, streamed."""
+
     name = "openai-compat"
+    live = True
 
     def __init__(
         self,
         settings: Settings,
         *,
         sleep: Callable[[float], None] = time.sleep,
-        notify: Callable[[str], None] = _stderr,
+        notify: Notify = quiet,
         jitter: Callable[[], float] = random.random,
     ) -> None:
         import openai
@@ -93,12 +92,13 @@ class OpenAICompatProvider:
     def warm(self, requests: Iterable[tuple[Messages, str | None]]) -> None:
         """A real provider keeps its own cache: nothing to replay."""
 
-    def complete(
+    def answer(
         self, messages: Messages, *, question: Question, on_text: TextSink | None = None
     ) -> Reply:
         return self.ask(messages, on_text, f"question {question.id}")
 
-    def summarise(self, messages: Messages, *, questions: Sequence[Question]) -> Reply:
+    def summarise(self, messages: Messages, *, questions: Sequence[Question], lines: int) -> Reply:
+        # The last message asks for ``lines`` lines; the loop clips whatever comes back.
         return self.ask(messages, None, "the segment summary")
 
     def follow_up(
@@ -111,9 +111,13 @@ class OpenAICompatProvider:
     ) -> Reply:
         return self.ask(messages, on_text, f"the follow-up to question {question.id}")
 
-    def grade(self, messages: Messages, *, question: Question) -> Reply:
+    def grade(self, messages: Messages, *, question: Question) -> Reply | None:
         """A grading side request whose reply must be a JSON object (the wire API's JSON mode)."""
         return self.ask(messages, None, f"grading question {question.id}", json_reply=True)
+
+    def probe(self, messages: Messages, *, question: Question) -> Reply | None:
+        """An interviewer's follow-up question: a short side request, not streamed."""
+        return self.ask(messages, None, f"a follow-up question on question {question.id}")
 
     # -- requests -------------------------------------------------------------
 

@@ -1,12 +1,9 @@
-"""A recorded session's requests, rebuilt token for token, and where each one splits.
+"""Replaying a recorded session's requests: each one's hit, and where it splits.
 
-The store keeps what went into every request: the system prefix (by hash,
-per turn), each segment's carried summary, every question and answer and
-every follow-up. ``session_requests`` assembles them again in the order
-they were sent (answers, follow-ups after their question, the segment's
-summary request last) with ``studybot.prompt``, the same code that sent
-them. ``report`` replays them through a simulator and finds, for each,
-the first token where it leaves the previous request.
+``studybot.study.recorded`` rebuilds the requests token for token from the
+store, with the conversation that sent them; ``report`` replays them
+through a simulator and finds, for each, the first token where it leaves
+the previous request.
 """
 
 from __future__ import annotations
@@ -14,13 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from studybot.bank import Question
 from studybot.costs import tokens
-from studybot.costs.cache.lint import Finding, lint
 from studybot.costs.cache.replay import Simulator
 from studybot.costs.cache.rules import PromptCache
-from studybot.storage.store import SessionRecord, Store
-from studybot.study import prompt
 from studybot.types import Messages
 
 SNIPPET_TOKENS = 8  # tokens shown on each side of a divergence
@@ -57,66 +50,6 @@ class RequestReport:
             "snippet": self.snippet,
             "reported_cached": r.reported_cached,
         }
-
-
-def session_requests(store: Store, record: SessionRecord) -> list[RecordedRequest]:
-    """Every request the session sent, in order, rebuilt from the store."""
-    turns = {turn.question_id: turn for turn in store.turns(record.id)}
-    followups: dict[int, list] = {}
-    for followup in store.followups(record.id):
-        followups.setdefault(followup.question_id, []).append(followup)
-    prefixes: dict[str, str] = {}
-
-    def prefix_of(digest: str | None) -> str:
-        if not digest:
-            return record.prefix
-        if digest not in prefixes:
-            prefixes[digest] = store.prefix_text(digest) or record.prefix
-        return prefixes[digest]
-
-    out: list[RecordedRequest] = []
-    for segment in store.segments(record.id):
-        asked: list[prompt.Asked] = []
-        for question_id in segment.question_ids:
-            turn = turns.get(question_id)
-            if turn is None:
-                break
-            # The question as it was asked; the bank may have changed since.
-            question = Question(id=turn.question_id, chapter=0, question=turn.question)
-            texts = tuple(f.question for f in followups.get(question_id, []))
-            asked.append(prompt.Asked(question, turn.answer, texts, prefix_of(turn.prefix_sha256)))
-        pending = {q: list(followups.get(q, [])) for q in segment.question_ids}
-        summarised = segment.summary_out is not None
-        for sent in prompt.segment_requests(
-            record.prefix, segment.summary_in, asked, summarise=summarised
-        ):
-            if sent.kind == "answer":
-                turn = turns[sent.question_id]
-                cached, output = turn.cached_tokens, turn.answer
-            elif sent.kind == "follow-up":
-                followup = pending[sent.question_id].pop(0)
-                cached, output = followup.cached_tokens, followup.answer
-            else:
-                usage = segment.summary_usage
-                cached, output = (usage.cached_tokens if usage else None), segment.summary_out
-            out.append(
-                RecordedRequest(
-                    sent.kind,
-                    sent.question_id,
-                    segment.index,
-                    sent.prefix,
-                    sent.messages,
-                    cached,
-                    output,
-                )
-            )
-    return out
-
-
-def prefix_findings(store: Store, record: SessionRecord) -> list[Finding]:
-    """Lint of the prefixes the session sent so far plus the one it sends next."""
-    prefixes = [request.prefix for request in session_requests(store, record)]
-    return lint([*prefixes, record.prefix])
 
 
 def report(requests: Sequence[RecordedRequest], simulator: Simulator) -> list[RequestReport]:

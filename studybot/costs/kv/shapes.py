@@ -68,6 +68,8 @@ class KVShape:
 
 
 # Published configs (config.json of each model); all cache in bf16.
+DEFAULT_MODEL = "qwen2.5-7b"  # the preset per-turn KV figures use unless settings name another
+
 PRESETS = {
     shape.name: shape
     for shape in (

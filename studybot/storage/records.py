@@ -1,0 +1,194 @@
+"""The rows studybot keeps, as the values the store reads and writes.
+
+Frozen dataclasses, one per table (``cards`` and ``reviews`` included), and
+``SessionView``: everything stored about one session, read in one go, which
+``show``, ``export``, ``cache`` and the cost report all render from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from studybot.types import Usage
+
+OFFLINE = "offline"  # the provider name of sessions the bank's answer key answered
+
+
+@dataclass(frozen=True)
+class SessionRecord:
+    id: int
+    bank: str
+    bank_title: str
+    first_question: int
+    last_question: int
+    total: int
+    provider: str
+    model: str
+    base_url: str
+    wire_api: str
+    settings: dict[str, Any]
+    prefix: str
+    created: str
+    answered: int
+    summaries_pending: int
+    mode: str = "read"  # "read", "quiz" or "review"
+
+    @property
+    def live(self) -> bool:
+        """A real model answered (at least the latest part of) this session."""
+        return self.provider != OFFLINE
+
+    @property
+    def complete(self) -> bool:
+        return self.answered >= self.total and self.summaries_pending == 0
+
+    @property
+    def status(self) -> str:
+        return "complete" if self.complete else "incomplete"
+
+
+@dataclass(frozen=True)
+class SegmentRecord:
+    index: int
+    question_ids: tuple[int, ...]
+    summary_in: str | None
+    summary_out: str | None
+    summary_usage: Usage | None = None  # what writing summary_out cost
+
+    @property
+    def first_id(self) -> int:
+        return self.question_ids[0]
+
+    @property
+    def last_id(self) -> int:
+        return self.question_ids[-1]
+
+
+@dataclass(frozen=True)
+class Turn:
+    session_id: int
+    segment: int
+    question_id: int
+    question: str
+    answer: str
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int
+    context_tokens: int  # n = prompt + completion
+    local_prompt_tokens: int
+    local_completion_tokens: int
+    usage_source: str  # "provider" or "local"
+    latency_ms: float
+    finish_reason: str | None = None
+    answer_flag: str | None = None  # "truncated" (cut by the token limit) or "empty"
+    usage_suspect: int = 0  # 1: reported usage disagreed with the local count (local sizes n)
+    kv_bytes: int | None = None
+    prefix_sha256: str | None = None
+    created: str = ""
+
+    @property
+    def flag_text(self) -> str | None:
+        """Why the saved answer is not whole, in words for reports and exports."""
+        return ANSWER_FLAGS.get(self.answer_flag or "")
+
+
+ANSWER_FLAGS = {
+    "truncated": "cut by the token limit (max_output_tokens), even after one retry with more room",
+    "empty": "the model returned an empty answer, twice",
+}
+
+
+@dataclass(frozen=True)
+class GradeRecord:
+    """A graded quiz attempt as stored; ``points`` pairs each key point with covered or not."""
+
+    session_id: int
+    question_id: int
+    attempt: str
+    score: float | None
+    points: tuple[tuple[str, bool], ...]
+    advice: str
+    source: str  # "live", "offline" or "offline-fallback"
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    requests: int = 0
+    created: str = ""
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    session_id: int
+    question_id: int
+    question: str
+    answer: str
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int
+    latency_ms: float
+    created: str = ""
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class ReviewEntry:
+    """One row of the review log: a rating, the grade behind it, the card after it."""
+
+    question_id: int
+    rating: int  # 1 Again, 2 Hard, 3 Good, 4 Easy
+    grade: float | None  # 0-1; None when the attempt was not graded
+    attempt: str | None
+    reviewed_at: str  # ISO-8601 UTC
+    session_id: int | None
+    bank: str = ""
+    card: str = ""  # the FSRS card after this rating, as JSON
+
+
+@dataclass(frozen=True)
+class CardRow:
+    """A question's FSRS card as stored: the card as JSON and what is asked of it often."""
+
+    bank: str
+    question_id: int
+    card: str  # fsrs.Card.to_dict() as JSON
+    due: str  # ISO-8601 UTC
+    state: str  # "learning", "review" or "relearning"
+    last_rating: int
+    reviews: int
+
+
+@dataclass(frozen=True)
+class ReviewStats:
+    """What the log says of one question of a bank: its mean grade and last review."""
+
+    mean_grade: float | None
+    last_reviewed: str
+
+
+@dataclass(frozen=True)
+class SessionView:
+    """One session as stored, read once: what every report of it renders from."""
+
+    record: SessionRecord
+    segments: tuple[SegmentRecord, ...]
+    turns: tuple[Turn, ...]  # by question id
+    followups: tuple[FollowUp, ...]  # in the order they were asked
+    grades: dict[int, GradeRecord]  # question id -> its graded attempt
+    reviews: dict[int, ReviewEntry]  # question id -> the latest rating given in the session
+    prefixes: dict[str, str] = field(default_factory=dict)  # sha256 -> prefix text, of the turns
+
+    def turn(self, question_id: int) -> Turn | None:
+        return next((t for t in self.turns if t.question_id == question_id), None)
+
+    def followups_of(self, question_id: int) -> list[FollowUp]:
+        return [f for f in self.followups if f.question_id == question_id]

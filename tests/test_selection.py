@@ -7,11 +7,12 @@ from datetime import UTC, datetime
 import pytest
 
 from studybot import bank
-from studybot.bank import selection
+from studybot.bank.selection import parse_numbers
 from studybot.errors import BadInput
 from studybot.learn import review
 from studybot.storage.store import Store
 from studybot.study import segments as plan
+from studybot.study import selection
 
 SHIPPED = bank.load()
 
@@ -103,13 +104,13 @@ def test_an_unknown_tag_suggests_close_ones_and_lists_what_exists(store):
     [("5,23,34,76", (5, 23, 34, 76)), ("3", (3,)), ("1-3, 9", (1, 2, 3, 9))],
 )
 def test_number_lists(text, numbers):
-    assert selection.parse_numbers(text, "--ids") == numbers
+    assert parse_numbers(text, "--ids") == numbers
 
 
 @pytest.mark.parametrize("text", ["", "5,,6", "a", "9-3", "1-x"])
 def test_bad_number_lists_name_the_flag(text):
     with pytest.raises(BadInput, match="--ids"):
-        selection.parse_numbers(text, "--ids")
+        parse_numbers(text, "--ids")
 
 
 def test_planner_cuts_non_contiguous_ids_along_chapters():

@@ -1,9 +1,9 @@
-"""Choosing what to study: a range, chapters, tags, ids, the weakest seen questions; search.
+"""Questions of a bank by chapter, tag or id, and search.
 
-Exactly one kind of selection per run. Whatever the kind, the questions come
-back once each and in the bank's order (ascending id), so the planner keeps
-each chapter's questions together. Each unknown chapter, tag or id is bad
-input that names it and says what exists.
+Whatever the kind, the questions come back once each and in the bank's
+order (ascending id), so the segment cut keeps each chapter's questions
+together. Each unknown chapter, tag or id is bad input that names it and
+says what exists. Which one selection a run makes is ``study.selection``'s.
 """
 
 from __future__ import annotations
@@ -12,63 +12,8 @@ import difflib
 import unicodedata
 from collections.abc import Iterable
 
-from studybot.bank import SHIPPED, Bank, Question
+from studybot.bank import Bank, Question
 from studybot.errors import BadInput
-from studybot.storage.store import Store
-
-FLAGS = "--from/--to, --chapter, --tag, --ids or --weak"
-
-
-def choose(
-    bank: Bank,
-    store: Store | None,
-    *,
-    first: int | None = None,
-    last: int | None = None,
-    chapters: Iterable[int] = (),
-    tags: Iterable[str] = (),
-    ids: Iterable[int] = (),
-    weak: int | None = None,
-    bank_key: str = SHIPPED,
-) -> tuple[Question, ...]:
-    """The questions one selection names; BadInput unless exactly one is given.
-
-    ``first``/``last``: a range (either end alone runs to the bank's edge).
-    ``chapters``: whole chapters. ``tags``: questions with any of the tags.
-    ``ids``: those questions. ``weak``: the N seen questions of ``bank_key``
-    with the lowest mean grade (``store`` is read only for this one).
-    """
-    chapters, tags, ids = tuple(chapters), tuple(tags), tuple(ids)
-    given = [
-        flag
-        for flag, present in (
-            ("--from/--to", first is not None or last is not None),
-            ("--chapter", bool(chapters)),
-            ("--tag", bool(tags)),
-            ("--ids", bool(ids)),
-            ("--weak", weak is not None),
-        )
-        if present
-    ]
-    if not given:
-        raise BadInput(
-            "nothing chosen to study",
-            hint=f"give one of {FLAGS}, e.g. --from 1 --to 8 or --chapter 3",
-        )
-    if len(given) > 1:
-        raise BadInput(
-            f"{' and '.join(given)} cannot be combined",
-            hint=f"choose one of {FLAGS}",
-        )
-    if chapters:
-        return by_chapter(bank, chapters)
-    if tags:
-        return by_tag(bank, tags)
-    if ids:
-        return by_ids(bank, ids)
-    if weak is not None:
-        return weakest(bank, store, weak, bank_key)
-    return bank.select(bank.first if first is None else first, bank.last if last is None else last)
 
 
 def by_chapter(bank: Bank, numbers: Iterable[int]) -> tuple[Question, ...]:
@@ -109,22 +54,6 @@ def by_ids(bank: Bank, ids: Iterable[int]) -> tuple[Question, ...]:
             hint=f"its questions are {bank.first}–{bank.last}",
         )
     return tuple(q for q in bank.questions if q.id in wanted)
-
-
-def weakest(bank: Bank, store: Store | None, count: int, bank_key: str) -> tuple[Question, ...]:
-    """The ``count`` seen questions with the lowest mean grade (fewer if fewer were seen)."""
-    if count < 1:
-        raise BadInput(f"--weak {count} must be at least 1", hint="e.g. --weak 8")
-    from studybot.learn import review  # fsrs, only for --weak
-
-    stats = review.question_stats(store, bank_key) if store is not None else {}
-    chosen = review.by_weakness(stats, bank.questions)[:count]
-    if not chosen:
-        raise BadInput(
-            f"no question of bank {bank_key!r} has been rated yet, so none is weak",
-            hint="study and rate some first: studybot run --from 1 --to 8 --quiz",
-        )
-    return tuple(sorted(chosen, key=lambda q: q.id))
 
 
 def parse_numbers(text: str, flag: str) -> tuple[int, ...]:

@@ -154,7 +154,7 @@ def plan(
         price=price,
     )
     if plot is not None:
-        _plot(projection, plot)
+        plots.token_growth(projection, plot)
     if as_json:
         emit_json(projection.to_json())
         return
@@ -321,28 +321,6 @@ def _bar(value: int, window: int) -> str:
 
 def _short(value: int) -> str:
     return f"{value / 1000:.1f}K" if value >= 1000 else str(value)
-
-
-def _plot(p, path: Path) -> None:
-    from studybot.output import plots
-
-    plt = plots.pyplot()
-
-    questions = [r.question for r in p.single.requests]
-    seg = {r.question: r.context_tokens for r in p.segmented.requests if r.kind == "answer"}
-    figure, axes = plt.subplots(figsize=(10, 5))
-    axes.plot(
-        questions, [r.context_tokens for r in p.single.requests], label="single (one long chat)"
-    )
-    axes.plot(questions, [seg[q] for q in questions], label="segmented (studybot)")
-    axes.axhline(p.window, color="red", linestyle="--", label=f"window {p.window:,}")
-    if p.window != 8192:
-        axes.axhline(8192, color="orange", linestyle=":", label="8K window")
-    axes.set_xlabel("question")
-    axes.set_ylabel("context n (prompt + answer tokens)")
-    axes.set_title(f"Q{p.first}–{p.last}: context per request, cache rule {p.rule.name}")
-    axes.legend()
-    plots.save(figure, path)
 
 
 COMMANDS = [plan]

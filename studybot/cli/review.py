@@ -103,7 +103,7 @@ def progress(bank_ref: str | None, as_json: bool, plot: Path | None) -> None:
     bank = banks.load(bank_ref)
     report = mastery.progress(Store.open(), bank, bank_ref or bank.name)
     if plot is not None:
-        mastery.plot(report, bank, plot)
+        plots.progress_grid(report, bank, plot)
     if as_json:
         emit_json(report.to_json())
     else:

@@ -69,10 +69,9 @@ def run(first, last, chapter, tags, ids, weak, quiz, bank_ref, fresh, as_json, *
       studybot run --ids 5,23,34,76 --segment-max 6
     """
     from studybot import bank as banks
-    from studybot.bank import selection
     from studybot.channel import config, providers
     from studybot.storage.store import Store
-    from studybot.study import carry, resuming, session
+    from studybot.study import carry, resuming, selection, session
 
     settings = config.load(config.flag_settings(flags))
     bank_ref = resuming.bank_key(bank_ref)  # a path is stored resolved: resume from anywhere

@@ -12,13 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 
 from studybot.bank import Bank
 from studybot.learn import review
 from studybot.storage.store import Store
-
-GRID_COLUMNS = 25  # questions per row of the --plot grid (the longest shipped chapter has 24)
 
 
 @dataclass(frozen=True)
@@ -84,42 +81,6 @@ def progress(store: Store, bank: Bank, bank_key: str, now: datetime | None = Non
         chapters=tuple(rows),
         retention={i: s.retention for i, s in stats.items() if i in known},
     )
-
-
-def plot(report: Progress, bank: Bank, path: Path) -> None:
-    """A PNG grid: one row per chapter, one cell per question, coloured by retention."""
-    from studybot.output import plots
-
-    plt = plots.pyplot()
-    import matplotlib
-    import numpy as np
-
-    # Each chapter takes a row, wrapped every GRID_COLUMNS questions (an imported
-    # bank may be one long chapter); cells hold (grid row, column, question id).
-    cells: list[tuple[int, int, int]] = []
-    labels: dict[int, str] = {}
-    row = 0
-    for chapter in report.chapters:
-        ids = [q.id for q in bank.questions if q.chapter == chapter.chapter]
-        labels[row] = f"ch {chapter.chapter}  {chapter.seen}/{chapter.total}"
-        cells += [(row + i // GRID_COLUMNS, i % GRID_COLUMNS, q) for i, q in enumerate(ids)]
-        row += max(1, -(-len(ids) // GRID_COLUMNS))
-    width = max(column for _, column, _ in cells) + 1
-    # (rows, width): retention 0-1; -1 = not seen yet (grey); NaN = no question there
-    grid = np.full((row, width), np.nan)
-    for r, column, question_id in cells:
-        grid[r, column] = report.retention.get(question_id, -1.0)
-    colours = matplotlib.colormaps["RdYlGn"].with_extremes(under="#c8c8c8", bad="white")
-    figure, axes = plt.subplots(figsize=(max(6.0, width * 0.5 + 2), row * 0.45 + 1.5))
-    image = axes.imshow(np.ma.masked_invalid(grid), cmap=colours, vmin=0.0, vmax=1.0, aspect="auto")
-    for r, column, question_id in cells:
-        axes.text(column, r, str(question_id), ha="center", va="center", fontsize=7)
-    # Chapter numbers only: the titles may need a CJK font the machine lacks.
-    axes.set_yticks(list(labels), list(labels.values()), fontsize=8)
-    axes.set_xticks([])
-    axes.set_title(f"{report.bank}: retention per question now (grey = not studied yet)")
-    figure.colorbar(image, ax=axes, label="FSRS retention")
-    plots.save(figure, path)
 
 
 def _mean(values: list[float]) -> float | None:

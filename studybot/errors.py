@@ -1,16 +1,32 @@
 """The problems studybot explains to its user instead of printing a traceback.
 
-Library code raises these; ``studybot.cli`` turns each into one line on
-stderr, a hint, and the exit code the class names.
+Library code raises these; the one boundary (``studybot.launch.handle``)
+turns each into one line on stderr, a hint, and the exit code it names::
+
+    StudybotError            a failure at run time the user can act on   exit 1
+    ├── ProviderError        the model channel failed; retrying did not fix it
+    ├── ContextOverflow      a request would not fit the model's context window
+    ├── Interrupted          Ctrl-C (or a hang-up) with the session saved   exit 130
+    ├── Reported             a finding already on screen (lint, search, validate)
+    └── BadInput             bad flags, files or settings               exit 2
+        ├── BankError        a bank that cannot be read or does not validate
+        ├── SessionNotFound  a session id the store does not know
+        └── ConfigError      a setting that cannot work
 """
 
 from __future__ import annotations
+
+# The exit codes, each named once.
+OK = 0
+FAILURE = 1  # a failure at run time
+USAGE = 2  # bad input: flags, files, settings
+INTERRUPTED = 130  # 128 + SIGINT, what shells report for Ctrl-C
 
 
 class StudybotError(Exception):
     """A failure at run time that the user can act on (exit 1)."""
 
-    exit_code = 1
+    exit_code = FAILURE
 
     def __init__(self, message: str, hint: str | None = None) -> None:
         super().__init__(message)
@@ -21,7 +37,7 @@ class StudybotError(Exception):
 class BadInput(StudybotError):
     """Bad flags, files or settings given by the user (exit 2)."""
 
-    exit_code = 2
+    exit_code = USAGE
 
 
 class BankError(BadInput):
@@ -49,3 +65,17 @@ class ProviderError(StudybotError):
 
 class ContextOverflow(StudybotError):
     """A request would not fit the model's context window."""
+
+
+class Interrupted(StudybotError):
+    """The user stopped studybot mid-way (exit 130); the message says what was kept."""
+
+    exit_code = INTERRUPTED
+
+
+class Reported(StudybotError):
+    """A command's finding, already on screen (lint found volatile bytes, search found nothing)."""
+
+    def __init__(self, exit_code: int) -> None:
+        super().__init__("")
+        self.exit_code = exit_code

@@ -1,21 +1,101 @@
-"""The ``studybot`` entry point: Ctrl-C at any moment, start-up included, exits 130 quietly.
+"""The ``studybot`` entry point and the one error boundary.
 
-Only the standard library is imported here, so the handler is in place
-before click, the CLI and everything they pull in are loaded.
+Every exception ends here as one line on stderr (plus a hint) and an exit
+code from ``studybot.errors``: library errors by their class, a broken
+database by name, Ctrl-C as 130 — at any moment, start-up included. Only
+the standard library is imported at module level, so the boundary is in
+place before click, the CLI and everything they pull in are loaded.
+Unexpected exceptions stay loud under pytest and with STUDYBOT_DEBUG=1.
 """
 
 from __future__ import annotations
 
+import os
+import sqlite3
 import sys
 
-INTERRUPTED = 130  # 128 + SIGINT, what shells report for Ctrl-C
+from studybot.errors import FAILURE, INTERRUPTED, OK, StudybotError
+
+DEBUG = "STUDYBOT_DEBUG"
 
 
 def main() -> None:
+    """The console script: the whole CLI inside the boundary."""
     try:
-        from studybot.cli import main as cli_main
+        from studybot.cli import cli
 
-        cli_main()
-    except KeyboardInterrupt:
-        sys.stderr.write("\nInterrupted.\n")
-        sys.exit(INTERRUPTED)
+        code = run(cli)
+    except KeyboardInterrupt as exc:  # while studybot is still starting
+        code = handle(exc)
+    sys.exit(code)
+
+
+def run(cli) -> int:
+    """Run the click group; whatever ends it becomes an exit code."""
+    try:
+        result = cli.main(prog_name="studybot", standalone_mode=False)
+    except BaseException as exc:  # noqa: BLE001 - the boundary: everything is said once, here
+        return handle(exc)
+    return result if isinstance(result, int) else OK
+
+
+def handle(exc: BaseException) -> int:
+    """Say what ``exc`` means on stderr (nothing for a finding already shown); its exit code."""
+    if isinstance(exc, KeyboardInterrupt | EOFError):  # before click: it may be what was loading
+        _say("\nInterrupted.")
+        return INTERRUPTED
+    if isinstance(exc, SystemExit):
+        return exc.code if isinstance(exc.code, int) else (OK if exc.code is None else FAILURE)
+    import click
+
+    if isinstance(exc, click.exceptions.Exit):
+        return exc.exit_code
+    if isinstance(exc, click.Abort):  # click's own Ctrl-C: not a bare "Aborted!"
+        _say("\nInterrupted.")
+        return INTERRUPTED
+    if isinstance(exc, click.ClickException):
+        exc.show()
+        return exc.exit_code
+    if isinstance(exc, sqlite3.Error) and os.environ.get(DEBUG) != "1":
+        # The store names its file when it opens; a file that breaks later is named here.
+        from studybot.storage.dbfile import explain
+        from studybot.storage.home import home
+        from studybot.storage.store import DB_NAME
+
+        exc = explain(exc, home() / DB_NAME)
+    if isinstance(exc, StudybotError):
+        if _loud() and os.environ.get(DEBUG) == "1":
+            raise exc
+        _error(exc)
+        return exc.exit_code
+    if _loud():
+        raise exc
+    _say(f"Error: unexpected {type(exc).__name__}: {exc}")
+    _say(f"Hint: rerun with {DEBUG}=1 to see the traceback")
+    return FAILURE
+
+
+def _error(exc: StudybotError) -> None:
+    from studybot.cli.render import paint
+    from studybot.errors import Interrupted
+
+    if isinstance(exc, Interrupted):
+        _say(f"\n{exc.message}" + (f" {exc.hint}" if exc.hint else ""))
+        return
+    import click
+
+    # click.echo drops the colours when stderr is not a terminal.
+    if exc.message:
+        click.echo(f"{paint('Error:', 'error')} {exc.message}", err=True)
+    if exc.hint:
+        click.echo(f"{paint('Hint:', 'hint')} {exc.hint}", err=True)
+
+
+def _loud() -> bool:
+    """Unexpected exceptions keep their traceback: in tests, and when asked for."""
+    return os.environ.get(DEBUG) == "1" or "PYTEST_CURRENT_TEST" in os.environ
+
+
+def _say(line: str) -> None:
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()

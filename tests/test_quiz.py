@@ -14,7 +14,7 @@ from studybot.channel import config
 from studybot.channel.providers.offline import OfflineProvider
 from studybot.errors import BadInput
 from studybot.storage.store import Store
-from studybot.study import resuming, session
+from studybot.study import opening, resuming, session
 
 
 def test_a_piped_quiz_reads_attempts_and_ratings_from_stdin(invoke):
@@ -91,13 +91,13 @@ def test_resume_picks_the_newest_unfinished_session_and_keeps_its_mode():
     newer = session.start(study, store, study.bank.select(6, 10))
     with pytest.raises(session.Stopped):
         session.run(study, store, older, QuitAt(2))
-    picked, settings = session.resume(store, None, {})
-    assert picked.id == newer.id and settings.offline
-    picked, _ = session.resume(store, older.id, {})
+    reopened = opening.reopen(store, None, {})
+    assert reopened.record.id == newer.id and reopened.study.settings.offline
+    picked = opening.reopen(store, older.id, {}).record
     assert picked.mode == "quiz"
     session.run(study, store, picked, session.Listener())
     with pytest.raises(BadInput, match="already complete"):
-        session.resume(store, older.id, {})
+        opening.reopen(store, older.id, {})
 
 
 def test_the_rest_after_an_overflow_is_a_command_for_the_unanswered_questions():

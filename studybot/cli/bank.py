@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from studybot.cli.common import bank_option, emit_json, json_option, stdout_console
+from studybot.errors import FAILURE, USAGE, Reported
 
 
 @click.group()
@@ -151,7 +152,7 @@ def search(words: tuple[str, ...], bank_ref: str | None, as_json: bool) -> None:
                 f"No question in {loaded.title!r} contains all of: {' '.join(words)}", err=True
             )
     if not hits:
-        raise SystemExit(1)
+        raise Reported(FAILURE)  # like grep: nothing found is exit 1
 
 
 @bank.command("validate")
@@ -173,7 +174,7 @@ def validate(path: str | None) -> None:
         for problem in problems:
             click.echo(problem, err=True)
         click.echo(f"{len(problems)} problem(s) found.", err=True)
-        raise SystemExit(2)
+        raise Reported(USAGE)
     loaded = banks.load(path)
     click.echo(
         f"OK: {len(loaded.questions)} questions in {len(loaded.chapters)} chapter(s), "

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from studybot.cli.common import CACHE_RULES, emit_json, json_option, stdout_console
+from studybot.errors import FAILURE, Reported
 
 
 class SessionByDefault(click.Group):
@@ -164,7 +165,7 @@ def session_(
         if lint_:
             _render_lint(findings)
     if findings:
-        raise SystemExit(1)
+        raise Reported(FAILURE)  # --lint found volatile bytes: a script can tell
 
 
 def _render_session(record, reports, described: str, hit: int, total: int) -> None:

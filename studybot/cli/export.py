@@ -86,16 +86,12 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
 
 def _write_last_summary(store, record) -> None:
     """The last segment's summary, from the provider that answered the session."""
-    from studybot import bank as banks
-    from studybot.channel import providers
-    from studybot.study import carry, resuming, session
+    from studybot.study import carry, session
+    from studybot.study.opening import Options, open_study
 
-    settings = resuming.settings_for(record, {})  # a live session needs its key again
-    bank = banks.load(resuming.bank_ref(record))
-    provider, notice = providers.choose(settings, bank)
+    study, notice = open_study(Options(session=record))  # a live session needs its key again
     if notice and record.live:
         click.echo(notice, err=True)
-    study = session.Study(bank=bank, provider=provider, settings=settings)
     carry.last_summary(study, store, record, session.Listener())
 
 

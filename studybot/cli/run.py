@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from studybot.cli.common import (
@@ -15,7 +13,7 @@ from studybot.cli.common import (
     segment_options,
 )
 from studybot.cli.render import paint
-from studybot.errors import ContextOverflow, StudybotError
+from studybot.errors import ContextOverflow, Interrupted, StudybotError
 
 
 def _numbers(ctx, param, value: str | None) -> tuple[int, ...]:
@@ -68,51 +66,19 @@ def run(first, last, chapter, tags, ids, weak, quiz, bank_ref, fresh, as_json, *
       studybot run --chapter 3 --quiz
       studybot run --ids 5,23,34,76 --segment-max 6
     """
-    from studybot import bank as banks
-    from studybot.channel import config, providers
-    from studybot.storage.store import Store
-    from studybot.study import carry, resuming, selection, session
+    from studybot.study.opening import Choice, Options, begin, open_study
 
-    settings = config.load(config.flag_settings(flags))
-    bank_ref = resuming.bank_key(bank_ref)  # a path is stored resolved: resume from anywhere
-    bank = banks.load(bank_ref)
-    bank_key = bank_ref or bank.name
-    store = Store.open() if weak is not None else None  # only --weak reads the store
-    questions = selection.choose(
-        bank,
-        store,
-        first=first,
-        last=last,
-        chapters=chapter,
-        tags=tags,
-        ids=ids,
-        weak=weak,
-        bank_key=bank_key,
-    )
-    provider, notice = providers.choose(settings, bank)
-    if notice:
-        click.echo(paint(notice, "warning"), err=True)
-    store = store or Store.open()
-    study = session.Study(bank=bank, provider=provider, settings=settings)
-    carried = None
-    if not fresh:
-        carried = carry.continued_summary(study, store, bank_key, questions[0].id)
-    if carried is not None:
+    study, notice = open_study(Options(bank=bank_ref, flags=flags))
+    choice = Choice(first, last, tuple(chapter), tuple(tags), tuple(ids), weak)
+    begun = begin(study, choice, quiz=quiz, fresh=fresh)
+    _notice(notice)
+    if begun.carried is not None:
         click.echo(
-            f"Continuing session {carried.session_id}: its last summary starts this run "
+            f"Continuing session {begun.carried.session_id}: its last summary starts this run "
             "(--fresh to start without).",
             err=True,
         )
-    mode = "quiz" if quiz else "read"
-    record = session.start(
-        study,
-        store,
-        questions,
-        bank_ref=bank_ref,
-        mode=mode,
-        carried=carried and carried.summary,
-    )
-    _study(study, store, record, as_json)
+    _study(study, begun.store, begun.record, as_json)
 
 
 @click.command()
@@ -132,30 +98,21 @@ def review(limit, bank_ref, as_json, **flags) -> None:
       studybot review
       studybot review --limit 8 --bank mine
     """
-    from studybot import bank as banks
-    from studybot.channel import config, providers
     from studybot.learn import review as reviews
     from studybot.storage.store import Store
-    from studybot.study import resuming, session
+    from studybot.study.opening import Options, begin_review, open_study
 
-    settings = config.load(config.flag_settings(flags))
-    bank_ref = resuming.bank_key(bank_ref)  # a path is stored resolved: resume from anywhere
-    bank = banks.load(bank_ref)
-    bank_key = bank_ref or bank.name
+    study, notice = open_study(Options(bank=bank_ref, flags=flags))
     store = Store.open()
-    questions = reviews.due_questions(store, bank, bank_key, limit=limit)
-    if not questions:
-        upcoming = min((c.due for c in reviews.cards(store, bank_key)), default=None)
+    record = begin_review(study, store, limit)
+    if record is None:
+        upcoming = min((c.due for c in reviews.cards(store, study.key)), default=None)
         when = f"; the next one is due {reviews.until(upcoming)}" if upcoming else ""
         click.echo(f"Nothing is due for review{when}.")
         if upcoming is None:
             click.echo("Rate questions first: studybot run --from 1 --to 8 --quiz")
         return
-    provider, notice = providers.choose(settings, bank)
-    if notice:
-        click.echo(paint(notice, "warning"), err=True)
-    study = session.Study(bank=bank, provider=provider, settings=settings)
-    record = session.start(study, store, questions, bank_ref=bank_ref, mode="review")
+    _notice(notice)
     _study(study, store, record, as_json)
 
 
@@ -175,15 +132,12 @@ def resume(session_id, as_json, **flags) -> None:
       studybot resume
       studybot resume 3
     """
-    from studybot import bank as banks
-    from studybot.channel import providers
     from studybot.storage.store import Store
-    from studybot.study import resuming, session
+    from studybot.study.opening import reopen
 
     store = Store.open()
-    record, settings = session.resume(store, session_id, flags)
-    bank = banks.load(resuming.bank_ref(record))
-    edited, removed = resuming.changed_questions(record, bank)
+    reopened = reopen(store, session_id, flags)
+    record, edited, removed = reopened.record, reopened.edited, reopened.removed
     if edited or removed:
         gone = f"; not in the bank any more: {_ids(removed)}" if removed else ""
         click.echo(
@@ -192,12 +146,14 @@ def resume(session_id, as_json, **flags) -> None:
             "unanswered questions are asked as the bank says now)",
             err=True,
         )
-    provider, notice = providers.choose(settings, bank)
+    _notice(reopened.notice)
+    _study(reopened.study, store, record, as_json)
+
+
+def _notice(notice: str | None) -> None:
+    """Which provider answers, said once before the first question (stderr)."""
     if notice:
         click.echo(paint(notice, "warning"), err=True)
-    record = resuming.record_channel(store, record, provider, settings)
-    study = session.Study(bank=bank, provider=provider, settings=settings)
-    _study(study, store, record, as_json)
 
 
 def _ids(ids) -> str:
@@ -237,12 +193,10 @@ def _study_locked(study, store, record, as_json: bool) -> None:
         click.echo(f"Stopped. Resume with: studybot resume {record.id}", err=True)
         return
     except KeyboardInterrupt:
-        click.echo(
-            f"\nInterrupted; the session is saved (an answer in flight is not). "
-            f"Resume with: studybot resume {record.id}",
-            err=True,
-        )
-        sys.exit(130)
+        raise Interrupted(
+            "Interrupted; the session is saved (an answer in flight is not).",
+            hint=f"Resume with: studybot resume {record.id}",
+        ) from None
     except ContextOverflow as exc:
         exc.hint = (
             f"answered questions are saved in session {record.id}; study the rest in smaller "

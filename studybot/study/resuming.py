@@ -1,7 +1,7 @@
 """The rules of resuming: which session, with which settings, and what is left.
 
-``session.resume`` is this module's ``resume``; the CLI only parses the
-flags and prints what these functions decide.
+``study.opening.reopen`` applies them; the CLI only parses the flags and
+prints what these functions decide.
 """
 
 from __future__ import annotations
@@ -59,15 +59,6 @@ def settings_for(
             hint=f"export {settings.env_key}=... to resume it live, or add --offline to finish from the answer key",
         )
     return settings
-
-
-def resume(
-    store: Store, session_id: int | str | None, overrides: dict[str, Any]
-) -> tuple[SessionRecord, Settings]:
-    """The session to continue and the settings to continue it with."""
-    record = pick(store, session_id)
-    waiting = not record.live and bool(unanswered_offline(store, record))
-    return record, settings_for(record, overrides, waiting_for_live=waiting)
 
 
 def bank_ref(record: SessionRecord) -> str | None:

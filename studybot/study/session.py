@@ -26,7 +26,6 @@ from studybot.storage.store import FollowUp, SegmentRecord, SessionRecord, Store
 from studybot.study import answers, prompt, resuming
 from studybot.study import segments as plan
 from studybot.study.conversation import Conversation, history
-from studybot.study.resuming import resume  # noqa: F401 - session.resume is the agreed entry point
 from studybot.types import Messages, Reply, Usage
 
 # Tokens kept free for the carried summary when projecting a segment's peak.
@@ -104,6 +103,11 @@ class Study:
     bank: Bank
     provider: Provider
     settings: Settings
+    key: str = ""  # how sessions name the bank (a saved name, a resolved path); "": its name
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            object.__setattr__(self, "key", self.bank.name)
 
 
 def start(
@@ -111,7 +115,6 @@ def start(
     store: Store,
     questions: Sequence[Question],
     *,
-    bank_ref: str | None = None,
     mode: str = "read",
     carried: str | None = None,
 ) -> SessionRecord:
@@ -127,7 +130,7 @@ def start(
     parts = cut(questions, prefix, study.settings, _answer_lengths(study, questions))
     settings = study.settings
     session_id = store.new_session(
-        bank=bank_ref or study.bank.name,
+        bank=study.key,
         bank_title=study.bank.title,
         first_question=min(q.id for q in questions),
         last_question=max(q.id for q in questions),

@@ -1,0 +1,133 @@
+"""The one way into a study session: settings, bank, provider, the notice to show, then start.
+
+``open_study`` is what ``run``, ``review``, ``resume`` and ``export`` call
+before anything is asked: it reads the settings in their layers, loads the
+bank (a path is stored resolved, so a session resumes from any folder),
+picks the provider and says, once, which one answers. ``begin`` and
+``begin_review`` then choose the questions and create the session;
+``reopen`` does the same for a session that continues.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from studybot import bank as banks
+from studybot.channel import config, providers
+from studybot.learn import review as reviews
+from studybot.storage.store import SessionRecord, Store
+from studybot.study import carry, resuming, selection, session
+from studybot.study.session import Study
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a command asks for, as parsed from its flags."""
+
+    bank: str | None = None  # --bank: a saved bank's name, a folder or a file; None: shipped
+    flags: Mapping[str, Any] = field(default_factory=dict)  # channel and segment flags
+    session: SessionRecord | None = None  # a session to continue: its bank and its channel
+    waiting_for_live: bool = False  # that session has questions only a live model can answer
+
+
+def open_study(options: Options) -> tuple[Study, str | None]:
+    """The study these options describe, and a notice to show once (or None)."""
+    record = options.session
+    if record is not None:
+        settings = resuming.settings_for(record, dict(options.flags), options.waiting_for_live)
+        key = record.bank
+        bank = banks.load(resuming.bank_ref(record))
+    else:
+        settings = config.load(config.flag_settings(dict(options.flags)))
+        ref = resuming.bank_key(options.bank)  # a path is stored resolved: resume from anywhere
+        bank = banks.load(ref)
+        key = ref or bank.name
+    provider, notice = providers.choose(settings, bank)
+    return Study(bank=bank, provider=provider, settings=settings, key=key), notice
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Which questions a run studies: exactly one of these (``study.selection``)."""
+
+    first: int | None = None
+    last: int | None = None
+    chapters: tuple[int, ...] = ()
+    tags: tuple[str, ...] = ()
+    ids: tuple[int, ...] = ()
+    weak: int | None = None
+
+
+@dataclass(frozen=True)
+class Begun:
+    """A new session, the store it lives in, and the finished session it continues, if any."""
+
+    store: Store
+    record: SessionRecord
+    carried: carry.Carried | None
+
+
+def begin(study: Study, choice: Choice, *, quiz: bool, fresh: bool) -> Begun:
+    """A new session of the chosen questions; the database is opened once they are known.
+
+    A run that starts right after a finished session of the same bank
+    (``--from 9`` after one that ended at 8) starts from its last summary,
+    unless ``fresh``. A choice that names nothing studyable writes nothing.
+    """
+    weak_from = Store.open() if choice.weak is not None else None  # only --weak reads the log
+    questions = selection.choose(
+        study.bank,
+        weak_from,
+        first=choice.first,
+        last=choice.last,
+        chapters=choice.chapters,
+        tags=choice.tags,
+        ids=choice.ids,
+        weak=choice.weak,
+        bank_key=study.key,
+    )
+    store = weak_from or Store.open()
+    carried = None if fresh else carry.continued_summary(study, store, study.key, questions[0].id)
+    record = session.start(
+        study,
+        store,
+        questions,
+        mode="quiz" if quiz else "read",
+        carried=carried and carried.summary,
+    )
+    return Begun(store, record, carried)
+
+
+def begin_review(study: Study, store: Store, limit: int | None) -> SessionRecord | None:
+    """A review session of the due questions, most overdue first; None when nothing is due."""
+    questions = reviews.due_questions(store, study.bank, study.key, limit=limit)
+    if not questions:
+        return None
+    return session.start(study, store, questions, mode="review")
+
+
+@dataclass(frozen=True)
+class Reopened:
+    """A session about to continue: the study, and what changed since it started."""
+
+    study: Study
+    record: SessionRecord
+    notice: str | None
+    edited: list[int]  # questions whose bank entry changed since the session started
+    removed: list[int]  # questions no longer in the bank
+
+
+def reopen(store: Store, session_id: int | str | None, flags: Mapping[str, Any]) -> Reopened:
+    """The session to resume (the newest unfinished one without an id), ready to continue.
+
+    The session keeps its bank, segments and mode; flags override its channel,
+    and the channel it continues with is recorded on it.
+    """
+    record = resuming.pick(store, session_id)
+    waiting = not record.live and bool(resuming.unanswered_offline(store, record))
+    study, notice = open_study(Options(flags=flags, session=record, waiting_for_live=waiting))
+    edited, removed = resuming.changed_questions(record, study.bank)
+    record = resuming.record_channel(store, record, study.provider, study.settings)
+    return Reopened(study, record, notice, edited, removed)

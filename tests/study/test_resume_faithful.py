@@ -16,7 +16,7 @@ from studybot.study import session
 
 KEY = "sk-live-test-0123456789abcdef"
 MODELS = ["test-model", "other-model"]
-SHIPPED = Path(__file__).resolve().parents[1] / "questions"
+SHIPPED = Path(__file__).resolve().parents[2] / "questions"
 
 
 @pytest.fixture

@@ -47,7 +47,7 @@ def command() -> str:
 
 def environment(home: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in {"PYTEST_CURRENT_TEST", "NO_COLOR"}}
-    root = str(Path(__file__).resolve().parents[1])
+    root = str(Path(__file__).resolve().parents[2])
     env.update(
         STUDYBOT_HOME=str(home),
         TAOTOKEN_API_KEY=KEY,

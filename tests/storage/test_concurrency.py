@@ -16,7 +16,7 @@ from studybot.storage.store import Store
 
 KEY = "sk-live-test-0123456789abcdef"
 MODEL = "test-model"
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def slow_answer(body: dict) -> str:

@@ -24,7 +24,7 @@ from studybot.channel.providers.offline import OfflineProvider
 from studybot.storage.store import Store
 from studybot.study import session
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 KEY = "sk-readme-tour-0123456789abcdef"
 SKIPPED = {
     # the measurement times attention on the CPU for several seconds;

@@ -11,7 +11,7 @@ from studybot import bank
 from studybot.bank import Bank, Chapter, Question, importer
 from studybot.errors import BadInput, BankError
 
-DATA = Path(__file__).parent / "data" / "import"
+DATA = Path(__file__).resolve().parents[1] / "data" / "import"
 
 
 def summary(loaded: Bank) -> list[tuple[int, int, str]]:

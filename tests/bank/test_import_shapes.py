@@ -15,7 +15,7 @@ from studybot import bank
 from studybot.bank import importer
 from studybot.errors import BankError
 
-DATA = Path(__file__).parent / "data" / "import"
+DATA = Path(__file__).resolve().parents[1] / "data" / "import"
 
 
 def texts(loaded) -> list[str]:

@@ -2,7 +2,7 @@
 
 Every exception ends here as one line on stderr (plus a hint) and an exit
 code from ``studybot.errors``: library errors by their class, a broken
-database by name, Ctrl-C as 130 — at any moment, start-up included. Only
+database by name, Ctrl-C as INTERRUPTED — at any moment, start-up included. Only
 the standard library is imported at module level, so the boundary is in
 place before click, the CLI and everything they pull in are loaded.
 Unexpected exceptions stay loud under pytest and with STUDYBOT_DEBUG=1.

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-Messages = list[dict[str, str]]  # one request: [{"role": ..., "content": ...}, ...]
+Messages = list[dict[str, str]]  # one request: a list of {role, content} messages
 TextSink = Callable[[str], None]  # receives an answer's text as it streams in
 Notify = Callable[[str], None]  # receives a one-line notice (a retry, a wait) for the user
 

@@ -7,6 +7,8 @@ review/due/progress, ``plan``, ``sessions`` for sessions/show, ``export``,
 Only click is imported at start-up; each command imports what it needs
 when it runs, so ``studybot --help`` never loads openai, torch or rich.
 Every error ends in ``studybot.launch.handle``: one line, a hint, an exit code.
+
+May import: every stage; nothing imports cli.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ On a terminal, ``read_key`` switches stdin to cbreak mode for one key
 ``read_text`` uses prompt_toolkit: line editing, in-memory history and
 wide-character widths, so arrow keys edit the text instead of landing in it
 as escape codes. Ctrl-C and Ctrl-D at any prompt raise KeyboardInterrupt:
-the caller saves the session and exits 130.
+the caller saves the session and exits as interrupted.
 
 When stdin is not a terminal (a pipe, a test), both read lines instead:
 a key is the first character of a line, text runs to an empty line, and

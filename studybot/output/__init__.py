@@ -1,1 +1,8 @@
-"""TODO"""
+"""Output: a session as notes and data, and the pictures.
+
+Owns Markdown notes and JSON (``export``), Anki cards and packages
+(``anki``), Markdown to HTML for cards (``markup``) and the PNG charts
+(``plots``). Everything renders from one ``SessionView``.
+
+May import: study, learn, channel, bank, costs, storage and the shared modules; never cli.
+"""

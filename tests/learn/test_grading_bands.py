@@ -16,7 +16,9 @@ from studybot.learn import grading as grade
 from studybot.learn import terms
 
 ATTEMPTS = tomllib.loads(
-    (Path(__file__).resolve().parents[1] / "data" / "grading" / "attempts.toml").read_text(encoding="utf-8")
+    (Path(__file__).resolve().parents[1] / "data" / "grading" / "attempts.toml").read_text(
+        encoding="utf-8"
+    )
 )["attempts"]
 
 

@@ -1,0 +1,120 @@
+"""The house keeps its shape: layered stages, one builder of requests, one boundary, one way in.
+
+These read the source the way a reviewer would: a forbidden import, a
+second place that builds messages or a second exit-code table fails here,
+with the file that broke the rule named.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "studybot"
+STAGES = ("bank", "study", "learn", "channel", "costs", "storage", "output", "cli")
+# The modules that may sit at the package root, and why.
+ROOT_MODULES = {
+    "__init__.py",  # the version
+    "__main__.py",  # python -m studybot
+    "launch.py",  # the console script and the one error boundary (standard library only)
+    "errors.py",  # the error hierarchy and the exit codes every stage raises
+    "types.py",  # the values every stage passes (messages, replies, usage)
+}
+
+
+def sources(under: Path = PACKAGE) -> dict[Path, str]:
+    return {path: path.read_text(encoding="utf-8") for path in sorted(under.rglob("*.py"))}
+
+
+def lint_imports(config_root: Path) -> subprocess.CompletedProcess:
+    script = Path(sys.executable).with_name("lint-imports")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "importlinter.cli"]
+    return subprocess.run(
+        [*command, "--config", str(config_root / "pyproject.toml"), "--no-cache"],
+        cwd=config_root,
+        env={"PYTHONPATH": str(config_root), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_only_the_shared_modules_sit_at_the_package_root():
+    at_root = {p.name for p in PACKAGE.glob("*.py")}
+    assert at_root == ROOT_MODULES
+    assert {p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__"} >= set(
+        STAGES
+    )
+
+
+def test_every_stage_says_what_it_owns_and_what_it_may_import():
+    for stage in STAGES:
+        text = (PACKAGE / stage / "__init__.py").read_text(encoding="utf-8")
+        docstring = re.match(r'\s*"""(.*?)"""', text, re.S)
+        assert docstring, f"studybot/{stage}/__init__.py has no docstring"
+        assert "import" in docstring.group(1), f"{stage}: say what it may import"
+
+
+def test_the_layer_contract_holds():
+    result = lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "2 kept, 0 broken" in result.stdout
+
+
+def test_the_layer_contract_catches_a_forbidden_import(tmp_path):
+    copy = tmp_path / "tree"
+    shutil.copytree(PACKAGE, copy / "studybot", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+    store = copy / "studybot" / "storage" / "store.py"
+    store.write_text(
+        store.read_text(encoding="utf-8") + "\nfrom studybot.study import session  # noqa\n",
+        encoding="utf-8",
+    )
+    result = lint_imports(copy)
+    assert result.returncode != 0
+    assert "BROKEN" in result.stdout and "studybot.storage.store" in result.stdout
+
+
+def test_only_the_conversation_builds_request_messages():
+    builders = re.compile(r"""["']role["']\s*:""")
+    building = [
+        str(path.relative_to(ROOT))
+        for path, text in sources().items()
+        if builders.search(text) and path.name != "conversation.py"
+    ]
+    assert building == []
+
+
+def test_one_way_into_a_session_and_one_error_boundary():
+    texts = sources()
+    # Commands open a study only through open_study: no command builds a Study itself.
+    for path, text in sources(PACKAGE / "cli").items():
+        assert "Study(" not in text, path
+        assert "providers.choose(" not in text, path
+    # Exit codes are named once (errors.py) and mapped once (launch.handle).
+    for path, text in texts.items():
+        if path.name in {"errors.py"}:
+            continue
+        assert not re.search(r"\b130\b", text), f"{path}: the exit code 130 is errors.INTERRUPTED"
+        assert "sys.exit(" not in text or path.name == "launch.py", path
+        assert "SystemExit(" not in text or path.name == "launch.py", path
+
+
+def test_nothing_asks_a_provider_its_name():
+    asking = [
+        str(path.relative_to(ROOT))
+        for path, text in sources().items()
+        if re.search(r"provider(\.name)?\s*[!=]=\s*[\"']offline[\"']", text)
+    ]
+    assert asking == []
+
+
+@pytest.mark.parametrize("limit", [6])
+def test_type_ignores_do_not_grow(limit):
+    count = sum(text.count("type: ignore") for text in sources().values())
+    assert count <= limit

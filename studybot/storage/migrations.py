@@ -35,7 +35,9 @@ def apply(db: Database, *, write: bool = True) -> list[str]:
         return []
     applied = []
     with writing(db):
-        db["_migrations"].create({"name": str, "applied_at": str}, pk="name", if_not_exists=True)
+        db.table("_migrations").create(
+            {"name": str, "applied_at": str}, pk="name", if_not_exists=True
+        )
         done = _done(db)
         for fn in MIGRATIONS:
             if fn.__name__ in done:
@@ -45,9 +47,9 @@ def apply(db: Database, *, write: bool = True) -> list[str]:
                 "name": fn.__name__,
                 "applied_at": datetime.now(UTC).isoformat(timespec="seconds"),
             }
-            if "studybot_version" in db["_migrations"].columns_dict:
+            if "studybot_version" in db.table("_migrations").columns_dict:
                 row["studybot_version"] = __version__
-            db["_migrations"].insert(row)
+            db.table("_migrations").insert(row)
             applied.append(fn.__name__)
     return applied
 
@@ -58,7 +60,7 @@ def _done(db: Database) -> set[str]:
 
 def _pending(db: Database, write: bool) -> bool:
     """Whether migrations are due; raises NewerDatabase before a write to a newer file."""
-    if not db["_migrations"].exists():
+    if not db.table("_migrations").exists():
         return write
     done = _done(db)
     unknown = done - {fn.__name__ for fn in MIGRATIONS}
@@ -68,7 +70,7 @@ def _pending(db: Database, write: bool) -> bool:
 
 
 def _versions(db: Database, names: set[str]) -> list[str]:
-    if "studybot_version" not in db["_migrations"].columns_dict:
+    if "studybot_version" not in db.table("_migrations").columns_dict:
         return []
     rows = db.query("select name, studybot_version from _migrations")
     return sorted(
@@ -91,8 +93,8 @@ class NewerDatabase(StudybotError):
 
 @migration
 def m001_sessions_segments_turns(db: Database) -> None:
-    db["prefixes"].create({"sha256": str, "text": str}, pk="sha256")
-    db["sessions"].create(
+    db.table("prefixes").create({"sha256": str, "text": str}, pk="sha256")
+    db.table("sessions").create(
         {
             "id": int,
             "bank": str,  # bank name or path, as given to --bank
@@ -111,7 +113,7 @@ def m001_sessions_segments_turns(db: Database) -> None:
         pk="id",
         foreign_keys=[("prefix_sha256", "prefixes", "sha256")],
     )
-    db["segments"].create(
+    db.table("segments").create(
         {
             "session_id": int,
             "idx": int,
@@ -122,7 +124,7 @@ def m001_sessions_segments_turns(db: Database) -> None:
         pk=("session_id", "idx"),
         foreign_keys=[("session_id", "sessions", "id")],
     )
-    db["turns"].create(
+    db.table("turns").create(
         {
             "session_id": int,
             "segment": int,
@@ -146,7 +148,7 @@ def m001_sessions_segments_turns(db: Database) -> None:
         foreign_keys=[("session_id", "sessions", "id")],
         not_null={"answer", "prompt_tokens", "completion_tokens", "context_tokens"},
     )
-    db["followups"].create(
+    db.table("followups").create(
         {
             "id": int,
             "session_id": int,
@@ -162,20 +164,20 @@ def m001_sessions_segments_turns(db: Database) -> None:
         pk="id",
         foreign_keys=[("session_id", "sessions", "id")],
     )
-    db["followups"].create_index(["session_id", "question_id"])
+    db.table("followups").create_index(["session_id", "question_id"])
 
 
 @migration
 def m002_summary_usage(db: Database) -> None:
     """Summary requests cost tokens too; keep their usage beside the summary."""
     for column in ("summary_prompt_tokens", "summary_completion_tokens", "summary_cached_tokens"):
-        db["segments"].add_column(column, int)
+        db.table("segments").add_column(column, int)
 
 
 @migration
 def m003_cards_and_reviews(db: Database) -> None:
     """FSRS cards, one per (bank, question), and the log of every rating given."""
-    db["cards"].create(
+    db.table("cards").create(
         {
             "bank": str,  # the session's bank key ("default" for the shipped bank)
             "question_id": int,
@@ -188,8 +190,8 @@ def m003_cards_and_reviews(db: Database) -> None:
         pk=("bank", "question_id"),
         not_null={"card", "due", "state", "last_rating", "reviews"},
     )
-    db["cards"].create_index(["bank", "due"])
-    db["reviews"].create(
+    db.table("cards").create_index(["bank", "due"])
+    db.table("reviews").create(
         {
             "id": int,
             "bank": str,
@@ -205,15 +207,15 @@ def m003_cards_and_reviews(db: Database) -> None:
         foreign_keys=[("session_id", "sessions", "id")],
         not_null={"bank", "question_id", "reviewed_at", "rating", "card"},
     )
-    db["reviews"].create_index(["bank", "question_id"])
-    db["reviews"].create_index(["session_id", "question_id"])
+    db.table("reviews").create_index(["bank", "question_id"])
+    db.table("reviews").create_index(["session_id", "question_id"])
 
 
 @migration
 def m004_session_mode_and_grades(db: Database) -> None:
     """Quiz and review sessions: the session's mode, and each graded attempt with its cost."""
-    db["sessions"].add_column("mode", str, not_null_default="read")
-    db["grades"].create(
+    db.table("sessions").add_column("mode", str, not_null_default="read")
+    db.table("grades").create(
         {
             "session_id": int,
             "question_id": int,
@@ -236,6 +238,8 @@ def m004_session_mode_and_grades(db: Database) -> None:
 @migration
 def m006_turn_flags(db: Database) -> None:
     """Answers cut by the token limit or empty are kept, flagged; and so is usage that cannot be right."""
-    db["turns"].add_column("answer_flag", str)  # None, "truncated" or "empty"
-    db["turns"].add_column("usage_suspect", int)  # 1: reported usage disagreed with the local count
-    db["_migrations"].add_column("studybot_version", str)  # so a newer file can say what it needs
+    db.table("turns").add_column("answer_flag", str)  # None, "truncated" or "empty"
+    # usage_suspect 1: reported usage disagreed with the local count
+    db.table("turns").add_column("usage_suspect", int)
+    # so a newer file can say what it needs
+    db.table("_migrations").add_column("studybot_version", str)

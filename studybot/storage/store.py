@@ -105,7 +105,7 @@ class Store:
         parts = list(segments)
         with writing(self.db):
             prefix_sha = self.remember_prefix(prefix)
-            table = self.db["sessions"].insert(
+            table = self.db.table("sessions").insert(
                 {
                     "bank": bank,
                     "bank_title": bank_title,
@@ -123,7 +123,7 @@ class Store:
                 }
             )
             session_id = int(table.last_pk)
-            self.db["segments"].insert_all(
+            self.db.table("segments").insert_all(
                 {
                     "session_id": session_id,
                     "idx": index,
@@ -141,12 +141,12 @@ class Store:
         """A resume continues with another provider, model or URL: record it on the session."""
         row = {**channel, "settings": json.dumps(settings, sort_keys=True)}
         with writing(self.db):
-            self.db["sessions"].update(session_id, row)
+            self.db.table("sessions").update(session_id, row)
 
     def remember_prefix(self, prefix: str) -> str:
         digest = sha256(prefix)
         with writing(self.db):
-            self.db["prefixes"].insert({"sha256": digest, "text": prefix}, ignore=True)
+            self.db.table("prefixes").insert({"sha256": digest, "text": prefix}, ignore=True)
         return digest
 
     def prefix_text(self, digest: str) -> str | None:
@@ -232,8 +232,10 @@ class Store:
                 "update segments set idx = -idx - 1 where session_id = ? and idx < -1",
                 [session_id],
             )
-            self.db["segments"].update((session_id, index), {"question_ids": json.dumps(ids[:cut])})
-            self.db["segments"].insert(
+            self.db.table("segments").update(
+                (session_id, index), {"question_ids": json.dumps(ids[:cut])}
+            )
+            self.db.table("segments").insert(
                 {
                     "session_id": session_id,
                     "idx": index + 1,
@@ -253,7 +255,7 @@ class Store:
             row["summary_completion_tokens"] = usage.completion_tokens
             row["summary_cached_tokens"] = usage.cached_tokens
         with writing(self.db):
-            self.db["segments"].update((session_id, index), row)
+            self.db.table("segments").update((session_id, index), row)
             self.db.execute(
                 "update segments set summary_in = ? where session_id = ? and idx = ?",
                 [summary, session_id, index + 1],
@@ -272,7 +274,7 @@ class Store:
         row = asdict(record)
         row["created"] = record.created or now()
         with writing(self.db):  # committed before the next request goes out
-            self.db[table].insert(row)
+            self.db.table(table).insert(row)
 
     def record_grade(self, grade: GradeRecord) -> None:
         row = asdict(grade)
@@ -281,7 +283,7 @@ class Store:
         )
         row["created"] = grade.created or now()
         with writing(self.db):
-            self.db["grades"].insert(row, replace=True)
+            self.db.table("grades").insert(row, replace=True)
 
     def grades(self, session_id: int) -> dict[int, GradeRecord]:
         """The session's graded attempts by question id."""
@@ -344,8 +346,8 @@ class Store:
         """
         with writing(self.db):
             after, entry = schedule(self.card(bank, question_id))
-            self.db["cards"].upsert(asdict(after), pk=("bank", "question_id"))
-            self.db["reviews"].insert(asdict(entry))
+            self.db.table("cards").upsert(asdict(after), pk=("bank", "question_id"))
+            self.db.table("reviews").insert(asdict(entry))
         return after
 
     def session_reviews(self, session_id: int) -> dict[int, ReviewEntry]:

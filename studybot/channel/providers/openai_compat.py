@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from studybot.bank import Question
 from studybot.channel.checks import key_facts, origin
@@ -234,7 +234,7 @@ class OpenAICompatProvider:
     def _chat_stream(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
         stream = self.client.chat.completions.create(
             model=self.model,
-            messages=messages,  # type: ignore[arg-type]
+            messages=cast(Any, messages),  # the client types each role; ours are plain dicts
             stream=True,
             stream_options={"include_usage": True},
             max_tokens=limit,
@@ -266,7 +266,7 @@ class OpenAICompatProvider:
     ) -> Reply:
         response = self.client.chat.completions.create(
             model=self.model,
-            messages=messages,  # type: ignore[arg-type]
+            messages=cast(Any, messages),  # the client types each role; ours are plain dicts
             max_tokens=limit,
             **extra,
         )
@@ -284,7 +284,7 @@ class OpenAICompatProvider:
     def _responses_stream(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
         stream = self.client.responses.create(
             model=self.model,
-            input=messages,  # type: ignore[arg-type]
+            input=cast(Any, messages),
             stream=True,
             max_output_tokens=limit,
         )
@@ -294,7 +294,7 @@ class OpenAICompatProvider:
         deadline = self._deadline()
         with stream, _cut_on_error(parts, self.settings.stream_idle_timeout):
             replies.expect_event_stream(stream)
-            for event in stream:
+            for event in cast(Iterable[Any], stream):  # one of many event types, read by .type
                 kind = getattr(event, "type", "")
                 if kind == "response.output_text.delta":
                     parts.append(event.delta)
@@ -322,7 +322,7 @@ class OpenAICompatProvider:
     ) -> Reply:
         response = self.client.responses.create(
             model=self.model,
-            input=messages,  # type: ignore[arg-type]
+            input=cast(Any, messages),
             max_output_tokens=limit,
             **extra,
         )

@@ -1,0 +1,95 @@
+"""The labelled grading eval set (tests/data/grading/eval.toml) stays in step with the bank.
+
+The attempts were written and labelled per key point before any grader saw them;
+this test only checks the file's shape: which questions, how many attempts of
+each kind, and that every question's labels still line up with the shipped
+bank's key points (a bank edit that adds, drops or moves a point fails here).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from studybot import bank
+
+EVAL = Path(__file__).parent / "data" / "grading" / "eval.toml"
+
+# The 24 questions of the eval set (the held-out ones are kept outside the repository).
+QUESTIONS = [
+    5,
+    9,
+    16,
+    22,
+    23,
+    24,
+    25,
+    34,
+    42,
+    50,
+    60,
+    66,
+    79,
+    90,
+    94,
+    104,
+    121,
+    133,
+    138,
+    146,
+    158,
+    168,
+    185,
+    195,
+]
+KINDS = {"strong", "terse", "partial", "wrong", "english"}
+STATES = {"covered", "partly", "missed", "contradicted"}
+
+
+@pytest.fixture(scope="module")
+def data():
+    with EVAL.open("rb") as handle:
+        return tomllib.load(handle)
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return bank.load()
+
+
+def test_questions_and_attempts_counted(data):
+    ids = [q["id"] for q in data["question"]]
+    assert sorted(ids) == QUESTIONS
+    assert len(set(ids)) == 24
+    assert len(data["attempt"]) == 120
+
+
+def test_each_question_has_one_attempt_of_each_kind(data):
+    kinds: dict[int, Counter] = {}
+    for attempt in data["attempt"]:
+        kinds.setdefault(attempt["question"], Counter())[attempt["kind"]] += 1
+    assert sorted(kinds) == QUESTIONS
+    for question, counted in kinds.items():
+        assert set(counted) == KINDS, question
+        assert all(n == 1 for n in counted.values()), (question, counted)
+
+
+def test_points_are_prefixes_of_the_bank_key_points(data, shipped):
+    for entry in data["question"]:
+        key_points = shipped.get(entry["id"]).key_points
+        assert len(entry["points"]) == len(key_points), entry["id"]
+        for prefix, point in zip(entry["points"], key_points, strict=True):
+            assert prefix, entry["id"]
+            assert point.startswith(prefix), (entry["id"], prefix, point[:40])
+
+
+def test_labels_match_key_points_and_states(data, shipped):
+    for attempt in data["attempt"]:
+        where = (attempt["question"], attempt["kind"])
+        key_points = shipped.get(attempt["question"]).key_points
+        assert len(attempt["labels"]) == len(key_points), where
+        assert set(attempt["labels"]) <= STATES, where
+        assert attempt["text"].strip(), where

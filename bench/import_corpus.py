@@ -1,0 +1,97 @@
+"""How well `studybot bank import` reads realistic question-bank files.
+
+Each directory holds files and a `manifest.toml` that gives, per file, the
+number of questions a careful human counts, a tolerance, spot checks (a
+question's text as it should be imported and the start of its answer) and
+texts that must not be imported as questions. Prints one line per file and
+the totals.
+
+    PYTHONPATH=. python bench/import_corpus.py [DIR ...]   # default: the dev corpus
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import tomllib
+import unicodedata
+from pathlib import Path
+
+from studybot import importer
+
+DEV = Path(__file__).resolve().parent.parent / "tests" / "data" / "import" / "corpus"
+
+
+def norm(text: str) -> str:
+    """NFKC, casefold, whitespace and punctuation (and symbols) removed."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(c for c in text if unicodedata.category(c)[0] not in "PSZC")
+
+
+def load(path: Path):
+    try:
+        return importer.read(path), None
+    except Exception as error:  # noqa: BLE001 - the bench reports any failure
+        if "force" in inspect.signature(importer.read).parameters:
+            try:
+                return importer.read(path, force=True), None
+            except Exception as forced:  # noqa: BLE001
+                error = forced
+        return None, " ".join(str(error).split())[:160] or type(error).__name__
+
+
+def answer_of(q) -> str:
+    return q.reference or "\n".join(q.key_points)
+
+
+def measure(path: Path, spec: dict) -> tuple[int, bool, int, list[str]]:
+    """(found, exact, found with the right text, failures) for one file."""
+    bank, error = load(path)
+    if bank is None:
+        return 0, False, 0, [f"error: {error}"]
+    questions = {}
+    for q in bank.questions:
+        questions.setdefault(norm(q.question), q)
+    found, expected = len(bank.questions), spec["questions"]
+    failures, right = [], 0
+    if abs(found - expected) > spec.get("tolerance", 0):
+        failures.append(f"count {found} != {expected}")
+    if "chapters" in spec and len(bank.chapters) != spec["chapters"]:
+        failures.append(f"chapters {len(bank.chapters)} != {spec['chapters']}")
+    for check in spec.get("check", []):
+        q = questions.get(norm(check["question"]))
+        if q is None:
+            failures.append(f"missing: {check['question'][:40]}")
+            continue
+        right += 1
+        want, got = norm(check.get("answer", "")), norm(answer_of(q))
+        if (not want and got) or not got.startswith(want):
+            failures.append(f"answer of {check['question'][:30]}: {answer_of(q)[:30]!r}")
+    for absent in spec.get("absent", []):
+        text = norm(absent["text"])
+        if any(text in key for key in questions):
+            failures.append(f"imported: {absent['text'][:40]}")
+    exact = not [f for f in failures if not f.startswith("chapters")]
+    return found, exact, min(found, expected) if exact else right, failures
+
+
+def main(argv: list[str]) -> int:
+    dirs = [Path(a) for a in argv] or [DEV]
+    files = exact_files = right = expected = 0
+    for folder in dirs:
+        manifest = tomllib.loads((folder / "manifest.toml").read_text(encoding="utf-8"))
+        print(f"== {folder}")
+        for spec in manifest["file"]:
+            found, exact, good, failures = measure(folder / spec["name"], spec)
+            files += 1
+            exact_files += exact
+            right += good
+            expected += spec["questions"]
+            print(f"{spec['name']:34} expected {spec['questions']:5} found {found:5} "
+                  f"{'exact' if exact else 'NOT  '}  {'; '.join(failures)}")
+    print(f"files exact {exact_files}/{files}, questions found with the right text {right}/{expected}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -195,7 +195,8 @@ def test_live_grading_is_a_json_side_request_and_the_main_prefix_stays_byte_stab
         assert "海量文本上预测" not in text and GRADING not in text  # attempts stay off the thread
 
     data = json.loads(invoke("show", "1", "--json").stdout)
-    assert [t["grade"] for t in data["turns"]] == [0.25, 0.25, 0.0]
+    q1, q2 = (len(bank.load().get(n).key_points) for n in (1, 2))
+    assert [t["grade"] for t in data["turns"]] == [round(1 / q1, 3), round(1 / q2, 3), 0.0]
     assert [t["rating"] for t in data["turns"]] == [3, 2, 1]
     assert data["turns"][0]["attempt"] == "大模型是在海量文本上预测下一个词元训练的"
     usage = data["grading_usage"]

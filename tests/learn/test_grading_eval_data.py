@@ -16,7 +16,7 @@ import pytest
 
 from studybot import bank
 
-EVAL = Path(__file__).parent / "data" / "grading" / "eval.toml"
+EVAL = Path(__file__).resolve().parents[1] / "data" / "grading" / "eval.toml"
 
 # The 24 questions of the eval set (the held-out ones are kept outside the repository).
 QUESTIONS = [

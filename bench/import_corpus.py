@@ -31,7 +31,7 @@ def norm(text: str) -> str:
 def load(path: Path):
     try:
         return importer.read(path), None
-    except Exception as error:  # noqa: BLE001 - the bench reports any failure
+    except Exception:  # noqa: BLE001 - the bench reports any failure
         if "force" in inspect.signature(importer.read).parameters:
             try:
                 return importer.read(path, force=True), None
@@ -87,9 +87,13 @@ def main(argv: list[str]) -> int:
             exact_files += exact
             right += good
             expected += spec["questions"]
-            print(f"{spec['name']:34} expected {spec['questions']:5} found {found:5} "
-                  f"{'exact' if exact else 'NOT  '}  {'; '.join(failures)}")
-    print(f"files exact {exact_files}/{files}, questions found with the right text {right}/{expected}")
+            print(
+                f"{spec['name']:34} expected {spec['questions']:5} found {found:5} "
+                f"{'exact' if exact else 'NOT  '}  {'; '.join(failures)}"
+            )
+    print(
+        f"files exact {exact_files}/{files}, questions found with the right text {right}/{expected}"
+    )
     return 0
 
 

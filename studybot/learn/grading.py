@@ -24,7 +24,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from studybot.bank import Bank, Question
 from studybot.channel.providers.base import Provider
@@ -40,26 +40,29 @@ SPLIT = 0.5  # a term in k of the question's points weighs 1/sqrt(k) in each
 LATIN_WEIGHT = 2.0  # technical words, symbols and numbers say more than a CJK bigram
 QUESTION_WEIGHT = 0.25  # a term of the question itself: restating it proves little
 OFFLINE, LIVE, FALLBACK = "offline", "live", "offline-fallback"
-COVERED, PARTLY, MISSED = "covered", "partly", "missed"
+COVERED, PARTLY, MISSED, CONTRADICTED = "covered", "partly", "missed", "contradicted"
+STATES = (COVERED, PARTLY, MISSED, CONTRADICTED)
+CREDIT = {COVERED: 1.0, PARTLY: 0.5, MISSED: 0.0, CONTRADICTED: 0.0}
 
 
 @dataclass(frozen=True)
 class PointResult:
+    """One key point of a graded attempt."""
+
     point: str
-    covered: bool
-    coverage: float | None = None  # offline: share of the needed term weight held, 0-1; None live
+    state: str  # COVERED, PARTLY, MISSED or CONTRADICTED
+    evidence: str | None = None  # the attempt's words that decided it (a quote)
+    key: str | None = None  # a contradicted point: what the key claims, shown beside the evidence
+    coverage: float | None = None  # offline term estimate: share of the needed weight held, 0-1
 
     @property
-    def state(self) -> str:
-        """COVERED, PARTLY (offline only: coverage at least PARTLY_AT) or MISSED."""
-        if self.covered:
-            return COVERED
-        return PARTLY if (self.coverage or 0.0) >= PARTLY_AT else MISSED
+    def covered(self) -> bool:
+        return self.state == COVERED
 
     @property
     def credit(self) -> float:
-        """What the point adds to the score: 1 covered, 0.5 partly, 0 missed."""
-        return {COVERED: 1.0, PARTLY: 0.5, MISSED: 0.0}[self.state]
+        """What the point adds to the score: 1 covered, 0.5 partly, 0 missed or contradicted."""
+        return CREDIT[self.state]
 
 
 @dataclass(frozen=True)
@@ -81,8 +84,20 @@ class Grade:
         return sum(p.state == PARTLY for p in self.points)
 
     @property
+    def contradicted(self) -> int:
+        return sum(p.state == CONTRADICTED for p in self.points)
+
+    @property
     def total(self) -> int:
         return len(self.points)
+
+    def with_states(self, states: Sequence[str]) -> Grade:
+        """The grade with the learner's marks: the same points in ``states``, rescored."""
+        points = tuple(
+            replace(p, state=state) if state != p.state else p
+            for p, state in zip(self.points, states, strict=True)
+        )
+        return replace(self, points=points, score=score(points) if points else self.score)
 
 
 def reference_points(question: Question) -> tuple[str, ...]:
@@ -148,17 +163,19 @@ class OfflineGrader:
         held, asked = terms(attempt), frozenset(terms(question.question))
         if not set(held) - asked:
             # Nothing beyond the question's own words (or nothing at all).
-            results = tuple(PointResult(p, False, 0.0) for p in points)
+            results = tuple(PointResult(p, MISSED, coverage=0.0) for p in points)
             return Grade(0.0, results, advice(results, attempt, restated=bool(held)), OFFLINE)
         shared = Counter(t for p in points for t in set(terms(p)))
         results = []
         for point in points:
             share = round(self.coverage(point, held, asked, shared), 3)
-            results.append(PointResult(point, share >= COVERED_AT, share))
-        return Grade(_score(results), tuple(results), advice(results, attempt), OFFLINE)
+            state = COVERED if share >= COVERED_AT else PARTLY if share >= PARTLY_AT else MISSED
+            results.append(PointResult(point, state, coverage=share))
+        return Grade(score(results), tuple(results), advice(results, attempt), OFFLINE)
 
 
-def _score(results: Sequence[PointResult]) -> float:
+def score(results: Sequence[PointResult]) -> float:
+    """(covered + half the partly) / points; a contradicted point counts nothing."""
     return round(sum(r.credit for r in results) / len(results), 3)
 
 
@@ -230,7 +247,9 @@ def parse(text: str, points: Sequence[str]) -> tuple[tuple[PointResult, ...], st
     advice_line = data.get("advice")
     if not isinstance(advice_line, str) or not advice_line.strip():
         raise Malformed("no advice")
-    results = tuple(PointResult(p, covered[n]) for n, p in enumerate(points, start=1))
+    results = tuple(
+        PointResult(p, COVERED if covered[n] else MISSED) for n, p in enumerate(points, start=1)
+    )
     return results, " ".join(advice_line.split())
 
 
@@ -266,7 +285,7 @@ def judge(
         except Malformed as exc:
             problem = f"the model's grade was malformed twice ({exc})"
             continue
-        return Grade(_score(results), results, line, LIVE, _sum(spent), len(spent))
+        return Grade(score(results), results, line, LIVE, _sum(spent), len(spent))
     fallback = offline.grade(question, attempt)
     note = f"{problem}; showing the offline estimate"
     return Grade(

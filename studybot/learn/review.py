@@ -28,10 +28,11 @@ from studybot.errors import BadInput
 from studybot.storage.store import CardRow, ReviewEntry, Store
 
 RATINGS = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
-# Lower bounds of the grade (covered / total key points) that suggest Hard,
-# Good and Easy; below the first, Again. Missing a third of the points is a
-# lapse; nearly everything covered is an easy recall.
-SUGGESTION_BOUNDS = ((0.9, 4), (0.6, 3), (0.35, 2))
+# Lower bounds of the grade (covered + half the partly, over the key points)
+# that suggest Hard, Good and Easy; below the first, Again. Under 70 % is never
+# a good recall; nearly everything covered is an easy one. A contradicted
+# point (a wrong belief stated) suggests Again whatever the rest.
+SUGGESTION_BOUNDS = ((0.9, 4), (0.7, 3), (0.35, 2))
 STATES = {State.Learning: "learning", State.Review: "review", State.Relearning: "relearning"}
 
 _scheduler = Scheduler()
@@ -79,12 +80,15 @@ class QuestionStats:
     retention: float  # FSRS probability of recall at the time asked, 0-1
 
 
-def suggest_rating(score: float | None) -> int:
-    """The rating a grade suggests: <0.35 Again, <0.6 Hard, <0.9 Good, else Easy.
+def suggest_rating(score: float | None, contradicted: int = 0) -> int:
+    """The rating a grade suggests: <0.35 Again, <0.7 Hard, <0.9 Good, else Easy.
 
-    No grade (read mode, or grading was skipped) suggests Good: the user
-    saw the answer and moves on unless they say otherwise.
+    Any ``contradicted`` point suggests Again. No grade (read mode, or
+    grading was skipped) suggests Good: the user saw the answer and moves on
+    unless they say otherwise.
     """
+    if contradicted:
+        return 1
     if score is None:
         return 3
     for bound, rating in SUGGESTION_BOUNDS:

@@ -68,7 +68,10 @@ def session_data(view: SessionView) -> dict[str, Any]:
         row["attempt"] = graded.attempt if graded else None
         row["grade"] = graded.score if graded else None
         row["grade_source"] = graded.source if graded else None
-        row["points"] = [{"point": p, "covered": c} for p, c in graded.points] if graded else None
+        row["points"] = _marks(graded.points) if graded else None
+        # What the grader said, when the learner changed a mark (the stored grade is theirs).
+        row["grade_estimate"] = graded.estimate_score if graded and graded.changed else None
+        row["points_estimate"] = _marks(graded.estimate) if graded and graded.changed else None
         row["rating"] = rated.rating if rated else None
         turns.append(row)
     return {
@@ -109,6 +112,13 @@ def session_data(view: SessionView) -> dict[str, Any]:
         ],
         "kv": _session_kv(view),
     }
+
+
+def _marks(marks) -> list[dict[str, Any]]:
+    return [
+        {"point": m.point, "state": m.state, "covered": m.covered, "evidence": m.evidence}
+        for m in marks
+    ]
 
 
 def grading_usage(grades) -> dict[str, int] | None:

@@ -243,3 +243,12 @@ def m006_turn_flags(db: Database) -> None:
     db.table("turns").add_column("usage_suspect", int)
     # so a newer file can say what it needs
     db.table("_migrations").add_column("studybot_version", str)
+
+
+@migration
+def m007_grade_states(db: Database) -> None:
+    """Grades keep each point's state and evidence, and the grader's estimate beside the confirmed marks."""
+    # points: JSON list of {"point", "state", "covered", "evidence"} (state: covered, partly,
+    # missed or contradicted); estimate: the same for what the grader said, null if unchanged.
+    db.table("grades").add_column("estimate", str)
+    db.table("grades").add_column("estimate_score", float)

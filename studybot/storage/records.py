@@ -102,14 +102,32 @@ ANSWER_FLAGS = {
 
 
 @dataclass(frozen=True)
+class PointMark:
+    """One key point of a graded attempt: its state and the attempt's words that decided it."""
+
+    point: str
+    state: str  # "covered", "partly", "missed" or "contradicted"
+    evidence: str | None = None  # a quote of the attempt (live) or the words matched (offline)
+
+    @property
+    def covered(self) -> bool:
+        return self.state == "covered"
+
+
+@dataclass(frozen=True)
 class GradeRecord:
-    """A graded quiz attempt as stored; ``points`` pairs each key point with covered or not."""
+    """A graded quiz attempt as stored: the confirmed marks, and the grader's estimate beside them.
+
+    ``points``/``score`` are what the learner confirmed (or the estimate as it
+    was, when they changed nothing); ``estimate``/``estimate_score`` keep
+    what the grader said, so a toggle never loses the machine's judgement.
+    """
 
     session_id: int
     question_id: int
     attempt: str
     score: float | None
-    points: tuple[tuple[str, bool], ...]
+    points: tuple[PointMark, ...]
     advice: str
     source: str  # "live", "offline" or "offline-fallback"
     prompt_tokens: int = 0
@@ -117,6 +135,13 @@ class GradeRecord:
     cached_tokens: int = 0
     requests: int = 0
     created: str = ""
+    estimate: tuple[PointMark, ...] = ()  # the grader's marks; () = the same as ``points``
+    estimate_score: float | None = None
+
+    @property
+    def changed(self) -> bool:
+        """The learner changed at least one of the grader's marks."""
+        return bool(self.estimate) and self.estimate != self.points
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from studybot.storage.records import (
     CardRow,
     FollowUp,
     GradeRecord,
+    PointMark,
     ReviewEntry,
     ReviewStats,
     SegmentRecord,
@@ -38,6 +39,7 @@ __all__ = [
     "DB_NAME",
     "OFFLINE",
     "CardRow",
+    "PointMark",
     "FollowUp",
     "GradeRecord",
     "ReviewEntry",
@@ -277,10 +279,10 @@ class Store:
             self.db.table(table).insert(row)
 
     def record_grade(self, grade: GradeRecord) -> None:
+        """Save (or replace) a question's graded attempt in a session."""
         row = asdict(grade)
-        row["points"] = json.dumps(
-            [{"point": p, "covered": c} for p, c in grade.points], ensure_ascii=False
-        )
+        row["points"] = _marks_json(grade.points)
+        row["estimate"] = _marks_json(grade.estimate) if grade.estimate else None
         row["created"] = grade.created or now()
         with writing(self.db):
             self.db.table("grades").insert(row, replace=True)
@@ -291,10 +293,10 @@ class Store:
         out = {}
         for row in rows:
             row = dict(row)
-            row["points"] = tuple(
-                (p["point"], bool(p["covered"])) for p in json.loads(row["points"])
-            )
-            out[row["question_id"]] = GradeRecord(**row)
+            row["points"] = _marks(row["points"])
+            row["estimate"] = _marks(row.get("estimate"))
+            names = {f.name for f in fields(GradeRecord)}
+            out[row["question_id"]] = GradeRecord(**{k: v for k, v in row.items() if k in names})
         return out
 
     def followups(self, session_id: int) -> list[FollowUp]:
@@ -388,6 +390,30 @@ class Store:
             reviews=self.session_reviews(record.id),
             prefixes=prefixes,
         )
+
+
+def _marks_json(marks: tuple[PointMark, ...]) -> str:
+    return json.dumps(
+        [
+            {"point": m.point, "state": m.state, "covered": m.covered, "evidence": m.evidence}
+            for m in marks
+        ],
+        ensure_ascii=False,
+    )
+
+
+def _marks(text: str | None) -> tuple[PointMark, ...]:
+    """Stored marks; rows from before states were kept say only covered or not."""
+    if not text:
+        return ()
+    return tuple(
+        PointMark(
+            m["point"],
+            m.get("state") or ("covered" if m.get("covered") else "missed"),
+            m.get("evidence"),
+        )
+        for m in json.loads(text)
+    )
 
 
 def _card(row: dict[str, Any]) -> CardRow:

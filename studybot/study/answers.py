@@ -11,7 +11,15 @@ from studybot.bank import Question
 from studybot.costs import tokens
 from studybot.costs.kv.turns import kv_model, turn_kv_bytes
 from studybot.learn import grading as grade
-from studybot.storage.store import FollowUp, GradeRecord, SegmentRecord, SessionRecord, Turn, sha256
+from studybot.storage.store import (
+    FollowUp,
+    GradeRecord,
+    PointMark,
+    SegmentRecord,
+    SessionRecord,
+    Turn,
+    sha256,
+)
 from studybot.types import Messages, Reply, Usage
 
 
@@ -64,7 +72,7 @@ def grade_record(
         question_id=question_id,
         attempt=attempt,
         score=result.score,
-        points=tuple((p.point, p.covered) for p in result.points),
+        points=tuple(PointMark(p.point, p.state, p.evidence) for p in result.points),
         advice=result.advice,
         source=result.source,
         prompt_tokens=usage.prompt_tokens if usage else 0,

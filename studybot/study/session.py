@@ -302,7 +302,9 @@ def _after_answer(
     if policy.rating_expected:
         from studybot.learn import review
 
-        suggestion = review.suggest_rating(result.score if result else None)
+        suggestion = review.suggest_rating(
+            result.score if result else None, result.contradicted if result else 0
+        )
     while True:
         action = step.listener.after_answer(step.question, suggestion)
         if action == QUIT:

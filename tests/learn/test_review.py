@@ -47,7 +47,7 @@ def rate(store: Store, question_id: int, rating: int, at: datetime, **extra):
 
 @pytest.mark.parametrize(
     ("score", "rating"),
-    [(None, 3), (0.0, 1), (0.34, 1), (0.35, 2), (0.59, 2), (0.6, 3), (0.89, 3), (0.9, 4), (1, 4)],
+    [(None, 3), (0.0, 1), (0.34, 1), (0.35, 2), (0.69, 2), (0.7, 3), (0.89, 3), (0.9, 4), (1, 4)],
 )
 def test_suggested_rating_follows_the_documented_bounds(score, rating):
     assert review.suggest_rating(score) == rating
@@ -202,3 +202,8 @@ def test_two_processes_rating_at_once_lose_no_review(studybot_home):
     with sqlite3.connect(studybot_home / DB_NAME) as con:
         assert con.execute("select count(*) from reviews").fetchone()[0] == 50
         assert con.execute("select reviews from cards").fetchone()[0] == 50
+
+
+def test_a_contradicted_point_suggests_again_whatever_the_score():
+    assert review.suggest_rating(1.0, contradicted=1) == 1
+    assert review.suggest_rating(None, contradicted=2) == 1

@@ -1,4 +1,4 @@
-"""``due`` and ``progress``: what the FSRS schedule says, per question and per chapter."""
+"""``review``, ``due`` and ``progress``: quizzing what is due, and what the FSRS schedule says."""
 
 from __future__ import annotations
 
@@ -6,9 +6,52 @@ from pathlib import Path
 
 import click
 
-from studybot.cli.common import bank_option, emit_json, json_option, stdout_console
+from studybot.cli.common import (
+    bank_option,
+    channel_options,
+    emit_json,
+    json_option,
+    segment_options,
+    stdout_console,
+)
 
 START_HINT = "Rate questions as you study: studybot run --from 1 --to 8 --quiz"
+
+
+@click.command()
+@click.option("--limit", type=click.IntRange(min=1), metavar="N", help="At most N questions.")
+@bank_option
+@channel_options
+@segment_options
+@json_option
+def review(limit, bank_ref, as_json, **flags) -> None:
+    """Quiz yourself on the questions that are due, most overdue first.
+
+    The due questions are cut into segments like a run (same prefix,
+    summaries, resume and export); each is asked, graded and rated.
+
+    \b
+    Example:
+      studybot review
+      studybot review --limit 8 --bank mine
+    """
+    from studybot.cli.run import notice_line, study_session
+    from studybot.learn import review as reviews
+    from studybot.storage.store import Store
+    from studybot.study.opening import Options, begin_review, open_study
+
+    study, notice = open_study(Options(bank=bank_ref, flags=flags))
+    store = Store.open()
+    record = begin_review(study, store, limit)
+    if record is None:
+        upcoming = min((c.due for c in reviews.cards(store, study.key)), default=None)
+        when = f"; the next one is due {reviews.until(upcoming)}" if upcoming else ""
+        click.echo(f"Nothing is due for review{when}.")
+        if upcoming is None:
+            click.echo("Rate questions first: studybot run --from 1 --to 8 --quiz")
+        return
+    notice_line(notice)
+    study_session(study, store, record, as_json)
 
 
 @click.command()
@@ -170,4 +213,4 @@ def _percent(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
 
 
-COMMANDS = [due, progress]
+COMMANDS = [review, due, progress]

@@ -1,4 +1,4 @@
-"""``run``, ``review`` and ``resume``: the study loop with a terminal around it."""
+"""``run`` and ``resume``: the study loop with a terminal around it (``review`` uses it too)."""
 
 from __future__ import annotations
 
@@ -71,49 +71,14 @@ def run(first, last, chapter, tags, ids, weak, quiz, bank_ref, fresh, as_json, *
     study, notice = open_study(Options(bank=bank_ref, flags=flags))
     choice = Choice(first, last, tuple(chapter), tuple(tags), tuple(ids), weak)
     begun = begin(study, choice, quiz=quiz, fresh=fresh)
-    _notice(notice)
+    notice_line(notice)
     if begun.carried is not None:
         click.echo(
             f"Continuing session {begun.carried.session_id}: its last summary starts this run "
             "(--fresh to start without).",
             err=True,
         )
-    _study(study, begun.store, begun.record, as_json)
-
-
-@click.command()
-@click.option("--limit", type=click.IntRange(min=1), metavar="N", help="At most N questions.")
-@bank_option
-@channel_options
-@segment_options
-@json_option
-def review(limit, bank_ref, as_json, **flags) -> None:
-    """Quiz yourself on the questions that are due, most overdue first.
-
-    The due questions are cut into segments like a run (same prefix,
-    summaries, resume and export); each is asked, graded and rated.
-
-    \b
-    Example:
-      studybot review
-      studybot review --limit 8 --bank mine
-    """
-    from studybot.learn import review as reviews
-    from studybot.storage.store import Store
-    from studybot.study.opening import Options, begin_review, open_study
-
-    study, notice = open_study(Options(bank=bank_ref, flags=flags))
-    store = Store.open()
-    record = begin_review(study, store, limit)
-    if record is None:
-        upcoming = min((c.due for c in reviews.cards(store, study.key)), default=None)
-        when = f"; the next one is due {reviews.until(upcoming)}" if upcoming else ""
-        click.echo(f"Nothing is due for review{when}.")
-        if upcoming is None:
-            click.echo("Rate questions first: studybot run --from 1 --to 8 --quiz")
-        return
-    _notice(notice)
-    _study(study, store, record, as_json)
+    study_session(study, begun.store, begun.record, as_json)
 
 
 @click.command()
@@ -146,11 +111,11 @@ def resume(session_id, as_json, **flags) -> None:
             "unanswered questions are asked as the bank says now)",
             err=True,
         )
-    _notice(reopened.notice)
-    _study(reopened.study, store, record, as_json)
+    notice_line(reopened.notice)
+    study_session(reopened.study, store, record, as_json)
 
 
-def _notice(notice: str | None) -> None:
+def notice_line(notice: str | None) -> None:
     """Which provider answers, said once before the first question (stderr)."""
     if notice:
         click.echo(paint(notice, "warning"), err=True)
@@ -160,7 +125,7 @@ def _ids(ids) -> str:
     return ", ".join(f"Q{q}" for q in ids)
 
 
-def _study(study, store, record, as_json: bool) -> None:
+def study_session(study, store, record, as_json: bool) -> None:
     from studybot.storage.home import home
     from studybot.storage.locks import session_lock
 
@@ -241,4 +206,4 @@ def _channel_line(study) -> None:
     )
 
 
-COMMANDS = [run, review, resume]
+COMMANDS = [run, resume]

@@ -136,10 +136,12 @@ def test_each_term_is_written_one_way_outside_its_one_gloss(shipped, word, gloss
 
 
 def test_embedding_in_english_only_names_a_thing_in_brackets_after_its_chinese(shipped):
-    """「句段嵌入（segment embedding）」, or inside a name (text-embedding-3, resize_token_embeddings)."""
+    """「句段嵌入（segment embedding）」, or in a name (text-embedding-3, Qwen3-Embedding)."""
     loose = []
     for where, text in bank_text(shipped):
-        bare = re.sub(r"（[^）]*）|Gemini Embedding|[\w-]*[-_]embeddings?[\w-]*", "", text)
+        bare = re.sub(
+            r"（[^）]*）|Gemini Embedding|[\w-]*[-_]embeddings?[\w-]*", "", text, flags=re.I
+        )
         if re.search(r"embedding", bare, re.IGNORECASE):
             loose.append(f"{where}: {text}")
     assert loose == []
@@ -208,8 +210,8 @@ def _words(*names: str) -> str:
 # A model's name: a config or a context window belongs to a named model.
 MODEL = (
     r"Llama|LLaMA|Qwen|DeepSeek|Mistral|Mixtral|Gemma|GPT-?[2-5]|Claude|Gemini|BERT|bert-"
-    r"|RoBERTa|PaLM|Chinchilla|Gopher|GLM|LLaVA|CLIP|ViT|SigLIP|Whisper|Kimi|"
-    + _words("V2", "V3", "R1", "T5", "o1", "o3")
+    r"|RoBERTa|PaLM|Chinchilla|Gopher|GLM|LLaVA|CLIP|ViT|SigLIP|BLIP|Q-Former|InternVL|Flamingo"
+    r"|Whisper|Kimi|" + _words("V2", "V3", "R1", "T5", "o1", "o3")
 )
 API_FIELDS = _words(
     "max_tokens", "max_completion_tokens", "tool_choice", "tool_calls?", "tool_call_id",
@@ -252,12 +254,17 @@ AGEING = {
         r"|最长 ?\d{3,}|扩到 ?\d+(?:\.\d+)? ?[KkM]|支持 ?\d{3,} ?长度|窗口 ?\d{3,}",
         MODEL + r"|主流|目前|当前|常见|商用",
     ),
+    "a claim about current practice": (
+        r"(?:当前|目前|如今|今天)的?(?:主流|大模型|开源|商用)|现在的大模型|目前(?:还)?没有"
+        r"|主流(?:开源|商用|闭源)?(?:模型|大模型|推理模型|LLM)[^。；]{0,12}(?:都|多为|大多|几乎|普遍|仍)",
+        None,
+    ),
     "a model config": (
         r"\d+ ?(?:层|个头|个 KV 头|个查询头|头|个专家|个路由专家|个共享专家)"
         r"|head_dim|d_head ?=|d_model ?=|d_ff ?[=为]|vocab_size|hidden_size|hidden \d|kv_lora_rank"
         r"|(?<![A-Za-z_])[dDLV] ?= ?\d|词表[^。；]{0,8}?\d|中间维度?[^。；]{0,6}\d"
         r"|base[^。；]{0,30}?(?:用|为|调到|=) ?(?:\d{4,}|10[⁰-⁹])|patch[^。；]{0,4}\d+"
-        r"|\d+ ?个视觉 token|码本 ?\d+|\d+ ?路(?:流水线|专家|张量|数据)并行|(?:EP|TP|DP)\d+",
+        r"|\d+ ?个 ?视觉 ?token|码本 ?\d+|\d+ ?路(?:流水线|专家|张量|数据)并行|(?:EP|TP|DP)\d+",
         MODEL,
     ),
 }

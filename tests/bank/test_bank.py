@@ -186,6 +186,13 @@ def test_what_two_questions_share_is_written_alike(shipped):
     # YaRN's attention temperature, in the YaRN paper's convention, in both places
     assert all("√(1/t) = 0.1·ln s + 1" in points(n) for n in (32, 192))
     assert all("数万到上百万条" in points(n) for n in (3, 142))  # SFT data scale
+    kv_bytes = "2 × 层数 × kv_heads × head_dim × 每元素字节数"  # the prefix's KV formula
+    assert all(kv_bytes in points(n) for n in (5, 23, 107))
+    # Llama 3 8B's KV per token, from the same dated config, in the anchor and in Q76
+    assert all(
+        "Llama 3 8B（2024-04 公开配置" in points(n) and "128 KiB" in points(n) for n in (34, 76)
+    )
+    assert all("约 14 GB" in points(n) for n in (28, 33, 146))  # a 7B model's BF16 weights
 
 
 # -- facts that age say when they held -----------------------------------------

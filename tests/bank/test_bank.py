@@ -371,9 +371,13 @@ def test_q13_quotes_the_tokens_per_character_the_bank_itself_measures(shipped):
         for _, text in bank_text(shipped)
         for run in re.findall(r"[\u3400-\u4dbf\u4e00-\u9fff]+", text)
     ]
-    measured = sum(tokens.count(run) for run in runs) / sum(len(run) for run in runs)
-    quoted = re.search(r"cl100k 约 (\d\.\d+) token/字", " ".join(shipped.get(13).key_points))
+    chars = sum(len(run) for run in runs)
+    measured = sum(tokens.count(run) for run in runs) / chars
+    q13 = " ".join(shipped.get(13).key_points)
+    quoted = re.search(r"cl100k 约 (\d\.\d+) token/字", q13)
     assert quoted and abs(float(quoted.group(1)) - measured) <= 0.05, measured
+    size = re.search(r"本题库约 (\d+\.\d) 万个汉字", q13)  # the text it was measured on
+    assert size and abs(float(size.group(1)) * 10_000 / chars - 1) <= 0.05, chars
 
 
 def test_select_validates_ranges(shipped):

@@ -151,7 +151,7 @@ BYTES = re.compile(r"\d\s*(?:[KMGT]i?B|kB)(?![/\w])")
 
 
 def test_kv_cache_sizes_are_in_binary_units(shipped):
-    """The prefix's notation: KV 缓存 and 显存 in KiB/MiB/GiB, each clause on its own."""
+    """The prefix's notation: a KV cache's size in KiB/MiB/GiB, read clause by clause."""
     decimal = []
     for where, text in bank_text(shipped):
         for clause in re.split(r"[，。；：]", text):

@@ -50,6 +50,7 @@ def session_summary(record: SessionRecord) -> dict[str, Any]:
         "model": record.model,
         "created": record.created,
         "mode": record.mode,
+        "selection": record.selection,
     }
 
 

@@ -102,8 +102,13 @@ class Store:
         segments: Iterable[tuple[int, ...]],
         summary_in: str | None = None,
         mode: str = "read",
+        selection: dict[str, Any] | None = None,
     ) -> int:
-        """Create a session with its segments in one transaction; returns its id."""
+        """Create a session with its segments in one transaction; returns its id.
+
+        ``selection`` is what the user chose (a range unless said otherwise).
+        """
+        chosen = selection or {"kind": "range", "from": first_question, "to": last_question}
         parts = list(segments)
         with writing(self.db):
             prefix_sha = self.remember_prefix(prefix)
@@ -122,6 +127,7 @@ class Store:
                     "prefix_sha256": prefix_sha,
                     "created": now(),
                     "mode": mode,
+                    "selection": json.dumps(chosen, ensure_ascii=False, sort_keys=True),
                 }
             )
             session_id = int(table.last_pk)
@@ -168,6 +174,7 @@ class Store:
     def _session(self, row: dict[str, Any]) -> SessionRecord:
         row = dict(row)
         row["settings"] = json.loads(row["settings"] or "{}")
+        row["selection"] = json.loads(row.get("selection") or "{}")
         row.pop("prefix_sha256", None)
         return SessionRecord(**row)
 

@@ -18,22 +18,53 @@ from studybot.cli.common import (
 START_HINT = "Rate questions as you study: studybot run --from 1 --to 8 --quiz"
 
 
+def fsrs_options(fn):
+    """The FSRS settings Anki has, for one review; config.toml holds them for every one."""
+    fn = click.option(
+        "--new-per-day",
+        type=int,
+        metavar="N",
+        help="Never-rated questions to add a day (default 0: only what is due).",
+    )(fn)
+    fn = click.option(
+        "--reviews-per-day", type=int, metavar="N", help="Daily review limit (default 200)."
+    )(fn)
+    fn = click.option(
+        "--maximum-interval",
+        type=int,
+        metavar="DAYS",
+        help="Longest wait after a rating (default 36500).",
+    )(fn)
+    fn = click.option(
+        "--desired-retention",
+        type=float,
+        metavar="0.7-0.99",
+        help="Recall probability to schedule for (default 0.9).",
+    )(fn)
+    return fn
+
+
 @click.command()
 @click.option("--limit", type=click.IntRange(min=1), metavar="N", help="At most N questions.")
 @bank_option
 @channel_options
 @segment_options
+@fsrs_options
 @json_option
 def review(limit, bank_ref, as_json, **flags) -> None:
     """Quiz yourself on the questions that are due, most overdue first.
 
     The due questions are cut into segments like a run (same prefix,
-    summaries, resume and export); each is asked, graded and rated.
+    summaries, resume and export); each is asked, graded and rated. At most
+    reviews_per_day ratings of rated questions a day (and new_per_day new
+    ones, next in the bank); desired_retention and maximum_interval shape
+    each interval from this rating on. All four are settings of config.toml.
 
     \b
     Example:
       studybot review
       studybot review --limit 8 --bank mine
+      studybot review --reviews-per-day 20 --desired-retention 0.85
     """
     from studybot.cli.run import notice_line, study_session
     from studybot.learn import review as reviews
@@ -44,14 +75,29 @@ def review(limit, bank_ref, as_json, **flags) -> None:
     store = Store.open()
     record = begin_review(study, store, limit)
     if record is None:
-        upcoming = min((c.due for c in reviews.cards(store, study.key)), default=None)
-        when = f"; the next one is due {reviews.until(upcoming)}" if upcoming else ""
-        click.echo(f"Nothing is due for review{when}.")
-        if upcoming is None:
+        click.echo(_nothing_now(store, study))
+        if not reviews.cards(store, study.key):
             click.echo("Rate questions first: studybot run --from 1 --to 8 --quiz")
         return
     notice_line(notice)
     study_session(study, store, record, as_json)
+
+
+def _nothing_now(store, study) -> str:
+    """Why review has nothing to serve: nothing due, or today's limit reached."""
+    from studybot.learn import review as reviews
+
+    due = reviews.due_questions(store, study.bank, study.key)
+    if due:
+        left = reviews.today(store, study.key, study.settings)
+        return (
+            f"Today's review limit is reached: {left.reviews_done} reviews done, "
+            f"reviews_per_day {left.reviews_per_day}; {len(due)} are due "
+            "(--reviews-per-day N serves more today)."
+        )
+    upcoming = min((c.due for c in reviews.cards(store, study.key)), default=None)
+    when = f"; the next one is due {reviews.until(upcoming)}" if upcoming else ""
+    return f"Nothing is due for review{when}."
 
 
 @click.command()
@@ -62,7 +108,8 @@ def due(bank_ref: str | None, as_json: bool) -> None:
 
     Without --bank, the cards of every bank you have rated. A question is
     listed once you have rated it (1 Again, 2 Hard, 3 Good, 4 Easy);
-    `studybot review` studies the ones that are due now.
+    `studybot review` studies the ones that are due now, as many as today's
+    reviews_per_day leaves (and new_per_day new ones): the last lines say so.
 
     \b
     Example:
@@ -72,7 +119,8 @@ def due(bank_ref: str | None, as_json: bool) -> None:
     from studybot.learn import review
     from studybot.storage.store import Store
 
-    cards = review.cards(Store.open(), bank_ref)
+    store = Store.open()
+    cards = review.cards(store, bank_ref)
     if as_json:
         emit_json([c.to_json() for c in cards])
         return
@@ -111,6 +159,32 @@ def due(bank_ref: str | None, as_json: bool) -> None:
         banks = sorted({c.bank for c in now_due})
         line += " Study them: " + "; ".join(_review_command(b) for b in banks)
     console.print(line, markup=False)
+    for text in _limit_lines(store, cards, now_due, now):
+        console.print(text, markup=False)
+
+
+def _limit_lines(store, cards, now_due, now) -> list[str]:
+    """What today's limits (reviews_per_day, new_per_day) let `review` serve, per bank."""
+    from studybot.channel import config
+    from studybot.learn import review
+
+    settings = config.load()
+    lines = []
+    for key in sorted({c.bank for c in cards}):
+        left = review.today(store, key, settings, now)
+        due = sum(1 for c in now_due if c.bank == key)
+        where = f" of {key}" if len({c.bank for c in cards}) > 1 else ""
+        if due > left.reviews_left:
+            lines.append(
+                f"Today's limit{where}: review serves {left.reviews_left} of the {due} due "
+                f"(reviews_per_day {left.reviews_per_day}, {left.reviews_done} done today)."
+            )
+        if left.new_left:
+            lines.append(
+                f"review{where} also adds up to {left.new_left} new question(s) today "
+                f"(new_per_day {left.new_per_day}, {left.new_done} rated first today)."
+            )
+    return lines
 
 
 @click.command()

@@ -380,6 +380,27 @@ class Store:
         )
         return {r["question_id"]: ReviewStats(r["mean_grade"], r["last_reviewed"]) for r in rows}
 
+    def ratings_since(self, bank: str, at: str) -> tuple[int, int]:
+        """(first ratings, other ratings) of the bank's questions given since ``at`` (ISO UTC)."""
+        row = next(
+            self.db.query(
+                "select count(*) as total, coalesce(sum(r.id = (select min(f.id) from reviews f"
+                " where f.bank = r.bank and f.question_id = r.question_id)), 0) as first"
+                " from reviews r where r.bank = ? and r.reviewed_at >= ?",
+                [bank, at],
+            )
+        )
+        return row["first"], row["total"] - row["first"]
+
+    def studied(self, bank: str) -> dict[int, str]:
+        """Question id -> when it was last answered in a session of the bank (read runs too)."""
+        rows = self.db.query(
+            "select t.question_id, max(t.created) as last from turns t"
+            " join sessions s on s.id = t.session_id where s.bank = ? group by t.question_id",
+            [bank],
+        )
+        return {r["question_id"]: r["last"] for r in rows}
+
     # -- one session, read once -----------------------------------------------
 
     def view(self, session_id: int | str) -> SessionView:

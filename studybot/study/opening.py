@@ -106,8 +106,11 @@ def begin(study: Study, choice: Choice, *, quiz: bool, fresh: bool) -> Begun:
 
 
 def begin_review(study: Study, store: Store, limit: int | None) -> SessionRecord | None:
-    """A review session of the due questions, most overdue first; None when nothing is due."""
-    questions = reviews.due_questions(store, study.bank, study.key, limit=limit)
+    """A review session of what is due (most overdue first) and new, within today's limits.
+
+    None when nothing is left to serve today (``learn.review.serve``).
+    """
+    questions = reviews.serve(store, study.bank, study.key, study.settings, limit=limit)
     if not questions:
         return None
     chosen = selection.review_kept(questions, limit)

@@ -334,6 +334,7 @@ def _rate(step: _Step, rating: int, attempt: str | None, result: grade.Grade | N
         grade=result.score if result else None,
         attempt=attempt,
         session_id=step.session.id,
+        settings=step.study.settings,  # desired retention, maximum interval
     )
     # record_review has committed: only now is the rating shown as saved.
     step.listener.rating_saved(step.question, rating, scheduled.interval)

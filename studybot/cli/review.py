@@ -194,15 +194,19 @@ def _limit_lines(store, cards, now_due, now) -> list[str]:
     "--plot",
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE.png",
-    help="Also write a PNG grid of every question coloured by retention (needs the plot extra).",
+    help="Also write a PNG grid of every question: retention, failed and due marked, "
+    "each chapter's grade (needs the plot extra).",
 )
 def progress(bank_ref: str | None, as_json: bool, plot: Path | None) -> None:
-    """Per chapter: seen / total, due now, mean grade, retention, last studied.
+    """Per chapter: seen, due, failed, mean grade, retention, true retention.
 
-    Retention is FSRS's probability that you recall a seen question now,
-    averaged over the chapter (FSRS counts whole days, so a question rated
-    today shows 100%); the grade is the share of key points an attempt
-    covered. Every chapter is listed, studied or not.
+    Seen counts questions read in a run or rated. Retention is FSRS's
+    probability that you recall a rated question now (over the exact time
+    since its rating), averaged over the chapter; a question last rated
+    Again counts 0. True retention is the share of reviews not rated Again,
+    as Anki's statistics count it. The grade is the share of key points an
+    attempt covered. Under the table: what is due today and each of the
+    next 7 days. Every chapter is listed, studied or not.
 
     \b
     Example:
@@ -235,7 +239,8 @@ def _render_progress(report) -> None:
     from rich.text import Text
 
     table = Table(title=Text(f"{report.title} ({report.bank})"), title_justify="left", box=None)
-    for heading in ("ch", "title", "seen", "", "due", "grade", "retention", "last studied"):
+    headings = ("ch", "title", "seen", "", "due", "failed", "grade", "retention", "true", "last")
+    for heading in headings:
         justify = "left" if heading in {"title", ""} else "right"
         table.add_column(heading, justify=justify, no_wrap=heading != "title")
     for c in report.chapters:
@@ -244,19 +249,40 @@ def _render_progress(report) -> None:
             str(c.chapter),
             Text(c.title, no_wrap=True, overflow="ellipsis"),
             f"{c.seen}/{c.total}",
-            ProgressBar(total=c.total, completed=c.seen, width=12, complete_style=colour),
-            str(c.due),
+            ProgressBar(total=c.total, completed=c.seen, width=10, complete_style=colour),
+            str(c.due) if c.due == c.due_today else f"{c.due} ({c.due_today})",
+            Text(f"✗ {c.failed}", style="bold red") if c.failed else Text("0"),
             _percent(c.mean_grade),
-            _percent(c.retention),
-            (c.last_studied or "-")[:10],  # the day; --json has the time
+            Text(_percent(c.retention), style=colour if c.retention is not None else ""),
+            _percent(c.recall.share),
+            (c.last_studied or "-")[5:10] or "-",  # the day; --json has the time
         )
     console = stdout_console()
     console.print(table)
+    console.print(_progress_footer(report), markup=False)
     seen = sum(c.seen for c in report.chapters)
     if not seen:
         console.print(f"Nothing studied in this bank yet. {START_HINT}", markup=False)
     elif any(c.due for c in report.chapters):
         console.print(f"Due now: {_review_command(report.bank)}", markup=False)
+
+
+def _progress_footer(report) -> str:
+    """The figures of the whole bank under the table, and what the columns mean."""
+    now = sum(c.due for c in report.chapters)
+    ahead = " ".join(str(n) for n in report.forecast)
+    recall = report.recall
+    true = (
+        f"true retention {recall.share:.0%} ({recall.passed} of "
+        f"{recall.passed + recall.failed} reviews not Again)"
+        if recall.share is not None
+        else "true retention - (no review of a learnt question yet)"
+    )
+    return (
+        f"due today {report.due_today} ({now} now) · next 7 days: {ahead} · {true}\n"
+        "seen = read or rated · due (today) · failed = last rated Again, counted 0 in retention "
+        "· true = reviews not Again, as Anki counts"
+    )
 
 
 def _question_texts(keys: set[str]) -> dict[tuple[str, int], str]:

@@ -81,6 +81,13 @@ class Store:
 
         return cls(home() / DB_NAME, write=write)
 
+    @staticmethod
+    def exists() -> bool:
+        """Whether the home has a database yet (nothing is created to find out)."""
+        from studybot.storage.home import home
+
+        return (home() / DB_NAME).is_file()
+
     def close(self) -> None:
         self.db.close()
 
@@ -221,6 +228,31 @@ class Store:
             )
             for row in rows
         ]
+
+    def drop_unasked(self, session_id: int, question_ids: Iterable[int]) -> None:
+        """Take unanswered questions out of a session's plan (they left the bank).
+
+        A last segment left empty goes too, so the session can complete; the
+        session's total follows.
+        """
+        dropped = set(question_ids)
+        segments = self.segments(session_id)
+        with writing(self.db):
+            for segment in segments:
+                kept = [q for q in segment.question_ids if q not in dropped]
+                if kept != list(segment.question_ids):
+                    self.db.table("segments").update(
+                        (session_id, segment.index), {"question_ids": json.dumps(kept)}
+                    )
+            for segment in reversed(segments):
+                if any(q not in dropped for q in segment.question_ids):
+                    break
+                self.db.execute(
+                    "delete from segments where session_id = ? and idx = ?",
+                    [session_id, segment.index],
+                )
+            total = sum(len([q for q in s.question_ids if q not in dropped]) for s in segments)
+            self.db.table("sessions").update(session_id, {"total": total})
 
     def split_segment(self, session_id: int, index: int, at_question: int) -> None:
         """Cut segment ``index`` before ``at_question``: the rest becomes segment ``index + 1``.

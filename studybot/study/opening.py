@@ -77,7 +77,8 @@ def begin(study: Study, choice: Choice, *, quiz: bool, fresh: bool) -> Begun:
     ``--chapter 4`` after ``--chapter 3``) starts from its last summary,
     unless ``fresh``; ids, tags, the weakest and reviews never continue one. A choice that names nothing studyable writes nothing.
     """
-    weak_from = Store.open() if choice.weak is not None else None  # only --weak reads the log
+    # Only --weak reads the review log; a home that has none has nothing rated yet.
+    weak_from = Store.open() if choice.weak is not None and Store.exists() else None
     questions = selection.choose(
         study.bank,
         weak_from,
@@ -138,5 +139,11 @@ def reopen(store: Store, session_id: int | str | None, flags: Mapping[str, Any])
     waiting = not record.live and bool(resuming.unanswered_offline(store, record))
     study, notice = open_study(Options(flags=flags, session=record, waiting_for_live=waiting))
     edited, removed = resuming.changed_questions(record, study.bank)
-    record = resuming.record_channel(store, record, study.provider, study.settings)
+    # A question that left the bank before it was asked cannot be asked: it leaves the plan.
+    unasked = set(resuming.unanswered(store, record)) & set(removed)
+    if unasked:
+        store.drop_unasked(record.id, unasked)
+    record = resuming.record_channel(
+        store, store.session(record.id), study.provider, study.settings
+    )
     return Reopened(study, record, notice, edited, removed)

@@ -105,7 +105,8 @@ def unanswered_offline(store: Store, record: SessionRecord) -> list[int]:
     from studybot.channel.providers.offline import has_answer
 
     loaded = banks.load(bank_ref(record))
-    return [q for q in unanswered(store, record) if not has_answer(loaded.get(q))]
+    present = {q.id: q for q in loaded.questions}  # a question that left the bank is not waiting
+    return [q for q in unanswered(store, record) if q in present and not has_answer(present[q])]
 
 
 # -- faithful resumes --------------------------------------------------------

@@ -88,6 +88,7 @@ def session_data(view: SessionView) -> dict[str, Any]:
         "total": record.total,
         "created": record.created,
         "mode": record.mode,
+        "selection": record.selection,
         "grading_usage": grading_usage(grades.values()),
         "segments": [
             {

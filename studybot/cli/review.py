@@ -168,7 +168,8 @@ def _limit_lines(store, cards, now_due, now) -> list[str]:
     from studybot.channel import config
     from studybot.learn import review
 
-    settings = config.load()
+    # The daily limits only: no model channel is read, so a broken Codex config cannot stop `due`.
+    settings = config.load({"offline": True})
     lines = []
     for key in sorted({c.bank for c in cards}):
         left = review.today(store, key, settings, now)

@@ -201,7 +201,13 @@ def recalls(entries: list[ReviewEntry]) -> dict[int, Recall]:
     return out
 
 
-def _state(question_id, chapter, stats, at, end_of_today) -> QuestionState:
+def _state(
+    question_id: int,
+    chapter: int,
+    stats: review.QuestionStats | None,
+    at: datetime,
+    end_of_today: datetime,
+) -> QuestionState:
     if stats is None:  # read in a run, never rated
         return QuestionState(question_id, chapter, False, None, None, False, None, False, False)
     card = stats.card

@@ -109,8 +109,13 @@ class Store:
         segments: Iterable[tuple[int, ...]],
         summary_in: str | None = None,
         mode: str = "read",
+        selection: dict[str, Any] | None = None,
     ) -> int:
-        """Create a session with its segments in one transaction; returns its id."""
+        """Create a session with its segments in one transaction; returns its id.
+
+        ``selection`` is what the user chose (a range unless said otherwise).
+        """
+        chosen = selection or {"kind": "range", "from": first_question, "to": last_question}
         parts = list(segments)
         with writing(self.db):
             prefix_sha = self.remember_prefix(prefix)
@@ -129,6 +134,7 @@ class Store:
                     "prefix_sha256": prefix_sha,
                     "created": now(),
                     "mode": mode,
+                    "selection": json.dumps(chosen, ensure_ascii=False, sort_keys=True),
                 }
             )
             session_id = int(table.last_pk)
@@ -175,6 +181,7 @@ class Store:
     def _session(self, row: dict[str, Any]) -> SessionRecord:
         row = dict(row)
         row["settings"] = json.loads(row["settings"] or "{}")
+        row["selection"] = json.loads(row.get("selection") or "{}")
         row.pop("prefix_sha256", None)
         return SessionRecord(**row)
 
@@ -404,6 +411,27 @@ class Store:
             [bank],
         )
         return {r["question_id"]: ReviewStats(r["mean_grade"], r["last_reviewed"]) for r in rows}
+
+    def ratings_since(self, bank: str, at: str) -> tuple[int, int]:
+        """(first ratings, other ratings) of the bank's questions given since ``at`` (ISO UTC)."""
+        row = next(
+            self.db.query(
+                "select count(*) as total, coalesce(sum(r.id = (select min(f.id) from reviews f"
+                " where f.bank = r.bank and f.question_id = r.question_id)), 0) as first"
+                " from reviews r where r.bank = ? and r.reviewed_at >= ?",
+                [bank, at],
+            )
+        )
+        return row["first"], row["total"] - row["first"]
+
+    def studied(self, bank: str) -> dict[int, str]:
+        """Question id -> when it was last answered in a session of the bank (read runs too)."""
+        rows = self.db.query(
+            "select t.question_id, max(t.created) as last from turns t"
+            " join sessions s on s.id = t.session_id where s.bank = ? group by t.question_id",
+            [bank],
+        )
+        return {r["question_id"]: r["last"] for r in rows}
 
     # -- one session, read once -----------------------------------------------
 

@@ -104,16 +104,21 @@ def test_only_the_banks_own_cards_count(store, shipped):
 def test_the_json_rounds_the_ratios_and_keeps_the_agreed_keys(store, shipped):
     rate(store, 1, 3, T0, grade=2 / 3)
     data = progress.progress(store, shipped, "default", T0 + timedelta(hours=2)).to_json()
-    assert set(data) == {"bank", "chapters"} and len(data["chapters"]) == len(shipped.chapters)
+    assert set(data) == {"bank", "chapters", "questions", "due_today", "forecast", "true_retention"}
+    assert len(data["chapters"]) == len(shipped.chapters)
     first = data["chapters"][0]
     assert set(first) == {
         "chapter",
         "title",
         "total",
         "seen",
+        "rated",
         "due",
+        "due_today",
+        "failed",
         "mean_grade",
         "retention",
+        "true_retention",
         "last_studied",
     }
     assert first["mean_grade"] == 0.667 and first["seen"] == 1 and first["due"] == 1

@@ -40,6 +40,10 @@ class Flawed(OfflineProvider):
             return replace(reply, text="")
         return reply
 
+    def follow_up(self, messages, *, question, text, on_text=None):
+        # answered as a model would: the offline reply only says it cannot (left off the card)
+        return self._reply(messages, "GQA 让一组查询头共用一份 K、V。", on_text)
+
 
 class AsksOnce(session.Listener):
     def __init__(self, question_id: int) -> None:

@@ -28,6 +28,7 @@ TOP_KEYS = {
     "total",
     "created",
     "mode",
+    "selection",
     "grading_usage",
     "segments",
     "turns",
@@ -79,6 +80,10 @@ class Cut(OfflineProvider):
     def answer(self, messages, *, question, on_text=None):
         reply = super().answer(messages, question=question, on_text=on_text)
         return replace(reply, finish_reason="length") if question.id == 2 else reply
+
+    def follow_up(self, messages, *, question, text, on_text=None):
+        # answered as a model would: the offline reply only says it cannot (left out of notes)
+        return self._reply(messages, "MLA 把 K、V 压成一个低秩潜向量再缓存。", on_text)
 
 
 class Learner(session.Listener):
@@ -198,6 +203,7 @@ def test_session_json_has_the_agreed_keys_for_scripts():
         "model",
         "created",
         "mode",
+        "selection",
     }
     assert {k: data[k] for k in summary} == summary
 

@@ -3,10 +3,8 @@
 Two wire APIs: Chat Completions (``chat``, the default) and Responses
 (``responses``). Answers stream to the caller's ``on_text`` as they arrive.
 A reply is returned only when its stream reached its final event (a Chat
-``finish_reason``, a Responses ``response.completed``): the client does
-not raise for a Chat stream whose connection was closed early, so a
-stream without that event is treated as cut and retried, and no partial
-answer ever reaches the caller. Rate limits, 5xx, dropped connections and
+``finish_reason``, a Responses ``response.completed``): a stream without
+it is cut and retried, so no partial answer ever reaches the caller. Rate limits, 5xx, dropped connections and
 stalls are retried with backoff (``Retry-After`` wins); the client's own
 retries are off so that there is one policy, and one place to test it.
 """

@@ -76,6 +76,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--file", type=Path, default=DEFAULT, help="a labelled set (eval.toml format)"
     )
+    parser.add_argument(
+        "--details", action="store_true", help="also print each point graded unlike its label"
+    )
     args = parser.parse_args(argv)
 
     from studybot import bank
@@ -84,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     attempts = load(args.file)
     shipped = bank.load()
     started = time.perf_counter()
-    grader = grading.OfflineGrader(shipped)
+    grader = grading.offline(shipped)
     start_up = time.perf_counter() - started
 
     rows = []  # (kind, expected, graded, suggested, labels, states)
@@ -95,6 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = grader.grade(question, attempt["text"])
         spent += time.perf_counter() - began
         states = [p.state for p in result.points]
+        if args.details:
+            print_details(attempt, result)
         suggested = review.suggest_rating(result.score, result.contradicted)
         rows.append(
             (attempt["kind"], expected(attempt["labels"]), result.score or 0.0, suggested,
@@ -145,6 +150,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"english−strong: {gap:+.2f} · spearman {rho:.2f} · false credit {false_credit:.0%}"
     )
     return 0
+
+
+def print_details(attempt: dict, result) -> None:
+    """The points where the grader and the label disagree, with the grader's evidence."""
+    for n, (label, point) in enumerate(zip(attempt["labels"], result.points, strict=True), 1):
+        if label != point.state:
+            print(
+                f"Q{attempt['question']} {attempt['kind']:<8} point {n}: label {label:<12} "
+                f"graded {point.state:<12} {point.evidence or ''}"
+            )
 
 
 def share(flags: Sequence[bool]) -> float:

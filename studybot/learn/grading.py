@@ -33,7 +33,7 @@ from studybot.errors import StudybotError
 from studybot.learn import rubric, words
 from studybot.learn.estimate import TermEstimate
 from studybot.learn.marks import CONTRADICTED, COVERED, CREDIT, MISSED, PARTLY, STATES
-from studybot.learn.variants import VARIANTS
+from studybot.learn.variants import SPELLINGS
 from studybot.types import Messages, Usage
 
 __all__ = ["CONTRADICTED", "COVERED", "CREDIT", "MISSED", "PARTLY", "STATES"]
@@ -124,7 +124,7 @@ class OfflineGrader:
         self.bank = bank
         cutter = words.segmenter()
         cutter.add(rubric.alias_words(bank))
-        cutter.add(word for _, word in VARIANTS)
+        cutter.add(SPELLINGS)
         self._points: dict[Question, rubric.Rubric] = {}
         self._estimate: TermEstimate | None = None
         self._lock = threading.Lock()
@@ -142,7 +142,7 @@ class OfflineGrader:
         return self._estimated(question, points, attempt)
 
     def _on_rubric(self, question: Question, attempt: str) -> Grade:
-        verdicts, read = self._compiled(question).grade(attempt, question.question)
+        verdicts, read = self._compiled(question).grade(attempt)
         results = tuple(
             PointResult(point, v.state, v.evidence, v.key)
             for point, v in zip(question.key_points, verdicts, strict=True)

@@ -15,6 +15,7 @@ Chinese numerals (四倍, 两倍, 十六倍) are read before a unit.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -73,8 +74,13 @@ _DIGITS |= {"八": 8, "九": 9}
 _PLACES = {"十": 10, "百": 100, "千": 1000}
 
 
+@functools.cache
+def _unit(unit: str | None) -> str:
+    return normalise(unit).strip() if unit else ""
+
+
 def family(number: Number) -> str:
-    unit = normalise(number.unit).strip() if number.unit else ""
+    unit = _unit(number.unit)
     if not unit:
         return "bare"
     if unit in _BYTES:
@@ -90,12 +96,15 @@ def family(number: Number) -> str:
     return "literal"
 
 
-def figures(text: str, number: Number) -> list[tuple[float, ...]]:
-    """Each figure of ``text`` in ``number``'s family, as its possible values in base units."""
+def figures(text: str, number: Number, normalised: bool = False) -> list[tuple[float, ...]]:
+    """Each figure of ``text`` in ``number``'s family, as its possible values in base units.
+
+    ``normalised``: ``text`` is in the grader's spelling already (``words.normalise``).
+    """
     kind = family(number)
-    text = normalise(text)
+    text = text if normalised else normalise(text)
     if kind == "literal":
-        unit = re.escape(normalise(number.unit or "").strip())
+        unit = re.escape(_unit(number.unit))
         pattern = re.compile(_FIGURE + rf"\s*({unit})")
         return [(v,) for v in _values(pattern.finditer(text))]
     out: list[tuple[float, ...]] = []
@@ -119,7 +128,7 @@ def figures(text: str, number: Number) -> list[tuple[float, ...]]:
 def expected(number: Number) -> tuple[float, ...]:
     """The rubric's value in base units (several where the unit is ambiguous: KB)."""
     kind = family(number)
-    unit = normalise(number.unit).strip() if number.unit else ""
+    unit = _unit(number.unit)
     if kind == "bytes":
         return tuple(number.value * f for f in _BYTES[unit])
     if kind == "count":

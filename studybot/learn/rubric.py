@@ -19,6 +19,7 @@ question's own words earn nothing, and an attempt made of nothing else is 0.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -53,8 +54,13 @@ class Alias:
 
     @classmethod
     def of(cls, text: str) -> Alias:
-        parts = (words.alternative(part) for part in text.split("|"))
-        return cls(text, tuple(p for p in parts if p))
+        out: list[tuple[str, ...]] = []
+        for part in text.split("|"):
+            alternative = words.alternative(part)
+            if alternative:
+                out.append(alternative)
+                out.extend(m for m in _merged(alternative) if m not in out)
+        return cls(text, tuple(out))
 
     def shown(self) -> str:
         """The first alternative as a person reads it: "KV 缓存 K/V 头数 成正比" -> "KV 缓存 K/V 头数成正比"."""
@@ -117,16 +123,29 @@ class Seen:
     holding: tuple[int, ...] = ()  # every clause holding one of its alternatives
 
 
+@dataclass(frozen=True)
+class Asked:
+    """A question's own words, which an attempt restating it gets no credit for."""
+
+    joined: str
+    words: frozenset[str]
+
+    @classmethod
+    def of(cls, question: str) -> Asked:
+        clauses = [words.clause(c) for c in words.split(question)]
+        joined = "\n".join(c.joined for c in clauses)
+        return cls(joined, frozenset().union(*(c.words for c in clauses)))
+
+
 class Attempt:
     """An attempt cut into clauses once, its alias lookups remembered."""
 
-    def __init__(self, text: str, question: str, compared: Sides = NONE) -> None:
-        asked = [words.clause(c) for c in words.split(question)]
-        self.asked = "\n".join(c.joined for c in asked)
-        self.asked_words = set().union(*(c.words for c in asked))
+    def __init__(self, text: str, question: str | Asked, compared: Sides = NONE) -> None:
+        self.asked = question if isinstance(question, Asked) else Asked.of(question)
         read = [(n, words.clause(c)) for n, c in words.sentences(text)]
         kept = [(n, c) for n, c in read if not self._restates(c)]
         self.clauses = [c for _, c in kept]
+        self.joined = "\n".join(c.joined for c in self.clauses)  # rules out most words at once
         self._seen: dict[tuple[int, str], list[tuple[int, int]]] = {}
         # Per clause, the sides it names and the side it is about (carried within a sentence).
         self.named = [set(compared.named(c)) for c in self.clauses]
@@ -145,10 +164,10 @@ class Attempt:
 
     def _restates(self, clause: Clause) -> bool:
         """A clause copied from the question (or only its words, reordered) proves nothing."""
-        if len(clause.joined) >= RESTATED_CHARS and clause.joined in self.asked:
+        if len(clause.joined) >= RESTATED_CHARS and clause.joined in self.asked.joined:
             return True
         own = clause.words - _FILLER
-        return len(own) >= RESTATED_WORDS and own <= self.asked_words or not own
+        return len(own) >= RESTATED_WORDS and own <= self.asked.words or not own
 
     def look(self, alias: Alias, side: str | None = None) -> Seen:
         """Whether ``alias`` is said (un-negated), said only negated, or not said.
@@ -158,8 +177,9 @@ class Attempt:
         """
         best: dict[str, Seen] = {}
         holding: list[int] = []
-        for n in range(len(self.clauses)):
-            for alternative in alias.alternatives:
+        alternatives = [a for a in alias.alternatives if all(w in self.joined for w in a)]
+        for n in range(len(self.clauses) if alternatives else 0):
+            for alternative in alternatives:
                 match = self._match(n, alternative)
                 if match is None:
                     continue
@@ -192,17 +212,49 @@ class Attempt:
     def _match(self, n: int, alternative: tuple[str, ...]) -> tuple[tuple, bool] | None:
         """The spans of ``alternative``'s words in clause ``n`` and whether it is negated there."""
         clause = self.clauses[n]
-        spans = [self._find(n, clause, word) for word in alternative]
-        if not all(spans):
-            return None
-        flat = tuple(span for found in spans for span in found)
-        return flat, words.negated(clause, flat)
+        per_word: list[list[tuple[int, int]]] = []
+        for word in alternative:
+            found = self._find(n, clause, word)
+            if not found:
+                return None
+            per_word.append(found)
+        flat = tuple(span for found in per_word for span in found)
+        return flat, words.negated(clause, per_word)
 
     def _find(self, n: int, clause: Clause, word: str) -> list[tuple[int, int]]:
         key = (n, word)
         if key not in self._seen:
             self._seen[key] = words.find(clause, word)
         return self._seen[key]
+
+
+def _merged(alternative: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The alternative with its one-character CJK words joined to their neighbours.
+
+    A writer's "很 高" or "测试 集" is often one word to jieba (很高, 测试集),
+    which a lone character never matches inside: a run of such characters
+    becomes one word, and a single one is joined to the word after it and,
+    as another alternative, to the word before it.
+    """
+    runs: list[str] = []
+    for before, word in zip(("", *alternative), alternative, strict=False):
+        if _lone(word) and _lone(before):
+            runs[-1] += word
+        else:
+            runs.append(word)
+    out = [tuple(runs)] if len(runs) < len(alternative) else []
+    for i, word in enumerate(runs):
+        if not _lone(word):
+            continue
+        if i + 1 < len(runs) and _cjk(runs[i + 1][0]):
+            out.append((*runs[:i], word + runs[i + 1], *runs[i + 2 :]))
+        if i and _cjk(runs[i - 1][-1]):
+            out.append((*runs[: i - 1], runs[i - 1] + word, *runs[i + 1 :]))
+    return out
+
+
+def _lone(word: str) -> bool:
+    return len(word) == 1 and _cjk(word)  # "" is no CJK character
 
 
 def _overlap(one: Sequence[tuple[int, int]], other: Sequence[tuple[int, int]]) -> bool:
@@ -269,7 +321,7 @@ def _wrong_figure(found: tuple[float, ...], point: Point, number: Number) -> boo
 
 
 def _figs(clause: Clause, number: Number) -> list[tuple[float, ...]]:
-    return figures.figures(clause.text, number)
+    return figures.figures(clause.normal, number, normalised=True)
 
 
 @dataclass(frozen=True)
@@ -279,9 +331,10 @@ class Rubric:
     points: tuple[Point, ...]
     right: tuple[Alias, ...]
     sides: Sides
+    asked: Asked
 
-    def grade(self, attempt: str, question: str) -> tuple[list[Verdict], Attempt]:
-        read = Attempt(attempt, question, self.sides)
+    def grade(self, attempt: str) -> tuple[list[Verdict], Attempt]:
+        read = Attempt(attempt, self.asked, self.sides)
         return [
             verdict(point, read, self.right, side)
             for point, side in zip(
@@ -293,7 +346,8 @@ class Rubric:
 def compile_rubric(question: Question) -> Rubric:
     compiled = points(question)
     right = tuple(alias for point in compiled for alias in point.needed)
-    return Rubric(compiled, right, sides(question.question, question.key_points))
+    compared = sides(question.question, question.key_points)
+    return Rubric(compiled, right, compared, Asked.of(question.question))
 
 
 def _nones(items: Sequence) -> tuple[None, ...]:
@@ -328,12 +382,12 @@ def _known(question: Question) -> tuple[Number, ...]:
 
 
 def alias_words(bank: Bank) -> set[str]:
-    """Every word of every alias of the bank's rubric, in the grader's spelling."""
+    """Every word of every alias of the bank's rubric, as written (NFKC, lower case)."""
     out: set[str] = set()
     for question in bank.questions:
         for rubric in question.rubric:
             for alias in (*rubric.concepts, *filter(None, [rubric.claim]), *rubric.wrong):
-                out.update(words.normalise(alias).replace("|", " ").split())
+                out.update(unicodedata.normalize("NFKC", alias).lower().replace("|", " ").split())
     return out
 
 

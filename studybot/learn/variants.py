@@ -1,6 +1,7 @@
 """The grader's term variants: the ways one technical term is written, and its one spelling.
 
-Applied in order to lower-cased NFKC text, to the attempt and to the
+Applied in one pass to lower-cased NFKC text (the first variant of the
+table that matches at a place wins), to the attempt and to the
 rubric's aliases alike, so that "KV cache", "键值缓存" and "KV缓存" meet, and
 an English answer meets a Chinese alias through the common terms of the
 field. The one spelling is mostly the Chinese word the bank uses; a Latin
@@ -117,6 +118,26 @@ _TABLE: tuple[tuple[str, str], ...] = (
     (r"contexts?", "上下文"),
 )
 
-VARIANTS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(rf"(?<![a-z0-9])(?:{pattern})(?![a-z0-9])"), word) for pattern, word in _TABLE
+# A Latin edge of a variant must be a word's edge; a CJK edge may sit anywhere.
+_START = r"(?:(?<![a-z0-9])(?=[a-z0-9])|(?![a-z0-9]))"
+_END = r"(?:(?<=[a-z0-9])(?![a-z0-9])|(?<![a-z0-9]))"
+SPELLINGS = tuple(word for _, word in _TABLE)
+# One pass over the text: at each place, the first variant of the table that matches.
+# An alias may space a Chinese term ("上下文 窗口"): spaces between its characters are allowed.
+_SPACED = re.compile(r"(?<=[\u3400-\u9fff])(?=[\u3400-\u9fff])")
+_ANY_SPACE = r"\s*"
+VARIANTS = re.compile(
+    "|".join(
+        f"(?P<v{i}>{_START}(?:{_SPACED.sub(lambda _: _ANY_SPACE, pattern)}){_END})"
+        for i, (pattern, _) in enumerate(_TABLE)
+    )
 )
+
+
+def spelled(text: str) -> str:
+    """``text`` (lower-cased NFKC) with each variant in its one spelling."""
+    return VARIANTS.sub(_one, text)
+
+
+def _one(match: re.Match[str]) -> str:
+    return f" {SPELLINGS[int(match.lastgroup[1:])]} "

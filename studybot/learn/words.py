@@ -22,14 +22,15 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import threading
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from studybot.learn.variants import VARIANTS
+from studybot.learn.variants import spelled
 
 CJK = "\u3400-\u4dbf\u4e00-\u9fff"
 
@@ -56,9 +57,12 @@ NOT_NEGATIONS = listed(
     "不止 不只 不光 无限 无穷 无损 未来 别的 别人 区别 不变 不等 不等式 无疑 并不少见 "
     "不一样 不一致 不匹配 不均衡 不平衡 不确定 不对称 不准确 不可逆 不连续 不可导"
 )
+_NEGATION_CHARS = set("不没无非未别")
 _NOT_NEGATED_BY = {"only", "just", "merely", "matter"}  # "not only", "no matter"
+# A contrast opens a new clause; never inside a word (反而, 从而, 不但, 冷却).
 CONTRAST = re.compile(
-    r"(?<![不然从因进])(?=而是|而(?!且)|但是|但|却|然而|可是)|(?=\b(?:but|whereas|while|however)\b)",
+    r"(?<![不然从因进反继故甚时])(?:而是|而(?![且已言]))|(?<!不)但(?!凡)|(?<![冷退了])却"
+    r"|然而|可是|\b(?:but|whereas|while|however)\b",
     re.IGNORECASE,
 )
 _SEPARATORS = set("。!?;,:\n\r")
@@ -88,9 +92,7 @@ def normalise(text: str) -> str:
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
     text = _NT.sub(" not", text)
-    for pattern, word in VARIANTS:
-        text = pattern.sub(f" {word} ", text)
-    return text
+    return spelled(text)
 
 
 def _width(text: str) -> str:
@@ -126,7 +128,8 @@ class Segmenter:
         logging.getLogger("jieba").setLevel(logging.CRITICAL)  # no "Building prefix dict" lines
         self._jieba = jieba.Tokenizer()
         self._lock = threading.Lock()
-        self._added: set[str] = set()
+        self._added: set[str] = set()  # every word asked for
+        self._new: set[str] = set()  # ... that jieba's dictionary did not have
         self._jieba.initialize()
 
     def add(self, words: Iterable[str]) -> None:
@@ -137,12 +140,17 @@ class Segmenter:
                     if len(run) > 1 and run not in self._added:
                         self._added.add(run)
                         if not self._jieba.FREQ.get(run):
+                            self._new.add(run)
                             self._jieba.add_word(run)
 
     def cut(self, run: str) -> list[str]:
         # Without the HMM, a run the dictionary does not know stays single
         # characters, which an alias word can still find as a run.
         return self._jieba.lcut(run, HMM=False)
+
+    def added(self, word: str) -> bool:
+        """Whether ``word`` is one of the rubric's words, added to jieba's own dictionary."""
+        return word in self._new
 
     def known(self, word: str) -> bool:
         return bool(self._jieba.FREQ.get(word))
@@ -173,9 +181,13 @@ def sentences(text: str) -> list[tuple[int, str]]:
     """The clauses of ``text`` (NFKC'd), each with the number of the sentence it is in."""
     text = _width(text)
     protected = _protected(text)
+    contrasts = {m.start() for m in CONTRAST.finditer(text) if not protected[m.start()]}
     pieces: list[tuple[int, str]] = []
     start, sentence = 0, 0
     for i, char in enumerate(text):
+        if i in contrasts and i > start:
+            pieces.append((sentence, text[start:i]))  # a contrast opens a clause: keep it
+            start = i
         if protected[i]:
             continue
         ends = char in _SENTENCE_ENDS or (char == "." and _ends_sentence(text, i))
@@ -186,10 +198,7 @@ def sentences(text: str) -> list[tuple[int, str]]:
             start = i + 1
             sentence += ends
     pieces.append((sentence, text[start:]))
-    out: list[tuple[int, str]] = []
-    for number, piece in pieces:
-        out.extend((number, part.strip()) for part in CONTRAST.split(piece) if part.strip())
-    return out
+    return [(number, piece.strip()) for number, piece in pieces if piece.strip()]
 
 
 def _protected(text: str) -> list[bool]:
@@ -229,14 +238,25 @@ def _ends_sentence(text: str, i: int) -> bool:
 
 
 def _long_items(text: str, i: int) -> bool:
-    """、 between two items of at least four characters each."""
-    stops = _SEPARATORS | {"、", "。"}
-    before = text[:i]
-    left = before[max((before.rfind(s) for s in stops), default=-1) + 1 :]
-    after = text[i + 1 :]
-    right_end = min((p for p in (after.find(s) for s in stops) if p >= 0), default=len(after))
-    right = after[:right_end]
-    return len("".join(left.split())) >= 4 and len("".join(right.split())) >= 4
+    """、 between two items of at least four characters each ("K、V" are items of one)."""
+    return len(_item(text, i - 1, -1)) >= 4 and len(_item(text, i + 1, 1)) >= 4
+
+
+def _item(text: str, i: int, step: int) -> str:
+    """The enumerated item that ends (step -1) or starts (step 1) at ``i``: a run of one script."""
+    while 0 <= i < len(text) and text[i] == " ":
+        i += step
+    cjk = 0 <= i < len(text) and bool(_CJK_RUN.match(text[i]))
+    out = []
+    while 0 <= i < len(text):
+        char = text[i]
+        if char in _SEPARATORS or char == "、" or char.isspace():
+            break
+        if bool(_CJK_RUN.match(char)) != cjk:
+            break
+        out.append(char)
+        i += step
+    return "".join(out)
 
 
 # -- a clause's words -------------------------------------------------------------
@@ -247,6 +267,7 @@ class Clause:
     """One clause of an attempt, ready for alias words to be looked up in it."""
 
     text: str  # as written (NFKC), the evidence shown for it
+    normal: str  # in the grader's one spelling (``normalise``)
     joined: str  # its words, normalised and folded, written together
     starts: frozenset[int]  # offsets in ``joined`` where a word may begin
     ends: frozenset[int]  # ... and end
@@ -259,6 +280,22 @@ class Clause:
         """Its words as cut (the question's words tell a restatement)."""
         return frozenset(self.joined[s:e] for s, e in self.tokens)
 
+    def group(self, at: int) -> int:
+        """Where the innermost bracket holding offset ``at`` opens (-1: none)."""
+        return self._groups[at] if at < len(self._groups) else -1
+
+    @functools.cached_property
+    def _groups(self) -> tuple[int, ...]:
+        out: list[int] = []
+        stack: list[int] = []
+        for i, char in enumerate(self.joined):
+            if char in _CLOSE and stack:
+                stack.pop()
+            out.append(stack[-1] if stack else -1)
+            if char in _OPEN:
+                stack.append(i)
+        return tuple(out)
+
 
 def clause(text: str) -> Clause:
     cutter = segmenter()
@@ -268,7 +305,8 @@ def clause(text: str) -> Clause:
     single: set[int] = set()
     negations: list[tuple[int, int]] = []
     at = 0
-    tokens = list(_tokens(normalise(text), cutter))
+    normal = normalise(text)
+    tokens = list(_tokens(normal, cutter))
     for n, (token, kind) in enumerate(tokens):
         form = _form(token, kind)
         begin, at = at, at + len(form)
@@ -278,7 +316,7 @@ def clause(text: str) -> Clause:
             if len(form) == 1:
                 single.add(begin)
             spans.extend((begin + i, begin + j) for i, j in _inner_words(form, cutter))
-            negations.extend((begin + i, begin + j) for i, j in _negations_in(form))
+            negations.extend((begin + i, begin + j) for i, j in _negations_in(form, cutter))
         elif kind == "latin":
             spans.extend((begin + cut, begin + cut) for cut in _COMPOUNDS.get(form, ()))
             following = tokens[n + 1][0] if n + 1 < len(tokens) else ""
@@ -287,6 +325,7 @@ def clause(text: str) -> Clause:
     spans.extend(primary)
     return Clause(
         text=text,
+        normal=normal,
         joined="".join(joined),
         starts=frozenset(s for s, _ in spans),
         ends=frozenset(e for _, e in spans),
@@ -296,21 +335,35 @@ def clause(text: str) -> Clause:
     )
 
 
-def negated(where: Clause, found: Iterable[tuple[int, int]]) -> bool:
-    """Whether a negation of ``where`` bears on the words found at ``found``.
+def negated(where: Clause, found: Sequence[Sequence[tuple[int, int]]]) -> bool:
+    """Whether a negation of ``where`` bears on an alternative's words, found at ``found``.
 
-    A negation among those words is theirs (不再 in "不再 更新"); one between
-    them, or just before them with only auxiliaries in between ("不会 被
-    读取", "is not frozen"), negates them; one before another content word
-    negates that word instead ("不缩放 softmax 会饱和": 缩放, not 饱和).
+    ``found``: per word, the spans where it is. A negation among those words
+    is theirs (不再 in "不再 更新"); one between them, or just before them
+    with only auxiliaries in between ("不会 被 读取", "is not frozen"),
+    negates them; one before another content word negates that word instead
+    ("不缩放 softmax 会饱和": 缩放, not 饱和). Brackets are read apart: a
+    negation inside one speaks of it alone, and when all the words are
+    inside one pair of brackets, or all outside, that reading is taken.
     """
-    found = sorted(found)
+    shared = set.intersection(*({where.group(s) for s, _ in spans} for spans in found))
+    readings = [
+        [span for spans in found for span in spans if where.group(span[0]) == group]
+        for group in sorted(shared)
+    ] or [[span for spans in found for span in spans]]
+    return all(_negated(where, sorted(reading)) for reading in readings)
+
+
+def _negated(where: Clause, found: list[tuple[int, int]]) -> bool:
     if not found:
         return False
     first, last = found[0][0], max(e for _, e in found)
+    groups = {where.group(s) for s, _ in found}
     for start, end in where.negations:
         if any(start < e and end > s for s, e in found):
             continue  # the alternative's own word
+        if where.group(start) not in groups:
+            continue  # a negation in brackets speaks of the bracket, and one outside of it
         if first <= start < last:
             return True
         if end <= first and _only_auxiliaries(where, end, first):
@@ -359,12 +412,15 @@ def _inner_words(token: str, cutter: Segmenter) -> Iterable[tuple[int, int]]:
                 yield i, j
 
 
-def _negations_in(token: str) -> Iterable[tuple[int, int]]:
+def _negations_in(token: str, cutter: Segmenter) -> Iterable[tuple[int, int]]:
     if token in NOT_NEGATIONS:
         return
     if token in NEGATIONS:
         yield 0, len(token)
         return
+    if token[0] in _NEGATION_CHARS and cutter.added(token):
+        # A rubric word made one word for the grader ("不丢弃") still says 不.
+        yield 0, 1
     for negation in _INNER_NEGATIONS:
         start = token.find(negation)
         if start >= 0:

@@ -121,20 +121,23 @@ def show(number: int, bank_ref: str | None, as_json: bool) -> None:
 def search(words: tuple[str, ...], bank_ref: str | None, as_json: bool) -> None:
     """Find questions whose text, key points or tags contain every WORD.
 
-    Words match anywhere, ignoring case and full/half width, so Chinese
-    needs no spaces. Like grep, exits 1 when nothing matches (with --json,
-    after printing []), so scripts can test for a hit.
+    Words match anywhere, ignoring case, full/half width and the ways one
+    term is written (KV cache = KV 缓存 = 键值缓存, token = 词元), as the
+    grader reads them; Chinese needs no spaces. Like grep, exits 1 when
+    nothing matches (with --json, after printing []), so scripts can test
+    for a hit.
 
     \b
     Example:
       studybot bank search 旋转位置
-      studybot bank search kv cache --json
+      studybot bank search "KV cache" --json
     """
     from studybot import bank as banks
     from studybot.bank import selection
+    from studybot.learn.words import normalise
 
     loaded = banks.load(bank_ref)
-    hits = selection.search(loaded, words)
+    hits = selection.search(loaded, words, spell=normalise)
     if as_json:
         emit_json([{"id": q.id, "chapter": q.chapter, "question": q.question} for q in hits])
     else:

@@ -35,6 +35,14 @@ FOUND, NEGATED, ELSEWHERE, ABSENT = "found", "negated", "elsewhere", "absent"
 EVIDENCE_CHARS = 40  # the clause shown as evidence, trimmed to about this many characters
 ALL_BUT_ONE_FROM = 3  # a point with this many requirements (concepts, claim, numbers) or more
 # is covered with one of them missing
+# Words that say two things are related, or are not: a claim of one said with the other is reversed.
+RELATIONS = (
+    ("depends", frozenset(words.alternative("成正比 正比 相关 有关 取决于 依赖 随 随着 决定于"))),
+    (
+        "independent",
+        frozenset(words.alternative("无关 没有关系 没关系 不相关 不依赖 independent unrelated")),
+    ),
+)
 RESTATED_CHARS = 6  # a clause this long that the question holds word for word restates it
 RESTATED_WORDS = 3  # ... as does one of this many words, all the question's
 # Words that say nothing: a clause of these and the question's words restates the question.
@@ -120,6 +128,7 @@ class Seen:
     clause: int | None  # the clause that decided it
     words: tuple[tuple[int, int], ...] = ()  # the spans of the alternative's words there
     size: int = 0  # how many words that alternative has
+    alternative: tuple[str, ...] = ()  # the alternative found
     holding: tuple[int, ...] = ()  # every clause holding one of its alternatives
 
 
@@ -187,27 +196,67 @@ class Attempt:
                 if not holding or holding[-1] != n:
                     holding.append(n)
                 state = NEGATED if against else FOUND if self.about(n, side) else ELSEWHERE
-                best.setdefault(state, Seen(state, n, spans, len(alternative)))
+                best.setdefault(state, Seen(state, n, spans, len(alternative), alternative))
                 if state == FOUND:
                     break
+        if FOUND not in best:
+            reversed_ = self._reversed(alias)
+            if reversed_ is not None:
+                best.setdefault(NEGATED, reversed_)
         chosen = next((best[s] for s in (FOUND, NEGATED, ELSEWHERE) if s in best), None)
         chosen = chosen or Seen(ABSENT, None)
-        return Seen(chosen.state, chosen.clause, chosen.words, chosen.size, tuple(holding))
+        return replace(chosen, holding=tuple(holding))
+
+    def _reversed(self, alias: Alias) -> Seen | None:
+        """An alternative that claims a relation, said with the opposite relation.
+
+        "KV 缓存 头数 成正比" meets "KV 缓存和头数没有关系": every other word is
+        there, and the clause says the two are unrelated; "头数 无关" meets
+        "参数量会随头数增加".
+        """
+        for alternative in alias.alternatives:
+            claimed = {kind for word in alternative for kind, said in RELATIONS if word in said}
+            if len(claimed) != 1:
+                continue
+            others = tuple(w for w in alternative if not any(w in said for _, said in RELATIONS))
+            if not others or not all(w in self.joined for w in others):
+                continue
+            (kind,) = claimed
+            for n in range(len(self.clauses)):
+                match = self._match(n, others)
+                if match is None or match[1]:
+                    continue
+                opposite = self._relations(n) - {kind}
+                if opposite and kind not in self._relations(n):
+                    return Seen(NEGATED, n, match[0], len(alternative), alternative)
+        return None
+
+    def _relations(self, n: int) -> set[str]:
+        """Which relations clause ``n`` states (a dependence, or none)."""
+        clause = self.clauses[n]
+        return {kind for kind, said in RELATIONS if any(self._find(n, clause, w) for w in said)}
 
     def explained(self, seen: Seen, aliases: Sequence[Alias]) -> bool:
-        """Whether a right alternative, as specific, says the same words of that clause un-negated.
+        """Whether right alternatives, together as specific, say those words of that clause.
 
         "除以 √d_k 把方差拉回 1" holds the words of the wrong "方差 √d_k", but
-        it says "方差 拉回 1", which a point of the question claims.
+        it says "方差 拉回 1", which a point of the question claims; "1 shared
+        expert and 256 routed experts" holds "shared experts routed", and
+        says "1 shared" and "256 routed".
         """
+        n = seen.clause
+        said: list[tuple[int, int]] = []  # spans of the right alternatives said there
+        size = 0
         for alias in aliases:
             for alternative in alias.alternatives:
-                if len(alternative) < seen.size:
-                    continue
-                match = self._match(seen.clause, alternative)
+                match = self._match(n, alternative)
                 if match is not None and not match[1] and _overlap(match[0], seen.words):
-                    return True
-        return False
+                    if len(alternative) >= seen.size:
+                        return True
+                    said.extend(match[0])
+                    size += len(alternative)
+        wrong = [self._find(n, self.clauses[n], word) for word in seen.alternative]
+        return size >= seen.size and all(_overlap(spans, said) for spans in wrong)
 
     def _match(self, n: int, alternative: tuple[str, ...]) -> tuple[tuple, bool] | None:
         """The spans of ``alternative``'s words in clause ``n`` and whether it is negated there."""
@@ -281,9 +330,9 @@ def verdict(
             return _contradicted(point, attempt.clauses[seen.clause])
     met: list[Clause] = []  # the clause of each requirement found
     missing = 0
-    for seen in needed:
+    for alias, seen in zip(point.needed, needed, strict=True):
         if seen.state in (NEGATED, ELSEWHERE) and not attempt.explained(seen, right):
-            return _contradicted(point, attempt.clauses[seen.clause])
+            return _contradicted(point, attempt.clauses[seen.clause], alias.shown())
         if seen.state == FOUND:
             met.append(attempt.clauses[seen.clause])
         else:
@@ -309,8 +358,9 @@ def verdict(
     return Verdict(COVERED if held else PARTLY, _clip(met[0].text))
 
 
-def _contradicted(point: Point, clause: Clause) -> Verdict:
-    return Verdict(CONTRADICTED, _clip(clause.text), point.key())
+def _contradicted(point: Point, clause: Clause, key: str | None = None) -> Verdict:
+    """The point contradicted by ``clause``; ``key``: what it claims there (its claim by default)."""
+    return Verdict(CONTRADICTED, _clip(clause.text), key or point.key())
 
 
 def _wrong_figure(found: tuple[float, ...], point: Point, number: Number) -> bool:

@@ -122,15 +122,22 @@ _TABLE: tuple[tuple[str, str], ...] = (
 _START = r"(?:(?<![a-z0-9])(?=[a-z0-9])|(?![a-z0-9]))"
 _END = r"(?:(?<=[a-z0-9])(?![a-z0-9])|(?<![a-z0-9]))"
 SPELLINGS = tuple(word for _, word in _TABLE)
-# One pass over the text: at each place, the first variant of the table that matches.
 # An alias may space a Chinese term ("上下文 窗口"): spaces between its characters are allowed.
 _SPACED = re.compile(r"(?<=[\u3400-\u9fff])(?=[\u3400-\u9fff])")
 _ANY_SPACE = r"\s*"
+# Where a variant can begin: a Latin word's first letter, or a CJK character of the
+# table. Every other place is passed over at once, which makes the one pass fast.
+_CJK_OF_TABLE = "".join(sorted({c for p, _ in _TABLE for c in p if "\u3400" <= c <= "\u9fff"}))
+_BEGIN = rf"(?:(?<![a-z0-9])(?=[a-z0-9])|(?=[{_CJK_OF_TABLE}]))"
+# One pass over the text: at each place, the first variant of the table that matches.
 VARIANTS = re.compile(
-    "|".join(
+    _BEGIN
+    + "(?:"
+    + "|".join(
         f"(?P<v{i}>{_START}(?:{_SPACED.sub(lambda _: _ANY_SPACE, pattern)}){_END})"
         for i, (pattern, _) in enumerate(_TABLE)
     )
+    + ")"
 )
 
 

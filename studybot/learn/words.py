@@ -55,9 +55,11 @@ _INNER_NEGATIONS = tuple(n for n in NEGATIONS if len(n) > 1 and not n.isascii())
 NOT_NEGATIONS = listed(
     "不断 不仅 不同 不少 不过 无论 不管 不足 不稳定 毫无疑问 不但 不得不 非常 无数 不久 "
     "不止 不只 不光 无限 无穷 无损 未来 别的 别人 区别 不变 不等 不等式 无疑 并不少见 "
-    "不一样 不一致 不匹配 不均衡 不平衡 不确定 不对称 不准确 不可逆 不连续 不可导"
+    "不一样 不一致 不匹配 不均衡 不平衡 不确定 不对称 不准确 不可逆 不连续 不可导 无监督 无标注 "
+    "非线性 非零 无偏 无状态 无损压缩"
 )
 _NEGATION_CHARS = set("不没无非未别")
+ENGLISH_REACH = 4  # words an English negation reaches across to the words it negates
 _NOT_NEGATED_BY = {"only", "just", "merely", "matter"}  # "not only", "no matter"
 # A contrast opens a new clause; never inside a word (反而, 从而, 不但, 冷却).
 CONTRAST = re.compile(
@@ -342,7 +344,9 @@ def negated(where: Clause, found: Sequence[Sequence[tuple[int, int]]]) -> bool:
     is theirs (不再 in "不再 更新"); one between them, or just before them
     with only auxiliaries in between ("不会 被 读取", "is not frozen"),
     negates them; one before another content word negates that word instead
-    ("不缩放 softmax 会饱和": 缩放, not 饱和). Brackets are read apart: a
+    ("不缩放 softmax 会饱和": 缩放, not 饱和); an English one negates the
+    next few words ("never silently drop it or default it", not "what you
+    can't map goes into an unknown bucket"). Brackets are read apart: a
     negation inside one speaks of it alone, and when all the words are
     inside one pair of brackets, or all outside, that reading is taken.
     """
@@ -366,9 +370,16 @@ def _negated(where: Clause, found: list[tuple[int, int]]) -> bool:
             continue  # a negation in brackets speaks of the bracket, and one outside of it
         if first <= start < last:
             return True
+        if end <= first and where.joined[start:end].isascii() and _near(where, end, first):
+            return True  # English: "never silently drop it or default it to a class"
         if end <= first and _only_auxiliaries(where, end, first):
             return True
     return False
+
+
+def _near(where: Clause, start: int, end: int) -> bool:
+    """At most ``ENGLISH_REACH`` words between ``start`` and ``end``."""
+    return sum(1 for s, e in where.tokens if s >= start and e <= end) <= ENGLISH_REACH
 
 
 def _only_auxiliaries(where: Clause, start: int, end: int) -> bool:

@@ -15,8 +15,10 @@ is held to:
 - the time per grade after start-up, and the start-up (building the grader) once.
 
 The last line sums these up. Expected score = (covered + 0.5 x partly) / points.
+With --live (a key set as for ``studybot run``), the live grader grades
+instead: each attempt is one side request, as in a quiz.
 
-    PYTHONPATH=. python bench/grading_eval.py [--file F]
+    PYTHONPATH=. python bench/grading_eval.py [--file F] [--details] [--live]
 """
 
 from __future__ import annotations
@@ -28,12 +30,44 @@ import time
 import tomllib
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT / "tests" / "data" / "grading" / "eval.toml"
 KINDS = ("strong", "terse", "partial", "wrong", "english")
 CREDIT = {"covered": 1.0, "partly": 0.5, "missed": 0.0, "contradicted": 0.0}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One graded attempt beside its labels."""
+
+    kind: str
+    expected: float  # from the labels
+    graded: float
+    suggested: int  # the rating the grade suggests, 1-4
+    labels: tuple[str, ...]
+    states: tuple[str, ...]  # the grader's, per point
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What the grader is held to, over a set of rows."""
+
+    kinds: dict[str, tuple[int, float, float]]  # kind -> (attempts, mean expected, mean graded)
+    spearman: float
+    false_credit: float  # share of points labelled missed/contradicted marked covered
+    wrong_passed: float  # share of wrong attempts graded >= 0.5 or suggested Good/Easy
+    firm_failed: float  # share of strong and terse attempts graded < 0.5
+    english_gap: float  # mean English minus mean strong
+
+    def summary(self) -> str:
+        return (
+            f"wrong≥0.5 or Good: {self.wrong_passed:.0%} · strong<0.5: {self.firm_failed:.0%} · "
+            f"english−strong: {self.english_gap:+.2f} · spearman {self.spearman:.2f} · "
+            f"false credit {self.false_credit:.0%}"
+        )
 
 
 def expected(labels: Sequence[str]) -> float:
@@ -67,93 +101,109 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
 
 def load(path: Path) -> list[dict]:
     with path.open("rb") as handle:
-        data = tomllib.load(handle)
-    return data["attempt"]
+        return tomllib.load(handle)["attempt"]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--file", type=Path, default=DEFAULT, help="a labelled set (eval.toml format)"
+def row(attempt: dict, result) -> Row:
+    from studybot.learn import review
+
+    return Row(
+        kind=attempt["kind"],
+        expected=expected(attempt["labels"]),
+        graded=result.score or 0.0,
+        suggested=review.suggest_rating(result.score, result.contradicted),
+        labels=tuple(attempt["labels"]),
+        states=tuple(p.state for p in result.points),
     )
-    parser.add_argument(
-        "--details", action="store_true", help="also print each point graded unlike its label"
-    )
-    args = parser.parse_args(argv)
 
+
+def figures(rows: Sequence[Row]) -> Figures:
+    by_kind: dict[str, list[Row]] = defaultdict(list)
+    for r in rows:
+        by_kind[r.kind].append(r)
+    kinds = {
+        kind: (
+            len(group),
+            statistics.fmean(r.expected for r in group),
+            statistics.fmean(r.graded for r in group),
+        )
+        for kind, group in by_kind.items()
+    }
+    unearned = [
+        state
+        for r in rows
+        for label, state in zip(r.labels, r.states, strict=True)
+        if label in ("missed", "contradicted")
+    ]
+    english, strong = by_kind.get("english", []), by_kind.get("strong", [])
+    gap = (
+        statistics.fmean(r.graded for r in english) - statistics.fmean(r.graded for r in strong)
+        if english and strong
+        else float("nan")
+    )
+    firm = by_kind.get("strong", []) + by_kind.get("terse", [])
+    return Figures(
+        kinds=kinds,
+        spearman=spearman([r.expected for r in rows], [r.graded for r in rows]),
+        false_credit=share([s == "covered" for s in unearned]),
+        wrong_passed=share([r.graded >= 0.5 or r.suggested >= 3 for r in by_kind.get("wrong", [])]),
+        firm_failed=share([r.graded < 0.5 for r in firm]),
+        english_gap=gap,
+    )
+
+
+def offline_rows(attempts: Sequence[dict]) -> tuple[list[Row], float, float]:
+    """The offline grader's rows, its start-up and its mean seconds per grade after it."""
     from studybot import bank
-    from studybot.learn import grading, review
+    from studybot.learn import grading
 
-    attempts = load(args.file)
     shipped = bank.load()
     started = time.perf_counter()
-    grader = grading.offline(shipped)
+    grading.warm(shipped)
     start_up = time.perf_counter() - started
-
-    rows = []  # (kind, expected, graded, suggested, labels, states)
-    spent = 0.0
+    grader = grading.offline(shipped)
+    rows, spent = [], 0.0
     for attempt in attempts:
         question = shipped.get(attempt["question"])
         began = time.perf_counter()
         result = grader.grade(question, attempt["text"])
         spent += time.perf_counter() - began
-        states = [p.state for p in result.points]
-        if args.details:
-            print_details(attempt, result)
-        suggested = review.suggest_rating(result.score, result.contradicted)
-        rows.append(
-            (attempt["kind"], expected(attempt["labels"]), result.score or 0.0, suggested,
-             attempt["labels"], states)
-        )  # fmt: skip
-
-    by_kind: dict[str, list[tuple]] = defaultdict(list)
-    for row in rows:
-        by_kind[row[0]].append(row)
-    print(f"{'kind':<9} {'n':>3} {'expected':>9} {'graded':>7}")
-    for kind in [k for k in KINDS if k in by_kind] + sorted(set(by_kind) - set(KINDS)):
-        group = by_kind[kind]
-        print(
-            f"{kind:<9} {len(group):>3} {statistics.fmean(r[1] for r in group):>9.2f} "
-            f"{statistics.fmean(r[2] for r in group):>7.2f}"
-        )
-
-    rho = spearman([r[1] for r in rows], [r[2] for r in rows])
-    unearned = [
-        state
-        for r in rows
-        for label, state in zip(r[4], r[5], strict=True)
-        if label in ("missed", "contradicted")
-    ]
-    false_credit = share([s == "covered" for s in unearned])
-    wrong = by_kind.get("wrong", [])
-    wrong_passed = share([r[2] >= 0.5 or r[3] >= 3 for r in wrong])
-    firm = by_kind.get("strong", []) + by_kind.get("terse", [])
-    firm_failed = share([r[2] < 0.5 for r in firm])
-    english, strong = by_kind.get("english", []), by_kind.get("strong", [])
-    gap = (
-        statistics.fmean(r[2] for r in english) - statistics.fmean(r[2] for r in strong)
-        if english and strong
-        else float("nan")
-    )
-    print()
-    print(f"spearman (graded vs expected, {len(rows)} attempts): {rho:.2f}")
-    print(f"false credit (points labelled missed/contradicted marked covered): {false_credit:.0%}")
-    print(f"wrong attempts graded >= 0.5 or suggested Good/Easy: {wrong_passed:.0%}")
-    print(f"strong and terse attempts graded < 0.5: {firm_failed:.0%}")
-    print(f"english mean - strong mean: {gap:+.2f}")
-    print(
-        f"time per grade after start-up: {spent / max(1, len(rows)) * 1000:.2f} ms "
-        f"(start-up once: {start_up * 1000:.0f} ms)"
-    )
-    print(
-        f"wrong≥0.5 or Good: {wrong_passed:.0%} · strong<0.5: {firm_failed:.0%} · "
-        f"english−strong: {gap:+.2f} · spearman {rho:.2f} · false credit {false_credit:.0%}"
-    )
-    return 0
+        rows.append(row(attempt, result))
+        yield_details(attempt, result)
+    return rows, start_up, spent / max(1, len(rows))
 
 
-def print_details(attempt: dict, result) -> None:
-    """The points where the grader and the label disagree, with the grader's evidence."""
+def live_rows(attempts: Sequence[dict]) -> tuple[list[Row], float, float]:
+    """The live grader's rows (one side request per attempt), as for ``offline_rows``."""
+    from studybot.errors import BadInput
+    from studybot.study.checking import Checker
+    from studybot.study.opening import Options
+
+    started = time.perf_counter()
+    checker = Checker(Options())
+    if not checker.live:
+        raise BadInput("--live needs a key, as studybot run does", hint="export TAOTOKEN_API_KEY")
+    start_up = time.perf_counter() - started
+    rows, spent, fallbacks = [], 0.0, 0
+    for attempt in attempts:
+        began = time.perf_counter()
+        checked = checker.check(attempt["question"], attempt["text"])
+        spent += time.perf_counter() - began
+        fallbacks += checked.grade.source != "live"
+        rows.append(row(attempt, checked.grade))
+        yield_details(attempt, checked.grade)
+    if fallbacks:
+        print(f"{fallbacks} attempt(s) fell back to the offline grader", file=sys.stderr)
+    return rows, start_up, spent / max(1, len(rows))
+
+
+DETAILS = False
+
+
+def yield_details(attempt: dict, result) -> None:
+    """With --details: the points where the grader and the label disagree, with its evidence."""
+    if not DETAILS:
+        return
     for n, (label, point) in enumerate(zip(attempt["labels"], result.points, strict=True), 1):
         if label != point.state:
             print(
@@ -164,6 +214,44 @@ def print_details(attempt: dict, result) -> None:
 
 def share(flags: Sequence[bool]) -> float:
     return sum(flags) / len(flags) if flags else 0.0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    global DETAILS
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--file", type=Path, default=DEFAULT, help="a labelled set (eval.toml format)"
+    )
+    parser.add_argument(
+        "--details", action="store_true", help="print each point graded unlike its label"
+    )
+    parser.add_argument(
+        "--live", action="store_true", help="grade through the live grader (a key set)"
+    )
+    args = parser.parse_args(argv)
+    DETAILS = args.details
+
+    attempts = load(args.file)
+    rows, start_up, per_grade = (live_rows if args.live else offline_rows)(attempts)
+    found = figures(rows)
+    print(f"{'kind':<9} {'n':>3} {'expected':>9} {'graded':>7}")
+    for kind in [k for k in KINDS if k in found.kinds] + sorted(set(found.kinds) - set(KINDS)):
+        n, mean_expected, mean_graded = found.kinds[kind]
+        print(f"{kind:<9} {n:>3} {mean_expected:>9.2f} {mean_graded:>7.2f}")
+    print()
+    print(f"spearman (graded vs expected, {len(rows)} attempts): {found.spearman:.2f}")
+    print(
+        f"false credit (points labelled missed/contradicted marked covered): {found.false_credit:.0%}"
+    )
+    print(f"wrong attempts graded >= 0.5 or suggested Good/Easy: {found.wrong_passed:.0%}")
+    print(f"strong and terse attempts graded < 0.5: {found.firm_failed:.0%}")
+    print(f"english mean - strong mean: {found.english_gap:+.2f}")
+    print(
+        f"time per grade after start-up: {per_grade * 1000:.2f} ms "
+        f"(start-up once: {start_up * 1000:.0f} ms)"
+    )
+    print(found.summary())
+    return 0
 
 
 if __name__ == "__main__":

@@ -330,8 +330,9 @@ def verdict(
             return _contradicted(point, attempt.clauses[seen.clause])
     met: list[Clause] = []  # the clause of each requirement found
     missing = 0
+    others = [alias for alias in right if alias not in point.needed]  # never its own words
     for alias, seen in zip(point.needed, needed, strict=True):
-        if seen.state in (NEGATED, ELSEWHERE) and not attempt.explained(seen, right):
+        if seen.state in (NEGATED, ELSEWHERE) and not attempt.explained(seen, others):
             return _contradicted(point, attempt.clauses[seen.clause], alias.shown())
         if seen.state == FOUND:
             met.append(attempt.clauses[seen.clause])

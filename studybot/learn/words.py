@@ -445,9 +445,22 @@ def _form(token: str, kind: str) -> str:
 
 
 def alternative(text: str) -> tuple[str, ...]:
-    """An alias alternative's words ("KV cache 头数"), each as a clause's ``joined`` holds it."""
-    words = (_word(w) for w in normalise(text).split())
-    return tuple(w for w in words if w)
+    """An alias alternative's words ("KV cache 头数"), each as a clause's ``joined`` holds it.
+
+    A word of symbols only (``/``, ``×``, ``=``) glues its neighbours into one
+    formula: "224 / 14" is the expression 224/14, not three words anywhere.
+    """
+    words = [w for w in (_word(w) for w in normalise(text).split()) if w]
+    out: list[str] = []
+    glue = False
+    for word in words:
+        symbol = not any(c.isalnum() for c in word)
+        if out and (glue or symbol):
+            out[-1] += word
+        else:
+            out.append(word)
+        glue = symbol
+    return tuple(out)
 
 
 def _word(word: str) -> str:

@@ -1,9 +1,9 @@
-"""One attempt graded outside a session: what ``studybot grade QUESTION`` does.
+"""Attempts graded outside a session: what ``studybot grade QUESTION`` does.
 
-The attempt is graded the way a quiz grades it: live when a model answers
-(``--offline`` or no key: the offline grader), through the same side request
-a session sends after the question and its key answer, so a live grade
-sees the question as the quiz does. Nothing is stored.
+An attempt is graded the way a quiz grades it: live when a model answers
+(``--offline`` or no key: the offline grader), through the same side
+request a session sends after the question and its key answer, so a live
+grade sees the question as the quiz does. Nothing is stored.
 """
 
 from __future__ import annotations
@@ -27,32 +27,44 @@ class Checked:
     question: Question
     grade: Grade
     suggested: int  # the rating the grade suggests, 1-4
-    live: bool  # a model was asked (the grade may still have fallen back)
+
+
+class Checker:
+    """Grades attempts against one bank's questions, with the channel ``options`` name."""
+
+    def __init__(self, options: Options) -> None:
+        self.study, _ = open_study(options)
+        self.grader = grading.offline(self.study.bank)
+        self.prefix = system_prefix(self.study.bank, self.study.settings.prefix_style)
+
+    @property
+    def live(self) -> bool:
+        return self.study.provider.live
+
+    def check(self, question_id: int, attempt: str) -> Checked:
+        """Grade ``attempt`` against question ``question_id``."""
+        question = self.study.bank.get(question_id)
+        if not attempt.strip():
+            raise BadInput(
+                "there is no attempt to grade",
+                hint=f"pipe one in (studybot grade {question_id} < answer.txt) or pass --attempt TEXT",
+            )
+        if not grading.reference_points(question):
+            raise BadInput(
+                f"question {question_id} has no key points or reference answer to grade against",
+                hint="grade a question of a bank with key points, e.g. the shipped one",
+            )
+        if self.live:
+            # The quiz's side request: the question and its key answer, then the grading ask.
+            conversation = Conversation(self.prefix, None, [(question, answer_text(question))])
+            messages = conversation.side(grading.grading_request(question, attempt))
+            provider = self.study.provider
+            result = grading.judge(provider, self.grader, messages, question, attempt)
+        else:
+            result = self.grader.grade(question, attempt)
+        return Checked(question, result, review.suggest_rating(result.score, result.contradicted))
 
 
 def check(options: Options, question_id: int, attempt: str) -> Checked:
-    """Grade ``attempt`` against question ``question_id`` of the bank ``options`` name."""
-    study, _ = open_study(options)
-    question = study.bank.get(question_id)
-    if not attempt.strip():
-        raise BadInput(
-            "there is no attempt to grade",
-            hint=f"pipe one in (studybot grade {question_id} < answer.txt) or pass --attempt TEXT",
-        )
-    if not grading.reference_points(question):
-        raise BadInput(
-            f"question {question_id} has no key points or reference answer to grade against",
-            hint="grade a question of a bank with key points, e.g. the shipped one",
-        )
-    grader = grading.offline(study.bank)
-    live = study.provider.live
-    if live:
-        # The quiz's side request: the question and its key answer, then the grading ask.
-        prefix = system_prefix(study.bank, study.settings.prefix_style)
-        conversation = Conversation(prefix, None, [(question, answer_text(question))])
-        messages = conversation.side(grading.grading_request(question, attempt))
-        result = grading.judge(study.provider, grader, messages, question, attempt)
-    else:
-        result = grader.grade(question, attempt)
-    suggested = review.suggest_rating(result.score, result.contradicted)
-    return Checked(question, result, suggested, live)
+    """Grade one ``attempt`` against question ``question_id`` of the bank ``options`` name."""
+    return Checker(options).check(question_id, attempt)

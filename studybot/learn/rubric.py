@@ -8,8 +8,8 @@ Per key point (docs/bank-format.md, "The rubric"):
 - a rubric number is found when a figure of its unit family lies within its
   tolerance; when none does, a figure of that family in a clause holding one
   of the point's concept or claim alternatives is a **wrong number**;
-- a ``wrong`` alternative found un-negated contradicts the point (negated,
-  "并不是与头数无关", it is nothing).
+- a ``wrong`` alternative found un-negated, its words in its order and
+  close together, contradicts the point (negated, "并不是与头数无关", it is nothing).
 
 A point is contradicted (a wrong found, a concept or claim only negated, a
 wrong number), else covered (every concept, claim and number found), else
@@ -43,6 +43,7 @@ RELATIONS = (
         frozenset(words.alternative("无关 没有关系 没关系 不相关 不依赖 independent unrelated")),
     ),
 )
+WRONG_GAP = 8  # characters a wrong alternative's words may have between them, in all
 RESTATED_CHARS = 6  # a clause this long that the question holds word for word restates it
 RESTATED_WORDS = 3  # ... as does one of this many words, all the question's
 # Words that say nothing: a clause of these and the question's words restates the question.
@@ -178,7 +179,7 @@ class Attempt:
         own = clause.words - _FILLER
         return len(own) >= RESTATED_WORDS and own <= self.asked.words or not own
 
-    def look(self, alias: Alias, side: str | None = None) -> Seen:
+    def look(self, alias: Alias, side: str | None = None, ordered: bool = False) -> Seen:
         """Whether ``alias`` is said (un-negated), said only negated, or not said.
 
         With ``side``, a find in a clause about a rival side is ELSEWHERE, kept
@@ -189,7 +190,7 @@ class Attempt:
         alternatives = [a for a in alias.alternatives if all(w in self.joined for w in a)]
         for n in range(len(self.clauses) if alternatives else 0):
             for alternative in alternatives:
-                match = self._match(n, alternative)
+                match = self._match(n, alternative, ordered)
                 if match is None:
                     continue
                 spans, against = match
@@ -258,16 +259,30 @@ class Attempt:
         wrong = [self._find(n, self.clauses[n], word) for word in seen.alternative]
         return size >= seen.size and all(_overlap(spans, said) for spans in wrong)
 
-    def _match(self, n: int, alternative: tuple[str, ...]) -> tuple[tuple, bool] | None:
-        """The spans of ``alternative``'s words in clause ``n`` and whether it is negated there."""
+    def _match(
+        self, n: int, alternative: tuple[str, ...], ordered: bool = False
+    ) -> tuple[tuple, bool] | None:
+        """The spans of ``alternative``'s words in clause ``n`` and whether it is negated there.
+
+        ``ordered``: the words must come in the alternative's order, close together
+        (at most ``WRONG_GAP`` other characters among them).
+        """
         clause = self.clauses[n]
         per_word: list[list[tuple[int, int]]] = []
+        after = -1
         for word in alternative:
             found = self._find(n, clause, word)
+            if ordered:
+                found = [span for span in found if span[0] > after][:1]
+                after = found[0][0] if found else after
             if not found:
                 return None
             per_word.append(found)
         flat = tuple(span for found in per_word for span in found)
+        if ordered:
+            reach = max(e for _, e in flat) - min(s for s, _ in flat)
+            if reach > sum(len(w) for w in alternative) + WRONG_GAP:
+                return None
         return flat, words.negated(clause, per_word)
 
     def _find(self, n: int, clause: Clause, word: str) -> list[tuple[int, int]]:
@@ -323,7 +338,9 @@ def verdict(
     needed = [attempt.look(alias, side) for alias in point.needed]
     topic = {n for seen in needed for n in seen.holding}  # clauses about this point
     for alias in point.wrong:
-        seen = attempt.look(alias)
+        # A wrong claim is read in its words' order, close together:
+        # "缓存后每步只算新 token 的 q" is not "缓存 Q".
+        seen = attempt.look(alias, ordered=True)
         if seen.state != FOUND or attempt.explained(seen, right):
             continue
         if seen.size > 1 or seen.clause in topic:  # one word alone says little out of context

@@ -163,7 +163,10 @@ def search(words: tuple[str, ...], bank_ref: str | None, as_json: bool) -> None:
 def validate(path: str | None) -> None:
     """Check a bank and print every problem as file:line: message.
 
-    Without PATH, the shipped bank. Exits 2 when there is any problem.
+    Without PATH, the shipped bank. Exits 2 when there is any problem. A
+    rubric that grades worse than its writer meant (an alias word of one
+    character, a concept the question itself holds, a wrong claim the point
+    itself says) is a warning: listed on stderr, never a failure.
 
     \b
     Example:
@@ -183,6 +186,13 @@ def validate(path: str | None) -> None:
         f"OK: {len(loaded.questions)} questions in {len(loaded.chapters)} chapter(s), "
         f"Q{loaded.first}–Q{loaded.last}."
     )
+    from studybot.learn.lint import lint
+
+    warnings = lint(loaded)
+    for warning in warnings:
+        click.echo(warning, err=True)
+    if warnings:
+        click.echo(f"{len(warnings)} rubric warning(s); they do not fail the bank.", err=True)
 
 
 @bank.command("import")

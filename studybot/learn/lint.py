@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from studybot.bank import Bank, Question
 from studybot.learn import rubric, words
-from studybot.learn.rubric import FOUND, Alias, Attempt
+from studybot.learn.aliases import Alias
+from studybot.learn.reading import FOUND, Attempt
 
 
 def lint(bank: Bank) -> list[str]:

@@ -1,14 +1,9 @@
-"""Text as the offline grader reads it: one spelling, clauses, words, negations.
+"""Text as the offline grader reads it: one spelling, a clause's words, negations.
 
 - **One spelling.** NFKC (full-width to half-width), lower case, ``n²`` as
   ``n^2``, ``can't`` as ``can not``, then the grader's term variants
   (``variants.py``), so that "KV cache", "键值缓存" and "KV缓存" are one thing.
-- **Clauses.** An alias's words must meet in one clause: text is cut at
-  ``。！？；;，,：:`` and newlines, at an ASCII "." that ends a sentence, at
-  ``、`` between two items of four characters or more (so "Q、K、V" stays
-  whole), and before a contrast (而, 但, 却, 而是, but, whereas, while); never
-  inside ``()``, ``[]``, ``{}``, `` `code` `` or ``$math$``, nor at the comma of
-  131,072.
+- **Clauses** (``clauses.py``): an alias's words must meet in one clause.
 - **Words.** Chinese is cut by jieba (its dictionary ships in its wheel)
   with every CJK word of the bank's rubric added, English by whole words
   with plural, -ed, -ing and -ly folded. A clause keeps its words joined
@@ -23,14 +18,15 @@
 from __future__ import annotations
 
 import functools
-import logging
 import re
-import threading
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from studybot.learn.clauses import CLOSE, OPEN, sentences, split, width
+from studybot.learn.segmenter import Segmenter, segmenter
 from studybot.learn.variants import spelled
+
+__all__ = ["Segmenter", "segmenter", "sentences", "split"]  # re-exported: a clause's helpers
 
 CJK = "\u3400-\u4dbf\u4e00-\u9fff"
 
@@ -61,16 +57,6 @@ NOT_NEGATIONS = listed(
 _NEGATION_CHARS = set("不没无非未别")
 ENGLISH_REACH = 4  # words an English negation reaches across to the words it negates
 _NOT_NEGATED_BY = {"only", "just", "merely", "matter"}  # "not only", "no matter"
-# A contrast opens a new clause; never inside a word (反而, 从而, 不但, 冷却).
-CONTRAST = re.compile(
-    r"(?<![不然从因进反继故甚时])(?:而是|而(?![且已言]))|(?<!不)但(?!凡)|(?<![冷退了])却"
-    r"|然而|可是|\b(?:but|whereas|while|however)\b",
-    re.IGNORECASE,
-)
-_SEPARATORS = set("。!?;,:\n\r")
-_SENTENCE_ENDS = set("。!?\n\r")
-_OPEN, _CLOSE = "([{", ")]}"
-_QUOTES = "`$"
 _FOLDS = (
     ("ically", "ic"),
     ("ies", "y"),
@@ -90,17 +76,11 @@ _NT = re.compile(r"n't\b")
 
 def normalise(text: str) -> str:
     """``text`` in the grader's one spelling: half-width, lower case, term variants merged."""
-    text = _width(text).lower().replace("’", "'")
+    text = width(text).lower().replace("’", "'")
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
     text = _NT.sub(" not", text)
     return spelled(text)
-
-
-def _width(text: str) -> str:
-    """NFKC with the powers kept as powers (NFKC alone makes n² into n2)."""
-    text = text.replace("²", "^2").replace("³", "^3").replace("−", "-").replace("–", "-")
-    return unicodedata.normalize("NFKC", text)
 
 
 def fold(word: str) -> str:
@@ -116,149 +96,6 @@ def fold(word: str) -> str:
     if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
         word = word[:-1]  # embedding -> embedd -> embed
     return word.removesuffix("e") if len(word) > 3 else word
-
-
-# -- jieba, once per process ------------------------------------------------------
-
-
-class Segmenter:
-    """jieba's default dictionary plus the words the rubric needs whole; thread-safe."""
-
-    def __init__(self) -> None:
-        import jieba
-
-        logging.getLogger("jieba").setLevel(logging.CRITICAL)  # no "Building prefix dict" lines
-        self._jieba = jieba.Tokenizer()
-        self._lock = threading.Lock()
-        self._added: set[str] = set()  # every word asked for
-        self._new: set[str] = set()  # ... that jieba's dictionary did not have
-        self._jieba.initialize()
-
-    def add(self, words: Iterable[str]) -> None:
-        """Make each CJK run of ``words`` (two characters or more) one jieba word."""
-        with self._lock:
-            for word in words:
-                for run in _CJK_RUN.findall(word):
-                    if len(run) > 1 and run not in self._added:
-                        self._added.add(run)
-                        if not self._jieba.FREQ.get(run):
-                            self._new.add(run)
-                            self._jieba.add_word(run)
-
-    def cut(self, run: str) -> list[str]:
-        # Without the HMM, a run the dictionary does not know stays single
-        # characters, which an alias word can still find as a run.
-        return self._jieba.lcut(run, HMM=False)
-
-    def added(self, word: str) -> bool:
-        """Whether ``word`` is one of the rubric's words, added to jieba's own dictionary."""
-        return word in self._new
-
-    def known(self, word: str) -> bool:
-        return bool(self._jieba.FREQ.get(word))
-
-
-_segmenter: Segmenter | None = None
-_segmenter_lock = threading.Lock()
-
-
-def segmenter() -> Segmenter:
-    """The process's one segmenter (loading jieba's dictionary takes a moment, once)."""
-    global _segmenter
-    with _segmenter_lock:
-        if _segmenter is None:
-            _segmenter = Segmenter()
-        return _segmenter
-
-
-# -- clauses ---------------------------------------------------------------------
-
-
-def split(text: str) -> list[str]:
-    """The clauses of ``text`` (NFKC'd), each stripped, empty ones left out."""
-    return [clause for _, clause in sentences(text)]
-
-
-def sentences(text: str) -> list[tuple[int, str]]:
-    """The clauses of ``text`` (NFKC'd), each with the number of the sentence it is in."""
-    text = _width(text)
-    protected = _protected(text)
-    contrasts = {m.start() for m in CONTRAST.finditer(text) if not protected[m.start()]}
-    pieces: list[tuple[int, str]] = []
-    start, sentence = 0, 0
-    for i, char in enumerate(text):
-        if i in contrasts and i > start:
-            pieces.append((sentence, text[start:i]))  # a contrast opens a clause: keep it
-            start = i
-        if protected[i]:
-            continue
-        ends = char in _SENTENCE_ENDS or (char == "." and _ends_sentence(text, i))
-        cut = ends or (char in _SEPARATORS and not _in_number(text, i))
-        cut = cut or (char == "、" and _long_items(text, i))
-        if cut:
-            pieces.append((sentence, text[start:i]))
-            start = i + 1
-            sentence += ends
-    pieces.append((sentence, text[start:]))
-    return [(number, piece.strip()) for number, piece in pieces if piece.strip()]
-
-
-def _protected(text: str) -> list[bool]:
-    """Which characters lie inside a bracket pair or a `code`/$math$ span on one line."""
-    flags = [False] * len(text)
-    stack: list[int] = []
-    for i, char in enumerate(text):
-        if char in _OPEN:
-            stack.append(i)
-        elif char in _CLOSE and stack:
-            opened = stack.pop()
-            if "\n" not in text[opened:i] and i - opened <= 160:
-                flags[opened : i + 1] = [True] * (i + 1 - opened)
-        elif char == "\n":
-            stack.clear()
-    for quote in _QUOTES:
-        for match in re.finditer(rf"\{quote}[^\{quote}\n]+\{quote}", text):
-            flags[match.start() : match.end()] = [True] * (match.end() - match.start())
-    return flags
-
-
-def _in_number(text: str, i: int) -> bool:
-    """A comma of 131,072: a digit before, three digits after and no fourth."""
-    return (
-        text[i] == ","
-        and i > 0
-        and text[i - 1].isdigit()
-        and text[i + 1 : i + 4].isdigit()
-        and len(text[i + 1 : i + 4]) == 3
-        and not text[i + 4 : i + 5].isdigit()
-    )
-
-
-def _ends_sentence(text: str, i: int) -> bool:
-    after = text[i + 1 : i + 2]
-    return after == "" or after.isspace()
-
-
-def _long_items(text: str, i: int) -> bool:
-    """、 between two items of at least four characters each ("K、V" are items of one)."""
-    return len(_item(text, i - 1, -1)) >= 4 and len(_item(text, i + 1, 1)) >= 4
-
-
-def _item(text: str, i: int, step: int) -> str:
-    """The enumerated item that ends (step -1) or starts (step 1) at ``i``: a run of one script."""
-    while 0 <= i < len(text) and text[i] == " ":
-        i += step
-    cjk = 0 <= i < len(text) and bool(_CJK_RUN.match(text[i]))
-    out = []
-    while 0 <= i < len(text):
-        char = text[i]
-        if char in _SEPARATORS or char == "、" or char.isspace():
-            break
-        if bool(_CJK_RUN.match(char)) != cjk:
-            break
-        out.append(char)
-        i += step
-    return "".join(out)
 
 
 # -- a clause's words -------------------------------------------------------------
@@ -291,10 +128,10 @@ class Clause:
         out: list[int] = []
         stack: list[int] = []
         for i, char in enumerate(self.joined):
-            if char in _CLOSE and stack:
+            if char in CLOSE and stack:
                 stack.pop()
             out.append(stack[-1] if stack else -1)
-            if char in _OPEN:
+            if char in OPEN:
                 stack.append(i)
         return tuple(out)
 

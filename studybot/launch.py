@@ -53,6 +53,14 @@ def handle(exc: BaseException) -> int:
     if isinstance(exc, click.Abort):  # click's own Ctrl-C: not a bare "Aborted!"
         _say("\nInterrupted.")
         return INTERRUPTED
+    if isinstance(exc, click.exceptions.NoArgsIsHelpError):  # `studybot bank`: help, asked for
+        click.echo(exc.ctx.get_help())
+        return OK
+    if isinstance(exc, click.UsageError):
+        from studybot.errors import BadInput
+
+        _error(BadInput(*_usage(exc)))
+        return exc.exit_code
     if isinstance(exc, click.ClickException):
         exc.show()
         return exc.exit_code
@@ -73,6 +81,42 @@ def handle(exc: BaseException) -> int:
     _say(f"Error: unexpected {type(exc).__name__}: {exc}")
     _say(f"Hint: rerun with {DEBUG}=1 to see the traceback")
     return FAILURE
+
+
+def _usage(exc) -> tuple[str, str]:
+    """A click usage error as one line and a hint: the close match, else where help is.
+
+    click's own form is four lines (usage, "Try --help", a blank, the error),
+    and its "Did you mean one of" lists every near name; one name is the hint.
+    """
+    ctx = exc.ctx
+    command = ctx.command_path if ctx is not None else "studybot"
+    message = " ".join(exc.message.split()) if hasattr(exc, "possibilities") else None
+    message = message or " ".join(exc.format_message().split())
+    near = _close_match(exc)
+    if near:
+        return message, f"did you mean {near}? (`{command} --help` lists them all)"
+    return message, f"`{command} --help` shows the usage"
+
+
+def _close_match(exc) -> str | None:
+    """The one name closest to what was typed: an option, a command or a choice."""
+    from difflib import get_close_matches
+
+    typed = getattr(exc, "option_name", None) or getattr(exc, "command_name", None)
+    names = list(getattr(exc, "possibilities", None) or [])
+    if typed is None:
+        import re
+
+        import click
+
+        param = getattr(exc, "param", None)
+        found = re.search(r"'([^']*)' is not one of", exc.format_message())
+        if found is None or param is None or not isinstance(param.type, click.Choice):
+            return None
+        typed, names = found.group(1), [str(choice) for choice in param.type.choices]
+    best = get_close_matches(typed, names, n=1, cutoff=0.5)
+    return best[0] if best else None
 
 
 def _error(exc: StudybotError) -> None:

@@ -49,6 +49,11 @@ class Settings:
     prefix_style: str = "designed"  # "designed" (cacheable, ~1.9K tokens) or "short" (no cache)
     offline_delay: float = 0.0  # seconds the offline provider waits per answer (demos)
     provider: str = ""  # a [providers.NAME] profile of studybot's config.toml, or "" for none
+    # FSRS, as Anki names them: intervals from the next rating on, what `review` serves a day
+    desired_retention: float = 0.9  # the recall probability each review is scheduled for
+    maximum_interval: int = 36500  # days: the longest wait FSRS may give a question
+    reviews_per_day: int = 200  # ratings of already-rated questions `review` serves a day
+    new_per_day: int = 0  # never-rated questions `review` adds a day (0: only what is due)
     sources: dict[str, str] = field(default_factory=dict, compare=False)
 
     def source(self, name: str) -> str:
@@ -90,6 +95,10 @@ FLAG_FIELDS = {
     "segment_budget": "segment_budget",
     "answer_tokens": "answer_tokens",
     "prefix_style": "prefix_style",
+    "desired_retention": "desired_retention",
+    "maximum_interval": "maximum_interval",
+    "reviews_per_day": "reviews_per_day",
+    "new_per_day": "new_per_day",
 }
 # Limits that keep a value from hanging or overflowing the loop: (lowest, highest, lowest allowed?).
 RANGES: dict[str, tuple[float, float, bool]] = {
@@ -98,6 +107,10 @@ RANGES: dict[str, tuple[float, float, bool]] = {
     "stream_idle_timeout": (0, 86400, False),
     "request_timeout": (0, 86400, False),
     "offline_delay": (0, 60, True),
+    "desired_retention": (0.7, 0.99, True),  # Anki's bounds
+    "maximum_interval": (1, 36500, True),
+    "reviews_per_day": (0, 100000, True),
+    "new_per_day": (0, 100000, True),
 }
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"0", "false", "no", "off", ""}
@@ -338,8 +351,9 @@ def _check_range(name: str, value: float, source: str) -> None:
     fits = math.isfinite(value) and (value >= low if low_ok else value > low) and value <= high
     if not fits:
         bound = f"at least {low:g}" if low_ok else f"more than {low:g}"
+        where = "--" + name.replace("_", "-") if source == "flag" else source
         raise ConfigError(
-            f"setting {name} = {value!r} (from {source}) is out of range",
+            f"setting {name} = {value!r} (from {where}) is out of range",
             hint=f"use a number {bound} and at most {high:g}",
         )
 

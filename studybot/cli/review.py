@@ -18,22 +18,53 @@ from studybot.cli.common import (
 START_HINT = "Rate questions as you study: studybot run --from 1 --to 8 --quiz"
 
 
+def fsrs_options(fn):
+    """The FSRS settings Anki has, for one review; config.toml holds them for every one."""
+    fn = click.option(
+        "--new-per-day",
+        type=int,
+        metavar="N",
+        help="Never-rated questions to add a day (default 0: only what is due).",
+    )(fn)
+    fn = click.option(
+        "--reviews-per-day", type=int, metavar="N", help="Daily review limit (default 200)."
+    )(fn)
+    fn = click.option(
+        "--maximum-interval",
+        type=int,
+        metavar="DAYS",
+        help="Longest wait after a rating (default 36500).",
+    )(fn)
+    fn = click.option(
+        "--desired-retention",
+        type=float,
+        metavar="0.7-0.99",
+        help="Recall probability to schedule for (default 0.9).",
+    )(fn)
+    return fn
+
+
 @click.command()
 @click.option("--limit", type=click.IntRange(min=1), metavar="N", help="At most N questions.")
 @bank_option
 @channel_options
 @segment_options
+@fsrs_options
 @json_option
 def review(limit, bank_ref, as_json, **flags) -> None:
     """Quiz yourself on the questions that are due, most overdue first.
 
     The due questions are cut into segments like a run (same prefix,
-    summaries, resume and export); each is asked, graded and rated.
+    summaries, resume and export); each is asked, graded and rated. At most
+    reviews_per_day ratings of rated questions a day (and new_per_day new
+    ones, next in the bank); desired_retention and maximum_interval shape
+    each interval from this rating on. All four are settings of config.toml.
 
     \b
     Example:
       studybot review
       studybot review --limit 8 --bank mine
+      studybot review --reviews-per-day 20 --desired-retention 0.85
     """
     from studybot.cli.run import notice_line, study_session
     from studybot.learn import review as reviews
@@ -44,14 +75,29 @@ def review(limit, bank_ref, as_json, **flags) -> None:
     store = Store.open()
     record = begin_review(study, store, limit)
     if record is None:
-        upcoming = min((c.due for c in reviews.cards(store, study.key)), default=None)
-        when = f"; the next one is due {reviews.until(upcoming)}" if upcoming else ""
-        click.echo(f"Nothing is due for review{when}.")
-        if upcoming is None:
+        click.echo(_nothing_now(store, study))
+        if not reviews.cards(store, study.key):
             click.echo("Rate questions first: studybot run --from 1 --to 8 --quiz")
         return
     notice_line(notice)
     study_session(study, store, record, as_json)
+
+
+def _nothing_now(store, study) -> str:
+    """Why review has nothing to serve: nothing due, or today's limit reached."""
+    from studybot.learn import review as reviews
+
+    due = reviews.due_questions(store, study.bank, study.key)
+    if due:
+        left = reviews.today(store, study.key, study.settings)
+        return (
+            f"Today's review limit is reached: {left.reviews_done} reviews done, "
+            f"reviews_per_day {left.reviews_per_day}; {len(due)} are due "
+            "(--reviews-per-day N serves more today)."
+        )
+    upcoming = min((c.due for c in reviews.cards(store, study.key)), default=None)
+    when = f"; the next one is due {reviews.until(upcoming)}" if upcoming else ""
+    return f"Nothing is due for review{when}."
 
 
 @click.command()
@@ -62,7 +108,8 @@ def due(bank_ref: str | None, as_json: bool) -> None:
 
     Without --bank, the cards of every bank you have rated. A question is
     listed once you have rated it (1 Again, 2 Hard, 3 Good, 4 Easy);
-    `studybot review` studies the ones that are due now.
+    `studybot review` studies the ones that are due now, as many as today's
+    reviews_per_day leaves (and new_per_day new ones): the last lines say so.
 
     \b
     Example:
@@ -72,7 +119,8 @@ def due(bank_ref: str | None, as_json: bool) -> None:
     from studybot.learn import review
     from studybot.storage.store import Store
 
-    cards = review.cards(Store.open(), bank_ref)
+    store = Store.open()
+    cards = review.cards(store, bank_ref)
     if as_json:
         emit_json([c.to_json() for c in cards])
         return
@@ -111,6 +159,33 @@ def due(bank_ref: str | None, as_json: bool) -> None:
         banks = sorted({c.bank for c in now_due})
         line += " Study them: " + "; ".join(_review_command(b) for b in banks)
     console.print(line, markup=False)
+    for text in _limit_lines(store, cards, now_due, now):
+        console.print(text, markup=False)
+
+
+def _limit_lines(store, cards, now_due, now) -> list[str]:
+    """What today's limits (reviews_per_day, new_per_day) let `review` serve, per bank."""
+    from studybot.channel import config
+    from studybot.learn import review
+
+    # The daily limits only: no model channel is read, so a broken Codex config cannot stop `due`.
+    settings = config.load({"offline": True})
+    lines = []
+    for key in sorted({c.bank for c in cards}):
+        left = review.today(store, key, settings, now)
+        due = sum(1 for c in now_due if c.bank == key)
+        where = f" of {key}" if len({c.bank for c in cards}) > 1 else ""
+        if due > left.reviews_left:
+            lines.append(
+                f"Today's limit{where}: review serves {left.reviews_left} of the {due} due "
+                f"(reviews_per_day {left.reviews_per_day}, {left.reviews_done} done today)."
+            )
+        if left.new_left:
+            lines.append(
+                f"review{where} also adds up to {left.new_left} new question(s) today "
+                f"(new_per_day {left.new_per_day}, {left.new_done} rated first today)."
+            )
+    return lines
 
 
 @click.command()
@@ -120,15 +195,19 @@ def due(bank_ref: str | None, as_json: bool) -> None:
     "--plot",
     type=click.Path(dir_okay=False, path_type=Path),
     metavar="FILE.png",
-    help="Also write a PNG grid of every question coloured by retention (needs the plot extra).",
+    help="Also write a PNG grid of every question: retention, failed and due marked, "
+    "each chapter's grade (needs the plot extra).",
 )
 def progress(bank_ref: str | None, as_json: bool, plot: Path | None) -> None:
-    """Per chapter: seen / total, due now, mean grade, retention, last studied.
+    """Per chapter: seen, due, failed, mean grade, retention, true retention.
 
-    Retention is FSRS's probability that you recall a seen question now,
-    averaged over the chapter (FSRS counts whole days, so a question rated
-    today shows 100%); the grade is the share of key points an attempt
-    covered. Every chapter is listed, studied or not.
+    Seen counts questions read in a run or rated. Retention is FSRS's
+    probability that you recall a rated question now (over the exact time
+    since its rating), averaged over the chapter; a question last rated
+    Again counts 0. True retention is the share of reviews not rated Again,
+    as Anki's statistics count it. The grade is the share of key points an
+    attempt covered. Under the table: what is due today and each of the
+    next 7 days. Every chapter is listed, studied or not.
 
     \b
     Example:
@@ -161,7 +240,8 @@ def _render_progress(report) -> None:
     from rich.text import Text
 
     table = Table(title=Text(f"{report.title} ({report.bank})"), title_justify="left", box=None)
-    for heading in ("ch", "title", "seen", "", "due", "grade", "retention", "last studied"):
+    headings = ("ch", "title", "seen", "", "due", "failed", "grade", "retention", "true", "last")
+    for heading in headings:
         justify = "left" if heading in {"title", ""} else "right"
         table.add_column(heading, justify=justify, no_wrap=heading != "title")
     for c in report.chapters:
@@ -170,19 +250,40 @@ def _render_progress(report) -> None:
             str(c.chapter),
             Text(c.title, no_wrap=True, overflow="ellipsis"),
             f"{c.seen}/{c.total}",
-            ProgressBar(total=c.total, completed=c.seen, width=12, complete_style=colour),
-            str(c.due),
+            ProgressBar(total=c.total, completed=c.seen, width=10, complete_style=colour),
+            str(c.due) if c.due == c.due_today else f"{c.due} ({c.due_today})",
+            Text(f"✗ {c.failed}", style="bold red") if c.failed else Text("0"),
             _percent(c.mean_grade),
-            _percent(c.retention),
-            (c.last_studied or "-")[:10],  # the day; --json has the time
+            Text(_percent(c.retention), style=colour if c.retention is not None else ""),
+            _percent(c.recall.share),
+            (c.last_studied or "-")[5:10] or "-",  # the day; --json has the time
         )
     console = stdout_console()
     console.print(table)
+    console.print(_progress_footer(report), markup=False)
     seen = sum(c.seen for c in report.chapters)
     if not seen:
         console.print(f"Nothing studied in this bank yet. {START_HINT}", markup=False)
     elif any(c.due for c in report.chapters):
         console.print(f"Due now: {_review_command(report.bank)}", markup=False)
+
+
+def _progress_footer(report) -> str:
+    """The figures of the whole bank under the table, and what the columns mean."""
+    now = sum(c.due for c in report.chapters)
+    ahead = " ".join(str(n) for n in report.forecast)
+    recall = report.recall
+    true = (
+        f"true retention {recall.share:.0%} ({recall.passed} of "
+        f"{recall.passed + recall.failed} reviews not Again)"
+        if recall.share is not None
+        else "true retention - (no review of a learnt question yet)"
+    )
+    return (
+        f"due today {report.due_today} ({now} now) · next 7 days: {ahead} · {true}\n"
+        "seen = read or rated · due (today) · failed = last rated Again, counted 0 in retention "
+        "· true = reviews not Again, as Anki counts"
+    )
 
 
 def _question_texts(keys: set[str]) -> dict[tuple[str, int], str]:

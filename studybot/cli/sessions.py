@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import click
 
 from studybot.cli.common import emit_json, human_bytes, json_option, stdout_console
@@ -23,6 +25,7 @@ def sessions(as_json: bool) -> None:
     from studybot.output.export import session_summary
     from studybot.storage.store import Store
     from studybot.study.recorded import money as session_money
+    from studybot.study.selection import label
 
     store = Store.open(write=False)
     records = store.sessions()
@@ -47,24 +50,28 @@ def sessions(as_json: bool) -> None:
     priced = bool(currencies)
     # One currency goes in the heading, so each row keeps to 80 columns.
     cost_heading = f"cost {currencies.pop()}" if len(currencies) == 1 else "cost"
-    headings = ["id", "status", "questions", "answered", "model", "bank", "created"]
+    # questions: what was chosen (a range, "ch 3", "tag kv-cache", "ids 5,23", "weak 10", "4 due")
+    headings = ["id", "status", "questions", "answered", "mode", "model", "bank", "created"]
+    cut = {"model": 24, "bank": 24, "questions": 14}  # cut short with an ellipsis
     for heading in headings + ([cost_heading] if priced else []):
         table.add_column(
             heading,
             justify="right" if heading in {"id", "answered", cost_heading} else "left",
             no_wrap=True,
-            overflow="ellipsis" if heading in {"model", "bank"} else "fold",
-            max_width=24 if heading in {"model", "bank"} else None,
+            overflow="ellipsis" if heading in cut else "fold",
+            max_width=cut.get(heading),
         )
+    this_year = datetime.now(UTC).strftime("%Y")
     for r in records:
         row = [
             str(r.id),
             r.status,
-            f"{r.first_question}–{r.last_question}",
+            label(r),
             f"{r.answered}/{r.total}",
+            r.mode,
             r.model if r.live else "offline",
             r.bank,
-            r.created.replace("T", " ")[:16],
+            _when(r.created, this_year),
         ]
         if priced:
             total = money[r.id]
@@ -134,7 +141,7 @@ def render_session(view, texts: bool = True) -> None:
         follow_ups.setdefault(item.question_id, []).append(item)
     console = stdout_console()
     table = Table(
-        title=f"Session {record.id} · Q{record.first_question}–{record.last_question} · "
+        title=f"Session {record.id} · {_chosen(record)} · {record.mode} · "
         f"{record.provider} ({record.model}) · {record.answered}/{record.total} answered",
         title_justify="left",
         box=box.SIMPLE_HEAD,  # no side rules, so the table fits 80 columns
@@ -172,6 +179,19 @@ def render_session(view, texts: bool = True) -> None:
         _summaries(console, view.segments)
     if not record.complete:
         console.print(f"Unfinished: studybot resume {record.id}")
+
+
+def _when(created: str, this_year: str) -> str:
+    """When a session started, short: "12-01 20:57" this year, the date before (--json: all)."""
+    return created[5:16].replace("T", " ") if created.startswith(this_year) else created[:10]
+
+
+def _chosen(record) -> str:
+    """The selection, with the questions it spans when it is not a range: "weak 10 (Q2–26)"."""
+    from studybot.study.selection import label
+
+    span = f"Q{record.first_question}–{record.last_question}"
+    return span if record.selection.get("kind", "range") == "range" else f"{label(record)} ({span})"
 
 
 def _prompt_cell(turn) -> str:

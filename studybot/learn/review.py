@@ -1,8 +1,13 @@
 """Spaced review: one FSRS card per (bank, question), the log of every rating, what is due.
 
 Scheduling is the ``fsrs`` package (the scheduler modern Anki uses) with its
-default parameters: 90 % desired retention, learning steps of 1 and 10
-minutes, interval fuzzing on (cards learnt together spread over nearby days).
+default parameters, learning steps of 1 and 10 minutes and interval fuzzing
+on (cards learnt together spread over nearby days). The settings a learner
+knows from Anki are studybot settings (config.toml, flags of ``review``):
+``desired_retention`` and ``maximum_interval`` shape each interval from the
+next rating on (as in Anki, cards already scheduled keep their dates);
+``reviews_per_day`` and ``new_per_day`` cap what ``review`` serves in a
+local calendar day (``today``).
 
 A bank is named by its *bank key*: the ``bank`` column of the session the
 rating came from ("default" for the shipped bank). Cards exist only for
@@ -19,13 +24,17 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from fsrs import Card, Rating, Scheduler, State
 
 from studybot.bank import Bank, Question
 from studybot.errors import BadInput
 from studybot.storage.store import CardRow, ReviewEntry, Store
+
+if TYPE_CHECKING:
+    from studybot.channel.config import Settings
 
 RATINGS = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
 # Lower bounds of the grade (covered + half the partly, over the key points)
@@ -35,8 +44,31 @@ RATINGS = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
 SUGGESTION_BOUNDS = ((0.9, 4), (0.7, 3), (0.35, 2))
 STATES = {State.Learning: "learning", State.Review: "review", State.Relearning: "relearning"}
 
-_scheduler = Scheduler()
+_scheduler = Scheduler()  # the defaults, for what does not depend on the settings
 DAY = 86400  # seconds
+
+
+def scheduler(settings: Settings | None = None) -> Scheduler:
+    """The FSRS scheduler under the learner's desired retention and maximum interval."""
+    if settings is None:
+        return _scheduler
+    return Scheduler(
+        desired_retention=settings.desired_retention, maximum_interval=settings.maximum_interval
+    )
+
+
+def retrievability(card: Card, at: datetime) -> float:
+    """FSRS's probability of recalling ``card`` at ``at``, over fractional days.
+
+    ``fsrs`` counts whole days, so a card rated an hour ago shows 100 %;
+    the same forgetting curve over the exact time elapsed does not.
+    """
+    if card.last_review is None or not card.stability:
+        return 0.0
+    decay = -_scheduler.parameters[20]
+    factor = 0.9 ** (1 / decay) - 1
+    elapsed = max(0.0, (utc(at) - utc(card.last_review)).total_seconds() / DAY)
+    return (1 + factor * elapsed / card.stability) ** decay
 
 
 @dataclass(frozen=True)
@@ -107,8 +139,12 @@ def record_review(
     attempt: str | None = None,
     session_id: int | None = None,
     now: datetime | None = None,
+    settings: Settings | None = None,
 ) -> Scheduled:
-    """Rate a question: reschedule its card and log the review, committed before returning."""
+    """Rate a question: reschedule its card and log the review, committed before returning.
+
+    ``settings`` give the desired retention and maximum interval (FSRS's defaults without).
+    """
     if rating not in RATINGS:
         raise BadInput(
             f"rating {rating!r} is not one of 1-4",
@@ -117,12 +153,13 @@ def record_review(
     if grade is not None and not 0.0 <= grade <= 1.0:
         raise BadInput(f"grade {grade!r} is outside 0-1")
     at = utc(now)
+    fsrs = scheduler(settings)
 
     def schedule(before: CardRow | None) -> tuple[CardRow, ReviewEntry]:
         card = (
             Card.from_dict(json.loads(before.card)) if before else Card(card_id=question_id, due=at)
         )
-        card, _ = _scheduler.review_card(card, Rating(rating), at)
+        card, _ = fsrs.review_card(card, Rating(rating), at)
         card_json = json.dumps(card.to_dict(), sort_keys=True)
         after = CardRow(
             bank=bank,
@@ -160,19 +197,84 @@ def due_questions(
     *,
     limit: int | None = None,
     now: datetime | None = None,
+    order: str = "bank",
 ) -> list[Question]:
     """The bank's questions whose card is due: the ``limit`` most overdue, in id order.
 
     Which questions is decided by overdueness; the order they come back in is
     the bank's (ascending id), so questions of one chapter sit together and
-    the segment cut can follow chapter lines.
+    the segment cut can follow chapter lines (``order="overdue"``: most overdue first).
     """
     if limit is not None and limit < 1:
         raise BadInput(f"--limit {limit} must be at least 1")
     known = {q.id: q for q in bank.questions}
     # A card may outlive its question (an imported bank saved again, shorter).
     overdue = [known[q] for q in store.due_cards(bank_key, iso(utc(now))) if q in known]
-    return sorted(overdue[:limit], key=lambda q: q.id)
+    return overdue[:limit] if order == "overdue" else sorted(overdue[:limit], key=lambda q: q.id)
+
+
+@dataclass(frozen=True)
+class Today:
+    """What the daily limits leave for ``review`` today (a local calendar day)."""
+
+    reviews_done: int  # ratings today of questions rated before (a review, in Anki's words)
+    new_done: int  # questions rated for the first time today
+    reviews_per_day: int
+    new_per_day: int
+
+    @property
+    def reviews_left(self) -> int:
+        return max(0, self.reviews_per_day - self.reviews_done)
+
+    @property
+    def new_left(self) -> int:
+        return max(0, self.new_per_day - self.new_done)
+
+
+def today(store: Store, bank_key: str, settings: Settings, now: datetime | None = None) -> Today:
+    """Today's ratings of the bank against ``reviews_per_day`` and ``new_per_day``."""
+    first, other = store.ratings_since(bank_key, iso(day_start(now)))
+    return Today(other, first, settings.reviews_per_day, settings.new_per_day)
+
+
+def serve(
+    store: Store,
+    bank: Bank,
+    bank_key: str,
+    settings: Settings,
+    *,
+    limit: int | None = None,
+    now: datetime | None = None,
+) -> list[Question]:
+    """What ``review`` studies now: due questions within today's review limit, most
+    overdue first, then questions never rated within the new limit, in bank order;
+    at most ``limit`` in all, returned in bank order (segments follow chapters)."""
+    left = today(store, bank_key, settings, now)
+    due = due_questions(store, bank, bank_key, now=now, order="overdue")[: left.reviews_left]
+    rated = {c.question_id for c in cards(store, bank_key)}
+    new = [q for q in bank.questions if q.id not in rated][: left.new_left]
+    chosen = (due + new)[:limit] if limit is not None else due + new
+    return sorted(chosen, key=lambda q: q.id)
+
+
+def day_start(now: datetime | None = None) -> datetime:
+    """Midnight of ``now``'s day in the local time zone, where a learner's day starts."""
+    local = utc(now).astimezone()
+    return local.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def forecast(
+    due: list[datetime], now: datetime | None = None, days: int = 7
+) -> tuple[int, list[int]]:
+    """(due by the end of today, overdue included; due on each of the next ``days`` days)."""
+    start = day_start(now)
+    ends = [start + timedelta(days=n + 1) for n in range(days + 1)]
+    counts = [0] * (days + 1)
+    for moment in due:
+        index = next((n for n, end in enumerate(ends) if moment < end), None)
+        if index is not None:
+            counts[index] += 1
+    return counts[0], counts[1:]
 
 
 def question_stats(
@@ -188,7 +290,7 @@ def question_stats(
             card=info,
             mean_grade=row.mean_grade if row else None,
             last_reviewed=(row.last_reviewed if row else "") or "",
-            retention=_scheduler.get_card_retrievability(info.card, at),
+            retention=retrievability(info.card, at),
         )
     return out
 

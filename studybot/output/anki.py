@@ -1,7 +1,9 @@
 """Anki cards from a session: a text file Anki imports, or an ``.apkg`` package.
 
 One note per answered question, Basic note type (Front, Back). Fronts and
-backs are Markdown rendered to HTML with formulas left for Anki's MathJax.
+backs are Markdown rendered to HTML with formulas left for Anki's MathJax;
+a back is the answer and the follow-ups a model answered (an offline
+follow-up, never answered, stays out).
 Each note's GUID is derived from (bank, question), so importing the same
 question again, from this session or a later one, updates the card instead
 of adding a duplicate. Each chapter is its own deck,
@@ -16,6 +18,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from studybot.channel.providers.offline import answered_follow_up
 from studybot.errors import BadInput, StudybotError
 from studybot.output.markup import to_html
 from studybot.storage.store import SessionView
@@ -47,8 +50,11 @@ def cards(view: SessionView) -> list[Card]:
     record = view.record
     bank = _bank(record.bank)
     follow_ups: dict[int, list] = {}
+    # An offline follow-up has no answer, only a notice and the key points again: a card
+    # back holds what was learnt, so it is left out.
     for item in view.followups:
-        follow_ups.setdefault(item.question_id, []).append(item)
+        if answered_follow_up(item.answer):
+            follow_ups.setdefault(item.question_id, []).append(item)
     made = []
     for turn in view.turns:
         question = _question(bank, turn.question_id)

@@ -17,6 +17,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from studybot.channel.providers.offline import answered_follow_up
 from studybot.errors import BadInput
 from studybot.output.markup import escape_html_like
 from studybot.storage.store import SessionRecord, SessionView
@@ -49,6 +50,7 @@ def session_summary(record: SessionRecord) -> dict[str, Any]:
         "model": record.model,
         "created": record.created,
         "mode": record.mode,
+        "selection": record.selection,
     }
 
 
@@ -86,6 +88,7 @@ def session_data(view: SessionView) -> dict[str, Any]:
         "total": record.total,
         "created": record.created,
         "mode": record.mode,
+        "selection": record.selection,
         "grading_usage": grading_usage(grades.values()),
         "segments": [
             {
@@ -205,8 +208,11 @@ def to_markdown(view: SessionView) -> str:
                 lines += [f"> **Incomplete answer:** {turn.flag_text}", ""]
             lines += recall.get(question_id, [])
             for item in view.followups_of(question_id):
-                lines += [f"**追问：** {escape_html_like(item.question)}", ""]
-                lines += [escape_html_like(item.answer.strip()), ""]
+                asked = escape_html_like(item.question)
+                if not answered_follow_up(item.answer):  # kept, never answered: no stand-in text
+                    lines += [f"**追问（离线，未回答）：** {asked}", ""]
+                    continue
+                lines += [f"**追问：** {asked}", "", escape_html_like(item.answer.strip()), ""]
         if segment.summary_out:
             lines += ["**本段小结**", "", *_summary_lines(segment.summary_out), ""]
         shown = segment.summary_out

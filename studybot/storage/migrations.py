@@ -5,6 +5,7 @@ Append new functions at the end; never edit one that has shipped.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 
@@ -252,3 +253,29 @@ def m007_grade_states(db: Database) -> None:
     # missed or contradicted); estimate: the same for what the grader said, null if unchanged.
     db.table("grades").add_column("estimate", str)
     db.table("grades").add_column("estimate_score", float)
+
+
+@migration
+def m008_session_selection(db: Database) -> None:
+    """What a session chose (a range, chapters, tags, ids, the weakest, the due), as JSON.
+
+    Sessions from before were started with a range or by ``review``; one
+    whose questions are not the whole range it spans is told by its ids.
+    """
+    db.table("sessions").add_column("selection", str)
+    for row in list(db.query("select id, first_question, last_question, mode from sessions")):
+        planned = [
+            q
+            for segment in db.query(
+                "select question_ids from segments where session_id = ? order by idx", [row["id"]]
+            )
+            for q in json.loads(segment["question_ids"])
+        ]
+        first, last = row["first_question"], row["last_question"]
+        if row["mode"] == "review":
+            chosen: dict = {"kind": "review"}
+        elif planned == list(range(first, last + 1)):
+            chosen = {"kind": "range", "from": first, "to": last}
+        else:
+            chosen = {"kind": "ids", "ids": planned}
+        db.table("sessions").update(row["id"], {"selection": json.dumps(chosen)})

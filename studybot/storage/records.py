@@ -35,6 +35,9 @@ class SessionRecord:
     answered: int
     summaries_pending: int
     mode: str = "read"  # "read", "quiz" or "review"
+    # what was chosen: {"kind": "range", "from", "to"} | {"kind": "chapter", "chapters"} |
+    # "tag" ("tags") | "ids" ("ids") | "weak" ("count") | "review" ("limit")
+    selection: dict[str, Any] = field(default_factory=dict)
 
     @property
     def live(self) -> bool:

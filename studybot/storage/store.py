@@ -81,6 +81,13 @@ class Store:
 
         return cls(home() / DB_NAME, write=write)
 
+    @staticmethod
+    def exists() -> bool:
+        """Whether the home has a database yet (nothing is created to find out)."""
+        from studybot.storage.home import home
+
+        return (home() / DB_NAME).is_file()
+
     def close(self) -> None:
         self.db.close()
 
@@ -102,8 +109,13 @@ class Store:
         segments: Iterable[tuple[int, ...]],
         summary_in: str | None = None,
         mode: str = "read",
+        selection: dict[str, Any] | None = None,
     ) -> int:
-        """Create a session with its segments in one transaction; returns its id."""
+        """Create a session with its segments in one transaction; returns its id.
+
+        ``selection`` is what the user chose (a range unless said otherwise).
+        """
+        chosen = selection or {"kind": "range", "from": first_question, "to": last_question}
         parts = list(segments)
         with writing(self.db):
             prefix_sha = self.remember_prefix(prefix)
@@ -122,6 +134,7 @@ class Store:
                     "prefix_sha256": prefix_sha,
                     "created": now(),
                     "mode": mode,
+                    "selection": json.dumps(chosen, ensure_ascii=False, sort_keys=True),
                 }
             )
             session_id = int(table.last_pk)
@@ -168,6 +181,7 @@ class Store:
     def _session(self, row: dict[str, Any]) -> SessionRecord:
         row = dict(row)
         row["settings"] = json.loads(row["settings"] or "{}")
+        row["selection"] = json.loads(row.get("selection") or "{}")
         row.pop("prefix_sha256", None)
         return SessionRecord(**row)
 
@@ -214,6 +228,31 @@ class Store:
             )
             for row in rows
         ]
+
+    def drop_unasked(self, session_id: int, question_ids: Iterable[int]) -> None:
+        """Take unanswered questions out of a session's plan (they left the bank).
+
+        A last segment left empty goes too, so the session can complete; the
+        session's total follows.
+        """
+        dropped = set(question_ids)
+        segments = self.segments(session_id)
+        with writing(self.db):
+            for segment in segments:
+                kept = [q for q in segment.question_ids if q not in dropped]
+                if kept != list(segment.question_ids):
+                    self.db.table("segments").update(
+                        (session_id, segment.index), {"question_ids": json.dumps(kept)}
+                    )
+            for segment in reversed(segments):
+                if any(q not in dropped for q in segment.question_ids):
+                    break
+                self.db.execute(
+                    "delete from segments where session_id = ? and idx = ?",
+                    [session_id, segment.index],
+                )
+            total = sum(len([q for q in s.question_ids if q not in dropped]) for s in segments)
+            self.db.table("sessions").update(session_id, {"total": total})
 
     def split_segment(self, session_id: int, index: int, at_question: int) -> None:
         """Cut segment ``index`` before ``at_question``: the rest becomes segment ``index + 1``.
@@ -372,6 +411,27 @@ class Store:
             [bank],
         )
         return {r["question_id"]: ReviewStats(r["mean_grade"], r["last_reviewed"]) for r in rows}
+
+    def ratings_since(self, bank: str, at: str) -> tuple[int, int]:
+        """(first ratings, other ratings) of the bank's questions given since ``at`` (ISO UTC)."""
+        row = next(
+            self.db.query(
+                "select count(*) as total, coalesce(sum(r.id = (select min(f.id) from reviews f"
+                " where f.bank = r.bank and f.question_id = r.question_id)), 0) as first"
+                " from reviews r where r.bank = ? and r.reviewed_at >= ?",
+                [bank, at],
+            )
+        )
+        return row["first"], row["total"] - row["first"]
+
+    def studied(self, bank: str) -> dict[int, str]:
+        """Question id -> when it was last answered in a session of the bank (read runs too)."""
+        rows = self.db.query(
+            "select t.question_id, max(t.created) as last from turns t"
+            " join sessions s on s.id = t.session_id where s.bank = ? group by t.question_id",
+            [bank],
+        )
+        return {r["question_id"]: r["last"] for r in rows}
 
     # -- one session, read once -----------------------------------------------
 

@@ -2,17 +2,20 @@
 
 A run skips its last segment's summary: no segment follows to carry it,
 and live it would be a paid request nothing reads. A later run of the same
-bank that continues at the next question (``run --from 9`` after a session
-that ended at 8) carries it into its first segment, and ``export`` can ask
-for it; either writes it then, once, and it is kept.
+bank and kind of selection that continues at the next question (``run
+--from 9`` after ``--from 1 --to 8``) carries it into its first segment,
+and ``export`` can ask for it; either writes it then, once, and it is kept.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from studybot.storage.store import SessionRecord, Store
 from studybot.study.conversation import Conversation, history
+from studybot.study.selection import SPANS
 from studybot.study.session import Listener, Study, summarise
 
 
@@ -25,18 +28,30 @@ class Carried:
 
 
 def continued_summary(
-    study: Study, store: Store, bank_key: str, first: int, listener: Listener | None = None
+    study: Study,
+    store: Store,
+    chosen: Mapping[str, Any],
+    first: int,
+    listener: Listener | None = None,
 ) -> Carried | None:
-    """The last summary of the newest finished session of this bank that ended at ``first - 1``.
+    """The last summary of the newest finished session that this selection continues.
 
-    That session skipped its last summary (nothing read it then); it is
-    written now, once, and kept. None when no session ends right before.
+    Only a span continues a span of its kind: a range the range that ended at
+    ``first - 1``, chapters the chapters that did (``selection.SPANS``). That
+    session skipped its last summary (nothing read it then); it is written
+    now, once, and kept. None when no such session ends right before.
     """
+    kind = chosen.get("kind")
+    if kind not in SPANS:
+        return None
     previous = next(
         (
             r
             for r in store.sessions()
-            if r.bank == bank_key and r.last_question == first - 1 and r.answered >= r.total
+            if r.bank == study.key
+            and r.selection.get("kind") == kind
+            and r.last_question == first - 1
+            and r.answered >= r.total
         ),
         None,
     )

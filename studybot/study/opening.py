@@ -72,11 +72,13 @@ class Begun:
 def begin(study: Study, choice: Choice, *, quiz: bool, fresh: bool) -> Begun:
     """A new session of the chosen questions; the database is opened once they are known.
 
-    A run that starts right after a finished session of the same bank
-    (``--from 9`` after one that ended at 8) starts from its last summary,
-    unless ``fresh``. A choice that names nothing studyable writes nothing.
+    A run that starts right after a finished session of the same bank and
+    the same kind of selection (``--from 9`` after ``--from 1 --to 8``,
+    ``--chapter 4`` after ``--chapter 3``) starts from its last summary,
+    unless ``fresh``; ids, tags, the weakest and reviews never continue one. A choice that names nothing studyable writes nothing.
     """
-    weak_from = Store.open() if choice.weak is not None else None  # only --weak reads the log
+    # Only --weak reads the review log; a home that has none has nothing rated yet.
+    weak_from = Store.open() if choice.weak is not None and Store.exists() else None
     questions = selection.choose(
         study.bank,
         weak_from,
@@ -88,24 +90,32 @@ def begin(study: Study, choice: Choice, *, quiz: bool, fresh: bool) -> Begun:
         weak=choice.weak,
         bank_key=study.key,
     )
+    chosen = selection.kept(
+        questions, chapters=choice.chapters, tags=choice.tags, ids=choice.ids, weak=choice.weak
+    )
     store = weak_from or Store.open()
-    carried = None if fresh else carry.continued_summary(study, store, study.key, questions[0].id)
+    carried = None if fresh else carry.continued_summary(study, store, chosen, questions[0].id)
     record = session.start(
         study,
         store,
         questions,
         mode="quiz" if quiz else "read",
         carried=carried and carried.summary,
+        selection=chosen,
     )
     return Begun(store, record, carried)
 
 
 def begin_review(study: Study, store: Store, limit: int | None) -> SessionRecord | None:
-    """A review session of the due questions, most overdue first; None when nothing is due."""
-    questions = reviews.due_questions(store, study.bank, study.key, limit=limit)
+    """A review session of what is due (most overdue first) and new, within today's limits.
+
+    None when nothing is left to serve today (``learn.review.serve``).
+    """
+    questions = reviews.serve(store, study.bank, study.key, study.settings, limit=limit)
     if not questions:
         return None
-    return session.start(study, store, questions, mode="review")
+    chosen = selection.review_kept(questions, limit)
+    return session.start(study, store, questions, mode="review", selection=chosen)
 
 
 @dataclass(frozen=True)
@@ -129,5 +139,11 @@ def reopen(store: Store, session_id: int | str | None, flags: Mapping[str, Any])
     waiting = not record.live and bool(resuming.unanswered_offline(store, record))
     study, notice = open_study(Options(flags=flags, session=record, waiting_for_live=waiting))
     edited, removed = resuming.changed_questions(record, study.bank)
-    record = resuming.record_channel(store, record, study.provider, study.settings)
+    # A question that left the bank before it was asked cannot be asked: it leaves the plan.
+    unasked = set(resuming.unanswered(store, record)) & set(removed)
+    if unasked:
+        store.drop_unasked(record.id, unasked)
+    record = resuming.record_channel(
+        store, store.session(record.id), study.provider, study.settings
+    )
     return Reopened(study, record, notice, edited, removed)

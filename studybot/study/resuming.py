@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,10 @@ def settings_for(
     given = config.flag_settings(overrides)
     going_live = not record.live and (waiting_for_live or bool(CHANNEL_FLAGS & set(given)))
     settings = config.load(given) if going_live else config.recorded_settings(record, given)
+    if not record.live and not going_live and "offline" not in given:
+        # Offline because the session was, not because of an --offline never typed.
+        why = "no key" if settings.api_key() is None else f"session {record.id} was offline"
+        settings = replace(settings, sources={**settings.sources, "offline": why})
     if record.live and not settings.live and not settings.offline:
         raise ConfigError(
             f"session {record.id} was answered by {record.model}, but {settings.env_key} is not set",
@@ -100,7 +105,8 @@ def unanswered_offline(store: Store, record: SessionRecord) -> list[int]:
     from studybot.channel.providers.offline import has_answer
 
     loaded = banks.load(bank_ref(record))
-    return [q for q in unanswered(store, record) if not has_answer(loaded.get(q))]
+    present = {q.id: q for q in loaded.questions}  # a question that left the bank is not waiting
+    return [q for q in unanswered(store, record) if q in present and not has_answer(present[q])]
 
 
 # -- faithful resumes --------------------------------------------------------

@@ -6,12 +6,13 @@ questions come from the review log (``learn.review``), read only for --weak.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from studybot.bank import SHIPPED, Bank, Question
 from studybot.bank.selection import by_chapter, by_ids, by_tag
 from studybot.errors import BadInput
-from studybot.storage.store import Store
+from studybot.storage.store import SessionRecord, Store
 
 FLAGS = "--from/--to, --chapter, --tag, --ids or --weak"
 
@@ -82,3 +83,63 @@ def weakest(bank: Bank, store: Store | None, count: int, bank_key: str) -> tuple
             hint="study and rate some first: studybot run --from 1 --to 8 --quiz",
         )
     return tuple(sorted(chosen, key=lambda q: q.id))
+
+
+# -- what a session chose, as it keeps it ---------------------------------------
+
+# The kinds a later run may continue (its summary carried on): spans of the bank in order.
+SPANS = ("range", "chapter")
+
+
+def kept(
+    questions: tuple[Question, ...],
+    *,
+    chapters: Iterable[int] = (),
+    tags: Iterable[str] = (),
+    ids: Iterable[int] = (),
+    weak: int | None = None,
+) -> dict[str, Any]:
+    """The selection as the session keeps it: its kind and what was given (``choose``'s flags)."""
+    if tuple(chapters):
+        return {"kind": "chapter", "chapters": sorted(set(chapters))}
+    if tuple(tags):
+        return {"kind": "tag", "tags": list(tags)}
+    if tuple(ids):
+        return {"kind": "ids", "ids": [q.id for q in questions]}
+    if weak is not None:
+        return {"kind": "weak", "count": weak}
+    return {"kind": "range", "from": questions[0].id, "to": questions[-1].id}
+
+
+def review_kept(questions: Sequence[Question], limit: int | None) -> dict[str, Any]:
+    """A review session's selection: the due questions it serves, under its limit."""
+    return {"kind": "review", "count": len(questions), "limit": limit}
+
+
+def label(record: SessionRecord) -> str:
+    """A session's selection in a few characters: "1–8", "ch 3–4", "tag kv-cache", "weak 10"."""
+    chosen = record.selection
+    kind = chosen.get("kind")
+    if kind == "chapter":
+        return "ch " + spans(chosen["chapters"])
+    if kind == "tag":
+        return "tag " + ",".join(chosen["tags"])
+    if kind == "ids":
+        return "ids " + spans(chosen["ids"])
+    if kind == "weak":
+        return f"weak {chosen['count']}"
+    if kind == "review":
+        return f"{chosen.get('count', record.total)} due"
+    return f"{record.first_question}–{record.last_question}"
+
+
+def spans(numbers: Iterable[int]) -> str:
+    """Numbers with their runs joined: 3,4,5,9 -> "3–5,9"."""
+    ordered = sorted(set(numbers))
+    runs: list[list[int]] = []
+    for n in ordered:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ",".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from studybot.bank import Bank, Question
 from studybot.channel.config import Settings
@@ -117,10 +118,12 @@ def start(
     *,
     mode: str = "read",
     carried: str | None = None,
+    selection: Mapping[str, Any] | None = None,
 ) -> SessionRecord:
     """Plan the chosen questions into segments and create the session (no request is sent).
 
-    ``carried`` is a summary the first segment starts from (a continuing run).
+    ``carried`` is a summary the first segment starts from (a continuing run);
+    ``selection`` is what the user chose (``study.selection.chosen``).
     """
     if mode not in POLICIES:
         raise BadInput(f"unknown study mode {mode!r}", hint="modes: " + ", ".join(POLICIES))
@@ -150,6 +153,7 @@ def start(
         segments=[p.question_ids for p in parts],
         mode=mode,
         summary_in=carried,
+        selection=dict(selection) if selection else None,
     )
     return store.session(session_id)
 
@@ -330,6 +334,7 @@ def _rate(step: _Step, rating: int, attempt: str | None, result: grade.Grade | N
         grade=result.score if result else None,
         attempt=attempt,
         session_id=step.session.id,
+        settings=step.study.settings,  # desired retention, maximum interval
     )
     # record_review has committed: only now is the rating shown as saved.
     step.listener.rating_saved(step.question, rating, scheduled.interval)

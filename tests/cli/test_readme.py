@@ -120,3 +120,40 @@ def test_sessions_stay_one_row_each_at_80_columns(invoke, monkeypatch):
     lines = invoke("sessions").stdout.splitlines()
     assert len(lines) == 3 and all(len(line.rstrip()) <= 80 for line in lines)
     assert lines[1].split()[:4] == ["2", "complete", "9–12", "4/4"]
+
+
+def plan_figures() -> tuple[list[str], str]:
+    """The README's ``plan`` command for the whole bank, and the paragraph that quotes it."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("### The numbers", 1)[1].split("\n### ", 1)[0]
+    command = re.search(r"```sh\n(studybot plan [^\n]*)\n```", section)
+    assert command, "The numbers: the plan command the figures come from is not in a sh block"
+    prose = " ".join(section[command.end() :].split())
+    return shlex.split(command.group(1))[1:], prose
+
+
+def test_the_readme_quotes_what_plan_prints(invoke):
+    args, prose = plan_figures()
+    result = invoke(*args, "--json")
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    seg, single = data["strategies"]["segmented"], data["strategies"]["single"]
+    floor = data["floor_uncached_prompt_tokens"]
+    quoted = {
+        r"re-sends ([\d,]+) prompt tokens": f"{single['prompt_tokens']:,}",
+        r"passes a 32K window at Q(\d+)": str(data["break_point"]["single"]),
+        r"an 8K window at Q(\d+)": str(data["break_point"]["single_8k"]),
+        r"studybot's (\d+) segments": str(data["segments"]),
+        r"segments send ([\d,]+) \(": f"{seg['prompt_tokens']:,}",
+        r"\(([\d.]+)× fewer\)": f"{single['prompt_tokens'] / seg['prompt_tokens']:.1f}",
+        r"peak at ([\d,]+) tokens of context": f"{seg['peak_context_tokens']:,}",
+        r"prefills ([\d.]+)× the floor": f"{seg['uncached_prompt_tokens'] / floor:.2f}",
+        r"one long chat ([\d.]+)×;": f"{single['uncached_prompt_tokens'] / floor:.2f}",
+        r"the whole ([\d,]+)-token system prefix": f"{data['prefixes']['designed']['system_tokens']:,}",
+        r"the run costs ([\d.]+) CNY": f"{seg['cost']['total']:.2f}",
+        r"against ([\d.]+) CNY for one long chat": f"{single['cost']['total']:.2f}",
+    }
+    found = {pattern: re.search(pattern, prose) for pattern in quoted}
+    assert all(found.values()), [p for p, m in found.items() if m is None]
+    stale = {p: (m.group(1), quoted[p]) for p, m in found.items() if m.group(1) != quoted[p]}
+    assert not stale, f"README figure (quoted, what plan prints): {stale}"

@@ -84,7 +84,7 @@ def test_progress_lists_every_chapter_with_the_agreed_keys(invoke):
     assert 0 < one["retention"] < 0.95
     assert (two["seen"], two["mean_grade"], two["retention"]) == (0, None, None)
     assert (three["seen"], three["due"], three["mean_grade"]) == (1, 0, 1.0)
-    assert three["retention"] == pytest.approx(1.0)
+    assert three["retention"] > 0.99  # rated Good just now: nearly certain, over seconds
     assert sum(c["total"] for c in data["chapters"]) == 200
 
     text = invoke("progress").stdout

@@ -59,9 +59,11 @@ def test_sessions_json_lists_newest_first_with_progress(invoke):
         "model",
         "created",
         "mode",
+        "selection",
         "cost",
     }
     assert rows[0]["mode"] == "read"
+    assert rows[0]["selection"] == {"kind": "range", "from": 9, "to": 14}
     assert rows[0]["cost"] is None  # no prices configured
     assert rows[0]["from"] == 9 and rows[0]["to"] == 14 and rows[0]["answered"] == 6
     assert rows[1]["status"] == "complete"

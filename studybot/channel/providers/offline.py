@@ -23,12 +23,19 @@ NO_KEY_ANSWER = (
     "题库没有这道题的参考答案，离线模式无法作答。"
     "设置 TAOTOKEN_API_KEY（或 config.toml 里 env_key 指定的变量）后用在线模型作答。"
 )
+# The first line of an offline follow-up's reply: it says the follow-up was kept, not answered.
+FOLLOW_UP_NOT_ANSWERED = "离线模式不能回答追问，追问已保存；设置 API Key 后可用在线模型重新提问。"
 SUMMARY_POINT_CHARS = 24  # per question: a carried summary is re-sent once per segment
 
 
 def has_answer(question: Question) -> bool:
     """Whether offline can answer ``question``: it has a reference answer or key points."""
     return bool(question.reference or question.key_points)
+
+
+def answered_follow_up(answer: str) -> bool:
+    """Whether a saved follow-up's reply answers it (the offline one only says it could not)."""
+    return not answer.startswith(FOLLOW_UP_NOT_ANSWERED)
 
 
 def answer_text(question: Question) -> str:
@@ -147,8 +154,5 @@ class OfflineProvider:
         on_text: TextSink | None = None,
     ) -> Reply:
         reference = answer_text(question)
-        body = (
-            "离线模式不能回答追问，追问已保存；设置 API Key 后可用在线模型重新提问。\n"
-            f"第 {question.id} 题的参考要点：\n{reference}"
-        )
+        body = f"{FOLLOW_UP_NOT_ANSWERED}\n第 {question.id} 题的参考要点：\n{reference}"
         return self._reply(messages, body, on_text)

@@ -1,0 +1,88 @@
+"""One process at a time per session: ``session_lock`` as ``run`` and ``resume`` hold it."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from studybot.errors import USAGE, BadInput
+from studybot.storage.locks import SessionBusy, session_lock
+
+# Another process takes session 5's lock, says so, and holds it until its stdin closes.
+HOLDER = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from studybot.storage.locks import session_lock
+
+    with session_lock(Path(sys.argv[1]), 5):
+        print("held", flush=True)
+        sys.stdin.read()
+    """
+)
+
+
+@pytest.fixture
+def holder(studybot_home):
+    """A second process holding session 5; it is killed at the end whatever happened."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(studybot_home)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert proc.stdout.readline().strip() == "held"
+    yield proc
+    proc.kill()
+    proc.wait(timeout=30)
+
+
+def test_the_lock_is_a_private_file_naming_its_holder_while_held(studybot_home):
+    with session_lock(studybot_home, 3):
+        path = studybot_home / "locks" / "session-3.lock"
+        assert path.read_text() == f"{os.getpid()}\n"
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert path.read_text() == ""  # released: no pid left to mislead the next message
+
+
+def test_a_second_holder_of_the_same_session_is_refused_with_exit_2(studybot_home):
+    with session_lock(studybot_home, 3):
+        with pytest.raises(SessionBusy) as refused, session_lock(studybot_home, 3):
+            pass
+        with session_lock(studybot_home, 4):  # another session is free
+            pass
+    error = refused.value
+    assert isinstance(error, BadInput) and error.exit_code == USAGE
+    assert error.message == (f"session 3 is being studied in another process (pid {os.getpid()})")
+    assert error.hint == "finish or stop that one first, then: studybot resume 3"
+    with session_lock(studybot_home, 3):  # released by its holder: free again
+        pass
+
+
+def test_the_body_raising_still_releases_the_lock(studybot_home):
+    with pytest.raises(ValueError), session_lock(studybot_home, 8):
+        raise ValueError("the run failed")
+    with session_lock(studybot_home, 8):
+        pass
+
+
+def test_another_process_holding_the_session_is_named_by_its_pid(holder, studybot_home):
+    with pytest.raises(SessionBusy, match=rf"\(pid {holder.pid}\)"), session_lock(studybot_home, 5):
+        pass
+    with session_lock(studybot_home, 6):
+        pass
+
+
+def test_a_killed_holder_leaves_no_lock_behind(holder, studybot_home):
+    holder.kill()  # SIGKILL: no finally block runs, the kernel drops the lock
+    holder.wait(timeout=30)
+    with session_lock(studybot_home, 5):
+        assert (studybot_home / "locks" / "session-5.lock").read_text() == f"{os.getpid()}\n"

@@ -83,3 +83,23 @@ def test_the_bench_figures_follow_the_labels():
     assert BENCH.spearman([1, 2, 3], [10, 20, 30]) == pytest.approx(1.0)
     assert BENCH.spearman([1, 2, 3], [3, 2, 1]) == pytest.approx(-1.0)
     assert found.summary().startswith("wrong≥0.5 or Good: 100%")
+
+
+def test_the_dev_set_is_in_step_with_the_bank():
+    import tomllib
+
+    from studybot import bank
+
+    shipped = bank.load()
+    with (DATA / "dev.toml").open("rb") as handle:
+        dev = tomllib.load(handle)
+    with (DATA / "eval.toml").open("rb") as handle:
+        measured = {q["id"] for q in tomllib.load(handle)["question"]}
+    assert not measured & {q["id"] for q in dev["question"]}  # tuned on other questions
+    for entry in dev["question"]:
+        points = shipped.get(entry["id"]).key_points
+        assert len(points) == len(entry["points"]), entry["id"]
+        assert all(p.startswith(prefix) for prefix, p in zip(entry["points"], points, strict=True))
+    for attempt in dev["attempt"]:
+        assert len(attempt["labels"]) == len(shipped.get(attempt["question"]).key_points)
+    assert len(dev["attempt"]) >= 70 and {a["kind"] for a in dev["attempt"]} == set(BENCH.KINDS)

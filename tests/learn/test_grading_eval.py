@@ -103,3 +103,33 @@ def test_the_dev_set_is_in_step_with_the_bank():
     for attempt in dev["attempt"]:
         assert len(attempt["labels"]) == len(shipped.get(attempt["question"]).key_points)
     assert len(dev["attempt"]) >= 70 and {a["kind"] for a in dev["attempt"]} == set(BENCH.KINDS)
+
+
+def test_with_a_key_the_bench_grades_through_the_live_grader(monkeypatch):
+    # A judge that answers each attempt's labels: the figures must then agree perfectly.
+    import json
+    import tomllib
+
+    from openai_server import OpenAIServer
+
+    with (DATA / "eval.toml").open("rb") as handle:
+        attempts = tomllib.load(handle)["attempt"][:10]
+    by_text = {a["text"].strip(): a["labels"] for a in attempts}
+
+    def judge(body):
+        last = body["messages"][-1]["content"]
+        attempt = last.split("<<<\n", 1)[1].split("\n>>>", 1)[0]
+        labels = by_text[attempt.strip()]
+        points = [{"n": n, "state": s, "evidence": ""} for n, s in enumerate(labels, start=1)]
+        return json.dumps({"points": points, "advice": "ok"})
+
+    key = "sk-bench-live-0123456789abcdef"
+    with OpenAIServer(key=key, models=["judge"], answer=judge) as server:
+        monkeypatch.setenv("TAOTOKEN_API_KEY", key)
+        monkeypatch.setenv("STUDYBOT_BASE_URL", server.base_url)
+        monkeypatch.setenv("STUDYBOT_MODEL", "judge")
+        rows, _, _ = BENCH.live_rows(attempts)
+        assert len(server.generations) == len(attempts)  # one side request each
+    found = BENCH.figures(rows)
+    assert [r.states for r in rows] == [tuple(a["labels"]) for a in attempts]
+    assert found.spearman == pytest.approx(1.0) and found.false_credit == 0

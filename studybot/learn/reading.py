@@ -75,7 +75,7 @@ class Attempt:
         read = [(n, words.clause(c)) for n, c in words.sentences(text)]
         kept = [(n, c) for n, c in read if not self._restates(c)]
         self.clauses = [c for _, c in kept]
-        self.joined = "\n".join(c.joined for c in self.clauses)  # rules out most words at once
+        self._holding: dict[str, frozenset[int]] = {}  # word -> the clauses whose text holds it
         self._seen: dict[tuple[int, str], list[tuple[int, int]]] = {}
         # Per clause, the sides it names and the side it is about (carried within a sentence).
         self.named = [set(compared.named(c)) for c in self.clauses]
@@ -107,9 +107,11 @@ class Attempt:
         """
         best: dict[str, Seen] = {}
         holding: list[int] = []
-        alternatives = [a for a in alias.alternatives if all(w in self.joined for w in a)]
-        for n in range(len(self.clauses) if alternatives else 0):
-            for alternative in alternatives:
+        having = [(a, self._having(a)) for a in alias.alternatives]
+        for n in sorted(set().union(*(where for _, where in having))):
+            for alternative, where in having:
+                if n not in where:
+                    continue
                 match = self._match(n, alternative, ordered)
                 if match is None:
                     continue
@@ -140,10 +142,10 @@ class Attempt:
             if len(claimed) != 1:
                 continue
             others = tuple(w for w in alternative if not any(w in said for _, said in RELATIONS))
-            if not others or not all(w in self.joined for w in others):
+            if not others:
                 continue
             (kind,) = claimed
-            for n in range(len(self.clauses)):
+            for n in sorted(self._having(others)):
                 match = self._match(n, others)
                 if match is None or match[1]:
                     continue
@@ -170,6 +172,8 @@ class Attempt:
         size = 0
         for alias in aliases:
             for alternative in alias.alternatives:
+                if n not in self._having(alternative):
+                    continue
                 match = self._match(n, alternative)
                 if match is not None and not match[1] and _overlap(match[0], seen.words):
                     if len(alternative) >= seen.size:
@@ -178,6 +182,19 @@ class Attempt:
                     size += len(alternative)
         wrong = [self._find(n, self.clauses[n], word) for word in seen.alternative]
         return size >= seen.size and all(_overlap(spans, said) for spans in wrong)
+
+    def _having(self, alternative: tuple[str, ...]) -> frozenset[int]:
+        """The clauses whose text holds every word of ``alternative`` (a cheap first sieve)."""
+        out: frozenset[int] | None = None
+        for word in alternative:
+            if word not in self._holding:
+                self._holding[word] = frozenset(
+                    n for n, c in enumerate(self.clauses) if word in c.joined
+                )
+            out = self._holding[word] if out is None else out & self._holding[word]
+            if not out:
+                return frozenset()
+        return out or frozenset()
 
     def _match(
         self, n: int, alternative: tuple[str, ...], ordered: bool = False

@@ -15,14 +15,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from studybot.channel.config import (
-    DEFAULT_BASE_URL,
-    ENV_NAMES,
-    Settings,
-    codex_config_path,
-    config_path,
-    is_taotoken,
-)
+from studybot.channel.config import DEFAULT_BASE_URL, ENV_NAMES, Settings, is_taotoken
+from studybot.channel.files import codex_config_path, config_path
 from studybot.errors import ConfigError
 
 # Compacted (lower-case, letters and digits only) values that setup guides use as stand-ins.

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import math
 import os
-import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from studybot.channel.files import codex_config_path, codex_layer, config_path, read_toml
 from studybot.costs.kv.shapes import DEFAULT_MODEL, PRESETS
 from studybot.errors import ConfigError
 
@@ -116,21 +116,6 @@ TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"0", "false", "no", "off", ""}
 
 
-def config_path() -> Path:
-    override = os.environ.get("STUDYBOT_HOME")
-    if override:
-        return Path(override).expanduser() / "config.toml"
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir("studybot", appauthor=False)) / "config.toml"
-
-
-def codex_config_path() -> Path:
-    codex_home = os.environ.get("CODEX_HOME")
-    base = Path(codex_home).expanduser() if codex_home else Path.home() / ".codex"
-    return base / "config.toml"
-
-
 def flag_settings(options: dict[str, Any]) -> dict[str, Any]:
     """The settings that a command's options set, by the one mapping ``FLAG_FIELDS``."""
     return {FLAG_FIELDS[name]: value for name, value in options.items() if value is not None}
@@ -155,7 +140,7 @@ def load(flags: dict[str, Any] | None = None) -> Settings:
     apply(_openai_layer(), f"env {OPENAI_BASE_URL}")
     codex = codex_config_path()
     try:
-        apply(_codex_layer(codex), str(codex))
+        apply(codex_layer(codex), str(codex))
     except ConfigError:
         # --offline never reads the model channel, so a broken Codex config must not block it.
         if not _offline_asked(flags, env, own_data, own):
@@ -247,52 +232,8 @@ def recorded_settings(record, given: dict[str, Any] | None = None) -> Settings:
     return load(given)
 
 
-def price_tables(path: Path | None = None) -> dict[str, dict[str, Any]]:
-    """The ``[prices."MODEL"]`` tables of the config file (empty without any)."""
-    path = path or config_path()
-    data = _read_toml(path).get("prices", {})
-    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
-        raise ConfigError(
-            f'{path}: [prices] must hold one table per model, like [prices."deepseek-chat"]'
-        )
-    return data
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        return {}
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(
-            f"{path}: {exc}", hint="fix the TOML syntax or move the file away"
-        ) from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(
-            f"{path}: not UTF-8 text (byte {exc.start})",
-            hint="save the file as UTF-8 (TOML files must be UTF-8)",
-        ) from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
-
-
-def _codex_layer(path: Path) -> dict[str, Any]:
-    """The subset of a Codex config that names a model channel."""
-    data = _read_toml(path)
-    layer: dict[str, Any] = {"model": data.get("model")}
-    provider_id = data.get("model_provider")
-    providers = data.get("model_providers") or {}
-    provider = providers.get(provider_id) if isinstance(providers, dict) and provider_id else None
-    if isinstance(provider, dict):
-        layer["base_url"] = provider.get("base_url")
-        layer["env_key"] = provider.get("env_key")
-        layer["wire_api"] = provider.get("wire_api")
-    return layer
-
-
 def _studybot_layer(path: Path) -> dict[str, Any]:
-    data = _read_toml(path)
+    data = read_toml(path)
     data.pop("prices", None)  # [prices."MODEL"] tables: read by price_tables
     unknown = sorted(set(data) - set(_FIELDS) - {"providers"})
     if unknown:

@@ -121,7 +121,7 @@ def plan(
     projected at answer_tokens each instead of the offline answer key.
     """
     from studybot import bank as banks
-    from studybot.channel import config
+    from studybot.channel import config, files
     from studybot.costs import prices
     from studybot.output import plots
     from studybot.study import projection as projections
@@ -138,7 +138,7 @@ def plan(
         "output": price_output,
         "currency": currency,
     }
-    price = prices.for_model(settings.model, config.price_tables(), given)
+    price = prices.for_model(settings.model, files.price_tables(), given)
     if answer_tokens is None and settings.live:
         # A live model's answers are not the answer key's; project its expected length.
         answer_tokens = settings.answer_tokens

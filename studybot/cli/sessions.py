@@ -20,7 +20,7 @@ def sessions(as_json: bool) -> None:
       studybot sessions
       studybot sessions --json
     """
-    from studybot.channel.config import price_tables
+    from studybot.channel.files import price_tables
     from studybot.costs.prices import cost_json, figure
     from studybot.output.export import session_summary
     from studybot.storage.store import Store

@@ -10,7 +10,7 @@ reported no cached tokens.
 
 from __future__ import annotations
 
-from studybot.channel import config
+from studybot.channel import config, files
 from studybot.costs import prices, tokens
 from studybot.costs.cache.lint import Finding, lint
 from studybot.costs.cache.recorded import RecordedRequest, report
@@ -99,7 +99,7 @@ def money(view: SessionView, tables: dict | None = None) -> prices.SessionMoney:
     """
     rule = cache_rule(view)
     cached = cached_tokens(view, rule)
-    price = prices.for_model(view.record.model, config.price_tables() if tables is None else tables)
+    price = prices.for_model(view.record.model, files.price_tables() if tables is None else tables)
     return prices.SessionMoney(rule, cached, price, prices.session_cost(view, price, cached))
 
 

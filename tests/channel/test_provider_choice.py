@@ -6,7 +6,7 @@ import pytest
 from openai_server import Fault, OpenAIServer
 
 from studybot import bank
-from studybot.channel import config, providers
+from studybot.channel import config, files, providers
 from studybot.channel.providers.offline import OfflineProvider
 from studybot.channel.providers.openai_compat import OpenAICompatProvider
 from studybot.costs import tokens
@@ -24,7 +24,7 @@ def shipped():
 
 
 def write_config(text: str):
-    path = config.config_path()
+    path = files.config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from studybot import bank
-from studybot.channel import config, providers
+from studybot.channel import config, files, providers
 from studybot.storage.store import Store
 from studybot.study import session
 
@@ -77,7 +77,7 @@ class QuitAfter:
 
 @pytest.mark.parametrize("rule", ["openai", "deepseek"])
 def test_cached_tokens_after_resume_match_an_uninterrupted_run(invoke, rule):
-    path = config.config_path()
+    path = files.config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(f'cache_rule = "{rule}"\n', encoding="utf-8")  # deepseek also keeps outputs
     invoke("run", "--from", "1", "--to", "8")

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from studybot.channel import config
+from studybot.channel import config, files
 from studybot.cli.common import CACHE_RULES
 from studybot.costs.cache import rules
 from studybot.errors import BadInput
@@ -17,7 +17,7 @@ def rule(name: str, **flags) -> rules.CacheRule:
 
 
 def write_config(text: str) -> None:
-    path = config.config_path()
+    path = files.config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
 

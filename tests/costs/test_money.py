@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from studybot.channel import config
+from studybot.channel import config, files
 from studybot.costs import prices
 
 COST_KEYS = {"currency", "input", "cached_input", "output", "total"}
@@ -20,7 +20,7 @@ currency = "CNY"
 
 
 def write_config(text: str) -> None:
-    path = config.config_path()
+    path = files.config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
 
@@ -37,15 +37,15 @@ def test_prices_come_from_config_per_model_and_flags_override_them():
     write_config(
         'segment_max = 8\n[prices."deepseek-chat"]\ninput = 2\noutput = 8\ncurrency = "CNY"\n'
     )
-    price = prices.for_model("deepseek-chat", config.price_tables())
+    price = prices.for_model("deepseek-chat", files.price_tables())
     assert price == prices.Price("deepseek-chat", 2.0, 2.0, 8.0, "CNY")  # cached = input
     assert (
-        prices.for_model("deepseek-chat", config.price_tables(), {"cached_input": 0.5}).cached_input
+        prices.for_model("deepseek-chat", files.price_tables(), {"cached_input": 0.5}).cached_input
         == 0.5
     )
-    assert prices.for_model("other-model", config.price_tables()) is None
+    assert prices.for_model("other-model", files.price_tables()) is None
     assert (
-        prices.for_model("other-model", config.price_tables(), {"input": 1, "output": 2}).currency
+        prices.for_model("other-model", files.price_tables(), {"input": 1, "output": 2}).currency
         == "USD"
     )
     config.load()  # the [prices] tables are not unknown settings
@@ -56,10 +56,10 @@ def test_a_bad_price_names_the_model():
 
     write_config('[prices."m"]\ninput = "cheap"\noutput = 1\n')
     with pytest.raises(ConfigError, match="prices for m"):
-        prices.for_model("m", config.price_tables())
+        prices.for_model("m", files.price_tables())
     write_config('[prices."m"]\ninput = 1\noutput = 1\ndiscount = 3\n')
     with pytest.raises(ConfigError, match="unknown key 'discount'"):
-        prices.for_model("m", config.price_tables())
+        prices.for_model("m", files.price_tables())
 
 
 def test_plan_compares_the_strategies_in_money(invoke):

@@ -66,10 +66,10 @@ def test_the_session_kv_peak_includes_summary_requests(invoke):
 
 
 def test_the_short_prefix_setting_is_what_a_run_sends(invoke):
-    from studybot.channel import config
+    from studybot.channel import files
     from studybot.storage.store import Store
 
-    path = config.config_path()
+    path = files.config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text('prefix_style = "short"\n', encoding="utf-8")
     assert invoke("run", "--from", "1", "--to", "6").exit_code == 0

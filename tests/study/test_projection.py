@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from studybot import bank
-from studybot.channel import config
+from studybot.channel import config, files
 from studybot.channel.providers.offline import answer_text
 from studybot.costs import strategy, tokens
 from studybot.costs.cache.rules import resolve
@@ -134,7 +134,7 @@ def test_a_rule_without_a_minimum_has_no_trap(shipped, rule):
 
 def test_the_designed_prefix_clears_the_openai_minimum_but_not_a_higher_one(shipped):
     assert projection.project(shipped, 1, 20, config.load(), rule="openai").trap is None
-    path = config.config_path()
+    path = files.config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("cache_min_tokens = 4096\ncache_step_tokens = 128\n", encoding="utf-8")
     higher = projection.project(shipped, 1, 20, config.load(), rule="custom")

@@ -6,7 +6,7 @@ import pytest
 from openai_server import OpenAIServer
 
 from studybot import bank
-from studybot.channel import config, providers
+from studybot.channel import config, files, providers
 from studybot.channel.providers.openai_compat import OpenAICompatProvider
 from studybot.costs import prices, tokens
 from studybot.costs.kv.estimate import kv_bytes
@@ -163,7 +163,7 @@ def test_money_reads_the_config_prices_and_without_any_reports_no_cost():
     assert bare.price is None and bare.cost is None and bare.total is None
     assert bare.turn_cost(1) is None and bare.segment_cost(0) is None
     assert set(bare.cached) == set(range(1, 7))
-    path = config.config_path()
+    path = files.config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(
         '[prices."answer-key"]\ninput = 2.0\ncached_input = 0.5\noutput = 8.0\ncurrency = "CNY"\n',
@@ -260,7 +260,7 @@ def test_the_cache_rule_is_the_named_one_else_the_sessions_own():
     assert recorded.cache_rule(view).name == "openai"  # the default for the answer key
     assert recorded.cache_rule(view, "exact").name == "exact"
     assert recorded.cache_rule(view, "simple").name == "exact"  # an old alias
-    path = config.config_path()
+    path = files.config_path()
     path.write_text('cache_rule = "deepseek"\n', encoding="utf-8")
     assert recorded.cache_rule(view).name == "deepseek"  # the settings name one
 

@@ -21,10 +21,11 @@ class Alias:
     alternatives: tuple[tuple[str, ...], ...]  # each alternative's words (``words.alternative``)
 
     @classmethod
-    def of(cls, text: str) -> Alias:
+    def of(cls, text: str, formulas: bool = False) -> Alias:
+        """``text`` compiled; ``formulas``: its symbols glue formulas (``words.alternative``)."""
         out: list[tuple[str, ...]] = []
         for part in text.split("|"):
-            alternative = words.alternative(part)
+            alternative = words.alternative(part, formulas)
             if alternative:
                 out.append(alternative)
                 out.extend(m for m in _merged(alternative) if m not in out)

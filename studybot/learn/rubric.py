@@ -54,7 +54,7 @@ class Point:
             text=text,
             concepts=tuple(Alias.of(c) for c in rubric.concepts),
             claim=Alias.of(rubric.claim) if rubric.claim else None,
-            wrong=tuple(Alias.of(w) for w in rubric.wrong),
+            wrong=tuple(Alias.of(w, formulas=True) for w in rubric.wrong),
             numbers=rubric.numbers,
             known=known,
         )

@@ -281,13 +281,16 @@ def _form(token: str, kind: str) -> str:
     return token.replace(",", "") if kind == "number" else token
 
 
-def alternative(text: str) -> tuple[str, ...]:
+def alternative(text: str, formulas: bool = False) -> tuple[str, ...]:
     """An alias alternative's words ("KV cache 头数"), each as a clause's ``joined`` holds it.
 
-    A word of symbols only (``/``, ``×``, ``=``) glues its neighbours into one
-    formula: "224 / 14" is the expression 224/14, not three words anywhere.
+    ``formulas``: a word of symbols only (``/``, ``×``, ``=``) glues its
+    neighbours into one formula, "224 / 14" being the expression 224/14 and
+    not three words anywhere (a ``wrong`` alternative is read so).
     """
     words = [w for w in (_word(w) for w in normalise(text).split()) if w]
+    if not formulas:
+        return tuple(words)
     out: list[str] = []
     glue = False
     for word in words:

@@ -141,6 +141,50 @@ def default_answer(body: dict[str, Any]) -> str:
     return f"结论：这是对「{head}」的回答。要点一，要点二，要点三。"
 
 
+def strict_schema_problem(body: dict[str, Any], wire: str) -> str | None:
+    """What a real API refuses in a strict JSON schema request, or None.
+
+    As OpenAI's structured outputs do: every object of a strict schema lists
+    all its properties as required and forbids additional ones.
+    """
+    if wire == "chat":
+        shape = body.get("response_format") or {}
+        spec = shape.get("json_schema") or {}
+    else:
+        shape = spec = (body.get("text") or {}).get("format") or {}
+    if shape.get("type") != "json_schema" or not spec.get("strict"):
+        return None
+    if not spec.get("name"):
+        return "a json_schema needs a name"
+    return _object_problem(spec.get("schema"), "schema")
+
+
+def _object_problem(schema: Any, where: str) -> str | None:
+    if not isinstance(schema, dict):
+        return f"{where} is not a schema"
+    if schema.get("type") == "object":
+        properties = schema.get("properties") or {}
+        if schema.get("additionalProperties") is not False:
+            return f"{where}: additionalProperties must be false"
+        if sorted(schema.get("required") or []) != sorted(properties):
+            return f"{where}: every property must be required"
+        for name, child in properties.items():
+            problem = _object_problem(child, f"{where}.{name}")
+            if problem:
+                return problem
+    if schema.get("type") == "array":
+        return _object_problem(schema.get("items"), f"{where}[]")
+    return None
+
+
+def _invalid_schema(problem: str, wire: str) -> dict[str, Any]:
+    param = "response_format" if wire == "chat" else "text.format.schema"
+    message = f"Invalid schema for {param}: {problem}."
+    return {
+        "error": {"message": message, "type": "invalid_request_error", "param": param, "code": None}
+    }
+
+
 class OpenAIServer:
     """Start with ``with OpenAIServer() as server`` (or ``start()`` / ``stop()``)."""
 
@@ -329,6 +373,10 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
             model = body.get("model")
             if model not in server.models:
                 self._json(404, Fault.model_not_found(str(model)).body)
+                return
+            problem = strict_schema_problem(body, wire)
+            if problem is not None:
+                self._json(400, _invalid_schema(problem, wire))
                 return
             messages = list(body.get("messages") or body.get("input") or [])
             size = sum(len(str(m.get("content", ""))) for m in messages)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from studybot.bank import Bank, Question
 from studybot.errors import BadInput
@@ -77,17 +77,22 @@ def parse_numbers(text: str, flag: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-def search(bank: Bank, words: Iterable[str]) -> tuple[Question, ...]:
+def search(
+    bank: Bank, words: Iterable[str], spell: Callable[[str], str] | None = None
+) -> tuple[Question, ...]:
     """Questions whose text, key points or tags hold every word (case- and width-blind).
 
     Words are substrings, so Chinese needs no spaces: "旋转位置" finds the RoPE question.
+    ``spell``: a normaliser applied to both sides (the grader's, so that "KV cache"
+    finds "KV 缓存"); spaces are ignored after it.
     """
-    wanted = [_folded(w) for w in words if w.strip()]
-    if not wanted:
+    fold = _folded if spell is None else (lambda text: "".join(spell(_folded(text)).split()))
+    wanted = [fold(w) for w in words if w.strip()]
+    if not any(wanted):
         raise BadInput("nothing to search for", hint="e.g. studybot bank search KV 缓存")
 
     def text(q: Question) -> str:
-        return _folded("\n".join((q.question, *q.key_points, *q.tags)))
+        return fold("\n".join((q.question, *q.key_points, *q.tags)))
 
     return tuple(q for q in bank.questions if all(w in text(q) for w in wanted))
 

@@ -1,7 +1,7 @@
 """The ``studybot`` command: parse options, call the library, render results.
 
 One module per user verb group (``run`` for run/resume, ``review`` for
-review/due/progress, ``plan``, ``sessions`` for sessions/show, ``export``,
+review/due/progress, ``grade``, ``plan``, ``sessions`` for sessions/show, ``export``,
 ``bank``, ``kv``, ``cache``, ``config``, ``doctor``), plus the terminal
 (``listener``, ``terminal``, ``render``) and the shared options (``common``).
 Only click is imported at start-up; each command imports what it needs
@@ -63,6 +63,7 @@ def _register() -> None:
         config,
         doctor,
         export,
+        grade,
         kv,
         plan,
         review,
@@ -70,7 +71,7 @@ def _register() -> None:
         sessions,
     )
 
-    for module in (run, review, sessions, export, bank, kv, config, doctor, cache, plan):
+    for module in (run, review, grade, sessions, export, bank, kv, config, doctor, cache, plan):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -121,20 +121,23 @@ def show(number: int, bank_ref: str | None, as_json: bool) -> None:
 def search(words: tuple[str, ...], bank_ref: str | None, as_json: bool) -> None:
     """Find questions whose text, key points or tags contain every WORD.
 
-    Words match anywhere, ignoring case and full/half width, so Chinese
-    needs no spaces. Like grep, exits 1 when nothing matches (with --json,
-    after printing []), so scripts can test for a hit.
+    Words match anywhere, ignoring case, full/half width and the ways one
+    term is written (KV cache = KV 缓存 = 键值缓存, token = 词元), as the
+    grader reads them; Chinese needs no spaces. Like grep, exits 1 when
+    nothing matches (with --json, after printing []), so scripts can test
+    for a hit.
 
     \b
     Example:
       studybot bank search 旋转位置
-      studybot bank search kv cache --json
+      studybot bank search "KV cache" --json
     """
     from studybot import bank as banks
     from studybot.bank import selection
+    from studybot.learn.words import normalise
 
     loaded = banks.load(bank_ref)
-    hits = selection.search(loaded, words)
+    hits = selection.search(loaded, words, spell=normalise)
     if as_json:
         emit_json([{"id": q.id, "chapter": q.chapter, "question": q.question} for q in hits])
     else:
@@ -160,7 +163,10 @@ def search(words: tuple[str, ...], bank_ref: str | None, as_json: bool) -> None:
 def validate(path: str | None) -> None:
     """Check a bank and print every problem as file:line: message.
 
-    Without PATH, the shipped bank. Exits 2 when there is any problem.
+    Without PATH, the shipped bank. Exits 2 when there is any problem. A
+    rubric that grades worse than its writer meant (an alias word of one
+    character, a concept the question itself holds, a wrong claim the point
+    itself says) is a warning: listed on stderr, never a failure.
 
     \b
     Example:
@@ -180,6 +186,13 @@ def validate(path: str | None) -> None:
         f"OK: {len(loaded.questions)} questions in {len(loaded.chapters)} chapter(s), "
         f"Q{loaded.first}–Q{loaded.last}."
     )
+    from studybot.learn.lint import lint
+
+    warnings = lint(loaded)
+    for warning in warnings:
+        click.echo(warning, err=True)
+    if warnings:
+        click.echo(f"{len(warnings)} rubric warning(s); they do not fail the bank.", err=True)
 
 
 @bank.command("import")

@@ -1,7 +1,10 @@
 """Learning: grading an attempt, scheduling the card, and what the learner knows.
 
-Owns the graders (``grading``: the offline estimate and the live side
-request's reading; ``terms``), FSRS cards, ratings and what is due
+Owns the graders (``grading``: the grade, the live side request's strict
+schema and reading, the offline grader once per bank; ``rubric``, with
+``words``, ``variants``, ``numbers`` and ``sides``: the offline grader on the
+rubric; ``estimate`` with ``terms``: the term estimate of banks without one;
+``lint``: rubric warnings), FSRS cards, ratings and what is due
 (``review``) and per-chapter progress (``progress``). The tables live in the
 store; this package decides what goes in them.
 

@@ -2,16 +2,17 @@
 
 Two graders give the same ``Grade``:
 
-- offline, a transparent local estimate: each key point is reduced to its
-  key terms (studybot.terms: term variants merged, latin words, symbols,
-  numbers, CJK character bigrams), each term weighted by how rare it is
-  across the bank's key points; a point's coverage is the share of the
-  weight it needs that the attempt holds, shown per point, and the point is
-  covered from ``COVERED_AT``, partly (counting half) from ``PARTLY_AT``;
+- offline, a question with a rubric is graded on it (``rubric``: what each
+  point claims, found, partly found, missed or contradicted, with the clause
+  that decided it); a question without one (an imported bank) gets the term
+  estimate (``estimate``), and the grade says which (``grader``). The
+  offline grader of a bank is built once per process (``offline``), and
+  ``warm`` builds it ahead, in a thread, while the learner types;
 - live, one side request (like a follow-up: it extends the main history but
-  never enters it) whose reply must be JSON; a malformed reply is asked for
-  once more, then the offline estimate is used and the grade says so (as
-  when the side request itself fails).
+  never enters it) whose reply must follow a strict JSON schema
+  (``SCHEMA``: per point a state and a quote of the attempt); a malformed
+  reply is asked for once more, then the offline grade is used and the grade
+  says so (as when the side request itself fails).
 
 Questions without key points are graded against their reference answer
 (an imported bank's), split into points; with neither, there is no grade.
@@ -20,9 +21,8 @@ Questions without key points are graded against their reference answer
 from __future__ import annotations
 
 import json
-import math
 import re
-from collections import Counter
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -30,19 +30,18 @@ from studybot.bank import Bank, Question
 from studybot.channel.providers.base import Provider
 from studybot.costs import tokens
 from studybot.errors import StudybotError
-from studybot.learn.terms import terms
+from studybot.learn import rubric, words
+from studybot.learn.estimate import TermEstimate
+from studybot.learn.marks import CONTRADICTED, COVERED, CREDIT, MISSED, PARTLY, STATES
+from studybot.learn.variants import SPELLINGS
 from studybot.types import Messages, Usage
 
-ENOUGH = 18.0  # term weight that says a point (2-3 rare terms); long points need no more
-COVERED_AT = 0.7  # share of a point's needed weight the attempt holds to cover it
-PARTLY_AT = 0.25  # ... to cover it partly, which counts half
-SPLIT = 0.5  # a term in k of the question's points weighs 1/sqrt(k) in each
-LATIN_WEIGHT = 2.0  # technical words, symbols and numbers say more than a CJK bigram
-QUESTION_WEIGHT = 0.25  # a term of the question itself: restating it proves little
+__all__ = ["CONTRADICTED", "COVERED", "CREDIT", "MISSED", "PARTLY", "STATES"]
+
 OFFLINE, LIVE, FALLBACK = "offline", "live", "offline-fallback"
-COVERED, PARTLY, MISSED, CONTRADICTED = "covered", "partly", "missed", "contradicted"
-STATES = (COVERED, PARTLY, MISSED, CONTRADICTED)
-CREDIT = {COVERED: 1.0, PARTLY: 0.5, MISSED: 0.0, CONTRADICTED: 0.0}
+RUBRIC, TERM_ESTIMATE, MODEL = "rubric", "term estimate", "model"  # Grade.grader
+EVIDENCE_CHARS = 80  # a live quote is clipped to this many characters
+BANKS_KEPT = 4  # offline graders kept per process (one per bank)
 
 
 @dataclass(frozen=True)
@@ -73,7 +72,8 @@ class Grade:
     source: str  # OFFLINE, LIVE or FALLBACK
     usage: Usage | None = None  # the side request(s), summed; None offline
     requests: int = 0  # side requests sent
-    note: str | None = None  # why a live grade fell back to the estimate
+    note: str | None = None  # why a live grade fell back to the offline one
+    grader: str = RUBRIC  # RUBRIC or TERM_ESTIMATE offline (and in a fallback), MODEL live
 
     @property
     def covered(self) -> int:
@@ -114,64 +114,88 @@ def reference_points(question: Question) -> tuple[str, ...]:
 
 
 class OfflineGrader:
-    """The local estimate; term weights come from how often a term appears across the bank.
+    """A bank's offline grader: the rubric where a question has one, else the term estimate.
 
-    Per point: the attempt's share of the term weight the point needs, at
-    most ``ENOUGH`` (an answer naming a point's rare terms covers it, however
-    long the point is written). Terms of the question itself count
-    ``QUESTION_WEIGHT``, and an attempt that adds nothing to them earns nothing.
+    Building it loads jieba's dictionary (once per process) and adds the
+    rubric's words to it; use ``offline(bank)``, which builds it once.
     """
 
     def __init__(self, bank: Bank) -> None:
-        # One document per key point: a term in every point of one question is still rare.
-        documents = [set(terms(p)) for q in bank.questions for p in reference_points(q)]
-        self.size = max(1, len(documents))
-        self.frequency: Counter[str] = Counter(t for doc in documents for t in doc)
-
-    def weight(self, term: str) -> float:
-        rarity = math.log(1 + self.size / (1 + self.frequency[term]))
-        return rarity * (LATIN_WEIGHT if term.isascii() else 1.0)
-
-    def coverage(
-        self,
-        point: str,
-        attempt_terms: Counter[str],
-        asked: frozenset[str] = frozenset(),
-        shared: Counter[str] | None = None,
-    ) -> float:
-        """Share of the weight ``point`` needs that the attempt holds (0-1).
-
-        ``asked``: the question's terms; ``shared``: in how many of the
-        question's points each term is, its weight split between them (a
-        name every point repeats tells none of them apart).
-        """
-        weights = {
-            t: self.weight(t)
-            * (QUESTION_WEIGHT if t in asked else 1.0)
-            / max(1, (shared or {}).get(t, 1)) ** SPLIT
-            for t in terms(point)
-        }
-        need = min(sum(weights.values()), ENOUGH)
-        if need == 0:
-            return 0.0
-        return min(1.0, sum(w for t, w in weights.items() if t in attempt_terms) / need)
+        self.bank = bank
+        cutter = words.segmenter()
+        cutter.add(rubric.alias_words(bank))
+        cutter.add(SPELLINGS)
+        self._points: dict[Question, rubric.Rubric] = {}
+        self._estimate: TermEstimate | None = None
+        self._lock = threading.Lock()
 
     def grade(self, question: Question, attempt: str) -> Grade:
         points = reference_points(question)
         if not points:
             return Grade(None, (), "this question has no key points to grade against", OFFLINE)
-        held, asked = terms(attempt), frozenset(terms(question.question))
-        if not set(held) - asked:
-            # Nothing beyond the question's own words (or nothing at all).
+        grader = RUBRIC if question.rubric else TERM_ESTIMATE
+        if not attempt.strip():
+            results = tuple(PointResult(p, MISSED) for p in points)
+            return Grade(0.0, results, advice(results, attempt), OFFLINE, grader=grader)
+        if question.rubric:
+            return self._on_rubric(question, attempt)
+        return self._estimated(question, points, attempt)
+
+    def _on_rubric(self, question: Question, attempt: str) -> Grade:
+        verdicts, read = self._compiled(question).grade(attempt)
+        results = tuple(
+            PointResult(point, v.state, v.evidence, v.key)
+            for point, v in zip(question.key_points, verdicts, strict=True)
+        )
+        restated = not read.clauses
+        return Grade(score(results), results, advice(results, attempt, restated), OFFLINE)
+
+    def _compiled(self, question: Question) -> rubric.Rubric:
+        with self._lock:
+            if question not in self._points:
+                self._points[question] = rubric.compile_rubric(question)
+            return self._points[question]
+
+    def _estimated(self, question: Question, points: tuple[str, ...], attempt: str) -> Grade:
+        with self._lock:
+            if self._estimate is None:
+                self._estimate = TermEstimate(self.bank, reference_points)
+        marks = self._estimate.marks(question, points, attempt)
+        if marks is None:  # nothing beyond the question's own words
             results = tuple(PointResult(p, MISSED, coverage=0.0) for p in points)
-            return Grade(0.0, results, advice(results, attempt, restated=bool(held)), OFFLINE)
-        shared = Counter(t for p in points for t in set(terms(p)))
-        results = []
-        for point in points:
-            share = round(self.coverage(point, held, asked, shared), 3)
-            state = COVERED if share >= COVERED_AT else PARTLY if share >= PARTLY_AT else MISSED
-            results.append(PointResult(point, state, coverage=share))
-        return Grade(score(results), tuple(results), advice(results, attempt), OFFLINE)
+            line = advice(results, attempt, restated=True)
+            return Grade(0.0, results, line, OFFLINE, grader=TERM_ESTIMATE)
+        results = tuple(
+            PointResult(p, state, coverage=share)
+            for p, (state, share) in zip(points, marks, strict=True)
+        )
+        return Grade(
+            score(results), results, advice(results, attempt), OFFLINE, grader=TERM_ESTIMATE
+        )
+
+
+_graders: dict[Bank, OfflineGrader] = {}
+_graders_lock = threading.Lock()
+
+
+def offline(bank: Bank) -> OfflineGrader:
+    """The bank's offline grader, built on first use and kept for the process."""
+    with _graders_lock:  # a second caller waits for the first one's build
+        grader = _graders.get(bank)
+        if grader is None:
+            if len(_graders) >= BANKS_KEPT:
+                _graders.pop(next(iter(_graders)))
+            grader = _graders[bank] = OfflineGrader(bank)
+        return grader
+
+
+def warm(bank: Bank) -> None:
+    """Build the bank's offline grader now: call it in a thread while the learner types.
+
+    The first grade after it is as fast as any other; without it, the first
+    grade of the process pays for loading jieba's dictionary.
+    """
+    offline(bank)
 
 
 def score(results: Sequence[PointResult]) -> float:
@@ -188,6 +212,11 @@ def advice(results: Sequence[PointResult], attempt: str, restated: bool = False)
         return "That restates the question; answer it in your own words next time."
     if not missed:
         return "Every key point covered; add the numbers and trade-offs an interviewer asks next."
+    wrong = [n for n, r in enumerate(results, start=1) if r.state == CONTRADICTED]
+    if wrong:
+        said = results[wrong[0] - 1]
+        many = f"{len(wrong)} points contradict" if len(wrong) > 1 else "1 point contradicts"
+        return f"{many} the key; start with point {wrong[0]}: {_clip(said.key or said.point, 40)}"
     first = _clip(results[missed[0] - 1].point, 40)
     partly = sum(r.state == PARTLY for r in results)
     left = f"{len(missed)} of {len(results)} not covered" + (
@@ -212,9 +241,38 @@ _ASK = """请给用户对上面这道题的作答评分，不要重新作答。
 {attempt}
 >>>
 
-逐条判断作答是否覆盖了每个参考要点（意思对即可，不要求原文）。只输出一个 JSON 对象，格式：
-{{"points": [{{"n": 1, "covered": true}}, ...], "advice": "一句话建议"}}
+逐条判断作答对每个参考要点的掌握，看意思而不看措辞，中文、英文作答一视同仁：
+- covered：把要点的意思说到了；
+- partly：只说到一部分；
+- missed：没有说到；
+- contradicted：说了与要点相反或错误的内容（方向说反、把性质安到另一方、数字错误）。
+evidence 引用作答中决定判断的原话（不超过 40 字；missed 时为空字符串）。
+只输出一个 JSON 对象，格式：
+{{"points": [{{"n": 1, "state": "covered", "evidence": "……"}}, ...], "advice": "一句话建议"}}
 points 必须按 n = 1..{count} 各出现一次。"""
+
+# The reply's JSON schema, strict: the API itself refuses any other shape.
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "points": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "n": {"type": "integer"},
+                    "state": {"type": "string", "enum": list(STATES)},
+                    "evidence": {"type": "string"},
+                },
+                "required": ["n", "state", "evidence"],
+                "additionalProperties": False,
+            },
+        },
+        "advice": {"type": "string"},
+    },
+    "required": ["points", "advice"],
+    "additionalProperties": False,
+}
 
 
 class Malformed(ValueError):
@@ -227,30 +285,50 @@ def grading_request(question: Question, attempt: str) -> str:
     return _ASK.format(points=listed, attempt=attempt.strip(), count=len(points))
 
 
-def parse(text: str, points: Sequence[str]) -> tuple[tuple[PointResult, ...], str]:
-    """The strict reading of a grading reply: every point once, booleans, one advice line."""
+def parse(
+    text: str, points: Sequence[str], keys: Sequence[str | None] = ()
+) -> tuple[tuple[PointResult, ...], str]:
+    """The strict reading of a grading reply: every point once, a known state, a quote, advice.
+
+    ``keys``: per point, what the key claims (shown beside a contradicting quote).
+    """
     try:
         data = json.loads(text)
     except ValueError as exc:
         raise Malformed(f"not JSON ({exc.msg})") from None
     if not isinstance(data, dict) or not isinstance(data.get("points"), list):
         raise Malformed("no points list")
-    covered: dict[int, bool] = {}
+    marks: dict[int, tuple[str, str]] = {}
     for item in data["points"]:
-        n = item.get("n") if isinstance(item, dict) else None
-        flag = item.get("covered") if isinstance(item, dict) else None
-        if not isinstance(n, int) or not isinstance(flag, bool) or n in covered:
-            raise Malformed("a point without an integer n and a boolean covered")
-        covered[n] = flag
-    if sorted(covered) != list(range(1, len(points) + 1)):
-        raise Malformed(f"points numbered {sorted(covered)}, expected 1..{len(points)}")
+        item = item if isinstance(item, dict) else {}
+        n, state, evidence = item.get("n"), item.get("state"), item.get("evidence")
+        if not isinstance(n, int) or isinstance(n, bool) or n in marks:
+            raise Malformed("a point without its own integer n")
+        if state not in STATES:
+            raise Malformed(f"point {n}: state {state!r} is not one of {', '.join(STATES)}")
+        if not isinstance(evidence, str):
+            raise Malformed(f"point {n}: evidence must be text")
+        marks[n] = (state, evidence)
+    if sorted(marks) != list(range(1, len(points) + 1)):
+        raise Malformed(f"points numbered {sorted(marks)}, expected 1..{len(points)}")
     advice_line = data.get("advice")
     if not isinstance(advice_line, str) or not advice_line.strip():
         raise Malformed("no advice")
-    results = tuple(
-        PointResult(p, COVERED if covered[n] else MISSED) for n, p in enumerate(points, start=1)
-    )
-    return results, " ".join(advice_line.split())
+    keys = tuple(keys) or (None,) * len(points)
+    results = []
+    for n, (point, key) in enumerate(zip(points, keys, strict=True), start=1):
+        state, evidence = marks[n]
+        quote = _clip(evidence, EVIDENCE_CHARS) if evidence.strip() else None
+        shown = (key or _clip(point, 40)) if state == CONTRADICTED else None
+        results.append(PointResult(point, state, quote if state != MISSED else None, shown))
+    return tuple(results), " ".join(advice_line.split())
+
+
+def key_claims(question: Question) -> tuple[str | None, ...]:
+    """Per point, what the key claims in a few words (its rubric's claim or first concept)."""
+    if not question.rubric:
+        return ()
+    return tuple(point.key() for point in rubric.points(question))
 
 
 def judge(
@@ -262,8 +340,8 @@ def judge(
 ) -> Grade:
     """Grade through the provider with the side request ``messages`` (ending in ``grading_request``).
 
-    A provider that declines (the answer key) leaves it to the local
-    estimate; an empty attempt is graded without a request: there is nothing to judge.
+    A provider that declines (the answer key) leaves it to the offline
+    grader; an empty attempt is graded without a request: there is nothing to judge.
     """
     points = reference_points(question)
     if not points or not attempt.strip():
@@ -272,7 +350,7 @@ def judge(
     problem = ""
     for _ in range(2):  # one retry on a malformed reply
         try:
-            reply = provider.grade(messages, question=question)
+            reply = provider.grade(messages, question=question, schema=SCHEMA)
         except StudybotError as exc:
             # The answer is saved already; a failed side request must not end the session.
             problem = f"the grading request failed: {exc.message}"
@@ -281,22 +359,14 @@ def judge(
             return offline.grade(question, attempt)
         spent.append(tokens.settle(reply.usage, messages, reply.text).usage)
         try:
-            results, line = parse(reply.text, points)
+            results, line = parse(reply.text, points, key_claims(question))
         except Malformed as exc:
             problem = f"the model's grade was malformed twice ({exc})"
             continue
-        return Grade(score(results), results, line, LIVE, _sum(spent), len(spent))
+        return Grade(score(results), results, line, LIVE, _sum(spent), len(spent), grader=MODEL)
     fallback = offline.grade(question, attempt)
-    note = f"{problem}; showing the offline estimate"
-    return Grade(
-        fallback.score,
-        fallback.points,
-        fallback.advice,
-        FALLBACK,
-        _sum(spent),
-        len(spent),
-        note=note,
-    )
+    note = f"{problem}; showing the offline grade ({fallback.grader})"
+    return replace(fallback, source=FALLBACK, usage=_sum(spent), requests=len(spent), note=note)
 
 
 def _sum(usages: Sequence[Usage]) -> Usage | None:

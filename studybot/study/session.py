@@ -199,7 +199,7 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
         study.provider.warm((r.messages, r.output) for r in sent)
     warned = any(turn.usage_suspect for turn in answered.values())
     policy = POLICIES.get(session.mode, POLICIES["read"])
-    grader = grade.OfflineGrader(study.bank) if policy.grades else None
+    grader = grade.offline(study.bank) if policy.grades else None
     carried: str | None = None  # the summary just written, which the next segment starts from
     segments = store.segments(session.id)
     for segment in segments:

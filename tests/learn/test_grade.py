@@ -38,18 +38,20 @@ OFF_TOPIC = {
 
 @pytest.fixture(scope="module")
 def grader():
-    return grade.OfflineGrader(bank.load())
+    return grade.offline(bank.load())
 
 
 @pytest.mark.parametrize("question_id", sorted(PARAPHRASES))
-def test_a_correct_chinese_paraphrase_scores_high_and_off_topic_low(grader, question_id):
+def test_a_correct_chinese_paraphrase_earns_credit_and_off_topic_none(grader, question_id):
     question = bank.load().get(question_id)
     good = grader.grade(question, PARAPHRASES[question_id])
     off = grader.grade(question, OFF_TOPIC[question_id])
-    assert good.score >= 0.6, [(p.covered, p.point[:20]) for p in good.points]
-    assert off.score <= 0.2
-    assert good.source == off.source == "offline"
-    assert good.total == len(question.key_points) and good.covered >= 0.6 * good.total
+    assert good.score >= 0.4, [(p.state, p.point[:20]) for p in good.points]
+    assert good.contradicted == 0
+    assert off.score <= 0.1 and off.contradicted == 0
+    assert good.source == off.source == "offline" and good.grader == grade.RUBRIC
+    assert good.total == len(question.key_points)
+    assert all(p.evidence for p in good.points if p.state != grade.MISSED)
 
 
 def test_an_empty_attempt_scores_zero_and_says_so(grader):
@@ -58,7 +60,7 @@ def test_an_empty_attempt_scores_zero_and_says_so(grader):
     assert "No attempt" in result.advice
 
 
-def test_the_advice_names_the_first_missed_point(grader):
+def test_the_advice_names_the_first_point_not_covered(grader):
     question = bank.load().get(5)
     result = grader.grade(question, "KV 缓存随长度线性增长，位置编码超过训练长度就不可靠。")
     missed = [n for n, p in enumerate(result.points, start=1) if not p.covered]
@@ -84,7 +86,8 @@ def test_without_key_points_the_reference_answer_is_split_into_points(grader):
         "历史的 k 和 v 每步都要读。",
         "显存随长度线性增长。",
     )
-    assert grader.grade(question, "历史的 k 和 v 每步都要读，显存随长度线性增长").covered == 2
+    estimate = grader.grade(question, "历史的 k 和 v 每步都要读，显存随长度线性增长")
+    assert estimate.covered == 2 and estimate.grader == grade.TERM_ESTIMATE
     bare = Question(id=2, chapter=1, question="没有参考的题")
     assert grader.grade(bare, "随便写").score is None
 
@@ -93,9 +96,14 @@ def test_without_key_points_the_reference_answer_is_split_into_points(grader):
     "reply",
     [
         "not json",
-        '{"points": [{"n": 1, "covered": true}], "advice": "ok"}',  # too few points
-        '{"points": [{"n": 1, "covered": "yes"}, {"n": 2, "covered": false}], "advice": "ok"}',
-        '{"points": [{"n": 1, "covered": true}, {"n": 2, "covered": false}]}',  # no advice
+        '{"points": [{"n": 1, "state": "covered", "evidence": "x"}], "advice": "ok"}',  # too few
+        '{"points": [{"n": 1, "state": "yes", "evidence": ""}, {"n": 2, "state": "missed", '
+        '"evidence": ""}], "advice": "ok"}',  # an unknown state
+        '{"points": [{"n": 1, "covered": true}, {"n": 2, "covered": false}], "advice": "ok"}',
+        '{"points": [{"n": 1, "state": "covered", "evidence": 3}, {"n": 2, "state": "missed", '
+        '"evidence": ""}], "advice": "ok"}',  # evidence not text
+        '{"points": [{"n": 1, "state": "covered", "evidence": ""}, {"n": 2, "state": "missed", '
+        '"evidence": ""}]}',  # no advice
     ],
 )
 def test_a_malformed_grading_reply_is_refused(reply):
@@ -105,11 +113,34 @@ def test_a_malformed_grading_reply_is_refused(reply):
 
 def test_a_well_formed_grading_reply_is_read_point_by_point():
     results, advice = grade.parse(
-        '{"points": [{"n": 2, "covered": false}, {"n": 1, "covered": true}], "advice": " 补上 b "}',
-        ["a", "b"],
+        json.dumps(
+            {
+                "points": [
+                    {"n": 3, "state": "contradicted", "evidence": "KV 缓存和头数没有关系"},
+                    {"n": 2, "state": "partly", "evidence": "各头独立"},
+                    {"n": 1, "state": "covered", "evidence": "切成 h 个头"},
+                ],
+                "advice": " 补上 c ",
+            },
+            ensure_ascii=False,
+        ),
+        ["a", "b", "c"],
+        ["", "", "KV 缓存与 K/V 头数成正比"],
     )
-    assert [(r.point, r.covered) for r in results] == [("a", True), ("b", False)]
-    assert advice == "补上 b"
+    assert [(r.point, r.state, r.evidence) for r in results] == [
+        ("a", grade.COVERED, "切成 h 个头"),
+        ("b", grade.PARTLY, "各头独立"),
+        ("c", grade.CONTRADICTED, "KV 缓存和头数没有关系"),
+    ]
+    assert results[2].key == "KV 缓存与 K/V 头数成正比" and advice == "补上 c"
+
+
+def test_the_schema_asked_for_is_strict_and_names_every_state():
+    schema = grade.SCHEMA
+    point = schema["properties"]["points"]["items"]
+    assert point["properties"]["state"]["enum"] == list(grade.STATES)
+    assert schema["additionalProperties"] is False and point["additionalProperties"] is False
+    assert sorted(point["required"]) == sorted(point["properties"])
 
 
 # -- live grading against the local OpenAI-compatible server --------------------
@@ -118,8 +149,9 @@ def test_a_well_formed_grading_reply_is_read_point_by_point():
 class Grades:
     """Server answers: a JSON grade (or scripted malformed replies) for grading requests."""
 
-    def __init__(self, malformed: int = 0) -> None:
+    def __init__(self, malformed: int = 0, states: tuple[str, ...] = ("covered",)) -> None:
         self.malformed = malformed
+        self.states = states  # the first points' states; the rest are missed
 
     def __call__(self, body: dict) -> str:
         last = (body.get("messages") or body.get("input"))[-1]["content"]
@@ -131,7 +163,14 @@ class Grades:
             self.malformed -= 1
             return "当然！这是评分：covered 了两点"
         count = last.count("\n", last.index("参考要点"), last.index("用户的作答")) - 2
-        points = [{"n": n, "covered": n == 1} for n in range(1, count + 1)]
+        points = [
+            {
+                "n": n,
+                "state": self.states[n - 1] if n <= len(self.states) else "missed",
+                "evidence": "大模型" if n <= len(self.states) else "",
+            }
+            for n in range(1, count + 1)
+        ]
         return json.dumps({"points": points, "advice": "先补第 2 点。"}, ensure_ascii=False)
 
 
@@ -141,8 +180,8 @@ def live(monkeypatch, studybot_home):
     studybot_home.mkdir(parents=True, exist_ok=True)
     (studybot_home / "config.toml").write_text("retry_backoff = 0.001\n", encoding="utf-8")
 
-    def start(malformed: int = 0, wire_api: str = "chat"):
-        server = OpenAIServer(key=KEY, models=[MODEL], answer=Grades(malformed)).start()
+    def start(malformed: int = 0, wire_api: str = "chat", states: tuple[str, ...] = ("covered",)):
+        server = OpenAIServer(key=KEY, models=[MODEL], answer=Grades(malformed, states)).start()
         args = ["--base-url", server.base_url, "--model", MODEL, "--wire-api", wire_api]
         return server, args
 
@@ -182,8 +221,14 @@ def test_live_grading_is_a_json_side_request_and_the_main_prefix_stays_byte_stab
 
     graders = grading_requests(server)
     assert len(graders) == 2  # the empty third attempt needs no request
-    assert all(r.body["response_format"] == {"type": "json_object"} for r in graders)
-    assert all(not r.body.get("stream") for r in graders)
+    for r in graders:
+        asked = r.body["response_format"]
+        assert asked["type"] == "json_schema" and asked["json_schema"]["strict"] is True
+        assert asked["json_schema"]["schema"] == grade.SCHEMA
+        assert r.body["temperature"] == 0 and not r.body.get("stream")
+        assert "contradicted" in r.messages[-1]["content"]  # the states are explained
+    answers = [r for r in main_requests(server)]
+    assert all("temperature" not in r.body for r in answers)  # only the judgement is pinned
     mains = main_requests(server)
     assert len(mains) == 3
     system = {r.messages[0]["content"] for r in server.generations}
@@ -208,7 +253,7 @@ def test_a_malformed_grade_is_retried_once_then_the_offline_estimate_says_so(inv
     server, args = live(malformed=3)
     result = invoke("run", "--from", "1", "--to", "3", "--quiz", *args, input=ATTEMPTS)
     assert result.exit_code == 0, result.stderr
-    assert "malformed twice" in result.stderr and "offline estimate" in result.stderr
+    assert "malformed twice" in result.stderr and "showing the offline grade" in result.stderr
     assert len(grading_requests(server)) == 4  # Q1: two malformed; Q2: one malformed, one good
     rows = Store.open().grades(1)
     assert (rows[1].source, rows[1].requests) == ("offline-fallback", 2)
@@ -220,7 +265,11 @@ def test_the_responses_wire_api_asks_for_json_through_text_format(invoke, live):
     result = invoke("run", "--from", "1", "--to", "3", "--quiz", *args, input=ATTEMPTS)
     assert result.exit_code == 0, result.stderr
     graders = grading_requests(server)
-    assert graders and all(r.body["text"] == {"format": {"type": "json_object"}} for r in graders)
+    assert graders
+    for r in graders:
+        asked = r.body["text"]["format"]
+        assert asked["type"] == "json_schema" and asked["strict"] is True
+        assert asked["schema"] == grade.SCHEMA and r.body["temperature"] == 0
     assert "grade: 1/4" in result.stderr
 
 
@@ -232,7 +281,38 @@ def test_a_failed_grading_request_falls_back_and_the_session_goes_on(invoke, liv
     result = invoke("run", "--from", "1", "--to", "2", "--quiz", *args, input=ATTEMPTS)
     assert result.exit_code == 0, result.stderr
     assert "the grading request failed" in result.stderr
-    assert "showing the offline estimate" in result.stderr
+    assert "showing the offline grade" in result.stderr
     rows = Store.open().grades(1)
     assert rows[1].source == "offline-fallback" and rows[2].source == "live"
     assert Store.open().session(1).complete
+
+
+def test_a_live_contradicted_point_is_stored_with_its_quote_and_suggests_again(invoke, live):
+    server, args = live(states=("covered", "contradicted"))
+    result = invoke("run", "--from", "1", "--to", "2", "--quiz", *args, input=ATTEMPTS)
+    assert result.exit_code == 0, result.stderr
+    rows = Store.open().grades(1)
+    marks = rows[1].points
+    assert (marks[0].state, marks[1].state) == ("covered", "contradicted")
+    assert marks[1].evidence == "大模型"
+    data = json.loads(invoke("show", "1", "--json").stdout)
+    assert data["turns"][0]["rating"] == 3  # the attempts' own ratings; the suggestion was Again
+    assert "contradicted" in result.stderr
+
+
+def test_the_local_server_refuses_a_strict_schema_a_real_api_would_refuse():
+    import openai
+
+    with OpenAIServer(key=KEY, models=[MODEL]) as server:
+        client = openai.OpenAI(api_key=KEY, base_url=server.base_url, max_retries=0)
+        loose = {"type": "object", "properties": {"n": {"type": "integer"}}}
+        fmt = {"type": "json_schema", "json_schema": {"name": "x", "strict": True, "schema": loose}}
+        with pytest.raises(openai.BadRequestError, match="additionalProperties"):
+            client.chat.completions.create(
+                model=MODEL, messages=[{"role": "user", "content": "hi"}], response_format=fmt
+            )
+        fine = {**fmt, "json_schema": {"name": "x", "strict": True, "schema": grade.SCHEMA}}
+        reply = client.chat.completions.create(
+            model=MODEL, messages=[{"role": "user", "content": "hi"}], response_format=fine
+        )
+        assert reply.choices[0].message.content

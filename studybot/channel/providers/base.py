@@ -11,8 +11,8 @@ its Listener.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from studybot.types import Messages, Notify, Reply, TextSink
 
@@ -54,8 +54,13 @@ class Provider(Protocol):
         """A summary of at most ``lines`` lines of the segment that asked ``questions``."""
         ...
 
-    def grade(self, messages: Messages, *, question: Question) -> Reply | None:
-        """A JSON judgement of the attempt in the side request ``messages``; None: declined."""
+    def grade(
+        self, messages: Messages, *, question: Question, schema: Mapping[str, Any] | None = None
+    ) -> Reply | None:
+        """A JSON judgement of the attempt in the side request ``messages``; None: declined.
+
+        ``schema``: the JSON schema the reply must follow (strict), else any JSON object.
+        """
         ...
 
     def probe(self, messages: Messages, *, question: Question) -> Reply | None:

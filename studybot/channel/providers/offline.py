@@ -10,7 +10,8 @@ pretends to be a model: the run says once that it is offline.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from studybot.bank import Bank, Question
 from studybot.channel.providers.base import quiet
@@ -134,7 +135,9 @@ class OfflineProvider:
     def summarise(self, messages: Messages, *, questions: Sequence[Question], lines: int) -> Reply:
         return self._reply(messages, summary_text(questions, lines=lines), None)
 
-    def grade(self, messages: Messages, *, question: Question) -> Reply | None:
+    def grade(
+        self, messages: Messages, *, question: Question, schema: Mapping[str, Any] | None = None
+    ) -> Reply | None:
         """The answer key cannot judge meaning: the caller's local estimate grades."""
         return None
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, cast
 
@@ -40,6 +40,9 @@ JITTER = 0.25  # fraction a backoff is shortened at random, so clients do not re
 CONNECT_TIMEOUT = 5.0  # seconds to open a connection: an unreachable host fails fast
 MORE_ROOM = 2  # a cut answer is asked once more with this many times the output tokens
 MODEL_LIST_MISSING = {404, 405, 501}  # statuses meaning "this endpoint lists no models"
+SCHEMA_NAME = "studybot_reply"  # the name a strict JSON schema is sent under
+# A JSON reply: False (text), True (any JSON object) or the JSON schema it must follow.
+JsonReply = bool | Mapping[str, Any]
 
 
 class OpenAICompatProvider:
@@ -109,9 +112,16 @@ class OpenAICompatProvider:
     ) -> Reply:
         return self.ask(messages, on_text, f"the follow-up to question {question.id}")
 
-    def grade(self, messages: Messages, *, question: Question) -> Reply | None:
-        """A grading side request whose reply must be a JSON object (the wire API's JSON mode)."""
-        return self.ask(messages, None, f"grading question {question.id}", json_reply=True)
+    def grade(
+        self, messages: Messages, *, question: Question, schema: Mapping[str, Any] | None = None
+    ) -> Reply | None:
+        """A grading side request at temperature 0 whose reply must be JSON.
+
+        With ``schema``, the wire API's strict JSON schema mode; without, its JSON object mode.
+        """
+        return self.ask(
+            messages, None, f"grading question {question.id}", json_reply=schema or True
+        )
 
     def probe(self, messages: Messages, *, question: Question) -> Reply | None:
         """An interviewer's follow-up question: a short side request, not streamed."""
@@ -120,7 +130,12 @@ class OpenAICompatProvider:
     # -- requests -------------------------------------------------------------
 
     def ask(
-        self, messages: Messages, on_text: TextSink | None, what: str, *, json_reply: bool = False
+        self,
+        messages: Messages,
+        on_text: TextSink | None,
+        what: str,
+        *,
+        json_reply: JsonReply = False,
     ) -> Reply:
         """One whole answer: an empty or cut one is asked once more, with more room if cut.
 
@@ -147,7 +162,7 @@ class OpenAICompatProvider:
         on_text: TextSink | None,
         what: str,
         limit: int,
-        json_reply: bool = False,
+        json_reply: JsonReply = False,
     ) -> Reply:
         """One answer, retried on failures that retrying can fix."""
         import openai
@@ -185,7 +200,7 @@ class OpenAICompatProvider:
         raise AssertionError("unreachable")  # the loop returns or raises
 
     def _parsed(
-        self, messages: Messages, on_text: TextSink | None, limit: int, json_reply: bool
+        self, messages: Messages, on_text: TextSink | None, limit: int, json_reply: JsonReply
     ) -> Reply:
         """``_once``, with replies the client could not read turned into Malformed.
 
@@ -196,7 +211,7 @@ class OpenAICompatProvider:
         sink = None if on_text is None else _Sink(on_text)
         try:
             if json_reply:
-                return self._json_once(messages, limit)
+                return self._json_once(messages, limit, json_reply)
             return self._once(messages, sink, limit)
         except _SinkFailed as failed:
             raise failed.error from None
@@ -221,13 +236,27 @@ class OpenAICompatProvider:
             return self._chat_stream(messages, on_text, limit)
         return self._chat_whole(messages, on_text, limit)
 
-    def _json_once(self, messages: Messages, limit: int) -> Reply:
+    def _json_once(self, messages: Messages, limit: int, json_reply: JsonReply) -> Reply:
         # A JSON reply is parsed whole, so it is never streamed; each wire API names
-        # its JSON mode differently.
+        # its JSON modes differently. A judgement should not vary: temperature 0.
+        schema = json_reply if isinstance(json_reply, Mapping) else None
         if self.settings.wire_api == "responses":
-            json_mode = {"format": {"type": "json_object"}}
-            return self._responses_whole(messages, None, limit, text=json_mode)
-        return self._chat_whole(messages, None, limit, response_format={"type": "json_object"})
+            json_mode: dict[str, Any] = {"type": "json_object"}
+            if schema is not None:
+                json_mode = {"type": "json_schema", "name": SCHEMA_NAME, "strict": True}
+                json_mode["schema"] = dict(schema)
+            return self._responses_whole(
+                messages, None, limit, text={"format": json_mode}, temperature=0
+            )
+        response_format: dict[str, Any] = {"type": "json_object"}
+        if schema is not None:
+            response_format = {
+                "type": "json_schema",
+                "json_schema": {"name": SCHEMA_NAME, "strict": True, "schema": dict(schema)},
+            }
+        return self._chat_whole(
+            messages, None, limit, response_format=response_format, temperature=0
+        )
 
     def _chat_stream(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
         stream = self.client.chat.completions.create(

@@ -1,0 +1,102 @@
+"""``grade``: one attempt graded against a question's key points, without a session."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from studybot.cli.common import bank_option, channel_options, emit_json, json_option
+
+MARKS = {"covered": "✓", "partly": "½", "missed": "✗", "contradicted": "⚠"}
+MEANINGS = {"covered": "ok", "partly": "warning", "missed": "summary", "contradicted": "error"}
+
+
+@click.command()
+@click.argument("question_id", metavar="QUESTION", type=int)
+@click.option("--attempt", "text", metavar="TEXT", help="The attempt; without it, read stdin.")
+@bank_option
+@channel_options
+@json_option
+def grade(question_id: int, text: str | None, bank_ref: str | None, as_json: bool, **flags) -> None:
+    """Grade an attempt at QUESTION against its key points, point by point.
+
+    The attempt comes from --attempt or stdin. Each point is marked ✓
+    covered, ½ partly, ✗ missed or ⚠ contradicted, with the words of the
+    attempt that decided it; then the score, the rating it suggests and who
+    graded: a live model when a key is set (as for run), else the offline
+    grader (the bank's rubric, or a term estimate for a bank without one).
+    --offline grades offline even with a key. Nothing is saved.
+
+    \b
+    Example:
+      studybot grade 22 < answer.txt
+      studybot grade 23 --attempt "只缓存 K 和 V，因为 Q 只在当前步用一次" --json
+      studybot grade 5 --offline --bank my-bank < answer.txt
+    """
+    from studybot.study.checking import check
+    from studybot.study.opening import Options
+
+    if text is None:
+        if sys.stdin.isatty():
+            click.echo("Type your attempt; end it with Ctrl-D.", err=True)
+        text = sys.stdin.read()
+    checked = check(Options(bank=bank_ref, flags=flags), question_id, text)
+    if as_json:
+        emit_json(as_data(checked))
+    else:
+        show(checked)
+
+
+def as_data(checked) -> dict:
+    from studybot.learn.review import RATINGS
+
+    result = checked.grade
+    return {
+        "question": checked.question.id,
+        "score": result.score,
+        "points": [
+            {"point": p.point, "state": p.state, "evidence": p.evidence, "key": p.key}
+            for p in result.points
+        ],
+        "suggested_rating": checked.suggested,
+        "suggested": RATINGS[checked.suggested],
+        "source": result.source,
+        "grader": result.grader,
+        "advice": result.advice,
+        "note": result.note,
+    }
+
+
+def show(checked) -> None:
+    from studybot.cli.render import paint
+    from studybot.learn.review import RATINGS
+
+    result, question = checked.grade, checked.question
+    click.echo(paint(f"Q{question.id} {question.question}", "question"))
+    for n, p in enumerate(result.points, start=1):
+        mark = paint(MARKS[p.state], MEANINGS[p.state])
+        click.echo(f" {mark} {n}. {_clip(p.point, 60)}")
+        if p.state == "contradicted":
+            click.echo(paint(f"      you: {p.evidence or '…'} · key: {p.key or '…'}", "error"))
+        elif p.evidence:
+            click.echo(paint(f"      「{p.evidence}」", "summary"))
+    grader = "model" if result.grader == "model" else f"{result.grader}"
+    click.echo(
+        f"score {result.score:.0%} · {result.covered}/{result.total} covered"
+        + (f", {result.partly} partly" if result.partly else "")
+        + (f", {result.contradicted} contradicted" if result.contradicted else "")
+        + f" · suggested: {checked.suggested} {RATINGS[checked.suggested]}"
+        + f" · {result.source} ({grader})"
+    )
+    click.echo(f"advice: {result.advice}")
+    if result.note:
+        click.echo(paint(f"note: {result.note}", "warning"), err=True)
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+COMMANDS = [grade]

@@ -1,0 +1,170 @@
+"""Figures in an attempt, read in the unit family of a figure the rubric states.
+
+A rubric number (``bank.format.Number``) names a value and a unit; the
+attempt's figures of the same family are read in that family's base unit:
+
+- bytes: B, KB/KiB, MB/MiB, GB/GiB, TB/TiB, 字节 (KB read both as 1000 and 1024);
+- times: 倍, ×, x (``4 倍``, ``4×``, ``×4``);
+- percent: %;
+- counts: 亿, 万, 千, 百万, billion (B), million (M), thousand (K);
+- tokens: ``576 token``, ``576 个 token``;
+- any other unit (维, d²) literally after the figure, and no unit: any figure.
+
+Chinese numerals (四倍, 两倍, 十六倍) are read before a unit.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+
+from studybot.bank.format import Number
+from studybot.learn.words import normalise
+
+_BYTES = {
+    "b": (1,),
+    "byte": (1,),
+    "bytes": (1,),
+    "字节": (1,),
+    "kb": (1e3, 2**10),
+    "kib": (2**10,),
+    "mb": (1e6, 2**20),
+    "mib": (2**20,),
+    "gb": (1e9, 2**30),
+    "gib": (2**30,),
+    "tb": (1e12, 2**40),
+    "tib": (2**40,),
+}
+_COUNTS = {
+    "亿": 1e8,
+    "万": 1e4,
+    "千": 1e3,
+    "百万": 1e6,
+    "千万": 1e7,
+    "billion": 1e9,
+    "bn": 1e9,
+    "b": 1e9,
+    "million": 1e6,
+    "m": 1e6,
+    "thousand": 1e3,
+    "k": 1e3,
+}
+_TIMES = {"倍", "×", "x"}
+_PERCENT = {"%", "percent"}
+_TOKEN = {"token"}
+
+_FIGURE = r"(?<![a-z0-9_.\-])(\d+(?:,\d{3})*(?:\.\d+)?|[零一二两三四五六七八九十百千]+)"
+_AFTER = r"(?![a-z0-9])"
+_PATTERNS = {
+    "bytes": re.compile(
+        # A bare "B" is left out: "8B" is a model's size far more often than 8 bytes.
+        _FIGURE + r"\s*(kib|mib|gib|tib|kb|mb|gb|tb|bytes?|字节)" + _AFTER
+    ),
+    "times": re.compile(_FIGURE + r"\s*(倍|×|x)" + _AFTER + r"|(×)\s*" + _FIGURE),
+    "percent": re.compile(_FIGURE + r"\s*(%|percent)"),
+    "count": re.compile(
+        _FIGURE + r"\s*(百万|千万|亿|万|千|billion|bn|million|thousand|b|m|k)" + _AFTER
+    ),
+    "token": re.compile(_FIGURE + r"\s*(?:个)?\s*(?:[\u4e00-\u9fff]{1,4}\s*|[a-z]+\s+)?(token)"),
+    "bare": re.compile(_FIGURE),
+}
+_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7}
+_DIGITS |= {"八": 8, "九": 9}
+_PLACES = {"十": 10, "百": 100, "千": 1000}
+
+
+@functools.cache
+def _unit(unit: str | None) -> str:
+    return normalise(unit).strip() if unit else ""
+
+
+def family(number: Number) -> str:
+    unit = _unit(number.unit)
+    if not unit:
+        return "bare"
+    if unit in _BYTES:
+        return "bytes"
+    if unit in _TIMES:
+        return "times"
+    if unit in _PERCENT:
+        return "percent"
+    if unit in _COUNTS:
+        return "count"
+    if unit in _TOKEN:
+        return "token"
+    return "literal"
+
+
+def figures(text: str, number: Number, normalised: bool = False) -> list[tuple[float, ...]]:
+    """Each figure of ``text`` in ``number``'s family, as its possible values in base units.
+
+    ``normalised``: ``text`` is in the grader's spelling already (``words.normalise``).
+    """
+    kind = family(number)
+    text = text if normalised else normalise(text)
+    if kind == "literal":
+        unit = re.escape(_unit(number.unit))
+        pattern = re.compile(_FIGURE + rf"\s*({unit})")
+        return [(v,) for v in _values(pattern.finditer(text))]
+    out: list[tuple[float, ...]] = []
+    for match in _PATTERNS[kind].finditer(text):
+        groups = [g for g in match.groups() if g is not None]
+        if kind == "times" and groups[0] == "×":
+            groups = groups[::-1]
+        value = _value(groups[0])
+        if value is None:
+            continue
+        unit = groups[1].lower() if len(groups) > 1 else ""
+        if kind == "bytes":
+            out.append(tuple(value * f for f in _BYTES[unit]))
+        elif kind == "count":
+            out.append((value * _COUNTS[unit],))
+        else:
+            out.append((value,))
+    return out
+
+
+def expected(number: Number) -> tuple[float, ...]:
+    """The rubric's value in base units (several where the unit is ambiguous: KB)."""
+    kind = family(number)
+    unit = _unit(number.unit)
+    if kind == "bytes":
+        return tuple(number.value * f for f in _BYTES[unit])
+    if kind == "count":
+        return (number.value * _COUNTS[unit],)
+    return (number.value,)
+
+
+def matches(found: tuple[float, ...], number: Number) -> bool:
+    """Whether a figure's values and the rubric's agree within its tolerance."""
+    return any(
+        abs(a - b) <= number.tolerance * abs(b) + 1e-9 for a in found for b in expected(number)
+    )
+
+
+def _values(found: Iterable[re.Match[str]]) -> Iterable[float]:
+    for match in found:
+        value = _value(match.group(1))
+        if value is not None:
+            yield value
+
+
+def _value(text: str) -> float | None:
+    if text[0].isdigit():
+        return float(text.replace(",", ""))
+    return _chinese(text)
+
+
+def _chinese(text: str) -> float | None:
+    """一 … 九千九百九十九 as a number; None for what is not one (一些 never reaches here)."""
+    total, digit = 0, None
+    for char in text:
+        if char in _DIGITS:
+            digit = _DIGITS[char]
+        elif char in _PLACES:
+            total += (1 if digit is None else digit) * _PLACES[char]
+            digit = None
+        else:
+            return None
+    return float(total + (digit or 0))

@@ -1,0 +1,334 @@
+"""Text as the offline grader reads it: one spelling, a clause's words, negations.
+
+- **One spelling.** NFKC (full-width to half-width), lower case, ``n²`` as
+  ``n^2``, ``can't`` as ``can not``, then the grader's term variants
+  (``variants.py``), so that "KV cache", "键值缓存" and "KV缓存" are one thing.
+- **Clauses** (``clauses.py``): an alias's words must meet in one clause.
+- **Words.** Chinese is cut by jieba (its dictionary ships in its wheel)
+  with every CJK word of the bank's rubric added, English by whole words
+  with plural, -ed, -ing and -ly folded. A clause keeps its words joined
+  into one string with the offsets where a word may begin and end: a word's
+  own span, and the span of a dictionary word inside a longer one (参数 in
+  参数量), so an alias word is found as a word, a run of words or a
+  dictionary word inside one, but never as a bare piece of one (头 in 开头).
+- **Negations** are words (不 没有 无关 not never …), never characters
+  inside other words (不断 不同 无论 stay what they are).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from studybot.learn.clauses import CLOSE, OPEN, sentences, split, width
+from studybot.learn.segmenter import Segmenter, segmenter
+from studybot.learn.variants import spelled
+
+__all__ = ["Segmenter", "segmenter", "sentences", "split"]  # re-exported: a clause's helpers
+
+CJK = "\u3400-\u4dbf\u4e00-\u9fff"
+
+
+def listed(words: str) -> frozenset[str]:
+    """The space-separated words of ``words``: word lists read as text."""
+    return frozenset(words.split())
+
+
+_CJK_RUN = re.compile(f"[{CJK}]+")
+
+# Tokens that negate what their clause says (jieba and English words).
+NEGATIONS = listed(
+    "不 没 没有 无 非 未 别 无关 无需 无须 不用 不必 不能 不会 不是 并非 并不 并不是 并没有 "
+    "不再 从不 从未 不需要 无法 不可 不可能 不要 毫无 绝不 决不 不应 不该 没法 未必 不一定 "
+    "not no never without cannot none neither nor"
+)
+# Negations of two characters or more are negations inside a longer word too
+# (与头数无关 says 无关); a lone 不 or 无 inside a word is part of the word.
+_INNER_NEGATIONS = tuple(n for n in NEGATIONS if len(n) > 1 and not n.isascii())
+# Words that begin like a negation and are none (不断 goes on, 不同 differs).
+NOT_NEGATIONS = listed(
+    "不断 不仅 不同 不少 不过 无论 不管 不足 不稳定 毫无疑问 不但 不得不 非常 无数 不久 "
+    "不止 不只 不光 无限 无穷 无损 未来 别的 别人 区别 不变 不等 不等式 无疑 并不少见 "
+    "不一样 不一致 不匹配 不均衡 不平衡 不确定 不对称 不准确 不可逆 不连续 不可导 无监督 无标注 "
+    "非线性 非零 无偏 无状态 无损压缩"
+)
+_NEGATION_CHARS = set("不没无非未别")
+ENGLISH_REACH = 4  # words an English negation reaches across to the words it negates
+_NOT_NEGATED_BY = {"only", "just", "merely", "matter"}  # "not only", "no matter"
+_FOLDS = (
+    ("ically", "ic"),
+    ("ies", "y"),
+    ("ing", ""),
+    ("ed", ""),
+    ("ly", ""),
+    ("es", ""),
+    ("s", ""),
+)
+# Latin tokens that are several symbols written together: "kv" is K and V.
+_COMPOUNDS = {"kv": (1,), "qk": (1,), "qkv": (1, 2)}
+_PIECE = re.compile(rf"([{CJK}]+)|([a-z]+)|(\d+(?:[.,]\d+)*)|(\S)")
+_DROPPED = set("_`'\"$*、.…「」“”‘’《》【】·•~")
+_CONTRACTIONS = ((re.compile(r"\bcan'?t\b"), "can not"), (re.compile(r"\bwon'?t\b"), "will not"))
+_NT = re.compile(r"n't\b")
+
+
+def normalise(text: str) -> str:
+    """``text`` in the grader's one spelling: half-width, lower case, term variants merged."""
+    text = width(text).lower().replace("’", "'")
+    for pattern, replacement in _CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    text = _NT.sub(" not", text)
+    return spelled(text)
+
+
+def fold(word: str) -> str:
+    """An English word without its plural, -ed, -ing or -ly ending (both sides fold alike)."""
+    if len(word) < 4:
+        return word
+    for suffix, instead in _FOLDS:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "s" and word.endswith("ss"):
+                break
+            word = word[: len(word) - len(suffix)] + instead
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]  # embedding -> embedd -> embed
+    return word.removesuffix("e") if len(word) > 3 else word
+
+
+# -- a clause's words -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of an attempt, ready for alias words to be looked up in it."""
+
+    text: str  # as written (NFKC), the evidence shown for it
+    normal: str  # in the grader's one spelling (``normalise``)
+    joined: str  # its words, normalised and folded, written together
+    starts: frozenset[int]  # offsets in ``joined`` where a word may begin
+    ends: frozenset[int]  # ... and end
+    single: frozenset[int]  # where its one-character CJK words begin (a lone one matches there)
+    negations: tuple[tuple[int, int], ...]  # spans of its negation words in ``joined``
+    tokens: tuple[tuple[int, int], ...]  # the span of each word as cut, in order
+
+    @property
+    def words(self) -> frozenset[str]:
+        """Its words as cut (the question's words tell a restatement)."""
+        return frozenset(self.joined[s:e] for s, e in self.tokens)
+
+    def group(self, at: int) -> int:
+        """Where the innermost bracket holding offset ``at`` opens (-1: none)."""
+        return self._groups[at] if at < len(self._groups) else -1
+
+    @functools.cached_property
+    def _groups(self) -> tuple[int, ...]:
+        out: list[int] = []
+        stack: list[int] = []
+        for i, char in enumerate(self.joined):
+            if char in CLOSE and stack:
+                stack.pop()
+            out.append(stack[-1] if stack else -1)
+            if char in OPEN:
+                stack.append(i)
+        return tuple(out)
+
+
+def clause(text: str) -> Clause:
+    cutter = segmenter()
+    joined: list[str] = []
+    spans: list[tuple[int, int]] = []
+    primary: list[tuple[int, int]] = []
+    single: set[int] = set()
+    negations: list[tuple[int, int]] = []
+    at = 0
+    normal = normalise(text)
+    tokens = list(_tokens(normal, cutter))
+    for n, (token, kind) in enumerate(tokens):
+        form = _form(token, kind)
+        begin, at = at, at + len(form)
+        joined.append(form)
+        primary.append((begin, at))
+        if kind == "cjk":
+            if len(form) == 1:
+                single.add(begin)
+            spans.extend((begin + i, begin + j) for i, j in _inner_words(form, cutter))
+            negations.extend((begin + i, begin + j) for i, j in _negations_in(form, cutter))
+        elif kind == "latin":
+            spans.extend((begin + cut, begin + cut) for cut in _COMPOUNDS.get(form, ()))
+            following = tokens[n + 1][0] if n + 1 < len(tokens) else ""
+            if token in NEGATIONS and following not in _NOT_NEGATED_BY:
+                negations.append((begin, at))
+    spans.extend(primary)
+    return Clause(
+        text=text,
+        normal=normal,
+        joined="".join(joined),
+        starts=frozenset(s for s, _ in spans),
+        ends=frozenset(e for _, e in spans),
+        single=frozenset(single),
+        negations=tuple(negations),
+        tokens=tuple(primary),
+    )
+
+
+def negated(where: Clause, found: Sequence[Sequence[tuple[int, int]]]) -> bool:
+    """Whether a negation of ``where`` bears on an alternative's words, found at ``found``.
+
+    ``found``: per word, the spans where it is. A negation among those words
+    is theirs (不再 in "不再 更新"); one between them, or just before them
+    with only auxiliaries in between ("不会 被 读取", "is not frozen"),
+    negates them; one before another content word negates that word instead
+    ("不缩放 softmax 会饱和": 缩放, not 饱和); an English one negates the
+    next few words ("never silently drop it or default it", not "what you
+    can't map goes into an unknown bucket"). Brackets are read apart: a
+    negation inside one speaks of it alone, and when all the words are
+    inside one pair of brackets, or all outside, that reading is taken.
+    """
+    shared = set.intersection(*({where.group(s) for s, _ in spans} for spans in found))
+    readings = [
+        [span for spans in found for span in spans if where.group(span[0]) == group]
+        for group in sorted(shared)
+    ] or [[span for spans in found for span in spans]]
+    return all(_negated(where, sorted(reading)) for reading in readings)
+
+
+def _negated(where: Clause, found: list[tuple[int, int]]) -> bool:
+    if not found:
+        return False
+    first, last = found[0][0], max(e for _, e in found)
+    groups = {where.group(s) for s, _ in found}
+    for start, end in where.negations:
+        if any(start < e and end > s for s, e in found):
+            continue  # the alternative's own word
+        if where.group(start) not in groups:
+            continue  # a negation in brackets speaks of the bracket, and one outside of it
+        if first <= start < last:
+            return True
+        if end <= first and where.joined[start:end].isascii() and _near(where, end, first):
+            return True  # English: "never silently drop it or default it to a class"
+        if end <= first and _only_auxiliaries(where, end, first):
+            return True
+    return False
+
+
+def _near(where: Clause, start: int, end: int) -> bool:
+    """At most ``ENGLISH_REACH`` words between ``start`` and ``end``."""
+    return sum(1 for s, e in where.tokens if s >= start and e <= end) <= ENGLISH_REACH
+
+
+def _only_auxiliaries(where: Clause, start: int, end: int) -> bool:
+    between = [where.joined[s:e] for s, e in where.tokens if s >= start and e <= end]
+    return all(word in AUXILIARIES for word in between)
+
+
+# Words a negation reaches across: "不 会 被 读取", "does not always hold".
+AUXILIARIES = frozenset(
+    fold(word)
+    for word in listed(
+        "会 能 能够 要 需 需要 应 应该 该 必 必须 再 太 很 那么 这么 是 被 用 一定 就 都 也 还 可 "
+        "可以 得 只 仅 真 完全 根本 总 总是 一直 从来 算 算是 怎么 让 使 把 对 给 随 随着 因 用来 "
+        "be is are was were been do doe did will would can could should may might must has have "
+        "had to the a an that it always necessarily really at all any much more than"
+    )
+)
+
+
+def _tokens(text: str, cutter: Segmenter) -> Iterable[tuple[str, str]]:
+    for match in _PIECE.finditer(text):
+        cjk, latin, number, symbol = match.groups()
+        if cjk:
+            for word in cutter.cut(cjk):
+                yield word, "cjk"
+        elif latin:
+            yield latin, "latin"
+        elif number:
+            yield number, "number"
+        elif symbol not in _DROPPED:
+            yield symbol, "symbol"
+
+
+def _inner_words(token: str, cutter: Segmenter) -> Iterable[tuple[int, int]]:
+    """Dictionary words inside a word of three characters or more: 参数 and 数量 in 参数量."""
+    if len(token) < 3:
+        return
+    for i in range(len(token)):
+        for j in range(i + 2, len(token) + 1):
+            if (i, j) != (0, len(token)) and cutter.known(token[i:j]):
+                yield i, j
+
+
+def _negations_in(token: str, cutter: Segmenter) -> Iterable[tuple[int, int]]:
+    if token in NOT_NEGATIONS:
+        return
+    if token in NEGATIONS:
+        yield 0, len(token)
+        return
+    if token[0] in _NEGATION_CHARS and cutter.added(token):
+        # A rubric word made one word for the grader ("不丢弃") still says 不.
+        yield 0, 1
+    for negation in _INNER_NEGATIONS:
+        start = token.find(negation)
+        if start >= 0:
+            yield start, start + len(negation)
+
+
+def _form(token: str, kind: str) -> str:
+    if kind == "latin":
+        return fold(token)
+    return token.replace(",", "") if kind == "number" else token
+
+
+def alternative(text: str, formulas: bool = False) -> tuple[str, ...]:
+    """An alias alternative's words ("KV cache 头数"), each as a clause's ``joined`` holds it.
+
+    ``formulas``: a word of symbols only (``/``, ``×``, ``=``) glues its
+    neighbours into one formula, "224 / 14" being the expression 224/14 and
+    not three words anywhere (a ``wrong`` alternative is read so).
+    """
+    words = [w for w in (_word(w) for w in normalise(text).split()) if w]
+    if not formulas:
+        return tuple(words)
+    out: list[str] = []
+    glue = False
+    for word in words:
+        symbol = not any(c.isalnum() for c in word)
+        if out and (glue or symbol):
+            out[-1] += word
+        else:
+            out.append(word)
+        glue = symbol
+    return tuple(out)
+
+
+def _word(word: str) -> str:
+    # Joined, a word reads the same however jieba cuts it: no segmenter needed.
+    out = []
+    for match in _PIECE.finditer(word):
+        cjk, latin, number, symbol = match.groups()
+        if cjk:
+            out.append(cjk)
+        elif latin:
+            out.append(fold(latin))
+        elif number:
+            out.append(number.replace(",", ""))
+        elif symbol not in _DROPPED:
+            out.append(symbol)
+    return "".join(out)
+
+
+def find(where: Clause, word: str) -> list[tuple[int, int]]:
+    """Spans of ``word`` (an ``alternative`` word) in ``where``: a word, a run, a word inside one."""
+    if not word:
+        return []
+    lone = len(word) == 1 and bool(_CJK_RUN.fullmatch(word))
+    found = []
+    start = where.joined.find(word)
+    while start >= 0:
+        end = start + len(word)
+        if (start in where.single) if lone else (start in where.starts and end in where.ends):
+            found.append((start, end))
+        start = where.joined.find(word, start + 1)
+    return found

@@ -1,0 +1,70 @@
+"""Attempts graded outside a session: what ``studybot grade QUESTION`` does.
+
+An attempt is graded the way a quiz grades it: live when a model answers
+(``--offline`` or no key: the offline grader), through the same side
+request a session sends after the question and its key answer, so a live
+grade sees the question as the quiz does. Nothing is stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from studybot.bank import Question
+from studybot.channel.providers.offline import answer_text
+from studybot.errors import BadInput
+from studybot.learn import grading, review
+from studybot.learn.grading import Grade
+from studybot.study.conversation import Conversation
+from studybot.study.opening import Options, open_study
+from studybot.study.prompt import system_prefix
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A graded attempt and what it suggests."""
+
+    question: Question
+    grade: Grade
+    suggested: int  # the rating the grade suggests, 1-4
+
+
+class Checker:
+    """Grades attempts against one bank's questions, with the channel ``options`` name."""
+
+    def __init__(self, options: Options) -> None:
+        self.study, _ = open_study(options)
+        self.grader = grading.offline(self.study.bank)
+        self.prefix = system_prefix(self.study.bank, self.study.settings.prefix_style)
+
+    @property
+    def live(self) -> bool:
+        return self.study.provider.live
+
+    def check(self, question_id: int, attempt: str) -> Checked:
+        """Grade ``attempt`` against question ``question_id``."""
+        question = self.study.bank.get(question_id)
+        if not attempt.strip():
+            raise BadInput(
+                "there is no attempt to grade",
+                hint=f"pipe one in (studybot grade {question_id} < answer.txt) or pass --attempt TEXT",
+            )
+        if not grading.reference_points(question):
+            raise BadInput(
+                f"question {question_id} has no key points or reference answer to grade against",
+                hint="grade a question of a bank with key points, e.g. the shipped one",
+            )
+        if self.live:
+            # The quiz's side request: the question and its key answer, then the grading ask.
+            conversation = Conversation(self.prefix, None, [(question, answer_text(question))])
+            messages = conversation.side(grading.grading_request(question, attempt))
+            provider = self.study.provider
+            result = grading.judge(provider, self.grader, messages, question, attempt)
+        else:
+            result = self.grader.grade(question, attempt)
+        return Checked(question, result, review.suggest_rating(result.score, result.contradicted))
+
+
+def check(options: Options, question_id: int, attempt: str) -> Checked:
+    """Grade one ``attempt`` against question ``question_id`` of the bank ``options`` name."""
+    return Checker(options).check(question_id, attempt)

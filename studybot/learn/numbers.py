@@ -19,7 +19,7 @@ import functools
 import re
 from collections.abc import Iterable
 
-from studybot.bank.format import Number
+from studybot.bank.rubric import Number
 from studybot.learn.words import normalise
 
 _BYTES = {

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from studybot.bank import Bank, Question
-from studybot.bank.format import Number, PointRubric
+from studybot.bank.rubric import Number, PointRubric
 from studybot.learn import numbers as figures
 from studybot.learn.aliases import Alias
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY

@@ -16,7 +16,7 @@ from dataclasses import replace
 import pytest
 
 from studybot import bank
-from studybot.bank.format import Number
+from studybot.bank.rubric import Number
 from studybot.learn import grading, numbers, review, words
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY
 

@@ -49,6 +49,7 @@ class Settings:
     prefix_style: str = "designed"  # "designed" (cacheable, ~1.9K tokens) or "short" (no cache)
     offline_delay: float = 0.0  # seconds the offline provider waits per answer (demos)
     provider: str = ""  # a [providers.NAME] profile of studybot's config.toml, or "" for none
+    stats: bool = False  # a quiz or review shows each turn's tokens, cache and KV (read mode does)
     sources: dict[str, str] = field(default_factory=dict, compare=False)
 
     def source(self, name: str) -> str:
@@ -90,6 +91,7 @@ FLAG_FIELDS = {
     "segment_budget": "segment_budget",
     "answer_tokens": "answer_tokens",
     "prefix_style": "prefix_style",
+    "stats": "stats",
 }
 # Limits that keep a value from hanging or overflowing the loop: (lowest, highest, lowest allowed?).
 RANGES: dict[str, tuple[float, float, bool]] = {

@@ -12,6 +12,7 @@ from studybot.cli.common import (
     emit_json,
     json_option,
     segment_options,
+    stats_option,
     stdout_console,
 )
 
@@ -23,12 +24,14 @@ START_HINT = "Rate questions as you study: studybot run --from 1 --to 8 --quiz"
 @bank_option
 @channel_options
 @segment_options
+@stats_option
 @json_option
 def review(limit, bank_ref, as_json, **flags) -> None:
     """Quiz yourself on the questions that are due, most overdue first.
 
     The due questions are cut into segments like a run (same prefix,
-    summaries, resume and export); each is asked, graded and rated.
+    summaries, resume and export); each is asked, graded and rated, as in
+    `run --quiz` (in a terminal). --stats adds each turn's tokens and KV size.
 
     \b
     Example:
@@ -36,13 +39,14 @@ def review(limit, bank_ref, as_json, **flags) -> None:
       studybot review --limit 8 --bank mine
     """
     from studybot.cli.run import notice_line, study_session
+    from studybot.cli.terminal import is_terminal
     from studybot.learn import review as reviews
     from studybot.storage.store import Store
     from studybot.study.opening import Options, begin_review, open_study
 
     study, notice = open_study(Options(bank=bank_ref, flags=flags))
     store = Store.open()
-    record = begin_review(study, store, limit)
+    record = begin_review(study, store, limit, answerer=is_terminal())
     if record is None:
         upcoming = min((c.due for c in reviews.cards(store, study.key)), default=None)
         when = f"; the next one is due {reviews.until(upcoming)}" if upcoming else ""

@@ -252,3 +252,13 @@ def m007_grade_states(db: Database) -> None:
     # missed or contradicted); estimate: the same for what the grader said, null if unchanged.
     db.table("grades").add_column("estimate", str)
     db.table("grades").add_column("estimate_score", float)
+
+
+@migration
+def m008_attempt_drafts(db: Database) -> None:
+    """A quiz attempt typed but not yet sent (Ctrl-C while typing), offered again on resume."""
+    db.table("drafts").create(
+        {"session_id": int, "question_id": int, "text": str, "saved_at": str},
+        pk=("session_id", "question_id"),
+        foreign_keys=[("session_id", "sessions", "id")],
+    )

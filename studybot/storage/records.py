@@ -35,6 +35,7 @@ class SessionRecord:
     answered: int
     summaries_pending: int
     mode: str = "read"  # "read", "quiz" or "review"
+    unrated: int = 0  # graded attempts not rated yet (the session stopped at "Rate recall")
 
     @property
     def live(self) -> bool:
@@ -43,7 +44,8 @@ class SessionRecord:
 
     @property
     def complete(self) -> bool:
-        return self.answered >= self.total and self.summaries_pending == 0
+        """Every question answered, every summary a later segment needs written, every grade rated."""
+        return self.answered >= self.total and self.summaries_pending == 0 and self.unrated == 0
 
     @property
     def status(self) -> str:

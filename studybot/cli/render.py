@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import unicodedata
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
@@ -218,6 +219,11 @@ NO_BREAK_BEFORE = OPERATORS | {"·", "|", "—", "–"}
 UNITS = {"B", "KiB", "MiB", "GiB", "TiB", "KB", "MB", "GB", "s", "ms", "%", "K", "M", "G"}
 KEEP = re.compile(r"`[^`\n]+`|\$[^$\n]+\$|\[[^\[\]\n]{1,40}\]")
 NUMBER = re.compile(r"[\d.,]+")
+PUNCTUATION = re.compile(
+    "["
+    + re.escape("".join(c for c in CLOSING | OPENING if unicodedata.east_asian_width(c) in "WF"))
+    + "]"
+)
 
 
 def _wide(char: str) -> bool:
@@ -226,29 +232,48 @@ def _wide(char: str) -> bool:
     return get_character_cell_size(char) == 2
 
 
-def _space_breaks(text: str, glue: bool) -> set[int]:
-    """Offsets just after a run of spaces where a line may start."""
-    out = set()
+def _space_breaks(text: str, glue: bool) -> tuple[set[int], list[tuple[int, int]]]:
+    """Offsets just after a run of spaces where a line may start, and the glued words.
+
+    A space that may not break (beside an operator, in "86.8 MiB", after a
+    flag) joins the words on either side: they are returned as spans to keep
+    whole, so "层数 × kv_heads" is not broken between 层 and 数 either.
+    """
+    out, glued = set(), []
     for match in re.finditer(r" +", text):
-        end = match.end()
-        if match.start() == 0 or end >= len(text):
+        start, end = match.span()
+        if start == 0 or end >= len(text):
             continue
-        if glue:
-            before = text[: match.start()].rsplit(" ", 1)[-1]
-            after = text[end:].split(" ", 1)[0]
-            if before in OPERATORS or after[:1] in NO_BREAK_BEFORE:
-                continue
-            if NUMBER.fullmatch(before) and after in UNITS:
-                continue
-            if before.startswith("--") and after[:1] not in ("-", ""):
-                continue  # a flag and its value: "--from 1"
+        before = text[:start].rsplit(" ", 1)[-1]
+        after = text[end:].split(" ", 1)[0]
+        if glue and _joined(before, after):
+            # Only the run beside the space: a clause before "，" may still end a line.
+            near, far = PUNCTUATION.split(before)[-1], PUNCTUATION.split(after)[0]
+            glued.append((start - len(near), end + len(far)))
+            continue
         out.add(end)
-    return out
+    return out, glued
 
 
-def _breaks(text: str, keep: tuple[tuple[int, int], ...], glue: bool = True) -> list[int]:
-    """Every offset of ``text`` where a line may start, by the rules above."""
-    out = _space_breaks(text, glue)
+def _joined(before: str, after: str) -> bool:
+    """Whether the space between two words must not break."""
+    if before in OPERATORS or after[:1] in NO_BREAK_BEFORE:
+        return True
+    if NUMBER.fullmatch(before) and after in UNITS:
+        return True
+    return before.startswith("--") and after[:1] not in ("-", "")  # a flag and its value
+
+
+def _breaks(text: str, keep: tuple[tuple[int, int], ...], level: int = 0) -> list[int]:
+    """Every offset of ``text`` where a line may start.
+
+    ``level`` 0: by all the rules above; 1: at any space only (a piece too
+    wide for a line, such as a long formula); 2: at any space or between CJK
+    characters.
+    """
+    out, glued = _space_breaks(text, glue=level == 0)
+    if level == 1:
+        return sorted(out)
     for i in range(1, len(text)):
         a, b = text[i - 1], text[i]
         if a == " " or b == " " or not (_wide(a) or _wide(b)):
@@ -256,8 +281,8 @@ def _breaks(text: str, keep: tuple[tuple[int, int], ...], glue: bool = True) -> 
         if b in CLOSING or a in OPENING:
             continue
         out.add(i)
-    if glue:
-        spans = [m.span() for m in KEEP.finditer(text)] + list(keep)
+    if level == 0:
+        spans = [m.span() for m in KEEP.finditer(text)] + glued + list(keep)
         out = {i for i in out if not any(start < i < end for start, end in spans)}
     return sorted(out)
 
@@ -267,23 +292,25 @@ def break_offsets(text: str, width: int, *, hang: int = 0, keep=(), fold: bool =
 
     Lines after the first have ``hang`` cells less room (their indent);
     ``keep`` holds more (start, end) spans to keep whole. A piece wider than
-    a line is broken at its spaces and CJK characters, then (``fold``) by cells.
+    a line is broken at its spaces, then between CJK characters too, then
+    (``fold``) by cells.
     """
     from rich.cells import cell_len, chop_cells
 
     width = max(1, width)
     narrow = max(1, width - hang)
-    pieces = _split(text, _breaks(text, tuple(keep)))
-    fitted: list[str] = []
-    for piece in pieces:
+
+    def fit(piece: str, level: int) -> list[str]:
         if cell_len(piece.rstrip(" ")) <= narrow:
-            fitted.append(piece)
-            continue
-        for part in _split(piece, _breaks(piece, (), glue=False)):
-            if cell_len(part.rstrip(" ")) <= narrow or not fold:
-                fitted.append(part)
-            else:
-                fitted.extend(chop_cells(part, narrow))
+            return [piece]
+        if level > 2:
+            return chop_cells(piece, narrow) if fold else [piece]
+        parts = _split(piece, _breaks(piece, tuple(keep) if level == 0 else (), level))
+        return [small for part in parts for small in fit(part, level + 1)]
+
+    fitted = [
+        small for piece in _split(text, _breaks(text, tuple(keep))) for small in fit(piece, 1)
+    ]
     offsets: list[int] = []
     position = used = 0
     room = width

@@ -47,6 +47,7 @@ def heading(result: grade.Grade) -> str:
 
 def point_lines(result: grade.Grade, width: int) -> list:
     """Each point as rich Text lines: its mark, its number, its text wrapped under itself."""
+    from rich.cells import cell_len
     from rich.text import Text
 
     from studybot.cli.render import hang_lines, inline_markdown
@@ -58,23 +59,23 @@ def point_lines(result: grade.Grade, width: int) -> list:
         lead = Text.assemble((MARKS[point.state], style), " ", (f"{n:>{digits}}", "bold"), " ")
         body, keep = inline_markdown(point.point)
         lines += hang_lines(lead, body, width, keep)
-        detail = _detail(point)
-        if detail:
-            lines += hang_lines(Text(" " * lead.cell_len), Text(detail, style=style), width)
+        parts = _detail(point)
+        room = width - lead.cell_len
+        if parts and cell_len(" · ".join(parts)) <= room:
+            parts = [" · ".join(parts)]  # "you: … · key: …" on one line when it fits
+        for part in parts:
+            lines += hang_lines(Text(" " * lead.cell_len), Text(part, style=style), width)
     return lines
 
 
-def _detail(point: grade.PointResult) -> str:
+def _detail(point: grade.PointResult) -> list[str]:
     """What decided a contradicted (or partly held) point, in the attempt's and the key's words."""
     if point.state == grade.CONTRADICTED:
-        parts = [
-            f"you: {point.evidence}" if point.evidence else "",
-            f"key: {point.key}" if point.key else "",
-        ]
-        return " · ".join(p for p in parts if p)
+        you = [f"you: {point.evidence}"] if point.evidence else []
+        return you + ([f"key: {point.key}"] if point.key else [])
     if point.state == grade.PARTLY and point.evidence:
-        return f"you: {point.evidence}"
-    return ""
+        return [f"you: {point.evidence}"]
+    return []
 
 
 def cycled(result: grade.Grade, number: int) -> grade.Grade:

@@ -37,7 +37,7 @@ class Scripted(session.Listener):
         self.saved: list[tuple[int, int]] = []  # (question id, rating) as saved
         self.missing: list[int] = []  # questions asked for a rating an earlier run left out
 
-    def attempt(self, question, draft: str = "") -> str:
+    def attempt(self, question) -> str:
         return self.attempts.pop(0) if self.attempts else ""
 
     def graded(self, question, result) -> None:

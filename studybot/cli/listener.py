@@ -65,6 +65,7 @@ class TerminalListener:
         self.segment_shown: int | None = None
         self.summary_shown: str | None = None  # the summary just printed, not printed again
         self.recap = False  # asking a rating an earlier run left out: no follow-up
+        self.draft = ""  # what the learner had typed when an earlier run stopped
         self.done = 0
         self.unanswered: list[int] = []  # questions offline could not answer
 
@@ -91,7 +92,11 @@ class TerminalListener:
         if not self.quiz:  # a quiz reads the attempt first; the request goes out after it
             self._open_stream()
 
-    def attempt(self, question, draft: str = "") -> str:
+    def draft_found(self, question, draft: str) -> None:
+        self.draft = draft
+
+    def attempt(self, question) -> str:
+        draft, self.draft = self.draft, ""
         echo(ATTEMPT_HELP)
         if draft:
             echo("Your draft from the last run is back in the editor: finish it, or clear it.")

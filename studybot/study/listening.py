@@ -36,10 +36,12 @@ class Listener:
 
     def question_started(self, segment: SegmentRecord, question: Question) -> None: ...
 
-    def attempt(self, question: Question, draft: str = "") -> str | None:
+    def draft_found(self, question: Question, draft: str) -> None:
+        """An attempt at ``question`` was being typed when an earlier run stopped: start from it."""
+
+    def attempt(self, question: Question) -> str | None:
         """The user's attempt before the reveal ("" = think, then reveal).
 
-        ``draft``: what they had typed when an earlier run stopped, to start from.
         Raise ``AttemptInterrupted`` to stop the session and keep a draft.
         """
         return ""

@@ -21,9 +21,11 @@ def read_attempt(
     store: Store, session: SessionRecord, question: Question, listener: Listener
 ) -> str:
     """The learner's attempt, from their kept draft if an earlier run stopped while they typed."""
-    draft = store.draft(session.id, question.id) or ""
+    draft = store.draft(session.id, question.id)
+    if draft:
+        listener.draft_found(question, draft)
     try:
-        return listener.attempt(question, draft=draft) or ""
+        return listener.attempt(question) or ""
     except AttemptInterrupted as stop:
         if stop.draft.strip():
             store.save_draft(session.id, question.id, stop.draft)

@@ -120,19 +120,19 @@ def _close_match(exc) -> str | None:
 
 
 def _error(exc: StudybotError) -> None:
-    from studybot.cli.render import paint
+    from studybot.cli.render import fit, paint
     from studybot.errors import Interrupted
 
     if isinstance(exc, Interrupted):
-        _say(f"\n{exc.message}" + (f" {exc.hint}" if exc.hint else ""))
+        _say("\n" + fit(exc.message + (f" {exc.hint}" if exc.hint else "")))
         return
     import click
 
-    # click.echo drops the colours when stderr is not a terminal.
+    # click.echo drops the colours when stderr is not a terminal; lines wrap at words there.
     if exc.message:
-        click.echo(f"{paint('Error:', 'error')} {exc.message}", err=True)
+        click.echo(paint("Error:", "error") + fit(f"Error: {exc.message}")[6:], err=True)
     if exc.hint:
-        click.echo(f"{paint('Hint:', 'hint')} {exc.hint}", err=True)
+        click.echo(paint("Hint:", "hint") + fit(f"Hint: {exc.hint}")[5:], err=True)
 
 
 def _loud() -> bool:

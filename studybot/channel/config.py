@@ -54,6 +54,7 @@ class Settings:
     maximum_interval: int = 36500  # days: the longest wait FSRS may give a question
     reviews_per_day: int = 200  # ratings of already-rated questions `review` serves a day
     new_per_day: int = 0  # never-rated questions `review` adds a day (0: only what is due)
+    stats: bool = False  # a quiz or review shows each turn's tokens, cache and KV (read mode does)
     sources: dict[str, str] = field(default_factory=dict, compare=False)
 
     def source(self, name: str) -> str:
@@ -99,6 +100,7 @@ FLAG_FIELDS = {
     "maximum_interval": "maximum_interval",
     "reviews_per_day": "reviews_per_day",
     "new_per_day": "new_per_day",
+    "stats": "stats",
 }
 # Limits that keep a value from hanging or overflowing the loop: (lowest, highest, lowest allowed?).
 RANGES: dict[str, tuple[float, float, bool]] = {

@@ -90,6 +90,13 @@ def segment_options(fn):
     return fn
 
 
+stats_option = click.option(
+    "--stats",
+    is_flag=True,
+    default=None,
+    help="In a quiz or review, show each turn's tokens, cache and KV size (or stats = true).",
+)
+
 bank_option = click.option(
     "--bank",
     "bank_ref",

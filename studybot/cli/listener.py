@@ -3,39 +3,54 @@
 Questions and answers go to stdout, prompts and per-turn figures to
 stderr, through this one listener. On a terminal answers are drawn as
 Markdown while they stream, with a spinner until the first token; piped,
-they are the model's raw text.
+they are the model's raw text. Every line is wrapped at word boundaries to
+the terminal (``render.wrap``). In a quiz the reveal is the answer once,
+with a mark beside each key point (``cli.reveal``); the per-turn figures
+show in read mode, and in a quiz only with ``--stats``.
 """
 
 from __future__ import annotations
 
 import sys
 
-import click
-
-from studybot.cli import terminal
+from studybot.cli import reveal, terminal
 from studybot.cli.common import stderr_console, stdout_console
-from studybot.cli.render import STYLES, MarkdownStream, number, paint, spinner, wrap_cjk
+from studybot.cli.render import STYLES, MarkdownStream, echo, number, spinner
 from studybot.learn.review import RATINGS as RATING_NAMES
-from studybot.study.session import FOLLOW_UP, NEXT, QUIT
+from studybot.study.session import FOLLOW_UP, NEXT, QUIT, AttemptInterrupted
 
-POINT_STYLES = {"covered": STYLES["ok"], "partly": STYLES["warning"]}  # missed: plain
-ATTEMPT_HELP = "Your answer (an empty line or Ctrl-D ends it; Enter on an empty first line = think, then reveal):"
+ATTEMPT_HELP = (
+    "Your answer (an empty line or Ctrl-D ends it; Enter on an empty first line = think, "
+    "then reveal; h or ? alone on a line = hint or keys):"
+)
+ATTEMPT_KEYS = (
+    "keys while you type: Enter a new line · Enter on an empty line or Ctrl-D send · "
+    "h alone on a line the hint · ? these keys · Ctrl-C stop (your draft is kept)"
+)
 
 
 class TerminalListener:
     """Prints questions and answers to stdout and the per-turn figures to stderr.
 
     ``interactive``: stdin and stdout are a terminal and no --json: keys are read.
-    In quiz mode keys and attempts are read from a pipe too, so scripts can answer.
+    A quiz reads its keys and attempts from the terminal even under --json.
+    ``stats``: a quiz shows each turn's tokens and KV too (read mode always does).
     """
 
     def __init__(
-        self, record, quiet: bool, interactive: bool, bank=None, segments: int = 0
+        self,
+        record,
+        quiet: bool,
+        interactive: bool,
+        bank=None,
+        segments: int = 0,
+        stats: bool = False,
     ) -> None:
         self.record = record
         self.quiet = quiet
         self.interactive = interactive
         self.quiz = record.mode != "read"
+        self.stats = stats or not self.quiz
         self.bank = bank  # for the chapter titles of a segment
         self.segments = segments  # how many the session has, for "Segment 2/3"
         # A quiz under --json still needs its questions and answers on screen:
@@ -45,39 +60,64 @@ class TerminalListener:
         self.out = stdout_console()
         self.drawn = not quiet and self.out.is_terminal
         self.stream: MarkdownStream | None = None  # the answer being drawn
+        self.held: list[str] | None = None  # an answer key kept for the reveal (offline quiz)
         self.waiting = None  # the spinner of a summary in the making
         self.segment_shown: int | None = None
+        self.summary_shown: str | None = None  # the summary just printed, not printed again
+        self.recap = False  # asking a rating an earlier run left out: no follow-up
+        self.draft = ""  # what the learner had typed when an earlier run stopped
         self.done = 0
         self.unanswered: list[int] = []  # questions offline could not answer
 
     def notice(self, text: str) -> None:
         """A provider's notice (a retry, a second try with more room), on stderr."""
-        click.echo(text, err=True)
+        echo(text)
 
-    def _say(self, line: str = "", nl: bool = True) -> None:
+    def _say(self, line: str = "", nl: bool = True, meaning: str | None = None) -> None:
+        """A line of the question and answer: stdout (stderr under --json), wrapped."""
         if self.shown:
-            click.echo(line, nl=nl, err=self.quiet)
+            echo(line, nl=nl, err=self.quiet, meaning=meaning)
 
     def question_started(self, segment, question) -> None:
+        self.held = None
         if not self.quiet and segment.index != self.segment_shown:
             self.segment_shown = segment.index
             self._segment_started(segment)
         label = f"（原题号 {question.label}）" if question.label else ""
-        heading = f"\n── 第 {question.id} 题{label} · segment {segment.index + 1} ──"
-        self._say(paint(heading, "question"))
-        self._say(paint(question.question, "question"))
+        self._say(
+            f"\n── 第 {question.id} 题{label} · segment {segment.index + 1} ──", meaning="question"
+        )
+        self._say(question.question, meaning="question")
         self._say("")
         if not self.quiz:  # a quiz reads the attempt first; the request goes out after it
             self._open_stream()
 
+    def draft_found(self, question, draft: str) -> None:
+        self.draft = draft
+
     def attempt(self, question) -> str:
-        click.echo(ATTEMPT_HELP, err=True)
-        text = terminal.read_text("› ", multiline=True) or ""
-        self._say("── answer ──" if text else "── answer (no attempt) ──")
-        self._open_stream()
+        draft, self.draft = self.draft, ""
+        echo(ATTEMPT_HELP)
+        if draft:
+            echo("Your draft from the last run is back in the editor: finish it, or clear it.")
+        commands = {"h": lambda: self._hint(question), "?": lambda: echo(ATTEMPT_KEYS)}
+        try:
+            text = terminal.read_text("› ", multiline=True, default=draft, commands=commands)
+        except terminal.Interrupted as stop:
+            raise AttemptInterrupted(stop.text) from None
+        text = text or ""
+        heading = "── answer ──" if text else "── answer (no attempt) ──"
+        if self.record.live:
+            self._say(heading)
+            self._open_stream()
+        else:  # the answer key: revealed with the marks beside it, once it is graded
+            self.held = [heading]
         return text
 
     def text(self, chunk: str) -> None:
+        if self.held is not None:
+            self.held.append(chunk)
+            return
         if self.stream is not None:
             self.stream.feed(chunk)
             return
@@ -86,11 +126,12 @@ class TerminalListener:
 
     def turn_recorded(self, turn, question) -> None:
         self.done += 1
-        if not self._close_stream():
+        if self.held is None and not self._close_stream():
             self._say("")
-        self.err.print(turn_line(turn, self.record.answered + self.done, self.record.total))
+        if self.stats:
+            self.err.print(turn_line(turn, self.record.answered + self.done, self.record.total))
         if turn.flag_text:
-            self.err.print(f"Warning: Q{turn.question_id} saved flagged: {turn.flag_text}")
+            echo(f"Warning: Q{turn.question_id} saved flagged: {turn.flag_text}")
 
     def segment_split(self, segment, question) -> None:
         self.err.print(
@@ -110,63 +151,88 @@ class TerminalListener:
 
     def graded(self, question, result) -> None:
         if result.note:
-            click.echo(f"Note: {result.note}", err=True)
+            echo(f"Note: {result.note}")
+        held, self.held = self.held, None
+        if held is not None:  # the answer key, kept back: the reveal shows it once
+            answer = "".join(held[1:])
+            if result.score is not None and reveal.is_points(
+                answer, [p.point for p in result.points]
+            ):
+                echo(held[0])  # the points with their marks are the answer
+            else:
+                self._say(held[0])
+                self._draw(answer)
         if result.score is None:
-            click.echo(f"Not graded: {result.advice}", err=True)
+            echo(f"Not graded: {result.advice}")
             return
-        label = "grade" if result.source == "live" else "grade (offline estimate)"
-        partly = f", {result.partly} partly" if result.partly else ""
-        click.echo(
-            f"\n{label}: {result.covered}/{result.total} key points covered{partly}"
-            f" · {result.score:.0%}",
-            err=True,
-        )
-        rows = []
-        for n, point in enumerate(result.points, start=1):
-            mark = point.state.ljust(7)
-            if point.coverage is not None and point.state != "covered":
-                mark = f"{mark} {point.coverage:>4.0%}"  # how near the estimate came
-            rows.append((mark, f"{n}. {point.point}", POINT_STYLES.get(point.state)))
-        if self.err.is_terminal:
-            self._point_table(rows)
-        else:
-            for mark, text, _style in rows:
-                click.echo(f"  {mark}  {text}", err=True)
-        click.echo(f"advice: {result.advice}", err=True)
-        if result.usage is not None:
-            click.echo(
+        self._reveal(result)
+        echo(f"advice: {result.advice}")
+        if result.usage is not None and self.stats:
+            echo(
                 f"grading request: prompt {number(result.usage.prompt_tokens)} (cached "
                 f"{number(result.usage.cached_tokens)}) · answer "
-                f"{number(result.usage.completion_tokens)}"
-                " · not added to the main history",
-                err=True,
+                f"{number(result.usage.completion_tokens)} · not added to the main history",
+                meaning="tokens",
             )
 
-    def _point_table(self, rows) -> None:
-        """Key points with their mark in a column, so a long point wraps under itself."""
-        from rich.padding import Padding
-        from rich.table import Table
-        from rich.text import Text
+    def _reveal(self, result) -> None:
+        """The grade in a line, then each point with its mark, wrapped to the terminal."""
+        echo(reveal.heading(result), meaning="question")
+        width = self.err.width if self.err.is_terminal else 10**6
+        for line in reveal.point_lines(result, width):
+            self.err.print(line, soft_wrap=True)
 
-        table = Table.grid(padding=(0, 2))
-        table.add_column(no_wrap=True)
-        table.add_column()
-        room = max(20, self.err.width - 2 - max(len(m) for m, _t, _s in rows) - 2)
-        for mark, text, style in rows:
-            lines = "\n".join(wrap_cjk(text, room))
-            table.add_row(Text(mark), Text(lines, overflow="fold"), style=style)
-        self.err.print(Padding(table, (0, 0, 0, 2)))
+    def _draw(self, answer: str) -> None:
+        """An answer that is not the key points themselves (a reference answer), drawn once."""
+        if self.drawn:
+            self._open_stream()
+            self.text(answer)
+            self._close_stream()
+        else:
+            self._say(answer)
+
+    def confirm_marks(self, question, result):
+        """The marks step: a point's number cycles its mark, Enter confirms, u undoes."""
+        if result.score is None or not result.points:
+            return result
+        keys = reveal.marks_keys(result.points)
+        prompt = reveal.marks_prompt(result.points)
+        marks = result
+        while True:
+            key = terminal.read_key(prompt, keys)
+            if key is None or key == terminal.ENTER:
+                return marks
+            if key == "q":
+                return QUIT
+            if key == "?":
+                echo(reveal.marks_help(result.points))
+                continue
+            if key == "h":
+                self._hint(question)
+                continue
+            marks = result if key == "u" else reveal.cycled(marks, int(key))
+            echo(reveal.marks_line(marks, result))
+
+    def rating_missing(self, question, result) -> None:
+        """A question graded in an earlier run, its rating still to give."""
+        self.recap = True
+        self._say(f"\n── 第 {question.id} 题 · graded, not rated yet ──", meaning="question")
+        self._say(question.question, meaning="question")
+        self._reveal(result)
 
     def after_answer(self, question, suggestion: int | None):
         if not self.quiz and not self.interactive:
             return NEXT
+        recap, self.recap = self.recap, False
         keys = self._keys(suggestion)
+        if recap:
+            keys.pop("f")
         if suggestion is None:
             prompt = "[Enter] next · f follow-up · h hint · 1-4 rate · ? keys · q stop: "
         else:
             prompt = (
                 "Rate recall: 1 Again · 2 Hard · 3 Good · 4 Easy "
-                f"[Enter = {suggestion} {RATING_NAMES[suggestion]}] · f h ? q: "
+                f"[Enter = {suggestion} {RATING_NAMES[suggestion]}] · {'h' if recap else 'f h'} ? q: "
             )
         while True:
             key = terminal.read_key(prompt, keys)
@@ -175,7 +241,7 @@ class TerminalListener:
             if key == "h":
                 self._hint(question)
             elif key == "?":
-                click.echo(terminal.key_list(keys), err=True)
+                echo(terminal.key_list(keys))
             elif key == "f":
                 return FOLLOW_UP
             elif key == "q":
@@ -195,12 +261,12 @@ class TerminalListener:
     def _hint(self, question) -> None:
         # The bank's hint is for the user only; it is never sent to the model.
         if question.hint:
-            click.echo(f"{paint('hint:', 'hint')} {question.hint}", err=True)
+            echo(f"hint: {question.hint}", meaning="hint")
         else:
-            click.echo(f"No hint for question {question.id} in this bank.", err=True)
+            echo(f"No hint for question {question.id} in this bank.")
 
     def rating_saved(self, question, rating: int, when: str) -> None:
-        click.echo(f"saved: {rating} {RATING_NAMES[rating]} · next review {when}", err=True)
+        echo(f"saved: {rating} {RATING_NAMES[rating]} · next review {when}")
 
     def follow_up_text(self, question) -> str | None:
         text = terminal.read_text("追问 › ")
@@ -212,10 +278,13 @@ class TerminalListener:
     def follow_up_answered(self, follow_up) -> None:
         if not self._close_stream():
             self._say("")
-        self.err.print(
-            f"[dim]follow-up saved · prompt {number(follow_up.prompt_tokens)} · answer "
-            f"{number(follow_up.completion_tokens)} · not added to the main history[/dim]"
+        figures = (
+            f" · prompt {number(follow_up.prompt_tokens)} · answer "
+            f"{number(follow_up.completion_tokens)}"
+            if self.stats
+            else ""
         )
+        echo(f"follow-up saved{figures} · not added to the main history", meaning="tokens")
 
     def unanswered_offline(self, question) -> None:
         self.unanswered.append(question.id)
@@ -237,6 +306,7 @@ class TerminalListener:
             f"\n[bold]Segment {segment.index + 1} summary[/bold] (carried into the next segment):"
         )
         self.err.print(summary, markup=False, style=STYLES["summary"])
+        self.summary_shown = summary
 
     def close(self) -> None:
         """Stop anything still drawing (an interrupted answer or summary)."""
@@ -259,7 +329,7 @@ class TerminalListener:
             style=STYLES["segment"],
             markup=False,
         )
-        if segment.summary_in:
+        if segment.summary_in and segment.summary_in != self.summary_shown:
             self.out.print("carried from the previous segment:", style=STYLES["summary"])
             self.out.print(segment.summary_in, style=STYLES["summary"], markup=False)
 

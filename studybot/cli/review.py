@@ -12,6 +12,7 @@ from studybot.cli.common import (
     emit_json,
     json_option,
     segment_options,
+    stats_option,
     stdout_console,
 )
 
@@ -50,15 +51,18 @@ def fsrs_options(fn):
 @channel_options
 @segment_options
 @fsrs_options
+@stats_option
 @json_option
 def review(limit, bank_ref, as_json, **flags) -> None:
     """Quiz yourself on the questions that are due, most overdue first.
 
     The due questions are cut into segments like a run (same prefix,
-    summaries, resume and export); each is asked, graded and rated. At most
-    reviews_per_day ratings of rated questions a day (and new_per_day new
-    ones, next in the bank); desired_retention and maximum_interval shape
-    each interval from this rating on. All four are settings of config.toml.
+    summaries, resume and export); each is asked, graded and rated, as in
+    `run --quiz` (in a terminal). At most reviews_per_day ratings of rated
+    questions a day (and new_per_day new ones, next in the bank);
+    desired_retention and maximum_interval shape each interval from this
+    rating on. All four are settings of config.toml. --stats adds each turn's
+    tokens and KV size.
 
     \b
     Example:
@@ -67,13 +71,14 @@ def review(limit, bank_ref, as_json, **flags) -> None:
       studybot review --reviews-per-day 20 --desired-retention 0.85
     """
     from studybot.cli.run import notice_line, study_session
+    from studybot.cli.terminal import is_terminal
     from studybot.learn import review as reviews
     from studybot.storage.store import Store
     from studybot.study.opening import Options, begin_review, open_study
 
     study, notice = open_study(Options(bank=bank_ref, flags=flags))
     store = Store.open()
-    record = begin_review(study, store, limit)
+    record = begin_review(study, store, limit, answerer=is_terminal())
     if record is None:
         click.echo(_nothing_now(store, study))
         if not reviews.cards(store, study.key):

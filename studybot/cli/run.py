@@ -11,8 +11,9 @@ from studybot.cli.common import (
     is_interactive,
     json_option,
     segment_options,
+    stats_option,
 )
-from studybot.cli.render import paint
+from studybot.cli.render import echo
 from studybot.errors import ContextOverflow, Interrupted, StudybotError
 
 
@@ -40,6 +41,7 @@ def _numbers(ctx, param, value: str | None) -> tuple[int, ...]:
     is_flag=True,
     help="Start without the summary of a session that ended just before FROM.",
 )
+@stats_option
 @json_option
 def run(first, last, chapter, tags, ids, weak, quiz, bank_ref, fresh, as_json, **flags) -> None:
     """Study chosen questions in segments of 5-8 questions.
@@ -51,9 +53,13 @@ def run(first, last, chapter, tags, ids, weak, quiz, bank_ref, fresh, as_json, *
     that continues a finished session (--from 9 after one that ended at 8)
     starts from that session's last summary, unless --fresh.
 
-    With --quiz, each question waits for your attempt, then the answer is
-    revealed, your attempt graded point by point, and you rate your recall
-    (1 Again, 2 Hard, 3 Good, 4 Easy; Enter takes the suggestion).
+    With --quiz (in a terminal), each question waits for your attempt (h or ?
+    alone on a line: the hint or the keys; Ctrl-D or an empty line ends it),
+    then the answer is revealed with a mark beside each key point (✓ covered,
+    ½ partly, ✗ missed, ⚠ contradicted). Press a point's number to change
+    its mark, Enter to confirm, then rate your recall (1 Again, 2 Hard,
+    3 Good, 4 Easy; Enter takes the suggestion). --stats adds each turn's
+    tokens and KV size.
 
     In a terminal, after each answer (single keys, no Enter needed):
     Enter/space = next, f = follow-up (answered on the side, never added to
@@ -66,17 +72,17 @@ def run(first, last, chapter, tags, ids, weak, quiz, bank_ref, fresh, as_json, *
       studybot run --chapter 3 --quiz
       studybot run --ids 5,23,34,76 --segment-max 6
     """
+    from studybot.cli.terminal import is_terminal
     from studybot.study.opening import Choice, Options, begin, open_study
 
     study, notice = open_study(Options(bank=bank_ref, flags=flags))
     choice = Choice(first, last, tuple(chapter), tuple(tags), tuple(ids), weak)
-    begun = begin(study, choice, quiz=quiz, fresh=fresh)
+    begun = begin(study, choice, quiz=quiz, fresh=fresh, answerer=is_terminal())
     notice_line(notice)
     if begun.carried is not None:
-        click.echo(
+        echo(
             f"Continuing session {begun.carried.session_id}: its last summary starts this run "
-            "(--fresh to start without).",
-            err=True,
+            "(--fresh to start without)."
         )
     study_session(study, begun.store, begun.record, as_json)
 
@@ -84,32 +90,34 @@ def run(first, last, chapter, tags, ids, weak, quiz, bank_ref, fresh, as_json, *
 @click.command()
 @click.argument("session_id", metavar="[SESSION]", required=False)
 @channel_options
+@stats_option
 @json_option
 def resume(session_id, as_json, **flags) -> None:
     """Continue an unfinished session at its first unanswered question.
 
     Without SESSION, the newest unfinished session. The session keeps its
     segments, bank, mode (read or quiz) and model; flags override the
-    channel settings.
+    channel settings. A quiz asks first for the ratings a stopped run left
+    out, and offers an attempt you were typing when it stopped.
 
     \b
     Example:
       studybot resume
       studybot resume 3
     """
+    from studybot.cli.terminal import is_terminal
     from studybot.storage.store import Store
     from studybot.study.opening import reopen
 
     store = Store.open()
-    reopened = reopen(store, session_id, flags)
+    reopened = reopen(store, session_id, flags, answerer=is_terminal())
     record, edited, removed = reopened.record, reopened.edited, reopened.removed
     if edited or removed:
         gone = f"; not in the bank any more: {_ids(removed)}" if removed else ""
-        click.echo(
+        echo(
             f"Warning: the bank changed since session {record.id} started: "
             f"edited {_ids(edited) or 'none'}{gone} (saved answers keep the old wording; "
-            "unanswered questions are asked as the bank says now)",
-            err=True,
+            "unanswered questions are asked as the bank says now)"
         )
     notice_line(reopened.notice)
     study_session(reopened.study, store, record, as_json)
@@ -118,7 +126,7 @@ def resume(session_id, as_json, **flags) -> None:
 def notice_line(notice: str | None) -> None:
     """Which provider answers, said once before the first question (stderr)."""
     if notice:
-        click.echo(paint(notice, "warning"), err=True)
+        echo(notice, meaning="warning")
 
 
 def _ids(ids) -> str:
@@ -142,24 +150,27 @@ def _study_locked(study, store, record, as_json: bool) -> None:
     from studybot.study.recorded import prefix_findings
 
     for finding in prefix_findings(store.view(record.id)):  # once per run, before any request
-        click.echo(paint(f"Warning: {finding.message}: {finding.example}", "warning"), err=True)
+        echo(f"Warning: {finding.message}: {finding.example}", meaning="warning")
     listener = TerminalListener(
         record,
         quiet=as_json,
         interactive=is_interactive() and not as_json,
         bank=study.bank,
         segments=len(store.segments(record.id)),
+        stats=study.settings.stats,
     )
     if not as_json:
         _channel_line(study)
     try:
         record = _drawn(session.run, study, store, record, listener)
     except session.Stopped:
-        click.echo(f"Stopped. Resume with: studybot resume {record.id}", err=True)
+        echo(f"Stopped. Resume with: studybot resume {record.id}")
         return
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        kept = isinstance(exc, session.AttemptInterrupted) and exc.draft.strip()
         raise Interrupted(
-            "Interrupted; the session is saved (an answer in flight is not).",
+            "Interrupted; the session is saved"
+            + (", your draft answer too." if kept else " (an answer in flight is not)."),
             hint=f"Resume with: studybot resume {record.id}",
         ) from None
     except ContextOverflow as exc:
@@ -176,11 +187,10 @@ def _study_locked(study, store, record, as_json: bool) -> None:
     else:
         render_session(store.view(record.id), texts=False)  # the run has just shown them
     if listener.unanswered:
-        click.echo(
+        echo(
             f"{len(listener.unanswered)} question(s) have no reference answer and were left "
             f"unanswered offline (Q{', Q'.join(map(str, listener.unanswered))}); answer them "
-            f"live: set an API key, then studybot resume {record.id}",
-            err=True,
+            f"live: set an API key, then studybot resume {record.id}"
         )
 
 
@@ -196,13 +206,9 @@ def _channel_line(study) -> None:
     """In live mode, the first line says who answers: provider, model, base URL."""
     if not study.provider.live:
         return
-    click.echo(
-        paint(
-            f"live · {study.provider.name} · model {study.provider.model} · "
-            f"{study.settings.base_url}",
-            "tokens",
-        ),
-        err=True,
+    echo(
+        f"live · {study.provider.name} · model {study.provider.model} · {study.settings.base_url}",
+        meaning="tokens",
     )
 
 

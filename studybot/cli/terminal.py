@@ -4,8 +4,13 @@ On a terminal, ``read_key`` switches stdin to cbreak mode for one key
 (signals stay on, so Ctrl-C is still a KeyboardInterrupt), and
 ``read_text`` uses prompt_toolkit: line editing, in-memory history and
 wide-character widths, so arrow keys edit the text instead of landing in it
-as escape codes. Ctrl-C and Ctrl-D at any prompt raise KeyboardInterrupt:
-the caller saves the session and exits as interrupted.
+as escape codes. Ctrl-C at any prompt raises KeyboardInterrupt (from a text
+prompt ``Interrupted``, which keeps what was typed), and so does Ctrl-D at a
+key prompt: the caller saves the session and exits as interrupted. Ctrl-D
+in a text prompt ends the text, as Enter on an empty line does.
+
+Keys typed before a prompt opens are dropped when it opens (``33`` at a
+rating prompt rates once; the second ``3`` never reaches the next attempt).
 
 When stdin is not a terminal (a pipe, a test), both read lines instead:
 a key is the first character of a line, text runs to an empty line, and
@@ -14,8 +19,10 @@ the end of input is ``None``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Callable, Mapping
 
 import click
 
@@ -26,8 +33,26 @@ CTRL_C, CTRL_D, ESCAPE = "\x03", "\x04", "\x1b"
 _history = None  # one in-memory history for every text prompt of the process
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C in a text prompt; ``text`` is what had been typed (a draft worth keeping)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
 def is_terminal() -> bool:
     return sys.stdin.isatty()
+
+
+def drop_type_ahead() -> None:
+    """Forget keys typed before this prompt opened (a terminal only)."""
+    if not is_terminal():
+        return
+    import termios
+
+    with contextlib.suppress(termios.error):
+        termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
 
 
 def read_key(prompt: str, allowed: dict[str, str]) -> str | None:
@@ -36,8 +61,11 @@ def read_key(prompt: str, allowed: dict[str, str]) -> str | None:
     Returns the key (Enter and space as ``ENTER``, letters lower-cased), or
     None at the end of piped input.
     """
+    from studybot.cli.render import echo
+
+    drop_type_ahead()
     while True:
-        click.echo(prompt, nl=False, err=True)
+        echo(prompt, nl=False)
         key = _key() if is_terminal() else _line_key()
         if key is None:
             click.echo("", err=True)
@@ -46,7 +74,7 @@ def read_key(prompt: str, allowed: dict[str, str]) -> str | None:
         if key in allowed:
             return key
         shown = "Enter" if key == ENTER else repr(key) if key.isprintable() else "that key"
-        click.echo(f"{shown} does nothing here; keys: {key_list(allowed)}", err=True)
+        echo(f"{shown} does nothing here; keys: {key_list(allowed)}")
 
 
 def key_list(allowed: dict[str, str]) -> str:
@@ -89,14 +117,25 @@ def _line_key() -> str | None:
     return NAMES.get(key, key.lower())
 
 
-def read_text(prompt: str, *, multiline: bool = False) -> str | None:
+def read_text(
+    prompt: str,
+    *,
+    multiline: bool = False,
+    default: str = "",
+    commands: Mapping[str, Callable[[], None]] | None = None,
+) -> str | None:
     """A line (or, with ``multiline``, lines up to an empty one or Ctrl-D) of edited text.
 
-    Enter on an empty first line returns "". Returns None at the end of piped input.
+    Enter on an empty first line returns "" (so does Ctrl-D there). ``default``
+    is text already in the editor (a kept draft). ``commands``: a word typed
+    alone on a line of its own (``h``, ``?``) runs its function instead of
+    being sent, and the line is cleared. Ctrl-C raises ``Interrupted`` with
+    the text typed so far. Returns None at the end of piped input.
     """
     if not is_terminal():
         return _piped_text(multiline)
     from prompt_toolkit import PromptSession
+    from prompt_toolkit.application import run_in_terminal
     from prompt_toolkit.history import InMemoryHistory
     from prompt_toolkit.key_binding import KeyBindings
 
@@ -104,28 +143,37 @@ def read_text(prompt: str, *, multiline: bool = False) -> str | None:
     if _history is None:
         _history = InMemoryHistory()
     keys = KeyBindings()
+    commands = dict(commands or {})
 
     @keys.add("enter")
     def _enter(event) -> None:
         buffer = event.current_buffer
-        if not multiline or not buffer.text.strip() or buffer.document.current_line == "":
+        line = buffer.document.current_line
+        if line.strip() in commands and buffer.document.is_cursor_at_the_end:
+            # The word alone on its line is a command: clear the line, keep the rest.
+            buffer.delete_before_cursor(len(buffer.document.current_line_before_cursor))
+            if buffer.text:
+                buffer.delete_before_cursor(1)  # the newline that opened the line
+            run_in_terminal(commands[line.strip()])
+            return
+        if not multiline or not buffer.text.strip() or line == "":
             buffer.validate_and_handle()  # an empty line ends a multi-line attempt
         else:
             buffer.insert_text("\n")
 
     @keys.add("c-d")
     def _end(event) -> None:
-        buffer = event.current_buffer
-        if buffer.text:
-            buffer.validate_and_handle()
-        else:
-            event.app.exit(exception=EOFError)
+        event.current_buffer.validate_and_handle()
+
+    @keys.add("c-c")
+    def _interrupt(event) -> None:
+        event.app.exit(exception=Interrupted(event.current_buffer.text))
 
     session = PromptSession(history=_history, key_bindings=keys, multiline=multiline)
-    try:
-        text = session.prompt(prompt, prompt_continuation=lambda width, *_: " " * width)
-    except EOFError:
-        raise KeyboardInterrupt from None
+    drop_type_ahead()
+    text = session.prompt(
+        prompt, default=default, prompt_continuation=lambda width, *_: " " * width
+    )
     return text.strip()
 
 

@@ -177,7 +177,8 @@ def to_markdown(view: SessionView) -> str:
     lines = [
         f"# {escape_html_like(record.bank_title)}：第 {record.first_question}–{record.last_question} 题",
         "",
-        f"- session {record.id} · {record.status} · {record.answered}/{record.total} answered",
+        f"- session {record.id} · {record.status} · {record.answered}/{record.total} answered"
+        + (f" · {record.unrated} not rated yet" if record.unrated else ""),
         f"- answered by {record.provider} ({record.model}) · started {record.created}",
         "",
     ]
@@ -228,7 +229,14 @@ def _recall(view: SessionView) -> dict[int, list[str]]:
     for question_id in set(grades) | set(ratings):
         g, r = grades.get(question_id), ratings.get(question_id)
         facts = []
-        if g is not None and g.score is not None:
+        if g is not None and g.score is not None and g.changed and g.estimate_score is not None:
+            changes = sum(a.state != b.state for a, b in zip(g.points, g.estimate, strict=False))
+            marks = "mark" if changes == 1 else "marks"
+            facts.append(
+                f"grade {g.score:.0%} — you changed {changes} {marks}; "
+                f"estimate {g.estimate_score:.0%} ({g.source})"
+            )
+        elif g is not None and g.score is not None:
             facts.append(f"grade {g.score:.0%} ({g.source})")
         if r is not None:
             facts.append(f"rated {r.rating} {RATINGS[r.rating]}")

@@ -279,3 +279,13 @@ def m008_session_selection(db: Database) -> None:
         else:
             chosen = {"kind": "ids", "ids": planned}
         db.table("sessions").update(row["id"], {"selection": json.dumps(chosen)})
+
+
+@migration
+def m009_attempt_drafts(db: Database) -> None:
+    """A quiz attempt typed but not yet sent (Ctrl-C while typing), offered again on resume."""
+    db.table("drafts").create(
+        {"session_id": int, "question_id": int, "text": str, "saved_at": str},
+        pk=("session_id", "question_id"),
+        foreign_keys=[("session_id", "sessions", "id")],
+    )

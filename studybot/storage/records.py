@@ -38,6 +38,7 @@ class SessionRecord:
     # what was chosen: {"kind": "range", "from", "to"} | {"kind": "chapter", "chapters"} |
     # "tag" ("tags") | "ids" ("ids") | "weak" ("count") | "review" ("limit")
     selection: dict[str, Any] = field(default_factory=dict)
+    unrated: int = 0  # graded attempts not rated yet (the session stopped at "Rate recall")
 
     @property
     def live(self) -> bool:
@@ -46,7 +47,8 @@ class SessionRecord:
 
     @property
     def complete(self) -> bool:
-        return self.answered >= self.total and self.summaries_pending == 0
+        """Every question answered, every summary a later segment needs written, every grade rated."""
+        return self.answered >= self.total and self.summaries_pending == 0 and self.unrated == 0
 
     @property
     def status(self) -> str:

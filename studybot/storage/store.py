@@ -177,7 +177,11 @@ class Store(ReviewLog):
           (select count(*) from segments g
              where g.session_id = s.id and g.summary_out is null
                and g.idx < (select max(idx) from segments l where l.session_id = s.id)
-          ) as summaries_pending
+          ) as summaries_pending,
+          (select count(*) from grades r where r.session_id = s.id and not exists
+             (select 1 from reviews v
+                where v.session_id = s.id and v.question_id = r.question_id)
+          ) as unrated
         from sessions s join prefixes p on p.sha256 = s.prefix_sha256
     """
 
@@ -343,6 +347,29 @@ class Store(ReviewLog):
 
     def followups(self, session_id: int) -> list[FollowUp]:
         return self._records(FollowUp, "followups", session_id, order="id")
+
+    # -- drafts: attempts typed, not yet sent ----------------------------------
+
+    def save_draft(self, session_id: int, question_id: int, text: str) -> None:
+        """Keep an attempt that was being typed when the session stopped."""
+        row = {"session_id": session_id, "question_id": question_id, "text": text}
+        with writing(self.db):
+            self.db.table("drafts").insert(row | {"saved_at": now()}, replace=True)
+
+    def draft(self, session_id: int, question_id: int) -> str | None:
+        rows = self.db.query(
+            "select text from drafts where session_id = ? and question_id = ?",
+            [session_id, question_id],
+        )
+        return next((row["text"] for row in rows), None)
+
+    def drop_draft(self, session_id: int, question_id: int) -> None:
+        """The attempt was sent: its draft is no longer needed."""
+        with writing(self.db):
+            self.db.execute(
+                "delete from drafts where session_id = ? and question_id = ?",
+                [session_id, question_id],
+            )
 
     def _records(self, cls, table: str, session_id: int, order: str) -> list:
         """Rows of ``table`` for a session as ``cls`` values (extra columns ignored)."""

@@ -7,6 +7,8 @@ beside it (``tokens.settle``); a reply that is not whole carries its flag
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from studybot.bank import Question
 from studybot.costs import tokens
 from studybot.costs.kv.turns import kv_model, turn_kv_bytes
@@ -72,7 +74,7 @@ def grade_record(
         question_id=question_id,
         attempt=attempt,
         score=result.score,
-        points=tuple(PointMark(p.point, p.state, p.evidence) for p in result.points),
+        points=_marks(result),
         advice=result.advice,
         source=result.source,
         prompt_tokens=usage.prompt_tokens if usage else 0,
@@ -80,6 +82,37 @@ def grade_record(
         cached_tokens=usage.cached_tokens if usage else 0,
         requests=result.requests,
     )
+
+
+def confirmed(record: GradeRecord, marks: grade.Grade, estimate: grade.Grade) -> GradeRecord:
+    """``record`` with the marks the learner confirmed, the grader's ``estimate`` kept beside.
+
+    Marks equal to the estimate keep no estimate (nothing was changed).
+    """
+    points, guessed = _marks(marks), _marks(estimate)
+    changed = points != guessed
+    return replace(
+        record,
+        points=points,
+        score=marks.score,
+        estimate=guessed if changed else (),
+        estimate_score=estimate.score if changed else None,
+    )
+
+
+def as_grade(record: GradeRecord) -> tuple[grade.Grade, grade.Grade]:
+    """A stored grade as (the confirmed marks, the grader's estimate), to confirm again."""
+
+    def made(marks: tuple[PointMark, ...], score: float | None) -> grade.Grade:
+        points = tuple(grade.PointResult(m.point, m.state, m.evidence) for m in marks)
+        return grade.Grade(score, points, record.advice, record.source)
+
+    shown = made(record.points, record.score)
+    return shown, made(record.estimate, record.estimate_score) if record.estimate else shown
+
+
+def _marks(result: grade.Grade) -> tuple[PointMark, ...]:
+    return tuple(PointMark(p.point, p.state, p.evidence) for p in result.points)
 
 
 def follow_up(

@@ -16,6 +16,7 @@ from typing import Any
 
 from studybot import bank as banks
 from studybot.channel import config, providers
+from studybot.errors import BadInput
 from studybot.learn import review as reviews
 from studybot.storage.store import SessionRecord, Store
 from studybot.study import carry, resuming, selection, session
@@ -69,13 +70,29 @@ class Begun:
     carried: carry.Carried | None
 
 
-def begin(study: Study, choice: Choice, *, quiz: bool, fresh: bool) -> Begun:
+def attended(mode: str, answerer: bool) -> None:
+    """BadInput unless someone is there to answer a quiz or review (``answerer``: stdin is a terminal).
+
+    Attempts piped in would be graded and rated as if a person had written
+    them; read mode needs no one.
+    """
+    if mode == "read" or answerer:
+        return
+    raise BadInput(
+        f"a {mode} needs you at a terminal: standard input is not one, so nothing was started",
+        hint="run it in a terminal; read mode works anywhere (studybot run --from 1 --to 8)",
+    )
+
+
+def begin(study: Study, choice: Choice, *, quiz: bool, fresh: bool, answerer: bool = True) -> Begun:
     """A new session of the chosen questions; the database is opened once they are known.
 
     A run that starts right after a finished session of the same bank and
     the same kind of selection (``--from 9`` after ``--from 1 --to 8``,
     ``--chapter 4`` after ``--chapter 3``) starts from its last summary,
-    unless ``fresh``; ids, tags, the weakest and reviews never continue one. A choice that names nothing studyable writes nothing.
+    unless ``fresh``; ids, tags, the weakest and reviews never continue one.
+    A choice that names nothing studyable writes nothing, and so does a quiz
+    with no one to answer it (``answerer`` False).
     """
     # Only --weak reads the review log; a home that has none has nothing rated yet.
     weak_from = Store.open() if choice.weak is not None and Store.exists() else None
@@ -93,6 +110,7 @@ def begin(study: Study, choice: Choice, *, quiz: bool, fresh: bool) -> Begun:
     chosen = selection.kept(
         questions, chapters=choice.chapters, tags=choice.tags, ids=choice.ids, weak=choice.weak
     )
+    attended("quiz" if quiz else "read", answerer)
     store = weak_from or Store.open()
     carried = None if fresh else carry.continued_summary(study, store, chosen, questions[0].id)
     record = session.start(
@@ -106,7 +124,9 @@ def begin(study: Study, choice: Choice, *, quiz: bool, fresh: bool) -> Begun:
     return Begun(store, record, carried)
 
 
-def begin_review(study: Study, store: Store, limit: int | None) -> SessionRecord | None:
+def begin_review(
+    study: Study, store: Store, limit: int | None, answerer: bool = True
+) -> SessionRecord | None:
     """A review session of what is due (most overdue first) and new, within today's limits.
 
     None when nothing is left to serve today (``learn.review.serve``).
@@ -114,6 +134,7 @@ def begin_review(study: Study, store: Store, limit: int | None) -> SessionRecord
     questions = reviews.serve(store, study.bank, study.key, study.settings, limit=limit)
     if not questions:
         return None
+    attended("review", answerer)
     chosen = selection.review_kept(questions, limit)
     return session.start(study, store, questions, mode="review", selection=chosen)
 
@@ -129,13 +150,17 @@ class Reopened:
     removed: list[int]  # questions no longer in the bank
 
 
-def reopen(store: Store, session_id: int | str | None, flags: Mapping[str, Any]) -> Reopened:
+def reopen(
+    store: Store, session_id: int | str | None, flags: Mapping[str, Any], answerer: bool = True
+) -> Reopened:
     """The session to resume (the newest unfinished one without an id), ready to continue.
 
     The session keeps its bank, segments and mode; flags override its channel,
-    and the channel it continues with is recorded on it.
+    and the channel it continues with is recorded on it. A quiz or review
+    with no one to answer it (``answerer`` False) is left as it was.
     """
     record = resuming.pick(store, session_id)
+    attended(record.mode, answerer)
     waiting = not record.live and bool(resuming.unanswered_offline(store, record))
     study, notice = open_study(Options(flags=flags, session=record, waiting_for_live=waiting))
     edited, removed = resuming.changed_questions(record, study.bank)

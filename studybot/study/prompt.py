@@ -9,8 +9,10 @@ themselves are built in one place, ``studybot.study.conversation``.
 from __future__ import annotations
 
 from studybot.bank import Bank, Question
+from studybot.bank.text import clip
 
 SUMMARY_LINES = 5
+SUMMARY_LINE_CHARS = 300  # a carried line is re-sent with every request of the next segment
 SUMMARY_HEADING = "上一段小结："  # the prefix says it is background only
 
 PREFIX_STYLES = ("designed", "short")
@@ -119,6 +121,11 @@ def question_text(question: Question) -> str:
 
 
 def clip_summary(text: str, lines: int = SUMMARY_LINES) -> str:
-    """At most ``lines`` non-empty lines, however long the model's summary was."""
+    """At most ``lines`` non-empty lines, however long the model's summary was.
+
+    A line longer than ``SUMMARY_LINE_CHARS`` is cut at a clause end, never
+    inside a code span or formula (``bank.text.clip``).
+    """
     kept = [line.rstrip() for line in text.strip().splitlines() if line.strip()]
-    return "\n".join(kept[:lines])
+    long = SUMMARY_LINE_CHARS
+    return "\n".join(line if len(line) <= long else clip(line, long) for line in kept[:lines])

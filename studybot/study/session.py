@@ -2,7 +2,9 @@
 
 Every turn is committed before the next request, so ``resume`` picks up at
 the first unanswered question of the first unfinished segment. The loop
-talks to the user only through a ``Listener``; the CLI supplies one.
+talks to the user only through a ``Listener`` (``study.listening``); the CLI
+supplies one. The quiz steps (attempt drafts, confirmed marks, ratings, the
+ratings a stopped run left out) are ``study.quizzing``.
 
 Read, quiz and review sessions run through the same loop; the session's
 mode picks a ``Policy`` (wait for an attempt first? grade it? is a rating
@@ -23,16 +25,23 @@ from studybot.channel.providers.offline import answer_text, has_answer
 from studybot.costs import tokens
 from studybot.errors import BadInput, ContextOverflow
 from studybot.learn import grading as grade
-from studybot.storage.store import FollowUp, SegmentRecord, SessionRecord, Store, Turn
-from studybot.study import answers, prompt, resuming
+from studybot.storage.store import SegmentRecord, SessionRecord, Store, Turn
+from studybot.study import answers, prompt, quizzing, resuming
 from studybot.study import segments as plan
 from studybot.study.conversation import Conversation, history
+from studybot.study.listening import (  # noqa: F401 - the loop's vocabulary, named here too
+    FOLLOW_UP,
+    NEXT,
+    QUIT,
+    Action,
+    AttemptInterrupted,
+    Listener,
+    Stopped,
+)
 from studybot.types import Messages, Reply, Usage
 
 # Tokens kept free for the carried summary when projecting a segment's peak.
 SUMMARY_RESERVE = 300
-NEXT, FOLLOW_UP, QUIT = "next", "follow-up", "quit"
-Action = str | int  # NEXT, FOLLOW_UP, QUIT, or a rating 1-4 (rate, then next)
 
 
 @dataclass(frozen=True)
@@ -49,52 +58,6 @@ POLICIES = {
     "quiz": Policy(attempt_first=True, grades=True, rating_expected=True),
     "review": Policy(attempt_first=True, grades=True, rating_expected=True),
 }
-
-
-class Stopped(Exception):
-    """The user chose to stop; the session is saved and resumable."""
-
-
-class Listener:
-    """What the loop reports; every method is optional."""
-
-    def notice(self, text: str) -> None:
-        """A one-line notice from the provider (a retry, a wait, a second try)."""
-
-    def question_started(self, segment: SegmentRecord, question: Question) -> None: ...
-
-    def attempt(self, question: Question) -> str | None:
-        """The user's attempt before the reveal ("" = think, then reveal)."""
-        return ""
-
-    def text(self, chunk: str) -> None: ...
-
-    def turn_recorded(self, turn: Turn, question: Question) -> None: ...
-
-    def graded(self, question: Question, result: grade.Grade) -> None: ...
-
-    def after_answer(self, question: Question, suggestion: int | None) -> Action:
-        """What next; with a ``suggestion`` (quiz), Enter means that rating."""
-        return NEXT
-
-    def rating_saved(self, question: Question, rating: int, when: str) -> None: ...
-
-    def follow_up_text(self, question: Question) -> str | None:
-        return None
-
-    def follow_up_answered(self, follow_up: FollowUp) -> None: ...
-
-    def summary_started(self, segment: SegmentRecord) -> None: ...
-
-    def summary_made(self, segment: SegmentRecord, summary: str) -> None: ...
-
-    def segment_split(self, segment: SegmentRecord, question: Question) -> None:
-        """``question`` overflowed the window: it starts a fresh segment after a summary."""
-
-    def usage_suspect(self, turn: Turn) -> None:
-        """The first turn of the session whose reported usage cannot be right."""
-
-    def unanswered_offline(self, question: Question) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -199,6 +162,8 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
         study.provider.warm((r.messages, r.output) for r in sent)
     warned = any(turn.usage_suspect for turn in answered.values())
     policy = POLICIES.get(session.mode, POLICIES["read"])
+    if policy.rating_expected and session.unrated:
+        quizzing.missing_ratings(study, store, session, listener)
     grader = grade.offline(study.bank) if policy.grades else None
     carried: str | None = None  # the summary just written, which the next segment starts from
     segments = store.segments(session.id)
@@ -225,7 +190,9 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
             try:
                 messages = _guarded(step)
                 listener.question_started(segment, question)
-                attempt = (listener.attempt(question) or "") if policy.attempt_first else None
+                attempt = None
+                if policy.attempt_first:
+                    attempt = quizzing.read_attempt(store, session, question, listener)
                 turn = _answer(step, messages)
             except ContextOverflow:
                 if not conversation.history:
@@ -242,7 +209,6 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
             result = None
             if grader is not None:
                 result = _grade(step, attempt or "", grader)
-                listener.graded(question, result)
             _after_answer(step, policy, attempt, result)
         if not last:
             carried = summarise(study, store, session, segment, conversation, listener)
@@ -291,53 +257,47 @@ def _answer(step: _Step, messages: Messages) -> Turn:
 
 
 def _grade(step: _Step, attempt: str, grader: grade.OfflineGrader) -> grade.Grade:
-    session, question = step.session, step.question
+    """Grade the attempt, show it, and return the marks the learner confirms.
+
+    The grader's estimate is saved first (a stop at the marks keeps it);
+    the confirmed marks replace it, the estimate kept beside them.
+    """
+    session, question, store = step.session, step.question, step.store
     # A side request: it extends the main history but never enters it.
     messages = step.conversation.side(grade.grading_request(question, attempt))
-    result = grade.judge(step.study.provider, grader, messages, question, attempt)
-    step.store.record_grade(answers.grade_record(session.id, question.id, attempt, result))
-    return result
+    estimate = grade.judge(step.study.provider, grader, messages, question, attempt)
+    record = answers.grade_record(session.id, question.id, attempt, estimate)
+    store.record_grade(record)
+    store.drop_draft(session.id, question.id)
+    step.listener.graded(question, estimate)
+    return quizzing.confirm(store, session, question, record, estimate, estimate, step.listener)
 
 
 def _after_answer(
     step: _Step, policy: Policy, attempt: str | None, result: grade.Grade | None
 ) -> None:
-    suggestion = None
-    if policy.rating_expected:
-        from studybot.learn import review
-
-        suggestion = review.suggest_rating(
-            result.score if result else None, result.contradicted if result else 0
-        )
+    suggestion = quizzing.suggestion(result) if policy.rating_expected else None
     while True:
         action = step.listener.after_answer(step.question, suggestion)
         if action == QUIT:
             raise Stopped(step.session.id)
         if isinstance(action, int):
-            _rate(step, action, attempt, result)
+            quizzing.rate(
+                step.study,
+                step.store,
+                step.session,
+                step.question,
+                action,
+                attempt,
+                result,
+                step.listener,
+            )
             return
         if action != FOLLOW_UP:
             return
         text = step.listener.follow_up_text(step.question)
         if text:
             _follow_up(step, text)
-
-
-def _rate(step: _Step, rating: int, attempt: str | None, result: grade.Grade | None) -> None:
-    from studybot.learn import review
-
-    scheduled = review.record_review(
-        step.store,
-        bank=step.session.bank,
-        question_id=step.question.id,
-        rating=rating,
-        grade=result.score if result else None,
-        attempt=attempt,
-        session_id=step.session.id,
-        settings=step.study.settings,  # desired retention, maximum interval
-    )
-    # record_review has committed: only now is the rating shown as saved.
-    step.listener.rating_saved(step.question, rating, scheduled.interval)
 
 
 def _follow_up(step: _Step, text: str) -> None:

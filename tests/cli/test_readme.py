@@ -87,6 +87,10 @@ def test_every_readme_command_runs(invoke, tmp_path, monkeypatch, capsys):
                 args = [*args, "--base-url", server.base_url]
             if args[:2] == ["export", "1"] and "-o" in args:
                 args = [*args, "--force"]  # the tour may write the same file twice
+            if "--quiz" in args:  # a quiz needs a terminal: answered with Enter at each prompt
+                assert in_terminal(args) == 0, f"studybot {' '.join(args)}"
+                ran.append(args)
+                continue
             result = invoke(*args, env=env)
             assert result.exit_code == 0, f"studybot {' '.join(args)}\n{result.stderr}"
             ran.append(args)
@@ -95,6 +99,25 @@ def test_every_readme_command_runs(invoke, tmp_path, monkeypatch, capsys):
             print(f"\nREADME tour: skipped `studybot {' '.join(args)}`: {why}")
     assert len(ran) >= 20
     assert (tmp_path / "notes.md").read_text(encoding="utf-8").startswith("# ")
+
+
+def in_terminal(args: list[str]) -> int:
+    """Run ``studybot ARGS`` in a pseudo-terminal, pressing Enter at every prompt; its exit code.
+
+    Enter on an empty first line is "think, then reveal"; at the marks it
+    confirms them, at the rating it takes the suggestion.
+    """
+    import pexpect
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
+    env |= {"PROMPT_TOOLKIT_NO_CPR": "1", "NO_COLOR": "1"}
+    child = pexpect.spawn(
+        sys.executable, ["-m", "studybot", *args], env=env, encoding="utf-8", timeout=60
+    )
+    while child.expect(["›", r"u h \? q: ", r"h \? q: ", pexpect.EOF]) != 3:
+        child.send("\r")
+    child.close()
+    return child.exitstatus
 
 
 def test_bare_studybot_shows_help_and_exits_0(studybot_home):

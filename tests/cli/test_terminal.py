@@ -18,7 +18,8 @@ from studybot import bank
 from studybot.storage.store import DB_NAME
 
 PROMPT = "q stop: "  # the end of read mode's key prompt
-RATE = r"f h \? q: "  # the end of quiz mode's rating prompt
+MARKS = r"u h \? q: "  # the end of the marks step after a reveal
+RATE = r"h \? q: "  # the end of quiz mode's rating prompt
 LEFT = "\x1b[D"
 
 GOOD_Q1 = [
@@ -137,8 +138,10 @@ def test_ctrl_d_at_the_key_prompt_also_saves_and_exits_130(studybot_home):
 def test_done_means_quiz_rate_quit_resume_then_due_progress_and_review(studybot_home, invoke):
     child = spawn(studybot_home, "run", "--from", "1", "--to", "6", "--quiz")
     attempt(child, GOOD_Q1)  # a good paraphrase, in two lines
-    child.expect(r"grade \(offline estimate\): 4/4 key points covered · 100%")
+    child.expect(r"grade 100% · 4 ✓ \(offline estimate\)")
     child.expect("Every key point covered")
+    child.expect(MARKS)
+    child.send("\r")  # the marks as estimated
     child.expect(r"\[Enter = 4 Easy\]")
     child.expect(RATE)
     child.send("\r")  # Enter accepts the suggestion
@@ -146,7 +149,9 @@ def test_done_means_quiz_rate_quit_resume_then_due_progress_and_review(studybot_
 
     attempt(child, [OFF_TOPIC], end="\x04")  # Ctrl-D ends an attempt too
     q2 = len(bank.load().get(2).key_points)
-    child.expect(f"0/{q2} key points covered · 0%")
+    child.expect(f"grade 0% · {q2} ✗")
+    child.expect(MARKS)
+    child.send("\r")
     child.expect(r"\[Enter = 1 Again\]")
     child.expect(RATE)
     child.send("?")
@@ -159,7 +164,9 @@ def test_done_means_quiz_rate_quit_resume_then_due_progress_and_review(studybot_
     child.expect("›")
     child.send("\r")  # empty first line: think, then reveal
     child.expect(r"answer \(no attempt\)")
-    child.expect("0/5 key points covered")
+    child.expect("grade 0% · 5 ✗")
+    child.expect(MARKS)
+    child.send("\r")
     child.expect(RATE)
     child.send("2")
     child.expect("saved: 2 Hard")
@@ -168,29 +175,40 @@ def test_done_means_quiz_rate_quit_resume_then_due_progress_and_review(studybot_
         child,
         ["缩放定律：损失随参数量和数据量按幂律下降，C ≈ 6ND，Chinchilla 每个参数 20 个词元。"],
     )
-    child.expect("key points covered")
+    child.expect(MARKS)
+    child.send("\r")
     child.expect(RATE)
     child.send("q")  # stop half-way: question 4 is answered but left unrated
     child.expect("Stopped. Resume with: studybot resume 1")
     assert finish(child) == 0
 
     child = spawn(studybot_home, "resume")
+    child.expect("第 4 题 · graded, not rated yet")  # the rating left out comes first
+    child.expect(MARKS)
+    child.send("\r")
+    child.expect(r"Enter = \d \w+\] · h \? q: ")  # no follow-up here
+    child.send("3")
+    child.expect("saved: 3 Good")
     attempt(child, [GOOD_Q5])
-    child.expect("key points covered")
+    child.expect("grade ")
+    child.expect(MARKS)
+    child.send("\r")
     child.expect(RATE)
     child.send("4")
     child.expect("saved: 4 Easy")
     attempt(child, [OFF_TOPIC])
+    child.expect(MARKS)
+    child.send("\r")
     child.expect(RATE)
     child.send("\r")
     child.expect("saved: 1 Again")
-    child.expect("rated 5: 2 Again · 1 Hard · 0 Good · 2 Easy")
+    child.expect("rated 6: 2 Again · 1 Hard · 1 Good · 2 Easy")
     assert finish(child) == 0
 
-    rated = {1: 4, 2: 1, 3: 2, 5: 4, 6: 1}
+    rated = {1: 4, 2: 1, 3: 2, 4: 3, 5: 4, 6: 1}
     shown = json.loads(invoke("show", "1", "--json").stdout)
     assert shown["status"] == "complete" and shown["mode"] == "quiz"
-    assert {t["question_id"]: t["rating"] for t in shown["turns"]} == rated | {4: None}
+    assert {t["question_id"]: t["rating"] for t in shown["turns"]} == rated
     assert shown["turns"][0]["attempt"] == "\n".join(GOOD_Q1)
     assert shown["turns"][0]["grade"] == 1.0 and shown["turns"][2]["grade"] == 0.0
     due = json.loads(invoke("due", "--json").stdout)
@@ -198,20 +216,24 @@ def test_done_means_quiz_rate_quit_resume_then_due_progress_and_review(studybot_
     assert all(d["reviews"] == 1 for d in due)
     progress = json.loads(invoke("progress", "--json").stdout)
     first = next(c for c in progress["chapters"] if c["chapter"] == 1)
-    assert (first["seen"], first["rated"]) == (6, 5)  # Q4 was answered, not rated
+    assert (first["seen"], first["rated"]) == (6, len(rated))
     with db(studybot_home) as con:
         log = con.execute("select question_id, rating, session_id from reviews order by id")
-        assert log.fetchall() == [(q, r, 1) for q, r in rated.items()]
+        assert sorted(log.fetchall()) == [(q, r, 1) for q, r in rated.items()]
         # Time passes: the two questions rated Again come due.
         con.execute("update cards set due = '2000-01-01T00:00:00+00:00' where last_rating = 1")
 
     child = spawn(studybot_home, "review")
     child.expect("第 2 题")
     attempt(child, [OFF_TOPIC])
+    child.expect(MARKS)
+    child.send("\r")
     child.expect(RATE)
     child.send("3")
     child.expect("第 6 题")
     attempt(child, [OFF_TOPIC])
+    child.expect(MARKS)
+    child.send("\r")
     child.expect(RATE)
     child.send("3")
     child.expect("Session 2")
@@ -231,6 +253,8 @@ def test_ctrl_c_in_a_quiz_attempt_exits_130_with_the_resume_hint(studybot_home, 
     if when == "typing an attempt":
         child.send("写了一半")
     else:
+        child.send("\r")
+        child.expect(MARKS)
         child.send("\r")
         child.expect(RATE)
         child.send("3")

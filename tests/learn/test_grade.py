@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 from openai_server import OpenAIServer
+from scripted import Scripted, quiz
 
 from studybot import bank
 from studybot.bank import Question
@@ -197,7 +198,17 @@ def live(monkeypatch, studybot_home):
         server.stop()
 
 
-ATTEMPTS = "大模型是在海量文本上预测下一个词元训练的\n\n3\n幻觉来自训练目标\n\n2\n\n1\n"
+# Q1-Q3 as a learner answers them: two attempts and an empty one, rated 3, 2, 1.
+ATTEMPTS = ["大模型是在海量文本上预测下一个词元训练的", "幻觉来自训练目标", ""]
+RATINGS = [3, 2, 1]
+
+
+def quizzed(args, last=3):
+    """``run --from 1 --to LAST --quiz ARGS`` through the library loop (a quiz needs a terminal)."""
+    flags = dict(zip((a[2:].replace("-", "_") for a in args[::2]), args[1::2], strict=True))
+    learner = Scripted(ATTEMPTS, RATINGS)
+    quiz(learner, first=1, last=last, flags=flags)
+    return learner
 
 
 def grading_requests(server):
@@ -214,10 +225,10 @@ def main_requests(server):
 
 def test_live_grading_is_a_json_side_request_and_the_main_prefix_stays_byte_stable(invoke, live):
     server, args = live()
-    result = invoke("run", "--from", "1", "--to", "3", "--quiz", *args, input=ATTEMPTS)
-    assert result.exit_code == 0, result.stderr
-    assert "grade: 1/4 key points covered" in result.stderr
-    assert "advice: 先补第 2 点。" in result.stderr
+    learner = quizzed(args)
+    q1 = learner.grades[1]
+    assert (q1.source, q1.covered, q1.total) == ("live", 1, 4)
+    assert q1.advice == "先补第 2 点。"
 
     graders = grading_requests(server)
     assert len(graders) == 2  # the empty third attempt needs no request
@@ -249,39 +260,37 @@ def test_live_grading_is_a_json_side_request_and_the_main_prefix_stays_byte_stab
     assert "grading: 2 requests" in invoke("show", "1").stdout
 
 
-def test_a_malformed_grade_is_retried_once_then_the_offline_estimate_says_so(invoke, live):
+def test_a_malformed_grade_is_retried_once_then_the_offline_estimate_says_so(live):
     server, args = live(malformed=3)
-    result = invoke("run", "--from", "1", "--to", "3", "--quiz", *args, input=ATTEMPTS)
-    assert result.exit_code == 0, result.stderr
-    assert "malformed twice" in result.stderr and "showing the offline grade" in result.stderr
+    learner = quizzed(args)
+    assert "malformed twice" in learner.grades[1].note
+    assert "offline grade" in learner.grades[1].note
     assert len(grading_requests(server)) == 4  # Q1: two malformed; Q2: one malformed, one good
     rows = Store.open().grades(1)
     assert (rows[1].source, rows[1].requests) == ("offline-fallback", 2)
     assert (rows[2].source, rows[2].requests) == ("live", 2)
 
 
-def test_the_responses_wire_api_asks_for_json_through_text_format(invoke, live):
+def test_the_responses_wire_api_asks_for_json_through_text_format(live):
     server, args = live(wire_api="responses")
-    result = invoke("run", "--from", "1", "--to", "3", "--quiz", *args, input=ATTEMPTS)
-    assert result.exit_code == 0, result.stderr
+    learner = quizzed(args)
     graders = grading_requests(server)
     assert graders
     for r in graders:
         asked = r.body["text"]["format"]
         assert asked["type"] == "json_schema" and asked["strict"] is True
         assert asked["schema"] == grade.SCHEMA and r.body["temperature"] == 0
-    assert "grade: 1/4" in result.stderr
+    assert (learner.grades[1].source, learner.grades[1].covered) == ("live", 1)
 
 
-def test_a_failed_grading_request_falls_back_and_the_session_goes_on(invoke, live):
+def test_a_failed_grading_request_falls_back_and_the_session_goes_on(live):
     from openai_server import Fault
 
     server, args = live()
     server.script(None, *[Fault.server_error()] * 4)  # Q1's answer, then its grading fails
-    result = invoke("run", "--from", "1", "--to", "2", "--quiz", *args, input=ATTEMPTS)
-    assert result.exit_code == 0, result.stderr
-    assert "the grading request failed" in result.stderr
-    assert "showing the offline grade" in result.stderr
+    learner = quizzed(args, last=2)
+    assert "the grading request failed" in learner.grades[1].note
+    assert "showing the offline grade" in learner.grades[1].note
     rows = Store.open().grades(1)
     assert rows[1].source == "offline-fallback" and rows[2].source == "live"
     assert Store.open().session(1).complete
@@ -289,15 +298,14 @@ def test_a_failed_grading_request_falls_back_and_the_session_goes_on(invoke, liv
 
 def test_a_live_contradicted_point_is_stored_with_its_quote_and_suggests_again(invoke, live):
     server, args = live(states=("covered", "contradicted"))
-    result = invoke("run", "--from", "1", "--to", "2", "--quiz", *args, input=ATTEMPTS)
-    assert result.exit_code == 0, result.stderr
+    learner = quizzed(args, last=2)
+    assert learner.grades[1].contradicted == 1 and learner.suggestions[1] == 1  # Again
     rows = Store.open().grades(1)
     marks = rows[1].points
     assert (marks[0].state, marks[1].state) == ("covered", "contradicted")
     assert marks[1].evidence == "大模型"
     data = json.loads(invoke("show", "1", "--json").stdout)
-    assert data["turns"][0]["rating"] == 3  # the attempts' own ratings; the suggestion was Again
-    assert "contradicted" in result.stderr
+    assert data["turns"][0]["rating"] == 3  # the learner's own rating; the suggestion was Again
 
 
 def test_the_local_server_refuses_a_strict_schema_a_real_api_would_refuse():

@@ -1,4 +1,5 @@
-"""Quiz and review sessions without a terminal, the selection flags of run, the resume rules."""
+"""Quiz and review sessions through the library loop, none without a terminal, the selection
+flags of run, the resume rules."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from scripted import Scripted, quiz
 
 from studybot import bank
 from studybot.channel import config
@@ -17,15 +19,43 @@ from studybot.storage.store import Store
 from studybot.study import opening, resuming, session
 
 
-def test_a_piped_quiz_reads_attempts_and_ratings_from_stdin(invoke):
-    attempts = "自注意力要算 n×n 的分数矩阵，随 n² 增长\n\n2\n\n"  # Q6: empty, then input ends
-    result = invoke("run", "--ids", "5,6", "--quiz", input=attempts)
-    assert result.exit_code == 0, result.stderr
-    assert "grade (offline estimate)" in result.stderr and "saved: 2 Hard" in result.stderr
+def test_a_scripted_quiz_saves_attempts_grades_and_ratings(invoke):
+    learner = Scripted(["自注意力要算 n×n 的分数矩阵，随 n² 增长", ""], ratings=[2])
+    quiz(learner, ids=(5, 6))
+    assert learner.saved == [(5, 2)] and learner.grades[5].source == "offline"
     data = json.loads(invoke("show", "1", "--json").stdout)
     assert data["mode"] == "quiz"
     assert [(t["question_id"], t["rating"]) for t in data["turns"]] == [(5, 2), (6, None)]
     assert data["turns"][1]["attempt"] == "" and data["turns"][1]["grade"] == 0.0
+    assert data["status"] == "incomplete"  # Q6 is graded but not rated: resume asks for it
+
+
+@pytest.mark.parametrize(
+    "args", [["run", "--ids", "5,6", "--quiz"], ["run", "--ids", "5", "--quiz", "--json"]]
+)
+def test_a_quiz_on_a_stdin_that_is_not_a_terminal_stops_and_writes_nothing(invoke, args):
+    result = invoke(*args, input="我的作答\n\n3\n")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: a quiz needs you at a terminal")
+    assert "Hint: run it in a terminal" in result.stderr
+    assert result.stderr.count("\n") == 2  # one line and a hint
+    assert json.loads(invoke("sessions", "--json").stdout) == []
+
+
+def test_a_review_or_a_resumed_quiz_without_a_terminal_stops_and_writes_nothing(invoke):
+    quiz(Scripted(ratings=[1]), ids=(5, 6))  # Q5 rated Again (due at once), Q6 left unrated
+    from studybot.storage.store import Store
+
+    store = Store.open()
+    store.db.execute("update cards set due = '2000-01-01T00:00:00+00:00'")
+    store.db.conn.commit()
+    before = json.loads(invoke("sessions", "--json").stdout)
+    result = invoke("review", input="\n\n3\n")
+    assert result.exit_code == 2 and "a review needs you at a terminal" in result.stderr
+    result = invoke("resume", "1", input="\n3\n")
+    assert result.exit_code == 2 and "a quiz needs you at a terminal" in result.stderr
+    assert json.loads(invoke("sessions", "--json").stdout) == before
+    assert [r.rating for r in store.reviews("default")] == [1]
 
 
 def test_read_mode_is_unchanged_without_a_terminal(invoke):
@@ -62,7 +92,7 @@ def test_review_with_nothing_due_says_so_and_exits_0(invoke):
     assert "Nothing is due for review" in result.stdout
     assert "--quiz" in result.stdout
 
-    invoke("run", "--ids", "5", "--quiz", input="\n4\n")
+    quiz(Scripted(ratings=[4]), ids=(5,))
     result = invoke("review", "--limit", "3")
     assert result.exit_code == 0
     assert "Nothing is due for review; the next one is due in" in result.stdout
@@ -95,7 +125,10 @@ def test_resume_picks_the_newest_unfinished_session_and_keeps_its_mode():
     assert reopened.record.id == newer.id and reopened.study.settings.offline
     picked = opening.reopen(store, older.id, {}).record
     assert picked.mode == "quiz"
-    session.run(study, store, picked, session.Listener())
+    learner = Scripted(ratings=[3] * 5)
+    session.run(study, store, picked, learner)
+    assert learner.missing == [1, 2]  # left unrated, then stopped at Q2's rating: asked first
+    assert learner.saved == [(q, 3) for q in range(1, 6)]
     with pytest.raises(BadInput, match="already complete"):
         opening.reopen(store, older.id, {})
 
@@ -140,17 +173,9 @@ def test_ctrl_c_while_studybot_is_still_starting_exits_130_quietly(studybot_home
     assert out.stderr.strip() == "Interrupted."
 
 
-def test_a_quiz_under_json_shows_questions_on_stderr_and_keeps_stdout_json(invoke):
-    result = invoke("run", "--ids", "23", "--quiz", "--json", input="只存 K 和 V\n\n3\n")
-    assert result.exit_code == 0, result.stderr
-    assert "为什么 KV 缓存只保存 K 和 V" in result.stderr
-    data = json.loads(result.stdout)
-    assert data["turns"][0]["rating"] == 3 and data["turns"][0]["attempt"] == "只存 K 和 V"
-
-
 def test_show_lists_each_questions_grade_and_rating(invoke):
-    attempts = "自注意力要算 n×n 的分数矩阵，随 n² 增长，输入加输出都占窗口\n\n3\n\n\n1\n"
-    assert invoke("run", "--ids", "5,6,7", "--quiz", input=attempts).exit_code == 0
+    attempts = ["自注意力要算 n×n 的分数矩阵，随 n² 增长，输入加输出都占窗口", "", ""]
+    quiz(Scripted(attempts, ratings=[3, 1, session.NEXT]), ids=(5, 6, 7))
     shown = invoke("show", "1").stdout
     line = next(line for line in shown.splitlines() if line.startswith("recall"))
     grades = {
@@ -165,7 +190,7 @@ def test_markdown_notes_keep_the_attempt_its_grade_and_rating(invoke):
     from markdown_it import MarkdownIt
 
     attempt = "只存 K 和 V，<think> 里的 Q 每步只用一次"
-    assert invoke("run", "--ids", "23,24", "--quiz", input=f"{attempt}\n\n4\n\n\n").exit_code == 0
+    quiz(Scripted([attempt, ""], ratings=[4, session.NEXT]), ids=(23, 24))
     html = MarkdownIt("commonmark").render(invoke("export", "1", "-f", "md").stdout)
     assert "<blockquote>\n<p>只存 K 和 V，&lt;think&gt; 里的 Q 每步只用一次</p>" in html
     assert "rated 4 Easy" in html

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from studybot.bank import Bank, Question
+from studybot.bank.text import clip
 from studybot.channel.providers.base import quiet
 from studybot.costs import tokens
 from studybot.costs.cache.rules import PromptCache
@@ -60,7 +61,7 @@ def summary_text(questions: Sequence[Question], *, lines: int) -> str:
         parts = []
         for question in group:
             source = question.key_points[0] if question.key_points else question.question
-            parts.append(f"Q{question.id}：{_clip(source, SUMMARY_POINT_CHARS)}")
+            parts.append(f"Q{question.id}：{clip(source, SUMMARY_POINT_CHARS)}")
         out.append("；".join(parts))
     return "\n".join(out)
 
@@ -74,18 +75,6 @@ def _even_groups(items: list[Question], count: int) -> list[list[Question]]:
         groups.append(items[start:end])
         start = end
     return groups
-
-
-def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    cut = text[:limit]
-    for mark in "，。；：,;":
-        position = cut.rfind(mark)
-        if position >= limit // 2:
-            return cut[:position] + "…"
-    return cut + "…"
 
 
 class OfflineProvider:

@@ -1,0 +1,134 @@
+"""The reveal of a quiz: each key point with its mark beside it, and the learner's marks.
+
+A mark per point: ✓ covered · ½ partly · ✗ missed · ⚠ contradicted, in
+its colour. A contradicted point shows both texts ("you: … · key: …"). The
+points are drawn from their Markdown (code spans styled, no backticks) and
+wrapped to the terminal under their own start, so a point and its mark
+read as one block. After the reveal the learner may change any mark: a
+point's number cycles it ✓ → ½ → ✗ → ⚠ → ✓ and Enter confirms; the rating
+suggested follows the confirmed marks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from studybot.learn import grading as grade
+from studybot.learn.review import RATINGS, suggest_rating
+
+MARKS = {grade.COVERED: "✓", grade.PARTLY: "½", grade.MISSED: "✗", grade.CONTRADICTED: "⚠"}
+MARK_STYLES = {
+    grade.COVERED: "green",
+    grade.PARTLY: "yellow",
+    grade.MISSED: "red",
+    grade.CONTRADICTED: "bold red",
+}
+CYCLE = {
+    grade.COVERED: grade.PARTLY,
+    grade.PARTLY: grade.MISSED,
+    grade.MISSED: grade.CONTRADICTED,
+    grade.CONTRADICTED: grade.COVERED,
+}
+TOGGLED = 9  # points 1-9 have a key; a tenth and later keep the grader's mark
+MARK_HELP = "✓ covered · ½ partly · ✗ missed · ⚠ contradicted"
+
+
+def tally(result: grade.Grade) -> str:
+    """ "3 ✓ · 1 ½ · 1 ⚠": how many points have each mark (marks no point has are left out)."""
+    counts = [(sum(p.state == state for p in result.points), mark) for state, mark in MARKS.items()]
+    return " · ".join(f"{count} {mark}" for count, mark in counts if count)
+
+
+def heading(result: grade.Grade) -> str:
+    """The grade in one line: "grade 60% · 3 ✓ · 2 ✗ (offline estimate)"."""
+    label = "" if result.source == grade.LIVE else " (offline estimate)"
+    return f"grade {result.score:.0%} · {tally(result)}{label}"
+
+
+def point_lines(result: grade.Grade, width: int) -> list:
+    """Each point as rich Text lines: its mark, its number, its text wrapped under itself."""
+    from rich.cells import cell_len
+    from rich.text import Text
+
+    from studybot.cli.render import hang_lines, inline_markdown
+
+    digits = len(str(len(result.points)))
+    lines = []
+    for n, point in enumerate(result.points, start=1):
+        style = MARK_STYLES[point.state]
+        lead = Text.assemble((MARKS[point.state], style), " ", (f"{n:>{digits}}", "bold"), " ")
+        body, keep = inline_markdown(point.point)
+        lines += hang_lines(lead, body, width, keep)
+        parts = _detail(point)
+        room = width - lead.cell_len
+        if parts and cell_len(" · ".join(parts)) <= room:
+            parts = [" · ".join(parts)]  # "you: … · key: …" on one line when it fits
+        for part in parts:
+            lines += hang_lines(Text(" " * lead.cell_len), Text(part, style=style), width)
+    return lines
+
+
+def _detail(point: grade.PointResult) -> list[str]:
+    """What decided a contradicted (or partly held) point, in the attempt's and the key's words."""
+    if point.state == grade.CONTRADICTED:
+        you = [f"you: {point.evidence}"] if point.evidence else []
+        return you + ([f"key: {point.key}"] if point.key else [])
+    if point.state == grade.PARTLY and point.evidence:
+        return [f"you: {point.evidence}"]
+    return []
+
+
+def cycled(result: grade.Grade, number: int) -> grade.Grade:
+    """``result`` with point ``number`` (from 1) moved on to its next mark, rescored."""
+    states = [p.state for p in result.points]
+    states[number - 1] = CYCLE[states[number - 1]]
+    return result.with_states(states)
+
+
+def changed(marks: grade.Grade, estimate: grade.Grade) -> int:
+    return sum(a.state != b.state for a, b in zip(marks.points, estimate.points, strict=True))
+
+
+def marks_line(marks: grade.Grade, estimate: grade.Grade) -> str:
+    """After a change: every mark, the grade it makes, and the rating Enter will suggest."""
+    each = " ".join(f"{n}{MARKS[p.state]}" for n, p in enumerate(marks.points, start=1))
+    was = f" (estimate {estimate.score:.0%})" if changed(marks, estimate) else ""
+    rating = suggest_rating(marks.score, marks.contradicted)
+    return f"marks {each} · grade {marks.score:.0%}{was} · [suggests {rating} {RATINGS[rating]}]"
+
+
+def marks_keys(points: Sequence) -> dict[str, str]:
+    """The keys of the marks step (``terminal.read_key``'s allowed keys)."""
+    from studybot.cli.terminal import ENTER
+
+    count = min(len(points), TOGGLED)
+    keys = {str(n): f"change point {n}'s mark" for n in range(1, count + 1)}
+    keys |= {ENTER: "confirm the marks, then rate", "u": "undo: the grader's marks again"}
+    return keys | {"h": "hint", "?": "keys", "q": "stop (resumable)"}
+
+
+def _which(points: Sequence) -> str:
+    count = min(len(points), TOGGLED)
+    return "1" if count == 1 else f"1-{count}"
+
+
+def marks_prompt(points: Sequence) -> str:
+    return f"Marks: {_which(points)} change (✓→½→✗→⚠) · [Enter = confirm] · u h ? q: "
+
+
+def marks_help(points: Sequence) -> str:
+    """What ``?`` says at the marks step."""
+    later = f" (points after {TOGGLED} keep the grader's mark)" if len(points) > TOGGLED else ""
+    return (
+        f"{MARK_HELP}. Keys: {_which(points)} change that point's mark, ✓ → ½ → ✗ → ⚠ → ✓"
+        f"{later} · Enter confirm the marks, then rate · u undo (the grader's marks) · "
+        "h hint · q stop (resumable)"
+    )
+
+
+def is_points(answer: str, points: Sequence[str]) -> bool:
+    """Whether ``answer`` is the key points themselves, one numbered line each (the answer key)."""
+    import re
+
+    lines = [re.sub(r"^\s*\d+[.、)）]\s*", "", line).strip() for line in answer.splitlines()]
+    return [line for line in lines if line] == [p.strip() for p in points]

@@ -14,7 +14,7 @@ import click
 
 from studybot.cli import terminal
 from studybot.cli.common import stderr_console, stdout_console
-from studybot.cli.render import STYLES, MarkdownStream, number, paint, spinner, wrap_cjk
+from studybot.cli.render import STYLES, MarkdownStream, number, paint, printable, spinner, wrap_cjk
 from studybot.learn.review import RATINGS as RATING_NAMES
 from studybot.study.session import FOLLOW_UP, NEXT, QUIT
 
@@ -52,7 +52,7 @@ class TerminalListener:
 
     def notice(self, text: str) -> None:
         """A provider's notice (a retry, a second try with more room), on stderr."""
-        click.echo(text, err=True)
+        click.echo(printable(text), err=True)
 
     def _say(self, line: str = "", nl: bool = True) -> None:
         if self.shown:
@@ -81,7 +81,7 @@ class TerminalListener:
         if self.stream is not None:
             self.stream.feed(chunk)
             return
-        self._say(chunk, nl=False)
+        self._say(printable(chunk), nl=False)
         (sys.stderr if self.quiet else sys.stdout).flush()
 
     def turn_recorded(self, turn, question) -> None:
@@ -110,9 +110,9 @@ class TerminalListener:
 
     def graded(self, question, result) -> None:
         if result.note:
-            click.echo(f"Note: {result.note}", err=True)
+            click.echo(printable(f"Note: {result.note}"), err=True)
         if result.score is None:
-            click.echo(f"Not graded: {result.advice}", err=True)
+            click.echo(printable(f"Not graded: {result.advice}"), err=True)
             return
         label = "grade" if result.source == "live" else "grade (offline estimate)"
         partly = f", {result.partly} partly" if result.partly else ""
@@ -131,8 +131,8 @@ class TerminalListener:
             self._point_table(rows)
         else:
             for mark, text, _style in rows:
-                click.echo(f"  {mark}  {text}", err=True)
-        click.echo(f"advice: {result.advice}", err=True)
+                click.echo(printable(f"  {mark}  {text}"), err=True)
+        click.echo(printable(f"advice: {result.advice}"), err=True)
         if result.usage is not None:
             click.echo(
                 f"grading request: prompt {number(result.usage.prompt_tokens)} (cached "
@@ -195,7 +195,7 @@ class TerminalListener:
     def _hint(self, question) -> None:
         # The bank's hint is for the user only; it is never sent to the model.
         if question.hint:
-            click.echo(f"{paint('hint:', 'hint')} {question.hint}", err=True)
+            click.echo(f"{paint('hint:', 'hint')} {printable(question.hint)}", err=True)
         else:
             click.echo(f"No hint for question {question.id} in this bank.", err=True)
 

@@ -1,9 +1,15 @@
 """What a terminal shows: colours with a meaning, Markdown answers, spinners, numbers.
 
 Colour and motion are for people at a terminal. Piped output and ``--json``
-stay plain text, byte for byte what the model wrote. ``NO_COLOR`` (any
-non-empty value, see no-color.org) or ``studybot --no-color`` turns colours
-off everywhere. rich is imported only when something is drawn.
+stay plain text, what the model wrote. ``NO_COLOR`` (any non-empty value,
+see no-color.org) or ``studybot --no-color`` turns colours off everywhere.
+rich is imported only when something is drawn.
+
+Text from a file or a server (a bank, an answer, a file name in an error)
+may hold control characters that a terminal obeys: ``ESC ] 0 ; … BEL``
+retitles the window, ``ESC [ 31 m`` recolours it. ``printable`` removes
+them; every console made here applies it to what it draws, and ``paint``
+to what it styles. Storage keeps the text as it came.
 """
 
 from __future__ import annotations
@@ -39,7 +45,24 @@ CLICK_STYLES = {  # the same meanings for lines written with click.echo
 SPARKS = "▁▂▃▄▅▆▇█"
 EIGHTHS = " ▏▎▍▌▋▊▉"  # a cell filled 0/8 … 7/8 from the left
 
+# Whole escape sequences first, as ESC pairs or as single C1 characters (CSI; OSC, DCS,
+# PM, APC up to their terminator), so no "[31m" is left behind; then every C0 control but
+# tab and newline, DEL and C1.
+_SEQUENCES = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"
+    r"|(?:\x1b[\]P^_X]|[\x9d\x90\x9e\x9f\x98])[^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)"
+)
+_CONTROLS = dict.fromkeys([*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)])
+_ANY_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
 _no_color_flag = False
+
+
+def printable(text: str) -> str:
+    """``text`` without the control characters a terminal would obey (newline and tab stay)."""
+    if not _ANY_CONTROL.search(text):
+        return text
+    return _SEQUENCES.sub("", text).translate(_CONTROLS)
 
 
 def configure(*, no_color: bool) -> None:
@@ -54,6 +77,7 @@ def colour() -> bool:
 
 def paint(text: str, meaning: str) -> str:
     """``text`` styled for click.echo, which drops the styling when not on a terminal."""
+    text = printable(text)
     return click.style(text, **CLICK_STYLES[meaning]) if colour() else text
 
 
@@ -81,9 +105,38 @@ def bar(value: int, top: int, width: int = 12) -> str:
 
 
 def console(stderr: bool = False):
-    from rich.console import Console
+    """A rich Console that draws only printable text, whatever it is given."""
+    return _printable_console()(
+        stderr=stderr, highlight=False, soft_wrap=True, no_color=not colour()
+    )
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=True, no_color=not colour())
+
+_console_class = None
+
+
+def _printable_console():
+    """The Console class (made once, when rich is first needed) that cleans what it draws."""
+    global _console_class
+    if _console_class is None:
+        from rich.console import Console
+        from rich.segment import Segment
+
+        class PrintableConsole(Console):
+            # Strings are cleaned whole before rich drops their BELs, so no "]0;" is left.
+            def render_str(self, text, **options):
+                return super().render_str(printable(text), **options)
+
+            # Every renderable (text, table, Markdown, a live area) ends as segments here;
+            # control segments are rich's own cursor moves, the others carry the text.
+            def render(self, renderable, options=None):
+                for segment in super().render(renderable, options):
+                    text = segment.text
+                    if segment.control is None and _ANY_CONTROL.search(text):
+                        segment = Segment(printable(text), segment.style)
+                    yield segment
+
+        _console_class = PrintableConsole
+    return _console_class
 
 
 def spinner(target, text: str) -> AbstractContextManager[Any]:
@@ -133,7 +186,7 @@ class MarkdownStream:
 
         from studybot.output.markup import readable_math
 
-        return Markdown(readable_math(self.text), hyperlinks=False)
+        return Markdown(readable_math(printable(self.text)), hyperlinks=False)
 
     def _lines(self) -> list:
         """The rendered answer without the blank lines some blocks (lists) start with."""

@@ -157,9 +157,14 @@ def _study_locked(study, store, record, as_json: bool) -> None:
     except session.Stopped:
         click.echo(f"Stopped. Resume with: studybot resume {record.id}", err=True)
         return
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C, and SIGTERM or SIGHUP (studybot.launch)
         raise Interrupted(
             "Interrupted; the session is saved (an answer in flight is not).",
+            hint=f"Resume with: studybot resume {record.id}",
+        ) from None
+    except BrokenPipeError:  # stdout's reader went away (| head): not a crash
+        raise StudybotError(
+            "stopped: the output was closed; the session is saved (an answer in flight is not)",
             hint=f"Resume with: studybot resume {record.id}",
         ) from None
     except ContextOverflow as exc:
@@ -194,12 +199,14 @@ def _drawn(run, study, store, record, listener):
 
 def _channel_line(study) -> None:
     """In live mode, the first line says who answers: provider, model, base URL."""
+    from studybot.channel.urls import masked
+
     if not study.provider.live:
         return
     click.echo(
         paint(
             f"live · {study.provider.name} · model {study.provider.model} · "
-            f"{study.settings.base_url}",
+            f"{masked(study.settings.base_url)}",
             "tokens",
         ),
         err=True,

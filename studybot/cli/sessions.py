@@ -48,13 +48,17 @@ def sessions(as_json: bool) -> None:
     # One currency goes in the heading, so each row keeps to 80 columns.
     cost_heading = f"cost {currencies.pop()}" if len(currencies) == 1 else "cost"
     headings = ["id", "status", "questions", "answered", "model", "bank", "created"]
+    # Long texts are cut (a model ID, a bank path, a range of 19-digit ids); the id never is.
+    cut = {"model": 24, "bank": 24, "questions": 13}
+    id_width = max(len("id"), *(len(str(r.id)) for r in records))
     for heading in headings + ([cost_heading] if priced else []):
         table.add_column(
             heading,
             justify="right" if heading in {"id", "answered", cost_heading} else "left",
             no_wrap=True,
-            overflow="ellipsis" if heading in {"model", "bank"} else "fold",
-            max_width=24 if heading in {"model", "bank"} else None,
+            overflow="ellipsis" if heading in cut else "fold",
+            max_width=cut.get(heading),
+            min_width=id_width if heading == "id" else None,
         )
     for r in records:
         row = [

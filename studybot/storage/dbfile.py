@@ -124,15 +124,29 @@ def writing(db: Database) -> Iterator[Database]:
 def _begin_immediate(db: Database) -> None:
     # The busy handler waits for a writer; SQLite still answers "locked" at once when it
     # sees a stale read snapshot, so that case is retried here until the same deadline.
-    deadline = time.monotonic() + BUSY_SECONDS
+    started = time.monotonic()
     while True:
         try:
             db.conn.execute("BEGIN IMMEDIATE")
             return
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
+            waited = time.monotonic() - started
+            if "locked" not in str(exc) and "busy" not in str(exc):
                 raise
+            if waited > BUSY_SECONDS:
+                raise _held(db, waited) from None
             time.sleep(0.05)
+
+
+def _held(db: Database, waited: float) -> StudybotError:
+    """The write lock stayed with another process past the deadline: say so, with the time."""
+    rows = db.conn.execute("PRAGMA database_list").fetchall()
+    path = next((row[2] for row in rows if row[1] == "main"), "") or "(in memory)"
+    return StudybotError(
+        f"waited {waited:.0f} s for another studybot process to finish writing the session "
+        f"database {path}; it still held the write lock",
+        hint="let the other run finish (or stop it), then try again; what was saved is kept",
+    )
 
 
 def explain(exc: sqlite3.Error, path: Path) -> StudybotError:
@@ -157,10 +171,11 @@ def explain(exc: sqlite3.Error, path: Path) -> StudybotError:
             "sessions, show and export still read a read-only home",
         )
     if "locked" in lower or "busy" in lower:
+        # Writes wait their turn in ``writing``; what reaches here failed outside it.
         return StudybotError(
-            f"the session database {path} stayed locked by another studybot process "
-            f"for {BUSY_SECONDS:g} s",
-            hint="wait for the other run to finish, then try again",
+            f"SQLite refused to use the session database {path} while another studybot "
+            f"process held it ({text})",
+            hint="let the other run finish, then try again; what was saved is kept",
         )
     return StudybotError(f"the session database {path} failed: {text}")
 

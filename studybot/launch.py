@@ -32,6 +32,7 @@ _received: list[int] = []
 
 def main() -> None:
     """The console script: the whole CLI inside the boundary."""
+    _standard_streams()
     for number in ENDING_SIGNALS:
         signal.signal(number, _as_interrupt)
     try:
@@ -53,11 +54,28 @@ def _as_interrupt(number: int, frame) -> None:
     raise KeyboardInterrupt
 
 
+def _standard_streams() -> None:
+    """A closed stdin, stdout or stderr (``>&-``) becomes /dev/null.
+
+    Left closed, its number would go to the next file opened (the session
+    database), and whatever was meant for the terminal would land in it.
+    """
+    for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)  # the lowest free number: this one
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+            setattr(sys, name, open(fd, mode, encoding="utf-8", closefd=False))  # noqa: SIM115
+
+
 def _release_stdout() -> None:
     """A reader that closed stdout early gets nothing more; Python's exit flush must not fail."""
     try:
         sys.stdout.flush()
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         with contextlib.suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 

@@ -130,3 +130,21 @@ def test_term_and_hup_end_like_ctrl_c_with_the_resume_hint(studybot_home, number
     assert proc.wait(timeout=60) == 128 + number
     assert "the session is saved" in err and "Resume with: studybot resume 1" in err
     assert "unexpected" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("closed", [">&-", "2>&-", ">&- 2>&- <&-"])
+def test_a_closed_standard_stream_is_not_a_crash_and_lands_in_no_file(studybot_home, closed):
+    command = f'exec "$@" {closed}'
+    args = [sys.executable, "-m", "studybot", "run", "--from", "1", "--to", "2"]
+    done = subprocess.run(
+        ["sh", "-c", command, "sh", *args],
+        env=environment(studybot_home),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "unexpected" not in done.stderr and "Traceback" not in done.stderr
+    with sqlite3.connect(studybot_home / DB_NAME) as con:  # no answer was written into it
+        assert con.execute("pragma quick_check").fetchone()[0] == "ok"
+        assert con.execute("select count(*) from turns").fetchone()[0] == 2

@@ -52,7 +52,7 @@ from crash_cases import (  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 10.0  # seconds: longer than this is a hang
 CODES = {0, 1, 2, 130, 128 + signal.SIGHUP, 128 + signal.SIGTERM}
-CRASH_WORDS = ("unexpected ", "Traceback", "Exception ignored")
+CRASH_WORDS = ("Error: unexpected ", "Traceback", "Exception ignored")
 
 
 @dataclass

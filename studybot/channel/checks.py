@@ -22,7 +22,7 @@ from studybot.channel.config import (
     codex_config_path,
     config_path,
 )
-from studybot.channel.urls import is_taotoken, masked, port_fits
+from studybot.channel.urls import host_fits, is_taotoken, masked, port_fits
 from studybot.errors import ConfigError, quoted
 
 # Compacted (lower-case, letters and digits only) values that setup guides use as stand-ins.
@@ -156,6 +156,8 @@ def lint_base_url(settings: Settings) -> list[ConfigError]:
     example = f"use the API root, e.g. {DEFAULT_BASE_URL}"
     if any(ch.isspace() for ch in url):
         return [ConfigError(f"{where} contains whitespace", hint=example)]
+    if not url.isprintable():
+        return [ConfigError(f"{where} contains control characters", hint=example)]
     try:
         parts = urlsplit(url)
         host = parts.hostname
@@ -163,6 +165,8 @@ def lint_base_url(settings: Settings) -> list[ConfigError]:
         return [ConfigError(f"{where} is not a valid URL", hint=example)]
     if parts.scheme not in {"http", "https"} or not host:
         return [ConfigError(f"{where} is not an http(s) URL with a host", hint=example)]
+    if not host_fits(url):
+        return [ConfigError(f"{where} has a host name that cannot be", hint=example)]
     if not port_fits(url):
         return [
             ConfigError(

@@ -105,9 +105,10 @@ FALSE_WORDS = {"0", "false", "no", "off", ""}
 
 
 def config_path() -> Path:
-    override = os.environ.get("STUDYBOT_HOME")
-    if override:
-        return Path(override).expanduser() / "config.toml"
+    if os.environ.get("STUDYBOT_HOME"):
+        from studybot.storage.home import home
+
+        return home() / "config.toml"
     import platformdirs
 
     return Path(platformdirs.user_config_dir("studybot", appauthor=False)) / "config.toml"
@@ -247,6 +248,11 @@ def _read_toml(path: Path) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(
             f"{path}: {exc}", hint="fix the TOML syntax or move the file away"
+        ) from None
+    except (RecursionError, ValueError):  # deep nesting; a number over 4,300 digits
+        raise ConfigError(
+            f"{path}: arrays or tables nested too deeply, or a number too long, to read",
+            hint="fix the file or move it away",
         ) from None
     except UnicodeDecodeError as exc:
         raise ConfigError(

@@ -66,6 +66,18 @@ def port_fits(url: str) -> bool:
     return port is None or 1 <= port <= 65535
 
 
+def host_fits(url: str) -> bool:
+    """False when the host cannot be a DNS name (a label over 63 characters, an empty one…)."""
+    try:
+        host = urlsplit(url).hostname or ""
+        if host.startswith("["):
+            return True
+        host.encode("idna")
+    except (ValueError, UnicodeError):
+        return False
+    return True
+
+
 def is_taotoken(base_url: str) -> bool:
     try:
         host = urlsplit(base_url).hostname or ""

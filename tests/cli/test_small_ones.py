@@ -148,3 +148,59 @@ def test_a_closed_standard_stream_is_not_a_crash_and_lands_in_no_file(studybot_h
     with sqlite3.connect(studybot_home / DB_NAME) as con:  # no answer was written into it
         assert con.execute("pragma quick_check").fetchone()[0] == "ok"
         assert con.execute("select count(*) from turns").fetchone()[0] == 2
+
+
+# Found by bench/crash_scan.py: each was "unexpected <Exception>".
+
+
+def test_a_config_nested_too_deeply_is_one_line(invoke, studybot_home):
+    config(studybot_home, "a = " + "[" * 5000 + "]" * 5000 + "\n")
+    result = invoke("config", "show")
+    assert result.exit_code == 2 and "nested too deeply" in result.stderr
+
+
+def test_a_home_under_an_unknown_user_is_one_line(invoke, monkeypatch):
+    monkeypatch.setenv("STUDYBOT_HOME", "~no-such-user-here/studybot")
+    result = invoke("run", "--from", "1", "--to", "1")
+    assert result.exit_code == 2
+    assert "starts with a home folder that does not exist" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("http://\x00host/v1", "contains control characters"),
+        ("http://" + "a" * 300 + ".com/v1", "has a host name that cannot be"),
+    ],
+)
+def test_a_base_url_that_no_client_can_use_stops_before_any_request(
+    invoke, studybot_home, url, said
+):
+    config(studybot_home, 'base_url = "' + url.replace("\x00", "\\u0000") + '"\n')
+    result = invoke(
+        "run", "--from", "1", "--to", "1", "--model", "m", env={"TAOTOKEN_API_KEY": KEY}
+    )
+    assert result.exit_code == 2 and said in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("digits", "said"),
+    [(5000, "01.toml:3: a number too long to read"), (30, "id must fit in 64 bits")],
+)
+def test_a_bank_id_too_long_is_a_file_line_problem(invoke, tmp_path, digits, said):
+    folder = tmp_path / "bank"
+    folder.mkdir()
+    (folder / "bank.toml").write_text(
+        'title = "B"\nlanguage = "en"\n[[chapters]]\nnumber = 1\ntitle = "One"\n'
+        'file = "01.toml"\nfirst = 1\nlast = 1\n',
+        encoding="utf-8",
+    )
+    (folder / "01.toml").write_text(
+        f'chapter = 1\n[[questions]]\nid = {"9" * digits}\nquestion = "A question"\n'
+        'key_points = ["a one", "b two", "c three"]\n',
+        encoding="utf-8",
+    )
+    result = invoke("bank", "validate", str(folder))
+    assert result.exit_code == 2
+    assert "01.toml" in result.stderr and said in result.stderr
+    assert "unexpected" not in result.stderr

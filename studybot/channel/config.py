@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from studybot.channel.urls import has_user_info, is_taotoken, secret_params
+from studybot.channel.urls import is_taotoken, refuse_secrets
 from studybot.costs.kv.shapes import DEFAULT_MODEL, PRESETS
 from studybot.errors import ConfigError, quoted
 
@@ -249,11 +249,6 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(
             f"{path}: {exc}", hint="fix the TOML syntax or move the file away"
         ) from None
-    except (RecursionError, ValueError):  # deep nesting; a number over 4,300 digits
-        raise ConfigError(
-            f"{path}: arrays or tables nested too deeply, or a number too long, to read",
-            hint="fix the file or move it away",
-        ) from None
     except UnicodeDecodeError as exc:
         raise ConfigError(
             f"{path}: not UTF-8 text (byte {exc.start})",
@@ -261,6 +256,11 @@ def _read_toml(path: Path) -> dict[str, Any]:
         ) from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
+    except (RecursionError, ValueError):  # deep nesting; a number over 4,300 digits
+        raise ConfigError(
+            f"{path}: arrays or tables nested too deeply, or a number too long, to read",
+            hint="fix the file or move it away",
+        ) from None
 
 
 def _codex_layer(path: Path) -> dict[str, Any]:
@@ -395,13 +395,6 @@ def _check(settings: Settings) -> None:
 
 
 def _check_secret_in_url(settings: Settings) -> None:
-    """A key pasted into base_url would be stored and printed: refuse it, without echoing it."""
     source = settings.source("base_url")
     source = {"flag": "--base-url", "env": f"env {ENV_NAMES['base_url']}"}.get(source, source)
-    where = f"base_url (from {source})"
-    if has_user_info(settings.base_url) or secret_params(settings.base_url):
-        raise ConfigError(
-            f"{where} contains a key or password; studybot will not store or send it that way",
-            hint="remove it from the URL and export it instead, e.g. "
-            f"export {settings.env_key}='…' (env_key names the variable)",
-        )
+    refuse_secrets(settings.base_url, f"base_url (from {source})", settings.env_key)

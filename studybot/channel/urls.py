@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from urllib.parse import parse_qsl, urlsplit
 
+from studybot.errors import ConfigError
+
 TAOTOKEN_HOST = "taotoken.net"
 MASK = "***"
 # Query parameters that always carry a key: refused when settings are read, even offline.
@@ -55,6 +57,16 @@ def secret_params(url: str) -> set[str]:
     """The query's parameters (lower-cased) that are named like a key."""
     query = url.partition("#")[0].partition("?")[2]
     return {name.lower() for name, _ in parse_qsl(query, keep_blank_values=True)} & SECRET_PARAMS
+
+
+def refuse_secrets(url: str, where: str, env_key: str) -> None:
+    """A key pasted into the URL would be stored and printed: refuse it, without echoing it."""
+    if has_user_info(url) or secret_params(url):
+        raise ConfigError(
+            f"{where} contains a key or password; studybot will not store or send it that way",
+            hint="remove it from the URL and export it instead, e.g. "
+            f"export {env_key}='…' (env_key names the variable)",
+        )
 
 
 def port_fits(url: str) -> bool:

@@ -76,7 +76,7 @@ def _release_stdout() -> None:
     try:
         sys.stdout.flush()
     except (OSError, ValueError, AttributeError):
-        with contextlib.suppress(OSError, ValueError):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 

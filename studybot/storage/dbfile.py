@@ -44,7 +44,8 @@ def _read_only(path: Path) -> sqlite3.Connection:
     ("unable to open database file"). There the file is opened
     ``immutable``: no -shm, no locks. That is safe when no -wal file holds
     unmerged pages (a writer that closed cleanly left none); when one does,
-    ``mode=ro`` reads it through the -shm that came with it.
+    ``mode=ro`` reads it through the -shm that came with it, and only without
+    one is it opened immutable, the pages still in the -wal unseen.
     """
     uri = "file:" + pathname2url(str(path.absolute()))
     wal = path.with_name(path.name + "-wal")

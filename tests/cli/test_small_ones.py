@@ -36,6 +36,8 @@ def test_a_huge_model_value_is_not_echoed_whole(invoke, studybot_home, monkeypat
     shown = invoke("config", "show")
     assert shown.exit_code == 0
     assert len(shown.stdout) < 2_000 and "(1,000,000 characters)" in shown.stdout
+    planned = invoke("plan", "--from", "1", "--to", "3")
+    assert planned.exit_code == 0 and len(planned.stderr) < 1_000
     monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
     for args in (("run", "--from", "1", "--to", "2"), ("doctor",)):
         result = invoke(*args)

@@ -22,6 +22,20 @@ FAILURE = 1  # a failure at run time
 USAGE = 2  # bad input: flags, files, settings
 INTERRUPTED = 130  # 128 + SIGINT, what shells report for Ctrl-C
 
+QUOTE_LIMIT = 80  # characters of a value quoted in a message; the rest is counted, not shown
+
+
+def clip(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was (a 1 MB value stays a line)."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def quoted(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``value`` as a message quotes it: its repr (controls escaped), clipped."""
+    return clip(repr(value), limit)
+
 
 class StudybotError(Exception):
     """A failure at run time that the user can act on (exit 1)."""

@@ -2,15 +2,21 @@
 
 Every exception ends here as one line on stderr (plus a hint) and an exit
 code from ``studybot.errors``: library errors by their class, a broken
-database by name, Ctrl-C as INTERRUPTED — at any moment, start-up included. Only
-the standard library is imported at module level, so the boundary is in
-place before click, the CLI and everything they pull in are loaded.
-Unexpected exceptions stay loud under pytest and with STUDYBOT_DEBUG=1.
+database by name, Ctrl-C as INTERRUPTED — at any moment, start-up included.
+SIGTERM and SIGHUP take Ctrl-C's path (the session is saved, the resume
+hint printed while stderr is still open) and exit 128 + the signal. A
+stdout closed by its reader (``| head``) is not a crash. Only the standard
+library is imported at module level, so the boundary is in place before
+click, the CLI and everything they pull in are loaded. Unexpected
+exceptions stay loud under pytest and with STUDYBOT_DEBUG=1.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import signal
 import sqlite3
 import sys
 
@@ -19,15 +25,59 @@ from studybot.errors import FAILURE, INTERRUPTED, OK, StudybotError
 DEBUG = "STUDYBOT_DEBUG"
 
 
+# The signals that end studybot the way Ctrl-C does; the one received sets the exit code.
+ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+_received: list[int] = []
+
+
 def main() -> None:
     """The console script: the whole CLI inside the boundary."""
+    _standard_streams()
+    for number in ENDING_SIGNALS:
+        signal.signal(number, _as_interrupt)
     try:
         from studybot.cli import cli
 
         code = run(cli)
     except KeyboardInterrupt as exc:  # while studybot is still starting
         code = handle(exc)
+    if code == INTERRUPTED and _received:
+        code = 128 + _received[0]
+    _release_stdout()
     sys.exit(code)
+
+
+def _as_interrupt(number: int, frame) -> None:
+    """SIGTERM or SIGHUP: Ctrl-C's path; a second one ends studybot at once."""
+    _received.append(number)
+    signal.signal(number, signal.SIG_DFL)
+    raise KeyboardInterrupt
+
+
+def _standard_streams() -> None:
+    """A closed stdin, stdout or stderr (``>&-``) becomes /dev/null.
+
+    Left closed, its number would go to the next file opened (the session
+    database), and whatever was meant for the terminal would land in it.
+    """
+    for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)  # the lowest free number: this one
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+            setattr(sys, name, open(fd, mode, encoding="utf-8", closefd=False))  # noqa: SIM115
+
+
+def _release_stdout() -> None:
+    """A reader that closed stdout early gets nothing more; Python's exit flush must not fail."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError, AttributeError):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def run(cli) -> int:
@@ -44,6 +94,9 @@ def handle(exc: BaseException) -> int:
     if isinstance(exc, KeyboardInterrupt | EOFError):  # before click: it may be what was loading
         _say("\nInterrupted.")
         return INTERRUPTED
+    if isinstance(exc, BrokenPipeError):  # stdout's reader stopped (| head): nothing to say
+        _release_stdout()
+        return FAILURE
     if isinstance(exc, SystemExit):
         return exc.code if isinstance(exc.code, int) else (OK if exc.code is None else FAILURE)
     import click
@@ -71,6 +124,8 @@ def handle(exc: BaseException) -> int:
         from studybot.storage.store import DB_NAME
 
         exc = explain(exc, home() / DB_NAME)
+    if isinstance(exc, OSError) and exc.errno in FILE_ERRORS and exc.filename:
+        exc = _file_error(exc)
     if isinstance(exc, StudybotError):
         if _loud() and os.environ.get(DEBUG) == "1":
             raise exc
@@ -78,7 +133,9 @@ def handle(exc: BaseException) -> int:
         return exc.exit_code
     if _loud():
         raise exc
-    _say(f"Error: unexpected {type(exc).__name__}: {exc}")
+    from studybot.cli.render import printable
+
+    _say(printable(f"Error: unexpected {type(exc).__name__}: {exc}"))
     _say(f"Hint: rerun with {DEBUG}=1 to see the traceback")
     return FAILURE
 
@@ -119,20 +176,46 @@ def _close_match(exc) -> str | None:
     return best[0] if best else None
 
 
+# What the file system says about a path the user chose (a folder, STUDYBOT_HOME, -o FILE).
+FILE_ERRORS = {
+    errno.EACCES,
+    errno.EPERM,
+    errno.EROFS,
+    errno.ENOSPC,
+    errno.EDQUOT,
+    errno.ENOTDIR,
+    errno.EISDIR,
+    errno.ENAMETOOLONG,
+    errno.ELOOP,
+}
+
+
+def _file_error(exc: OSError) -> StudybotError:
+    return StudybotError(
+        f"cannot use {exc.filename}: {exc.strerror}",
+        hint="check that folder's permissions and free space, "
+        "or set STUDYBOT_HOME to a writable folder",
+    )
+
+
 def _error(exc: StudybotError) -> None:
-    from studybot.cli.render import fit, paint
+    from studybot.cli.render import fit, paint, printable
     from studybot.errors import Interrupted
 
+    # Messages quote file names, settings and servers' words: never a control character.
+    message, hint = printable(exc.message), printable(exc.hint or "")
     if isinstance(exc, Interrupted):
-        _say("\n" + fit(exc.message + (f" {exc.hint}" if exc.hint else "")))
+        _say("\n" + fit(message + (f" {hint}" if hint else "")))
         return
     import click
 
     # click.echo drops the colours when stderr is not a terminal; lines wrap at words there.
-    if exc.message:
-        click.echo(paint("Error:", "error") + fit(f"Error: {exc.message}")[6:], err=True)
-    if exc.hint:
-        click.echo(paint("Hint:", "hint") + fit(f"Hint: {exc.hint}")[5:], err=True)
+    # A stderr that is gone (a hang-up) gets nothing, and the exit code still says it.
+    with contextlib.suppress(OSError):
+        if message:
+            click.echo(paint("Error:", "error") + fit(f"Error: {message}")[6:], err=True)
+        if hint:
+            click.echo(paint("Hint:", "hint") + fit(f"Hint: {hint}")[5:], err=True)
 
 
 def _loud() -> bool:
@@ -141,5 +224,6 @@ def _loud() -> bool:
 
 
 def _say(line: str) -> None:
-    sys.stderr.write(line + "\n")
-    sys.stderr.flush()
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # stderr closed or hung up
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()

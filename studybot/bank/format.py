@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from studybot.bank.rubric import PointRubric, parse_rubric
-from studybot.errors import BadInput, BankError
+from studybot.errors import BadInput, BankError, quoted
 
 SHIPPED = "default"
 QUESTION_KEYS = {"id", "question", "key_points", "tags", "hint", "reference", "label", "rubric"}
@@ -160,6 +160,9 @@ def normalise(text: str) -> str:
     return "".join(ch for ch in folded if unicodedata.category(ch)[0] in "LN")
 
 
+LONG_NUMBER = re.compile(r"\d{4300}")
+
+
 def _parse(path: Path, problems: list[str]) -> tuple[dict[str, Any], list[str]] | None:
     """The TOML data of ``path`` and its lines (for line numbers), read once."""
     try:
@@ -177,6 +180,13 @@ def _parse(path: Path, problems: list[str]) -> tuple[dict[str, Any], list[str]] 
         where = f"{path}:{match.group(1)}" if match else str(path)
         reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
         problems.append(f"{where}: TOML syntax error: {reason}")
+        return None
+    except ValueError:  # tomllib turns digits into an int: Python refuses over 4,300 of them
+        line = next((n for n, t in enumerate(text.splitlines(), 1) if LONG_NUMBER.search(t)), 0)
+        problems.append(f"{path}:{line}: a number too long to read (over 4,300 digits)")
+        return None
+    except RecursionError:
+        problems.append(f"{path}: arrays or tables nested too deeply to read")
         return None
 
 
@@ -359,12 +369,14 @@ def _key_line(lines: Sequence[str], start: int, end: int, key: str | None) -> in
 def _int(entry: dict[str, Any], key: str) -> int:
     value = entry.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{key} must be an integer, got {value!r}")
+        raise ValueError(f"{key} must be an integer, got {quoted(value)}")
+    if not -(2**63) <= value < 2**63:  # what SQLite stores; a longer one cannot even be printed
+        raise ValueError(f"{key} must fit in 64 bits, got a {value.bit_length():,}-bit number")
     return value
 
 
 def _text(entry: dict[str, Any], key: str) -> str:
     value = entry.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"{key} must be non-empty text, got {value!r}")
+        raise ValueError(f"{key} must be non-empty text, got {quoted(value)}")
     return value

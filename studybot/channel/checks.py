@@ -15,9 +15,10 @@ from dataclasses import dataclass, fields
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from studybot.channel.config import DEFAULT_BASE_URL, ENV_NAMES, Settings, is_taotoken
+from studybot.channel.config import DEFAULT_BASE_URL, ENV_NAMES, Settings
 from studybot.channel.files import codex_config_path, config_path
-from studybot.errors import ConfigError
+from studybot.channel.urls import host_fits, is_taotoken, masked, port_fits
+from studybot.errors import ConfigError, quoted
 
 # Compacted (lower-case, letters and digits only) values that setup guides use as stand-ins.
 PLACEHOLDERS = {
@@ -35,6 +36,7 @@ PLACEHOLDERS = {
 }
 # Keys shorter than this show no leading characters at all.
 SHOW_START_FROM = 12
+MODEL_ID_LIMIT = 200  # characters: the longest IDs listed by providers are under 100
 
 
 @dataclass(frozen=True)
@@ -104,12 +106,17 @@ def describe(settings: Settings) -> dict[str, Any]:
             "summary": facts.describe(),
         },
         "settings": {
-            f.name: {"value": getattr(settings, f.name), "source": origin(settings, f.name)}
+            f.name: {"value": _shown(settings, f.name), "source": origin(settings, f.name)}
             for f in fields(Settings)
             if f.name != "sources"
         },
         "files": {"studybot": str(config_path()), "codex": str(codex_config_path())},
     }
+
+
+def _shown(settings: Settings, name: str) -> Any:
+    value = getattr(settings, name)
+    return masked(value) if name == "base_url" else value
 
 
 # -- lint -----------------------------------------------------------------
@@ -139,10 +146,13 @@ def check(settings: Settings) -> None:
 
 def lint_base_url(settings: Settings) -> list[ConfigError]:
     url = settings.base_url
-    where = f"base_url {url!r} (from {origin(settings, 'base_url')})"
+    # Shown masked: user info, query and fragment are where pasted keys end up.
+    where = f"base_url {quoted(masked(url))} (from {origin(settings, 'base_url')})"
     example = f"use the API root, e.g. {DEFAULT_BASE_URL}"
     if any(ch.isspace() for ch in url):
         return [ConfigError(f"{where} contains whitespace", hint=example)]
+    if not url.isprintable():
+        return [ConfigError(f"{where} contains control characters", hint=example)]
     try:
         parts = urlsplit(url)
         host = parts.hostname
@@ -150,12 +160,28 @@ def lint_base_url(settings: Settings) -> list[ConfigError]:
         return [ConfigError(f"{where} is not a valid URL", hint=example)]
     if parts.scheme not in {"http", "https"} or not host:
         return [ConfigError(f"{where} is not an http(s) URL with a host", hint=example)]
+    if not host_fits(url):
+        return [ConfigError(f"{where} has a host name that cannot be", hint=example)]
+    if not port_fits(url):
+        return [
+            ConfigError(
+                f"{where} has a port that cannot be: a port is a number from 1 to 65535",
+                hint=f"fix the number after the host's ':' (or drop it); {example}",
+            )
+        ]
     problems = []
-    if parts.query or parts.fragment:
+    if parts.query:
         problems.append(
             ConfigError(
                 f"{where} has a query string: that is the landing page, not the API address",
                 hint=f"drop everything from '?': {example}",
+            )
+        )
+    if "#" in url:
+        problems.append(
+            ConfigError(
+                f"{where} has a fragment ('#…'): an API address has none",
+                hint=f"drop everything from '#': {example}",
             )
         )
     path = parts.path.rstrip("/")
@@ -165,7 +191,7 @@ def lint_base_url(settings: Settings) -> list[ConfigError]:
         problems.append(
             ConfigError(
                 f"{where} ends in /v1",
-                hint=f"drop /v1 and use {fixed}; studybot adds /chat/completions itself",
+                hint=f"drop /v1 and use {masked(fixed)}; studybot adds /chat/completions itself",
             )
         )
     return problems
@@ -218,12 +244,20 @@ def lint_model(settings: Settings) -> list[ConfigError]:
                 hint=f"pass --model ID (or STUDYBOT_MODEL, or model in config.toml); {copy}",
             )
         ]
+    where = origin(settings, "model")
     if any(ch.isspace() for ch in model):
-        where = origin(settings, "model")
         return [
             ConfigError(
-                f"model ID {model!r} (from {where}) contains whitespace",
+                f"model ID {quoted(model)} (from {where}) contains whitespace",
                 hint=f"{copy}, without spaces or line breaks",
+            )
+        ]
+    if len(model) > MODEL_ID_LIMIT or not model.isprintable():
+        return [
+            ConfigError(
+                f"model ID {quoted(model)} (from {where}) is not a model ID "
+                f"({len(model):,} characters{'' if model.isprintable() else ', control characters'})",
+                hint=copy,
             )
         ]
     return []

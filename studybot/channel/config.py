@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
 
 from studybot.channel.files import codex_config_path, codex_layer, config_path, read_toml
+from studybot.channel.urls import is_taotoken, refuse_secrets
 from studybot.costs.kv.shapes import DEFAULT_MODEL, PRESETS
-from studybot.errors import ConfigError
+from studybot.errors import ConfigError, quoted
 
 DEFAULT_BASE_URL = "https://taotoken.net/api"
 DEFAULT_ENV_KEY = "TAOTOKEN_API_KEY"
-TAOTOKEN_HOST = "taotoken.net"
 
 
 @dataclass(frozen=True)
@@ -114,6 +114,7 @@ RANGES: dict[str, tuple[float, float, bool]] = {
     "reviews_per_day": (0, 100000, True),
     "new_per_day": (0, 100000, True),
 }
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")  # what env_key may name
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"0", "false", "no", "off", ""}
 
@@ -161,14 +162,6 @@ def load(flags: dict[str, Any] | None = None) -> Settings:
     object.__setattr__(settings, "sources", sources)
     _check(settings)
     return settings
-
-
-def is_taotoken(base_url: str) -> bool:
-    try:
-        host = urlsplit(base_url).hostname or ""
-    except ValueError:
-        return False
-    return host == TAOTOKEN_HOST or host.endswith("." + TAOTOKEN_HOST)
 
 
 def _openai_layer() -> dict[str, Any]:
@@ -269,7 +262,7 @@ def _coerce(name: str, raw: Any, source: str) -> Any:
             value = raw
     except (TypeError, ValueError, OverflowError):
         raise ConfigError(
-            f"setting {name} = {raw!r} (from {source}) is not a valid {kind}",
+            f"setting {name} = {quoted(raw)} (from {source}) is not a valid {kind}",
             hint="true or false" if kind == "bool" else None,
         ) from None
     if name in RANGES:
@@ -303,6 +296,12 @@ def _check_range(name: str, value: float, source: str) -> None:
 
 def _check(settings: Settings) -> None:
     _check_secret_in_url(settings)
+    if not ENV_NAME.fullmatch(settings.env_key):
+        raise ConfigError(
+            f"env_key {quoted(settings.env_key)} (from {settings.source('env_key')}) "
+            "is not the name of an environment variable",
+            hint=f"name the variable that holds the key, e.g. env_key = {DEFAULT_ENV_KEY!r}",
+        )
     if settings.wire_api not in {"chat", "responses"}:
         raise ConfigError(
             f"wire_api {settings.wire_api!r} (from {settings.source('wire_api')}) is not supported",
@@ -346,23 +345,7 @@ def _check(settings: Settings) -> None:
         )
 
 
-SECRET_PARAMS = {"key", "api_key", "apikey", "api-key", "token", "access_token", "secret"}
-
-
 def _check_secret_in_url(settings: Settings) -> None:
-    """A key pasted into base_url would be stored and printed: refuse it, without echoing it."""
     source = settings.source("base_url")
     source = {"flag": "--base-url", "env": f"env {ENV_NAMES['base_url']}"}.get(source, source)
-    where = f"base_url (from {source})"
-    try:
-        parts = urlsplit(settings.base_url)
-        has_password = parts.password is not None or (parts.username or "").startswith("sk-")
-    except ValueError:
-        return  # the channel lint explains URLs that do not parse
-    query = {k.lower() for k, _ in parse_qsl(parts.query, keep_blank_values=True)}
-    if has_password or query & SECRET_PARAMS:
-        raise ConfigError(
-            f"{where} contains a key or password; studybot will not store or send it that way",
-            hint="remove it from the URL and export it instead, e.g. "
-            f"export {settings.env_key}='…' (env_key names the variable)",
-        )
+    refuse_secrets(settings.base_url, f"base_url (from {source})", settings.env_key)

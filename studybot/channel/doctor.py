@@ -50,20 +50,31 @@ class Verdict:
 
 
 def database_check(path: Path) -> Check:
-    """The session database: where it is, and SQLite's quick_check of it."""
-    from studybot.storage.dbfile import quick_check
+    """The session database: where it is, SQLite's quick_check of it, and whether runs can save."""
+    from studybot.storage.dbfile import HOME_HINT, MOVE_HINT, home_problem, quick_check, writable
 
     result = quick_check(path)
-    ok = result.startswith("ok")
-    return Check(
-        "database",
-        ok,
-        f"{path}: quick_check {result}",
-        points_to=DATABASE,
-        hint=None
-        if ok
-        else f"move {path.name} away (keep it for recovery); studybot starts a new one",
-    )
+    detail = f"{path}: quick_check {result}"
+    if home_problem(path):
+        hint = HOME_HINT if path.parent.is_file() else MOVE_HINT
+        return Check("database", False, result, points_to=DATABASE, hint=hint)
+    if not result.startswith("ok"):
+        damaged = any(word in result for word in ("not a database", "malformed", "corrupt"))
+        hint = (
+            f"move {path.name} away (keep it for recovery); studybot starts a new one"
+            if damaged
+            else f"check the permissions of {path} and its folder"
+        )
+        return Check("database", False, detail, points_to=DATABASE, hint=hint)
+    if not writable(path):
+        return Check(
+            "database",
+            False,
+            f"{detail}, but read-only: sessions, show and export read it; run cannot save",
+            points_to=DATABASE,
+            hint=f"make {path.parent} writable, or set STUDYBOT_HOME to a writable folder",
+        )
+    return Check("database", True, detail, points_to=DATABASE)
 
 
 def settings_checks(settings: Settings) -> list[Check]:

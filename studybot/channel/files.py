@@ -15,9 +15,10 @@ from studybot.errors import ConfigError
 
 
 def config_path() -> Path:
-    override = os.environ.get("STUDYBOT_HOME")
-    if override:
-        return Path(override).expanduser() / "config.toml"
+    if os.environ.get("STUDYBOT_HOME"):
+        from studybot.storage.home import home
+
+        return home() / "config.toml"
     import platformdirs
 
     return Path(platformdirs.user_config_dir("studybot", appauthor=False)) / "config.toml"
@@ -57,6 +58,11 @@ def read_toml(path: Path) -> dict[str, Any]:
         ) from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
+    except (RecursionError, ValueError):  # deep nesting; a number over 4,300 digits
+        raise ConfigError(
+            f"{path}: arrays or tables nested too deeply, or a number too long, to read",
+            hint="fix the file or move it away",
+        ) from None
 
 
 def codex_layer(path: Path) -> dict[str, Any]:

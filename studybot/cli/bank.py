@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from studybot.cli.common import bank_option, emit_json, json_option, stdout_console
+from studybot.cli.common import bank_option, echo, emit_json, json_option, stdout_console
 from studybot.errors import FAILURE, USAGE, Reported
 
 
@@ -49,6 +49,8 @@ def list_(bank_ref: str | None, chapter: int | None, as_json: bool) -> None:
     if as_json:
         emit_json([{"id": q.id, "chapter": q.chapter, "question": q.question} for q in questions])
         return
+    from rich.markup import escape
+
     console = stdout_console()
     current = None
     for q in questions:
@@ -56,7 +58,7 @@ def list_(bank_ref: str | None, chapter: int | None, as_json: bool) -> None:
             current = q.chapter
             info = loaded.chapter(q.chapter)
             title = info.title if info else ""
-            console.print(f"\n[bold]第 {q.chapter} 章 {title}[/bold]")
+            console.print(f"\n[bold]第 {q.chapter} 章 {escape(title)}[/bold]")
         label = f" [{q.label}]" if q.label else ""
         console.print(f"{q.id:>4}.{label} {q.question}", markup=False)
 
@@ -90,11 +92,14 @@ def show(number: int, bank_ref: str | None, as_json: bool) -> None:
             }
         )
         return
+    from rich.markup import escape
+
     console = stdout_console()
     info = loaded.chapter(q.chapter)
     label = f"（原题号 {q.label}）" if q.label else ""
     console.print(
-        f"[bold]第 {q.id} 题[/bold]{label} · 第 {q.chapter} 章 {info.title if info else ''}"
+        f"[bold]第 {q.id} 题[/bold]{escape(label)} · 第 {q.chapter} 章 "
+        f"{escape(info.title) if info else ''}"
     )
     console.print(q.question, markup=False)
     if q.hint:
@@ -111,7 +116,7 @@ def show(number: int, bank_ref: str | None, as_json: bool) -> None:
             console.print("\n参考答案：")
         console.print(Markdown(readable_math(q.reference)))  # formulas as written
     if q.tags:
-        console.print(f"\n[dim]tags: {', '.join(q.tags)}[/dim]")
+        console.print(f"\n[dim]tags: {escape(', '.join(q.tags))}[/dim]")
 
 
 @bank.command("search")
@@ -178,7 +183,7 @@ def validate(path: str | None) -> None:
     problems = banks.validate(path)
     if problems:
         for problem in problems:
-            click.echo(problem, err=True)
+            echo(problem, err=True)
         click.echo(f"{len(problems)} problem(s) found.", err=True)
         raise Reported(USAGE)
     loaded = banks.load(path)
@@ -290,24 +295,22 @@ def _print_numbering(notes) -> None:
     if notes:
         click.echo("Numbered 1..N in file order, the source's numbers kept as labels:")
         for note in notes:
-            click.echo(f"  - {note}")
+            echo(f"  - {note}")
 
 
 def _print_preview(data: dict) -> None:
-    click.echo(f"{data['file']}: {data['title']} (nothing saved)")
+    echo(f"{data['file']}: {data['title']} (nothing saved)")
     for chapter in data["chapters"]:
-        click.echo(
-            f"\n第 {chapter['number']} 章 {chapter['title']}: {chapter['questions']} question(s)"
-        )
-        click.echo(f"  first: Q{chapter['first']['id']} {chapter['first']['question']}")
-        click.echo(f"  last:  Q{chapter['last']['id']} {chapter['last']['question']}")
+        echo(f"\n第 {chapter['number']} 章 {chapter['title']}: {chapter['questions']} question(s)")
+        echo(f"  first: Q{chapter['first']['id']} {chapter['first']['question']}")
+        echo(f"  last:  Q{chapter['last']['id']} {chapter['last']['question']}")
     _print_numbering(data["numbering"])
     lost = [s for s in data["not_taken"] if s["counts"]]
     noise = [s for s in data["not_taken"] if not s["counts"]]
     if lost:
         click.echo(f"\nNot taken ({len(lost)}):")
         for line in lost:
-            click.echo(f"  {line['where']}: {line['why']}: {line['text']}")
+            echo(f"  {line['where']}: {line['why']}: {line['text']}")
     if noise:
         click.echo(f"\nIgnored as links ({len(noise)}), first at {noise[0]['where']}")
     totals = data["totals"]

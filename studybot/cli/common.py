@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any
 
@@ -15,8 +16,25 @@ CACHE_RULES = ["openai", "deepseek", "gemini", "exact", "none", "custom", "provi
 json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 
 
+# json.dumps escapes C0 controls; DEL and C1 (a terminal may obey U+009B as CSI) go too.
+_UNESCAPED = re.compile("[\x7f-\x9f]")
+
+
 def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    """``data`` as JSON on stdout: lossless, and nothing in it a terminal would obey."""
+    click.echo(escaped_json(json.dumps(data, ensure_ascii=False, indent=2)))
+
+
+def escaped_json(text: str) -> str:
+    """JSON text with DEL and C1 written as \\u escapes: the same data, safe on a terminal."""
+    return _UNESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
+    """A line of text from a file or a server, without the control codes a terminal obeys."""
+    from studybot.cli.render import printable
+
+    click.echo(printable(text), err=err, nl=nl)
 
 
 def stderr_console():

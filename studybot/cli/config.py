@@ -5,6 +5,8 @@ from __future__ import annotations
 import click
 
 from studybot.cli.common import channel_options, emit_json, json_option
+from studybot.cli.render import printable
+from studybot.errors import clip, quoted
 
 CHANNEL_FIELDS = ("base_url", "model", "wire_api", "env_key", "offline")
 
@@ -55,13 +57,14 @@ def render(data: dict, fields: tuple[str, ...] | None = None) -> None:
     for name in names:
         entry = settings[name]
         value = entry["value"]
-        shown = repr(value) if isinstance(value, str) and value != value.strip() else value
+        odd = isinstance(value, str) and (value != value.strip() or not value.isprintable())
+        shown = quoted(value) if odd else clip(str(value))  # a 1 MB value stays one line
         shown = "(none)" if shown == "" else shown
-        click.echo(f"{name:<{width}}  {shown}  ({entry['source']})")
-    click.echo(f"{'key':<{width}}  {data['key']['summary']}")
+        click.echo(printable(f"{name:<{width}}  {shown}  ({entry['source']})"))
+    click.echo(printable(f"{'key':<{width}}  {data['key']['summary']}"))
     mode = data["mode"]
     reason = f" ({data['offline_reason']})" if data["offline_reason"] else ""
-    click.echo(f"{'mode':<{width}}  {mode}{reason}")
+    click.echo(printable(f"{'mode':<{width}}  {mode}{reason}"))
     if fields is None:
         click.echo(f"\nstudybot config: {data['files']['studybot']}")
         click.echo(f"Codex config:    {data['files']['codex']}")

@@ -7,7 +7,7 @@ from contextlib import nullcontext
 import click
 
 from studybot.cli.common import channel_options, emit_json, json_option
-from studybot.cli.render import paint
+from studybot.cli.render import paint, printable
 
 MARKS = {True: "ok", False: "FAIL", None: "--"}
 MEANINGS = {True: "ok", False: "error", None: "tokens"}
@@ -83,14 +83,12 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
             }
         )
     if result.ok and not database.ok:
-        raise StudybotError(
-            f"the session database failed its check: {database.detail}", hint=database.hint
-        )
+        raise StudybotError(f"database check: {database.detail}", hint=database.hint)
     if result.ok:
         if not as_json:
-            click.echo(f"\nVerdict: {result.text}")
+            click.echo(printable(f"\nVerdict: {result.text}"))
             if result.hint:
-                click.echo(result.hint[0].upper() + result.hint[1:])
+                click.echo(printable(result.hint[0].upper() + result.hint[1:]))
         return
     if not as_json:
         click.echo("")
@@ -114,9 +112,9 @@ def _probing(checks, quiet: bool):
 
 def _print(check) -> None:
     mark = paint(f"{MARKS[check.ok]:>4}", MEANINGS[check.ok])
-    click.echo(f"{mark}  {check.name:<10} {check.detail}")
+    click.echo(f"{mark}  {check.name:<10} {printable(check.detail)}")
     if check.ok is False and check.hint:
-        click.echo(f"{'':>4}  {'':<10} hint: {check.hint}")
+        click.echo(f"{'':>4}  {'':<10} hint: {printable(check.hint)}")
 
 
 COMMANDS = [doctor]

@@ -77,8 +77,10 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
         click.echo(f"Wrote {output} ({number(notes[0])} notes)", err=True)
         return
     text = exports.render(store.view(record.id), fmt)
-    if output is None:
-        click.echo(text, nl=False)
+    if output is None:  # on stdout, likely a terminal: no control codes (the file keeps them)
+        from studybot.cli.common import echo, escaped_json
+
+        echo(escaped_json(text) if fmt == "json" else text, nl=False)
         return
     exports.write_file(output, lambda path: exports.write_text(path, text), force=force)
     click.echo(f"Wrote {output} ({number(len(text.splitlines()))} lines)", err=True)

@@ -15,7 +15,7 @@ import sys
 
 from studybot.cli import reveal, terminal
 from studybot.cli.common import stderr_console, stdout_console
-from studybot.cli.render import STYLES, MarkdownStream, echo, number, spinner
+from studybot.cli.render import STYLES, MarkdownStream, PrintableStream, echo, number, spinner
 from studybot.learn.review import RATINGS as RATING_NAMES
 from studybot.study.session import FOLLOW_UP, NEXT, QUIT, AttemptInterrupted
 
@@ -60,6 +60,7 @@ class TerminalListener:
         self.out = stdout_console()
         self.drawn = not quiet and self.out.is_terminal
         self.stream: MarkdownStream | None = None  # the answer being drawn
+        self.cleaner = PrintableStream()  # a piped answer's chunks, without escape codes
         self.held: list[str] | None = None  # an answer key kept for the reveal (offline quiz)
         self.waiting = None  # the spinner of a summary in the making
         self.segment_shown: int | None = None
@@ -121,11 +122,13 @@ class TerminalListener:
         if self.stream is not None:
             self.stream.feed(chunk)
             return
-        self._say(chunk, nl=False)
+        self._say(self.cleaner.feed(chunk), nl=False)  # a split escape code is held back
         (sys.stderr if self.quiet else sys.stdout).flush()
 
     def turn_recorded(self, turn, question) -> None:
         self.done += 1
+        if self.cleaner.tail:
+            self._say(self.cleaner.close(), nl=False)
         if self.held is None and not self._close_stream():
             self._say("")
         if self.stats:

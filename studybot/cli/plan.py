@@ -10,12 +10,14 @@ from studybot.cli.common import (
     CACHE_RULES,
     bank_option,
     channel_options,
+    echo,
     emit_json,
     human_bytes,
     json_option,
     segment_options,
     stdout_console,
 )
+from studybot.errors import clip
 
 CHART_ROWS = 40  # at most this many rows; longer ranges share a row per few questions
 BAR_CELLS = 24
@@ -160,9 +162,9 @@ def plan(
         return
     _render(projection)
     if price is None:
-        click.echo(
+        echo(  # the model ID as configured: clipped, and without control characters
             "Hint: "
-            + prices.NO_PRICES_HINT.format(model=settings.model or "MODEL_ID")
+            + prices.NO_PRICES_HINT.format(model=clip(settings.model or "MODEL_ID"))
             + ", or pass --price-input/--price-cached/--price-output.",
             err=True,
         )

@@ -1,9 +1,15 @@
 """What a terminal shows: colours with a meaning, Markdown answers, spinners, numbers.
 
 Colour and motion are for people at a terminal. Piped output and ``--json``
-stay plain text, byte for byte what the model wrote. ``NO_COLOR`` (any
-non-empty value, see no-color.org) or ``studybot --no-color`` turns colours
-off everywhere. rich is imported only when something is drawn.
+stay plain text, what the model wrote. ``NO_COLOR`` (any non-empty value,
+see no-color.org) or ``studybot --no-color`` turns colours off everywhere.
+rich is imported only when something is drawn.
+
+Text from a file or a server (a bank, an answer, a file name in an error)
+may hold control characters that a terminal obeys: ``ESC ] 0 ; … BEL``
+retitles the window, ``ESC [ 31 m`` recolours it. ``printable`` removes
+them; every console made here applies it to what it draws, and ``paint``
+to what it styles. Storage keeps the text as it came.
 """
 
 from __future__ import annotations
@@ -42,7 +48,48 @@ CLICK_STYLES = {  # the same meanings for lines written with click.echo
 SPARKS = "▁▂▃▄▅▆▇█"
 EIGHTHS = " ▏▎▍▌▋▊▉"  # a cell filled 0/8 … 7/8 from the left
 
+# Whole escape sequences first, as ESC pairs or as single C1 characters (CSI; OSC, DCS,
+# PM, APC up to their terminator), so no "[31m" is left behind; then every C0 control but
+# tab and newline, DEL and C1.
+_SEQUENCES = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"
+    r"|(?:\x1b[\]P^_X]|[\x9d\x90\x9e\x9f\x98])[^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)"
+)
+_CONTROLS = dict.fromkeys([*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)])
+_ANY_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+# The start of a sequence a chunk may end in, its end still to come in the next chunk.
+_UNFINISHED = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*$|\x1b$"
+    r"|(?:\x1b[\]P^_X]|[\x9d\x90\x9e\x9f\x98])[^\x07\x1b\x9c]{0,4096}$"
+)
+
 _no_color_flag = False
+
+
+class PrintableStream:
+    """``printable`` for text that arrives in chunks: a sequence split across two is held back."""
+
+    def __init__(self) -> None:
+        self.tail = ""
+
+    def feed(self, chunk: str) -> str:
+        text = self.tail + chunk
+        unfinished = _UNFINISHED.search(text)
+        self.tail = unfinished.group() if unfinished else ""
+        return printable(text[: len(text) - len(self.tail)])
+
+    def close(self) -> str:
+        """What was held back, when no end came: cleaned as it is."""
+        tail, self.tail = self.tail, ""
+        return printable(tail)
+
+
+def printable(text: str) -> str:
+    """``text`` without the control characters a terminal would obey (newline and tab stay)."""
+    if not _ANY_CONTROL.search(text):
+        return text
+    return _SEQUENCES.sub("", text).translate(_CONTROLS)
 
 
 def configure(*, no_color: bool) -> None:
@@ -57,6 +104,7 @@ def colour() -> bool:
 
 def paint(text: str, meaning: str) -> str:
     """``text`` styled for click.echo, which drops the styling when not on a terminal."""
+    text = printable(text)
     return click.style(text, **CLICK_STYLES[meaning]) if colour() else text
 
 
@@ -89,7 +137,7 @@ def echo(text: str = "", *, nl: bool = True, err: bool = True, meaning: str | No
 
     ``meaning`` colours it (``STYLES``) where colours are on.
     """
-    shown = fit(text, err)
+    shown = fit(printable(text), err)  # a bank's or a model's text may carry escape codes
     click.echo(paint(shown, meaning) if meaning else shown, nl=nl, err=err)
 
 
@@ -117,16 +165,44 @@ def bar(value: int, top: int, width: int = 12) -> str:
 
 
 def console(stderr: bool = False):
-    """A rich Console for stdout (or stderr) that wraps by ``break_offsets`` on a terminal.
+    """A rich Console that wraps by ``break_offsets`` on a terminal and draws only printable text.
 
     Piped, lines are never wrapped (rich would assume 80 columns).
     """
-    from rich.console import Console
-
     break_lines_for_rich()
-    target = Console(stderr=stderr, highlight=False, soft_wrap=True, no_color=not colour())
+    target = _printable_console()(
+        stderr=stderr, highlight=False, soft_wrap=True, no_color=not colour()
+    )
     target.soft_wrap = not target.is_terminal
     return target
+
+
+_console_class = None
+
+
+def _printable_console():
+    """The Console class (made once, when rich is first needed) that cleans what it draws."""
+    global _console_class
+    if _console_class is None:
+        from rich.console import Console
+        from rich.segment import Segment
+
+        class PrintableConsole(Console):
+            # Strings are cleaned whole before rich drops their BELs, so no "]0;" is left.
+            def render_str(self, text, **options):
+                return super().render_str(printable(text), **options)
+
+            # Every renderable (text, table, Markdown, a live area) ends as segments here;
+            # control segments are rich's own cursor moves, the others carry the text.
+            def render(self, renderable, options=None):
+                for segment in super().render(renderable, options):
+                    text = segment.text
+                    if segment.control is None and _ANY_CONTROL.search(text):
+                        segment = Segment(printable(text), segment.style)
+                    yield segment
+
+        _console_class = PrintableConsole
+    return _console_class
 
 
 def spinner(target, text: str) -> AbstractContextManager[Any]:
@@ -176,7 +252,7 @@ class MarkdownStream:
 
         from studybot.output.markup import readable_math
 
-        return Markdown(readable_math(self.text), hyperlinks=False)
+        return Markdown(readable_math(printable(self.text)), hyperlinks=False)
 
     def _lines(self) -> list:
         """The rendered answer without the blank lines some blocks (lists) start with."""

@@ -50,21 +50,23 @@ def point_lines(result: grade.Grade, width: int) -> list:
     from rich.cells import cell_len
     from rich.text import Text
 
-    from studybot.cli.render import hang_lines, inline_markdown
+    from studybot.cli.render import hang_lines, inline_markdown, printable
 
     digits = len(str(len(result.points)))
     lines = []
     for n, point in enumerate(result.points, start=1):
         style = MARK_STYLES[point.state]
         lead = Text.assemble((MARKS[point.state], style), " ", (f"{n:>{digits}}", "bold"), " ")
-        body, keep = inline_markdown(point.point)
+        body, keep = inline_markdown(printable(point.point))  # a bank's text: no escape codes
         lines += hang_lines(lead, body, width, keep)
         parts = _detail(point)
         room = width - lead.cell_len
         if parts and cell_len(" · ".join(parts)) <= room:
             parts = [" · ".join(parts)]  # "you: … · key: …" on one line when it fits
         for part in parts:
-            lines += hang_lines(Text(" " * lead.cell_len), Text(part, style=style), width)
+            lines += hang_lines(
+                Text(" " * lead.cell_len), Text(printable(part), style=style), width
+            )
     return lines
 
 

@@ -166,11 +166,16 @@ def _study_locked(study, store, record, as_json: bool) -> None:
     except session.Stopped:
         echo(f"Stopped. Resume with: studybot resume {record.id}")
         return
-    except KeyboardInterrupt as exc:
+    except KeyboardInterrupt as exc:  # Ctrl-C, and SIGTERM or SIGHUP (studybot.launch)
         kept = isinstance(exc, session.AttemptInterrupted) and exc.draft.strip()
         raise Interrupted(
             "Interrupted; the session is saved"
             + (", your draft answer too." if kept else " (an answer in flight is not)."),
+            hint=f"Resume with: studybot resume {record.id}",
+        ) from None
+    except BrokenPipeError:  # stdout's reader went away (| head): not a crash
+        raise StudybotError(
+            "stopped: the output was closed; the session is saved (an answer in flight is not)",
             hint=f"Resume with: studybot resume {record.id}",
         ) from None
     except ContextOverflow as exc:
@@ -204,10 +209,13 @@ def _drawn(run, study, store, record, listener):
 
 def _channel_line(study) -> None:
     """In live mode, the first line says who answers: provider, model, base URL."""
+    from studybot.channel.urls import masked
+
     if not study.provider.live:
         return
     echo(
-        f"live · {study.provider.name} · model {study.provider.model} · {study.settings.base_url}",
+        f"live · {study.provider.name} · model {study.provider.model} · "
+        f"{masked(study.settings.base_url)}",
         meaning="tokens",
     )
 

@@ -52,7 +52,9 @@ def sessions(as_json: bool) -> None:
     cost_heading = f"cost {currencies.pop()}" if len(currencies) == 1 else "cost"
     # questions: what was chosen (a range, "ch 3", "tag kv-cache", "ids 5,23", "weak 10", "4 due")
     headings = ["id", "status", "questions", "answered", "mode", "model", "bank", "created"]
-    cut = {"model": 24, "bank": 24, "questions": 14}  # cut short with an ellipsis
+    # Long texts are cut (a model ID, a bank path, a long list of ids); the id never is.
+    cut = {"model": 24, "bank": 24, "questions": 13}
+    id_width = max(len("id"), *(len(str(r.id)) for r in records))
     for heading in headings + ([cost_heading] if priced else []):
         table.add_column(
             heading,
@@ -60,6 +62,7 @@ def sessions(as_json: bool) -> None:
             no_wrap=True,
             overflow="ellipsis" if heading in cut else "fold",
             max_width=cut.get(heading),
+            min_width=id_width if heading == "id" else None,
         )
     this_year = datetime.now(UTC).strftime("%Y")
     for r in records:

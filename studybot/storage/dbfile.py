@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.request import pathname2url
 
 from sqlite_utils import Database
 
@@ -29,11 +30,35 @@ def connect(path: Path, *, write: bool = True) -> Database:
         _prepare(path)
         conn = sqlite3.connect(str(path), timeout=BUSY_SECONDS)
     elif path.exists():
-        # A read-only home: open the file read-only; WAL needs mode=ro to skip the -shm write.
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_SECONDS)
+        conn = _read_only(path)
     else:
         return Database(memory=True)  # nothing studied yet, and nowhere to write
     return Database(conn)
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    """The file opened for reading, in a folder that may be read-only.
+
+    A WAL database read with ``mode=ro`` still needs its ``-shm`` file, which
+    SQLite creates next to it; in a folder nobody may write that fails
+    ("unable to open database file"). There the file is opened
+    ``immutable``: no -shm, no locks. That is safe when no -wal file holds
+    unmerged pages (a writer that closed cleanly left none); when one does,
+    ``mode=ro`` reads it through the -shm that came with it, and only without
+    one is it opened immutable, the pages still in the -wal unseen.
+    """
+    uri = "file:" + pathname2url(str(path.absolute()))
+    wal = path.with_name(path.name + "-wal")
+    pending = wal.exists() and wal.stat().st_size > 0
+    if os.access(path.parent, os.W_OK) or pending:
+        try:
+            conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=BUSY_SECONDS)
+            conn.execute("select count(*) from sqlite_master").fetchone()  # opens it now
+            return conn
+        except sqlite3.OperationalError:
+            if os.access(path.parent, os.W_OK):
+                raise
+    return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, timeout=BUSY_SECONDS)
 
 
 def writable(path: Path) -> bool:
@@ -45,18 +70,35 @@ def writable(path: Path) -> bool:
     return os.access(folder, os.W_OK)
 
 
+HOME_HINT = "point STUDYBOT_HOME at a folder (it is created if missing)"
+MOVE_HINT = "move it away (studybot then starts a new database there), or set STUDYBOT_HOME"
+
+
+def home_problem(path: Path) -> str | None:
+    """What keeps the database's folder from being a home, in words; None when nothing does."""
+    folder = path.parent
+    if folder.exists() and not folder.is_dir():
+        return f"STUDYBOT_HOME {folder} is a file, not a folder"
+    if path.exists() and not path.is_file():
+        return f"the session database {path} is not a file"
+    return None
+
+
 def _prepare(path: Path) -> None:
-    """Create the folder and a private (0600) file; the key never lands here, answers do."""
-    if path.parent.exists() and not path.parent.is_dir():
-        raise ConfigError(
-            f"STUDYBOT_HOME {path.parent} is a file, not a folder",
-            hint="point STUDYBOT_HOME at a folder (it is created if missing)",
-        )
+    """Create the folder and a private (0600) file; the key never lands here, answers do.
+
+    An existing file keeps its mode: a user who made it read-only (0444) meant it,
+    and a run that then fails must not have changed it.
+    """
+    problem = home_problem(path)
+    if problem:
+        raise ConfigError(problem, hint=HOME_HINT if path.parent.is_file() else MOVE_HINT)
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         if not path.exists():
-            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-        os.chmod(path, 0o600)
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass  # another studybot created it a moment ago, 0600 too
     except OSError as exc:
         raise StudybotError(
             f"cannot open the session database {path}: {exc.strerror or exc}",
@@ -83,15 +125,29 @@ def writing(db: Database) -> Iterator[Database]:
 def _begin_immediate(db: Database) -> None:
     # The busy handler waits for a writer; SQLite still answers "locked" at once when it
     # sees a stale read snapshot, so that case is retried here until the same deadline.
-    deadline = time.monotonic() + BUSY_SECONDS
+    started = time.monotonic()
     while True:
         try:
             db.conn.execute("BEGIN IMMEDIATE")
             return
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
+            waited = time.monotonic() - started
+            if "locked" not in str(exc) and "busy" not in str(exc):
                 raise
+            if waited > BUSY_SECONDS:
+                raise _held(db, waited) from None
             time.sleep(0.05)
+
+
+def _held(db: Database, waited: float) -> StudybotError:
+    """The write lock stayed with another process past the deadline: say so, with the time."""
+    rows = db.conn.execute("PRAGMA database_list").fetchall()
+    path = next((row[2] for row in rows if row[1] == "main"), "") or "(in memory)"
+    return StudybotError(
+        f"waited {waited:.0f} s for another studybot process to finish writing the session "
+        f"database {path}; it still held the write lock",
+        hint="let the other run finish (or stop it), then try again; what was saved is kept",
+    )
 
 
 def explain(exc: sqlite3.Error, path: Path) -> StudybotError:
@@ -116,20 +172,24 @@ def explain(exc: sqlite3.Error, path: Path) -> StudybotError:
             "sessions, show and export still read a read-only home",
         )
     if "locked" in lower or "busy" in lower:
+        # Writes wait their turn in ``writing``; what reaches here failed outside it.
         return StudybotError(
-            f"the session database {path} stayed locked by another studybot process "
-            f"for {BUSY_SECONDS:g} s",
-            hint="wait for the other run to finish, then try again",
+            f"SQLite refused to use the session database {path} while another studybot "
+            f"process held it ({text})",
+            hint="let the other run finish, then try again; what was saved is kept",
         )
     return StudybotError(f"the session database {path} failed: {text}")
 
 
 def quick_check(path: Path) -> str:
     """SQLite's ``PRAGMA quick_check`` on the file, read-only: "ok", or its first problem."""
+    problem = home_problem(path)
+    if problem:
+        return problem
     if not path.exists():
         return "ok (not created yet)"
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_SECONDS)
+        conn = _read_only(path)
         try:
             rows = conn.execute("PRAGMA quick_check").fetchall()
         finally:

@@ -144,7 +144,7 @@ def test_a_broken_codex_config_is_an_input_error(invoke, codex_home):
         ("http://127.0.0.1:8000/api", None),
         ("https://taotoken.net/api/v1", "ends in /v1"),
         ("https://taotoken.net/?utm_source=x&utm_medium=y", "landing page"),
-        ("https://taotoken.net/api#top", "landing page"),
+        ("https://taotoken.net/api#top", "has a fragment"),
         ("mailto:someone@taotoken.net", "http(s)"),
         ("https://", "http(s)"),
         ("", "http(s)"),

@@ -182,10 +182,11 @@ def test_help_does_not_import_openai_torch_or_matplotlib(studybot_home):
 
 
 def test_unexpected_errors_are_one_line_unless_debugging(studybot_home, tmp_path):
-    # A database path that is a folder makes sqlite fail in a way we do not anticipate.
+    # A database path that is a folder: named as a bad home (exit 2), one line and a hint.
     (studybot_home / DB_NAME).mkdir(parents=True)
     out = subprocess.run(
         studybot("sessions"), env=env_for(studybot_home), capture_output=True, text=True
     )
-    assert out.returncode == 1
+    assert out.returncode == 2
     assert out.stderr.startswith("Error:") and "Traceback" not in out.stderr
+    assert f"{studybot_home / DB_NAME} is not a file" in out.stderr

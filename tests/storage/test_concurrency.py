@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from openai_server import Fault, OpenAIServer
+from scripted import Scripted, quiz
 
 from studybot.storage.store import Store
 
@@ -130,3 +132,79 @@ def test_a_killed_resume_leaves_no_lock_behind(invoke, server, studybot_home, mo
     assert rc == 0, err
     record = Store.open().session(1)
     assert record.complete and record.answered == 6
+
+
+TRIALS = 20  # pairs of runs started together (#21 item 10: 1 of 3 failed before)
+
+
+@pytest.mark.concurrency
+def test_twenty_trials_of_two_runs_at_once_all_complete(tmp_path):
+    """Half on a fresh home (both migrate it), half on a migrated one; a few at a time."""
+    homes = [tmp_path / f"home-{n}" for n in range(TRIALS)]
+    for home in homes[TRIALS // 2 :]:
+        Store(home / "studybot.db").close()
+    failures = []
+    for wave in range(0, TRIALS, 4):
+        procs = [
+            (home, spawn(home, "run", "--from", str(first), "--to", str(first + 1), key=False))
+            for home in homes[wave : wave + 4]
+            for first in (1, 20)
+        ]
+        failures += [(home.name, rc, err) for home, p in procs for rc, err in [finish(p)] if rc]
+    assert failures == []
+    for home in homes:
+        with sqlite3.connect(home / "studybot.db") as con:
+            done = con.execute("select count(*) from turns").fetchone()[0]
+        assert done == 4, home
+
+
+def test_every_write_holds_the_write_lock_from_its_first_statement(invoke, monkeypatch):
+    """No transaction that starts as a read and then writes: SQLite fails those at once."""
+    real_connect = sqlite3.connect
+    outside: list[str] = []
+
+    def connect(*args, **kwargs):
+        conn = real_connect(*args, **kwargs)
+        held = {"lock": False}
+
+        def seen(sql: str) -> None:
+            words = sql.strip().lower().split()
+            first = words[0] if words else ""
+            if words[:2] == ["begin", "immediate"]:
+                held["lock"] = True
+            elif first in {"commit", "end"} or words[:1] == ["rollback"] and "to" not in words:
+                held["lock"] = False
+            elif first == "begin" or (first in WRITES and not held["lock"]):
+                outside.append(sql.strip()[:80])
+
+        conn.set_trace_callback(seen)
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    assert invoke("run", "--from", "1", "--to", "6").exit_code == 0
+    # A quiz needs a terminal: the same loop, answered by a scripted learner.
+    quiz(Scripted(["要点"] * 3, [3, 3, 3]), first=7, last=9)
+    for args in (("review",), ("show", "1"), ("export", "2", "-f", "md"), ("sessions",)):
+        assert invoke(*args, input="\n3\n" * 3).exit_code == 0, args
+    assert outside == []
+
+
+WRITES = {"insert", "update", "delete", "replace", "create", "alter", "drop"}
+
+
+def test_a_write_lock_held_too_long_says_what_happened(studybot_home, monkeypatch):
+    from studybot.errors import StudybotError
+    from studybot.storage import dbfile
+
+    store = Store.open()
+    monkeypatch.setattr(dbfile, "BUSY_SECONDS", 0.2)
+    other = sqlite3.connect(store.path, timeout=0.1)
+    other.execute("BEGIN IMMEDIATE")  # another process, mid-write
+    try:
+        with pytest.raises(StudybotError) as caught:
+            Store.open().remember_prefix("前缀")
+    finally:
+        other.rollback()
+    message = caught.value.message
+    assert message.startswith("waited 0 s for another studybot process to finish writing")
+    assert str(store.path) in message and "still held the write lock" in message

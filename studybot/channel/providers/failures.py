@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from typing import Any
 
+from studybot.channel.urls import masked
 from studybot.errors import ContextOverflow, ProviderError, StudybotError
 
 QUOTE_CHARS = 160  # longest piece of a server message quoted to the user
@@ -69,6 +70,10 @@ class Channel:
     key_state: str  # e.g. "set, 51 characters"
     retries: int
     secret: str = ""  # only to scrub quoted server text; never printed
+
+    def __post_init__(self) -> None:
+        # Messages name the URL; user info, query and fragment may hold a key.
+        object.__setattr__(self, "base_url", masked(self.base_url))
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import tomllib
 import unicodedata
 from pathlib import Path
 
-from studybot import importer
+from studybot.bank import importer
 
 DEV = Path(__file__).resolve().parent.parent / "tests" / "data" / "import" / "corpus"
 
@@ -31,7 +31,8 @@ def norm(text: str) -> str:
 def load(path: Path):
     try:
         return importer.read(path), None
-    except Exception:  # noqa: BLE001 - the bench reports any failure
+    except Exception as first:  # noqa: BLE001 - the bench reports any failure
+        error = first
         if "force" in inspect.signature(importer.read).parameters:
             try:
                 return importer.read(path, force=True), None

@@ -17,8 +17,15 @@ from markdown_it import MarkdownIt
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _LINK = re.compile(r"\[(?P<text>[^\]]*)\]\([^)]*\)")
 _REF_LINK = re.compile(r"!?\[(?P<text>[^\]]*)\]\[[^\]]*\]")
-_HTML_TAG = re.compile(r"</?[A-Za-z][^>]*>")
+# HTML a reader does not see; ``</s>``, ``<think>``, ``<eos>`` and ``<|im_end|>`` are text
+_HTML_TAG = re.compile(
+    r"</?(?:a|abbr|aside|b|big|blockquote|br|center|code|dd|del|details|div|dl|dt|em|font"
+    r"|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|pre|small|span|strong|sub|summary|sup|table"
+    r"|tbody|td|th|thead|tr|tt|u|ul)(?:\s[^>]*)?/?>",
+    re.IGNORECASE,
+)
 _EMPHASIS = re.compile(r"(\*\*|__|~~)")
+_ITALIC = re.compile(r"(?<![\w*])\*(?![\s*])([^*\n]+?)(?<![\s*])\*(?![\w*])")
 _LINK_TARGET = re.compile(r"!?\[[^\]]*\]\((?P<target>[^)\s]*)[^)]*\)")
 
 
@@ -86,7 +93,7 @@ def plain(raw: str) -> str:
     text = _LINK.sub(lambda m: m["text"], _IMAGE.sub("", raw))
     text = _REF_LINK.sub(lambda m: m["text"], text)
     text = _HTML_TAG.sub("", text)
-    text = _EMPHASIS.sub("", text)
+    text = _ITALIC.sub(r"\1", _EMPHASIS.sub("", text))
     return text.replace("\\", "").strip()
 
 

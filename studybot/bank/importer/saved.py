@@ -11,6 +11,7 @@ loads as it was imported.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -32,14 +33,22 @@ _ESCAPES = {
 def write(loaded: Bank, target: Path, source: str | None = None) -> None:
     """Write ``loaded`` into the folder ``target``, replacing what is there.
 
-    Until the new files have been written and read back, the old bank stays in place.
+    The new bank is written beside the old one (``.NAME.new-PID-TOKEN``),
+    synced and read back; then the old folder steps aside
+    (``.NAME.old-PID-TOKEN``) and the new one takes its name, two renames.
+    A process killed at any point leaves the old bank, the new one, or the
+    two folders that ``recover`` turns back into the new one at the next start.
     """
-    target.parent.mkdir(parents=True, exist_ok=True)
+    root = target.parent
+    root.mkdir(parents=True, exist_ok=True)
+    recover(root)
     name = target.name
-    staging = Path(tempfile.mkdtemp(prefix=f".{name}.new-", dir=target.parent))
+    staging = Path(tempfile.mkdtemp(prefix=f".{name}.new-{os.getpid()}-", dir=root))
+    token = staging.name.rpartition("-")[2]
     try:
         for file_name, text in files(loaded, source).items():
-            (staging / file_name).write_text(text, encoding="utf-8")
+            _write_synced(staging / file_name, text)
+        _sync_folder(staging)
         again = load_folder(staging, name, key_points=IMPORTED_KEY_POINTS)
         if (again.title, again.chapters, again.questions) != (
             loaded.title,
@@ -47,20 +56,88 @@ def write(loaded: Bank, target: Path, source: str | None = None) -> None:
             loaded.questions,
         ):
             raise StudybotError(f"the saved copy of {name!r} does not read back as imported")
+        old = root / f".{name}.old-{os.getpid()}-{token}"
         if target.exists():
-            old = target.with_name(f".{name}.old-{os.getpid()}")
             target.rename(old)
-            try:
-                staging.rename(target)
-            except OSError:
-                old.rename(target)
-                raise
-            shutil.rmtree(old)
-        else:
+        try:
             staging.rename(target)
+        except OSError:
+            if old.exists() and not target.exists():
+                old.rename(target)
+            raise
+        _sync_folder(root)
+        if old.exists():
+            shutil.rmtree(old)
     finally:
         if staging.exists():
             shutil.rmtree(staging)
+
+
+_LEFTOVER = re.compile(
+    r"^\.(?P<name>[A-Za-z0-9_-]{1,64})\.(?P<kind>new|old)-(?P<pid>\d+)-(?P<token>\w+)$"
+)
+
+
+def recover(root: Path) -> None:
+    """Finish or undo a replacement that a killed ``bank import`` left half done.
+
+    A ``.NAME.new-…`` folder beside its ``.NAME.old-…`` means the old bank
+    had stepped aside for a new one that was already written and read back:
+    the new one takes the name. Any other leftover of a process that is
+    gone (a half-written new bank, an old one not yet deleted) is removed.
+    """
+    try:
+        entries = list(root.iterdir())
+    except OSError:
+        return
+    leftovers = [(p, m) for p in entries if (m := _LEFTOVER.match(p.name))]
+    leftovers.sort(key=lambda found: found[1]["kind"] != "new")  # a ready new bank first
+    for path, match in leftovers:
+        if _alive(int(match["pid"])) or not path.exists():
+            continue
+        target = root / match["name"]
+        if match["kind"] == "new" and not target.exists():
+            old = root / f".{match['name']}.old-{match['pid']}-{match['token']}"
+            if old.exists():
+                path.rename(target)
+                continue
+        if match["kind"] == "old" and not target.exists():
+            path.rename(target)  # no new bank was ready: the old one comes back
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, owned by someone else
+    return True
+
+
+def _write_synced(path: Path, text: str) -> None:
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the names in ``folder`` durable (where the system can sync a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def files(loaded: Bank, source: str | None = None) -> dict[str, str]:

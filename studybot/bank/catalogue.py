@@ -98,7 +98,9 @@ def load(ref: str | None = None) -> Bank:
     if NAME.fullmatch(ref):
         _recover()
     if NAME.fullmatch(ref) and (saved / "bank.toml").is_file():
-        return load_folder(saved, name=ref, key_points=IMPORTED_KEY_POINTS)
+        from studybot.bank.importer import saved as saved_banks
+
+        return saved_banks.load(saved, ref)
     raise BadInput(
         f"no bank named {ref!r}",
         hint="give a folder with bank.toml, a question file, or a name from `studybot bank banks`",

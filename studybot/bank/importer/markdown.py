@@ -213,7 +213,9 @@ class _Reader(ParagraphReading, ListReading):
             return label, rest
         body = any(b.kind != "heading" for b in inner)
         if self.level is not None and block.level == self.level:
-            return (label, rest) if (body or label) and not asks_inside(inner) else None
+            # a section only when questions sit in headings below it
+            below = [b for b in inner if b.kind == "heading"]
+            return (label, rest) if (body or label) and not asks_inside(below) else None
         if label is not None and (self.level is None or block.level > self.level):
             return (label, rest) if not asks_inside(inner) else None
         return None

@@ -43,7 +43,7 @@ PARAGRAPH_NUMBER = re.compile(
 )
 HINT_LINE = re.compile(r"^(?:提示|hint)\s*[:：]\s*(?P<text>.+)$", re.IGNORECASE | re.DOTALL)
 _INLINE_HINT = re.compile(r"[（(【\[]\s*(?:提示|hint)\s*[:：].*?[）)】\]]\s*$", re.IGNORECASE)
-OPTIONS = re.compile(r"以下|下列|哪个|哪一|哪种|which of", re.IGNORECASE)
+OPTIONS = re.compile(r"以下|下列|下面哪|如下|选项|which of|which one of", re.IGNORECASE)
 KEY_POINTS_MOST = 6
 _POINT_CHARS = 300
 

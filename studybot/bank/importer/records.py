@@ -27,6 +27,11 @@ from studybot.bank.importer.source import SURROGATE, BigNumber, loads
 MAX_ID = 2**63 - 1  # SQLite's largest integer
 _SCALARS = (str, int, float, type(None))
 _TOO_DEEP = "JSON nested too deeply to be a question list"
+_POINT_PREFIX = re.compile(r"^\s*(?:[-*+•]|\d+\s*(?:[、．)）]|\.(?!\d)))\s*")
+_TAG_SPLIT = re.compile(r"[,，|；;]")
+_SPACES = re.compile(r"\s+")
+# a lone surrogate comes only from a "\ud800" escape: records are searched only if there is one
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 def read_csv(path: Path, text: str, options: Options) -> Parsed:
@@ -78,7 +83,7 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
             if not any(cell.strip() for cell in row):
                 continue
             record = {name: row[i] if i < len(row) else "" for i, name in enumerate(names)}
-            out.add(_draft(record, mapping, where))
+            out.add(_draft(record, mapping, where, mend=False))  # UTF-8 text has no surrogates
     except csv.Error as exc:
         out.fatal.append(f"{path}:{start}: unreadable CSV: {exc}")
     return out
@@ -116,7 +121,7 @@ def read_json(path: Path, text: str, options: Options) -> Parsed:
     records = [(chapter, item) for chapter, items in groups for item in items]
     if places is not None and len(places) != len(records):
         places = None
-    _records(out, path, records, places, options)
+    _records(out, path, records, places, options, bool(_ESCAPED_SURROGATE.search(text)))
     return out
 
 
@@ -139,7 +144,7 @@ def read_jsonl(path: Path, text: str, options: Options) -> Parsed:
         places.append(number)
         if len(records) > out.limit:
             break  # _records refuses the file at the first record past the limit
-    _records(out, path, records, places, options)
+    _records(out, path, records, places, options, bool(_ESCAPED_SURROGATE.search(text)))
     return out
 
 
@@ -149,6 +154,7 @@ def _records(
     records: list[tuple[str | None, Any]],
     places: list[int] | None,
     options: Options,
+    mend: bool,
 ) -> None:
     mapping = fields.choose(
         (str(k) for _, item in records if isinstance(item, dict) for k in item), options.mapping
@@ -164,7 +170,7 @@ def _records(
         _note_mapping(out, mapping)
     for index, (chapter, item) in enumerate(records):
         where = f"{path}:{places[index]}" if places else f"{path}:item {index + 1}"
-        draft = _draft(item, mapping, where)
+        draft = _draft(item, mapping, where, mend)
         draft.chapter = draft.chapter or chapter
         out.add(draft)
 
@@ -193,7 +199,7 @@ def _asks(text: str) -> bool:
 # -- one record ------------------------------------------------------------------------
 
 
-def _draft(item: Any, mapping: fields.Mapping, where: str) -> Draft:
+def _draft(item: Any, mapping: fields.Mapping, where: str, mend: bool = True) -> Draft:
     if isinstance(item, list) and 1 <= len(item) <= 2 and all(isinstance(v, str) for v in item):
         item = {"question": item[0], "answer": item[1] if len(item) > 1 else None}
         mapping = fields.choose(item)
@@ -231,9 +237,10 @@ def _draft(item: Any, mapping: fields.Mapping, where: str) -> Draft:
     draft.hint = _scalar(record.get("hint")).strip() or None
     draft.reference = _scalar(record.get("answer")).strip() or None
     tags = record.get("tags") or []
-    tags = tags if isinstance(tags, list) else re.split(r"[,，|；;]", str(tags))
-    draft.tags = [re.sub(r"\s+", "-", str(t).strip().lower()) for t in tags if str(t).strip()]
-    _mend_surrogates(draft, _strings(item))
+    tags = tags if isinstance(tags, list) else _TAG_SPLIT.split(str(tags))
+    draft.tags = [_SPACES.sub("-", str(t).strip().lower()) for t in tags if str(t).strip()]
+    if mend:
+        _mend_surrogates(draft, _strings(item))
     return draft
 
 
@@ -302,7 +309,5 @@ def _split_points(value: Any) -> list[str]:
         text = _scalar(value)
         separator = next((s for s in ("\n", "|", "；") if s in text), None)
         parts = text.split(separator) if separator else [text]
-    points = [
-        re.sub(r"^\s*(?:[-*+•]|\d+\s*(?:[、．)）]|\.(?!\d)))\s*", "", p).strip() for p in parts
-    ]
+    points = [_POINT_PREFIX.sub("", p).strip() for p in parts]
     return [p for p in points if p]

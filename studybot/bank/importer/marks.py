@@ -131,7 +131,7 @@ def reads_as_question(text: str) -> bool:
         return False
     body = re.sub(r"^[（(【\[].{0,12}?[）)】\]]\s*", "", text)  # "（字节一面）…"
     body = re.sub(r"^(?:开放题|场景题|算法题|编程题|手撕|追问|问)\s*[:：]\s*", "", body)
-    if CJK.search(body[:2]) or not body[:1].isascii():
+    if CJK.search(body):
         if _ZH_TASK_START.match(body):
             return True
         if body.endswith(_STATEMENT_END):

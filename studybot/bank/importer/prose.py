@@ -35,6 +35,16 @@ _LEAD = re.compile(
 )
 
 
+_STATEMENT = ("。", "：", ":", "！")
+
+
+def _one_a_line(texts: list[str]) -> bool:
+    """Three or more short lines, two in three of them asking: a list of questions, a line each."""
+    if len(texts) < 3 or any(len(t) > 200 for t in texts):
+        return False
+    return 3 * sum(1 for t in texts if reads_as_question(t)) >= 2 * len(texts)
+
+
 class ParagraphReading:
     """The paragraph rules of the Markdown reader."""
 
@@ -62,7 +72,13 @@ class ParagraphReading:
                 self._skip_lines(before, raw_lines[: starts[0][0]], path)
         bounds = [s[0] for s in starts[1:]] + [len(raw_lines)]
         for (k, label, text), stop in zip(starts, bounds, strict=True):
-            current = self._draft(block.start + k, label, clean(text), path)
+            inline = INLINE_ANSWER.match(text)  # "问：…？答：…" on one line
+            current = self._draft(
+                block.start + k, label, clean(inline["q"] if inline else text), path
+            )
+            if inline and inline["a"].strip():
+                current.reference = "\n".join([inline["a"].strip(), *raw_lines[k + 1 : stop]])
+                continue
             body = k + 1
             if not current.question and body < stop:  # "**Q3：**" alone takes the line below
                 body += split_answer(raw_lines[body:stop])
@@ -92,8 +108,15 @@ class ParagraphReading:
             if reads_as_question(texts[0]):
                 self._skip(block.start, texts[0], "the candidate's own question (反问)", False)
             return None
-        if len(texts) > 1 and all(reads_as_question(t) for t in texts):
+        if _one_a_line(texts):
+            draft = None
             for k, text in enumerate(texts):  # one question a line
+                if not text.rstrip().endswith(_STATEMENT):
+                    draft = self._draft(block.start + k, *numbered(clean(text)), path)
+            self.loose.add(id(draft))
+            return None
+        if len(texts) > 1 and all(reads_as_question(t) for t in texts):
+            for k, text in enumerate(texts):
                 draft = self._draft(block.start + k, *numbered(clean(text)), path)
             self.loose.add(id(draft))
             return draft

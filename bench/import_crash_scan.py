@@ -92,6 +92,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--verbose", action="store_true", help="name each file before its run")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     base = seeds()
@@ -104,6 +105,8 @@ def main(argv: list[str]) -> int:
             path = Path(folder) / f"hostile-{number}{suffix}"
             path.write_bytes(data)
             for extra in ([], ["--force"]):
+                if args.verbose:
+                    print(f"  {path.name} {len(data):,} bytes {extra}", file=sys.stderr, flush=True)
                 start = time.perf_counter()
                 result = runner.invoke(
                     cli,

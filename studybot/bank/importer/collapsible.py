@@ -11,7 +11,9 @@ import re
 
 from studybot.bank.importer.blocks import Block
 
-_DETAILS = re.compile(r"<(/?)details\b[^>]*>|<summary\b[^>]*>(.*?)</summary>", re.I | re.S)
+_DETAILS = re.compile(
+    r"<(/?)details\b[^>]{0,500}>|<summary\b[^>]{0,500}>(.{0,2000}?)</summary>", re.I | re.S
+)
 
 
 def collapsible(lines: list[str], blocks: list[Block], index: int):

@@ -13,6 +13,7 @@ from __future__ import annotations
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.marks import (
+    asks,
     asks_inside,
     clean,
     has_marker_items,
@@ -31,7 +32,7 @@ class ListReading:
     """The list rules of the Markdown reader."""
 
     def _list(self, block: Block, path, current: Draft | None) -> Draft | None:
-        if current is not None and self.strong and not has_marker_items(block):
+        if current is not None and self.strong and not _marked_or_asking(block):
             current.blocks.append(block)  # a marked question's answer, numbered or not
             return current
         before = len(self.out.drafts)
@@ -120,6 +121,14 @@ class ListReading:
         if label is None and block.kind == "ordered_list":
             label = item.number
         return label, text.strip(), False
+
+
+def _marked_or_asking(block: Block) -> bool:
+    """A list of questions after a marked one: items with markers, or mostly ending in ？."""
+    if has_marker_items(block):
+        return True
+    texts = [joined(p.raw.split("\n")[0]) for i in items(block) if (p := i.first_paragraph())]
+    return bool(texts) and 2 * sum(1 for t in texts if asks(clean(t))) > len(texts)
 
 
 def _mostly_asking(block: Block) -> bool:

@@ -50,13 +50,12 @@ _POINT_CHARS = 300
 _CHECKBOX = re.compile(r"^\[[ xX✓✔]\]\s+")
 _CITATION = re.compile(
     r"\s*\[?\[(?:src|source|sources|answer|answers|solution|link|ref|reference|参考|答案|解答|详解|原文|链接|来源)\]\]?"
-    r"(?:\([^)]*\))?\s*$",
+    r"(?:\([^)\n]{0,2000}\))?\s*$",
     re.IGNORECASE,
 )
-_NAME = r"\*?[A-Z][A-Za-z0-9&.'’]*[a-z][A-Za-z0-9&.'’]*(?:\s+[A-Z][A-Za-z0-9&.'’]*)*\*?"
-_COMPANY = re.compile(
-    rf"\s+[-–—]\s+\*?(?:{_NAME}(?:\s*[,/&]\s*{_NAME})*)(?:\s+[Ii]nterview\s+[Qq]uestions?)?\*?\s*$"
-)
+_DASH = re.compile(r"\s[-–—]\s")
+_COMPANY_NAME = re.compile(r"[A-Z][\w&.'’]*(?: [A-Z][\w&.'’]*){0,3}")
+_INTERVIEW = re.compile(r"\s*interview\s+questions?\s*$", re.IGNORECASE)
 _ZH_TASK = (
     "介绍", "解释", "推导", "比较", "对比", "谈谈", "说说", "讲讲", "讲一下", "讲一讲", "聊聊",
     "简述", "简要", "描述", "阐述", "论述", "分析", "手写", "手撕", "实现", "写出", "写一个",
@@ -101,9 +100,25 @@ def clean(text: str) -> str:
     if bare and bare["text"].strip():
         text = bare["text"]
     text = _CITATION.sub("", text)
-    text = _COMPANY.sub("", text)
+    text = _without_company(text)
     text = _CITATION.sub("", text)
     return _trailing_symbols(text).strip()
+
+
+def _without_company(text: str) -> str:
+    """``What is X? - Google, Amazon Interview Question`` without what follows the dash."""
+    dashes = list(_DASH.finditer(text[-200:]))
+    if not dashes:
+        return text
+    cut = len(text) - 200 + dashes[-1].start() if len(text) > 200 else dashes[-1].start()
+    suffix = _INTERVIEW.sub("", text[cut + 3 :].strip().strip("*_ "))
+    names = [n.strip(" *_") for n in re.split(r"[,/&]", suffix)]
+    if not suffix or not cut or not all(names):
+        return text
+    for name in names:  # companies are capitalised words, not acronyms: "- LSTM" stays
+        if not _COMPANY_NAME.fullmatch(name) or not any(c.islower() for c in name):
+            return text
+    return text[:cut].rstrip()
 
 
 def _trailing_symbols(text: str) -> str:

@@ -16,6 +16,7 @@ question and what its answer is.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -93,6 +94,7 @@ META = re.compile(
 REVERSE = re.compile(r"反问")  # the candidate's own question to the interviewer
 
 
+@functools.lru_cache(maxsize=16384)  # the reader asks about one line's text several times
 def clean(text: str) -> str:
     """A question's text without checkbox, ``Q：``, company suffix, citation link or emoji."""
     text = _CHECKBOX.sub("", text.strip())
@@ -137,6 +139,7 @@ def asks(text: str) -> bool:
     return _INLINE_HINT.sub("", text).rstrip().endswith(("？", "?"))
 
 
+@functools.lru_cache(maxsize=16384)
 def reads_as_question(text: str) -> bool:
     """A question mark, a task verb or question word in front, or a question's topic at the end."""
     text = clean(text)

@@ -163,6 +163,7 @@ BROKEN = [
         1,
         "no question column in the header (need question, 题目 or 问题; found 编号, 内容)",
     ),
+    ("blank-header.tsv", "\n什么是词元？\n", 1, "no question column in the header"),
     ("quote.csv", '题目\n什么是词元？\n"什么是嵌入？\n什么是注意力？\n', 3, "unreadable CSV"),
     ("empty-cell.csv", "编号,题目\n1,什么是词元？\n2,\n", 3, "Q2 has no question text"),
     ("syntax.json", '[\n  "什么是词元？",\n  "什么是嵌入？",\n]\n', 4, "JSON syntax error"),

@@ -59,7 +59,7 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
         mapping = fields.choose(names, options.mapping)
         rows: Iterator[list[str]] = reader
         if "question" not in mapping.keys:
-            if not _asks(names[0]):
+            if not names or not _asks(names[0]):
                 found = ", ".join(n for n in names if n) or "nothing"
                 out.fatal.append(
                     f"{path}:1: no question column in the header "

@@ -36,6 +36,7 @@ __all__ = [
     "Question",
     "check_name",
     "check_questions",
+    "is_question_file",
     "key_point_rule",
     "load",
     "load_folder",
@@ -89,17 +90,27 @@ def load(ref: str | None = None) -> Bank:
         path = path.parent
     if path.is_dir():
         return load_folder(path, name=str(path), key_points=key_point_rule(path))
-    if path.is_file():
+    if path.exists():  # a file, or a FIFO or device the importer refuses with one clear line
         from studybot.bank import importer
 
         return importer.read(path)
     saved = saved_root() / ref
+    if NAME.fullmatch(ref):
+        _recover()
     if NAME.fullmatch(ref) and (saved / "bank.toml").is_file():
-        return load_folder(saved, name=ref, key_points=IMPORTED_KEY_POINTS)
+        from studybot.bank.importer import saved as saved_banks
+
+        return saved_banks.load(saved, ref)
     raise BadInput(
         f"no bank named {ref!r}",
         hint="give a folder with bank.toml, a question file, or a name from `studybot bank banks`",
     )
+
+
+def is_question_file(ref: str) -> bool:
+    """True when ``ref`` names a user's question file (read by the importer), not a folder."""
+    path = Path(ref).expanduser()
+    return path.exists() and not path.is_dir() and path.name != "bank.toml"
 
 
 def validate(ref: str | None = None) -> list[str]:
@@ -116,9 +127,18 @@ def names() -> list[str]:
     root = saved_root()
     if not root.is_dir():
         return []
+    _recover()
     return sorted(
         p.name for p in root.iterdir() if NAME.fullmatch(p.name) and (p / "bank.toml").is_file()
     )
+
+
+def _recover() -> None:
+    """Finish or undo a ``bank import --force`` that was killed half way (importer.saved)."""
+    from studybot.bank.importer import saved
+
+    if saved_root().is_dir():
+        saved.recover(saved_root())
 
 
 def check_name(name: str) -> None:
@@ -140,6 +160,7 @@ def save(loaded: Bank, name: str, source: str | None = None, force: bool = False
     from studybot.bank.importer import saved
 
     check_name(name)
+    _recover()
     target = saved_root() / name
     if target.exists() and not force:
         raise BadInput(

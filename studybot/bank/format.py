@@ -154,10 +154,14 @@ def check_questions(
     return problems
 
 
+# \w is a letter, a number or "_": what is left of a text once punctuation and spaces go
+_NOT_LETTER_OR_NUMBER = re.compile(r"[\W_]+")
+
+
 def normalise(text: str) -> str:
     """Text with case, spaces and punctuation removed, for duplicate checks."""
     folded = unicodedata.normalize("NFKC", text).casefold()
-    return "".join(ch for ch in folded if unicodedata.category(ch)[0] in "LN")
+    return _NOT_LETTER_OR_NUMBER.sub("", folded)
 
 
 LONG_NUMBER = re.compile(r"\d{4300}")

@@ -171,14 +171,18 @@ def validate(path: str | None) -> None:
     Without PATH, the shipped bank. Exits 2 when there is any problem. A
     rubric that grades worse than its writer meant (an alias word of one
     character, a concept the question itself holds, a wrong claim the point
-    itself says) is a warning: listed on stderr, never a failure.
+    itself says) is a warning: listed on stderr, never a failure. For a
+    question file, what the file does (a question asked again, a chapter
+    that comes back, numbers that restart) is printed as notes after OK.
 
     \b
     Example:
       studybot bank validate
       studybot bank validate ./my-bank
+      studybot bank validate 面试题.md
     """
     from studybot import bank as banks
+    from studybot.cli.importing import print_facts
 
     problems = banks.validate(path)
     if problems:
@@ -198,6 +202,10 @@ def validate(path: str | None) -> None:
         click.echo(warning, err=True)
     if warnings:
         click.echo(f"{len(warnings)} rubric warning(s); they do not fail the bank.", err=True)
+    if path is not None and banks.is_question_file(path):
+        from studybot.bank import importer
+
+        print_facts(importer.inspect(path))
 
 
 @bank.command("import")
@@ -207,120 +215,68 @@ def validate(path: str | None) -> None:
 @click.option(
     "--force",
     is_flag=True,
-    help="Replace an imported bank of the same name; import even if question-like lines were not taken.",
+    help="Replace a bank of the same name; import past problems and lines not taken.",
+)
+@click.option(
+    "--map",
+    "mapping",
+    metavar="FIELD=KEY,…",
+    help="Which key or column holds what: question, answer, chapter, id, key_points, hint, tags.",
+)
+@click.option(
+    "--level",
+    type=click.IntRange(1, 6),
+    help="Markdown: every heading of this level is a question, the text below it its answer.",
 )
 @json_option
-def import_(file: str, name: str | None, preview: bool, force: bool, as_json: bool) -> None:
+def import_(
+    file: str,
+    name: str | None,
+    preview: bool,
+    force: bool,
+    mapping: str | None,
+    level: int | None,
+    as_json: bool,
+) -> None:
     """Check your own question file and save it as a bank called NAME.
 
-    FILE may be Markdown (Q&A notes with questions as headings, numbered or
-    nested bullet lists of questions, Q1：…, **Q1：**…, ### 1.1 …), a
-    Jupyter notebook of such Markdown cells, CSV/TSV with a question column
-    (optional id, chapter, key_points, hint, reference), or JSON/JSONL. The
-    answer under a question is kept whole as its reference answer (a short
-    list of points becomes its key points); （提示：…） becomes the hint.
-    Numbers are kept when unique and contiguous, else questions are
-    numbered 1..N and keep the source's number as a label. Every problem
-    is reported as file:line (exit 2) and nothing is saved until the file
-    is clean; if many question-like lines were not taken, import refuses
-    unless --force. Use the bank with --bank NAME.
+    FILE may be Markdown (headings, bullets, bold lines, tables, checklists,
+    <details>, Q：/A： notes, interview write-ups: a line that asks is a
+    question, what follows it its answer), a Jupyter notebook, CSV/TSV or
+    JSON/JSONL with any usual keys (question/prompt/q/问题, answer/response/
+    good_answer/答案, chapter/topic/分类; --map names others; chats and nested
+    JSON too). A question asked again is imported once; problems are listed
+    as file:line and stop the import unless --force; lines that read like
+    questions and were not taken are listed with their line. Numbers are
+    kept when unique and contiguous, else questions are numbered 1..N and
+    keep the source's number as a label. Use the bank with --bank NAME.
 
     \b
     Example:
       studybot bank import 面试题.md --preview
       studybot bank import 面试题200问.md --name llm200
+      studybot bank import qa.jsonl --name qa --map question=prompt,answer=good_answer
       studybot run --bank llm200 --from 1 --to 8
     """
-    from pathlib import Path
-
     from studybot import bank as banks
     from studybot.bank import importer
-    from studybot.errors import BadInput
+    from studybot.cli import importing
 
     if name is None and not preview:
         raise click.UsageError("give --name NAME to save the bank (or --preview to only look)")
     if name is not None:
         banks.check_name(name)
-    report = importer.inspect(file, name=name)
+    pairs = importer.parse_map(mapping)
     if preview:
+        report = importer.inspect(file, name=name, force=True, mapping=pairs, level=level)
         data = importer.preview_data(report)
         if as_json:
             emit_json(data)
         else:
-            _print_preview(data)
+            importing.print_preview(data)
         return
-    if report.refused and not force:
-        first = report.lost[0]
-        raise BadInput(
-            f"{len(report.lost)} question-like line(s) of {file} were not taken "
-            f"(first at {first.where}: {first.why}); {len(report.bank.questions)} would be imported",
-            hint=f"see them with: studybot bank import {file} --preview; add --force to import anyway",
-        )
-    loaded = report.bank
-    folder = banks.save(loaded, name, source=str(Path(file).resolve()), force=force)
-    answered = sum(1 for q in loaded.questions if q.key_points or q.reference)
-    if as_json:
-        emit_json(
-            {
-                "name": name,
-                "path": str(folder),
-                "title": loaded.title,
-                "questions": len(loaded.questions),
-                "chapters": len(loaded.chapters),
-                "first": loaded.first,
-                "last": loaded.last,
-                "with_key_points": sum(1 for q in loaded.questions if q.key_points),
-                "with_reference": sum(1 for q in loaded.questions if q.reference),
-                "not_taken": len(report.skipped),
-                "numbering": list(report.numbering),
-            }
-        )
-        return
-    click.echo(
-        f"Imported {len(loaded.questions)} questions (Q{loaded.first}–Q{loaded.last}) in "
-        f"{len(loaded.chapters)} chapter(s) as {name!r}: {folder}"
-    )
-    _print_numbering(report.numbering)
-    if report.lost:
-        click.echo(f"{len(report.lost)} question-like line(s) were not taken (see --preview).")
-    if answered < len(loaded.questions):
-        click.echo(
-            f"{len(loaded.questions) - answered} question(s) have no reference answer or key "
-            "points: offline, studybot leaves them unanswered; a live model answers them."
-        )
-    click.echo(f"Study it: studybot run --bank {name} --from {loaded.first} --to {loaded.last}")
-
-
-def _print_numbering(notes) -> None:
-    if notes:
-        click.echo("Numbered 1..N in file order, the source's numbers kept as labels:")
-        for note in notes:
-            echo(f"  - {note}")
-
-
-def _print_preview(data: dict) -> None:
-    echo(f"{data['file']}: {data['title']} (nothing saved)")
-    for chapter in data["chapters"]:
-        echo(f"\n第 {chapter['number']} 章 {chapter['title']}: {chapter['questions']} question(s)")
-        echo(f"  first: Q{chapter['first']['id']} {chapter['first']['question']}")
-        echo(f"  last:  Q{chapter['last']['id']} {chapter['last']['question']}")
-    _print_numbering(data["numbering"])
-    lost = [s for s in data["not_taken"] if s["counts"]]
-    noise = [s for s in data["not_taken"] if not s["counts"]]
-    if lost:
-        click.echo(f"\nNot taken ({len(lost)}):")
-        for line in lost:
-            echo(f"  {line['where']}: {line['why']}: {line['text']}")
-    if noise:
-        click.echo(f"\nIgnored as links ({len(noise)}), first at {noise[0]['where']}")
-    totals = data["totals"]
-    click.echo(
-        f"\nTotal: {totals['questions']} question(s) in {totals['chapters']} chapter(s); "
-        f"{totals['with_reference']} with a reference answer, {totals['with_key_points']} with "
-        f"key points; {totals['not_taken']} question-like line(s) not taken."
-    )
-    if data["refused"]:
-        click.echo("Import would refuse this file: too many lines not taken (--force overrides).")
+    report = importer.inspect(file, name=name, force=force, mapping=pairs, level=level)
+    importing.save(report, file, name, force, as_json)
 
 
 @bank.command("banks")

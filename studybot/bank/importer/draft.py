@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from studybot.bank.importer import source
+
 EMPHASIS = r"(?:\*\*|__)"
 CJK = re.compile(r"[\u3400-\u9fff]")
 CN_NUMBER = "[0-9零一二三四五六七八九十百]+"
@@ -47,12 +49,38 @@ class Skipped:
     counts: bool = True  # False for known noise (a table of contents): never a reason to refuse
 
 
+@dataclass(frozen=True)
+class Options:
+    """How to read a file: the user's ``--force``, ``--map`` and ``--level``."""
+
+    force: bool = False  # mend or skip what has a problem instead of stopping
+    mapping: tuple[tuple[str, str], ...] = ()  # (field, key or column) pairs from --map
+    level: int | None = None  # Markdown: every heading of this level is a question
+
+
 @dataclass
 class Parsed:
+    """What a reader found: drafts, problems, lines not taken, and facts about the file."""
+
     drafts: list[Draft] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # stop the import unless --force
+    fatal: list[str] = field(default_factory=list)  # stop it even with --force
     title: str | None = None
     skipped: list[Skipped] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # facts: the key mapping, keys not used
+    suggestions: list[str] = field(default_factory=list)  # the option that would read more
+    limit: int = field(default_factory=lambda: source.MAX_QUESTIONS)  # reading stops past it
+
+    def add(self, draft: Draft) -> Draft:
+        """Keep ``draft``; LimitReached once there are more than ``limit``."""
+        self.drafts.append(draft)
+        if len(self.drafts) > self.limit:
+            raise LimitReached(draft.where)
+        return draft
+
+
+class LimitReached(Exception):
+    """More questions than a bank may hold: reading stopped at the first one past the limit."""
 
 
 def strip_emphasis(text: str) -> str:

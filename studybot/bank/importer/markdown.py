@@ -1,41 +1,53 @@
 """Markdown files and Jupyter notebooks: questions, their answers and chapters.
 
-The block structure comes from markdown-it-py (``importer.blocks``); the
-rules on top of it, in the order they are tried:
+The block structure comes from markdown-it-py (``importer.blocks``); what
+makes text a question is that it asks (``importer.marks``), wherever it
+sits, and its answer is what follows it until the next question at its
+level:
 
-- a heading is a question when it carries a marker (``### Q4 …``), asks
-  (ends in ``？``/``?``), or is numbered (``### 1.…``, ``#### 1.1 …``) with
-  no question under it; everything below it up to the next heading of its
-  level (sub-headings such as ``#### 2.1 Prefix LM`` included) is its answer.
-  Other headings, and ``第一部分 …``/``一、…``/``Part 2`` lines, are sections;
-- a paragraph line with a marker (``Q1：…``, ``**Q1：**…``, ``第1题：…``,
-  ``**12.** …``) starts a question; the blocks below it up to the next
-  question or heading are its answer. In a file with no markers, a numbered
-  line (``1、…``) does too;
-- a list item is a question when it asks, or is numbered (``1. …``,
-  ``- 4.1 …``) in a file with no markers and has no question below it; a
-  bullet that only names a topic is not, and neither is a link alone
-  (``[点击查看答案](…)``, a table of contents);
-- an answer that is one short list (≤ 6 plain items) gives the key points;
-  any other answer is kept whole as the reference answer (Markdown); a
-  ``提示：…`` paragraph is the hint; options under ``以下…哪个…？`` stay in the
-  question text;
-- the chapter is the outermost section level that tells questions apart; the
-  first ``# …`` heading before any question is the bank's title;
-- a notebook's Markdown cells are read as one document, ``file:cell N, line M``.
+- a heading asks, carries a marker (``### Q4 …``), or is a heading of the
+  level where this file's questions are (the level most asking headings
+  have: ``### SwiGLU 激活函数`` between two that ask, ``#### 3.1 单机单卡``
+  under ``### 3. 并行化策略选择篇``); everything below it up to the next
+  heading of its level, or the next question, is its answer. Other
+  headings, ``第一部分 …``/``一、…``/``…篇`` titles and ``**第三章 …**`` lines
+  are sections; contents, contributing, resources, license are sections
+  whose text is never a question;
+- a paragraph line with a marker (``Q1：…``, ``**Q1：**…``, ``Q：…``,
+  ``第1题：…``, ``**12.** …``) or one that asks outside any answer starts a
+  question; an interview write-up's ``问了：A；B；C`` and ``手撕：…`` lines
+  give one each, ``反问…`` (the candidate's own question) none;
+- a list item is a question when it asks (a checkbox aside), or is numbered
+  in a list that mostly asks; its answer is inside the item: the lines
+  after the question (``A：…``/``答：…``, or a line that does not ask), and
+  the blocks nested under it. A list of several questions has no answer
+  after it; a single numbered question does;
+- ``<details><summary>Q？</summary> answer </details>`` is a question;
+- a table's cells under a question column (``问题``, ``Question``, or the
+  column given by ``--map question=COLUMN``) are questions, the answer
+  column their answers;
+- a short list alone under a question gives its key points; any other
+  answer is kept whole, as written, as the reference answer; horizontal
+  rules, ``back to top`` links and HTML comments are no part of it;
+- the chapter is the outermost section level that tells questions apart;
+  the first ``# …`` heading before any question (or the front matter's
+  ``title``) is the bank's title, and that heading met again is no section.
 
-A question-like line that none of this takes is reported with why.
+A line that reads like a question and is not taken is reported with why.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
+from studybot.bank.importer import tables
 from studybot.bank.importer.blocks import Block, link_target, parse, plain, source
-from studybot.bank.importer.draft import CHAPTER, Draft, Parsed, Skipped
+from studybot.bank.importer.collapsible import collapsible
+from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed, Skipped
+from studybot.bank.importer.lists import ListReading
 from studybot.bank.importer.marks import (
+    ANSWER_MARKER,
     HINT_LINE,
     NUMBER,
     OPTIONS,
@@ -43,46 +55,35 @@ from studybot.bank.importer.marks import (
     asks,
     asks_inside,
     chapter_line,
-    has_marker_items,
+    clean,
     items,
-    join,
     joined,
     key_points_of,
     marker,
+    meta,
+    numbered,
     q_marker,
     reads_as_key_points,
+    reads_as_question,
+    topic_title,
 )
+from studybot.bank.importer.notebook import front_matter, notebook_lines
+from studybot.bank.importer.prose import ParagraphReading
 
 
-def read_markdown(path: Path, text: str) -> Parsed:
-    return _Reader(text, lambda line: f"{path}:{line + 1}").read()
+def read_markdown(path: Path, text: str, options: Options) -> Parsed:
+    return _Reader(text, lambda line: f"{path}:{line + 1}", options).read()
 
 
-def read_notebook(path: Path, text: str) -> Parsed:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return Parsed(problems=[f"{path}:{exc.lineno}: not a readable notebook: {exc.msg}"])
-    except RecursionError:
-        return Parsed(problems=[f"{path}:1: not a readable notebook: nested too deeply"])
-    cells = data.get("cells") if isinstance(data, dict) else None
-    if not isinstance(cells, list):
-        return Parsed(problems=[f'{path}:1: not a Jupyter notebook (no "cells" list)'])
-    lines: list[str] = []
-    places: list[str] = []
-    for number, cell in enumerate(cells, start=1):
-        if not isinstance(cell, dict) or cell.get("cell_type") != "markdown":
-            continue
-        source_text = cell.get("source", "")
-        source_text = (
-            "".join(map(str, source_text)) if isinstance(source_text, list) else str(source_text)
-        )
-        for line_number, line in enumerate(source_text.splitlines(), start=1):
-            lines.append(line)
-            places.append(f"{path}:cell {number}, line {line_number}")
-        lines.append("")  # a cell boundary reads like a blank line
-        places.append(f"{path}:cell {number}")
-    return _Reader("\n".join(lines), lambda line: places[min(line, len(places) - 1)]).read()
+def read_notebook(path: Path, text: str, options: Options) -> Parsed:
+    found = notebook_lines(path, text)
+    if isinstance(found, Parsed):
+        return found
+    lines, places, problems = found
+    reader = _Reader("\n".join(lines), lambda line: places[min(line, len(places) - 1)], options)
+    out = reader.read()
+    out.problems.extend(problems)
+    return out
 
 
 def _section_end(blocks: list[Block], index: int) -> int:
@@ -93,37 +94,54 @@ def _section_end(blocks: list[Block], index: int) -> int:
     return len(blocks)
 
 
-class _Reader:
-    def __init__(self, text: str, where: Callable[[int], str]) -> None:
+class _Reader(ParagraphReading, ListReading):
+    def __init__(self, text: str, where: Callable[[int], str], options: Options) -> None:
         self.lines = text.expandtabs(4).splitlines()
+        self.front_title = front_matter(self.lines)  # blanks the front matter's lines
         self.blocks = parse("\n".join(self.lines))
         self.where = where
+        self.options = options
         self.out = Parsed()
         self.strong = self._has_markers(self.blocks)
+        self.level = options.level or _question_level(self.blocks)
         self.listed: set[int] = set()  # id() of the drafts taken from list items
+        self.loose: set[int] = set()  # id() of drafts started by a paragraph that asks
+        self.trim: set[int] = set()  # id() of drafts whose answer starts with "A：" to drop
+        self.after_list: Draft | None = None  # the last question of a list, for a "答：" below
 
     def read(self) -> Parsed:
         self._walk(self.blocks, ())
+        if self.out.title is None:
+            self.out.title = self.front_title
         depth = _chapter_depth(self.out.drafts)
         for draft in self.out.drafts:
             if len(draft.path) > depth:
                 line, draft.chapter = draft.path[depth]
                 draft.section = line + 1
             self._finish(draft)
+        tables.suggest_level(self.out, self.blocks, self.level)
         return self.out
 
     # -- structure --------------------------------------------------------------------
 
-    def _walk(self, blocks: list[Block], path: tuple[tuple[int, str], ...]) -> None:
+    def _walk(self, blocks: list[Block], path, in_meta: bool = False) -> None:
         current: Draft | None = None  # the question whose answer the next blocks are
         index = 0
         while index < len(blocks):
             block = blocks[index]
+            after_list, self.after_list = self.after_list, None
             if block.kind == "heading":
-                index = self._heading(blocks, index, path)
+                index = self._heading(blocks, index, path, in_meta)
                 current = None
                 continue
-            if block.kind == "paragraph" and chapter_line(block):
+            if block.kind == "hr":
+                current = None
+            elif block.kind == "html" and source(self.lines, [block]).lower().startswith(
+                "<details"
+            ):
+                index, current = self._details(blocks, index, path, current, in_meta)
+                continue
+            elif block.kind == "paragraph" and chapter_line(block):
                 end = next(
                     (j for j in range(index + 1, len(blocks)) if blocks[j].kind == "heading"),
                     len(blocks),
@@ -133,161 +151,107 @@ class _Reader:
                 self._walk(blocks[index + 1 : end], (*outer, (block.start, plain(block.raw))))
                 index, current = end, None
                 continue
-            if block.kind == "paragraph":
-                current = self._paragraph(block, path, current)
+            elif in_meta:
+                self._skip_meta(block)
+            elif _navigation(block):
+                pass
+            elif block.kind == "paragraph":
+                if current is None and after_list and ANSWER_MARKER.match(block.raw):
+                    after_list.blocks.append(block)
+                    self.trim.add(id(after_list))
+                else:
+                    current = self._paragraph(block, path, current)
             elif block.is_list:
                 current = self._list(block, path, current)
             elif current is not None:
                 current.blocks.append(block)
+            elif block.kind == "table":
+                tables.read_table(self, block, path)
             elif block.kind == "quote":
                 self._walk(block.children, path)  # "> Q1：…" outside any answer
-            elif block.kind == "table":
-                self._skip_table(block)
             index += 1
 
-    def _heading(self, blocks: list[Block], index: int, path: tuple[tuple[int, str], ...]) -> int:
+    def _heading(self, blocks: list[Block], index: int, path, in_meta: bool) -> int:
         block = blocks[index]
         end = _section_end(blocks, index)
-        title = plain(block.raw)
+        title = clean(plain(block.raw))
+        if block.level == 1 and title and title == self.out.title:
+            return index + 1  # the title again (a README pasted twice): no section
         untitled = self.out.title is None and not self.out.drafts and not path
-        if block.level == 1 and untitled and not asks(title):
+        if block.level == 1 and untitled and not reads_as_question(title):
             self.out.title = title
             return index + 1
         inner = blocks[index + 1 : end]
+        if in_meta or meta(title):
+            own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
+            self._walk(inner[:own], (*path, (block.start, title)), in_meta=True)
+            self._walk(inner[own:], path, in_meta)  # "### 1. …" under "## 目录" is no content
+            return end
         found = self._heading_question(block, inner)
         if found is None:
             self._walk(inner, (*path, (block.start, title)))
             return end
         draft = self._draft(block.start, *found, path)
-        # "Q7：" below the answer, or "### 4. …" under "## 3. …", starts the next question;
-        # "#### 3.1 …" is part of the answer
-        stop = next((j for j, b in enumerate(inner) if _next_question(b)), len(inner))
-        draft.blocks.extend(inner[:stop])
-        if stop < len(inner):
-            self._walk(inner[stop:], path)
+        stop = next((j for j, b in enumerate(inner) if self._next_question(b)), len(inner))
+        rule = next((j for j, b in enumerate(inner[:stop]) if b.kind == "hr"), stop)
+        draft.blocks.extend(b for b in inner[:rule] if not _navigation(b))
+        if rule < len(inner):
+            self._walk(inner[rule:], path)
         return end
 
     def _heading_question(self, block: Block, inner: list[Block]) -> tuple[str | None, str] | None:
-        text = plain(block.raw)
-        if CHAPTER.match(text):
+        text = clean(plain(block.raw))
+        if topic_title(text):
             return None
         found = marker(block.raw, heading=True)
         if found:
             return found
-        numbered = NUMBER.match(text)
-        label, rest = (numbered["n"], numbered["text"].strip()) if numbered else (None, text)
-        if asks(rest) or (label is not None and not asks_inside(inner)):
+        label, rest = numbered(text)
+        if self.options.level:
+            return (label, rest) if block.level == self.options.level else None
+        if reads_as_question(rest):
             return label, rest
+        body = any(b.kind != "heading" for b in inner)
+        if self.level is not None and block.level == self.level:
+            # a section only when questions sit in headings below it
+            below = [b for b in inner if b.kind == "heading"]
+            return (label, rest) if (body or label) and not asks_inside(below) else None
+        if label is not None and (self.level is None or block.level > self.level):
+            return (label, rest) if not asks_inside(inner) else None
         return None
 
-    def _paragraph(self, block: Block, path, current: Draft | None) -> Draft | None:
-        raw_lines = block.raw.split("\n")
-        starts: list[tuple[int, str | None, str]] = []  # (line in paragraph, label, text)
-        for k, raw_line in enumerate(raw_lines):
-            found = marker(raw_line)
-            if found is None and not self.strong:
-                numbered = PARAGRAPH_NUMBER.match(plain(raw_line))
-                found = (numbered["n"], numbered["text"]) if numbered else None
-            if found is not None:
-                starts.append((k, *found))
-        if not starts:
-            if current is not None:
-                current.blocks.append(block)
-            else:
-                self._skip_lines(block, raw_lines, path)
-            return current
-        if starts[0][0] > 0 and current is not None:
-            current.blocks.append(Block("paragraph", block.start, block.start + starts[0][0]))
-        bounds = [s[0] for s in starts[1:]] + [len(raw_lines)]
-        for (k, label, text), stop in zip(starts, bounds, strict=True):
-            current = self._draft(block.start + k, label, text, path)
-            body = k + 1
-            # "**Q3：**" alone takes the line below; indented lines continue the text
-            while body < stop and (not current.question or self._indented(block.start + body)):
-                current.question = join(current.question, plain(raw_lines[body]))
-                body += 1
-            if body < stop:
-                current.blocks.append(Block("paragraph", block.start + body, block.start + stop))
-        return current
+    def _next_question(self, block: Block) -> bool:
+        if block.kind == "paragraph":
+            return q_marker(block)
+        if block.kind != "heading":
+            return False
+        if marker(block.raw, heading=True) is not None:
+            return True
+        label, rest = numbered(clean(plain(block.raw)))
+        if label is not None and "." not in label and asks(rest):
+            return True
+        return self.level is not None and block.level <= self.level and reads_as_question(rest)
 
-    def _list(self, block: Block, path, current: Draft | None) -> Draft | None:
-        if current is not None and self.strong and not has_marker_items(block):
-            current.blocks.append(block)  # a marked question's answer, numbered or not
-            return current
-        taken = self._items(block, path)
-        # a list item's answer is inside the item: a list after it is not that answer
-        if taken is None and current is not None and id(current) not in self.listed:
-            current.blocks.append(block)
-            return current
-        return taken or current
-
-    def _items(self, block: Block, path) -> Draft | None:
-        """Questions among the items of a list (and their sub-lists); the last one taken."""
-        last: Draft | None = None
-        for item in items(block):
-            paragraph = item.first_paragraph()
-            if paragraph is None:
+    def _details(self, blocks: list[Block], index: int, path, current, in_meta):
+        """``<details><summary>Q？</summary>answer</details>``, as many as the blocks hold."""
+        end, found = collapsible(self.lines, blocks, index)
+        if current is not None:
+            current.blocks.extend(blocks[index:end])
+            return end, current
+        if not found:
+            return end, None
+        for line, summary, answer in found:
+            text = clean(plain(summary.replace("\n", " ")))
+            if in_meta or not reads_as_question(text):
                 continue
-            rest = item.children[1:]
-            label, text, found = self._item_text(block, item, paragraph)
-            below = any(asks_inside([child]) for child in rest)
-            target = link_target(paragraph.raw)
-            if target is not None and (target.startswith("#") or not (found or asks(text))):
-                if found or asks(text) or label is not None:
-                    why = "a table-of-contents link" if target.startswith("#") else "a link only"
-                    self._skip(paragraph.start, text, why, counts=False)
-                for child in rest:
-                    if child.is_list:
-                        last = self._items(child, path) or last
-                continue
-            if found or asks(text) or (label is not None and not below and not self.strong):
-                last = self._draft(paragraph.start, label, text, path)
-                self.listed.add(id(last))
-                for child in rest:
-                    if child.is_list and any(asks_inside([c]) for c in items(child)):
-                        last = self._mixed(child, last, path)
-                    else:
-                        last.blocks.append(child)
-                continue
-            if label is not None and not below:
-                self._skip(
-                    paragraph.start, text, "a numbered item in a file whose questions are marked"
-                )
-            for child in rest:
-                if child.is_list:
-                    last = self._items(child, path) or last
-        return last
-
-    def _mixed(self, sub: Block, parent: Draft, path) -> Draft:
-        """A question's sub-list: asking items are questions, the others its points."""
-        points = Block(sub.kind, sub.start, sub.end)
-        points.children = [i for i in items(sub) if not asks_inside([i])]
-        if points.children:
-            parent.blocks.append(points)
-        asking = Block(sub.kind, sub.start, sub.end)
-        asking.children = [i for i in items(sub) if asks_inside([i])]
-        return self._items(asking, path) or parent
-
-    def _item_text(self, block: Block, item: Block, paragraph: Block):
-        first, *more = paragraph.raw.split("\n")
-        found = marker(first)
-        if found:
-            label, text = found
-        else:
-            numbered = NUMBER.match(plain(first))
-            label, text = (numbered["n"], numbered["text"]) if numbered else (None, plain(first))
-            if label is None and block.kind == "ordered_list" and not self.strong:
-                label = item.number
-        for line in more:
-            text = join(text, plain(line))
-        return label, text.strip(), found is not None
+            draft = self._draft(line, *numbered(text), path)
+            draft.reference = answer or None
+        return end, None
 
     # -- recording --------------------------------------------------------------------
 
     def _draft(self, line: int, label: str | None, text: str, path) -> Draft:
-        draft = Draft(self.where(line), text.strip(), label=label, path=path)
-        self.out.drafts.append(draft)
-        return draft
+        return self.out.add(Draft(self.where(line), text.strip(), label=label, path=path))
 
     def _skip(self, line: int, text: str, why: str, counts: bool = True) -> None:
         self.out.skipped.append(Skipped(self.where(line), text, why, counts))
@@ -296,27 +260,22 @@ class _Reader:
         for k, raw_line in enumerate(raw_lines):
             text = plain(raw_line)
             if asks(text) and len(text) > 3:
-                self._skip(
-                    block.start + k, text, "a question mark in a paragraph, not under a question"
-                )
+                self._skip(block.start + k, text, "a question mark inside prose, not a question")
             elif self.strong and PARAGRAPH_NUMBER.match(text):
                 self._skip(
                     block.start + k, text, "a numbered line in a file whose questions are marked"
                 )
 
-    def _skip_table(self, block: Block) -> None:
-        for line in range(block.start, block.end):
-            cells = [plain(c) for c in self.lines[line].strip().strip("|").split("|")]
-            asking = next((c for c in cells if asks(c) and len(c) > 3), None)
-            if asking:
-                self._skip(line, asking, "a table row, not a heading, list item or Q1： line")
-
-    def _indented(self, line: int) -> bool:
-        return line < len(self.lines) and self.lines[line][:1].isspace()
+    def _skip_meta(self, block: Block) -> None:
+        """An asking line in a contents, contributing or links section: listed, never a reason."""
+        for line in range(block.start, min(block.end, block.start + 50)):
+            text = plain(self.lines[line]).lstrip("-*+ ") if line < len(self.lines) else ""
+            if asks(text) and len(text) > 3:
+                self._skip(line, text, "in a section that holds no questions", counts=False)
 
     def _finish(self, draft: Draft) -> None:
         """Hint, options, key points and the reference answer from the blocks below a question."""
-        blocks = [b for b in draft.blocks if not _comment(self.lines, b)]
+        blocks = [b for b in draft.blocks if not _comment(self.lines, b) and not _navigation(b)]
         draft.blocks = []
         first = blocks[0] if blocks else None
         hint = HINT_LINE.match(plain(first.raw)) if first and first.kind == "paragraph" else None
@@ -331,7 +290,9 @@ class _Reader:
             if len(blocks) == 1:
                 return
         reference = source(self.lines, blocks)
-        draft.reference = reference or None
+        if id(draft) in self.trim:
+            reference = ANSWER_MARKER.sub("", reference, count=1).strip()
+        draft.reference = draft.reference or reference or None
 
     def _has_markers(self, blocks: list[Block]) -> bool:
         for block in blocks:
@@ -344,14 +305,28 @@ class _Reader:
         return False
 
 
-def _next_question(block: Block) -> bool:
-    if block.kind == "paragraph":
-        return q_marker(block)
-    if block.kind != "heading":
+def _question_level(blocks: list[Block]) -> int | None:
+    """The heading level that holds this file's questions: where most headings ask."""
+    counts: dict[int, int] = {}
+    for block in blocks:
+        if block.kind != "heading":
+            continue
+        title = clean(plain(block.raw))
+        if meta(title) or topic_title(title):
+            continue
+        if marker(block.raw, heading=True) or reads_as_question(numbered(title)[1]):
+            counts[block.level] = counts.get(block.level, 0) + 1
+    if not counts or max(counts.values()) < 2:
+        return None
+    return max(counts, key=lambda level: (counts[level], level))
+
+
+def _navigation(block: Block) -> bool:
+    """``**[⬆ back to top](#contents)**``: a link within the page, no part of any answer."""
+    if block.kind != "paragraph":
         return False
-    numbered = NUMBER.match(plain(block.raw))
-    whole = numbered is not None and "." not in numbered["n"]
-    return marker(block.raw, heading=True) is not None or (whole and asks(numbered["text"]))
+    target = link_target(block.raw.strip("*_ "))
+    return target is not None and target.startswith("#")
 
 
 def _comment(lines: list[str], block: Block) -> bool:
@@ -363,7 +338,10 @@ def _chapter_depth(drafts: list[Draft]) -> int:
     """The outermost section level at which the questions fall into more than one section."""
     deepest = max((len(d.path) for d in drafts), default=0)
     for depth in range(deepest):
-        keys = {d.path[depth] if len(d.path) > depth else None for d in drafts}
+        keys = {d.path[depth][1] if len(d.path) > depth else None for d in drafts}
         if len(keys) > 1:
             return depth
     return 0
+
+
+__all__ = ["NUMBER", "read_markdown", "read_notebook"]

@@ -1,12 +1,24 @@
-"""The line-level heuristics of the Markdown reader: question marks, numbers, key points.
+"""What makes a line a question: it asks. The line-level rules of the Markdown reader.
 
-``importer.markdown`` decides from the block structure where a question and
-its answer are; these functions say what one block or line looks like.
+A line asks when it ends in ``？``/``?``; when it starts with a task verb
+(介绍/解释/推导/比较/谈谈/说说/手写/实现…, explain/describe/compare/derive/
+implement…) or an English question word; or when it holds a Chinese
+interrogative (为什么/如何/怎么/什么/哪些/区别…) or ends like a question's
+topic (…的作用, …的原理, …的区别) and is no statement (it does not end in
+``。``/``！``). Wherever it sits (heading, bullet, bold paragraph, table
+cell, checklist item, a plain line of an interview write-up) the text is
+cleaned the same way: a checkbox, a ``Q：`` marker, a company suffix
+(`` - Google, Amazon``), a citation link (``[[src]](…)``) and a trailing
+emoji leave it; ``</s>``, ``<think>`` and other text in angle brackets stay.
+``importer.markdown`` decides from the block structure which block is a
+question and what its answer is.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
 
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import CHAPTER, CJK
@@ -16,6 +28,12 @@ MARKER = re.compile(
     rf"^(?:(?:[Qq]|问题|题目)\s*(?P<n>\d+)|第\s*(?P<n2>\d+)\s*题)\s*(?P<sep>{_SEP})?\s*(?P<text>.*)$",
     re.DOTALL,
 )
+# "Q：…", "问：…", "Question: …" without a number
+BARE_MARKER = re.compile(r"^(?:[Qq]|问|问题|题目|Question)\s*[:：]\s*(?P<text>.*)$", re.DOTALL)
+ANSWER_MARKER = re.compile(
+    r"^\s*(?:\*\*|__)?(?:[Aa]|答|答案|回答|解答|参考答案|Answer|Ans)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*"
+)
+INLINE_ANSWER = re.compile(r"^(?P<q>.+?[？?])\s*(?:答|A|回答|答案)\s*[:：]\s*(?P<a>.*)$", re.DOTALL)
 # "**12.** …": the bold closes right after the number ("**1、Megatron-LM**" is a label)
 _BOLD_NUMBER = re.compile(rf"^\s*(?:\*\*|__)\s*\d+\s*{_SEP}?\s*(?:\*\*|__)")
 NUMBER = re.compile(
@@ -26,9 +44,94 @@ PARAGRAPH_NUMBER = re.compile(
 )
 HINT_LINE = re.compile(r"^(?:提示|hint)\s*[:：]\s*(?P<text>.+)$", re.IGNORECASE | re.DOTALL)
 _INLINE_HINT = re.compile(r"[（(【\[]\s*(?:提示|hint)\s*[:：].*?[）)】\]]\s*$", re.IGNORECASE)
-OPTIONS = re.compile(r"以下|下列|哪个|哪一|哪种|which of", re.IGNORECASE)
+OPTIONS = re.compile(r"以下|下列|下面哪|如下|选项|which of|which one of", re.IGNORECASE)
 KEY_POINTS_MOST = 6
 _POINT_CHARS = 300
+
+_CHECKBOX = re.compile(r"^\[[ xX✓✔]\]\s+")
+_CITATION = re.compile(
+    r"\s*\[?\[(?:src|source|sources|answer|answers|solution|link|ref|reference|参考|答案|解答|详解|原文|链接|来源)\]\]?"
+    r"(?:\([^)\n]{0,2000}\))?\s*$",
+    re.IGNORECASE,
+)
+_DASH = re.compile(r"\s[-–—]\s")
+_COMPANY_NAME = re.compile(r"[A-Z][\w&.'’]*(?: [A-Z][\w&.'’]*){0,3}")
+_INTERVIEW = re.compile(r"\s*interview\s+questions?\s*$", re.IGNORECASE)
+_ZH_TASK = (
+    "介绍", "解释", "推导", "比较", "对比", "谈谈", "说说", "讲讲", "讲一下", "讲一讲", "聊聊",
+    "简述", "简要", "描述", "阐述", "论述", "分析", "手写", "手撕", "实现", "写出", "写一个",
+    "写一下", "设计", "分享", "列举", "概述", "总结", "证明", "计算", "估算", "举例", "说明",
+    "画出", "画一下", "讲清楚", "讲解", "评价", "如何", "怎么", "怎样", "为什么", "为何",
+    "什么是", "请", "试述", "能否", "是否",
+)  # fmt: skip
+# a task verb in front asks ("手撕 LayerNorm"), a label does not ("总结：", "手撕题不难")
+_ZH_TASK_START = re.compile("^(?:" + "|".join(map(re.escape, _ZH_TASK)) + r")(?![:：]|题|代码)")
+_ZH_ASKING = re.compile(
+    r"为什么|为何|如何|怎么|怎样|什么|哪些|哪个|哪种|哪一|哪里|哪儿|是否|能否|可否|有没有|是不是"
+    r"|能不能|会不会|要不要|多少|多大|多久|几种|几个|区别|差异|异同|优缺点|优劣|利弊|[吗呢]$"
+)
+_ZH_TOPIC_END = re.compile(
+    r"的(?:作用|原理|区别|关系|联系|缺点|优点|优势|劣势|难点|意义|思路|流程|过程|目的|本质|影响|好处"
+    r"|局限|瓶颈|挑战|实现|计算|推导|步骤|核心|思想|机制|用途|差别)$"
+)
+_EN_START = re.compile(
+    r"^(?:what|why|how|when|where|which|who|whose|explain|describe|compare|contrast|derive"
+    r"|implement|define|discuss|design|list|give|walk\s+(?:me|us)\s+through|tell\s+(?:me|us)"
+    r"|write|prove|outline|summari[sz]e|calculate|estimate|illustrate|differentiate"
+    r"|distinguish|evaluate|propose|justify|identify|sketch|share|elaborate|talk\s+about)\b",
+    re.IGNORECASE,
+)
+_STATEMENT_END = ("。", "！", "!", "；", ";", "~", "～", "：", ":")
+# sections whose content is never a question: a table of contents, how to contribute, links
+META = re.compile(
+    r"^(?:table of contents|contents|toc|目录|contributing|contribution|contributions|contributors"
+    r"|how to contribute|how to use|使用说明|使用方法|license|licence|许可|许可证|resources|references"
+    r"|further reading|reading list|links|useful links|related|acknowledge?ments?|credits|致谢"
+    r"|参考|参考资料|参考文献|参考链接|相关链接|推荐阅读|贡献|贡献指南|star history|stargazers|sponsors?"
+    r"|changelog|更新日志|更新记录|about|关于|关于作者|作者|todo|to do|待办|notes to self|back to top)\b",
+    re.IGNORECASE,
+)
+REVERSE = re.compile(r"反问")  # the candidate's own question to the interviewer
+
+
+@functools.lru_cache(maxsize=16384)  # the reader asks about one line's text several times
+def clean(text: str) -> str:
+    """A question's text without checkbox, ``Q：``, company suffix, citation link or emoji."""
+    text = _CHECKBOX.sub("", text.strip())
+    bare = BARE_MARKER.match(text)
+    if bare and bare["text"].strip():
+        text = bare["text"]
+    text = _CITATION.sub("", text)
+    text = _without_company(text)
+    text = _CITATION.sub("", text)
+    return _trailing_symbols(text).strip()
+
+
+def _without_company(text: str) -> str:
+    """``What is X? - Google, Amazon Interview Question`` without what follows the dash."""
+    dashes = list(_DASH.finditer(text[-200:]))
+    if not dashes:
+        return text
+    cut = len(text) - 200 + dashes[-1].start() if len(text) > 200 else dashes[-1].start()
+    suffix = _INTERVIEW.sub("", text[cut + 3 :].strip().strip("*_ "))
+    names = [n.strip(" *_") for n in re.split(r"[,/&]", suffix)]
+    if not suffix or not cut or not all(names):
+        return text
+    for name in names:  # companies are capitalised words, not acronyms: "- LSTM" stays
+        if not _COMPANY_NAME.fullmatch(name) or not any(c.islower() for c in name):
+            return text
+    return text[:cut].rstrip()
+
+
+def _trailing_symbols(text: str) -> str:
+    end = len(text)
+    while end and (text[end - 1].isspace() or _emoji(text[end - 1])):
+        end -= 1
+    return text[:end]
+
+
+def _emoji(ch: str) -> bool:
+    return unicodedata.category(ch) in ("So", "Sk", "Cf") and ch not in "°±×÷"
 
 
 def asks(text: str) -> bool:
@@ -36,18 +139,55 @@ def asks(text: str) -> bool:
     return _INLINE_HINT.sub("", text).rstrip().endswith(("？", "?"))
 
 
-def marker(raw_line: str, heading: bool = False) -> tuple[str, str] | None:
-    """(label, text) when a line starts with ``Q1：``/``第1题``/``**12.**``; headings need no separator."""
+@functools.lru_cache(maxsize=16384)
+def reads_as_question(text: str) -> bool:
+    """A question mark, a task verb or question word in front, or a question's topic at the end."""
+    text = clean(text)
+    if len(text) < 2 or asks(text):
+        return len(text) >= 2
+    if link_only(text) or META.match(text) or REVERSE.search(text):
+        return False
+    body = re.sub(r"^[（(【\[].{0,12}?[）)】\]]\s*", "", text)  # "（字节一面）…"
+    body = re.sub(r"^(?:开放题|场景题|算法题|编程题|手撕|追问|问)\s*[:：]\s*", "", body)
+    if CJK.search(body):
+        if _ZH_TASK_START.match(body):
+            return True
+        if body.endswith(_STATEMENT_END):
+            return False
+        return bool(_ZH_ASKING.search(body) or _ZH_TOPIC_END.search(body))
+    return bool(_EN_START.match(body)) and len(body.split()) >= 2
+
+
+def link_only(text: str) -> bool:
+    return text.startswith(("http://", "https://", "www."))
+
+
+def meta(title: str) -> bool:
+    """A section that holds no questions: contents, contributing, license, links…"""
+    return bool(META.match(clean(title).lstrip("#*_ ").strip()))
+
+
+def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | None:
+    """(label, text) when a line starts with ``Q1：``/``第1题``/``**12.**``/``Q：``."""
     bold = raw_line.lstrip().startswith(("**", "__"))
     text = plain(raw_line)
     match = MARKER.match(text)
     if match and (heading or bold or match["sep"]):
         return match["n"] or match["n2"], match["text"].strip()
+    bare = BARE_MARKER.match(text)
+    if bare and not heading:
+        return None, bare["text"].strip()
     if _BOLD_NUMBER.match(raw_line) or (bold and asks(text)):
         numbered = NUMBER.match(text)
         if numbered:
             return numbered["n"], numbered["text"].strip()
     return None
+
+
+def numbered(text: str) -> tuple[str | None, str]:
+    """(the line's own number or None, the rest)."""
+    match = NUMBER.match(text)
+    return (match["n"], match["text"].strip()) if match else (None, text)
 
 
 def join(text: str, more: str) -> str:
@@ -65,14 +205,40 @@ def joined(raw: str) -> str:
     return out
 
 
+def split_answer(raw_lines: list[str]) -> int:
+    """How many of ``raw_lines`` are the question; the rest is its answer.
+
+    The question ends at a bold line that closes (``**12. …？**``), before
+    an answer marker (``A：``/``答：``), or after its line unless the next
+    one asks too or continues a sentence cut in the middle.
+    """
+    first = raw_lines[0].strip()
+    if first.startswith(("**", "__")) and first.endswith(("**", "__")) and len(first) > 4:
+        return 1
+    end = 1
+    while end < len(raw_lines):
+        line = raw_lines[end].strip()
+        if ANSWER_MARKER.match(line) or not line:
+            break
+        previous = plain(raw_lines[end - 1]).rstrip()
+        cut = previous[-1:].isalnum() and not CJK.search(previous[-1:]) and line[:1].islower()
+        if not (asks(plain(line)) or cut or _INLINE_HINT.fullmatch(plain(line))):
+            break
+        end += 1
+    return end
+
+
 def items(block: Block) -> list[Block]:
     return [c for c in block.children if c.kind == "item"]
 
 
 def q_marker(block: Block) -> bool:
-    """A paragraph that starts ``Q7：…``/``第7题``: never part of the answer above it."""
+    """A paragraph that starts ``Q7：…``/``第7题``/``Q：``: never part of the answer above it."""
     first = block.raw.split("\n")[0]
-    return marker(first) is not None and MARKER.match(plain(first)) is not None
+    text = plain(first)
+    return marker(first) is not None and (
+        MARKER.match(text) is not None or BARE_MARKER.match(text) is not None
+    )
 
 
 def chapter_line(block: Block) -> bool:
@@ -81,6 +247,12 @@ def chapter_line(block: Block) -> bool:
     return (
         "\n" not in block.raw and len(text) <= 30 and bool(CHAPTER.match(text)) and not asks(text)
     )
+
+
+def topic_title(text: str) -> bool:
+    """``第3章 …``, ``一、…``, ``基础篇``: a part's name, not a question."""
+    text = clean(text)
+    return bool(CHAPTER.match(text)) or (text.endswith(("篇", "章", "部分")) and not asks(text))
 
 
 def asks_inside(blocks: list[Block]) -> bool:
@@ -95,7 +267,8 @@ def asks_inside(blocks: list[Block]) -> bool:
         elif block.kind == "item":
             paragraph = block.first_paragraph()
             own = paragraph is not None and link_target(paragraph.raw) is None
-            if own and (asks(joined(paragraph.raw)) or marker(paragraph.raw.split("\n")[0])):
+            first = paragraph.raw.split("\n")[0] if paragraph else ""
+            if own and (reads_as_question(plain(first)) or marker(first)):
                 return True
             if asks_inside(block.children[1:] if paragraph else block.children):
                 return True

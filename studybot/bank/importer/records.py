@@ -1,58 +1,48 @@
-"""Tabular and JSON question files: CSV/TSV rows, JSON lists, JSONL lines.
+"""Tabular and JSON question files: CSV/TSV rows, JSON lists (nested too), JSONL lines.
 
-CSV/TSV need a header naming a question column (question/题目/问题) and may
-have id/编号, chapter/章节, key_points/要点 (one per line, or split by ``|``
-or ``；``), hint/提示, tags/标签 and a reference answer (reference/answer/参考答案). JSON holds a list of objects with the
-same keys, or of strings, or an object with a ``questions`` list (and an
-optional ``title``); JSONL holds one object or string per line.
+Which key holds the question, the answer, the chapter, … is chosen once per
+file by ``importer.keys`` (the usual names in Chinese and English, or
+``--map``), printed, and every key left out is named. JSON may be a list of
+records or strings, an object holding such a list (``questions``, ``data``,
+``items``, … at any depth), a list of chapters each with its questions, or
+an object of chapter → questions. Each record is placed at its line, found
+in one pass over the text (linear in its size). A value Python cannot hold
+(a lone surrogate, an id of thousands of digits) is a ``file:line`` problem.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from studybot.bank.importer.draft import Draft, Parsed
+from studybot.bank.importer import jsondoc
+from studybot.bank.importer import keys as fields
+from studybot.bank.importer.draft import Draft, Options, Parsed
+from studybot.bank.importer.source import SURROGATE, BigNumber, loads
 
-FIELDS = {
-    "question": "question",
-    "questions": "question",
-    "题目": "question",
-    "问题": "question",
-    "id": "id",
-    "no": "id",
-    "number": "id",
-    "编号": "id",
-    "题号": "id",
-    "序号": "id",
-    "chapter": "chapter",
-    "章节": "chapter",
-    "章": "chapter",
-    "key_points": "key_points",
-    "keypoints": "key_points",
-    "key points": "key_points",
-    "要点": "key_points",
-    "hint": "hint",
-    "提示": "hint",
-    "tags": "tags",
-    "标签": "tags",
-    "reference": "reference",
-    "answer": "reference",
-    "答案": "reference",
-    "参考答案": "reference",
-}
-TEXT_FIELDS = ("question", "id", "chapter", "hint", "reference")
-LIST_FIELDS = ("key_points", "tags")
 MAX_ID = 2**63 - 1  # SQLite's largest integer
 _SCALARS = (str, int, float, type(None))
 _TOO_DEEP = "JSON nested too deeply to be a question list"
+_POINT_PREFIX = re.compile(r"^\s*(?:[-*+•]|\d+\s*(?:[、．)）]|\.(?!\d)))\s*")
+_TAG_SPLIT = re.compile(r"[,，|；;]")
+_SPACES = re.compile(r"\s+")
+# a lone surrogate comes only from a "\ud800" escape: records are searched only if there is one
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
-def _table(path: Path, text: str, delimiter: str) -> Parsed:
+def read_csv(path: Path, text: str, options: Options) -> Parsed:
+    return _table(path, text, ",", options)
+
+
+def read_tsv(path: Path, text: str, options: Options) -> Parsed:
+    return _table(path, text, "\t", options)
+
+
+def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
     out = Parsed()
     first = text.partition("\n")[0]
     if delimiter == "," and "," not in first:
@@ -63,157 +53,249 @@ def _table(path: Path, text: str, delimiter: str) -> Parsed:
     try:
         header = next(reader, None)
         if header is None:
-            out.problems.append(f"{path}:1: the file is empty")
+            out.fatal.append(f"{path}:1: the file is empty")
             return out
-        columns = {index: field_name(name) for index, name in enumerate(header)}
-        if "question" not in columns.values():
-            found = ", ".join(name.strip() for name in header if name.strip()) or "nothing"
-            out.problems.append(
-                f"{path}:1: no question column in the header "
-                f"(need question, 题目 or 问题; found {found})"
+        names = [name.strip().lstrip("\ufeff") for name in header]
+        mapping = fields.choose(names, options.mapping)
+        rows: Iterator[list[str]] = reader
+        if "question" not in mapping.keys:
+            if not names or not _asks(names[0]):
+                found = ", ".join(n for n in names if n) or "nothing"
+                out.fatal.append(
+                    f"{path}:1: no question column in the header "
+                    f"(need question, 题目 or 问题; found {found})"
+                )
+                out.suggestions.append(_suggest_map(names))
+                return out
+            # no header: the first row is a question, the first columns question and answer
+            names = ["question", "answer", *(f"column {n}" for n in range(3, len(header) + 1))]
+            mapping = fields.choose(names[:2])
+            out.notes.append(
+                "no header row: column 1 is read as the question, column 2 as the answer"
             )
-            return out
-        start = reader.line_num + 1
-        for row in reader:
+            rows = _chain([header], reader)
+            start = 1
+        else:
+            start = reader.line_num + 1
+        _note_mapping(out, mapping)
+        for row in rows:
             where, start = f"{path}:{start}", reader.line_num + 1
             if not any(cell.strip() for cell in row):
                 continue
-            record = {name: row[i] if i < len(row) else "" for i, name in columns.items() if name}
-            out.drafts.append(_draft(record, where))
+            record = {name: row[i] if i < len(row) else "" for i, name in enumerate(names)}
+            out.add(_draft(record, mapping, where, mend=False))  # UTF-8 text has no surrogates
     except csv.Error as exc:
-        out.problems.append(f"{path}:{start}: unreadable CSV: {exc}")
+        out.fatal.append(f"{path}:{start}: unreadable CSV: {exc}")
     return out
 
 
-def read_csv(path: Path, text: str) -> Parsed:
-    return _table(path, text, ",")
+def _chain(first: list[list[str]], rest: Iterator[list[str]]) -> Iterator[list[str]]:
+    yield from first
+    yield from rest
 
 
-def read_tsv(path: Path, text: str) -> Parsed:
-    return _table(path, text, "\t")
-
-
-def read_json(path: Path, text: str) -> Parsed:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return Parsed(problems=[f"{path}:{exc.lineno}: JSON syntax error: {exc.msg}"])
-    except RecursionError:
-        return Parsed(problems=[f"{path}:1: {_TOO_DEEP}"])
+def read_json(path: Path, text: str, options: Options) -> Parsed:
     out = Parsed()
-    items = data
-    if isinstance(data, dict):
-        items = data.get("questions")
-        title = data.get("title")
-        out.title = title.strip() if isinstance(title, str) and title.strip() else None
-    if not isinstance(items, list):
-        out.problems.append(
-            f'{path}:1: expected a list of questions, or an object with a "questions" list'
+    try:
+        data = loads(text)
+    except ValueError as exc:  # JSONDecodeError is a ValueError
+        line = getattr(exc, "lineno", 1)
+        out.fatal.append(f"{path}:{line}: JSON syntax error: {getattr(exc, 'msg', exc)}")
+        return out
+    except RecursionError:
+        out.fatal.append(f"{path}:1: {_TOO_DEEP}")
+        return out
+    found = jsondoc.locate(data)
+    if found is None:
+        out.fatal.append(
+            f"{path}:1: expected a list of questions, or an object holding one "
+            '(such as "questions": […])'
         )
         return out
+    title, steps, groups = found
+    out.title = title
     try:
-        lines = _item_lines(text, len(items))
-    except RecursionError:
-        lines = None
-    for index, item in enumerate(items):
-        where = f"{path}:{lines[index]}" if lines else f"{path}:item {index + 1}"
-        out.drafts.append(_draft(item, where))
+        places = jsondoc.lines(text, steps)
+    except (RecursionError, ValueError):
+        places = None
+    records = [(chapter, item) for chapter, items in groups for item in items]
+    if places is not None and len(places) != len(records):
+        places = None
+    _records(out, path, records, places, options, bool(_ESCAPED_SURROGATE.search(text)))
     return out
 
 
-def read_jsonl(path: Path, text: str) -> Parsed:
+def read_jsonl(path: Path, text: str, options: Options) -> Parsed:
     out = Parsed()
+    records: list[tuple[str | None, Any]] = []
+    places: list[int] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            out.problems.append(f"{path}:{number}: JSON syntax error: {exc.msg}")
+            item = loads(line)
+        except ValueError as exc:
+            out.problems.append(f"{path}:{number}: JSON syntax error: {getattr(exc, 'msg', exc)}")
             continue
         except RecursionError:
             out.problems.append(f"{path}:{number}: {_TOO_DEEP}")
             continue
-        out.drafts.append(_draft(item, f"{path}:{number}"))
+        records.append((None, item))
+        places.append(number)
+        if len(records) > out.limit:
+            break  # _records refuses the file at the first record past the limit
+    _records(out, path, records, places, options, bool(_ESCAPED_SURROGATE.search(text)))
     return out
 
 
-def _item_lines(text: str, count: int) -> list[int] | None:
-    """The line each item of the question list starts on; None if it cannot tell."""
-    decoder = json.JSONDecoder()
-    at = _skip(text, 0)
-    if text.startswith("{", at):
-        at = _skip(text, at + 1)
-        while at < len(text) and text[at] == '"':
-            key, at = decoder.raw_decode(text, at)
-            at = _skip(text, _skip(text, at) + 1)  # past ":"
-            if key == "questions":
-                break
-            _, at = decoder.raw_decode(text, at)
-            at = _skip(text, at)
-            at = _skip(text, at + 1) if text.startswith(",", at) else at
-        else:
-            return None
-    if not text.startswith("[", at):
-        return None
-    lines: list[int] = []
-    at = _skip(text, at + 1)
-    while len(lines) < count and at < len(text) and text[at] != "]":
-        lines.append(text.count("\n", 0, at) + 1)
-        _, at = decoder.raw_decode(text, at)
-        at = _skip(text, at)
-        at = _skip(text, at + 1) if text.startswith(",", at) else at
-    return lines if len(lines) == count else None
+def _records(
+    out: Parsed,
+    path: Path,
+    records: list[tuple[str | None, Any]],
+    places: list[int] | None,
+    options: Options,
+    mend: bool,
+) -> None:
+    mapping = fields.choose(
+        (str(k) for _, item in records if isinstance(item, dict) for k in item), options.mapping
+    )
+    dicts = [item for _, item in records if isinstance(item, dict)]
+    if dicts and "question" not in mapping.keys and not mapping.chat:
+        where = f"{path}:{places[0] if places else 1}"
+        keys = list(dict.fromkeys(str(k) for item in dicts for k in item))
+        out.fatal.append(f"{where}: no key holds the questions (keys: {', '.join(keys)})")
+        out.suggestions.append(_suggest_map(keys, dicts))
+        return
+    if dicts:
+        _note_mapping(out, mapping)
+    for index, (chapter, item) in enumerate(records):
+        where = f"{path}:{places[index]}" if places else f"{path}:item {index + 1}"
+        draft = _draft(item, mapping, where, mend)
+        draft.chapter = draft.chapter or chapter
+        out.add(draft)
 
 
-def _skip(text: str, at: int) -> int:
-    while at < len(text) and text[at] in " \t\r\n":
-        at += 1
-    return at
+def _note_mapping(out: Parsed, mapping: fields.Mapping) -> None:
+    out.notes.append(f"read {mapping.line()}")
+    if mapping.unused:
+        out.notes.append(f"not used: {', '.join(repr(k) for k in mapping.unused)}")
 
 
-def _draft(item: Any, where: str) -> Draft:
+def _suggest_map(names: list[str], records: list[dict[str, Any]] = ()) -> str:
+    """``--map question=KEY``, KEY the one whose values read most like questions."""
+
+    def score(name: str) -> tuple[int, int]:
+        values = [str(r.get(name, "")) for r in records[:200]]
+        return sum(_asks(v) for v in values), sum(len(v) for v in values)
+
+    best = max(names, key=score) if records else (names[0] if names else "KEY")
+    return f"--map question={best} (and answer=KEY, chapter=KEY) says which key holds what"
+
+
+def _asks(text: str) -> bool:
+    return text.rstrip().endswith(("？", "?"))
+
+
+# -- one record ------------------------------------------------------------------------
+
+
+def _draft(item: Any, mapping: fields.Mapping, where: str, mend: bool = True) -> Draft:
+    if isinstance(item, list) and 1 <= len(item) <= 2 and all(isinstance(v, str) for v in item):
+        item = {"question": item[0], "answer": item[1] if len(item) > 1 else None}
+        mapping = fields.choose(item)
     if isinstance(item, str):
-        return Draft(where, item)
+        draft = Draft(where, item)
+        _mend_surrogates(draft, [item])
+        return draft
     if not isinstance(item, dict):
         return Draft(where, "", problem=f"{where}: expected a question text or an object")
-    record = {field_name(str(key)): value for key, value in item.items()}
-    record.pop(None, None)
-    if "question" not in record:
+    record = {field: mapping.get(item, field) for field in mapping.keys}
+    if mapping.chat:
+        turns = fields.chat_turns(item)
+        if turns:
+            record["question"], record["answer"] = turns
+    if mapping.with_input and isinstance(item.get("input"), str) and item["input"].strip():
+        record["question"] = f"{record.get('question') or ''}\n\n{item['input'].strip()}"
+    if record.get("question") is None:
         found = ", ".join(map(str, item)) or "nothing"
-        return Draft(where, "", problem=f"{where}: no question field (found {found})")
-    wrong = [key for key in TEXT_FIELDS if not isinstance(record.get(key, ""), _SCALARS)]
-    wrong += [key for key in LIST_FIELDS if not _text_or_texts(record.get(key))]
+        return Draft(where, "", problem=f"{where}: no question in this record (found {found})")
+    draft = Draft(where, "")
+    wrong = [
+        f for f in ("question", "id", "chapter", "hint", "answer") if not _scalar_ok(record, f)
+    ]
+    wrong += [f for f in ("key_points", "tags") if not _text_or_texts(record.get(f))]
     if wrong:
-        kinds = ", ".join(f"{key} is {type(record[key]).__name__}" for key in wrong)
-        need = "text" if wrong[0] in TEXT_FIELDS else "text or a list of texts"
-        return Draft(where, "", problem=f"{where}: {wrong[0]} must be {need} ({kinds})")
-    draft = Draft(where, _scalar(record["question"]))
-    raw_id = _scalar(record.get("id")).strip().lstrip("Qq")
-    if raw_id.isdigit() and 0 < int(raw_id) <= MAX_ID:
-        draft.label = str(int(raw_id))
-    elif raw_id:
-        draft.problem = (
-            f"{where}: id must be a whole number from 1 to {MAX_ID}, got {record['id']!r}"
-        )
+        kinds = ", ".join(f"{f} is {type(record[f]).__name__}" for f in wrong)
+        need = "text or a list of texts" if wrong[0] in ("key_points", "tags") else "text"
+        draft.problem = f"{where}: {wrong[0]} must be {need} ({kinds})"
+        for f in wrong:
+            record[f] = None
+    draft.question = _scalar(record.get("question"))
+    draft.label = _label(record.get("id"), draft, where)
     draft.chapter = _scalar(record.get("chapter")).strip() or None
     draft.key_points = _split_points(record.get("key_points"))
     draft.hint = _scalar(record.get("hint")).strip() or None
-    draft.reference = _scalar(record.get("reference")).strip() or None
+    draft.reference = _scalar(record.get("answer")).strip() or None
     tags = record.get("tags") or []
-    tags = tags if isinstance(tags, list) else re.split(r"[,，|；;]", str(tags))
-    draft.tags = [re.sub(r"\s+", "-", str(t).strip().lower()) for t in tags if str(t).strip()]
+    tags = tags if isinstance(tags, list) else _TAG_SPLIT.split(str(tags))
+    draft.tags = [_SPACES.sub("-", str(t).strip().lower()) for t in tags if str(t).strip()]
+    if mend:
+        _mend_surrogates(draft, _strings(item))
     return draft
+
+
+def _label(raw: Any, draft: Draft, where: str) -> str | None:
+    text = _scalar(raw).strip().lstrip("Qq#")
+    if not text:
+        return None
+    if len(text) <= 19 and text.isdigit() and 0 < int(text) <= MAX_ID:
+        return str(int(text))
+    shown = f"{text[:12]}… ({len(text):,} digits)" if len(text) > 24 else repr(raw)
+    kind = "number" if isinstance(raw, (int, BigNumber)) else "text"
+    draft.problem = draft.problem or (
+        f"{where}: id must be a whole number from 1 to {MAX_ID}, got {kind} {shown}"
+    )
+    return None
+
+
+def _mend_surrogates(draft: Draft, strings: Iterator[str] | list[str]) -> None:
+    """A lone surrogate (JSON ``"\\ud800"``) is no character: a problem; mended to �."""
+    if not any(SURROGATE.search(s) for s in strings):
+        return
+    draft.problem = draft.problem or (
+        f"{draft.where}: a lone surrogate (such as \\ud800) is not a character; "
+        "the text cannot be saved as it is"
+    )
+    for name in ("question", "chapter", "hint", "reference", "label"):
+        text = getattr(draft, name)
+        if text:
+            setattr(draft, name, SURROGATE.sub("\ufffd", text))
+    draft.key_points = [SURROGATE.sub("\ufffd", p) for p in draft.key_points]
+    draft.tags = [SURROGATE.sub("\ufffd", t) for t in draft.tags]
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string in a decoded JSON value, keys too."""
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, str):
+            yield current
+        elif isinstance(current, dict):
+            stack.extend(current.keys())
+            stack.extend(current.values())
+        elif isinstance(current, list):
+            stack.extend(current)
+
+
+def _scalar_ok(record: dict[str, Any], field: str) -> bool:
+    return isinstance(record.get(field), _SCALARS)
 
 
 def _text_or_texts(value: Any) -> bool:
     if isinstance(value, list):
         return all(isinstance(v, _SCALARS) for v in value)
     return isinstance(value, _SCALARS)
-
-
-def field_name(name: str) -> str | None:
-    return FIELDS.get(name.strip().lstrip("\ufeff").strip().lower())
 
 
 def _scalar(value: Any) -> str:
@@ -227,7 +309,5 @@ def _split_points(value: Any) -> list[str]:
         text = _scalar(value)
         separator = next((s for s in ("\n", "|", "；") if s in text), None)
         parts = text.split(separator) if separator else [text]
-    points = [
-        re.sub(r"^\s*(?:[-*+•]|\d+\s*(?:[、．)）]|\.(?!\d)))\s*", "", p).strip() for p in parts
-    ]
+    points = [_POINT_PREFIX.sub("", p).strip() for p in parts]
     return [p for p in points if p]

@@ -1,0 +1,239 @@
+"""From drafts to a Bank: problems, repeats, chapters, numbers, the canonical rules.
+
+What a file does is reported as a fact, never an error: a question asked
+again is imported once, where it first appears (a later copy's answer fills
+a first copy that has none), and each repeat is named with its line; a
+chapter that comes back later in the file, or questions before the first
+heading, are chapters like any other (the questions of a chapter that comes
+back join its first part). A record that cannot be used as it is (no
+question text, an id that is no number, a lone surrogate, more than 7 key
+points) is a problem: it stops the import, listed with ``file:line``,
+unless ``--force`` mends it (drops the bad id, keeps the points as the
+answer, replaces what is no character with �) or, without question text,
+leaves it out. Numbering is ``importer.numbering``'s; the result passes the
+canonical format's own checks.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from studybot.bank.format import (
+    IMPORTED_KEY_POINTS,
+    Bank,
+    Chapter,
+    Question,
+    normalise,
+    parse_question,
+)
+from studybot.bank.importer import numbering as numbers
+from studybot.bank.importer.draft import CHAPTER, CJK, Draft, Parsed, chapter_number, strip_emphasis
+from studybot.errors import BankError
+
+_HINT = re.compile(r"[（(【\[]\s*(?:提示|hint)\s*[:：]\s*(?P<text>.*?)\s*[）)】\]]", re.IGNORECASE)
+_CN_DIGITS = "零一二三四五六七八九"
+_NUMBERED_TITLE = re.compile(r"^(?P<n>\d+)\s*(?:[、．:：]|\.(?!\d))\s*")
+MOST_POINTS = IMPORTED_KEY_POINTS[1]
+
+
+@dataclass
+class Assembled:
+    bank: Bank
+    numbering: list[str] = field(default_factory=list)  # how the source's numbers were kept
+    repeats: list[str] = field(default_factory=list)  # "file:L repeats file:M" for each repeat
+    chapters: list[str] = field(default_factory=list)  # chapters that come back
+    forced: list[str] = field(default_factory=list)  # problems --force mended or left out
+
+
+def assemble(path: Path, parsed: Parsed, name: str, force: bool) -> Assembled:
+    """The Bank of ``parsed``: BankError listing every problem unless ``force``."""
+    problems = list(parsed.problems)
+    drafts: list[Draft] = []
+    for draft in parsed.drafts:
+        _take_hint(draft)
+        own = _problem(draft)
+        if own:
+            problems.append(own)
+            if not force or not draft.question.strip():
+                continue
+            _mend(draft)
+        drafts.append(draft)
+    if problems and not force:
+        hint = f"see every problem with: studybot bank validate {shlex.quote(str(path))}"
+        raise BankError(in_file_order(path, problems), hint=hint + "; --force imports the rest")
+    out = Assembled(Bank(name, "", "en", (), ()), forced=in_file_order(path, problems))
+    drafts = _once(drafts, out.repeats)
+    groups = _chapters(drafts, out.chapters)
+    ordered = [d for _, members in groups for d in members]
+    out.numbering = numbers.number(ordered)
+    out.bank = _bank(path, parsed.title, name, groups)
+    return out
+
+
+def _problem(draft: Draft) -> str | None:
+    if draft.problem:
+        return draft.problem
+    if not draft.question.strip():
+        said = f"Q{draft.label} has no question text" if draft.label else "a question with no text"
+        return f"{draft.where}: {said}"
+    if len(draft.key_points) > MOST_POINTS:
+        number = f"Q{draft.label}" if draft.label else "a question"
+        return (
+            f"{draft.where}: {number} has {len(draft.key_points)} key points "
+            f"(need at most {MOST_POINTS})"
+        )
+    return None
+
+
+def _mend(draft: Draft) -> None:
+    """What --force makes of a record with a problem: the points beyond 7 become the answer."""
+    if len(draft.key_points) > MOST_POINTS:
+        listed = "\n".join(f"- {p}" for p in draft.key_points)
+        draft.reference = f"{listed}\n\n{draft.reference}" if draft.reference else listed
+        draft.key_points = []
+
+
+def _once(drafts: list[Draft], repeats: list[str]) -> list[Draft]:
+    """Each question once, where it first appears; a later copy's answer fills a bare first."""
+    first: dict[str, Draft] = {}
+    kept: list[Draft] = []
+    for draft in drafts:
+        key = normalise(draft.question)
+        earlier = first.get(key) if key else None
+        if earlier is None:
+            if key:
+                first[key] = draft
+            kept.append(draft)
+            continue
+        first_at = earlier.where.rpartition(":")[2].strip()
+        first_at = f"line {first_at}" if first_at.isdigit() else first_at
+        repeats.append(f"{draft.where}: asked again (first at {first_at}): {draft.question[:60]}")
+        if not (earlier.reference or earlier.key_points):
+            earlier.reference, earlier.key_points = draft.reference, draft.key_points
+    return kept
+
+
+def _chapters(drafts: list[Draft], notes: list[str]) -> list[tuple[str | None, list[Draft]]]:
+    """Drafts grouped by chapter in order of first appearance; a chapter may come back."""
+    groups: dict[str | None, list[Draft]] = {}
+    previous: str | None = None
+    for draft in drafts:
+        key = draft.chapter
+        if key in groups and key != previous:
+            notes.append(
+                f"{draft.where}: chapter {key or '(no chapter)'!r} comes back; "
+                "its questions here join its first part"
+            )
+        groups.setdefault(key, []).append(draft)
+        previous = key
+    return list(groups.items())
+
+
+def _bank(path: Path, title: str | None, name: str, groups) -> Bank:
+    """The Bank of the numbered drafts, each checked as the canonical format checks a question."""
+    title = title or path.stem
+    chapters: list[Chapter] = []
+    questions: list[Question] = []
+    problems: list[str] = []
+    for number, (heading, members) in enumerate(groups, start=1):
+        chapter = Chapter(
+            number, _chapter_title(heading, number, title), members[0].id, members[-1].id
+        )
+        chapters.append(chapter)
+        for draft in members:
+            question = _question(draft, chapter, problems)
+            if question is not None:
+                questions.append(question)
+    ids = [q.id for q in questions]
+    if ids != list(range(ids[0], ids[0] + len(ids))) if ids else False:
+        problems.append(f"{path}: the questions could not be numbered in order")  # a bug
+    if problems:
+        raise BankError(in_file_order(path, problems))
+    language = "zh-CN" if any(CJK.search(q.question) for q in questions) else "en"
+    return Bank(name, title, language, tuple(chapters), tuple(questions))
+
+
+def _question(draft: Draft, chapter: Chapter, problems: list[str]) -> Question | None:
+    """``draft`` as a Question: by ``parse_question`` when it has a field of an unusual shape."""
+    points = [p.strip() for p in draft.key_points if p.strip()]
+    tags = [t for t in draft.tags if t]
+    simple = all(t == t.strip().lower() for t in tags) and draft.question.strip()
+    if not simple:
+        entry = {"id": draft.id, "question": draft.question, "key_points": points, "tags": tags}
+        for key in ("hint", "reference", "label"):
+            if getattr(draft, key):
+                entry[key] = getattr(draft, key)
+        return parse_question(entry, chapter, _at(draft.where), problems, IMPORTED_KEY_POINTS)
+    return Question(
+        id=draft.id,
+        chapter=chapter.number,
+        question=draft.question.strip(),
+        key_points=tuple(points),
+        tags=tuple(tags),
+        hint=(draft.hint or "").strip() or None,
+        reference=(draft.reference or "").strip() or None,
+        label=(draft.label or "").strip() or None,
+    )
+
+
+def in_file_order(path: Path, problems: list[str]) -> list[str]:
+    """Problems sorted by their place in the file, so the first one reported is the first met."""
+    prefix = str(path)
+
+    def place(problem: str) -> tuple[int, int]:
+        rest = problem[len(prefix) :] if problem.startswith(prefix) else ""
+        match = re.match(r":(?:cell (\d+), line |item )?(\d+)", rest)
+        return (int(match[1] or 0), int(match[2])) if match else (0, 0)
+
+    return sorted(problems, key=place)
+
+
+def _at(place: str) -> Callable[..., str]:
+    """A ``where(key)`` for bank.parse_question: every field of a record is at its line."""
+    return lambda key=None: place
+
+
+def _take_hint(draft: Draft) -> None:
+    """Move ``（提示：…）`` out of the question text; unwrap a hint written that way."""
+    text = strip_emphasis(draft.question)
+    match = _HINT.search(text)
+    if match:
+        draft.hint = draft.hint or match["text"].strip() or None
+        text = (text[: match.start()] + text[match.end() :]).strip()
+    draft.question = text
+    wrapped = _HINT.fullmatch(draft.hint.strip()) if draft.hint else None
+    if wrapped:
+        draft.hint = wrapped["text"].strip() or None
+
+
+def _chapter_title(heading: str | None, number: int, bank_title: str) -> str:
+    """``第3章 注意力`` as chapter 3 is titled ``注意力``; a bare number becomes ``第 N 章``.
+
+    The part's own number is dropped only when it is the chapter's number, so
+    a file that starts at ``第9章`` still shows the user its 9.
+    """
+    if not heading:
+        return bank_title
+    if heading.isdigit():
+        return f"第 {heading} 章"
+    match = CHAPTER.match(heading) or _NUMBERED_TITLE.match(heading)
+    rest = heading[match.end() :].strip() if match else ""
+    if match and rest and _chinese_number(chapter_number(match)) == number:
+        return rest
+    return heading
+
+
+def _chinese_number(text: str) -> int | None:
+    """1–99 written as digits or as 一…九十九."""
+    if text.isdigit():
+        return int(text)
+    tens, ten, ones = text.partition("十")
+    if not ten:
+        return _CN_DIGITS.index(text) if len(text) == 1 and text in _CN_DIGITS else None
+    if len(tens) > 1 or len(ones) > 1 or not set(tens + ones) <= set(_CN_DIGITS):
+        return None
+    return (_CN_DIGITS.index(tens) if tens else 1) * 10 + (_CN_DIGITS.index(ones) if ones else 0)

@@ -1,0 +1,58 @@
+"""``<details><summary>Q？</summary> answer </details>``: GitHub's collapsible answers.
+
+The tags are found in the source of the HTML and Markdown blocks they span
+(markdown-it-py sees ``<details>`` as an HTML block that ends at a blank
+line), nested ``<details>`` (a "Show example") staying inside the answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from studybot.bank.importer.blocks import Block
+
+_DETAILS = re.compile(
+    r"<(/?)details\b[^>]{0,500}>|<summary\b[^>]{0,500}>(.{0,2000}?)</summary>", re.I | re.S
+)
+
+
+def collapsible(lines: list[str], blocks: list[Block], index: int):
+    """(index past the blocks, [(line, summary, answer)]) of the top-level ``<details>``."""
+    found: list[tuple[int, str, str]] = []
+    depth, summary, opened, body_from = 0, None, 0, (0, 0)
+    j = index
+    while j < len(blocks):
+        block = blocks[j]
+        text = "\n".join(lines[block.start : block.end])
+        for match in _DETAILS.finditer(text):
+            line = block.start + text.count("\n", 0, match.start())
+            if match[1] is not None:
+                depth += -1 if match[1] == "/" else 1
+                if depth == 1 and match[1] == "":
+                    summary, opened = None, line
+                if depth == 0:
+                    answer = _between(lines, body_from, (line, _col(text, match.start())))
+                    if summary is not None:
+                        found.append((opened, summary, answer))
+            elif depth == 1 and summary is None:
+                summary = match[2]
+                body_from = (
+                    block.start + text.count("\n", 0, match.end()),
+                    _col(text, match.end()),
+                )
+        j += 1
+        if depth <= 0:
+            break
+    return j, found
+
+
+def _col(text: str, at: int) -> int:
+    return at - (text.rfind("\n", 0, at) + 1)
+
+
+def _between(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> str:
+    (a, ca), (b, cb) = start, end
+    if a == b:
+        return lines[a][ca:cb].strip()
+    part = [lines[a][ca:], *lines[a + 1 : b], lines[b][:cb]]
+    return "\n".join(part).strip()

@@ -1,0 +1,162 @@
+"""Which key (or column) of a user's records holds what: the usual names, ``--map``, chats.
+
+Records come with their own keys: ``prompt``/``response``, ``q``/``a``,
+``title``/``content``, ``问题``/``答案``/``分类``, ``good_answer``, ``topic``.
+One mapping is chosen per file from the keys its records use, the usual
+names tried in the order below (so ``question`` wins over ``title`` when a
+file has both), and ``--map question=KEY,answer=KEY`` overrides any of it;
+a KEY may be a dotted path into nested objects (``meta.topic``). The
+mapping is printed as it was used, and every key it leaves out is named.
+Chat records (``messages`` with roles, ShareGPT ``conversations``) give
+the first user turn as the question and the assistant's reply as the answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from studybot.errors import BadInput
+
+FIELDS = ("question", "answer", "chapter", "id", "key_points", "hint", "tags")
+# the usual names of each field, most specific first; compared after _fold()
+USUAL: dict[str, tuple[str, ...]] = {
+    "question": (
+        "question", "questions", "q", "prompt", "instruction", "query", "problem", "ask",
+        "question text", "title", "题目", "问题", "题干", "问", "提问", "面试题", "标题",
+    ),
+    "answer": (
+        "answer", "reference", "reference answer", "good answer", "best answer",
+        "correct answer", "model answer", "sample answer", "answers", "a", "response",
+        "output", "completion", "chosen", "solution", "explanation", "content", "body",
+        "参考答案", "答案", "回答", "解答", "答", "解析", "内容",
+    ),
+    "chapter": (
+        "chapter", "topic", "category", "section", "subject", "module", "part", "group",
+        "domain", "area", "章节", "章", "分类", "类别", "主题", "模块", "板块", "领域", "方向",
+    ),
+    "id": ("id", "no", "number", "num", "qid", "question id", "#", "编号", "题号", "序号"),
+    "key_points": (
+        "key points", "keypoints", "points", "要点", "关键点", "考点", "得分点",
+    ),
+    "hint": ("hint", "hints", "tip", "提示"),
+    "tags": ("tags", "tag", "labels", "keywords", "标签", "关键词"),
+}  # fmt: skip
+_NAME = {name: field for field, names in USUAL.items() for name in names}
+_ROLES_USER = {"user", "human", "prompter"}
+_ROLES_ASSISTANT = {"assistant", "gpt", "bot", "model", "chatgpt"}
+CHAT = "messages"  # the pseudo-key of a chat record's turns
+
+
+def _fold(key: str) -> str:
+    key = key.strip().lstrip("\ufeff").strip().lower()
+    return re.sub(r"[\s_\-]+", " ", key)
+
+
+def field_of(key: str) -> str | None:
+    """The field a usual key name stands for (``good_answer`` → ``answer``), else None."""
+    return _NAME.get(_fold(key))
+
+
+def parse_map(text: str | None) -> tuple[tuple[str, str], ...]:
+    """``question=prompt,answer=good_answer`` as pairs; BadInput naming what is wrong."""
+    if not text:
+        return ()
+    pairs = []
+    for part in text.split(","):
+        name, sep, key = part.partition("=")
+        name = {"reference": "answer"}.get(name.strip(), name.strip())
+        if not sep or not key.strip() or name not in FIELDS:
+            raise BadInput(
+                f"--map {part.strip()!r}: expected FIELD=KEY with FIELD one of {', '.join(FIELDS)}",
+                hint="for example: --map question=prompt,answer=good_answer,chapter=topic",
+            )
+        pairs.append((name, key.strip()))
+    return tuple(pairs)
+
+
+@dataclass(frozen=True)
+class Mapping:
+    """Field → the keys it is read from (a record uses the first it has), and keys unread."""
+
+    keys: dict[str, tuple[str, ...]]  # field -> keys, a dotted path for a nested key
+    unused: tuple[str, ...]
+    chat: bool = False  # records are chats: question and answer come from their turns
+    with_input: bool = False  # Alpaca: the question is 'instruction' followed by 'input'
+
+    def line(self) -> str:
+        """``question ← 'prompt', answer ← 'good_answer', chapter ← 'topic'``."""
+        shown = [
+            f"{field} ← {' or '.join(repr(k) for k in names)}" for field, names in self.keys.items()
+        ]
+        if self.with_input:
+            shown[0] += " + 'input'"
+        if self.chat:
+            shown = ["question ← the first user turn", "answer ← the reply", *shown]
+        return ", ".join(shown)
+
+    def get(self, record: dict[str, Any], field: str) -> Any:
+        """The value of ``field`` in ``record``: its first key that the record has."""
+        for key in self.keys.get(field, ()):
+            found = value(record, key)
+            if found is not None:
+                return found
+        return None
+
+
+def choose(keys: Iterable[str], forced: tuple[tuple[str, str], ...] = ()) -> Mapping:
+    """The mapping for records with ``keys`` (in first-seen order), ``forced`` pairs first."""
+    keys = list(dict.fromkeys(keys))
+    chosen: dict[str, tuple[str, ...]] = {field: (key,) for field, key in forced}
+    taken = {key for field, key in forced}
+    chat = CHAT in keys or "conversations" in keys
+    for field in FIELDS:
+        if field in chosen or (chat and field in ("question", "answer")):
+            continue
+        candidates = [k for k in keys if k not in taken and field_of(k) == field]
+        if candidates:
+            ranked = tuple(sorted(candidates, key=lambda k: USUAL[field].index(_fold(k))))
+            chosen[field] = ranked
+            taken.update(ranked)
+    if chat:
+        taken |= {CHAT, "conversations"}
+    with_input = chosen.get("question", ("",))[0] == "instruction" and "input" in keys
+    if with_input:
+        taken.add("input")  # Alpaca: the input is part of the task
+    top = {k.split(".")[0] for k in taken}
+    unused = tuple(k for k in keys if k not in taken and k not in top)
+    ordered = {field: chosen[field] for field in FIELDS if field in chosen}
+    return Mapping(ordered, unused, chat, with_input)
+
+
+def value(record: dict[str, Any], key: str) -> Any:
+    """``record[key]``, following a dotted path (``meta.topic``) when there is no such key."""
+    if key in record:
+        return record[key]
+    current: Any = record
+    for part in key.split("."):
+        if not isinstance(current, dict) or part not in current:
+            return None
+        current = current[part]
+    return current
+
+
+def chat_turns(record: dict[str, Any]) -> tuple[Any, Any] | None:
+    """(first user turn, the assistant turn after it) of a chat record, else None."""
+    turns = record.get(CHAT, record.get("conversations"))
+    if not isinstance(turns, list):
+        return None
+    question = answer = None
+    for turn in turns:
+        if not isinstance(turn, dict):
+            continue
+        role = str(turn.get("role", turn.get("from", ""))).strip().lower()
+        text = turn.get("content", turn.get("value"))
+        if question is None and role in _ROLES_USER:
+            question = text
+        elif question is not None and role in _ROLES_ASSISTANT:
+            answer = text
+            break
+    return (question, answer) if question is not None else None

@@ -1,0 +1,137 @@
+"""List items: a question when it asks, or numbered in a list that mostly asks.
+
+A mixin of the Markdown reader (``importer.markdown._Reader``). A list
+item's answer is inside the item: the lines after its question (``A：…``,
+``答：…``, a line that does not ask) and the blocks nested under it; its
+sub-list's asking items are questions of their own, the others its points.
+A bullet that names a topic for the questions under it (``- Layer Norm
+篇``) is no question, and neither is a link alone (a table of contents).
+"""
+
+from __future__ import annotations
+
+from studybot.bank.importer.blocks import Block, link_target, plain
+from studybot.bank.importer.draft import Draft
+from studybot.bank.importer.marks import (
+    asks,
+    asks_inside,
+    clean,
+    has_marker_items,
+    items,
+    join,
+    joined,
+    marker,
+    numbered,
+    reads_as_question,
+    split_answer,
+    topic_title,
+)
+
+
+class ListReading:
+    """The list rules of the Markdown reader."""
+
+    def _list(self, block: Block, path, current: Draft | None) -> Draft | None:
+        if current is not None and self.strong and not _marked_or_asking(block):
+            current.blocks.append(block)  # a marked question's answer, numbered or not
+            return current
+        before = len(self.out.drafts)
+        taken = self._items(block, path)
+        # a list item's answer is inside the item: a list after it is not that answer
+        if taken is None and current is not None and id(current) not in self.listed:
+            current.blocks.append(block)
+            return current
+        if taken is None:
+            return current
+        if len(self.out.drafts) - before > 1:
+            self.after_list = taken
+            return None  # the prose after a list of questions answers none of them
+        return taken
+
+    def _items(self, block: Block, path) -> Draft | None:
+        """Questions among the items of a list (and their sub-lists); the last one taken."""
+        last: Draft | None = None
+        mostly = _mostly_asking(block)
+        for item in items(block):
+            paragraph = item.first_paragraph()
+            if paragraph is None:
+                for child in item.children:
+                    if child.is_list:
+                        last = self._items(child, path) or last
+                continue
+            rest = item.children[1:]
+            raw_lines = paragraph.raw.split("\n")
+            label, text, found = self._item_text(block, item, raw_lines[0])
+            below = any(asks_inside([child]) for child in rest)
+            target = link_target(paragraph.raw)
+            asking = found or reads_as_question(text)
+            if target is not None and (target.startswith("#") or not asking):
+                if asking or label is not None:
+                    why = "a table-of-contents link" if target.startswith("#") else "a link only"
+                    self._skip(paragraph.start, text, why, counts=False)
+                for child in rest:
+                    if child.is_list:
+                        last = self._items(child, path) or last
+                continue
+            listed = label is not None and block.kind == "ordered_list" and mostly
+            if (asking or (listed and not self.strong)) and not (below and topic_title(text)):
+                last = self._item_question(paragraph, raw_lines, label, text, rest, path)
+                continue
+            if label is not None and not below and self.strong:
+                self._skip(
+                    paragraph.start, text, "a numbered item in a file whose questions are marked"
+                )
+            for child in rest:
+                if child.is_list:
+                    last = self._items(child, path) or last
+        return last
+
+    def _item_question(self, paragraph: Block, raw_lines, label, text, rest, path) -> Draft:
+        end = split_answer(raw_lines)
+        for line in raw_lines[1:end]:
+            text = join(text, plain(line))
+        draft = self._draft(paragraph.start, label, clean(text), path)
+        self.listed.add(id(draft))
+        if end < len(raw_lines):
+            draft.blocks.append(Block("paragraph", paragraph.start + end, paragraph.end))
+            self.trim.add(id(draft))
+        last = draft
+        for child in rest:
+            if child.is_list and any(asks_inside([c]) for c in items(child)):
+                last = self._mixed(child, draft, path)
+            else:
+                draft.blocks.append(child)
+        return last
+
+    def _mixed(self, sub: Block, parent: Draft, path) -> Draft:
+        """A question's sub-list: asking items are questions, the others its points."""
+        points = Block(sub.kind, sub.start, sub.end)
+        points.children = [i for i in items(sub) if not asks_inside([i])]
+        if points.children:
+            parent.blocks.append(points)
+        asking = Block(sub.kind, sub.start, sub.end)
+        asking.children = [i for i in items(sub) if asks_inside([i])]
+        return self._items(asking, path) or parent
+
+    def _item_text(self, block: Block, item: Block, first: str):
+        found = marker(first)
+        if found:
+            return found[0], found[1].strip(), True
+        label, text = numbered(clean(plain(first)))
+        if label is None and block.kind == "ordered_list":
+            label = item.number
+        return label, text.strip(), False
+
+
+def _marked_or_asking(block: Block) -> bool:
+    """A list of questions after a marked one: items with markers, or mostly ending in ？."""
+    if has_marker_items(block):
+        return True
+    texts = [joined(p.raw.split("\n")[0]) for i in items(block) if (p := i.first_paragraph())]
+    return bool(texts) and 2 * sum(1 for t in texts if asks(clean(t))) > len(texts)
+
+
+def _mostly_asking(block: Block) -> bool:
+    texts = [joined(p.raw.split("\n")[0]) for i in items(block) if (p := i.first_paragraph())]
+    asking = sum(1 for t in texts if reads_as_question(numbered(clean(t))[1]) or marker(t))
+    return bool(texts) and asking * 2 >= len(texts)

@@ -1,0 +1,71 @@
+"""What the Markdown reader reads besides Markdown text: notebook cells and front matter.
+
+A Jupyter notebook's Markdown cells are read as one document (code cells
+are not questions), each line remembering ``file:cell N, line M``. YAML
+front matter (``---`` … ``---`` at the top, as Hexo, Jekyll and Obsidian
+write it) is no content: its lines are blanked, so line numbers stay true,
+and its ``title`` can name the bank.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from studybot.bank.importer.draft import Parsed
+from studybot.bank.importer.source import SURROGATE, loads
+
+_FRONT_TITLE = re.compile(r"^title\s*:\s*(?P<title>.+?)\s*$", re.IGNORECASE)
+
+
+def notebook_lines(path: Path, text: str) -> tuple[list[str], list[str], list[str]] | Parsed:
+    """(lines, the place of each line, problems) of the Markdown cells, or a Parsed that failed."""
+    try:
+        data = loads(text)
+    except ValueError as exc:
+        line = getattr(exc, "lineno", 1)
+        return Parsed(fatal=[f"{path}:{line}: not a readable notebook: {getattr(exc, 'msg', exc)}"])
+    except RecursionError:
+        return Parsed(fatal=[f"{path}:1: not a readable notebook: nested too deeply"])
+    cells = data.get("cells") if isinstance(data, dict) else None
+    if not isinstance(cells, list):
+        return Parsed(fatal=[f'{path}:1: not a Jupyter notebook (no "cells" list)'])
+    lines: list[str] = []
+    places: list[str] = []
+    problems: list[str] = []
+    for number, cell in enumerate(cells, start=1):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "markdown":
+            continue
+        source_text = cell.get("source", "")
+        source_text = (
+            "".join(map(str, source_text)) if isinstance(source_text, list) else str(source_text)
+        )
+        if SURROGATE.search(source_text):  # a lone "\ud800": no character, cannot be saved
+            problems.append(
+                f"{path}:cell {number}: a lone surrogate (such as \\ud800) is not a character"
+            )
+            source_text = SURROGATE.sub("\ufffd", source_text)
+        for line_number, line in enumerate(source_text.splitlines(), start=1):
+            lines.append(line)
+            places.append(f"{path}:cell {number}, line {line_number}")
+        lines.append("")  # a cell boundary reads like a blank line
+        places.append(f"{path}:cell {number}")
+    return lines, places, problems
+
+
+def front_matter(lines: list[str]) -> str | None:
+    """Blank a leading YAML front matter block in ``lines``; its title, if it has one."""
+    if not lines or lines[0].strip() != "---":
+        return None
+    end = next(
+        (i for i in range(1, min(len(lines), 200)) if lines[i].strip() in ("---", "...")), None
+    )
+    if end is None:
+        return None
+    title = None
+    for i in range(end + 1):
+        found = _FRONT_TITLE.match(lines[i])
+        if found and title is None:
+            title = found["title"].strip("'\"") or None
+        lines[i] = ""
+    return title

@@ -1,0 +1,148 @@
+"""Paragraphs: marked questions (``Q1：…``), lines that ask, and interview write-ups.
+
+A mixin of the Markdown reader (``importer.markdown._Reader``): a paragraph
+line with a marker starts a question, and so does a line that asks outside
+any answer; the lines after a question in its paragraph are its answer when
+they do not ask too (``importer.marks.split_answer``). In an interview
+write-up, ``问了：A；B；C`` gives one question each and ``手撕：…`` one task;
+``反问…`` is the candidate's own question and no question of the bank.
+"""
+
+from __future__ import annotations
+
+import re
+
+from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.draft import Draft
+from studybot.bank.importer.marks import (
+    INLINE_ANSWER,
+    PARAGRAPH_NUMBER,
+    REVERSE,
+    asks,
+    clean,
+    join,
+    joined,
+    marker,
+    numbered,
+    reads_as_question,
+    split_answer,
+)
+
+_LEAD = re.compile(
+    r"^(?:(?:面试官)?(?:又|还|再|也)?(?:问了|问到|追问|被问到?)|手撕(?:代码|题)?|coding|leetcode"
+    r"|(?:开放|场景|算法|编程|代码|智力|八股)题)\s*[:：]\s*(?P<rest>\S.*)$",
+    re.IGNORECASE,
+)
+
+
+_STATEMENT = ("。", "：", ":", "！")
+
+
+def _one_a_line(texts: list[str]) -> bool:
+    """Three or more short lines, two in three of them asking: a list of questions, a line each."""
+    if len(texts) < 3 or any(len(t) > 200 for t in texts):
+        return False
+    return 3 * sum(1 for t in texts if reads_as_question(t)) >= 2 * len(texts)
+
+
+class ParagraphReading:
+    """The paragraph rules of the Markdown reader."""
+
+    def _paragraph(self, block: Block, path, current: Draft | None) -> Draft | None:
+        raw_lines = block.raw.split("\n")
+        starts: list[tuple[int, str | None, str]] = []  # (line in paragraph, label, text)
+        for k, raw_line in enumerate(raw_lines):
+            found = marker(raw_line)
+            if found is None and not self.strong:
+                number = PARAGRAPH_NUMBER.match(plain(raw_line))
+                found = (number["n"], number["text"]) if number else None
+            if found is not None:
+                starts.append((k, *found))
+        if not starts:
+            first = plain(raw_lines[0])
+            if current is not None and not (id(current) in self.loose and asks(first)):
+                current.blocks.append(block)
+                return current
+            return self._loose(block, raw_lines, path)
+        if starts[0][0] > 0:
+            before = Block("paragraph", block.start, block.start + starts[0][0])
+            if current is not None:
+                current.blocks.append(before)
+            else:
+                self._skip_lines(before, raw_lines[: starts[0][0]], path)
+        bounds = [s[0] for s in starts[1:]] + [len(raw_lines)]
+        for (k, label, text), stop in zip(starts, bounds, strict=True):
+            inline = INLINE_ANSWER.match(text)  # "问：…？答：…" on one line
+            current = self._draft(
+                block.start + k, label, clean(inline["q"] if inline else text), path
+            )
+            if inline and inline["a"].strip():
+                current.reference = "\n".join([inline["a"].strip(), *raw_lines[k + 1 : stop]])
+                continue
+            body = k + 1
+            if not current.question and body < stop:  # "**Q3：**" alone takes the line below
+                body += split_answer(raw_lines[body:stop])
+                current.question = clean(joined("\n".join(raw_lines[k + 1 : body])))
+            else:
+                body = k + split_answer(raw_lines[k:stop])
+                for line in raw_lines[k + 1 : body]:
+                    current.question = join(current.question, plain(line))
+            if body < stop:
+                current.blocks.append(Block("paragraph", block.start + body, block.start + stop))
+                self.trim.add(id(current))
+        return current
+
+    def _loose(self, block: Block, raw_lines: list[str], path) -> Draft | None:
+        """Questions among lines outside any answer: each asking line, ``问了：…``, ``手撕：…``."""
+        texts = [plain(line) for line in raw_lines]
+        if any(_LEAD.match(t) for t in texts):
+            last = None
+            for k, text in enumerate(texts):
+                lead = _LEAD.match(text)
+                if lead:
+                    last = self._lead(block.start + k, text, lead["rest"], path) or last
+                elif reads_as_question(text):
+                    last = self._draft(block.start + k, *numbered(clean(text)), path)
+            return None
+        if REVERSE.search(texts[0]):
+            if reads_as_question(texts[0]):
+                self._skip(block.start, texts[0], "the candidate's own question (反问)", False)
+            return None
+        if _one_a_line(texts):
+            draft = None
+            for k, text in enumerate(texts):  # one question a line
+                if not text.rstrip().endswith(_STATEMENT):
+                    draft = self._draft(block.start + k, *numbered(clean(text)), path)
+            self.loose.add(id(draft))
+            return None
+        if len(texts) > 1 and all(reads_as_question(t) for t in texts):
+            for k, text in enumerate(texts):
+                draft = self._draft(block.start + k, *numbered(clean(text)), path)
+            self.loose.add(id(draft))
+            return draft
+        if not reads_as_question(texts[0]):
+            self._skip_lines(block, raw_lines, path)
+            return None
+        inline = INLINE_ANSWER.match(texts[0])
+        if inline and inline["a"].strip():
+            draft = self._draft(block.start, *numbered(clean(inline["q"])), path)
+            draft.reference = "\n".join([inline["a"].strip(), *raw_lines[1:]]).strip()
+            return draft
+        end = split_answer(raw_lines)
+        draft = self._draft(block.start, *numbered(clean(joined("\n".join(raw_lines[:end])))), path)
+        if end < len(raw_lines):
+            draft.blocks.append(Block("paragraph", block.start + end, block.end))
+            self.trim.add(id(draft))
+        self.loose.add(id(draft))
+        return draft
+
+    def _lead(self, line: int, text: str, rest: str, path) -> Draft | None:
+        """``问了：A；B；C`` (one question each) or ``手撕：…`` (one task)."""
+        if text.startswith(("问", "又", "还", "再", "也", "面试官", "被", "追")):
+            parts = [p.strip() for p in re.split(r"[；;。]", rest)]
+        else:
+            parts = [rest.split("。")[0].strip()]
+        last = None
+        for part in (p for p in parts if len(p) > 1):
+            last = self._draft(line, None, clean(part), path)
+        return last

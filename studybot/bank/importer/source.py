@@ -1,0 +1,147 @@
+"""Reading a user's question file safely: a regular file, at most the limit, UTF-8 text.
+
+A FIFO, a terminal or ``/dev/zero`` is refused before a byte is read (opening
+a FIFO for reading would wait for a writer forever); a regular file is read
+through one descriptor, at most ``MAX_BYTES + 1`` bytes, so a file that grows
+after it was looked at is refused rather than read whole. JSON is decoded by
+one decoder that keeps a number too long for Python as its digits (an id
+check names it) instead of failing, so every reader gets the same rules.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+from studybot.errors import BankError
+
+MAX_BYTES = 200 * 2**20  # 200 MB: 8× the shipped bank repeated 100 times as JSON
+MAX_QUESTIONS = 200_000
+_CHUNK = 2**20
+_SPLIT = "split the file and import each part under its own --name"
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class BigNumber(str):
+    """A JSON integer with more digits than any id may have, kept as its digits."""
+
+
+def _parse_int(digits: str) -> int | BigNumber:
+    return BigNumber(digits) if len(digits.lstrip("-")) > 19 else int(digits)
+
+
+# one decoder for every JSON the importer reads: no int() of 5,000 digits
+DECODER = json.JSONDecoder(parse_int=_parse_int)
+
+
+def loads(text: str) -> Any:
+    """``json.loads`` with the importer's decoder (JSONDecodeError, RecursionError pass)."""
+    return DECODER.decode(text)
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of a regular file of at most MAX_BYTES, or BankError saying why not."""
+    try:
+        status = os.stat(path)
+        kind = _not_regular(status.st_mode)
+        if not kind and status.st_size > MAX_BYTES:
+            raise BankError(
+                [
+                    f"{path}: {status.st_size / 2**20:,.1f} MB; a question file may be at most "
+                    f"{MAX_BYTES // 2**20} MB"
+                ],
+                hint=_SPLIT,
+            )
+        if kind:
+            raise BankError(
+                [f"{path}: {kind}, not a question file"],
+                hint="give a question file saved on disk (copy a stream into a file first)",
+            )
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise BankError([f"{path}: cannot read ({exc.strerror or exc})"]) from None
+    try:
+        kind = _not_regular(os.fstat(fd).st_mode)  # what was opened, not what was looked at
+        if kind:
+            raise BankError([f"{path}: {kind}, not a question file"])
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_BYTES:
+            chunk = os.read(fd, min(_CHUNK, MAX_BYTES + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise BankError([f"{path}: cannot read ({exc.strerror or exc})"]) from None
+    finally:
+        os.close(fd)
+    if size > MAX_BYTES:
+        raise BankError(
+            [f"{path}: more than {MAX_BYTES // 2**20} MB; a question file may be at most that"],
+            hint=_SPLIT,
+        )
+    return b"".join(chunks)
+
+
+def _not_regular(mode: int) -> str | None:
+    if stat.S_ISREG(mode):
+        return None
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def decode(path: Path, data: bytes, force: bool = False) -> tuple[str, list[str]]:
+    """The text of ``data`` and notes on what was mended (only with ``force``)."""
+    utf16 = _utf16(data)
+    if utf16:
+        if force:
+            return data.decode(utf16, errors="replace").lstrip("\ufeff"), [
+                f"{path}: read as {utf16.upper()} text (--force)"
+            ]
+        raise BankError(
+            [f"{path}:1: the file is UTF-16 text, not UTF-8"],
+            hint="save it as UTF-8 (Notepad: Save as → UTF-8; or iconv -f UTF-16 -t UTF-8)",
+        )
+    try:
+        return data.decode("utf-8-sig"), []
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        where = f"{path}:{line}: not UTF-8 text (byte 0x{data[exc.start]:02x})"
+        if not force:
+            raise BankError(
+                [where],
+                hint="save the file as UTF-8 (Excel: “CSV UTF-8”; or iconv -f GBK -t UTF-8); "
+                "--force reads it with the bad bytes replaced",
+            ) from None
+    text = data.decode("utf-8-sig", errors="replace")
+    return text, [f"{where}; bytes that are not UTF-8 were replaced by � (--force)"]
+
+
+def _utf16(data: bytes) -> str | None:
+    # UTF-8 text has no NUL bytes; UTF-16 has one in every ASCII character (a newline too)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    head = data[:4096]
+    if b"\x00" not in head:
+        return None
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    return "utf-16-be" if even > odd else "utf-16-le"
+
+
+def too_many(path: Path | str) -> BankError:
+    """The refusal of a file holding more than MAX_QUESTIONS questions."""
+    return BankError(
+        [f"{path}: more than {MAX_QUESTIONS:,} questions; a bank holds at most {MAX_QUESTIONS:,}"],
+        hint=_SPLIT,
+    )

@@ -1,0 +1,97 @@
+"""Markdown tables of questions, and the option to suggest when headings were not read.
+
+A table is a list of questions when a column is named like one (``问题``,
+``题目``, ``Question``, or the column ``--map question=COLUMN`` names); its
+answer column (``答案``, ``Answer``) gives the answers and a number column
+(``序号``, ``#``) the labels. A table of anything else is not read, but its
+cells that ask are reported, with the ``--map`` that would read them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from studybot.bank.importer import keys
+from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.draft import Parsed
+from studybot.bank.importer.marks import asks, clean
+
+if TYPE_CHECKING:  # the reader hands itself in; no import cycle at run time
+    from studybot.bank.importer.markdown import _Reader
+
+_PIPE = re.compile(r"(?<!\\)\|")
+
+
+def cells(line: str) -> list[str]:
+    """The cells of a table row as written (outer pipes dropped, ``\\|`` kept)."""
+    line = line.strip()
+    line = line[1:] if line.startswith("|") else line
+    line = line[:-1] if line.endswith("|") and not line.endswith("\\|") else line
+    return [cell.strip() for cell in _PIPE.split(line)]
+
+
+def read_table(reader: _Reader, block: Block, path) -> None:
+    """Questions from a table with a question column; else its asking cells are reported."""
+    lines = reader.lines[block.start : block.end]
+    if len(lines) < 3:
+        return
+    header = [plain(c) for c in cells(lines[0])]
+    mapping = keys.choose(header, reader.options.mapping)
+    column = _index(header, mapping.keys.get("question"))
+    if column is None:
+        _report(reader, block, header, lines)
+        return
+    answer = _index(header, mapping.keys.get("answer"))
+    number = _index(header, mapping.keys.get("id"))
+    for offset, line in enumerate(lines[2:], start=2):
+        row = cells(line)
+        text = clean(plain(row[column])) if column < len(row) else ""
+        if not text:
+            continue
+        label = row[number].strip() if number is not None and number < len(row) else None
+        draft = reader._draft(
+            block.start + offset, label if label and label.isdigit() else None, text, path
+        )
+        if answer is not None and answer < len(row) and row[answer].strip():
+            draft.reference = row[answer].replace("<br>", "\n").strip()
+
+
+def _index(header: list[str], names: tuple[str, ...] | None) -> int | None:
+    found = next((n for n in names or () if n in header), None)
+    return header.index(found) if found is not None else None
+
+
+def _report(reader: _Reader, block: Block, header: list[str], lines: list[str]) -> None:
+    asking = [0] * len(header)
+    for offset, line in enumerate(lines[2:], start=2):
+        row = [plain(c) for c in cells(line)]
+        found = next((c for c in row if asks(c) and len(c) > 3), None)
+        if found:
+            reader._skip(
+                block.start + offset, found, "a table row, not a heading, list item or Q1： line"
+            )
+        for k, cell in enumerate(row[: len(header)]):
+            asking[k] += asks(cell)
+    if any(asking):
+        best = header[asking.index(max(asking))] or "COLUMN"
+        reader.out.suggestions.append(
+            f"--map question={best!s} reads the table column {best!r} as the questions"
+        )
+
+
+def suggest_level(out: Parsed, blocks: list[Block], level: int | None) -> None:
+    """Suggest ``--level N`` when many headings with text under them were not questions."""
+    with_body: dict[int, int] = {}
+    for index, block in enumerate(blocks):
+        after = blocks[index + 1] if index + 1 < len(blocks) else None
+        if block.kind == "heading" and after is not None and after.kind != "heading":
+            with_body[block.level] = with_body.get(block.level, 0) + 1
+    if not with_body:
+        return
+    best = max(with_body, key=lambda n: (with_body[n], n))
+    if best != level and with_body[best] > max(2, len(out.drafts)):
+        out.suggestions.append(
+            f"--level {best} reads each of the {with_body[best]} level-{best} headings "
+            "as a question, with the text under it as its answer"
+        )

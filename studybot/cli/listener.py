@@ -4,7 +4,7 @@ Questions and answers go to stdout, prompts and per-turn figures to
 stderr, through this one listener. On a terminal answers are drawn as
 Markdown while they stream, with a spinner until the first token; piped,
 they are the model's raw text. Every line is wrapped at word boundaries to
-the terminal (``render.wrap``). In a quiz the reveal is the answer once,
+the terminal (``wrap.wrap``). In a quiz the reveal is the answer once,
 with a mark beside each key point (``cli.reveal``); the per-turn figures
 show in read mode, and in a quiz only with ``--stats``.
 """

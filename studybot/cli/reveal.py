@@ -50,7 +50,8 @@ def point_lines(result: grade.Grade, width: int) -> list:
     from rich.cells import cell_len
     from rich.text import Text
 
-    from studybot.cli.render import hang_lines, inline_markdown, printable
+    from studybot.cli.render import printable
+    from studybot.cli.wrap import hang_lines, inline_markdown
 
     digits = len(str(len(result.points)))
     lines = []

@@ -15,6 +15,7 @@ from typing import Any
 
 from studybot.errors import SessionNotFound
 from studybot.storage import migrations
+from studybot.storage.attempts import Attempts
 from studybot.storage.dbfile import connect, explain, writable, writing
 from studybot.storage.records import (
     ANSWER_FLAGS,
@@ -57,7 +58,7 @@ __all__ = [
 DB_NAME = "studybot.db"
 
 
-class Store(ReviewLog):
+class Store(Attempts, ReviewLog):
     """The session database: every table, read and written through these methods."""
 
     def __init__(self, path: Path, *, write: bool = True) -> None:
@@ -324,52 +325,10 @@ class Store(ReviewLog):
         with writing(self.db):  # committed before the next request goes out
             self.db.table(table).insert(row)
 
-    def record_grade(self, grade: GradeRecord) -> None:
-        """Save (or replace) a question's graded attempt in a session."""
-        row = asdict(grade)
-        row["points"] = _marks_json(grade.points)
-        row["estimate"] = _marks_json(grade.estimate) if grade.estimate else None
-        row["created"] = grade.created or now()
-        with writing(self.db):
-            self.db.table("grades").insert(row, replace=True)
-
-    def grades(self, session_id: int) -> dict[int, GradeRecord]:
-        """The session's graded attempts by question id."""
-        rows = self.db.query("select * from grades where session_id = ?", [session_id])
-        out = {}
-        for row in rows:
-            row = dict(row)
-            row["points"] = _marks(row["points"])
-            row["estimate"] = _marks(row.get("estimate"))
-            names = {f.name for f in fields(GradeRecord)}
-            out[row["question_id"]] = GradeRecord(**{k: v for k, v in row.items() if k in names})
-        return out
-
     def followups(self, session_id: int) -> list[FollowUp]:
         return self._records(FollowUp, "followups", session_id, order="id")
 
     # -- drafts: attempts typed, not yet sent ----------------------------------
-
-    def save_draft(self, session_id: int, question_id: int, text: str) -> None:
-        """Keep an attempt that was being typed when the session stopped."""
-        row = {"session_id": session_id, "question_id": question_id, "text": text}
-        with writing(self.db):
-            self.db.table("drafts").insert(row | {"saved_at": now()}, replace=True)
-
-    def draft(self, session_id: int, question_id: int) -> str | None:
-        rows = self.db.query(
-            "select text from drafts where session_id = ? and question_id = ?",
-            [session_id, question_id],
-        )
-        return next((row["text"] for row in rows), None)
-
-    def drop_draft(self, session_id: int, question_id: int) -> None:
-        """The attempt was sent: its draft is no longer needed."""
-        with writing(self.db):
-            self.db.execute(
-                "delete from drafts where session_id = ? and question_id = ?",
-                [session_id, question_id],
-            )
 
     def _records(self, cls, table: str, session_id: int, order: str) -> list:
         """Rows of ``table`` for a session as ``cls`` values (extra columns ignored)."""
@@ -396,27 +355,3 @@ class Store(ReviewLog):
             reviews=self.session_reviews(record.id),
             prefixes=prefixes,
         )
-
-
-def _marks_json(marks: tuple[PointMark, ...]) -> str:
-    return json.dumps(
-        [
-            {"point": m.point, "state": m.state, "covered": m.covered, "evidence": m.evidence}
-            for m in marks
-        ],
-        ensure_ascii=False,
-    )
-
-
-def _marks(text: str | None) -> tuple[PointMark, ...]:
-    """Stored marks; rows from before states were kept say only covered or not."""
-    if not text:
-        return ()
-    return tuple(
-        PointMark(
-            m["point"],
-            m.get("state") or ("covered" if m.get("covered") else "missed"),
-            m.get("evidence"),
-        )
-        for m in json.loads(text)
-    )

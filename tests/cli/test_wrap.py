@@ -10,7 +10,7 @@ from rich.markdown import Markdown
 from studybot import bank
 from studybot.bank.text import clip
 from studybot.cli import reveal
-from studybot.cli.render import break_lines_for_rich, wrap
+from studybot.cli.wrap import break_lines_for_rich, wrap
 from studybot.learn import grading
 
 NOTICE = (

@@ -33,7 +33,7 @@ def test_html_like_text_is_visible_after_commonmark_rendering():
 def test_cjk_text_wraps_between_characters_and_keeps_latin_words_whole():
     from rich.cells import cell_len
 
-    from studybot.cli.render import wrap_cjk
+    from studybot.cli.wrap import wrap_cjk
 
     text = "位置编码只在训练见过的长度范围内可靠，并要求输入与 max_tokens 之和不超过它。"
     lines = wrap_cjk(text, 20)

@@ -13,6 +13,7 @@ expected?). The rules of resuming live in ``studybot.resuming``.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -164,7 +165,10 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
     policy = POLICIES.get(session.mode, POLICIES["read"])
     if policy.rating_expected and session.unrated:
         quizzing.missing_ratings(study, store, session, listener)
-    grader = grade.offline(study.bank) if policy.grades else None
+    if policy.grades:
+        # The grader loads its word lists while the learner reads and types;
+        # the first grade waits for the build only if it has not finished.
+        threading.Thread(target=grade.warm, args=(study.bank,), daemon=True).start()
     carried: str | None = None  # the summary just written, which the next segment starts from
     segments = store.segments(session.id)
     for segment in segments:
@@ -207,8 +211,8 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
             answered[question_id] = turn
             conversation.answered(question, turn.answer)
             result = None
-            if grader is not None:
-                result = _grade(step, attempt or "", grader)
+            if policy.grades:
+                result = _grade(step, attempt or "", grade.offline(study.bank))
             _after_answer(step, policy, attempt, result)
         if not last:
             carried = summarise(study, store, session, segment, conversation, listener)

@@ -40,8 +40,8 @@ def tally(result: grade.Grade) -> str:
 
 
 def heading(result: grade.Grade) -> str:
-    """The grade in one line: "grade 60% · 3 ✓ · 2 ✗ (offline estimate)"."""
-    label = "" if result.source == grade.LIVE else " (offline estimate)"
+    """The grade in one line: "grade 60% · 3 ✓ · 2 ✗ (offline rubric)", naming its grader."""
+    label = "" if result.source == grade.LIVE else f" (offline {result.grader})"
     return f"grade {result.score:.0%} · {tally(result)}{label}"
 
 

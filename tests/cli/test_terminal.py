@@ -138,7 +138,7 @@ def test_ctrl_d_at_the_key_prompt_also_saves_and_exits_130(studybot_home):
 def test_done_means_quiz_rate_quit_resume_then_due_progress_and_review(studybot_home, invoke):
     child = spawn(studybot_home, "run", "--from", "1", "--to", "6", "--quiz")
     attempt(child, GOOD_Q1)  # a good paraphrase, in two lines
-    child.expect(r"grade 100% · 4 ✓ \(offline estimate\)")
+    child.expect(r"grade 100% · 4 ✓ \(offline rubric\)")
     child.expect("Every key point covered")
     child.expect(MARKS)
     child.send("\r")  # the marks as estimated

@@ -138,11 +138,11 @@ def render_session(view, texts: bool = True) -> None:
 
     record, turns = view.record, view.turns
     money = session_money(view)
-    columns = _money_columns(money)
     follow_ups: dict[int, list] = {}
     for item in view.followups:
         follow_ups.setdefault(item.question_id, []).append(item)
     console = stdout_console()
+    columns = _fitting(_money_columns(money), turns, console.width)
     table = Table(
         title=f"Session {record.id} · {_chosen(record)} · {record.mode} · "
         f"{record.provider} ({record.model}) · {record.answered}/{record.total} answered",
@@ -253,6 +253,25 @@ def _money_line(console, money, record, hint: str) -> None:
         f" · output {total.output:.6f}, summaries included) · {segments}",
         markup=False,
     )
+
+
+# Columns a narrow terminal drops first, so every heading stays readable.
+DROPPED_FIRST = ("growth", "latency", "seg", "KV", "context n")
+
+
+def _fitting(columns: list, turns, width: int) -> list:
+    """The columns whose widest cells fit ``width``, dropping DROPPED_FIRST in order."""
+    peak = max((t.context_tokens for t in turns), default=0)
+
+    def needed(kept: list) -> int:
+        widths = [max([len(h), *(len(cell(t, peak)) for t in turns)]) for h, cell in kept]
+        return sum(widths) + 2 * (len(kept) - 1)
+
+    for heading in DROPPED_FIRST:
+        if needed(columns) <= width:
+            break
+        columns = [c for c in columns if c[0] != heading]
+    return columns
 
 
 def _follow_up_row(item, columns=TURN_COLUMNS) -> list[str]:

@@ -173,3 +173,18 @@ def test_sessions_from_before_the_selection_was_kept_are_told_by_their_questions
     assert records[1].selection == {"kind": "range", "from": 1, "to": 8}
     assert records[2].selection == {"kind": "ids", "ids": [2, 10, 26]}
     assert records[3].selection == {"kind": "review"}
+
+
+@pytest.mark.parametrize("columns", [60, 80, 120])
+def test_the_turn_table_keeps_its_headings_whole_in_a_narrow_terminal(monkeypatch, invoke, columns):
+    assert invoke("run", "--from", "1", "--to", "3").exit_code == 0
+    monkeypatch.setenv("COLUMNS", str(columns))
+    lines = invoke("show", "1").stdout.splitlines()
+    header = next(line for line in lines if line.split()[:1] == ["Q"])
+    headings = header.split()
+    assert {"prompt", "cached", "answer"} <= set(headings)
+    assert not any("…" in heading for heading in headings)
+    table = lines[lines.index(header) : lines.index(header) + 5]
+    assert all(len(line.rstrip()) <= columns for line in table)
+    if columns >= 120:
+        assert "growth" in headings and "latency" in headings

@@ -422,14 +422,15 @@ def prompt_routes() -> list[Route]:
         Route("read: the follow-up editor", read, (("q stop: ", "f"), ("追问", None))),
         Route("quiz: the attempt editor", quiz, (("think, then reveal", None), ("›", None))),
         Route("quiz: typing an attempt", quiz, (("›", "一半的回答"),)),
+        Route("quiz: the marks step", quiz, (("›", "tokens\r\r"), (r"u h \? q: ", None))),
         Route(
             "quiz: the rating prompt",
             quiz,
-            (("›", "tokens\r\r"), (r"f h \? q: ", None)),
+            (("›", "tokens\r\r"), (r"u h \? q: ", "\r"), (r"f h \? q: ", None)),
         ),
         Route(
             "quiz: the follow-up editor",
             quiz,
-            (("›", "tokens\r\r"), (r"f h \? q: ", "f"), ("追问", None)),
+            (("›", "tokens\r\r"), (r"u h \? q: ", "\r"), (r"f h \? q: ", "f"), ("追问", None)),
         ),
     ]

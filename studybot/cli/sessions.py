@@ -132,6 +132,7 @@ def render_session(view, texts: bool = True) -> None:
     """
     from rich import box
     from rich.table import Table
+    from rich.text import Text
 
     from studybot.costs.prices import NO_PRICES_HINT
     from studybot.study.recorded import money as session_money
@@ -143,10 +144,14 @@ def render_session(view, texts: bool = True) -> None:
         follow_ups.setdefault(item.question_id, []).append(item)
     console = stdout_console()
     columns = _fitting(_money_columns(money), turns, console.width)
+    # The title is a line of its own: a table's title wraps at the table's width.
+    console.print(
+        Text(
+            f"Session {record.id} · {_chosen(record)} · {record.mode} · "
+            f"{record.provider} ({record.model}) · {record.answered}/{record.total} answered"
+        )
+    )
     table = Table(
-        title=f"Session {record.id} · {_chosen(record)} · {record.mode} · "
-        f"{record.provider} ({record.model}) · {record.answered}/{record.total} answered",
-        title_justify="left",
         box=box.SIMPLE_HEAD,  # no side rules, so the table fits 80 columns
         pad_edge=False,
         show_edge=False,

@@ -300,6 +300,10 @@ def write_text(path: Path, text: str) -> None:
 def render(view: SessionView, fmt: str) -> str:
     """A text format (md, json, anki) as one string."""
     if fmt == "md":
+        if view.record.mode == "interview":
+            from studybot.output.interview import to_markdown as interview_report
+
+            return interview_report(view)
         return to_markdown(view)
     if fmt == "anki":
         from studybot.output.anki import to_text

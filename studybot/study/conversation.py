@@ -102,7 +102,7 @@ class Asked:
 class Sent:
     """One request of a segment, in the order it is sent."""
 
-    kind: str  # "answer", "follow-up", "probe" (an interview's side requests) or "summary"
+    kind: str  # "answer", "follow-up", "summary", or an interview's "grading" and "probe"
     question_id: int | None  # None for the summary request
     prefix: str  # the system prefix it carries
     messages: Messages
@@ -115,15 +115,15 @@ def requests(
     *,
     summarise: bool,
     interview: bool = False,
-    probes: Callable[[Question], Sequence[str]] | None = None,
+    side: Callable[[Question], Sequence[tuple[str, str]]] | None = None,
 ) -> Iterator[Sent]:
     """Every request a segment sends, with its answers known: each answer, its follow-ups, the summary.
 
     ``plan`` projects sessions and ``cache SESSION`` rebuilds them with this
     sequence; the run loop steps the same ``Conversation`` one request at a time.
-    ``interview``: the main requests are an interview's; ``probes``: per
-    question, the texts of an interview's side requests after its answer
-    (probes and gradings, projected by ``plan``).
+    ``interview``: the main requests are an interview's; ``side``: per
+    question, the (kind, text) of the side requests after its answer (an
+    interview's gradings and probes, projected by ``plan``).
     """
     conversation = Conversation(prefix, summary, interview=interview)
     for item in asked:
@@ -134,8 +134,8 @@ def requests(
             yield Sent(
                 "follow-up", item.question.id, conversation.prefix, conversation.follow_up(text)
             )
-        for text in probes(item.question) if probes else ():
-            yield Sent("probe", item.question.id, conversation.prefix, conversation.side(text))
+        for kind, text in side(item.question) if side else ():
+            yield Sent(kind, item.question.id, conversation.prefix, conversation.side(text))
     if summarise and conversation.history:
         yield Sent("summary", None, conversation.prefix, conversation.summary_request())
 

@@ -77,8 +77,8 @@ def measure(mode: str, first: int, last: int, followups: int) -> dict:
     from scripted import Scripted, ScriptedInterview, interview, quiz
 
     from studybot import bank
-    from studybot.costs import tokens
     from studybot.channel import config
+    from studybot.costs import tokens
     from studybot.costs.cache.rules import resolve
     from studybot.costs.prices import for_model
 

@@ -151,15 +151,17 @@ def graded_text(target: Target, attempt: str, answer: str) -> str:
 
 
 def lifted(result: grade.Grade, point: int, after: grade.Grade) -> grade.Grade:
-    """``result`` with ``point`` (1-based) in the better of its state and its state in ``after``.
+    """``result`` with ``point`` (1-based) lifted to its state in ``after`` when that is better.
 
-    A probe answer that contradicts the point marks it contradicted: the
-    interviewer heard a wrong claim.
+    Only a point partly or wholly covered lifts (an answer that says nothing
+    leaves a wrong claim standing); a probe answer that contradicts the point
+    marks it contradicted: the interviewer heard a wrong claim.
     """
     if not 1 <= point <= len(result.points) or len(after.points) != len(result.points):
         return result
     before, now = result.points[point - 1], after.points[point - 1]
-    if now.state != CONTRADICTED and RANK[now.state] <= RANK[before.state]:
+    lifts = now.state in (PARTLY, COVERED) and RANK[now.state] > RANK[before.state]
+    if not lifts and now.state != CONTRADICTED:  # nothing said ("不知道") keeps a wrong claim
         return result
     states = [p.state for p in result.points]
     states[point - 1] = now.state

@@ -114,6 +114,18 @@ def session_data(view: SessionView) -> dict[str, Any]:
             for f in view.followups
         ],
         "kv": _session_kv(view),
+        **({"interview": _interview(view)} if record.mode == "interview" else {}),
+    }
+
+
+def _interview(view: SessionView) -> dict[str, Any]:
+    """An interview's answers (with their seconds) and probes, by question id."""
+    return {
+        "answers": {
+            str(q): {"attempt": a.attempt, "seconds": a.seconds, "finished": bool(a.finished)}
+            for q, a in sorted(view.interview.items())
+        },
+        "probes": [asdict(p) for p in view.probes],
     }
 
 

@@ -144,6 +144,11 @@ def test_a_full_offline_interview_of_three_questions(studybot_home, invoke):
     assert shown.exit_code == 0 and "追问1" in shown.stdout and "面试官的结论" in shown.stdout
     data = json.loads(invoke("show", "1", "--json").stdout)
     assert data["mode"] == "interview"
+    assert len(data["interview"]["probes"]) == 4 and set(data["interview"]["answers"]) == {
+        "1",
+        "5",
+        "24",
+    }
 
 
 def test_an_interview_killed_mid_probe_resumes_at_that_probe(studybot_home):

@@ -6,7 +6,6 @@ import pytest
 from scripted import ScriptedInterview
 
 from studybot.learn import grading, probes
-from studybot.storage.store import Store
 from studybot.study import interview as interviewing
 from studybot.study import opening
 from studybot.study.listening import AttemptInterrupted

@@ -16,6 +16,7 @@ from typing import Any
 
 from studybot.storage.store import Store
 from studybot.study import opening, session
+from studybot.study.interview import InterviewListener
 
 
 class Scripted(session.Listener):
@@ -86,7 +87,7 @@ def resume(listener: session.Listener, session_id: int, flags: Mapping[str, Any]
     return session.run(reopened.study, store, reopened.record, listener)
 
 
-class ScriptedInterview(session.Listener):
+class ScriptedInterview(InterviewListener):
     """An interview's learner from a script: ``answers`` per question id, then each probe's
     answer in order from ``probe_answers`` (a fixed line when they run out); confirms the
     suggested ratings, changed by ``ratings`` (question id -> rating). Records what it heard.

@@ -95,10 +95,12 @@ def _interview_locked(study, store, record, minutes: int | None) -> None:
     from studybot.study import interview
     from studybot.study.listening import AttemptInterrupted, Stopped
 
+    segments = store.segments(record.id)
     listener = InterviewScreen(
         record,
+        order=[q for segment in segments for q in segment.question_ids],
         bank=study.bank,
-        segments=len(store.segments(record.id)),
+        segments=len(segments),
         stats=study.settings.stats,
     )
     listener.feedback = lambda: show_feedback(store.view(record.id))

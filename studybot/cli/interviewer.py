@@ -14,6 +14,7 @@ from studybot.cli import terminal
 from studybot.cli.listener import TerminalListener, turn_line
 from studybot.cli.render import echo
 from studybot.learn.review import RATINGS
+from studybot.study.interview import InterviewListener
 from studybot.study.listening import AttemptInterrupted
 
 ANSWER_HELP = (
@@ -24,24 +25,27 @@ ANSWER_KEYS = "keys while you type: Enter a new line · an empty line or Ctrl-D 
 RATINGS_HELP = "Enter saves these ratings · a number then a rating changes one (e.g. 2 3) · q stops (resumable)"
 
 
-class InterviewScreen(TerminalListener):
+class InterviewScreen(TerminalListener, InterviewListener):
     """The interview's listener; ``feedback`` draws the report before the ratings."""
 
-    def __init__(self, record, *, bank=None, segments: int = 0, stats: bool = False) -> None:
+    def __init__(
+        self, record, *, order=(), bank=None, segments: int = 0, stats: bool = False
+    ) -> None:
         super().__init__(record, quiet=False, interactive=True, bank=bank, segments=segments)
         self.stats = stats
         self.feedback: Callable[[], None] = lambda: None
-        self.position = record.answered  # questions asked so far, for "2/3"
+        self.order = list(order)  # the session's questions in the order asked, for "2/3"
+        self.position = 0
 
     def question_started(self, segment, question) -> None:
         if segment.index != self.segment_shown:
             self.segment_shown = segment.index
             self._segment_started(segment)
-        self.position += 1
-        total = self.record.total
+        order = self.order
+        self.position = order.index(question.id) + 1 if question.id in order else self.position + 1
+        total = len(order) or self.record.total
         self._say(
-            f"\n── 面试官 · 第 {question.id} 题 ({min(self.position, total)}/{total}) ──",
-            meaning="question",
+            f"\n── 面试官 · 第 {question.id} 题 ({self.position}/{total}) ──", meaning="question"
         )
         self._open_stream()
 

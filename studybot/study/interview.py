@@ -65,6 +65,12 @@ class Rated:
 class InterviewListener(Listener):
     """What an interview tells the learner, on top of the loop's ``Listener``."""
 
+    def question_resumed(self, segment: SegmentRecord, question: Question, turn: Turn) -> None:
+        """A question asked before the session stopped, its answer or probes still to come."""
+        self.question_started(segment, question)
+        self.text(turn.answer)
+        self.turn_recorded(turn, question)
+
     def answer_timed(self, question: Question, seconds: float, result: grade.Grade) -> None:
         """The answer is saved and graded (the grade is not shown until the feedback)."""
 
@@ -124,9 +130,8 @@ def run(
                 turn = _ask(study, store, session, segment, conversation, question, listener)
                 answered[question_id] = turn
                 conversation.answered(question, turn.answer)
-            else:
-                listener.question_started(segment, question)
-                listener.turn_recorded(answered[question_id], question)
+            else:  # asked before the session stopped: shown again, not asked again
+                listener.question_resumed(segment, question, answered[question_id])
             step = _Question(study, store, session, conversation, question, listener, grader)
             step.interview(done.get(question_id), followups_of(session))
         if not last:

@@ -83,7 +83,7 @@ def test_a_full_offline_interview_of_three_questions(studybot_home, invoke):
     say(child, STRONG_Q1)
     child.expect(r"answered in \d+ s")
     # Strong: every point covered, so no probe; the next question comes.
-    child.expect("面试官 · 第 5 题")
+    child.expect(r"面试官 · 第 5 题 \(2/3\)")
     before = child.logfile_read.getvalue()
     assert "追问" not in before.split("面试官 · 第 5 题")[0].split("面试官 · 第 1 题")[1]
     say(child, PARTIAL_Q5)
@@ -162,6 +162,8 @@ def test_an_interview_killed_mid_probe_resumes_at_that_probe(studybot_home):
     assert len(asked) == 1 and asked[0][5] is None  # asked, saved, not answered
 
     child = spawn(studybot_home, "resume")
+    child.expect(r"面试官 · 第 24 题 \(1/1\)")
+    child.expect("对比 MHA、MQA 和 GQA")  # the question shown again, not asked again
     child.expect("你说「KV 缓存和头数没有关系」")  # the same probe, not a new one
     say(child, "KV 缓存与 KV 头数成正比。")
     child.expect(RATINGS)

@@ -99,16 +99,19 @@ def offline_text(target: Target) -> str:
             return f"你提到了「{mentioned}」；能把这里的具体数字算给我看吗？"
         missing = "、".join(f"「{m}」" for m in plain[:2])
         return f"你提到了「{mentioned}」；那{missing}呢？具体说说它在这里是怎么回事。"
-    return f"还有一个方面你没有谈到：「{_topic(target)}」。它和这道题有什么关系？请具体说说。"
+    topic = _topic(target)
+    if topic is None:  # its concepts are figures: naming one would give it away
+        return "这道题里的具体数字你还没有算：能一步步算给我看吗？"
+    return f"还有一个方面你没有谈到：「{topic}」。它和这道题有什么关系？请具体说说。"
 
 
-def _topic(target: Target) -> str:
-    """What a missed point is about, without what it claims: a concept, its relation word cut."""
+def _topic(target: Target) -> str | None:
+    """What a missed point is about, without what it claims (None: it is all figures)."""
     if not target.missing:  # no rubric (an imported bank): the point's opening words
         return _clip(target.text, TOPIC_CHARS)
     plain = [m for m in target.missing if not _figure(m)]
-    if not plain:  # its concepts are figures: naming one would give it away
-        return "这一点涉及的具体数字（能算给我看吗）"
+    if not plain:
+        return None
     return CLAIM_WORDS.sub("", plain[0]).strip(" 与和的") or plain[0]
 
 

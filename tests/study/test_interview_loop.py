@@ -96,13 +96,13 @@ def test_a_probe_answered_well_lifts_its_point_and_a_wrong_one_marks_it():
     assert probes.lifted(result, 2, good).score > result.score
     poor = grader.grade(question, probes.graded_text(target, WRONG_Q24, "不知道。"))
     assert probes.lifted(result, 2, poor) == result
-    missed = next(
-        t for t in probes.targets(grader, question, WRONG_Q24, result) if t.state == "missed"
-    )
+    missed = [t for t in probes.targets(grader, question, WRONG_Q24, result) if t.state == "missed"]
+    figures, worded = missed[0], missed[1]  # point 3 is all figures (2 × 80 × 8 × 128 × 2 B)
+    assert figures.point == 3 and "算给我看" in probes.offline_text(figures)
+    assert not any(c.isdigit() for c in probes.offline_text(figures))  # nothing given away
     first = grader.grade(question, "MHA 每个头独立 KV。")
     assert first.points[1].state == "missed"
     wrong = grader.grade(question, "GQA 主要省计算，降低 FLOPs。")
     assert probes.lifted(first, 2, wrong).points[1].state == "contradicted"
     assert "你说「KV 缓存和头数没有关系」" in probes.offline_text(target)
-    assert "没有谈到" in probes.offline_text(missed)
-    assert not any(c.isdigit() for c in probes.offline_text(missed).split("：", 1)[1])
+    assert "没有谈到" in probes.offline_text(worded)

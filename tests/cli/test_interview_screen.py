@@ -33,10 +33,12 @@ WRONG_Q24 = (
 RATINGS = "ratings ›"
 
 
-def spawn(home, *args: str) -> pexpect.spawn:
+def spawn(home, *args: str, key: str | None = None) -> pexpect.spawn:
     env = {k: v for k, v in os.environ.items() if k not in {"TAOTOKEN_API_KEY", "COLUMNS"}}
     env.pop("PYTEST_CURRENT_TEST", None)
     env |= {"STUDYBOT_HOME": str(home), "PROMPT_TOOLKIT_NO_CPR": "1", "NO_COLOR": "1"}
+    if key:
+        env["TAOTOKEN_API_KEY"] = key
     child = pexpect.spawn(
         sys.executable,
         ["-m", "studybot", *args],
@@ -188,3 +190,31 @@ def test_no_interview_without_a_terminal(invoke, studybot_home):
     assert result.exit_code == 2
     assert "needs you at a terminal" in result.stderr
     assert not (studybot_home / DB_NAME).exists() or not ratings(studybot_home)
+
+
+def test_a_live_interview_puts_the_question_in_its_words_the_bank_wording_dim_beneath(
+    studybot_home,
+):
+    from openai_server import OpenAIServer
+    from scripted import interviewer_reply
+
+    key = "sk-live-screen-0123456789abcdef"
+    studybot_home.mkdir(parents=True, exist_ok=True)
+    (studybot_home / "config.toml").write_text("retry_backoff = 0.001\n", encoding="utf-8")
+    with OpenAIServer(key=key, models=["m"], answer=interviewer_reply) as server:
+        child = spawn(
+            studybot_home, "interview", "--ids", "24", "--followups", "1",
+            "--base-url", server.base_url, "--model", "m", key=key,
+        )  # fmt: skip
+        child.expect("面试官：第 24 题")  # the model's words, streamed
+        child.expect("（题库原题：对比 MHA、MQA 和 GQA")  # the bank's, beneath
+        say(child, WRONG_Q24)
+        child.expect("追问 1/1")
+        child.expect("条你没讲清楚")  # the model wrote the probe
+        say(child, "补充：KV 缓存与 KV 头数成正比。")
+        child.expect(RATINGS)
+        child.send("\r")
+        child.expect("Q24 saved")
+        assert finish(child) == 0
+    (probe,) = probes(studybot_home)
+    assert probe[7] == "model" and probe[6] == "covered"

@@ -9,11 +9,14 @@ pseudo-terminal (tests/cli/test_terminal.py, tests/cli/test_quiz_screen.py).
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from studybot.storage.store import Store
 from studybot.study import opening, session
+from studybot.study.interview import InterviewListener
 
 
 class Scripted(session.Listener):
@@ -82,3 +85,101 @@ def resume(listener: session.Listener, session_id: int, flags: Mapping[str, Any]
     store = Store.open()
     reopened = opening.reopen(store, session_id, dict(flags or {}))
     return session.run(reopened.study, store, reopened.record, listener)
+
+
+class ScriptedInterview(InterviewListener):
+    """An interview's learner from a script: ``answers`` per question id, then each probe's
+    answer in order from ``probe_answers`` (a fixed line when they run out); confirms the
+    suggested ratings, changed by ``ratings`` (question id -> rating). Records what it heard.
+    """
+
+    def __init__(
+        self,
+        answers: Mapping[int, str],
+        probe_answers: Iterable[str] = (),
+        ratings: Mapping[int, int] | None = None,
+    ) -> None:
+        self.answers = dict(answers)
+        self.probe_answers = list(probe_answers)
+        self.changes = dict(ratings or {})
+        self.probing = False  # the next attempt answers a probe
+        self.asked: list[str] = []  # what the interviewer said, per question
+        self.probes: list[str] = []
+        self.suggested: dict[int, int] = {}
+        self.saved: list[tuple[int, int]] = []
+        self._said: list[str] = []
+
+    def text(self, chunk: str) -> None:
+        self._said.append(chunk)
+
+    def turn_recorded(self, turn, question) -> None:
+        self.asked.append(turn.answer)
+        self.probing = False
+
+    def attempt(self, question) -> str:
+        if self.probing:
+            return self.probe_answers.pop(0) if self.probe_answers else "我不太确定。"
+        return self.answers.get(question.id, "")
+
+    def answer_timed(self, question, seconds: float, result) -> None:
+        self.probing = True
+
+    def probe_asked(self, question, probe, of: int) -> None:
+        self.probes.append(probe.question)
+        self.probing = True
+
+    def probe_answered(self, question, probe) -> None: ...
+
+    def ratings(self, rows):
+        self.suggested = {row.question.id: row.suggestion for row in rows}
+        return {**self.suggested, **{q: r for q, r in self.changes.items() if q in self.suggested}}
+
+    def rating_saved(self, question, rating: int, when: str) -> None:
+        self.saved.append((question.id, rating))
+
+
+def interview(
+    listener: ScriptedInterview,
+    *,
+    ids: Iterable[int] = (),
+    first: int | None = None,
+    last: int | None = None,
+    followups: int = 2,
+    flags: Mapping[str, Any] | None = None,
+):
+    """An interview through the library loop, set up as ``studybot interview`` does it."""
+    from studybot.study import interview as interviewing
+
+    study, _notice = opening.open_study(opening.Options(flags=dict(flags or {})))
+    choice = opening.Choice(first=first, last=last, ids=tuple(ids))
+    begun = opening.begin(
+        study, choice, quiz=True, fresh=True, mode="interview", extra={"followups": followups}
+    )
+    return interviewing.run(study, begun.store, begun.record, listener)
+
+
+def interviewer_reply(body: dict) -> str:
+    """A local server's model for interviews: it puts questions, writes probes, grades in JSON.
+
+    A grading request gets point 1 covered and the rest missed, unless the
+    graded text holds 「补充」 (a probe answered well): then every point is covered.
+    """
+    last = (body.get("messages") or body.get("input"))[-1]["content"]
+    if body.get("response_format") or (body.get("text") or {}).get("format"):
+        count = int(re.search(r"n = 1\.\.(\d+)", last).group(1))
+        said = last.split("<<<", 1)[1].split(">>>", 1)[0].strip()
+        full = "补充" in said
+        points = [
+            {"n": n, "state": "covered" if full or n == 1 else "missed", "evidence": said[:10]}
+            if full or n == 1
+            else {"n": n, "state": "missed", "evidence": ""}
+            for n in range(1, count + 1)
+        ]
+        return json.dumps({"points": points, "advice": "把遗漏的要点补上。"}, ensure_ascii=False)
+    if last.startswith("（面试官的追问"):
+        point = re.search(r"请针对第 (\d+) 条要点", last).group(1)
+        return f"第 {point} 条你没讲清楚：能具体说说吗？"
+    if "总结" in last:
+        return "\n".join(f"Q{n}：第 {n} 行结论" for n in range(1, 6))
+    head = last.splitlines()[0][:14]
+    return f"面试官：{head}——请你讲讲。"

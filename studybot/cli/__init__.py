@@ -64,6 +64,7 @@ def _register() -> None:
         doctor,
         export,
         grade,
+        interview,
         kv,
         plan,
         review,
@@ -71,7 +72,20 @@ def _register() -> None:
         sessions,
     )
 
-    for module in (run, review, grade, sessions, export, bank, kv, config, doctor, cache, plan):
+    for module in (
+        run,
+        interview,
+        review,
+        grade,
+        sessions,
+        export,
+        bank,
+        kv,
+        config,
+        doctor,
+        cache,
+        plan,
+    ):
         for command in module.COMMANDS:
             cli.add_command(command)
 

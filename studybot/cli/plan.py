@@ -82,11 +82,27 @@ class TokenCount(click.ParamType):
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also write a PNG chart (needs the plot extra).",
 )
+@click.option(
+    "--mode",
+    type=click.Choice(["run", "interview"]),
+    default="run",
+    show_default=True,
+    help="run: segmented vs one long chat; interview: `studybot interview`'s requests.",
+)
+@click.option(
+    "--followups",
+    type=click.IntRange(0, 5),
+    default=2,
+    show_default=True,
+    help="--mode interview: probes per question.",
+)
 @json_option
 def plan(
     first,
     last,
     bank_ref,
+    mode,
+    followups,
     window,
     answer_tokens,
     cache_rule,
@@ -118,6 +134,11 @@ def plan(
       studybot plan --from 1 --to 200 --cache-rule deepseek --window 32k
       studybot plan --from 1 --to 200 --price-input 2 --price-cached 0.5 --price-output 8 --currency CNY
       studybot plan --from 20 --to 39 --answer-tokens 600 --plot growth.png
+      studybot plan --from 20 --to 35 --mode interview --followups 2
+
+    With --mode interview: each question's main request (the interviewer
+    puts it), its probes as side requests at a projected length and, with a
+    live model, the grading side requests, per kind and in all.
 
     Nothing is sent: with a key set (and no --offline), answers are
     projected at answer_tokens each instead of the offline answer key.
@@ -145,6 +166,14 @@ def plan(
         # A live model's answers are not the answer key's; project its expected length.
         answer_tokens = settings.answer_tokens
     bank = banks.load(bank_ref)
+    if mode == "interview":
+        from studybot.study import interview_plan
+
+        planned = interview_plan.project(
+            bank, first, last, settings, followups=followups, rule=cache_rule, price=price
+        )
+        _interview(planned, as_json)
+        return
     projection = projections.project(
         bank,
         first,
@@ -170,6 +199,49 @@ def plan(
         )
     if plot is not None:
         click.echo(f"Wrote {plot}", err=True)
+
+
+def _interview(p, as_json: bool) -> None:
+    """An interview's projected requests, per kind and in all."""
+    kinds = p.by_kind()
+    cost = p.cost
+    if as_json:
+        emit_json(
+            {
+                "mode": "interview",
+                "first": p.first,
+                "last": p.last,
+                "segments": p.segments,
+                "followups": p.followups,
+                "live": p.live,
+                "kinds": {
+                    k: dict(zip(("requests", "prompt", "cached", "completion"), v, strict=True))
+                    for k, v in kinds.items()
+                },
+                "cost": cost.to_json() if cost else None,
+            }
+        )
+        return
+    from rich.table import Table
+
+    where = (
+        "live: the model asks, probes and grades" if p.live else "offline: probes from the rubric"
+    )
+    table = Table(
+        title=f"Interview plan Q{p.first}–{p.last} · {p.segments} segments · "
+        f"{p.followups} probe(s) per question · {where}",
+        title_justify="left",
+    )
+    for heading in ("requests", "count", "prompt", "cached", "completion"):
+        table.add_column(heading, justify="left" if heading == "requests" else "right")
+    for kind, (n, prompt, cached, completion) in kinds.items():
+        label = {"answer": "main (asks)"}.get(kind, kind)
+        table.add_row(label, f"{n:,}", f"{prompt:,}", f"{cached:,}", f"{completion:,}")
+    total = [sum(v[i] for v in kinds.values()) for i in range(4)]
+    table.add_row("all", *(f"{v:,}" for v in total), style="bold")
+    stdout_console().print(table)
+    if cost is not None:
+        echo(f"cost: {cost.text()}")
 
 
 def _render(p) -> None:

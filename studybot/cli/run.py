@@ -120,6 +120,11 @@ def resume(session_id, as_json, **flags) -> None:
             "unanswered questions are asked as the bank says now)"
         )
     notice_line(reopened.notice)
+    if record.mode == "interview":  # its own loop and screen (cli/interview.py)
+        from studybot.cli.interview import interview_session
+
+        interview_session(reopened.study, store, record)
+        return
     study_session(reopened.study, store, record, as_json)
 
 

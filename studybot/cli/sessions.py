@@ -164,6 +164,8 @@ def render_session(view, texts: bool = True) -> None:
         table.add_row(*(cell(t, peak) for _heading, cell in columns))
         for item in follow_ups.get(t.question_id, []):
             table.add_row(*_follow_up_row(item, columns), style=STYLES["tokens"])
+        for probe in view.probes_of(t.question_id):
+            table.add_row(*_probe_row(probe, columns), style=STYLES["tokens"])
     console.print(table)
     _recall_line(console, view)
     for t in turns:
@@ -185,6 +187,10 @@ def render_session(view, texts: bool = True) -> None:
     if texts:
         _follow_up_texts(console, turns, follow_ups)
         _summaries(console, view.segments)
+        if record.mode == "interview":
+            from studybot.cli.interview import show_feedback
+
+            show_feedback(view)
     if not record.complete:
         console.print(f"Unfinished: studybot resume {record.id}")
 
@@ -292,6 +298,19 @@ def _follow_up_row(item, columns=TURN_COLUMNS) -> list[str]:
     return [cells.get(heading, "") for heading, _cell in columns]
 
 
+def _probe_row(probe, columns=TURN_COLUMNS) -> list[str]:
+    """An interview's probe under its question: its side request and its answer's grading."""
+    cells = {
+        "Q": "↳",
+        "seg": f"追问{probe.n}",
+        "prompt": number(probe.prompt_tokens + probe.grade_prompt_tokens),
+        "cached": number(probe.cached_tokens + probe.grade_cached_tokens),
+        "answer": number(probe.completion_tokens + probe.grade_completion_tokens),
+        "latency": f"{probe.latency_ms / 1000:.2f} s",
+    }
+    return [cells.get(heading, "") for heading, _cell in columns]
+
+
 def _totals(console, view, peak: int) -> None:
     turns = view.turns
     prompt_total = sum(t.prompt_tokens for t in turns)
@@ -317,6 +336,18 @@ def _totals(console, view, peak: int) -> None:
             f"{number(sum(u.completion_tokens for u in summaries))}"
         )
     _study_lines(console, view)
+    if view.probes:
+        asked = [p for p in view.probes if p.source == "model"]
+        graded = [p for p in view.probes if p.grade_prompt_tokens]
+        console.print(
+            f"probes: {len(view.probes)} ({len(asked)} by the model) · side requests "
+            f"{len(asked) + len(graded)} · prompt tokens "
+            f"{number(sum(p.prompt_tokens + p.grade_prompt_tokens for p in view.probes))} · cached "
+            f"{number(sum(p.cached_tokens + p.grade_cached_tokens for p in view.probes))} · "
+            f"answer tokens "
+            f"{number(sum(p.completion_tokens + p.grade_completion_tokens for p in view.probes))}"
+            " · not added to the main history"
+        )
     from studybot.study.recorded import session_kv
 
     kv = session_kv(view)

@@ -179,6 +179,17 @@ def session_cost(
             by_question[followup.question_id],
             price.cost(followup.prompt_tokens, followup.cached_tokens, followup.completion_tokens),
         )
+    for probe in view.probes:  # an interview's probe and its answer's grading: side requests
+        if probe.question_id in by_question:
+            add(
+                by_question[probe.question_id],
+                price.cost(probe.prompt_tokens, probe.cached_tokens, probe.completion_tokens)
+                + price.cost(
+                    probe.grade_prompt_tokens,
+                    probe.grade_cached_tokens,
+                    probe.grade_completion_tokens,
+                ),
+            )
     for segment in view.segments:
         usage = segment.summary_usage
         if usage is not None:

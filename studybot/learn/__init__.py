@@ -5,7 +5,8 @@ schema and reading, the offline grader once per bank; ``rubric``, with
 ``words``, ``variants``, ``numbers`` and ``sides``: the offline grader on the
 rubric; ``estimate`` with ``terms``: the term estimate of banks without one;
 ``lint``: rubric warnings), FSRS cards, ratings and what is due
-(``review``) and per-chapter progress (``progress``). The tables live in the
+(``review``), per-chapter progress (``progress``) and an interviewer's
+probes (``probes``). The tables live in the
 store; this package decides what goes in them.
 
 May import: channel (the provider contract), bank, costs, storage and the

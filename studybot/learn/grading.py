@@ -150,6 +150,10 @@ class OfflineGrader:
         restated = not read.clauses
         return Grade(score(results), results, advice(results, attempt, restated), OFFLINE)
 
+    def compiled(self, question: Question) -> rubric.Rubric:
+        """The question's rubric, compiled once (a question with one)."""
+        return self._compiled(question)
+
     def _compiled(self, question: Question) -> rubric.Rubric:
         with self._lock:
             if question not in self._points:

@@ -114,6 +114,18 @@ def session_data(view: SessionView) -> dict[str, Any]:
             for f in view.followups
         ],
         "kv": _session_kv(view),
+        **({"interview": _interview(view)} if record.mode == "interview" else {}),
+    }
+
+
+def _interview(view: SessionView) -> dict[str, Any]:
+    """An interview's answers (with their seconds) and probes, by question id."""
+    return {
+        "answers": {
+            str(q): {"attempt": a.attempt, "seconds": a.seconds, "finished": bool(a.finished)}
+            for q, a in sorted(view.interview.items())
+        },
+        "probes": [asdict(p) for p in view.probes],
     }
 
 
@@ -300,6 +312,10 @@ def write_text(path: Path, text: str) -> None:
 def render(view: SessionView, fmt: str) -> str:
     """A text format (md, json, anki) as one string."""
     if fmt == "md":
+        if view.record.mode == "interview":
+            from studybot.output.interview import to_markdown as interview_report
+
+            return interview_report(view)
         return to_markdown(view)
     if fmt == "anki":
         from studybot.output.anki import to_text

@@ -289,3 +289,46 @@ def m009_attempt_drafts(db: Database) -> None:
         pk=("session_id", "question_id"),
         foreign_keys=[("session_id", "sessions", "id")],
     )
+
+
+@migration
+def m010_interviews(db: Database) -> None:
+    """A mock interview's answers (with the time each took) and its probes (追问), one row each."""
+    db.table("interview_answers").create(
+        {
+            "session_id": int,
+            "question_id": int,
+            "chapter": int,
+            "chapter_title": str,
+            "attempt": str,
+            "seconds": float,  # from the question shown to the answer sent
+            "finished": int,  # 1: every probe asked and answered (the question is done)
+            "created": str,
+        },
+        pk=("session_id", "question_id"),
+        foreign_keys=[("session_id", "sessions", "id")],
+    )
+    db.table("probes").create(
+        {
+            "session_id": int,
+            "question_id": int,
+            "n": int,  # 1, 2, ... in the order asked
+            "point": int,  # the key point it aims at, 1-based
+            "state_before": str,
+            "question": str,
+            "source": str,  # "rubric" (made offline) or "model" (a side request)
+            "answer": str,  # null until the learner answered it
+            "seconds": float,
+            "state_after": str,
+            "prompt_tokens": int,  # the probe's side request (0 for a rubric probe)
+            "completion_tokens": int,
+            "cached_tokens": int,
+            "grade_prompt_tokens": int,  # the grading side request of its answer (live)
+            "grade_completion_tokens": int,
+            "grade_cached_tokens": int,
+            "latency_ms": float,
+            "created": str,
+        },
+        pk=("session_id", "question_id", "n"),
+        foreign_keys=[("session_id", "sessions", "id")],
+    )

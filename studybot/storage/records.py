@@ -39,6 +39,7 @@ class SessionRecord:
     # "tag" ("tags") | "ids" ("ids") | "weak" ("count") | "review" ("limit")
     selection: dict[str, Any] = field(default_factory=dict)
     unrated: int = 0  # graded attempts not rated yet (the session stopped at "Rate recall")
+    interviewing: int = 0  # interview questions asked whose answer or probes are not all in
 
     @property
     def live(self) -> bool:
@@ -48,7 +49,12 @@ class SessionRecord:
     @property
     def complete(self) -> bool:
         """Every question answered, every summary a later segment needs written, every grade rated."""
-        return self.answered >= self.total and self.summaries_pending == 0 and self.unrated == 0
+        return (
+            self.answered >= self.total
+            and self.summaries_pending == 0
+            and self.unrated == 0
+            and self.interviewing == 0
+        )
 
     @property
     def status(self) -> str:
@@ -206,6 +212,44 @@ class ReviewStats:
 
 
 @dataclass(frozen=True)
+class InterviewAnswer:
+    """The learner's answer to an interview question, and how long it took."""
+
+    session_id: int
+    question_id: int
+    chapter: int
+    chapter_title: str
+    attempt: str
+    seconds: float  # from the question shown to the answer sent
+    finished: int = 0  # 1: its probes are all asked and answered
+    created: str = ""
+
+
+@dataclass(frozen=True)
+class ProbeRecord:
+    """One interviewer's follow-up (追问) aimed at a key point, and how it was answered."""
+
+    session_id: int
+    question_id: int
+    n: int  # 1, 2, ... in the order asked
+    point: int  # the key point it aims at, 1-based
+    state_before: str
+    question: str
+    source: str  # "rubric" (made from the rubric) or "model" (a side request)
+    answer: str | None = None  # None until answered
+    seconds: float | None = None
+    state_after: str | None = None
+    prompt_tokens: int = 0  # the probe's side request (0: made from the rubric)
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    grade_prompt_tokens: int = 0  # the grading side request of its answer (live)
+    grade_completion_tokens: int = 0
+    grade_cached_tokens: int = 0
+    latency_ms: float = 0.0
+    created: str = ""
+
+
+@dataclass(frozen=True)
 class SessionView:
     """One session as stored, read once: what every report of it renders from."""
 
@@ -216,9 +260,14 @@ class SessionView:
     grades: dict[int, GradeRecord]  # question id -> its graded attempt
     reviews: dict[int, ReviewEntry]  # question id -> the latest rating given in the session
     prefixes: dict[str, str] = field(default_factory=dict)  # sha256 -> prefix text, of the turns
+    interview: dict[int, InterviewAnswer] = field(default_factory=dict)  # question id -> answer
+    probes: tuple[ProbeRecord, ...] = ()  # by question, in the order asked
 
     def turn(self, question_id: int) -> Turn | None:
         return next((t for t in self.turns if t.question_id == question_id), None)
 
     def followups_of(self, question_id: int) -> list[FollowUp]:
         return [f for f in self.followups if f.question_id == question_id]
+
+    def probes_of(self, question_id: int) -> list[ProbeRecord]:
+        return [p for p in self.probes if p.question_id == question_id]

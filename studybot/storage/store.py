@@ -17,13 +17,16 @@ from studybot.errors import SessionNotFound
 from studybot.storage import migrations
 from studybot.storage.attempts import Attempts
 from studybot.storage.dbfile import connect, explain, writable, writing
+from studybot.storage.interviews import Interviews
 from studybot.storage.records import (
     ANSWER_FLAGS,
     OFFLINE,
     CardRow,
     FollowUp,
     GradeRecord,
+    InterviewAnswer,
     PointMark,
+    ProbeRecord,
     ReviewEntry,
     ReviewStats,
     SegmentRecord,
@@ -44,6 +47,8 @@ __all__ = [
     "PointMark",
     "FollowUp",
     "GradeRecord",
+    "InterviewAnswer",
+    "ProbeRecord",
     "ReviewEntry",
     "ReviewStats",
     "SegmentRecord",
@@ -58,7 +63,7 @@ __all__ = [
 DB_NAME = "studybot.db"
 
 
-class Store(Attempts, ReviewLog):
+class Store(Attempts, Interviews, ReviewLog):
     """The session database: every table, read and written through these methods."""
 
     def __init__(self, path: Path, *, write: bool = True) -> None:
@@ -182,7 +187,11 @@ class Store(Attempts, ReviewLog):
           (select count(*) from grades r where r.session_id = s.id and not exists
              (select 1 from reviews v
                 where v.session_id = s.id and v.question_id = r.question_id)
-          ) as unrated
+          ) as unrated,
+          (select count(*) from turns t where t.session_id = s.id and s.mode = 'interview'
+             and not exists (select 1 from interview_answers a where a.session_id = s.id
+               and a.question_id = t.question_id and a.finished = 1)
+          ) as interviewing
         from sessions s join prefixes p on p.sha256 = s.prefix_sha256
     """
 
@@ -354,4 +363,6 @@ class Store(Attempts, ReviewLog):
             grades=self.grades(record.id),
             reviews=self.session_reviews(record.id),
             prefixes=prefixes,
+            interview=self.interview_answers(record.id),
+            probes=tuple(self.probes(record.id)),
         )

@@ -6,7 +6,7 @@ every request (``conversation``), the session loop for read, quiz and review
 (``session``), the way into a session (``opening``), which questions a run
 chooses (``selection``), resume rules (``resuming``), carried summaries
 (``carry``), turn rows from replies (``answers``), a plan's projected requests
-(``projection``) and a past session rebuilt (``recorded``).
+(``projection``), the mock interview (``interview``, ``interview_plan``) and a past session rebuilt (``recorded``).
 
 May import: learn, channel, bank, costs, storage and the shared modules; never cli or output.
 """

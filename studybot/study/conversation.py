@@ -21,7 +21,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from studybot.bank import Bank, Question
-from studybot.study.prompt import SUMMARY_HEADING, SUMMARY_LINES, question_text, system_prefix
+from studybot.study.prompt import (
+    SUMMARY_HEADING,
+    SUMMARY_LINES,
+    interview_text,
+    question_text,
+    system_prefix,
+)
 from studybot.types import Messages
 
 FOLLOW_UP = "追问："  # opens a follow-up; the prefix tells the model what it means
@@ -34,11 +40,19 @@ class Conversation:
     """One segment's main thread: the prefix, the carried summary, the answered questions."""
 
     def __init__(
-        self, prefix: str, summary: str | None, history: Iterable[tuple[Question, str]] = ()
+        self,
+        prefix: str,
+        summary: str | None,
+        history: Iterable[tuple[Question, str]] = (),
+        *,
+        interview: bool = False,
     ):
         self.prefix = prefix
         self.summary = summary  # the previous segment's summary, at the head of the first question
         self.history: History = list(history)
+        # An interview's main request asks the model to put the question (its reply is the
+        # thread's assistant message); the learner's answers only ever go in side requests.
+        self.interview = interview
 
     def ask(self, question: Question) -> Messages:
         """The request that asks ``question`` after everything answered so far."""
@@ -68,7 +82,7 @@ class Conversation:
         return out
 
     def _user(self, question: Question, first: bool) -> dict[str, str]:
-        text = question_text(question)
+        text = interview_text(question) if self.interview else question_text(question)
         if first and self.summary:
             text = f"{SUMMARY_HEADING}\n{self.summary}\n\n{text}"
         return {"role": "user", "content": text}
@@ -88,21 +102,30 @@ class Asked:
 class Sent:
     """One request of a segment, in the order it is sent."""
 
-    kind: str  # "answer", "follow-up" or "summary"
+    kind: str  # "answer", "follow-up", "summary", or an interview's "grading" and "probe"
     question_id: int | None  # None for the summary request
     prefix: str  # the system prefix it carries
     messages: Messages
 
 
 def requests(
-    prefix: str, summary: str | None, asked: Sequence[Asked], *, summarise: bool
+    prefix: str,
+    summary: str | None,
+    asked: Sequence[Asked],
+    *,
+    summarise: bool,
+    interview: bool = False,
+    side: Callable[[Question], Sequence[tuple[str, str]]] | None = None,
 ) -> Iterator[Sent]:
     """Every request a segment sends, with its answers known: each answer, its follow-ups, the summary.
 
     ``plan`` projects sessions and ``cache SESSION`` rebuilds them with this
     sequence; the run loop steps the same ``Conversation`` one request at a time.
+    ``interview``: the main requests are an interview's; ``side``: per
+    question, the (kind, text) of the side requests after its answer (an
+    interview's gradings and probes, projected by ``plan``).
     """
-    conversation = Conversation(prefix, summary)
+    conversation = Conversation(prefix, summary, interview=interview)
     for item in asked:
         conversation.prefix = item.prefix or conversation.prefix
         yield Sent("answer", item.question.id, conversation.prefix, conversation.ask(item.question))
@@ -111,6 +134,8 @@ def requests(
             yield Sent(
                 "follow-up", item.question.id, conversation.prefix, conversation.follow_up(text)
             )
+        for kind, text in side(item.question) if side else ():
+            yield Sent(kind, item.question.id, conversation.prefix, conversation.side(text))
     if summarise and conversation.history:
         yield Sent("summary", None, conversation.prefix, conversation.summary_request())
 

@@ -84,13 +84,23 @@ def attended(mode: str, answerer: bool) -> None:
     )
 
 
-def begin(study: Study, choice: Choice, *, quiz: bool, fresh: bool, answerer: bool = True) -> Begun:
+def begin(
+    study: Study,
+    choice: Choice,
+    *,
+    quiz: bool,
+    fresh: bool,
+    answerer: bool = True,
+    mode: str | None = None,
+    extra: Mapping[str, Any] | None = None,
+) -> Begun:
     """A new session of the chosen questions; the database is opened once they are known.
 
     A run that starts right after a finished session of the same bank and
     the same kind of selection (``--from 9`` after ``--from 1 --to 8``,
     ``--chapter 4`` after ``--chapter 3``) starts from its last summary,
     unless ``fresh``; ids, tags, the weakest and reviews never continue one.
+    ``mode`` overrides read/quiz (``"interview"``), ``extra`` its settings.
     A choice that names nothing studyable writes nothing, and so does a quiz
     with no one to answer it (``answerer`` False).
     """
@@ -110,16 +120,18 @@ def begin(study: Study, choice: Choice, *, quiz: bool, fresh: bool, answerer: bo
     chosen = selection.kept(
         questions, chapters=choice.chapters, tags=choice.tags, ids=choice.ids, weak=choice.weak
     )
-    attended("quiz" if quiz else "read", answerer)
+    mode = mode or ("quiz" if quiz else "read")
+    attended(mode, answerer)
     store = weak_from or Store.open()
     carried = None if fresh else carry.continued_summary(study, store, chosen, questions[0].id)
     record = session.start(
         study,
         store,
         questions,
-        mode="quiz" if quiz else "read",
+        mode=mode,
         carried=carried and carried.summary,
         selection=chosen,
+        extra=extra,
     )
     return Begun(store, record, carried)
 

@@ -120,6 +120,15 @@ def question_text(question: Question) -> str:
     return f"第 {question.id} 题：{question.question}"
 
 
+# A mock interview asks the model to put the question, not to answer it.
+INTERVIEW_ASK = "（模拟面试：请以面试官的口吻，用一两句话向候选人提出这道题；不要作答，不给提示。）"
+
+
+def interview_text(question: Question) -> str:
+    """The main request's question in an interview: the interviewer puts it to the learner."""
+    return f"{question_text(question)}\n{INTERVIEW_ASK}"
+
+
 def clip_summary(text: str, lines: int = SUMMARY_LINES) -> str:
     """At most ``lines`` non-empty lines, however long the model's summary was.
 

@@ -40,7 +40,12 @@ def session_requests(view: SessionView) -> list[RecordedRequest]:
             asked.append(Asked(question, turn.answer, texts, prefix))
         pending = {q: view.followups_of(q) for q in segment.question_ids}
         summarised = segment.summary_out is not None
-        for sent in requests(record.prefix, segment.summary_in, asked, summarise=summarised):
+        interview = (
+            record.mode == "interview"
+        )  # its main requests ask the model to put each question
+        for sent in requests(
+            record.prefix, segment.summary_in, asked, summarise=summarised, interview=interview
+        ):
             if sent.kind == "answer":
                 turn = view.turn(sent.question_id)
                 cached, output = turn.cached_tokens, turn.answer

@@ -58,6 +58,8 @@ POLICIES = {
     "read": Policy(attempt_first=False, grades=False, rating_expected=False),
     "quiz": Policy(attempt_first=True, grades=True, rating_expected=True),
     "review": Policy(attempt_first=True, grades=True, rating_expected=True),
+    # an interview runs its own loop (study.interview); its ratings come at the end
+    "interview": Policy(attempt_first=True, grades=True, rating_expected=True),
 }
 
 
@@ -83,11 +85,13 @@ def start(
     mode: str = "read",
     carried: str | None = None,
     selection: Mapping[str, Any] | None = None,
+    extra: Mapping[str, Any] | None = None,
 ) -> SessionRecord:
     """Plan the chosen questions into segments and create the session (no request is sent).
 
     ``carried`` is a summary the first segment starts from (a continuing run);
-    ``selection`` is what the user chose (``study.selection.chosen``).
+    ``selection`` is what the user chose (``study.selection.chosen``);
+    ``extra``: settings of the mode kept with the session (an interview's follow-ups).
     """
     if mode not in POLICIES:
         raise BadInput(f"unknown study mode {mode!r}", hint="modes: " + ", ".join(POLICIES))
@@ -112,6 +116,7 @@ def start(
             "context_window": settings.context_window,
             "kv_model": settings.kv_model,
             "question_digests": resuming.question_digests(questions),
+            **(extra or {}),
         },
         prefix=prefix,
         segments=[p.question_ids for p in parts],

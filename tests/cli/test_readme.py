@@ -87,7 +87,7 @@ def test_every_readme_command_runs(invoke, tmp_path, monkeypatch, capsys):
                 args = [*args, "--base-url", server.base_url]
             if args[:2] == ["export", "1"] and "-o" in args:
                 args = [*args, "--force"]  # the tour may write the same file twice
-            if "--quiz" in args:  # a quiz needs a terminal: answered with Enter at each prompt
+            if "--quiz" in args or args[0] == "interview":  # a terminal: Enter at each prompt
                 assert in_terminal(args) == 0, f"studybot {' '.join(args)}"
                 ran.append(args)
                 continue

@@ -39,6 +39,12 @@ class Provider(Protocol):
         """The answer to ``question``, the last message of ``messages``."""
         ...
 
+    def pose(
+        self, messages: Messages, *, question: Question, on_text: TextSink | None = None
+    ) -> Reply:
+        """An interviewer putting ``question`` (the last message of ``messages``) to the learner."""
+        ...
+
     def follow_up(
         self,
         messages: Messages,

@@ -121,6 +121,12 @@ class OfflineProvider:
     ) -> Reply:
         return self._reply(messages, answer_text(question), on_text)
 
+    def pose(
+        self, messages: Messages, *, question: Question, on_text: TextSink | None = None
+    ) -> Reply:
+        """The answer key's interviewer asks the bank's question verbatim."""
+        return self._reply(messages, question.question, on_text)
+
     def summarise(self, messages: Messages, *, questions: Sequence[Question], lines: int) -> Reply:
         return self._reply(messages, summary_text(questions, lines=lines), None)
 

@@ -97,6 +97,12 @@ class OpenAICompatProvider(WireReads):
     ) -> Reply:
         return self.ask(messages, on_text, f"question {question.id}")
 
+    def pose(
+        self, messages: Messages, *, question: Question, on_text: TextSink | None = None
+    ) -> Reply:
+        """The interviewer's wording of ``question``, streamed like an answer."""
+        return self.ask(messages, on_text, f"asking question {question.id}")
+
     def summarise(self, messages: Messages, *, questions: Sequence[Question], lines: int) -> Reply:
         # The last message asks for ``lines`` lines; the loop clips whatever comes back.
         return self.ask(messages, None, "the segment summary")

@@ -1,0 +1,131 @@
+"""The interview on the terminal: the interviewer's question, the timed answer, the probes, the ratings.
+
+Built on the run's ``TerminalListener`` (segments, summaries, the streamed
+text, the quiz editor). Nothing of the answer is shown during the
+interview: no hint, no key points, no marks. The feedback comes once, after
+the last question, then the closing screen confirms the ratings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from studybot.cli import terminal
+from studybot.cli.listener import TerminalListener, turn_line
+from studybot.cli.render import echo
+from studybot.learn.review import RATINGS
+from studybot.study.interview import InterviewListener
+from studybot.study.listening import AttemptInterrupted
+
+ANSWER_HELP = (
+    "Your answer (Enter a new line · an empty line or Ctrl-D sends it · "
+    "Ctrl-C stops, your draft is kept):"
+)
+ANSWER_KEYS = "keys while you type: Enter a new line · an empty line or Ctrl-D send · Ctrl-C stop"
+RATINGS_HELP = "Enter saves these ratings · a number then a rating changes one (e.g. 2 3) · q stops (resumable)"
+
+
+class InterviewScreen(TerminalListener, InterviewListener):
+    """The interview's listener; ``feedback`` draws the report before the ratings."""
+
+    def __init__(
+        self, record, *, order=(), bank=None, segments: int = 0, stats: bool = False
+    ) -> None:
+        super().__init__(record, quiet=False, interactive=True, bank=bank, segments=segments)
+        self.stats = stats
+        self.feedback: Callable[[], None] = lambda: None
+        self.order = list(order)  # the session's questions in the order asked, for "2/3"
+        self.position = 0
+
+    def question_started(self, segment, question) -> None:
+        if segment.index != self.segment_shown:
+            self.segment_shown = segment.index
+            self._segment_started(segment)
+        order = self.order
+        self.position = order.index(question.id) + 1 if question.id in order else self.position + 1
+        total = len(order) or self.record.total
+        self._say(
+            f"\n── 面试官 · 第 {question.id} 题 ({self.position}/{total}) ──", meaning="question"
+        )
+        self._open_stream()
+
+    def turn_recorded(self, turn, question) -> None:
+        if self.cleaner.tail:
+            self._say(self.cleaner.close(), nl=False)
+        if not self._close_stream():
+            self._say("")
+        if turn.answer.strip() != question.question.strip():
+            echo(f"（题库原题：{question.question}）", meaning="summary")  # the bank's wording, dim
+        if self.stats:
+            self.err.print(turn_line(turn, self.position, self.record.total))
+
+    def attempt(self, question) -> str:
+        draft, self.draft = self.draft, ""
+        echo(ANSWER_HELP)
+        if draft:
+            echo("Your draft from the last run is back in the editor: finish it, or clear it.")
+        try:
+            text = terminal.read_text(
+                "› ", multiline=True, default=draft, commands={"?": lambda: echo(ANSWER_KEYS)}
+            )
+        except terminal.Interrupted as stop:
+            raise AttemptInterrupted(stop.text) from None
+        return text or ""
+
+    def answer_timed(self, question, seconds: float, result) -> None:
+        echo(f"answered in {seconds:.0f} s · saved", meaning="tokens")
+
+    def probe_asked(self, question, probe, of: int) -> None:
+        self._say(f"\n── 追问 {probe.n}/{of} ──", meaning="question")
+        self._say(probe.question)
+        if self.stats and probe.prompt_tokens:
+            echo(
+                f"probe request: prompt {probe.prompt_tokens} (cached {probe.cached_tokens}) · "
+                f"answer {probe.completion_tokens} · not added to the main history",
+                meaning="tokens",
+            )
+
+    def probe_answered(self, question, probe) -> None:
+        echo(f"answered in {probe.seconds or 0:.0f} s · saved", meaning="tokens")
+
+    def rating_saved(self, question, rating: int, when: str) -> None:
+        echo(f"Q{question.id} saved: {rating} {RATINGS[rating]} · next review {when}")
+
+    def ratings(self, rows) -> dict[int, int] | None:
+        """The closing screen: the suggestions listed; ``N R`` changes one, Enter saves all."""
+        self.feedback()
+        chosen = {row.question.id: row.suggestion for row in rows}
+        while True:
+            self._say("\n── Ratings (FSRS) ──", meaning="question")
+            for n, row in enumerate(rows, start=1):
+                rating = chosen[row.question.id]
+                grade = "—" if row.result.score is None else f"{row.result.score:.0%}"
+                mark = "" if rating == row.suggestion else " (changed)"
+                self._say(
+                    f"  {n}. Q{row.question.id}  grade {grade}  → {rating} {RATINGS[rating]}{mark}"
+                )
+            echo(RATINGS_HELP)
+            line = terminal.read_text("ratings › ")
+            if line is None or line.strip().lower() == "q":
+                return None
+            if not line.strip():
+                return chosen
+            change = _change(line, len(rows))
+            if change is None:
+                echo(
+                    f"Not a change: {line.strip()!r}; type a number 1-{len(rows)}, then 1-4 (e.g. 2 3)"
+                )
+                continue
+            row, rating = change
+            chosen[rows[row - 1].question.id] = rating
+
+
+def _change(line: str, count: int) -> tuple[int, int] | None:
+    """ "2 3" (or "2:3", "2,3") -> (row 2, rating 3); None when it is not one."""
+    parts = line.replace(":", " ").replace(",", " ").split()
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        return None
+    row, rating = int(parts[0]), int(parts[1])
+    if not 1 <= row <= count or rating not in RATINGS:
+        return None
+    return row, rating

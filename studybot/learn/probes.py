@@ -1,0 +1,184 @@
+"""The interviewer's follow-ups (追问): which key point to probe, the question, its effect.
+
+A probe aims at one key point the answer did not cover, worst first: a
+contradicted point (the learner stated a wrong belief), then a partly
+covered one, then a missed one. Offline the question is made from the
+rubric: a contradicted point becomes a challenge quoting the learner, a
+partly covered one asks for what the answer left out, naming the concept,
+a missed one asks about its first concept without saying what the point
+claims. Live, the model writes it from the rubric and the answer in one
+side request (``request``); a provider that declines leaves it to the rubric.
+
+A probe's answer is graded against the question's rubric (for a
+contradicted point: the probe answer alone, since the first answer still
+holds the wrong claim; otherwise the first answer and the probe answer
+together), and the aimed point takes the better state (``lifted``): a
+probe answered well lifts it, one that contradicts it marks it contradicted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, replace
+
+from studybot.bank import Question
+from studybot.learn import grading as grade
+from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY
+from studybot.learn.reading import FOUND, Attempt
+
+RANK = {CONTRADICTED: 0, MISSED: 1, PARTLY: 2, COVERED: 3}  # worse first
+PRIORITY = (CONTRADICTED, PARTLY, MISSED)  # what an interviewer asks about first
+QUOTE_CHARS = 30  # a quoted answer in a challenge is clipped to this many characters
+TOPIC_CHARS = 24  # a point without a rubric is named by its first characters
+RUBRIC, MODEL = "rubric", "model"  # where a probe's question came from
+# Words that carry what a point claims: a missed point's topic is named without them.
+CLAIM_WORDS = re.compile(
+    r"无关|有关|成正比|正比|不变|相关|无须|不需要|太小|太大|越多|越少|更多|更少|增加|减少"
+)
+
+
+@dataclass(frozen=True)
+class Target:
+    """A key point worth a probe, with what the answer said of it."""
+
+    point: int  # 1-based, in key_points order
+    text: str  # the key point
+    state: str  # CONTRADICTED, PARTLY or MISSED
+    evidence: str | None  # the answer's words that decided it
+    said: tuple[str, ...] = ()  # the point's concepts the answer names
+    missing: tuple[str, ...] = ()  # the point's concepts it does not
+
+
+def targets(
+    grader: grade.OfflineGrader,
+    question: Question,
+    attempt: str,
+    result: grade.Grade,
+    asked: Collection[int] = (),
+) -> list[Target]:
+    """The points to probe, worst first, leaving out those ``asked`` already."""
+    named = _concepts(grader, question, attempt)
+    out = []
+    for state in PRIORITY:
+        for n, point in enumerate(result.points, start=1):
+            if point.state != state or n in asked:
+                continue
+            said, missing = named[n - 1] if n <= len(named) else ((), ())
+            out.append(Target(n, point.point, state, point.evidence, said, missing))
+    return out
+
+
+def _concepts(
+    grader: grade.OfflineGrader, question: Question, attempt: str
+) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Per key point, the concepts of its rubric the attempt names and those it does not."""
+    if not question.rubric:
+        return []
+    compiled = grader.compiled(question)
+    read = Attempt(attempt, compiled.asked, compiled.sides)
+    sides = compiled.sides.of_point or (None,) * len(compiled.points)
+    out = []
+    for point, side in zip(compiled.points, sides, strict=True):
+        seen = [(alias.shown(), read.look(alias, side).state == FOUND) for alias in point.concepts]
+        out.append(
+            (tuple(name for name, found in seen if found), tuple(n for n, f in seen if not f))
+        )
+    return out
+
+
+def offline_text(target: Target) -> str:
+    """The probe an interviewer makes from the rubric, in one or two sentences."""
+    if target.state == CONTRADICTED:
+        said = _clip(target.evidence or target.text, QUOTE_CHARS)
+        return f"你说「{said}」——确定吗？为什么？"
+    if target.state == PARTLY:
+        mentioned = target.said[0] if target.said else _clip(target.evidence or "", QUOTE_CHARS)
+        plain = [m for m in target.missing if not _figure(m)]
+        if not plain:
+            return f"你提到了「{mentioned}」；能把这里的具体数字算给我看吗？"
+        missing = "、".join(f"「{m}」" for m in plain[:2])
+        return f"你提到了「{mentioned}」；那{missing}呢？具体说说它在这里是怎么回事。"
+    topic = _topic(target)
+    if topic is None:  # its concepts are figures: naming one would give it away
+        return "这道题里的具体数字你还没有算：能一步步算给我看吗？"
+    return f"还有一个方面你没有谈到：「{topic}」。它和这道题有什么关系？请具体说说。"
+
+
+def _topic(target: Target) -> str | None:
+    """What a missed point is about, without what it claims (None: it is all figures)."""
+    if not target.missing:  # no rubric (an imported bank): the point's opening words
+        return _clip(target.text, TOPIC_CHARS)
+    plain = [m for m in target.missing if not _figure(m)]
+    if not plain:
+        return None
+    return CLAIM_WORDS.sub("", plain[0]).strip(" 与和的") or plain[0]
+
+
+_ASK = """（面试官的追问，不是作答）你是这道题的面试官。候选人对上面这道题的回答：
+<<<
+{attempt}
+>>>
+参考要点与候选人的掌握情况：
+{points}
+
+请针对第 {n} 条要点（{state}）向候选人提一个追问：一两句话，直指回答遗漏或说错的地方；\
+说错的就引用候选人的原话质疑，遗漏的就问而不给出答案。只输出追问本身。"""
+
+_STATE_WORDS = {
+    COVERED: "已答到",
+    PARTLY: "只答到一部分",
+    MISSED: "没有答到",
+    CONTRADICTED: "说错了",
+}
+
+
+def request(question: Question, attempt: str, result: grade.Grade, target: Target) -> str:
+    """The side request's last message: write one probe aimed at ``target``."""
+    listed = "\n".join(
+        f"{n}. [{_STATE_WORDS[p.state]}] {p.point}" for n, p in enumerate(result.points, start=1)
+    )
+    return _ASK.format(
+        attempt=attempt.strip() or "（没有作答）",
+        points=listed,
+        n=target.point,
+        state=_STATE_WORDS[target.state],
+    )
+
+
+def graded_text(target: Target, attempt: str, answer: str) -> str:
+    """What a probe's answer is graded as: alone after a contradiction, else with the answer."""
+    if target.state == CONTRADICTED:
+        return answer
+    return f"{attempt.rstrip()}\n{answer}".strip()
+
+
+def lifted(result: grade.Grade, point: int, after: grade.Grade) -> grade.Grade:
+    """``result`` with ``point`` (1-based) lifted to its state in ``after`` when that is better.
+
+    Only a point partly or wholly covered lifts (an answer that says nothing
+    leaves a wrong claim standing); a probe answer that contradicts the point
+    marks it contradicted: the interviewer heard a wrong claim.
+    """
+    if not 1 <= point <= len(result.points) or len(after.points) != len(result.points):
+        return result
+    before, now = result.points[point - 1], after.points[point - 1]
+    lifts = now.state in (PARTLY, COVERED) and RANK[now.state] > RANK[before.state]
+    if not lifts and now.state != CONTRADICTED:  # nothing said ("不知道") keeps a wrong claim
+        return result
+    states = [p.state for p in result.points]
+    states[point - 1] = now.state
+    marked = result.with_states(states)
+    points = list(marked.points)
+    points[point - 1] = replace(points[point - 1], evidence=now.evidence, key=now.key)
+    return replace(marked, points=tuple(points))
+
+
+def _figure(concept: str) -> bool:
+    """A concept that is a figure ("4倍", "2 × 80 × 8"): naming it would give the answer."""
+    return any(c.isdigit() for c in concept)
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split()).rstrip("。；，,;")
+    return text if len(text) <= limit else text[:limit] + "…"

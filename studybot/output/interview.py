@@ -1,0 +1,213 @@
+"""An interview's feedback, from its ``SessionView``: per question, per chapter, as Markdown.
+
+Per question: the graded rubric with each probe's effect (the state after
+the answer, the state after the probes), the reference (the bank's key
+points, as the grade holds them), the time taken, the rating. Per chapter,
+the verdict an interviewer would write: strong, borderline or weak, with
+the two most important gaps (a wrong claim before a missed point before a
+partly covered one). ``export -f md`` and ``show`` render it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from studybot.learn.marks import CONTRADICTED, COVERED, CREDIT, MISSED, PARTLY
+from studybot.output.markup import escape_html_like
+from studybot.storage.store import ProbeRecord, SessionView
+
+MARKS = {COVERED: "✓", PARTLY: "½", MISSED: "✗", CONTRADICTED: "⚠"}
+WORDS = {COVERED: "答到", PARTLY: "部分", MISSED: "遗漏", CONTRADICTED: "说错"}
+STRONG, BORDERLINE, WEAK = "strong", "borderline", "weak"
+STRONG_FROM, BORDERLINE_FROM = 0.75, 0.45  # a chapter's mean final grade
+GAP_ORDER = {CONTRADICTED: 0, MISSED: 1, PARTLY: 2}
+GAP_CHARS = 36  # a gap names its key point in this many characters
+RATINGS = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
+
+
+@dataclass(frozen=True)
+class PointFeedback:
+    n: int
+    point: str
+    before: str  # its state after the answer
+    after: str  # its state after the probes
+    probed: tuple[int, ...]  # the probes aimed at it
+
+
+@dataclass(frozen=True)
+class QuestionFeedback:
+    question_id: int
+    question: str
+    asked: str  # what the interviewer said (offline: the bank's wording)
+    chapter: int
+    chapter_title: str
+    attempt: str
+    seconds: float
+    points: tuple[PointFeedback, ...]
+    score_before: float | None
+    score_after: float | None
+    probes: tuple[ProbeRecord, ...]
+    rating: int | None  # the rating saved, None if not yet
+
+
+@dataclass(frozen=True)
+class ChapterVerdict:
+    chapter: int
+    title: str
+    verdict: str  # STRONG, BORDERLINE or WEAK
+    mean: float
+    gaps: tuple[str, ...]  # the two most important, in words
+
+
+def questions(view: SessionView) -> list[QuestionFeedback]:
+    """Every answered interview question, in the order asked."""
+    out = []
+    for segment in view.segments:
+        for question_id in segment.question_ids:
+            answer, turn = view.interview.get(question_id), view.turn(question_id)
+            graded = view.grades.get(question_id)
+            if answer is None or turn is None or graded is None:
+                continue
+            probes = tuple(view.probes_of(question_id))
+            before = graded.estimate or graded.points
+            points = tuple(
+                PointFeedback(
+                    n,
+                    final.point,
+                    first.state,
+                    final.state,
+                    tuple(p.n for p in probes if p.point == n),
+                )
+                for n, (first, final) in enumerate(zip(before, graded.points, strict=False), 1)
+            )
+            review = view.reviews.get(question_id)
+            out.append(
+                QuestionFeedback(
+                    question_id=question_id,
+                    question=turn.question,
+                    asked=turn.answer,
+                    chapter=answer.chapter,
+                    chapter_title=answer.chapter_title,
+                    attempt=answer.attempt,
+                    seconds=answer.seconds,
+                    points=points,
+                    score_before=_score([p.before for p in points]),
+                    score_after=_score([p.after for p in points]),
+                    probes=probes,
+                    rating=review.rating if review else None,
+                )
+            )
+    return out
+
+
+def chapters(items: list[QuestionFeedback]) -> list[ChapterVerdict]:
+    """Per chapter, in the order first asked: its verdict and its two most important gaps."""
+    order: dict[int, list[QuestionFeedback]] = {}
+    for item in items:
+        order.setdefault(item.chapter, []).append(item)
+    out = []
+    for chapter, asked in order.items():
+        scores = [q.score_after for q in asked if q.score_after is not None]
+        mean = sum(scores) / len(scores) if scores else 0.0
+        wrong = any(p.after == CONTRADICTED for q in asked for p in q.points)
+        verdict = (
+            STRONG
+            if mean >= STRONG_FROM and not wrong
+            else BORDERLINE
+            if mean >= BORDERLINE_FROM
+            else WEAK
+        )
+        gaps = sorted(
+            (
+                (GAP_ORDER[p.after], q.question_id, p)
+                for q in asked
+                for p in q.points
+                if p.after in GAP_ORDER
+            ),
+            key=lambda g: (g[0], g[1], g[2].n),
+        )
+        named = tuple(
+            f"Q{qid} 要点 {p.n}（{WORDS[p.after]}）：{_clip(p.point)}" for _, qid, p in gaps[:2]
+        )
+        out.append(ChapterVerdict(chapter, asked[0].chapter_title, verdict, mean, named))
+    return out
+
+
+def to_markdown(view: SessionView) -> str:
+    """The interview report: the verdicts first, then every question with its probes."""
+    record = view.record
+    items = questions(view)
+    lines = [
+        f"# 模拟面试：{escape_html_like(record.bank_title)}",
+        "",
+        f"- session {record.id} · {record.status} · {len(items)}/{record.total} questions "
+        f"interviewed · asked by {record.provider} ({record.model}) · started {record.created}",
+        "",
+        "## 面试官的结论",
+        "",
+    ]
+    for verdict in chapters(items):
+        title = escape_html_like(verdict.title) or "未分章"
+        lines.append(
+            f"- **第 {verdict.chapter} 章 {title}：{verdict.verdict}**（平均 {verdict.mean:.0%}）"
+        )
+        lines += [f"  - {escape_html_like(gap)}" for gap in verdict.gaps] or ["  - 没有明显短板"]
+    lines.append("")
+    for item in items:
+        lines += question_lines(item)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def question_lines(item: QuestionFeedback) -> list[str]:
+    """One question of the report, in Markdown."""
+    probe_time = sum(p.seconds or 0 for p in item.probes)
+    rating = f"{item.rating} {RATINGS[item.rating]}" if item.rating else "not rated yet"
+    lines = [
+        f"## 第 {item.question_id} 题：{escape_html_like(item.question)}",
+        "",
+        f"- time: answer {item.seconds:.0f} s"
+        + (f" · {len(item.probes)} probe(s) {probe_time:.0f} s" if item.probes else " · no probe"),
+        f"- grade: {_percent(item.score_before)} after the answer → "
+        f"{_percent(item.score_after)} after the probes · rating {rating}",
+        "",
+    ]
+    if item.asked.strip() and item.asked.strip() != item.question.strip():
+        lines += [f"**面试官：** {escape_html_like(item.asked.strip())}", ""]
+    lines += ["**我的回答：**", "", *_quoted(item.attempt), ""]
+    for probe in item.probes:
+        after = probe.state_after or probe.state_before
+        effect = f"{MARKS[probe.state_before]} → {MARKS[after]}"
+        lines += [
+            f"**追问 {probe.n}**（要点 {probe.point}，{WORDS[probe.state_before]}；"
+            f"{'model' if probe.source == 'model' else 'rubric'}）：{escape_html_like(probe.question)}",
+            "",
+            *_quoted(probe.answer or ""),
+            "",
+            f"要点 {probe.point}：{effect}"
+            + (f" · {probe.seconds:.0f} s" if probe.seconds is not None else " · not answered yet"),
+            "",
+        ]
+    lines += ["**评分细则与参考要点**（回答后 → 追问后）：", ""]
+    for p in item.points:
+        change = MARKS[p.before] if p.before == p.after else f"{MARKS[p.before]} → {MARKS[p.after]}"
+        lines.append(f"{p.n}. {change} {escape_html_like(p.point)}")
+    lines.append("")
+    return lines
+
+
+def _quoted(text: str) -> list[str]:
+    quoted = [f"> {escape_html_like(line)}" for line in text.strip().splitlines()]
+    return quoted or ["> _（没有作答）_"]
+
+
+def _score(states: list[str]) -> float | None:
+    return round(sum(CREDIT[s] for s in states) / len(states), 3) if states else None
+
+
+def _percent(score: float | None) -> str:
+    return "—" if score is None else f"{score:.0%}"
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= GAP_CHARS else text[:GAP_CHARS] + "…"

@@ -1,0 +1,308 @@
+"""A mock interview: ask, listen (timed), probe what the answer missed (追问), then rate.
+
+The interview walks the same segments as ``run``, with the same byte-stable
+prefix and carried summaries. Per question:
+
+1. **ask**: the main request asks the model to put the question as an
+   interviewer would (offline: the bank's wording); its reply is the turn
+   and the main thread's history. Nothing of the answer is shown;
+2. **listen**: the learner's answer, timed, saved with its time, then
+   graded (a live grading side request, or the rubric);
+3. **probe**: up to ``followups`` probes, one at a time, aimed at the worst
+   point not yet covered (``learn.probes``): made by a side request live,
+   from the rubric offline; each answer is graded and may lift its point.
+
+The learner's answers and the probes only ever travel in side requests:
+the main history holds the interviewer's questions alone. Every answer and
+probe is committed before the next request, so a resume (or a SIGKILL)
+loses at most what was being typed; a question whose probes are not all
+answered carries on where it stopped. At the end one screen confirms the
+suggested FSRS ratings (``ratings``); a resume asks for those not saved.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from studybot.bank import Question
+from studybot.costs import tokens
+from studybot.errors import StudybotError
+from studybot.learn import grading as grade
+from studybot.learn import probes as probing
+from studybot.storage.store import (
+    GradeRecord,
+    InterviewAnswer,
+    ProbeRecord,
+    SegmentRecord,
+    SessionRecord,
+    Store,
+    Turn,
+)
+from studybot.study import answers, quizzing
+from studybot.study.conversation import Conversation, history
+from studybot.study.listening import Listener, Stopped
+from studybot.study.session import Study, summarise
+from studybot.types import Usage
+
+DEFAULT_FOLLOWUPS = 2
+
+
+class TimeUp(Stopped):
+    """The interview's time box ran out: no new question starts; the session is resumable."""
+
+
+@dataclass(frozen=True)
+class Rated:
+    """A question on the closing screen: its final grade and the rating it suggests."""
+
+    question: Question
+    result: grade.Grade
+    suggestion: int  # 1-4
+
+
+class InterviewListener(Listener):
+    """What an interview tells the learner, on top of the loop's ``Listener``."""
+
+    def question_resumed(self, segment: SegmentRecord, question: Question, turn: Turn) -> None:
+        """A question asked before the session stopped, its answer or probes still to come."""
+        self.question_started(segment, question)
+        self.text(turn.answer)
+        self.turn_recorded(turn, question)
+
+    def answer_timed(self, question: Question, seconds: float, result: grade.Grade) -> None:
+        """The answer is saved and graded (the grade is not shown until the feedback)."""
+
+    def probe_asked(self, question: Question, probe: ProbeRecord, of: int) -> None: ...
+
+    def probe_answered(self, question: Question, probe: ProbeRecord) -> None: ...
+
+    def ratings(self, rows: list[Rated]) -> dict[int, int] | None:
+        """The ratings the learner confirms, question id -> 1-4; None: stop, saving none."""
+        return {row.question.id: row.suggestion for row in rows}
+
+
+def followups_of(session: SessionRecord) -> int:
+    return int(session.settings.get("followups", DEFAULT_FOLLOWUPS))
+
+
+def run(
+    study: Study,
+    store: Store,
+    session: SessionRecord,
+    listener: InterviewListener,
+    *,
+    time_up: Callable[[], bool] = lambda: False,
+) -> SessionRecord:
+    """Interview every question of ``session`` not yet done, then ask the missing ratings."""
+    study.provider.notify = listener.notice
+    answered = {turn.question_id: turn for turn in store.turns(session.id)}
+    if answered:
+        from studybot.study.recorded import session_requests
+
+        study.provider.warm(
+            (r.messages, r.output) for r in session_requests(store.view(session.id))
+        )
+    grader = grade.offline(study.bank)
+    carried: str | None = None
+    segments = store.segments(session.id)
+    for segment in segments:
+        if carried is not None:
+            segment = replace(segment, summary_in=carried)
+        last = segment.index == segments[-1].index
+        done = store.interview_answers(session.id)
+        finished = {q for q, a in done.items() if a.finished}
+        if (segment.summary_out is not None or last) and finished >= set(segment.question_ids):
+            continue
+        done_turns = [answered[q] for q in segment.question_ids if q in answered]
+        conversation = Conversation(
+            session.prefix, segment.summary_in, history(study.bank, done_turns), interview=True
+        )
+        for question_id in segment.question_ids:
+            if question_id in finished:
+                continue
+            question = study.bank.get(question_id)
+            if question_id not in answered:
+                if time_up():
+                    raise TimeUp(session.id)
+                listener.question_started(segment, question)
+                turn = _ask(study, store, session, segment, conversation, question, listener)
+                answered[question_id] = turn
+                conversation.answered(question, turn.answer)
+            else:  # asked before the session stopped: shown again, not asked again
+                listener.question_resumed(segment, question, answered[question_id])
+            step = _Question(study, store, session, conversation, question, listener, grader)
+            step.interview(done.get(question_id), followups_of(session))
+        if not last:
+            carried = summarise(study, store, session, segment, conversation, listener)
+    ratings(study, store, store.session(session.id), listener)
+    return store.session(session.id)
+
+
+def _ask(
+    study: Study,
+    store: Store,
+    session: SessionRecord,
+    segment: SegmentRecord,
+    conversation: Conversation,
+    question: Question,
+    listener: InterviewListener,
+) -> Turn:
+    """The main request: the interviewer puts the question; the turn is saved at once."""
+    messages = conversation.ask(question)
+    local_prompt = tokens.prompt_tokens(messages)
+    started = time.perf_counter()
+    reply = study.provider.pose(messages, question=question, on_text=listener.text)
+    latency_ms = (time.perf_counter() - started) * 1000
+    turn = answers.turn(session, segment, question, messages, reply, latency_ms, local_prompt)
+    store.record_turn(turn)
+    listener.turn_recorded(turn, question)
+    return turn
+
+
+@dataclass(frozen=True)
+class _Question:
+    """One interview question after it was asked: the answer, its grade, the probes."""
+
+    study: Study
+    store: Store
+    session: SessionRecord
+    conversation: Conversation  # the main thread, the question's turn last
+    question: Question
+    listener: InterviewListener
+    grader: grade.OfflineGrader
+
+    def interview(self, saved: InterviewAnswer | None, followups: int) -> None:
+        session, question, store = self.session, self.question, self.store
+        if saved is None:
+            attempt, seconds = self._listen()
+            chapter = self.study.bank.chapter(question.chapter)
+            saved = InterviewAnswer(
+                session.id,
+                question.id,
+                question.chapter,
+                chapter.title if chapter else "",
+                attempt,
+                round(seconds, 1),
+            )
+            store.record_answer(saved)
+            store.drop_draft(session.id, question.id)
+            estimate = self._graded(attempt)
+            record = answers.grade_record(session.id, question.id, attempt, estimate)
+            store.record_grade(record)
+            self.listener.answer_timed(question, saved.seconds, estimate)
+        record = store.grades(session.id)[question.id]
+        current, first = answers.as_grade(record)
+        asked = [p for p in store.probes(session.id) if p.question_id == question.id]
+        while len(asked) < followups or (asked and asked[-1].answer is None):
+            probe = asked[-1] if asked and asked[-1].answer is None else None
+            if probe is None:
+                chosen = probing.targets(
+                    self.grader, question, saved.attempt, current, {p.point for p in asked}
+                )
+                if not chosen:
+                    break
+                probe = self._probe(saved.attempt, current, chosen[0], len(asked) + 1)
+                store.record_probe(probe)
+                asked.append(probe)
+            self.listener.probe_asked(question, probe, followups)
+            answered, current = self._answer(probe, saved.attempt, current)
+            store.record_grade(answers.confirmed(record, current, first))
+            store.drop_draft(session.id, question.id)
+            asked[-1] = answered
+            self.listener.probe_answered(question, answered)
+        store.finish_answer(session.id, question.id)
+
+    def _listen(self) -> tuple[str, float]:
+        """The learner's answer (from a kept draft, if any) and the seconds it took."""
+        started = time.monotonic()
+        text = quizzing.read_attempt(self.store, self.session, self.question, self.listener)
+        return text, time.monotonic() - started
+
+    def _graded(self, text: str) -> grade.Grade:
+        """``text`` graded against the question: a live side request, or the rubric."""
+        messages = self.conversation.side(grade.grading_request(self.question, text))
+        return grade.judge(self.study.provider, self.grader, messages, self.question, text)
+
+    def _probe(self, attempt: str, current: grade.Grade, target, n: int) -> ProbeRecord:
+        """The probe aimed at ``target``: the model's (a side request) or the rubric's."""
+        question = self.question
+        text, source, usage, latency = probing.offline_text(target), probing.RUBRIC, None, 0.0
+        if self.study.provider.live:
+            messages = self.conversation.side(probing.request(question, attempt, current, target))
+            started = time.perf_counter()
+            try:
+                reply = self.study.provider.probe(messages, question=question)
+            except StudybotError as exc:  # the answer is saved: a failed probe is no stop
+                self.listener.notice(
+                    f"the probe request failed ({exc.message}); asking from the rubric"
+                )
+                reply = None
+            latency = (time.perf_counter() - started) * 1000
+            if reply is not None and reply.text.strip():
+                text, source = " ".join(reply.text.split()), probing.MODEL
+                usage = tokens.settle(reply.usage, messages, reply.text).usage
+        return ProbeRecord(
+            session_id=self.session.id,
+            question_id=question.id,
+            n=n,
+            point=target.point,
+            state_before=target.state,
+            question=text,
+            source=source,
+            prompt_tokens=usage.prompt_tokens if usage else 0,
+            completion_tokens=usage.completion_tokens if usage else 0,
+            cached_tokens=usage.cached_tokens if usage else 0,
+            latency_ms=round(latency, 1),
+        )
+
+    def _answer(
+        self, probe: ProbeRecord, attempt: str, current: grade.Grade
+    ) -> tuple[ProbeRecord, grade.Grade]:
+        """The learner's answer to ``probe``, graded; the probe saved answered, the grade lifted."""
+        text, seconds = self._listen()
+        target = probing.Target(probe.point, "", probe.state_before, None)
+        after = self._graded(probing.graded_text(target, attempt, text))
+        lifted = probing.lifted(current, probe.point, after)
+        usage = after.usage or Usage(0, 0)
+        answered = replace(
+            probe,
+            answer=text,
+            seconds=round(seconds, 1),
+            state_after=lifted.points[probe.point - 1].state if lifted.points else None,
+            grade_prompt_tokens=usage.prompt_tokens,
+            grade_completion_tokens=usage.completion_tokens,
+            grade_cached_tokens=usage.cached_tokens,
+        )
+        self.store.record_probe(answered)
+        return answered, lifted
+
+
+def ratings(
+    study: Study, store: Store, session: SessionRecord, listener: InterviewListener
+) -> None:
+    """The closing screen: every graded, unrated question with its suggestion; saved as confirmed."""
+    grades: dict[int, GradeRecord] = store.grades(session.id)
+    rated = store.session_reviews(session.id)
+    known = {q.id: q for q in study.bank.questions}
+    rows = []
+    for segment in store.segments(session.id):
+        for question_id in segment.question_ids:
+            record = grades.get(question_id)
+            if record is None or question_id in rated:
+                continue
+            question = known.get(question_id) or Question(id=question_id, chapter=0, question="")
+            result, _ = answers.as_grade(record)
+            rows.append(Rated(question, result, quizzing.suggestion(result)))
+    if not rows:
+        return
+    chosen = listener.ratings(rows)
+    if chosen is None:
+        raise Stopped(session.id)
+    for row in rows:
+        rating = chosen.get(row.question.id)
+        if rating is None:
+            continue
+        attempt = grades[row.question.id].attempt
+        quizzing.rate(study, store, session, row.question, rating, attempt, row.result, listener)

@@ -1,0 +1,138 @@
+"""``plan --mode interview``: an interview's requests, projected before anything is sent.
+
+The segments, the prefix and the summaries are the run's (``session.cut``,
+``Conversation``); each question sends its main request (the interviewer
+puts the question: offline the bank's wording, live a reply of
+``ASKED_TOKENS``), then its side requests: live, the grading of the answer;
+then ``followups`` probes, each a side request (live: written by the model,
+``PROBE_TOKENS`` long) and, live, the grading of its answer. The learner's
+answers are stand-ins of ``ATTEMPT_TOKENS``. Offline the probes come from
+the rubric and nothing is graded by a request: only the main requests and
+summaries are counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from studybot.bank import Bank, Question
+from studybot.channel.config import Settings
+from studybot.channel.providers.offline import answer_text, has_answer, summary_text
+from studybot.costs import tokens
+from studybot.costs.cache.rules import resolve
+from studybot.costs.prices import Cost, Price
+from studybot.costs.strategy import Sent, Strategy
+from studybot.costs.whatif import measure
+from studybot.learn import grading as grade
+from studybot.learn import probes as probing
+from studybot.study import prompt
+from studybot.study.conversation import Asked, requests
+from studybot.study.session import cut
+
+ASKED_TOKENS = 60  # a live interviewer's one or two sentences putting the question
+ATTEMPT_TOKENS = 150  # a learner's spoken-length answer, typed
+PROBE_TOKENS = 40  # a live probe: one or two sentences
+STAND_IN = " x"  # one token each: a text of exactly N tokens
+
+
+@dataclass(frozen=True)
+class InterviewPlan:
+    """The projected requests of an interview, measured under one cache rule."""
+
+    first: int
+    last: int
+    segments: int
+    followups: int
+    live: bool
+    strategy: Strategy
+    price: Price | None
+
+    def by_kind(self) -> dict[str, tuple[int, int, int, int]]:
+        """kind -> (requests, prompt tokens, cached prompt tokens, completion tokens)."""
+        out: dict[str, tuple[int, int, int, int]] = {}
+        for r in self.strategy.requests:
+            n, p, c, o = out.get(r.kind, (0, 0, 0, 0))
+            out[r.kind] = (
+                n + 1,
+                p + r.prompt_tokens,
+                c + r.prompt_tokens - r.uncached_prompt_tokens,
+                o + r.completion_tokens,
+            )
+        return out
+
+    @property
+    def cost(self) -> Cost | None:
+        return self.strategy.cost(self.price)
+
+
+def project(
+    bank: Bank,
+    first: int,
+    last: int,
+    settings: Settings,
+    *,
+    followups: int = 2,
+    rule: str | None = None,
+    price: Price | None = None,
+) -> InterviewPlan:
+    questions = bank.select(first, last)
+    live = settings.live
+    prefix = prompt.system_prefix(bank, settings.prefix_style)
+    asked = {q.id: STAND_IN * ASKED_TOKENS if live else q.question for q in questions}
+    # Cut as a session of the questions is cut (session.start): the same segments as ``run``.
+    lengths: dict[int, int] | int = settings.answer_tokens
+    if not live:
+        lengths = {
+            q.id: tokens.count(answer_text(q)) if has_answer(q) else settings.answer_tokens
+            for q in questions
+        }
+    parts = cut(questions, prefix, settings, lengths)
+    by_id = {q.id: q for q in questions}
+    sent = list(_sent(prefix, [p.question_ids for p in parts], by_id, asked, followups, live))
+    strategy = measure("interview", sent, resolve(rule, settings), settings.kv_model)
+    return InterviewPlan(first, last, len(parts), followups, live, strategy, price)
+
+
+def _sent(prefix, parts, by_id, asked, followups: int, live: bool) -> Iterator[Sent]:
+    summary: str | None = None
+    attempt = STAND_IN * ATTEMPT_TOKENS
+    for index, ids in enumerate(parts):
+        questions = [by_id[q] for q in ids]
+        turns = [Asked(q, asked[q.id]) for q in questions]
+        last = index == len(parts) - 1
+        written = prompt.clip_summary(summary_text(questions, lines=prompt.SUMMARY_LINES))
+        side = (lambda q: _side(q, attempt, followups)) if live else None
+        for item in requests(prefix, summary, turns, summarise=not last, interview=True, side=side):
+            if item.kind == "summary":
+                completion = written
+            elif item.kind == "answer":
+                completion = asked[item.question_id]
+            elif item.kind == "probe":
+                completion = STAND_IN * PROBE_TOKENS
+            else:
+                completion = _graded_reply(by_id[item.question_id])
+            yield Sent(item.kind, item.question_id, index, item.messages, completion)
+        summary = written
+
+
+def _side(question: Question, attempt: str, followups: int) -> Sequence[tuple[str, str]]:
+    """A live question's side requests: the answer's grading, then each probe and its grading."""
+    points = grade.reference_points(question)
+    result = grade.Grade(0.0, tuple(grade.PointResult(p, grade.MISSED) for p in points), "", "")
+    out = [("grading", grade.grading_request(question, attempt))]
+    for n in range(1, min(followups, len(points)) + 1):
+        target = probing.Target(n, points[n - 1], grade.MISSED, None)
+        out.append(("probe", probing.request(question, attempt, result, target)))
+        out.append(("grading", grade.grading_request(question, f"{attempt}\n{attempt}")))
+    return out
+
+
+def _graded_reply(question: Question) -> str:
+    """A grading reply's length: one entry per point with a short quote, and the advice."""
+    points = grade.reference_points(question)
+    entries = ", ".join(
+        f'{{"n": {n}, "state": "partly", "evidence": "一二三四五六七八九十"}}'
+        for n in range(1, len(points) + 1)
+    )
+    return f'{{"points": [{entries}], "advice": "先补上遗漏的要点，再讲清楚数字。"}}'

@@ -1,0 +1,78 @@
+"""An interview on a live channel: the local OpenAI-compatible server, the real client (issue 23).
+
+The probe and grading requests are side requests: each extends the main
+request before it byte for byte (so the segment's cached prefix serves
+it), and the main history holds only the interviewer's questions, never a
+probe or a learner's answer.
+"""
+
+from __future__ import annotations
+
+import pytest
+from openai_server import OpenAIServer
+from scripted import ScriptedInterview, interview, interviewer_reply
+
+from studybot.storage.store import Store
+from studybot.study.prompt import INTERVIEW_ASK
+
+KEY = "sk-live-test-0123456789abcdef"
+MODEL = "test-model"
+ANSWERS = {
+    1: "大语言模型是海量文本上预测下一个词元训练的 Transformer。",
+    2: "参数规模大，能力随规模出现。",
+    3: "先预训练再微调。",
+}
+PROBE_ANSWERS = ["补充：还要指令微调和对齐。", "不清楚。", "补充：靠提示切换任务。"]
+
+
+@pytest.fixture
+def server(monkeypatch, studybot_home):
+    monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
+    studybot_home.mkdir(parents=True, exist_ok=True)
+    (studybot_home / "config.toml").write_text(
+        "retry_backoff = 0.001\nmax_retries = 1\n", encoding="utf-8"
+    )
+    with OpenAIServer(
+        key=KEY, models=[MODEL], answer=interviewer_reply, cache_min=64, cache_step=16
+    ) as running:
+        yield running
+
+
+def test_probes_extend_the_cached_prefix_and_never_join_the_main_history(server, invoke):
+    learner = ScriptedInterview(ANSWERS, PROBE_ANSWERS)
+    flags = {"base_url": server.base_url, "model": MODEL, "segment_min": 2, "segment_max": 2}
+    record = interview(learner, ids=(1, 2, 3), flags=flags)
+    assert record.complete and record.live
+
+    sent = [r.messages for r in server.generations]
+    main = [m for m in sent if INTERVIEW_ASK in m[-1]["content"]]
+    probes = [m for m in sent if m[-1]["content"].startswith("（面试官的追问")]
+    gradings = [m for m in sent if "请给用户对上面这道题的作答评分" in m[-1]["content"]]
+    assert len(main) == 3 and len(probes) >= 3 and len(gradings) >= 3 + len(probes)
+    for index, messages in enumerate(sent):
+        if messages in main or "总结" in messages[-1]["content"]:
+            continue
+        before = next(m for m in reversed(sent[:index]) if m in main)
+        assert messages[: len(before)] == before  # a side request extends the main request
+        assert messages[len(before)]["role"] == "assistant"  # ... then the interviewer's words
+        assert len(messages) == len(before) + 2
+    # The server counted the shared prefix as cached on the side requests.
+    cached = [u["prompt_tokens_details"]["cached_tokens"] for u in server.usage_sent]
+    assert all(cached[sent.index(p)] > 0 for p in probes)
+
+    store = Store.open()
+    spoken = set(ANSWERS.values()) | set(PROBE_ANSWERS) | set(learner.probes)
+    for messages in [*main, *[m for m in sent if "总结" in m[-1]["content"]]]:
+        history = "\n".join(m["content"] for m in messages)
+        assert not any(text in history for text in spoken)  # no answer, no probe
+    turns = store.turns(record.id)
+    assert [t.answer for t in turns] == learner.asked  # the interviewer's words are the turns
+    assert all(t.answer.startswith("面试官：") for t in turns)
+
+    saved = store.probes(record.id)
+    assert saved and all(p.source == "model" and p.prompt_tokens > 0 for p in saved)
+    assert [p.question for p in saved] == learner.probes
+    assert any(p.state_after == "covered" and p.state_before == "missed" for p in saved)
+    assert sorted(q for q, _ in learner.saved) == [1, 2, 3]
+    shown = invoke("show", str(record.id))
+    assert shown.exit_code == 0 and "probes: " in shown.stdout and "by the model" in shown.stdout

@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 import click
 
 from studybot.cli.common import emit_json, human_bytes, json_option, stdout_console
-from studybot.cli.render import STYLES, bar, number, sparkline
+from studybot.cli.render import STYLES, number, sparkline
+from studybot.cli.turn_table import fitting, follow_up_row, money_columns, probe_row
 
 
 @click.command()
@@ -109,21 +110,6 @@ def show(session_id: str, as_json: bool) -> None:
     render_session(view)
 
 
-# The per-turn table, one (heading, cell) pair per column, so a new figure
-# (cost, grade, rating) is one more entry here.
-TURN_COLUMNS = (
-    ("Q", lambda t, peak: f"{t.question_id}*" if t.answer_flag else str(t.question_id)),
-    ("seg", lambda t, peak: str(t.segment + 1)),
-    ("prompt", lambda t, peak: _prompt_cell(t)),
-    ("cached", lambda t, peak: number(t.cached_tokens)),
-    ("answer", lambda t, peak: number(t.completion_tokens)),
-    ("context n", lambda t, peak: number(t.context_tokens)),
-    ("growth", lambda t, peak: bar(t.context_tokens, peak, width=8)),
-    ("KV", lambda t, peak: human_bytes(t.kv_bytes)),
-    ("latency", lambda t, peak: f"{t.latency_ms / 1000:.2f} s"),
-)
-
-
 def render_session(view, texts: bool = True) -> None:
     """The per-turn table with follow-ups under their question, totals, then the summaries.
 
@@ -143,7 +129,7 @@ def render_session(view, texts: bool = True) -> None:
     for item in view.followups:
         follow_ups.setdefault(item.question_id, []).append(item)
     console = stdout_console()
-    columns = _fitting(_money_columns(money), turns, console.width)
+    columns = fitting(money_columns(money), turns, console.width)
     # The title is a line of its own: a table's title wraps at the table's width.
     console.print(
         Text(
@@ -163,9 +149,9 @@ def render_session(view, texts: bool = True) -> None:
     for t in turns:
         table.add_row(*(cell(t, peak) for _heading, cell in columns))
         for item in follow_ups.get(t.question_id, []):
-            table.add_row(*_follow_up_row(item, columns), style=STYLES["tokens"])
+            table.add_row(*follow_up_row(item, columns), style=STYLES["tokens"])
         for probe in view.probes_of(t.question_id):
-            table.add_row(*_probe_row(probe, columns), style=STYLES["tokens"])
+            table.add_row(*probe_row(probe, columns), style=STYLES["tokens"])
     console.print(table)
     _recall_line(console, view)
     for t in turns:
@@ -208,28 +194,6 @@ def _chosen(record) -> str:
     return span if record.selection.get("kind", "range") == "range" else f"{label(record)} ({span})"
 
 
-def _prompt_cell(turn) -> str:
-    prompt = number(turn.prompt_tokens)
-    if turn.usage_source == "provider" and turn.local_prompt_tokens != turn.prompt_tokens:
-        prompt += f" (local {number(turn.local_prompt_tokens)})"
-    if turn.usage_suspect:
-        prompt += " !"  # explained under the table
-    return prompt
-
-
-def _money_columns(money) -> list:
-    """TURN_COLUMNS with the simulated cached tokens marked ~, and a cost column when priced."""
-
-    def cached(t, peak) -> str:
-        value = money.cached[t.question_id]
-        return number(value) if value == t.cached_tokens else f"~{number(value)}"
-
-    columns = [(h, cached if h == "cached" else cell) for h, cell in TURN_COLUMNS]
-    if money.cost:
-        columns.append(("cost", lambda t, peak: money.turn_cost(t.question_id).text()))
-    return columns
-
-
 def _recall_line(console, view) -> None:
     """Each attempted or rated question's grade and rating, under the table (80 columns)."""
     from studybot.learn.review import RATINGS
@@ -264,51 +228,6 @@ def _money_line(console, money, record, hint: str) -> None:
         f" · output {total.output:.6f}, summaries included) · {segments}",
         markup=False,
     )
-
-
-# Columns a narrow terminal drops first, so every heading stays readable.
-DROPPED_FIRST = ("growth", "latency", "seg", "KV", "context n")
-
-
-def _fitting(columns: list, turns, width: int) -> list:
-    """The columns whose widest cells fit ``width``, dropping DROPPED_FIRST in order."""
-    peak = max((t.context_tokens for t in turns), default=0)
-
-    def needed(kept: list) -> int:
-        widths = [max([len(h), *(len(cell(t, peak)) for t in turns)]) for h, cell in kept]
-        return sum(widths) + 2 * (len(kept) - 1)
-
-    for heading in DROPPED_FIRST:
-        if needed(columns) <= width:
-            break
-        columns = [c for c in columns if c[0] != heading]
-    return columns
-
-
-def _follow_up_row(item, columns=TURN_COLUMNS) -> list[str]:
-    """A follow-up under its question: its own tokens, never part of the context n."""
-    cells = {
-        "Q": "↳",
-        "seg": "追问",
-        "prompt": number(item.prompt_tokens),
-        "cached": number(item.cached_tokens),
-        "answer": number(item.completion_tokens),
-        "latency": f"{item.latency_ms / 1000:.2f} s",
-    }
-    return [cells.get(heading, "") for heading, _cell in columns]
-
-
-def _probe_row(probe, columns=TURN_COLUMNS) -> list[str]:
-    """An interview's probe under its question: its side request and its answer's grading."""
-    cells = {
-        "Q": "↳",
-        "seg": f"追问{probe.n}",
-        "prompt": number(probe.prompt_tokens + probe.grade_prompt_tokens),
-        "cached": number(probe.cached_tokens + probe.grade_cached_tokens),
-        "answer": number(probe.completion_tokens + probe.grade_completion_tokens),
-        "latency": f"{probe.latency_ms / 1000:.2f} s",
-    }
-    return [cells.get(heading, "") for heading, _cell in columns]
 
 
 def _totals(console, view, peak: int) -> None:

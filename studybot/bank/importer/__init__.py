@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from studybot.bank.format import Bank, Question
-from studybot.bank.importer import markdown, records, source
+from studybot.bank.importer import flashcards, markdown, records, source
 from studybot.bank.importer.assemble import assemble
 from studybot.bank.importer.draft import LimitReached, Options, Parsed, Skipped
 from studybot.bank.importer.keys import field_of, parse_map
@@ -194,6 +194,8 @@ def preview_data(report: Import) -> dict[str, Any]:
 
 def kind_of(path: Path, text: str) -> str:
     """The reader for ``path``: by extension, else by a look at the content."""
+    if flashcards.header(text) is not None:  # a flashcard export, whatever its extension
+        return "csv" if path.suffix.lower() == ".csv" else "tsv"
     kind = KINDS.get(path.suffix.lower())
     if kind:
         return kind

@@ -19,9 +19,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from studybot.bank.importer import jsondoc
+from studybot.bank.importer import flashcards, jsondoc
 from studybot.bank.importer import keys as fields
 from studybot.bank.importer.draft import Draft, Options, Parsed
+from studybot.bank.importer.marks import reads_as_question
 from studybot.bank.importer.source import SURROGATE, BigNumber, loads
 
 MAX_ID = 2**63 - 1  # SQLite's largest integer
@@ -44,8 +45,15 @@ def read_tsv(path: Path, text: str, options: Options) -> Parsed:
 
 def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
     out = Parsed()
+    export = flashcards.header(text)
+    skipped = 0  # the lines of a flashcard export's header
+    if export is not None:
+        delimiter = export.delimiter or delimiter
+        for _ in range(export.lines):
+            text = text.partition("\n")[2]
+        skipped = export.lines
     first = text.partition("\n")[0]
-    if delimiter == "," and "," not in first:
+    if export is None and delimiter == "," and "," not in first:
         delimiter = next((d for d in ("\t", ";") if d in first), delimiter)
     # strict: a stray quote is an error here, not a cell that swallows the rest of the file
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
@@ -53,13 +61,18 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
     try:
         header = next(reader, None)
         if header is None:
-            out.fatal.append(f"{path}:1: the file is empty")
+            out.fatal.append(f"{path}:{1 + skipped}: the file is empty")
             return out
         names = [name.strip().lstrip("\ufeff") for name in header]
         mapping = fields.choose(names, options.mapping)
         rows: Iterator[list[str]] = reader
-        if "question" not in mapping.keys:
-            if not names or not _asks(names[0]):
+        if export is not None:
+            names = export.names(len(header))
+            mapping = fields.choose(names, (*export.mapping(names), *options.mapping))
+            out.notes.append("a flashcard export: its columns are named by its header lines")
+            rows = _chain([header], reader)
+        elif "question" not in mapping.keys:
+            if not _headerless(names):
                 found = ", ".join(n for n in names if n) or "nothing"
                 out.fatal.append(
                     f"{path}:1: no question column in the header "
@@ -74,18 +87,36 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
                 "no header row: column 1 is read as the question, column 2 as the answer"
             )
             rows = _chain([header], reader)
-            start = 1
         else:
             start = reader.line_num + 1
         _note_mapping(out, mapping)
         for row in rows:
-            where, start = f"{path}:{start}", reader.line_num + 1
+            where, start = f"{path}:{start + skipped}", reader.line_num + 1
             if not any(cell.strip() for cell in row):
                 continue
             record = {name: row[i] if i < len(row) else "" for i, name in enumerate(names)}
+            if export is not None:
+                record = _note(record, export)
             out.add(_draft(record, mapping, where, mend=False))  # UTF-8 text has no surrogates
     except csv.Error as exc:
-        out.fatal.append(f"{path}:{start}: unreadable CSV: {exc}")
+        out.fatal.append(f"{path}:{start + skipped}: unreadable CSV: {exc}")
+    return out
+
+
+def _headerless(names: list[str]) -> bool:
+    """A first row that is no header: its first cell asks and none of its cells names a field."""
+    return bool(names) and reads_as_question(names[0]) and not any(map(fields.field_of, names))
+
+
+def _note(record: dict[str, str], export: flashcards.Export) -> dict[str, str]:
+    """A flashcard note's fields as text: HTML read, the deck's last part, tags by commas."""
+    roles = {export.names(len(record))[i]: role for i, role in export.roles.items()}
+    out = {}
+    for name, cell in record.items():
+        cell = flashcards.text_of(cell) if export.html else cell
+        role = roles.get(name)
+        out[name] = flashcards.deck(cell) if role == "deck" else cell
+        out[name] = flashcards.tags(cell) if role == "tags" else out[name]
     return out
 
 

@@ -136,20 +136,20 @@ def read_json(path: Path, text: str, options: Options) -> Parsed:
     except RecursionError:
         out.fatal.append(f"{path}:1: {_TOO_DEEP}")
         return out
-    found = jsondoc.locate(data)
+    asked = tuple(key for field, key in options.mapping if field == "question")
+    found = jsondoc.locate(data, asked)
     if found is None:
         out.fatal.append(
             f"{path}:1: expected a list of questions, or an object holding one "
             '(such as "questions": […])'
         )
         return out
-    title, steps, groups = found
+    title, paths, records = found
     out.title = title
     try:
-        places = jsondoc.lines(text, steps)
+        places = jsondoc.lines(text, paths)
     except (RecursionError, ValueError):
         places = None
-    records = [(chapter, item) for chapter, items in groups for item in items]
     if places is not None and len(places) != len(records):
         places = None
     _records(out, path, records, places, options, bool(_ESCAPED_SURROGATE.search(text)))

@@ -69,6 +69,7 @@ from studybot.bank.importer.marks import (
 )
 from studybot.bank.importer.notebook import front_matter, notebook_lines
 from studybot.bank.importer.prose import ParagraphReading
+from studybot.bank.importer.resources import sources_last
 
 
 def read_markdown(path: Path, text: str, options: Options) -> Parsed:
@@ -292,7 +293,7 @@ class _Reader(ParagraphReading, ListReading):
         reference = source(self.lines, blocks)
         if id(draft) in self.trim:
             reference = ANSWER_MARKER.sub("", reference, count=1).strip()
-        draft.reference = draft.reference or reference or None
+        draft.reference = sources_last(draft.reference or reference) or None
 
     def _has_markers(self, blocks: list[Block]) -> bool:
         for block in blocks:

@@ -22,6 +22,7 @@ import unicodedata
 
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import CHAPTER, CJK
+from studybot.bank.importer.resources import source_line
 
 _SEP = r"[:：.、．)）]"
 MARKER = re.compile(
@@ -185,7 +186,7 @@ def reads_as_question(text: str) -> bool:
     text = clean(text)
     if len(text) < 2 or asks(text):
         return len(text) >= 2
-    if link_only(text) or META.match(text) or REVERSE.search(text):
+    if link_only(text) or META.match(text) or REVERSE.search(text) or source_line(text):
         return False
     body = numbered(text)[1]  # "1、讲讲…", "（2）说一下…", "第3题 …"
     body = re.sub(r"^[（(【\[].{0,12}?[）)】\]]\s*", "", body)  # "（字节一面）…"

@@ -1,0 +1,283 @@
+"""Shapes nobody listed, imported the way a user does it: ``bank import --preview``, then the import.
+
+Flashcard exports (Anki's header lines, HTML fields), headerless cards,
+deeply nested JSON, Chinese numbering with notes after the question,
+source lines under a question, and CSV/JSON headers in other words.
+"""
+
+from __future__ import annotations
+
+import json
+
+from studybot import bank
+
+ANKI = (
+    "#separator:tab\n"
+    "#html:true\n"
+    "#notetype column:1\n"
+    "#deck column:2\n"
+    "#tags column:5\n"
+    "Basic\t面试::解码\t温度怎么影响采样？\t温度低更确定，<br>温度高更多样。\tdecoding sampling\n"
+    "Basic\t面试::解码\t缺少 </s> 的模板会怎样\t<div>模型不会停。</div><div>一直生成到上限。</div>\tsft\n"
+    "Basic\t面试::对齐\t&lt;think&gt; 标签有什么用？\t把思考&nbsp;和回答分开。\t\n"
+)
+
+
+def test_a_flashcard_export_is_read_by_its_header_lines(invoke, tmp_path):
+    path = tmp_path / "deck.txt"  # Anki's "Notes in Plain Text" ends in .txt
+    path.write_text(ANKI, encoding="utf-8")
+    preview = invoke("bank", "import", str(path), "--preview")
+    assert preview.exit_code == 0, preview.stderr
+    assert "第 1 章 解码: 2 question(s)" in preview.stdout
+    assert "第 2 章 对齐: 1 question(s)" in preview.stdout
+    assert "A flashcard export: its columns are named by its header lines" in preview.stdout
+    assert "Read question ← 'field 1', answer ← 'field 2', chapter ← 'deck'" in preview.stdout
+    assert "Not used: 'notetype'" in preview.stdout
+    assert "separator" not in preview.stdout.split("A flashcard")[0]
+    imported = invoke("bank", "import", str(path), "--name", "deck")
+    assert imported.exit_code == 0, imported.stderr
+    loaded = bank.load("deck")
+    assert [(q.question, q.reference, q.tags) for q in loaded.questions] == [
+        ("温度怎么影响采样？", "温度低更确定，\n温度高更多样。", ("decoding", "sampling")),
+        ("缺少 </s> 的模板会怎样", "模型不会停。\n一直生成到上限。", ("sft",)),
+        ("<think> 标签有什么用？", "把思考 和回答分开。", ()),
+    ]
+
+
+def test_an_export_with_named_columns_and_a_headerless_csv(invoke, tmp_path):
+    named = tmp_path / "cards.txt"
+    named.write_text(
+        "#separator:tab\n#html:true\n#columns:Front\tBack\tTags\n#tags column:3\n"
+        "Explain dropout\tZero random units<br>while training.\tdl\n"
+        "What is an <eos> token?\tIt ends a sequence.\tnlp\n",
+        encoding="utf-8",
+    )
+    shown = invoke("bank", "import", str(named), "--preview")
+    assert shown.exit_code == 0, shown.stderr
+    assert "Read question ← 'Front', answer ← 'Back', tags ← 'Tags'" in shown.stdout
+    assert "Q2 What is an <eos> token?" in shown.stdout
+    plain = tmp_path / "plain.csv"
+    plain.write_text(
+        "Explain the kernel trick,Inner products in feature space via a kernel.\n"
+        "Why normalise features,So optimisation is well conditioned.\n",
+        encoding="utf-8",
+    )
+    result = invoke("bank", "import", str(plain), "--name", "plain")
+    assert result.exit_code == 0, result.stderr
+    assert "No header row: column 1 is read as the question" in result.stdout
+    assert [q.question for q in bank.load("plain").questions] == [
+        "Explain the kernel trick",
+        "Why normalise features",
+    ]
+    header = tmp_path / "terms.csv"  # a first row that names no field and does not ask
+    header.write_text("Term,Meaning\nLoRA,Low-rank adaptation\n", encoding="utf-8")
+    refused = invoke("bank", "import", str(header), "--name", "terms")
+    assert refused.exit_code == 2
+    assert "no question column in the header" in refused.stderr
+    assert "Hint: --map question=" in refused.stderr
+
+
+NESTED = {
+    "name": "我的题库",
+    "categories": [
+        {
+            "name": "基础",
+            "subcategories": [
+                {"name": "注意力", "items": [{"q": "什么是因果掩码？", "a": "上三角置负无穷。"}]},
+                {
+                    "title": "训练",
+                    "children": [
+                        {"category": "优化器", "items": [{"question": "AdamW 改了什么？"}]},
+                    ],
+                },
+            ],
+        },
+        {"name": "部署", "items": [{"title": "什么是 TTFT？", "content": "首 token 延迟。"}]},
+    ],
+}
+
+
+def test_json_at_any_depth_takes_the_nearest_named_parent_as_chapter(invoke, tmp_path):
+    path = tmp_path / "nested.json"
+    path.write_text(json.dumps(NESTED, ensure_ascii=False, indent=2), encoding="utf-8")
+    preview = invoke("bank", "import", str(path), "--preview")
+    assert preview.exit_code == 0, preview.stderr
+    assert "我的题库 (nothing saved)" in preview.stdout
+    for title in ("注意力", "优化器", "部署"):
+        assert f"{title}: 1 question(s)" in preview.stdout
+    assert "question ← 'question' or 'q' or 'title', answer ← 'a' or 'content'" in preview.stdout
+    result = invoke("bank", "import", str(path), "--name", "nested")
+    assert result.exit_code == 0, result.stderr
+    loaded = bank.load("nested")
+    assert loaded.title == "我的题库"
+    assert [(q.question, q.reference) for q in loaded.questions] == [
+        ("什么是因果掩码？", "上三角置负无穷。"),
+        ("AdamW 改了什么？", None),
+        ("什么是 TTFT？", "首 token 延迟。"),
+    ]
+
+
+def test_lists_of_lists_and_an_object_of_topics_with_a_bad_record_at_its_line(invoke, tmp_path):
+    doc = {
+        "Statistics": {"Testing": [{"q": "What is a p-value?", "a": "Extreme-data odds."}]},
+        "Deep Learning": [[{"q": "Why use ReLU?"}], [{"q": "What is dropout?"}, {"q": ""}]],
+    }
+    path = tmp_path / "topics.json"
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    refused = invoke("bank", "import", str(path), "--name", "topics")
+    assert refused.exit_code == 2
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if '""' in text)
+    assert f"{path}:{line - 1}: a question with no text" in refused.stderr
+    forced = invoke("bank", "import", str(path), "--name", "topics", "--force")
+    assert forced.exit_code == 0, forced.stderr
+    loaded = bank.load("topics")
+    assert [c.title for c in loaded.chapters] == ["Testing", "Deep Learning"]
+    assert [q.question for q in loaded.questions] == [
+        "What is a p-value?",
+        "Why use ReLU?",
+        "What is dropout?",
+    ]
+
+
+ZH_NUMBERED = """# 面经
+
+## 一、基础
+
+1、讲讲 Transformer 的结构（高频，字节/阿里都问过）
+
+编码器和解码器堆叠而成。
+
+2、聊聊 LayerNorm 的位置(必考)
+
+Pre-Norm 更稳。
+
+## 二、推理
+
+（1）说一下 KV 缓存【美团】
+
+存下之前的 K 和 V。
+
+（2）介绍一下 RLHF（基于人类反馈的强化学习）
+
+先训奖励模型再做强化学习。
+
+第3题 描述一下投机解码（字节三面）
+
+小模型草拟，大模型验证。
+
+## 三、RAG
+
+一、讲讲 RAG 的流程
+
+切块、检索、生成。
+
+二、列举几种切块方法
+
+按长度、按段落、按语义。
+"""
+
+
+def test_chinese_numbering_and_notes_after_the_question(invoke, tmp_path):
+    path = tmp_path / "mianjing.md"
+    path.write_text(ZH_NUMBERED, encoding="utf-8")
+    preview = invoke("bank", "import", str(path), "--preview")
+    assert preview.exit_code == 0, preview.stderr
+    assert "第 1 章 基础: 2 question(s)" in preview.stdout
+    assert "第 3 章 RAG: 2 question(s)" in preview.stdout
+    assert "0 question-like line(s) not taken" in preview.stdout
+    result = invoke("bank", "import", str(path), "--name", "zh")
+    assert result.exit_code == 0, result.stderr
+    loaded = bank.load("zh")
+    assert [(q.question, (q.reference or "")[:6]) for q in loaded.questions] == [
+        ("讲讲 Transformer 的结构", "编码器和解码"),
+        ("聊聊 LayerNorm 的位置", "Pre-No"),
+        ("说一下 KV 缓存", "存下之前的 "),
+        ("介绍一下 RLHF（基于人类反馈的强化学习）", "先训奖励模型"),  # a gloss stays
+        ("描述一下投机解码", "小模型草拟，"),
+        ("讲讲 RAG 的流程", "切块、检索、"),
+        ("列举几种切块方法", "按长度、按段"),
+    ]
+
+
+SOURCES = """# Notes
+
+### What is dense retrieval?
+(source: an interview at a search company)
+
+Queries and passages are embedded and compared.
+
+### 视觉 token 太多怎么办？
+参考：[一篇综述](https://example.com/survey)
+
+用重采样器压缩。
+
+## More
+
+- How do you evaluate a retriever?
+  https://example.com/metrics
+  Recall@k and MRR.
+- Source: a note that is no question
+"""
+
+
+def test_source_lines_are_never_a_question_nor_the_start_of_an_answer(invoke, tmp_path):
+    path = tmp_path / "sources.md"
+    path.write_text(SOURCES, encoding="utf-8")
+    preview = invoke("bank", "import", str(path), "--preview")
+    assert preview.exit_code == 0, preview.stderr
+    assert "Total: 3 question(s)" in preview.stdout
+    result = invoke("bank", "import", str(path), "--name", "src")
+    assert result.exit_code == 0, result.stderr
+    loaded = bank.load("src")
+    assert [(q.question, q.reference) for q in loaded.questions] == [
+        (
+            "What is dense retrieval?",
+            "Queries and passages are embedded and compared.\n\n"
+            "(source: an interview at a search company)",
+        ),
+        (
+            "视觉 token 太多怎么办？",
+            "用重采样器压缩。\n\n参考：[一篇综述](https://example.com/survey)",
+        ),
+        ("How do you evaluate a retriever?", "Recall@k and MRR.\n\nhttps://example.com/metrics"),
+    ]
+
+
+def test_headers_in_other_words_are_matched_by_their_words(invoke, tmp_path):
+    english = tmp_path / "interview.csv"
+    english.write_text(
+        "No.,Interview Question,Expected Answer,Topic Area,Question Type\n"
+        "1,What is a context window?,The tokens one request can attend to.,Basics,recall\n"
+        "2,Explain prefix caching,Reuse the KV cache of a shared prefix.,Serving,explain\n",
+        encoding="utf-8",
+    )
+    preview = invoke("bank", "import", str(english), "--preview")
+    assert preview.exit_code == 0, preview.stderr
+    assert (
+        "Read question ← 'Interview Question', answer ← 'Expected Answer', "
+        "chapter ← 'Topic Area', id ← 'No.'" in preview.stdout
+    )
+    assert "Not used: 'Question Type'" in preview.stdout
+    chinese = tmp_path / "题库.csv"
+    chinese.write_text(
+        "序号,题目描述,参考答案,答案解析,所属分类,难度\n1,什么是困惑度？,负对数似然的指数。,越低越好。,基础,2\n",
+        encoding="utf-8",
+    )
+    result = invoke("bank", "import", str(chinese), "--name", "zhcsv")
+    assert result.exit_code == 0, result.stderr
+    assert "answer ← '参考答案' or '答案解析', chapter ← '所属分类', id ← '序号'" in result.stdout
+    assert "Not used: '难度'" in result.stdout
+    question = bank.load("zhcsv").get(1)
+    assert (question.question, question.reference) == (
+        "什么是困惑度？",
+        "负对数似然的指数。\n\n越低越好。",
+    )
+    camel = tmp_path / "camel.jsonl"
+    camel.write_text(
+        json.dumps({"QuestionText": "What is win rate?", "SampleAnswer": "Share preferred."})
+        + "\n",
+        encoding="utf-8",
+    )
+    mapped = invoke("bank", "import", str(camel), "--name", "camel")
+    assert mapped.exit_code == 0, mapped.stderr
+    assert "Read question ← 'QuestionText', answer ← 'SampleAnswer'" in mapped.stdout

@@ -1,9 +1,10 @@
 """Where the questions are in a JSON document, and the line each one starts on.
 
-A question file's JSON is a list of records or strings, an object holding
-such a list under a usual key (``questions``, ``data``, ``items``, … at
-any depth), a list of chapters each with its questions, or an object of
-chapter → questions. ``locate`` finds them in the decoded data; ``lines``
+A question file's JSON holds its records at any depth: a list of records
+or strings, an object holding such a list under a usual key (``questions``,
+``data``, ``items``, …), categories → subcategories → items, lists of lists,
+an object of topics → questions; each record's chapter is its nearest named
+parent. ``locate`` finds them in the decoded data; ``lines``
 walks the text once, decoding only what it steps over, to give each record
 its line (linear in the size of the file: no counting from the top for
 every record).

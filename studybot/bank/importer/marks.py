@@ -8,8 +8,9 @@ topic (…的作用, …的原理, …的区别) and is no statement (it does no
 ``。``/``！``). Wherever it sits (heading, bullet, bold paragraph, table
 cell, checklist item, a plain line of an interview write-up) the text is
 cleaned the same way: a checkbox, a ``Q：`` marker, a company suffix
-(`` - Google, Amazon``), a citation link (``[[src]](…)``) and a trailing
-emoji leave it; ``</s>``, ``<think>`` and other text in angle brackets stay.
+(`` - Google, Amazon``), a citation link (``[[src]](…)``), a trailing
+emoji and a note on where it was asked (``（高频，字节问过）``, ``【美团】``)
+leave it; ``</s>``, ``<think>`` and other text in angle brackets stay.
 ``importer.markdown`` decides from the block structure which block is a
 question and what its answer is.
 """

@@ -1,11 +1,11 @@
 """Tabular and JSON question files: CSV/TSV rows, JSON lists (nested too), JSONL lines.
 
 Which key holds the question, the answer, the chapter, … is chosen once per
-file by ``importer.keys`` (the usual names in Chinese and English, or
-``--map``), printed, and every key left out is named. JSON may be a list of
-records or strings, an object holding such a list (``questions``, ``data``,
-``items``, … at any depth), a list of chapters each with its questions, or
-an object of chapter → questions. Each record is placed at its line, found
+file by ``importer.keys`` (the usual names in Chinese and English, names in
+other words read by their words, or ``--map``), printed, and every key left
+out is named. A flashcard export (``importer.flashcards``) is a table whose
+header lines name its columns; a table whose first row asks has no header.
+JSON holds its records at any depth (``importer.jsondoc``). Each record is placed at its line, found
 in one pass over the text (linear in its size). A value Python cannot hold
 (a lone surrogate, an id of thousands of digits) is a ``file:line`` problem.
 """
@@ -137,7 +137,11 @@ def read_json(path: Path, text: str, options: Options) -> Parsed:
         out.fatal.append(f"{path}:1: {_TOO_DEEP}")
         return out
     asked = tuple(key for field, key in options.mapping if field == "question")
-    found = jsondoc.locate(data, asked)
+    try:
+        found = jsondoc.locate(data, asked)
+    except RecursionError:
+        out.fatal.append(f"{path}:1: {_TOO_DEEP}")
+        return out
     if found is None:
         out.fatal.append(
             f"{path}:1: expected a list of questions, or an object holding one "

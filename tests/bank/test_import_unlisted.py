@@ -82,7 +82,7 @@ NESTED = {
     "categories": [
         {
             "name": "基础",
-            "subcategories": [
+            "sub_categories": [
                 {"name": "注意力", "items": [{"q": "什么是因果掩码？", "a": "上三角置负无穷。"}]},
                 {
                     "title": "训练",
@@ -174,6 +174,12 @@ Pre-Norm 更稳。
 二、列举几种切块方法
 
 按长度、按段落、按语义。
+
+## 四、其他
+
+① 画出 MoE 的路由流程 [必考]
+
+门控打分，选 Top-k 专家。
 """
 
 
@@ -196,6 +202,7 @@ def test_chinese_numbering_and_notes_after_the_question(invoke, tmp_path):
         ("描述一下投机解码", "小模型草拟，"),
         ("讲讲 RAG 的流程", "切块、检索、"),
         ("列举几种切块方法", "按长度、按段"),
+        ("画出 MoE 的路由流程", "门控打分，选"),
     ]
 
 
@@ -205,6 +212,10 @@ SOURCES = """# Notes
 (source: an interview at a search company)
 
 Queries and passages are embedded and compared.
+
+### What is a reranker? (source: team wiki)
+
+A model that scores a query and a passage together.
 
 ### 视觉 token 太多怎么办？
 参考：[一篇综述](https://example.com/survey)
@@ -225,7 +236,7 @@ def test_source_lines_are_never_a_question_nor_the_start_of_an_answer(invoke, tm
     path.write_text(SOURCES, encoding="utf-8")
     preview = invoke("bank", "import", str(path), "--preview")
     assert preview.exit_code == 0, preview.stderr
-    assert "Total: 3 question(s)" in preview.stdout
+    assert "Total: 4 question(s)" in preview.stdout
     result = invoke("bank", "import", str(path), "--name", "src")
     assert result.exit_code == 0, result.stderr
     loaded = bank.load("src")
@@ -235,6 +246,7 @@ def test_source_lines_are_never_a_question_nor_the_start_of_an_answer(invoke, tm
             "Queries and passages are embedded and compared.\n\n"
             "(source: an interview at a search company)",
         ),
+        ("What is a reranker?", "A model that scores a query and a passage together."),
         (
             "视觉 token 太多怎么办？",
             "用重采样器压缩。\n\n参考：[一篇综述](https://example.com/survey)",
@@ -274,10 +286,10 @@ def test_headers_in_other_words_are_matched_by_their_words(invoke, tmp_path):
     )
     camel = tmp_path / "camel.jsonl"
     camel.write_text(
-        json.dumps({"QuestionText": "What is win rate?", "SampleAnswer": "Share preferred."})
+        json.dumps({"QuestionText（中文）": "什么是胜率？", "SampleAnswer": "被偏好的比例。"})
         + "\n",
         encoding="utf-8",
     )
     mapped = invoke("bank", "import", str(camel), "--name", "camel")
     assert mapped.exit_code == 0, mapped.stderr
-    assert "Read question ← 'QuestionText', answer ← 'SampleAnswer'" in mapped.stdout
+    assert "Read question ← 'QuestionText（中文）', answer ← 'SampleAnswer'" in mapped.stdout

@@ -35,6 +35,7 @@ _STRUCTURE = {
     "leaves", "elements", "faqs", "list", "lists", "subitems", "questionlist", "子分类", "子类",
     "子目录", "内容", "列表",
 }  # fmt: skip
+_SAYS_WHAT = {re.sub(r"[\s_\-]+", "", k) for k in (*_CONTAINERS, *_GROUPS, *_STRUCTURE)}
 
 
 Groups = list[tuple[str | None, list[Any]]]
@@ -139,13 +140,12 @@ def _says_field(key: str, question: bool = False) -> bool:
 
 
 def _structural(key: str) -> bool:
-    folded = key.strip().lower()
+    folded = re.sub(r"[\s_\-]+", "", key.strip().lower())  # "sub_categories", "child-nodes"
     return (
         not folded
         or folded.isdigit()
-        or folded in _CONTAINERS
-        or folded in _GROUPS
-        or folded in _STRUCTURE
+        or folded in _SAYS_WHAT
+        or folded.startswith(("sub", "child", "nested"))
         or field_of(key) is not None
     )
 

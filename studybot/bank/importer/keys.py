@@ -91,8 +91,11 @@ def field_of(key: str) -> str | None:
     if " ".join(words) in _NAME:
         return _NAME[" ".join(words)]
     if re.search(r"[\u4e00-\u9fff]", folded):
-        return _zh_field(folded)
-    meaningful = [w for w in words if w not in _NEUTRAL]
+        found = _zh_field(folded)
+        words = [w for w in words if not re.search(r"[\u4e00-\u9fff]", w)]
+        if found or not words:
+            return found  # "问题描述"; else the English words of "Question（中文）"
+    meaningful = [w for w in words if w not in _NEUTRAL and len(w) > 1 and not w.isdigit()]
     if not meaningful or meaningful[-1] in _OTHER:
         return None
     last = meaningful[-1]

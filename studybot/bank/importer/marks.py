@@ -41,6 +41,7 @@ _BOLD_NUMBER = re.compile(rf"^\s*(?:\*\*|__)\s*\d+\s*{_SEP}?\s*(?:\*\*|__)")
 # "（1）…", "(2) …", "一、…", "第3题 …": Chinese numbering, read like "1. …"
 _ZH_NUMBER = (
     r"[（(]\s*(?P<p>\d{1,3})\s*[）)]\s*|(?P<c>[一二三四五六七八九十]{1,3})\s*[、．]\s*"
+    r"|(?P<o>[①-⑳])\s*"
     r"|第\s*(?P<t>\d{1,4})\s*题\s*[:：.、．]?\s*"
 )
 NUMBER = re.compile(
@@ -68,13 +69,14 @@ _CITATION = re.compile(
 _DASH = re.compile(r"\s[-–—]\s")
 # a note after a question, not part of it: "（高频，字节/阿里都问过）", "(必考)", "【美团】"
 _NOTE = re.compile(
-    r"\s*(?:[（(](?P<round>[^（）()\n]{1,40})[）)]|【(?P<square>[^【】\n]{1,24})】)\s*$"
+    r"\s*(?:(?<!\])[（(](?P<round>[^（）()\n]{1,40})[）)]|【(?P<square>[^【】\n]{1,24})】"
+    r"|(?<!\])\[(?P<ascii>[^\[\]\n]{2,24})\](?!\())\s*$"
 )
 _NOTE_WORDS = re.compile(
     r"高频|频率|必考|常考|必问|常问|重点|热门|经典|问过|都问|考过|被问|问到|出现|[一二三四终]面|hr面"
     r"|主管面|交叉面|面试|笔试|手撕|实习|校招|社招|秋招|春招|暑期|日常|大厂|每家|各家|公司|难度|简单|中等"
     r"|困难|[★☆⭐]|字节|阿里|腾讯|美团|百度|京东|快手|小红书|拼多多|蚂蚁|华为|小米|网易|滴滴|商汤|米哈游"
-    r"|百川|智谱|月之暗面|讯飞|携程|b站|哔哩|得物|shopee|\b(?:asked|frequently|common|must|hard"
+    r"|百川|智谱|月之暗面|讯飞|携程|b站|哔哩|得物|shopee|来源|出处|出自|\b(?:source|asked|frequently|common|must|hard"
     r"|easy|medium|google|meta|amazon|microsoft|apple|openai|netflix|uber|bytedance|alibaba"
     r"|tencent|nvidia)\b",
     re.IGNORECASE,
@@ -138,8 +140,9 @@ def without_note(text: str) -> str:
         note = _NOTE.search(text)
         if note is None or note.start() == 0:
             return text
-        inside = note["round"] or note["square"]
-        if note["round"] is not None and not _NOTE_WORDS.search(inside):
+        inside = note["round"] or note["square"] or note["ascii"]
+        worded = _NOTE_WORDS.search(inside) and "://" not in inside
+        if note["square"] is None and not worded:
             return text  # "（基于人类反馈的强化学习）" is part of the question
         if note["square"] is not None and asks(inside):
             return text
@@ -237,6 +240,8 @@ def number_of(match: re.Match[str]) -> str:
     """The number of a ``NUMBER``/``PARAGRAPH_NUMBER`` match as digits (``三`` → ``3``)."""
     if match["c"]:
         return str(_cn_number(match["c"]))
+    if match["o"]:
+        return str(ord(match["o"]) - ord("①") + 1)
     return match["n"] or match["p"] or match["t"]
 
 

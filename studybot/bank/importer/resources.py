@@ -26,7 +26,7 @@ SOURCE_LINE = re.compile(
     re.IGNORECASE,
 )
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
-_LIST_MARK = re.compile(r"^\s*(?:[-*+]\s+)?")
+_LIST_MARK = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+)?")
 
 
 def source_line(text: str) -> bool:

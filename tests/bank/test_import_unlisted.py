@@ -293,3 +293,43 @@ def test_headers_in_other_words_are_matched_by_their_words(invoke, tmp_path):
     mapped = invoke("bank", "import", str(camel), "--name", "camel")
     assert mapped.exit_code == 0, mapped.stderr
     assert "Read question ← 'QuestionText（中文）', answer ← 'SampleAnswer'" in mapped.stdout
+
+
+def test_a_headerless_tsv_whose_column_asks_and_cells_in_html(invoke, tmp_path):
+    path = tmp_path / "cards.tsv"  # Anki's "Cards in Plain Text" with HTML kept
+    path.write_text(
+        "Transformer 的整体结构\t编码器和解码器<br>层层堆叠。\n"
+        "为什么要除以根号 d_k\t防止&nbsp;softmax 饱和。\n"
+        "介绍一下 LoRA\t<div>冻结原权重，</div><div>训练低秩增量。</div>\n"
+        "解释 </s> 的作用\t结束一段生成。\n",
+        encoding="utf-8",
+    )
+    result = invoke("bank", "import", str(path), "--name", "cards")
+    assert result.exit_code == 0, result.stderr
+    assert "No header row" in result.stdout and "Cells read as HTML" in result.stdout
+    assert [(q.question, q.reference) for q in bank.load("cards").questions] == [
+        ("Transformer 的整体结构", "编码器和解码器\n层层堆叠。"),
+        ("为什么要除以根号 d_k", "防止 softmax 饱和。"),
+        ("介绍一下 LoRA", "冻结原权重，\n训练低秩增量。"),
+        ("解释 </s> 的作用", "结束一段生成。"),
+    ]
+
+
+def test_an_object_of_questions_and_notes_in_front_or_before_the_mark(invoke, tmp_path):
+    doc = {
+        "title": "速记",
+        "基础": {"什么是 LoRA？": "低秩增量。", "【字节】讲讲 KV 缓存（高频）？": "存 K 和 V。"},
+        "进阶": {"为什么用 GQA": "省显存。", "What is MoE? (asked at Google)": "Experts."},
+    }
+    path = tmp_path / "map.json"
+    path.write_text(json.dumps(doc, ensure_ascii=False, indent=2), encoding="utf-8")
+    preview = invoke("bank", "import", str(path), "--preview")
+    assert preview.exit_code == 0, preview.stderr
+    assert "第 1 章 基础: 2 question(s)" in preview.stdout
+    assert invoke("bank", "import", str(path), "--name", "map").exit_code == 0
+    assert [(q.question, q.reference) for q in bank.load("map").questions] == [
+        ("什么是 LoRA？", "低秩增量。"),
+        ("讲讲 KV 缓存？", "存 K 和 V。"),
+        ("为什么用 GQA", "省显存。"),
+        ("What is MoE?", "Experts."),
+    ]

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from studybot.bank.importer.keys import field_of
+from studybot.bank.importer.marks import reads_as_question
 from studybot.bank.importer.source import DECODER
 
 _WS = re.compile(r"[ \t\r\n]*")
@@ -100,16 +101,30 @@ def _tree(node: Any, question_keys: tuple[str, ...], key: str | None = None, top
     if not isinstance(node, dict):
         return out
     shaped = _record(node, question_keys)
+    if not shaped and _question_map(node):  # {"什么是 LoRA？": "低秩增量。", …}
+        return [((name,), None, [str(name), value]) for name, value in node.items()]
     for name, value in node.items():
         if name in ("messages", "conversations") or not isinstance(value, (list, dict)):
             continue
-        if (shaped and not _holds_objects(value)) or _says_field(str(name), question=True):
+        own = shaped and not _holds_objects(value) and not _question_map(value)
+        if own or _says_field(str(name), question=True):
             continue  # a record's own lists: tags, key points, a question in a list
         inner = _tree(value, question_keys, str(name))
         label = None if _structural(str(name)) else str(name).strip()
         out.extend(((name, *p), c or label, it) for p, c, it in inner)
     own = None if top else _own_name(node)
     return [(p, c or own, it) for p, c, it in out] if own else out
+
+
+def _question_map(node: Any) -> bool:
+    """An object whose keys are questions and whose values are their answers."""
+    if (
+        not isinstance(node, dict)
+        or len(node) < 2
+        or not all(isinstance(v, str) for v in node.values())
+    ):
+        return False
+    return 3 * sum(1 for k in node if reads_as_question(str(k))) >= 2 * len(node)
 
 
 def _record(item: Any, question_keys: tuple[str, ...]) -> bool:

@@ -23,6 +23,7 @@ import unicodedata
 
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import CHAPTER, CJK
+from studybot.bank.importer.notes import without_note
 from studybot.bank.importer.resources import source_line
 
 _SEP = r"[:：.、．)）]"
@@ -67,25 +68,12 @@ _CITATION = re.compile(
     re.IGNORECASE,
 )
 _DASH = re.compile(r"\s[-–—]\s")
-# a note after a question, not part of it: "（高频，字节/阿里都问过）", "(必考)", "【美团】"
-_NOTE = re.compile(
-    r"\s*(?:(?<!\])[（(](?P<round>[^（）()\n]{1,40})[）)]|【(?P<square>[^【】\n]{1,24})】"
-    r"|(?<!\])\[(?P<ascii>[^\[\]\n]{2,24})\](?!\())\s*$"
-)
-_NOTE_WORDS = re.compile(
-    r"高频|频率|必考|常考|必问|常问|重点|热门|经典|问过|都问|考过|被问|问到|出现|[一二三四终]面|hr面"
-    r"|主管面|交叉面|面试|笔试|手撕|实习|校招|社招|秋招|春招|暑期|日常|大厂|每家|各家|公司|难度|简单|中等"
-    r"|困难|[★☆⭐]|字节|阿里|腾讯|美团|百度|京东|快手|小红书|拼多多|蚂蚁|华为|小米|网易|滴滴|商汤|米哈游"
-    r"|百川|智谱|月之暗面|讯飞|携程|b站|哔哩|得物|shopee|来源|出处|出自|\b(?:source|asked|frequently|common|must|hard"
-    r"|easy|medium|google|meta|amazon|microsoft|apple|openai|netflix|uber|bytedance|alibaba"
-    r"|tencent|nvidia)\b",
-    re.IGNORECASE,
-)
 _COMPANY_NAME = re.compile(r"[A-Z][\w&.'’]*(?: [A-Z][\w&.'’]*){0,3}")
 _INTERVIEW = re.compile(r"\s*interview\s+questions?\s*$", re.IGNORECASE)
 _ZH_TASK = (
     "介绍", "解释", "推导", "说一下", "说一说", "说下", "讲下", "聊一聊", "聊一下", "谈一谈",
-    "谈一下", "讲述", "描述下", "列出", "画一画", "写下", "比较", "对比", "谈谈", "说说", "讲讲", "讲一下", "讲一讲", "聊聊",
+    "谈一下", "讲述", "描述下", "列出", "画一画", "写下", "比较", "对比", "谈谈", "说说",
+    "讲讲", "讲一下", "讲一讲", "聊聊",
     "简述", "简要", "描述", "阐述", "论述", "分析", "手写", "手撕", "实现", "写出", "写一个",
     "写一下", "设计", "分享", "列举", "概述", "总结", "证明", "计算", "估算", "举例", "说明",
     "画出", "画一下", "讲清楚", "讲解", "评价", "如何", "怎么", "怎样", "为什么", "为何",
@@ -132,21 +120,6 @@ def clean(text: str) -> str:
     text = _without_company(text)
     text = _CITATION.sub("", text)
     return without_note(_trailing_symbols(text)).strip()
-
-
-def without_note(text: str) -> str:
-    """``讲讲 X（高频，字节问过）`` → ``讲讲 X``: notes on how often and where it was asked go."""
-    while True:
-        note = _NOTE.search(text)
-        if note is None or note.start() == 0:
-            return text
-        inside = note["round"] or note["square"] or note["ascii"]
-        worded = _NOTE_WORDS.search(inside) and "://" not in inside
-        if note["square"] is None and not worded:
-            return text  # "（基于人类反馈的强化学习）" is part of the question
-        if note["square"] is not None and asks(inside):
-            return text
-        text = text[: note.start()].rstrip()
 
 
 def _without_company(text: str) -> str:

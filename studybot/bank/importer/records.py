@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,7 @@ from studybot.bank.importer import flashcards, jsondoc
 from studybot.bank.importer import keys as fields
 from studybot.bank.importer.draft import Draft, Options, Parsed
 from studybot.bank.importer.marks import reads_as_question
+from studybot.bank.importer.notes import without_note
 from studybot.bank.importer.source import SURROGATE, BigNumber, loads
 
 MAX_ID = 2**63 - 1  # SQLite's largest integer
@@ -31,6 +33,8 @@ _TOO_DEEP = "JSON nested too deeply to be a question list"
 _POINT_PREFIX = re.compile(r"^\s*(?:[-*+•]|\d+\s*(?:[、．)）]|\.(?!\d)))\s*")
 _TAG_SPLIT = re.compile(r"[,，|；;]")
 _SPACES = re.compile(r"\s+")
+_AHEAD = 50  # rows looked at to tell a header row from a first card
+_HTML = re.compile(r"<br\s*/?>|<div\b|</div>|&nbsp;", re.IGNORECASE)
 # a lone surrogate comes only from a "\ud800" escape: records are searched only if there is one
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
@@ -72,7 +76,7 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
             out.notes.append("a flashcard export: its columns are named by its header lines")
             rows = _chain([header], reader)
         elif "question" not in mapping.keys:
-            if not _headerless(names):
+            if not _headerless(names, _ahead(text, delimiter)):
                 found = ", ".join(n for n in names if n) or "nothing"
                 out.fatal.append(
                     f"{path}:1: no question column in the header "
@@ -90,6 +94,9 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
         else:
             start = reader.line_num + 1
         _note_mapping(out, mapping)
+        html = export is None and bool(_HTML.search(text[:1_000_000]))
+        if html:
+            out.notes.append("cells read as HTML: <br> and <div> are line breaks, &nbsp; a space")
         for row in rows:
             where, start = f"{path}:{start + skipped}", reader.line_num + 1
             if not any(cell.strip() for cell in row):
@@ -97,15 +104,33 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
             record = {name: row[i] if i < len(row) else "" for i, name in enumerate(names)}
             if export is not None:
                 record = _note(record, export)
+            elif html:
+                record = {name: flashcards.text_of(cell) for name, cell in record.items()}
             out.add(_draft(record, mapping, where, mend=False))  # UTF-8 text has no surrogates
     except csv.Error as exc:
         out.fatal.append(f"{path}:{start + skipped}: unreadable CSV: {exc}")
     return out
 
 
-def _headerless(names: list[str]) -> bool:
-    """A first row that is no header: its first cell asks and none of its cells names a field."""
-    return bool(names) and reads_as_question(names[0]) and not any(map(fields.field_of, names))
+def _headerless(names: list[str], ahead: list[list[str]]) -> bool:
+    """A first row that is no header: none of its cells names a field, and its first cell
+    asks, or is a card's text (8 characters or more) above a first column that mostly asks."""
+    if not names or any(map(fields.field_of, names)):
+        return False
+    if reads_as_question(names[0]):
+        return True
+    firsts = [row[0] for row in ahead if row and row[0].strip()]
+    asking = sum(1 for text in firsts if reads_as_question(text))
+    return len(names[0].strip()) >= 8 and len(firsts) >= 2 and 3 * asking >= 2 * len(firsts)
+
+
+def _ahead(text: str, delimiter: str) -> list[list[str]]:
+    """The rows after the first (at most ``_AHEAD``), for a look at what the file holds."""
+    try:
+        rows = csv.reader(io.StringIO(text[:1_000_000], newline=""), delimiter=delimiter)
+        return list(itertools.islice(rows, 1, _AHEAD + 1))
+    except csv.Error:
+        return []
 
 
 def _note(record: dict[str, str], export: flashcards.Export) -> dict[str, str]:
@@ -265,7 +290,7 @@ def _draft(item: Any, mapping: fields.Mapping, where: str, mend: bool = True) ->
         draft.problem = f"{where}: {wrong[0]} must be {need} ({kinds})"
         for f in wrong:
             record[f] = None
-    draft.question = _scalar(record.get("question"))
+    draft.question = without_note(_scalar(record.get("question")).strip())
     draft.label = _label(record.get("id"), draft, where)
     draft.chapter = _scalar(record.get("chapter")).strip() or None
     draft.key_points = _split_points(record.get("key_points"))

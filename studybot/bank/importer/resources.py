@@ -5,8 +5,9 @@ read (``(source: …)``, ``Source: …``, ``来源：…``, ``（来源：…）
 ``参考：[…](…)``, ``Reference: …``, ``[Reference](…)``, a link alone on its
 line). Such a line is never a question, and never the start of an
 answer: it moves to the end of the answer, kept as written, so the answer
-a quiz shows opens with what answers the question. Lines inside fenced
-code are left where they are.
+a quiz shows opens with what answers the question (with nothing else
+under the question, they are its answer: a link may be where the answer
+is). Lines inside fenced code are left where they are.
 """
 
 from __future__ import annotations
@@ -52,5 +53,5 @@ def sources_last(answer: str) -> str:
         return answer
     body = re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
     if not body:
-        return "\n".join(moved)
+        return "\n".join(moved)  # a link alone may be where the answer is
     return f"{body}\n\n" + "\n".join(moved)

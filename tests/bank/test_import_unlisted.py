@@ -333,3 +333,35 @@ def test_an_object_of_questions_and_notes_in_front_or_before_the_mark(invoke, tm
         ("为什么用 GQA", "省显存。"),
         ("What is MoE?", "Experts."),
     ]
+
+
+def test_a_cloze_note_asks_its_gaps_and_a_list_answer_is_a_list(invoke, tmp_path):
+    cloze = tmp_path / "cloze.txt"
+    cloze.write_text(
+        "#separator:tab\n#html:true\n#notetype column:1\n#deck column:2\n"
+        "Cloze\t面试::位置\t{{c1::RoPE}} 把位置编码成{{c2::旋转::一种变换}}\t见论文\n",
+        encoding="utf-8",
+    )
+    assert invoke("bank", "import", str(cloze), "--name", "cloze").exit_code == 0
+    question = bank.load("cloze").get(1)
+    assert (question.question, question.reference) == (
+        "[…] 把位置编码成[一种变换]",
+        "RoPE；旋转\n\n见论文",
+    )
+    listed = tmp_path / "listed.json"
+    doc = {
+        "topics": [
+            {"name": "推理", "questions": [{"q": "如何加速解码？", "a": ["量化", "投机解码"]}]}
+        ]
+    }
+    listed.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    result = invoke("bank", "import", str(listed), "--name", "listed")
+    assert result.exit_code == 0, result.stderr
+    assert bank.load("listed").get(1).reference == "- 量化\n- 投机解码"
+    notes = tmp_path / "notes.md"
+    notes.write_text(
+        "## 推理\n\n### 什么是投机解码？\n\n*Source: 面试复盘*\n\n小模型草拟，大模型验证。\n",
+        encoding="utf-8",
+    )
+    assert invoke("bank", "import", str(notes), "--name", "notes").exit_code == 0
+    assert bank.load("notes").get(1).reference == "小模型草拟，大模型验证。\n\n*Source: 面试复盘*"

@@ -10,7 +10,9 @@ field's line breaks (``<br>``, ``<div>``, ``<p>``) become new lines,
 ``&nbsp;`` a space, and the formatting tags (``<b>``, ``<span …>``) go,
 while text in angle brackets that is no HTML (``</s>``, ``<think>``,
 ``<|im_end|>``, ``<eos>``) stays as written. A deck ``LLM::训练`` is the
-chapter ``训练``; Anki's tags are separated by spaces.
+chapter ``训练``; Anki's tags are separated by spaces. A cloze note asks its
+text with the gaps shown as ``[…]`` (or the gap's hint), and what fills them
+is its answer.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ _FORMAT = re.compile(
     re.IGNORECASE,
 )
 _SOUND = re.compile(r"\[sound:[^\]\n]*\]")
+_CLOZE = re.compile(r"\{\{c\d+::(?P<text>.*?)(?:::(?P<hint>[^{}]*?))?\}\}", re.DOTALL)
 
 
 @dataclass
@@ -98,6 +101,17 @@ def text_of(value: str) -> str:
     value = html.unescape(value.replace("&nbsp;", " ")).replace("\xa0", " ")
     lines = [line.rstrip() for line in value.split("\n")]
     return "\n".join(lines).strip()
+
+
+def cloze(question: str, extra: str) -> tuple[str, str] | None:
+    """A cloze note (``{{c1::RoPE}} 把位置编码成旋转``): the text with its gaps, and what fills
+    them (then the note's extra text) as the answer; None for a note without gaps."""
+    found = list(_CLOZE.finditer(question))
+    if not found:
+        return None
+    text = _CLOZE.sub(lambda m: f"[{m['hint'].strip()}]" if m["hint"] else "[…]", question)
+    filled = "；".join(dict.fromkeys(m["text"].strip() for m in found))
+    return text, f"{filled}\n\n{extra.strip()}" if extra.strip() else filled
 
 
 def deck(value: str) -> str:

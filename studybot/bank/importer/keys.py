@@ -39,7 +39,7 @@ USUAL: dict[str, tuple[str, ...]] = {
     ),
     "id": ("id", "no", "number", "num", "qid", "question id", "#", "编号", "题号", "序号"),
     "key_points": (
-        "key points", "keypoints", "points", "要点", "关键点", "考点", "得分点",
+        "key points", "keypoints", "points", "point", "要点", "关键点", "考点", "得分点",
     ),
     "hint": ("hint", "hints", "tip", "提示"),
     "tags": ("tags", "tag", "labels", "keywords", "标签", "关键词"),
@@ -48,7 +48,7 @@ _NAME = {name: field for field, names in USUAL.items() for name in names}
 # words that only say how a field is written: "Question Text", "Topic Name", "问题（英文）"
 _NEUTRAL = {
     "text", "string", "str", "field", "column", "col", "value", "name", "title", "full",
-    "en", "zh", "cn", "english", "chinese", "raw", "main", "the", "of", "md", "markdown",
+    "en", "zh", "cn", "english", "chinese", "raw", "main", "the", "of", "md", "markdown", "key",
 }  # fmt: skip
 # a last word that makes the key about something else: "Question Type", "Answer Length"
 _OTHER = {

@@ -103,7 +103,7 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
                 continue
             record = {name: row[i] if i < len(row) else "" for i, name in enumerate(names)}
             if export is not None:
-                record = _note(record, export)
+                record = _note(record, export, mapping)
             elif html:
                 record = {name: flashcards.text_of(cell) for name, cell in record.items()}
             out.add(_draft(record, mapping, where, mend=False))  # UTF-8 text has no surrogates
@@ -133,8 +133,11 @@ def _ahead(text: str, delimiter: str) -> list[list[str]]:
         return []
 
 
-def _note(record: dict[str, str], export: flashcards.Export) -> dict[str, str]:
-    """A flashcard note's fields as text: HTML read, the deck's last part, tags by commas."""
+def _note(
+    record: dict[str, str], export: flashcards.Export, mapping: fields.Mapping
+) -> dict[str, str]:
+    """A flashcard note's fields as text: HTML read, the deck's last part, tags by commas,
+    a cloze's gaps shown and filled in as its answer."""
     roles = {export.names(len(record))[i]: role for i, role in export.roles.items()}
     out = {}
     for name, cell in record.items():
@@ -142,6 +145,12 @@ def _note(record: dict[str, str], export: flashcards.Export) -> dict[str, str]:
         role = roles.get(name)
         out[name] = flashcards.deck(cell) if role == "deck" else cell
         out[name] = flashcards.tags(cell) if role == "tags" else out[name]
+    question = mapping.keys.get("question", ("",))[0]
+    answer = mapping.keys.get("answer", ("",))[0]
+    gaps = flashcards.cloze(out.get(question, ""), out.get(answer, ""))
+    if gaps is not None:
+        out[question] = gaps[0]
+        out[answer or "answer"] = gaps[1]
     return out
 
 
@@ -276,6 +285,9 @@ def _draft(item: Any, mapping: fields.Mapping, where: str, mend: bool = True) ->
             record["question"], record["answer"] = turns
     if mapping.with_input and isinstance(item.get("input"), str) and item["input"].strip():
         record["question"] = f"{record.get('question') or ''}\n\n{item['input'].strip()}"
+    answer = record.get("answer")
+    if isinstance(answer, list) and answer and all(isinstance(v, _SCALARS) for v in answer):
+        record["answer"] = "\n".join(f"- {_scalar(v).strip()}" for v in answer if v is not None)
     if record.get("question") is None:
         found = ", ".join(map(str, item)) or "nothing"
         return Draft(where, "", problem=f"{where}: no question in this record (found {found})")

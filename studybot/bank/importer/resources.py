@@ -16,6 +16,7 @@ import re
 
 _WORDS = (
     r"source|sources|src|via|ref|refs|reference|references|further reading|see also|credit"
+    r"|see|link|links|url|read more|more at"
     r"|来源|出处|出自|参考|参考资料|参考链接|参考文献|原文|原文链接|原题|链接|延伸阅读|题目来源"
 )
 SOURCE_LINE = re.compile(
@@ -27,7 +28,7 @@ SOURCE_LINE = re.compile(
     re.IGNORECASE,
 )
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
-_LIST_MARK = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+)?")
+_LIST_MARK = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+)?(?:[*_](?=[^\s*_]))?")  # "*Source: …*"
 
 
 def source_line(text: str) -> bool:

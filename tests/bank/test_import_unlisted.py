@@ -365,3 +365,38 @@ def test_a_cloze_note_asks_its_gaps_and_a_list_answer_is_a_list(invoke, tmp_path
     )
     assert invoke("bank", "import", str(notes), "--name", "notes").exit_code == 0
     assert bank.load("notes").get(1).reference == "小模型草拟，大模型验证。\n\n*Source: 面试复盘*"
+
+
+def test_a_write_up_with_its_own_sections_and_a_source_item(invoke, tmp_path):
+    path = tmp_path / "yimian.md"
+    path.write_text(
+        "# 一面\n\n## 八股\n\n1、讲讲 Attention 的计算（被问了两次）\n答：QK^T 缩放后 softmax。\n\n"
+        "## 手撕\n\n1、手写 MHA（30min）\n\n## 反问\n\n1、团队做什么？\n\n"
+        "## 评估\n\n1. **What is cross-validation?**\n"
+        "   - Source: [notes](https://example.org/cv)\n   - Rotate the held-out fold.\n",
+        encoding="utf-8",
+    )
+    preview = invoke("bank", "import", str(path), "--preview")
+    assert preview.exit_code == 0, preview.stderr
+    assert "第 2 章 手撕: 1 question(s)" in preview.stdout  # 反问: your questions, not the bank's
+    assert invoke("bank", "import", str(path), "--name", "yimian").exit_code == 0
+    loaded = bank.load("yimian")
+    assert [
+        (c.title, q.question)
+        for q in loaded.questions
+        for c in loaded.chapters
+        if c.number == q.chapter
+    ] == [
+        ("八股", "讲讲 Attention 的计算"),
+        ("手撕", "手写 MHA"),
+        ("评估", "What is cross-validation?"),
+    ]
+    assert loaded.get(3).reference.startswith("- Rotate the held-out fold.")
+    nested = tmp_path / "sub.json"
+    doc = [{"category": "NLP", "subcategories": [
+        {"subcategory": "Tokens", "questions": [{"question": "What is BPE?"}]},
+        {"subcategory": "Models", "questions": [{"question": "What is BERT?"}]},
+    ]}]  # fmt: skip
+    nested.write_text(json.dumps(doc), encoding="utf-8")
+    assert invoke("bank", "import", str(nested), "--name", "sub").exit_code == 0
+    assert [c.title for c in bank.load("sub").chapters] == ["Tokens", "Models"]

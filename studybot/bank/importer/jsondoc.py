@@ -36,6 +36,7 @@ _STRUCTURE = {
     "leaves", "elements", "faqs", "list", "lists", "subitems", "questionlist", "子分类", "子类",
     "子目录", "内容", "列表",
 }  # fmt: skip
+_SUB_NAME = re.compile(r"^sub[\s_\-]?(?:category|topic|section|group|chapter)$", re.IGNORECASE)
 _SAYS_WHAT = {re.sub(r"[\s_\-]+", "", k) for k in (*_CONTAINERS, *_GROUPS, *_STRUCTURE)}
 
 
@@ -166,9 +167,15 @@ def _structural(key: str) -> bool:
 
 
 def _own_name(node: dict) -> str | None:
+    """The name of a parent: ``name``/``title``/…, else a key naming a chapter or a
+    sub-one (``topic``, ``subcategory``), whose value is text."""
     for key in _GROUP_TITLE:
         value = node.get(key)
         if isinstance(value, str) and value.strip():
+            return value.strip()
+    for key, value in node.items():
+        named = field_of(str(key)) == "chapter" or _SUB_NAME.match(str(key))
+        if named and isinstance(value, str) and value.strip():
             return value.strip()
     return None
 

@@ -103,7 +103,7 @@ META = re.compile(
     r"|how to contribute|how to use|使用说明|使用方法|license|licence|许可|许可证|resources|references"
     r"|further reading|reading list|links|useful links|related|acknowledge?ments?|credits|致谢"
     r"|参考|参考资料|参考文献|参考链接|相关链接|推荐阅读|贡献|贡献指南|star history|stargazers|sponsors?"
-    r"|changelog|更新日志|更新记录|about|关于|关于作者|作者|todo|to do|待办|notes to self|back to top)\b",
+    r"|changelog|更新日志|更新记录|about|关于|关于作者|作者|todo|to do|待办|notes to self|back to top|反问(?:环节)?$)\b",
     re.IGNORECASE,
 )
 REVERSE = re.compile(r"反问")  # the candidate's own question to the interviewer
@@ -169,7 +169,8 @@ def reads_as_question(text: str) -> bool:
     body = re.sub(r"^[（(【\[].{0,12}?[）)】\]]\s*", "", body)  # "（字节一面）…"
     body = re.sub(r"^(?:开放题|场景题|算法题|编程题|手撕|追问|问)\s*[:：]\s*", "", body)
     if CJK.search(body):
-        if _ZH_TASK_START.match(body):
+        task = _ZH_TASK_START.match(body)
+        if task and len(body) > task.end() + 1:  # "手撕" alone is a section's name
             return True
         if body.endswith(_STATEMENT_END):
             return False

@@ -43,7 +43,7 @@ _BOLD_NUMBER = re.compile(rf"^\s*(?:\*\*|__)\s*\d+\s*{_SEP}?\s*(?:\*\*|__)")
 _ZH_NUMBER = (
     r"[（(]\s*(?P<p>\d{1,3})\s*[）)]\s*|(?P<c>[一二三四五六七八九十]{1,3})\s*[、．]\s*"
     r"|(?P<o>[①-⑳])\s*"
-    r"|第\s*(?P<t>\d{1,4})\s*题\s*[:：.、．]?\s*"
+    r"|第\s*(?P<t>\d{1,4}|[一二三四五六七八九十]{1,3})\s*题\s*[:：.、．]?\s*"
 )
 NUMBER = re.compile(
     rf"^(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*)(?:\s*[、．:：)）]|\.(?!\d)|\s)\s*)"
@@ -216,6 +216,8 @@ def number_of(match: re.Match[str]) -> str:
         return str(_cn_number(match["c"]))
     if match["o"]:
         return str(ord(match["o"]) - ord("①") + 1)
+    if match["t"] and not match["t"].isdigit():
+        return str(_cn_number(match["t"]))
     return match["n"] or match["p"] or match["t"]
 
 

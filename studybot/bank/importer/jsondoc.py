@@ -84,6 +84,8 @@ def _tree(node: Any, question_keys: tuple[str, ...], key: str | None = None, top
     out: Found = []
     if isinstance(node, list):
         texts = key is None or not _says_field(key)
+        if texts and key is not None and key.strip().lower() not in _CONTAINERS:
+            texts = _mostly_questions(node)  # "sources": ["https://…"] holds no questions
         others: list[int] = []  # neither record nor container: a record with a problem
         direct = False
         for index, item in enumerate(node):
@@ -115,6 +117,11 @@ def _tree(node: Any, question_keys: tuple[str, ...], key: str | None = None, top
         out.extend(((name, *p), c or label, it) for p, c, it in inner)
     own = None if top else _own_name(node)
     return [(p, c or own, it) for p, c, it in out] if own else out
+
+
+def _mostly_questions(values: list[Any]) -> bool:
+    texts = [v for v in values[:200] if isinstance(v, str)]
+    return 2 * sum(1 for v in texts if reads_as_question(v)) >= len(texts)
 
 
 def _question_map(node: Any) -> bool:

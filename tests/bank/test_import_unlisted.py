@@ -400,3 +400,18 @@ def test_a_write_up_with_its_own_sections_and_a_source_item(invoke, tmp_path):
     nested.write_text(json.dumps(doc), encoding="utf-8")
     assert invoke("bank", "import", str(nested), "--name", "sub").exit_code == 0
     assert [c.title for c in bank.load("sub").chapters] == ["Tokens", "Models"]
+
+
+def test_cards_in_plain_text_a_txt_of_question_tab_answer_lines(invoke, tmp_path):
+    path = tmp_path / "cards.txt"
+    path.write_text("什么是 LoRA？\t低秩增量。\n解释 KV 缓存\t存下 K 和 V<br>以复用。\n", "utf-8")
+    result = invoke("bank", "import", str(path), "--name", "txtcards")
+    assert result.exit_code == 0, result.stderr
+    assert [(q.question, q.reference) for q in bank.load("txtcards").questions] == [
+        ("什么是 LoRA？", "低秩增量。"),
+        ("解释 KV 缓存", "存下 K 和 V\n以复用。"),
+    ]
+    prose = tmp_path / "notes.txt"  # a tab in a line of prose does not make a table
+    prose.write_text("## 基础\n\n### 什么是 LoRA？\n\n低秩\t增量。\n", "utf-8")
+    assert invoke("bank", "import", str(prose), "--name", "prose").exit_code == 0
+    assert bank.load("prose").get(1).reference.startswith("低秩")

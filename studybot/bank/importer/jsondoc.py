@@ -147,7 +147,12 @@ def _record(item: Any, question_keys: tuple[str, ...]) -> bool:
 
 
 def _pair(item: Any) -> bool:
-    return isinstance(item, list) and 1 <= len(item) <= 2 and all(isinstance(v, str) for v in item)
+    """``[question, answer]`` (two questions, ``["Q1？", "Q2？"]``, are a list of two)."""
+    if not (isinstance(item, list) and 1 <= len(item) <= 2):
+        return False
+    if not all(isinstance(v, str) for v in item):
+        return False
+    return len(item) == 1 or not all(v.rstrip().endswith(("？", "?")) for v in item)
 
 
 def _holds_objects(value: Any) -> bool:

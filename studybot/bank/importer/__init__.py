@@ -221,8 +221,13 @@ def kind_of(path: Path, text: str) -> str:
     if head.startswith("["):
         return "json"
     first = head.splitlines()[0] if head else ""
-    if any(field_of(cell) == "question" for cell in first.split("\t")):
+    if first.startswith("#"):
+        return "markdown"  # "# Interview Questions" is a heading, not a header row
+    for delimiter, kind in (("\t", "tsv"), (",", "csv")):
+        cells = first.split(delimiter)
+        named = any(field_of(cell) == "question" for cell in cells)
+        if named and (len(cells) > 1 or first.strip().lower() in ("question", "问题", "题目")):
+            return kind
+    if _cards(text):
         return "tsv"
-    if any(field_of(cell) == "question" for cell in first.split(",")):
-        return "csv"
     return "markdown"

@@ -17,7 +17,7 @@ import re
 _WORDS = (
     r"source|sources|src|via|ref|refs|reference|references|further reading|see also|credit"
     r"|see|link|links|url|read more|more at"
-    r"|来源|出处|出自|参考|参考资料|参考链接|参考文献|原文|原文链接|原题|链接|延伸阅读|题目来源"
+    r"|来源|出处|出自|参考|参考资料|参考链接|参考文献|原文|原文链接|原题|链接|延伸阅读|题目来源|相关阅读|扩展阅读|推荐阅读|参见|详见"
 )
 SOURCE_LINE = re.compile(
     rf"^(?:[（(]\s*(?:{_WORDS})\s*[:：][^\n]*[）)]"  # (source: …), （来源：…）

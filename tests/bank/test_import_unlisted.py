@@ -415,3 +415,15 @@ def test_cards_in_plain_text_a_txt_of_question_tab_answer_lines(invoke, tmp_path
     prose.write_text("## 基础\n\n### 什么是 LoRA？\n\n低秩\t增量。\n", "utf-8")
     assert invoke("bank", "import", str(prose), "--name", "prose").exit_code == 0
     assert bank.load("prose").get(1).reference.startswith("低秩")
+
+
+def test_an_export_of_one_deck_names_its_chapter(invoke, tmp_path):
+    path = tmp_path / "one.txt"
+    path.write_text(
+        "#separator:tab\n#html:true\n#notetype:Basic\n#deck:面试::Transformer\n"
+        "什么是自注意力？\t打分后加权。\n讲讲位置编码\t把顺序加进表示。\n",
+        encoding="utf-8",
+    )
+    preview = invoke("bank", "import", str(path), "--preview")
+    assert preview.exit_code == 0, preview.stderr
+    assert "第 1 章 Transformer: 2 question(s)" in preview.stdout

@@ -49,6 +49,7 @@ class Export:
     html: bool = False
     columns: list[str] = field(default_factory=list)
     roles: dict[int, str] = field(default_factory=dict)  # 0-based column -> deck/tags/…
+    deck: str | None = None  # "#deck:…": the deck of every note
 
     def names(self, width: int) -> list[str]:
         """The names of ``width`` columns: ``#columns:``, else roles and the fields in order."""
@@ -87,6 +88,8 @@ def header(text: str) -> Export | None:
             found.html = value.lower() == "true"
         elif key == "columns":
             found.columns = value.split(found.delimiter or "\t")
+        elif key == "deck" and value:
+            found.deck = value
         elif key in _ROLES and value.isdigit() and int(value) >= 1:
             found.roles[int(value) - 1] = _ROLES[key]
     return found if found.lines else None

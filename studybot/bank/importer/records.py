@@ -106,7 +106,10 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
                 record = _note(record, export, mapping)
             elif html:
                 record = {name: flashcards.text_of(cell) for name, cell in record.items()}
-            out.add(_draft(record, mapping, where, mend=False))  # UTF-8 text has no surrogates
+            draft = _draft(record, mapping, where, mend=False)  # UTF-8 text has no surrogates
+            if export is not None and export.deck and not draft.chapter:
+                draft.chapter = flashcards.deck(export.deck)  # "#deck:…": every note's deck
+            out.add(draft)
     except csv.Error as exc:
         out.fatal.append(f"{path}:{start + skipped}: unreadable CSV: {exc}")
     return out

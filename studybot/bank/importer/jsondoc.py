@@ -181,8 +181,9 @@ def _structural(key: str) -> bool:
 def _own_name(node: dict) -> str | None:
     """The name of a parent: ``name``/``title``/…, else a key naming a chapter or a
     sub-one (``topic``, ``subcategory``), whose value is text."""
+    lower = {str(k).strip().lower(): v for k, v in node.items()}  # "Name", "Title"
     for key in _GROUP_TITLE:
-        value = node.get(key)
+        value = lower.get(key)
         if isinstance(value, str) and value.strip():
             return value.strip()
     for key, value in node.items():

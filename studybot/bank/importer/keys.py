@@ -13,6 +13,7 @@ the first user turn as the question and the assistant's reply as the answer.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -72,6 +73,7 @@ def _fold(key: str) -> str:
     return re.sub(r"[\s_\-]+", " ", key)
 
 
+@functools.lru_cache(maxsize=4096)  # asked for every key of every record
 def field_of(key: str) -> str | None:
     """The field a key names (``good_answer`` → ``answer``, ``Interview Question`` →
     ``question``, ``题目描述`` → ``question``), else None.

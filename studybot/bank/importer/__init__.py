@@ -22,10 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from studybot.bank.format import Bank, Question
-from studybot.bank.importer import markdown, records, source
+from studybot.bank.importer import flashcards, markdown, records, source
 from studybot.bank.importer.assemble import assemble
 from studybot.bank.importer.draft import LimitReached, Options, Parsed, Skipped
 from studybot.bank.importer.keys import field_of, parse_map
+from studybot.bank.importer.marks import reads_as_question
 from studybot.errors import BankError
 
 __all__ = ["Import", "inspect", "kind_of", "parse_map", "preview_data", "read"]
@@ -192,9 +193,23 @@ def preview_data(report: Import) -> dict[str, Any]:
     }
 
 
+def _cards(text: str) -> bool:
+    """Lines of ``question<TAB>answer``: every line (of the first 200) has one tab and
+    most of them ask before it."""
+    lines = [line for line in text[:262144].splitlines()[:200] if line.strip()]
+    if len(lines) < 2 or any(line.count("\t") != 1 for line in lines):
+        return False
+    asking = sum(1 for line in lines if reads_as_question(line.split("\t")[0]))
+    return 3 * asking >= 2 * len(lines)
+
+
 def kind_of(path: Path, text: str) -> str:
     """The reader for ``path``: by extension, else by a look at the content."""
+    if flashcards.header(text) is not None:  # a flashcard export, whatever its extension
+        return "csv" if path.suffix.lower() == ".csv" else "tsv"
     kind = KINDS.get(path.suffix.lower())
+    if kind == "markdown" and path.suffix.lower() == ".txt" and _cards(text):
+        return "tsv"  # Anki's "Cards in Plain Text": question TAB answer, a line each
     if kind:
         return kind
     head = text[:65536].lstrip()
@@ -206,8 +221,13 @@ def kind_of(path: Path, text: str) -> str:
     if head.startswith("["):
         return "json"
     first = head.splitlines()[0] if head else ""
-    if any(field_of(cell) == "question" for cell in first.split("\t")):
+    if first.startswith("#"):
+        return "markdown"  # "# Interview Questions" is a heading, not a header row
+    for delimiter, kind in (("\t", "tsv"), (",", "csv")):
+        cells = first.split(delimiter)
+        named = any(field_of(cell) == "question" for cell in cells)
+        if named and (len(cells) > 1 or first.strip().lower() in ("question", "问题", "题目")):
+            return kind
+    if _cards(text):
         return "tsv"
-    if any(field_of(cell) == "question" for cell in first.split(",")):
-        return "csv"
     return "markdown"

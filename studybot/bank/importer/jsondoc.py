@@ -1,9 +1,10 @@
 """Where the questions are in a JSON document, and the line each one starts on.
 
-A question file's JSON is a list of records or strings, an object holding
-such a list under a usual key (``questions``, ``data``, ``items``, … at
-any depth), a list of chapters each with its questions, or an object of
-chapter → questions. ``locate`` finds them in the decoded data; ``lines``
+A question file's JSON holds its records at any depth: a list of records
+or strings, an object holding such a list under a usual key (``questions``,
+``data``, ``items``, …), categories → subcategories → items, lists of lists,
+an object of topics → questions; each record's chapter is its nearest named
+parent. ``locate`` finds them in the decoded data; ``lines``
 walks the text once, decoding only what it steps over, to give each record
 its line (linear in the size of the file: no counting from the top for
 every record).
@@ -14,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from studybot.bank.importer.keys import field_of
+from studybot.bank.importer.marks import reads_as_question
 from studybot.bank.importer.source import DECODER
 
 _WS = re.compile(r"[ \t\r\n]*")
@@ -22,17 +25,192 @@ _CONTAINERS = (
     "list", "results", "examples", "cards", "train", "题目", "问题", "题库",
 )  # fmt: skip
 _GROUPS = ("chapters", "sections", "categories", "topics", "parts", "units", "章节")
-_GROUP_TITLE = ("title", "name", "chapter", "topic", "section", "category", "标题", "章节")
+_GROUP_TITLE = (
+    "title", "name", "chapter", "topic", "section", "category", "label", "heading", "标题",
+    "章节", "名称", "分类", "类别", "主题",
+)  # fmt: skip
+# keys that say what they hold, never a chapter's name
+_STRUCTURE = {
+    "children", "child", "subcategories", "subcategory", "subsections", "subtopics", "subgroups",
+    "sub", "nodes", "groups", "group", "contents", "body", "values", "levels", "branches",
+    "leaves", "elements", "faqs", "list", "lists", "subitems", "questionlist", "子分类", "子类",
+    "子目录", "内容", "列表",
+}  # fmt: skip
+_SUB_NAME = re.compile(r"^sub[\s_\-]?(?:category|topic|section|group|chapter)$", re.IGNORECASE)
+_SAYS_WHAT = {re.sub(r"[\s_\-]+", "", k) for k in (*_CONTAINERS, *_GROUPS, *_STRUCTURE)}
 
 
 Groups = list[tuple[str | None, list[Any]]]
 
 
-def locate(data: Any, depth: int = 0) -> tuple[str | None, list[Any], Groups] | None:
+Found = list[tuple[tuple[Any, ...], str | None, Any]]  # (path, chapter, record)
+
+
+def locate(
+    data: Any, question_keys: tuple[str, ...] = ()
+) -> tuple[str | None, list[tuple[Any, ...]], list[tuple[str | None, Any]]] | None:
+    """(title, the path of each record, [(chapter, record)]) for a decoded JSON document.
+
+    Records are found at any depth (``_tree``); a document in which none has
+    a key that names a question is read by the shapes of ``_by_steps``, so
+    records with keys nobody names still get their ``--map`` suggestion.
+    """
+    found = _tree(data, question_keys, top=True)
+    title = _own_name(data) if isinstance(data, dict) else None
+    if not found:
+        shaped = _by_steps(data)
+        if shaped is None:
+            return None
+        title, steps, groups = shaped
+        found = [
+            (path, chapter, item)
+            for (chapter, items), paths in zip(groups, _expand(data, steps), strict=True)
+            for path, item in zip(paths, items, strict=True)
+        ]
+    return title, [p for p, _, _ in found], [(c, item) for _, c, item in found]
+
+
+def _tree(node: Any, question_keys: tuple[str, ...], key: str | None = None, top=False) -> Found:
+    """Every record under ``node``, with the chapter of its nearest named parent.
+
+    A record is an object with a question key (``q``, ``question``, ``title``,
+    …, or the key ``--map`` names) holding text, that holds no records
+    itself, a chat, a ``[question, answer]`` pair, or a text in a list of
+    questions. A parent's name is its ``name``/``title``/``category``/… or
+    the key it sits under, unless that key only says what it holds
+    (``items``, ``subcategories``, ``children``…); the document's own name
+    is the bank's title.
+    """
+    out: Found = []
+    if isinstance(node, list):
+        texts = key is None or not _says_field(key)
+        if texts and key is not None and key.strip().lower() not in _CONTAINERS:
+            texts = _mostly_questions(node)  # "sources": ["https://…"] holds no questions
+        others: list[int] = []  # neither record nor container: a record with a problem
+        direct = False
+        for index, item in enumerate(node):
+            inner = _tree(item, question_keys) if isinstance(item, (list, dict)) else []
+            if inner and not _pair(item):
+                out.extend(((index, *p), c, it) for p, c, it in inner)
+            elif (isinstance(item, str) and texts) or _pair(item) or _record(item, question_keys):
+                out.append(((index,), None, item))
+                direct = True
+            else:
+                others.append(index)
+        if direct and others:  # a list of records: each of its items is one
+            out.extend(((index,), None, node[index]) for index in others)
+            out.sort(key=lambda found: found[0])
+        return out
+    if not isinstance(node, dict):
+        return out
+    shaped = _record(node, question_keys)
+    if not shaped and _question_map(node):  # {"什么是 LoRA？": "低秩增量。", …}
+        return [((name,), None, [str(name), value]) for name, value in node.items()]
+    for name, value in node.items():
+        if name in ("messages", "conversations") or not isinstance(value, (list, dict)):
+            continue
+        own = shaped and not _holds_objects(value) and not _question_map(value)
+        if own or _says_field(str(name), question=True):
+            continue  # a record's own lists: tags, key points, a question in a list
+        inner = _tree(value, question_keys, str(name))
+        label = None if _structural(str(name)) else str(name).strip()
+        out.extend(((name, *p), c or label, it) for p, c, it in inner)
+    own = None if top else _own_name(node)
+    return [(p, c or own, it) for p, c, it in out] if own else out
+
+
+def _mostly_questions(values: list[Any]) -> bool:
+    texts = [v for v in values[:200] if isinstance(v, str)]
+    return 2 * sum(1 for v in texts if reads_as_question(v)) >= len(texts)
+
+
+def _question_map(node: Any) -> bool:
+    """An object whose keys are questions and whose values are their answers."""
+    if (
+        not isinstance(node, dict)
+        or len(node) < 2
+        or not all(isinstance(v, str) for v in node.values())
+    ):
+        return False
+    return 3 * sum(1 for k in node if reads_as_question(str(k))) >= 2 * len(node)
+
+
+def _record(item: Any, question_keys: tuple[str, ...]) -> bool:
+    if not isinstance(item, dict):
+        return False
+    if isinstance(item.get("messages", item.get("conversations")), list):
+        return True
+    return any(
+        isinstance(value, str) and (k in question_keys or field_of(str(k)) == "question")
+        for k, value in item.items()
+    )
+
+
+def _pair(item: Any) -> bool:
+    """``[question, answer]`` (two questions, ``["Q1？", "Q2？"]``, are a list of two)."""
+    if not (isinstance(item, list) and 1 <= len(item) <= 2):
+        return False
+    if not all(isinstance(v, str) for v in item):
+        return False
+    return len(item) == 1 or not all(v.rstrip().endswith(("？", "?")) for v in item)
+
+
+def _holds_objects(value: Any) -> bool:
+    items = value.values() if isinstance(value, dict) else value
+    return any(isinstance(v, (list, dict)) for v in items)
+
+
+def _says_field(key: str, question: bool = False) -> bool:
+    """A key that names a field of one record (``tags``, ``key_points``), not a list of them."""
+    field = field_of(key)
+    own = field is not None and (question or field != "question")
+    return own and key.strip().lower() not in _CONTAINERS
+
+
+def _structural(key: str) -> bool:
+    folded = re.sub(r"[\s_\-]+", "", key.strip().lower())  # "sub_categories", "child-nodes"
+    return (
+        not folded
+        or folded.isdigit()
+        or folded in _SAYS_WHAT
+        or folded.startswith(("sub", "child", "nested"))
+        or field_of(key) is not None
+    )
+
+
+def _own_name(node: dict) -> str | None:
+    """The name of a parent: ``name``/``title``/…, else a key naming a chapter or a
+    sub-one (``topic``, ``subcategory``), whose value is text."""
+    lower = {str(k).strip().lower(): v for k, v in node.items()}  # "Name", "Title"
+    for key in _GROUP_TITLE:
+        value = lower.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    for key, value in node.items():
+        named = field_of(str(key)) == "chapter" or _SUB_NAME.match(str(key))
+        if named and isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def _expand(data: Any, steps: list[Any]) -> list[list[tuple[Any, ...]]]:
+    """The paths ``steps`` lead to, one list per group as ``_by_steps`` gave them."""
+    if steps[:1] == ["*"] and len(steps) == 1:
+        return [[(i,) for i in range(len(data))]]
+    if steps[:1] == ["*"]:
+        key = steps[1]
+        return [[(i, key, j) for j in range(len(group[key]))] for i, group in enumerate(data)]
+    if steps[:1] == ["**"]:
+        return [[(k, j) for j in range(len(v))] for k, v in data.items()]
+    head, inner = steps[0], _expand(data[steps[0]], steps[1:])
+    return [[(head, *path) for path in group] for group in inner]
+
+
+def _by_steps(data: Any, depth: int = 0) -> tuple[str | None, list[Any], Groups] | None:
     """(title, path to the records, [(chapter, records)]) for a decoded JSON document.
 
     A path step is a key, ``"*"`` (every element of a list) or ``"**"`` (every
-    value of an object), so ``_lines`` can find each record's line.
+    value of an object).
     """
     if isinstance(data, list):
         titled = [_group(item) for item in data]
@@ -53,12 +231,12 @@ def locate(data: Any, depth: int = 0) -> tuple[str | None, list[Any], Groups] | 
     )
     for key, value in data.items():
         if str(key).lower() in _CONTAINERS and isinstance(value, (list, dict)):
-            inner = locate(value, depth + 1)
+            inner = _by_steps(value, depth + 1)
             if inner is not None:
                 return inner[0] or title, [key, *inner[1]], inner[2]
     for key, value in data.items():
         if str(key).lower() in _GROUPS and isinstance(value, list):
-            inner = locate(value, depth + 1)
+            inner = _by_steps(value, depth + 1)
             if inner is not None and len(inner[1]) > 1:
                 return title, [key, *inner[1]], inner[2]
     lists = {k: v for k, v in data.items() if isinstance(v, list)}
@@ -82,10 +260,16 @@ def _records_like(value: list[Any]) -> bool:
     return all(isinstance(v, (str, dict)) for v in value)
 
 
-def lines(text: str, steps: list[Any]) -> list[int]:
-    """The line each record at ``steps`` starts on, in one pass over ``text``."""
+def lines(text: str, paths: list[tuple[Any, ...]]) -> list[int]:
+    """The line each record at ``paths`` starts on, in one pass over ``text``."""
+    trie: dict[Any, Any] = {}
+    for path in paths:
+        node = trie
+        for step in path:
+            node = node.setdefault(step, {})
+        node[_LEAF] = True
     starts: list[int] = []
-    _walk(text, _skip(text, 0), steps, starts)
+    _walk(text, _skip(text, 0), trie, starts)
     lines, line, previous = [], 1, 0
     for at in starts:
         line += text.count("\n", previous, at)
@@ -94,25 +278,29 @@ def lines(text: str, steps: list[Any]) -> list[int]:
     return lines
 
 
-def _walk(text: str, at: int, steps: list[Any], starts: list[int]) -> int:
-    """Record the starts of the values ``steps`` lead to; the end of the value at ``at``."""
-    if not steps:
+_LEAF = object()
+
+
+def _walk(text: str, at: int, trie: dict[Any, Any], starts: list[int]) -> int:
+    """Record the starts of the values ``trie`` leads to; the end of the value at ``at``."""
+    if _LEAF in trie:
         starts.append(at)
         return _end(text, at)
-    step, rest = steps[0], steps[1:]
-    if step == "*" and text.startswith("[", at):
-        at = _skip(text, at + 1)
+    if text.startswith("[", at):
+        at, index = _skip(text, at + 1), 0
         while not text.startswith("]", at):
-            at = _skip(text, _walk(text, at, rest, starts))
+            inner = trie.get(index)
+            at = _skip(text, _walk(text, at, inner, starts) if inner else _end(text, at))
             at = _skip(text, at + 1) if text.startswith(",", at) else at
+            index += 1
         return at + 1
     if text.startswith("{", at):
         at = _skip(text, at + 1)
         while not text.startswith("}", at):
             key, at = DECODER.raw_decode(text, at)
             at = _skip(text, _skip(text, at) + 1)  # past ":"
-            wanted = step == "**" or key == step
-            at = _walk(text, at, rest, starts) if wanted else _end(text, at)
+            inner = trie.get(key)
+            at = _walk(text, at, inner, starts) if inner else _end(text, at)
             at = _skip(text, at)
             at = _skip(text, at + 1) if text.startswith(",", at) else at
         return at + 1

@@ -13,6 +13,7 @@ the first user turn as the question and the assistant's reply as the answer.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -25,39 +26,98 @@ FIELDS = ("question", "answer", "chapter", "id", "key_points", "hint", "tags")
 USUAL: dict[str, tuple[str, ...]] = {
     "question": (
         "question", "questions", "q", "prompt", "instruction", "query", "problem", "ask",
-        "question text", "title", "题目", "问题", "题干", "问", "提问", "面试题", "标题",
+        "question text", "title", "front", "题目", "问题", "题干", "问", "提问", "面试题", "标题",
     ),
     "answer": (
         "answer", "reference", "reference answer", "good answer", "best answer",
         "correct answer", "model answer", "sample answer", "answers", "a", "response",
-        "output", "completion", "chosen", "solution", "explanation", "content", "body",
+        "output", "completion", "chosen", "solution", "explanation", "content", "body", "back",
         "参考答案", "答案", "回答", "解答", "答", "解析", "内容",
     ),
     "chapter": (
         "chapter", "topic", "category", "section", "subject", "module", "part", "group",
-        "domain", "area", "章节", "章", "分类", "类别", "主题", "模块", "板块", "领域", "方向",
+        "domain", "area", "deck", "章节", "章", "分类", "类别", "主题", "模块", "板块", "领域", "方向",
     ),
     "id": ("id", "no", "number", "num", "qid", "question id", "#", "编号", "题号", "序号"),
     "key_points": (
-        "key points", "keypoints", "points", "要点", "关键点", "考点", "得分点",
+        "key points", "keypoints", "points", "point", "要点", "关键点", "考点", "得分点",
     ),
     "hint": ("hint", "hints", "tip", "提示"),
     "tags": ("tags", "tag", "labels", "keywords", "标签", "关键词"),
 }  # fmt: skip
 _NAME = {name: field for field, names in USUAL.items() for name in names}
+# words that only say how a field is written: "Question Text", "Topic Name", "问题（英文）"
+_NEUTRAL = {
+    "text", "string", "str", "field", "column", "col", "value", "name", "title", "full",
+    "en", "zh", "cn", "english", "chinese", "raw", "main", "the", "of", "md", "markdown", "key",
+}  # fmt: skip
+# a last word that makes the key about something else: "Question Type", "Answer Length"
+_OTHER = {
+    "type", "kind", "format", "style", "length", "len", "count", "date", "time", "url", "link",
+    "links", "source", "author", "score", "level", "status", "lang", "language", "image",
+}  # fmt: skip
+_ZH_OTHER = ("类型", "难度", "来源", "出处", "数量", "长度", "链接", "时间", "日期", "作者", "状态")
+_ZH_ID = ("编号", "序号", "题号")
+_ZH_NAMES = sorted(
+    ((n, f) for n, f in _NAME.items() if len(n) >= 2 and re.search(r"[\u4e00-\u9fff]", n)),
+    key=lambda pair: -len(pair[0]),
+)
 _ROLES_USER = {"user", "human", "prompter"}
 _ROLES_ASSISTANT = {"assistant", "gpt", "bot", "model", "chatgpt"}
 CHAT = "messages"  # the pseudo-key of a chat record's turns
 
 
 def _fold(key: str) -> str:
-    key = key.strip().lstrip("\ufeff").strip().lower()
+    key = key.strip().lstrip("\ufeff").strip()
+    key = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", key).lower()  # "QuestionText", "sampleAnswer"
     return re.sub(r"[\s_\-]+", " ", key)
 
 
+@functools.lru_cache(maxsize=4096)  # asked for every key of every record
 def field_of(key: str) -> str | None:
-    """The field a usual key name stands for (``good_answer`` → ``answer``), else None."""
-    return _NAME.get(_fold(key))
+    """The field a key names (``good_answer`` → ``answer``, ``Interview Question`` →
+    ``question``, ``题目描述`` → ``question``), else None.
+
+    A usual name matches as it is, case and spaces ignored; else a key is read
+    by its words: the last English word that says more than how the field is
+    written (``Expected Answer``, ``Topic Area``, ``Question Text (EN)``), a
+    Chinese usual name inside it, the first one written (``答案解析``, ``所属分类``).
+    A key about something else (``Question Type``, ``难度``, ``答案来源``) is none.
+    """
+    folded = _fold(key)
+    if folded in _NAME:
+        return _NAME[folded]
+    words = re.sub(r"[()\[\]（）【】.:：#/,，]", " ", folded).split()
+    if not words or len(words) > 5 or len(folded) > 40 or re.search(r"[。？?！!；;]", folded):
+        return None  # a sentence, not a column's name
+    if " ".join(words) in _NAME:
+        return _NAME[" ".join(words)]
+    if re.search(r"[\u4e00-\u9fff]", folded):
+        found = _zh_field(folded)
+        words = [w for w in words if not re.search(r"[\u4e00-\u9fff]", w)]
+        if found or not words:
+            return found  # "问题描述"; else the English words of "Question（中文）"
+    meaningful = [w for w in words if w not in _NEUTRAL and len(w) > 1 and not w.isdigit()]
+    if not meaningful or meaningful[-1] in _OTHER:
+        return None
+    last = meaningful[-1]
+    return _NAME.get(last) if len(last) > 1 else None
+
+
+def _zh_field(folded: str) -> str | None:
+    if any(word in folded for word in _ZH_ID):
+        return "id"
+    if len(folded) > 10 or folded.endswith(_ZH_OTHER):
+        return None
+    found = [(folded.find(n), -len(n), f) for n, f in _ZH_NAMES if n in folded]
+    return min(found)[2] if found else None
+
+
+def _rank(field: str, key: str) -> int:
+    """Where ``key`` comes among the usual names of ``field``: a name read by its words last."""
+    names = USUAL[field]
+    folded = _fold(key)
+    return names.index(folded) if folded in names else len(names)
 
 
 def parse_map(text: str | None) -> tuple[tuple[str, str], ...]:
@@ -98,8 +158,17 @@ class Mapping:
         return ", ".join(shown)
 
     def get(self, record: dict[str, Any], field: str) -> Any:
-        """The value of ``field`` in ``record``: its first key that the record has."""
-        for key in self.keys.get(field, ()):
+        """The value of ``field`` in ``record``: its first key that the record has.
+
+        An answer in several keys (``参考答案`` and ``答案解析``) is all of them, in order.
+        """
+        names = self.keys.get(field, ())
+        if field == "answer" and len(names) > 1:
+            found = [value(record, key) for key in names]
+            texts = [v.strip() for v in found if isinstance(v, str) and v.strip()]
+            if len(texts) > 1 and all(v is None or isinstance(v, str) for v in found):
+                return "\n\n".join(texts)
+        for key in names:
             found = value(record, key)
             if found is not None:
                 return found
@@ -117,7 +186,7 @@ def choose(keys: Iterable[str], forced: tuple[tuple[str, str], ...] = ()) -> Map
             continue
         candidates = [k for k in keys if k not in taken and field_of(k) == field]
         if candidates:
-            ranked = tuple(sorted(candidates, key=lambda k: USUAL[field].index(_fold(k))))
+            ranked = tuple(sorted(candidates, key=lambda k: _rank(field, k)))
             chosen[field] = ranked
             taken.update(ranked)
     if chat:

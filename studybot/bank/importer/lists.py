@@ -32,7 +32,12 @@ class ListReading:
     """The list rules of the Markdown reader."""
 
     def _list(self, block: Block, path, current: Draft | None) -> Draft | None:
-        if current is not None and self.strong and not _marked_or_asking(block):
+        if (
+            current is not None
+            and self.strong
+            and not _marked_or_asking(block)
+            and not _continues(block, current)
+        ):
             current.blocks.append(block)  # a marked question's answer, numbered or not
             return current
         before = len(self.out.drafts)
@@ -121,6 +126,16 @@ class ListReading:
         if label is None and block.kind == "ordered_list":
             label = item.number
         return label, text.strip(), False
+
+
+def _continues(block: Block, current: Draft) -> bool:
+    """``2. 聊聊…`` after the answer of ``1. 讲讲…``: the next question, not part of that answer."""
+    listed = items(block)
+    if block.kind != "ordered_list" or not listed or not (current.label or "").isdigit():
+        return False
+    paragraph = listed[0].first_paragraph()
+    text = clean(plain(paragraph.raw.split("\n")[0])) if paragraph else ""
+    return str(listed[0].number) == str(int(current.label) + 1) and reads_as_question(text)
 
 
 def _marked_or_asking(block: Block) -> bool:

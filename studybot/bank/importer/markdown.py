@@ -69,6 +69,7 @@ from studybot.bank.importer.marks import (
 )
 from studybot.bank.importer.notebook import front_matter, notebook_lines
 from studybot.bank.importer.prose import ParagraphReading
+from studybot.bank.importer.resources import source_line, sources_last
 
 
 def read_markdown(path: Path, text: str, options: Options) -> Parsed:
@@ -285,14 +286,19 @@ class _Reader(ParagraphReading, ListReading):
         if blocks and blocks[0].is_list and OPTIONS.search(draft.question):
             options = [joined(p.raw) for i in items(blocks.pop(0)) if (p := i.first_paragraph())]
             draft.question += "".join(f"\n- {option}" for option in options)
-        if blocks and blocks[0].is_list and reads_as_key_points(blocks[0]):
+        if (
+            blocks
+            and blocks[0].is_list
+            and reads_as_key_points(blocks[0])
+            and not any(map(source_line, key_points_of(blocks[0])))  # "- Source: …" is none
+        ):
             draft.key_points = key_points_of(blocks[0])
             if len(blocks) == 1:
                 return
         reference = source(self.lines, blocks)
         if id(draft) in self.trim:
             reference = ANSWER_MARKER.sub("", reference, count=1).strip()
-        draft.reference = draft.reference or reference or None
+        draft.reference = sources_last(draft.reference or reference) or None
 
     def _has_markers(self, blocks: list[Block]) -> bool:
         for block in blocks:

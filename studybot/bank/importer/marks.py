@@ -8,8 +8,9 @@ topic (…的作用, …的原理, …的区别) and is no statement (it does no
 ``。``/``！``). Wherever it sits (heading, bullet, bold paragraph, table
 cell, checklist item, a plain line of an interview write-up) the text is
 cleaned the same way: a checkbox, a ``Q：`` marker, a company suffix
-(`` - Google, Amazon``), a citation link (``[[src]](…)``) and a trailing
-emoji leave it; ``</s>``, ``<think>`` and other text in angle brackets stay.
+(`` - Google, Amazon``), a citation link (``[[src]](…)``), a trailing
+emoji and a note on where it was asked (``（高频，字节问过）``, ``【美团】``)
+leave it; ``</s>``, ``<think>`` and other text in angle brackets stay.
 ``importer.markdown`` decides from the block structure which block is a
 question and what its answer is.
 """
@@ -22,6 +23,8 @@ import unicodedata
 
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import CHAPTER, CJK
+from studybot.bank.importer.notes import without_note
+from studybot.bank.importer.resources import source_line
 
 _SEP = r"[:：.、．)）]"
 MARKER = re.compile(
@@ -36,12 +39,22 @@ ANSWER_MARKER = re.compile(
 INLINE_ANSWER = re.compile(r"^(?P<q>.+?[？?])\s*(?:答|A|回答|答案)\s*[:：]\s*(?P<a>.*)$", re.DOTALL)
 # "**12.** …": the bold closes right after the number ("**1、Megatron-LM**" is a label)
 _BOLD_NUMBER = re.compile(rf"^\s*(?:\*\*|__)\s*\d+\s*{_SEP}?\s*(?:\*\*|__)")
+# "（1）…", "(2) …", "一、…", "第3题 …": Chinese numbering, read like "1. …"
+_ZH_NUMBER = (
+    r"[（(]\s*(?P<p>\d{1,3})\s*[）)]\s*|(?P<c>[一二三四五六七八九十]{1,3})\s*[、．]\s*"
+    r"|(?P<o>[①-⑳])\s*"
+    r"|第\s*(?P<t>\d{1,4}|[一二三四五六七八九十]{1,3})\s*题\s*[:：.、．]?\s*"
+)
 NUMBER = re.compile(
-    r"^(?P<n>\d{1,4}(?:\.\d{1,4})*)(?:\s*[、．:：)）]|\.(?!\d)|\s)\s*(?P<text>\S.*)$", re.DOTALL
+    rf"^(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*)(?:\s*[、．:：)）]|\.(?!\d)|\s)\s*)"
+    r"(?P<text>\S.*)$",
+    re.DOTALL,
 )
 PARAGRAPH_NUMBER = re.compile(
-    r"^(?P<n>\d{1,4}(?:\.\d{1,4})*)\s*(?:[:：、．)）]|\.(?!\d))\s*(?P<text>\S.*)$"
+    rf"^(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*)\s*(?:[:：、．)）]|\.(?!\d))\s*)"
+    r"(?P<text>\S.*)$"
 )
+_CN_DIGITS = {c: n for n, c in enumerate("零一二三四五六七八九", start=0)}
 HINT_LINE = re.compile(r"^(?:提示|hint)\s*[:：]\s*(?P<text>.+)$", re.IGNORECASE | re.DOTALL)
 _INLINE_HINT = re.compile(r"[（(【\[]\s*(?:提示|hint)\s*[:：].*?[）)】\]]\s*$", re.IGNORECASE)
 OPTIONS = re.compile(r"以下|下列|下面哪|如下|选项|which of|which one of", re.IGNORECASE)
@@ -58,7 +71,9 @@ _DASH = re.compile(r"\s[-–—]\s")
 _COMPANY_NAME = re.compile(r"[A-Z][\w&.'’]*(?: [A-Z][\w&.'’]*){0,3}")
 _INTERVIEW = re.compile(r"\s*interview\s+questions?\s*$", re.IGNORECASE)
 _ZH_TASK = (
-    "介绍", "解释", "推导", "比较", "对比", "谈谈", "说说", "讲讲", "讲一下", "讲一讲", "聊聊",
+    "介绍", "解释", "推导", "说一下", "说一说", "说下", "讲下", "聊一聊", "聊一下", "谈一谈",
+    "谈一下", "讲述", "描述下", "列出", "画一画", "写下", "比较", "对比", "谈谈", "说说",
+    "讲讲", "讲一下", "讲一讲", "聊聊",
     "简述", "简要", "描述", "阐述", "论述", "分析", "手写", "手撕", "实现", "写出", "写一个",
     "写一下", "设计", "分享", "列举", "概述", "总结", "证明", "计算", "估算", "举例", "说明",
     "画出", "画一下", "讲清楚", "讲解", "评价", "如何", "怎么", "怎样", "为什么", "为何",
@@ -88,7 +103,7 @@ META = re.compile(
     r"|how to contribute|how to use|使用说明|使用方法|license|licence|许可|许可证|resources|references"
     r"|further reading|reading list|links|useful links|related|acknowledge?ments?|credits|致谢"
     r"|参考|参考资料|参考文献|参考链接|相关链接|推荐阅读|贡献|贡献指南|star history|stargazers|sponsors?"
-    r"|changelog|更新日志|更新记录|about|关于|关于作者|作者|todo|to do|待办|notes to self|back to top)\b",
+    r"|changelog|更新日志|更新记录|about|关于|关于作者|作者|todo|to do|待办|notes to self|back to top|反问(?:环节)?$)\b",
     re.IGNORECASE,
 )
 REVERSE = re.compile(r"反问")  # the candidate's own question to the interviewer
@@ -104,7 +119,7 @@ def clean(text: str) -> str:
     text = _CITATION.sub("", text)
     text = _without_company(text)
     text = _CITATION.sub("", text)
-    return _trailing_symbols(text).strip()
+    return without_note(_trailing_symbols(text)).strip()
 
 
 def _without_company(text: str) -> str:
@@ -135,8 +150,11 @@ def _emoji(ch: str) -> bool:
 
 
 def asks(text: str) -> bool:
-    """True when ``text`` ends in a question mark (a bracketed hint after it aside)."""
-    return _INLINE_HINT.sub("", text).rstrip().endswith(("？", "?"))
+    """True when ``text`` ends in a question mark (a bracketed hint or note after it aside)."""
+    text = _INLINE_HINT.sub("", text).rstrip()
+    if text.endswith(("？", "?")):
+        return True
+    return text.endswith(("）", ")", "】")) and without_note(text).endswith(("？", "?"))
 
 
 @functools.lru_cache(maxsize=16384)
@@ -145,12 +163,14 @@ def reads_as_question(text: str) -> bool:
     text = clean(text)
     if len(text) < 2 or asks(text):
         return len(text) >= 2
-    if link_only(text) or META.match(text) or REVERSE.search(text):
+    if link_only(text) or META.match(text) or REVERSE.search(text) or source_line(text):
         return False
-    body = re.sub(r"^[（(【\[].{0,12}?[）)】\]]\s*", "", text)  # "（字节一面）…"
+    body = numbered(text)[1]  # "1、讲讲…", "（2）说一下…", "第3题 …"
+    body = re.sub(r"^[（(【\[].{0,12}?[）)】\]]\s*", "", body)  # "（字节一面）…"
     body = re.sub(r"^(?:开放题|场景题|算法题|编程题|手撕|追问|问)\s*[:：]\s*", "", body)
     if CJK.search(body):
-        if _ZH_TASK_START.match(body):
+        task = _ZH_TASK_START.match(body)
+        if task and len(body) > task.end() + 1:  # "手撕" alone is a section's name
             return True
         if body.endswith(_STATEMENT_END):
             return False
@@ -172,22 +192,40 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
     bold = raw_line.lstrip().startswith(("**", "__"))
     text = plain(raw_line)
     match = MARKER.match(text)
-    if match and (heading or bold or match["sep"]):
+    if match and (heading or bold or match["sep"] or match["n2"]):
         return match["n"] or match["n2"], match["text"].strip()
     bare = BARE_MARKER.match(text)
     if bare and not heading:
         return None, bare["text"].strip()
     if _BOLD_NUMBER.match(raw_line) or (bold and asks(text)):
-        numbered = NUMBER.match(text)
-        if numbered:
-            return numbered["n"], numbered["text"].strip()
+        found = NUMBER.match(text)
+        if found:
+            return number_of(found), found["text"].strip()
     return None
 
 
 def numbered(text: str) -> tuple[str | None, str]:
     """(the line's own number or None, the rest)."""
     match = NUMBER.match(text)
-    return (match["n"], match["text"].strip()) if match else (None, text)
+    return (number_of(match), match["text"].strip()) if match else (None, text)
+
+
+def number_of(match: re.Match[str]) -> str:
+    """The number of a ``NUMBER``/``PARAGRAPH_NUMBER`` match as digits (``三`` → ``3``)."""
+    if match["c"]:
+        return str(_cn_number(match["c"]))
+    if match["o"]:
+        return str(ord(match["o"]) - ord("①") + 1)
+    if match["t"] and not match["t"].isdigit():
+        return str(_cn_number(match["t"]))
+    return match["n"] or match["p"] or match["t"]
+
+
+def _cn_number(text: str) -> int:
+    if "十" not in text:
+        return int("".join(str(_CN_DIGITS[c]) for c in text))
+    tens, _, ones = text.partition("十")
+    return (_CN_DIGITS.get(tens, 1) if tens else 1) * 10 + (_CN_DIGITS.get(ones, 0) if ones else 0)
 
 
 def join(text: str, more: str) -> str:
@@ -245,13 +283,25 @@ def chapter_line(block: Block) -> bool:
     """A short paragraph alone on its line that names a part: ``**第二部分 进阶**``."""
     text = plain(block.raw)
     return (
-        "\n" not in block.raw and len(text) <= 30 and bool(CHAPTER.match(text)) and not asks(text)
+        "\n" not in block.raw
+        and len(text) <= 30
+        and bool(CHAPTER.match(text))
+        and not asks(text)
+        and not _asking_item(text)
     )
+
+
+def _asking_item(text: str) -> bool:
+    """``一、讲讲 RAG 的流程`` is an item of a list of questions, not a part's title."""
+    match = CHAPTER.match(text)
+    return bool(match and match["n2"] and reads_as_question(text[match.end() :]))
 
 
 def topic_title(text: str) -> bool:
     """``第3章 …``, ``一、…``, ``基础篇``: a part's name, not a question."""
     text = clean(text)
+    if _asking_item(text):
+        return False
     return bool(CHAPTER.match(text)) or (text.endswith(("篇", "章", "部分")) and not asks(text))
 
 

@@ -23,6 +23,7 @@ from studybot.bank.importer.marks import (
     join,
     joined,
     marker,
+    number_of,
     numbered,
     reads_as_question,
     split_answer,
@@ -53,9 +54,14 @@ class ParagraphReading:
         starts: list[tuple[int, str | None, str]] = []  # (line in paragraph, label, text)
         for k, raw_line in enumerate(raw_lines):
             found = marker(raw_line)
-            if found is None and not self.strong:
-                number = PARAGRAPH_NUMBER.match(plain(raw_line))
-                found = (number["n"], number["text"]) if number else None
+            number = PARAGRAPH_NUMBER.match(plain(raw_line)) if found is None else None
+            if number and (self.strong or number["p"] or number["c"]):
+                # with markers in the file, or "（1）首先…" inside an answer: only a line that asks
+                alone = len(raw_lines) == 1 or not self.strong
+                if not (alone and reads_as_question(number["text"])):
+                    number = None
+            if number:
+                found = (number_of(number), number["text"])
             if found is not None:
                 starts.append((k, *found))
         if not starts:

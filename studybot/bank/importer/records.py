@@ -1,11 +1,11 @@
 """Tabular and JSON question files: CSV/TSV rows, JSON lists (nested too), JSONL lines.
 
 Which key holds the question, the answer, the chapter, … is chosen once per
-file by ``importer.keys`` (the usual names in Chinese and English, or
-``--map``), printed, and every key left out is named. JSON may be a list of
-records or strings, an object holding such a list (``questions``, ``data``,
-``items``, … at any depth), a list of chapters each with its questions, or
-an object of chapter → questions. Each record is placed at its line, found
+file by ``importer.keys`` (the usual names in Chinese and English, names in
+other words read by their words, or ``--map``), printed, and every key left
+out is named. A flashcard export (``importer.flashcards``) is a table whose
+header lines name its columns; a table whose first row asks has no header.
+JSON holds its records at any depth (``importer.jsondoc``). Each record is placed at its line, found
 in one pass over the text (linear in its size). A value Python cannot hold
 (a lone surrogate, an id of thousands of digits) is a ``file:line`` problem.
 """
@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from studybot.bank.importer import jsondoc
+from studybot.bank.importer import flashcards, jsondoc
 from studybot.bank.importer import keys as fields
 from studybot.bank.importer.draft import Draft, Options, Parsed
+from studybot.bank.importer.marks import reads_as_question
+from studybot.bank.importer.notes import without_note
 from studybot.bank.importer.source import SURROGATE, BigNumber, loads
 
 MAX_ID = 2**63 - 1  # SQLite's largest integer
@@ -30,6 +33,8 @@ _TOO_DEEP = "JSON nested too deeply to be a question list"
 _POINT_PREFIX = re.compile(r"^\s*(?:[-*+•]|\d+\s*(?:[、．)）]|\.(?!\d)))\s*")
 _TAG_SPLIT = re.compile(r"[,，|；;]")
 _SPACES = re.compile(r"\s+")
+_AHEAD = 50  # rows looked at to tell a header row from a first card
+_HTML = re.compile(r"<br\s*/?>|<div\b|</div>|&nbsp;", re.IGNORECASE)
 # a lone surrogate comes only from a "\ud800" escape: records are searched only if there is one
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
@@ -44,8 +49,15 @@ def read_tsv(path: Path, text: str, options: Options) -> Parsed:
 
 def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
     out = Parsed()
+    export = flashcards.header(text)
+    skipped = 0  # the lines of a flashcard export's header
+    if export is not None:
+        delimiter = export.delimiter or delimiter
+        for _ in range(export.lines):
+            text = text.partition("\n")[2]
+        skipped = export.lines
     first = text.partition("\n")[0]
-    if delimiter == "," and "," not in first:
+    if export is None and delimiter == "," and "," not in first:
         delimiter = next((d for d in ("\t", ";") if d in first), delimiter)
     # strict: a stray quote is an error here, not a cell that swallows the rest of the file
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
@@ -53,13 +65,18 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
     try:
         header = next(reader, None)
         if header is None:
-            out.fatal.append(f"{path}:1: the file is empty")
+            out.fatal.append(f"{path}:{1 + skipped}: the file is empty")
             return out
         names = [name.strip().lstrip("\ufeff") for name in header]
         mapping = fields.choose(names, options.mapping)
         rows: Iterator[list[str]] = reader
-        if "question" not in mapping.keys:
-            if not names or not _asks(names[0]):
+        if export is not None:
+            names = export.names(len(header))
+            mapping = fields.choose(names, (*export.mapping(names), *options.mapping))
+            out.notes.append("a flashcard export: its columns are named by its header lines")
+            rows = _chain([header], reader)
+        elif "question" not in mapping.keys:
+            if not _headerless(names, _ahead(text, delimiter)):
                 found = ", ".join(n for n in names if n) or "nothing"
                 out.fatal.append(
                     f"{path}:1: no question column in the header "
@@ -74,18 +91,69 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
                 "no header row: column 1 is read as the question, column 2 as the answer"
             )
             rows = _chain([header], reader)
-            start = 1
         else:
             start = reader.line_num + 1
         _note_mapping(out, mapping)
+        html = export is None and bool(_HTML.search(text[:1_000_000]))
+        if html:
+            out.notes.append("cells read as HTML: <br> and <div> are line breaks, &nbsp; a space")
         for row in rows:
-            where, start = f"{path}:{start}", reader.line_num + 1
+            where, start = f"{path}:{start + skipped}", reader.line_num + 1
             if not any(cell.strip() for cell in row):
                 continue
             record = {name: row[i] if i < len(row) else "" for i, name in enumerate(names)}
-            out.add(_draft(record, mapping, where, mend=False))  # UTF-8 text has no surrogates
+            if export is not None:
+                record = _note(record, export, mapping)
+            elif html:
+                record = {name: flashcards.text_of(cell) for name, cell in record.items()}
+            draft = _draft(record, mapping, where, mend=False)  # UTF-8 text has no surrogates
+            if export is not None and export.deck and not draft.chapter:
+                draft.chapter = flashcards.deck(export.deck)  # "#deck:…": every note's deck
+            out.add(draft)
     except csv.Error as exc:
-        out.fatal.append(f"{path}:{start}: unreadable CSV: {exc}")
+        out.fatal.append(f"{path}:{start + skipped}: unreadable CSV: {exc}")
+    return out
+
+
+def _headerless(names: list[str], ahead: list[list[str]]) -> bool:
+    """A first row that is no header: none of its cells names a field, and its first cell
+    asks, or is a card's text (8 characters or more) above a first column that mostly asks."""
+    if not names or any(map(fields.field_of, names)):
+        return False
+    if reads_as_question(names[0]):
+        return True
+    firsts = [row[0] for row in ahead if row and row[0].strip()]
+    asking = sum(1 for text in firsts if reads_as_question(text))
+    return len(names[0].strip()) >= 8 and len(firsts) >= 2 and 3 * asking >= 2 * len(firsts)
+
+
+def _ahead(text: str, delimiter: str) -> list[list[str]]:
+    """The rows after the first (at most ``_AHEAD``), for a look at what the file holds."""
+    try:
+        rows = csv.reader(io.StringIO(text[:1_000_000], newline=""), delimiter=delimiter)
+        return list(itertools.islice(rows, 1, _AHEAD + 1))
+    except csv.Error:
+        return []
+
+
+def _note(
+    record: dict[str, str], export: flashcards.Export, mapping: fields.Mapping
+) -> dict[str, str]:
+    """A flashcard note's fields as text: HTML read, the deck's last part, tags by commas,
+    a cloze's gaps shown and filled in as its answer."""
+    roles = {export.names(len(record))[i]: role for i, role in export.roles.items()}
+    out = {}
+    for name, cell in record.items():
+        cell = flashcards.text_of(cell) if export.html else cell
+        role = roles.get(name)
+        out[name] = flashcards.deck(cell) if role == "deck" else cell
+        out[name] = flashcards.tags(cell) if role == "tags" else out[name]
+    question = mapping.keys.get("question", ("",))[0]
+    answer = mapping.keys.get("answer", ("",))[0]
+    gaps = flashcards.cloze(out.get(question, ""), out.get(answer, ""))
+    if gaps is not None:
+        out[question] = gaps[0]
+        out[answer or "answer"] = gaps[1]
     return out
 
 
@@ -105,20 +173,24 @@ def read_json(path: Path, text: str, options: Options) -> Parsed:
     except RecursionError:
         out.fatal.append(f"{path}:1: {_TOO_DEEP}")
         return out
-    found = jsondoc.locate(data)
+    asked = tuple(key for field, key in options.mapping if field == "question")
+    try:
+        found = jsondoc.locate(data, asked)
+    except RecursionError:
+        out.fatal.append(f"{path}:1: {_TOO_DEEP}")
+        return out
     if found is None:
         out.fatal.append(
             f"{path}:1: expected a list of questions, or an object holding one "
             '(such as "questions": […])'
         )
         return out
-    title, steps, groups = found
+    title, paths, records = found
     out.title = title
     try:
-        places = jsondoc.lines(text, steps)
+        places = jsondoc.lines(text, paths)
     except (RecursionError, ValueError):
         places = None
-    records = [(chapter, item) for chapter, items in groups for item in items]
     if places is not None and len(places) != len(records):
         places = None
     _records(out, path, records, places, options, bool(_ESCAPED_SURROGATE.search(text)))
@@ -216,6 +288,9 @@ def _draft(item: Any, mapping: fields.Mapping, where: str, mend: bool = True) ->
             record["question"], record["answer"] = turns
     if mapping.with_input and isinstance(item.get("input"), str) and item["input"].strip():
         record["question"] = f"{record.get('question') or ''}\n\n{item['input'].strip()}"
+    answer = record.get("answer")
+    if isinstance(answer, list) and answer and all(isinstance(v, _SCALARS) for v in answer):
+        record["answer"] = "\n".join(f"- {_scalar(v).strip()}" for v in answer if v is not None)
     if record.get("question") is None:
         found = ", ".join(map(str, item)) or "nothing"
         return Draft(where, "", problem=f"{where}: no question in this record (found {found})")
@@ -230,7 +305,7 @@ def _draft(item: Any, mapping: fields.Mapping, where: str, mend: bool = True) ->
         draft.problem = f"{where}: {wrong[0]} must be {need} ({kinds})"
         for f in wrong:
             record[f] = None
-    draft.question = _scalar(record.get("question"))
+    draft.question = without_note(_scalar(record.get("question")).strip())
     draft.label = _label(record.get("id"), draft, where)
     draft.chapter = _scalar(record.get("chapter")).strip() or None
     draft.key_points = _split_points(record.get("key_points"))

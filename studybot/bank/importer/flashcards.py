@@ -1,0 +1,127 @@
+"""Exports of flashcard tools: Anki's "Notes in Plain Text" and the HTML inside its fields.
+
+Such a file starts with header lines (``#separator:tab``, ``#html:true``,
+``#columns:Front	Back	Tags``, ``#deck column:2``, ``#tags column:5``,
+``#notetype column:1``, ``#guid column:1``) and has no row of column
+names: the columns are named by ``#columns:``, else the numbered columns
+are the note type, deck, tags and GUID they are said to be, and the other
+columns, in order, the question and the answer. With ``#html:true`` a
+field's line breaks (``<br>``, ``<div>``, ``<p>``) become new lines,
+``&nbsp;`` a space, and the formatting tags (``<b>``, ``<span …>``) go,
+while text in angle brackets that is no HTML (``</s>``, ``<think>``,
+``<|im_end|>``, ``<eos>``) stays as written. A deck ``LLM::训练`` is the
+chapter ``训练``; Anki's tags are separated by spaces. A cloze note asks its
+text with the gaps shown as ``[…]`` (or the gap's hint), and what fills them
+is its answer.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+
+_HEADER = re.compile(r"^#(?P<key>[a-z][a-z ]*?)\s*:(?P<value>.*)$", re.IGNORECASE)
+KNOWN = {"separator", "html", "columns", "tags column", "deck column", "notetype column",
+         "guid column", "notetype", "deck", "tags", "if matches"}  # fmt: skip
+_SEPARATORS = {"tab": "\t", "comma": ",", "semicolon": ";", "pipe": "|", "space": " ",
+               "colon": ":"}  # fmt: skip
+_ROLES = {"deck column": "deck", "tags column": "tags", "notetype column": "notetype",
+          "guid column": "guid"}  # fmt: skip
+# the tags of formatting and layout; an HTML strike-through <s> is left out: </s> is a token
+_BLOCK = re.compile(r"(?:\s*</?(?:div|p|li|ul|ol|tr|table|tbody|h[1-6]|blockquote)\b[^>]*>)+", re.I)
+_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_FORMAT = re.compile(
+    r"</?(?:b|i|u|em|strong|span|font|sub|sup|code|pre|a|td|th|thead|img|hr|mark|small|big"
+    r"|center|strike|del|ins)\b(?:\s[^<>]*)?/?>",
+    re.IGNORECASE,
+)
+_SOUND = re.compile(r"\[sound:[^\]\n]*\]")
+_CLOZE = re.compile(r"\{\{c\d+::(?P<text>.*?)(?:::(?P<hint>[^{}]*?))?\}\}", re.DOTALL)
+
+
+@dataclass
+class Export:
+    """What the header lines of a flashcard export say."""
+
+    lines: int = 0  # how many header lines come before the notes
+    delimiter: str | None = None
+    html: bool = False
+    columns: list[str] = field(default_factory=list)
+    roles: dict[int, str] = field(default_factory=dict)  # 0-based column -> deck/tags/…
+    deck: str | None = None  # "#deck:…": the deck of every note
+
+    def names(self, width: int) -> list[str]:
+        """The names of ``width`` columns: ``#columns:``, else roles and the fields in order."""
+        if self.columns:
+            names = list(self.columns)
+            for index, role in self.roles.items():
+                if index < len(names) and not names[index].strip():
+                    names[index] = role
+            return names + [f"column {n}" for n in range(len(names) + 1, width + 1)]
+        fields = (f"field {n}" for n in range(1, width + 1))
+        return [self.roles.get(index) or next(fields) for index in range(width)]
+
+    def mapping(self, names: list[str]) -> tuple[tuple[str, str], ...]:
+        """Without ``#columns:``, the first field is the question and the second the answer."""
+        if self.columns:
+            return ()
+        return tuple(
+            (role, name)
+            for role, name in (("question", "field 1"), ("answer", "field 2"))
+            if name in names
+        )
+
+
+def header(text: str) -> Export | None:
+    """The header of a flashcard export at the top of ``text``, else None."""
+    found = Export()
+    for line in text[:65536].splitlines():
+        match = _HEADER.match(line.strip())
+        if not match or match["key"].strip().lower() not in KNOWN:
+            break
+        key, value = match["key"].strip().lower(), match["value"].strip()
+        found.lines += 1
+        if key == "separator":
+            found.delimiter = _SEPARATORS.get(value.lower(), value[:1] or None)
+        elif key == "html":
+            found.html = value.lower() == "true"
+        elif key == "columns":
+            found.columns = value.split(found.delimiter or "\t")
+        elif key == "deck" and value:
+            found.deck = value
+        elif key in _ROLES and value.isdigit() and int(value) >= 1:
+            found.roles[int(value) - 1] = _ROLES[key]
+    return found if found.lines else None
+
+
+def text_of(value: str) -> str:
+    """A field written as HTML, as text: breaks as new lines, no formatting tags."""
+    value = _SOUND.sub("", value)
+    value = _BREAK.sub("\n", value)
+    value = _BLOCK.sub("\n", value)
+    value = _FORMAT.sub("", value)
+    value = html.unescape(value.replace("&nbsp;", " ")).replace("\xa0", " ")
+    lines = [line.rstrip() for line in value.split("\n")]
+    return "\n".join(lines).strip()
+
+
+def cloze(question: str, extra: str) -> tuple[str, str] | None:
+    """A cloze note (``{{c1::RoPE}} 把位置编码成旋转``): the text with its gaps, and what fills
+    them (then the note's extra text) as the answer; None for a note without gaps."""
+    found = list(_CLOZE.finditer(question))
+    if not found:
+        return None
+    text = _CLOZE.sub(lambda m: f"[{m['hint'].strip()}]" if m["hint"] else "[…]", question)
+    filled = "；".join(dict.fromkeys(m["text"].strip() for m in found))
+    return text, f"{filled}\n\n{extra.strip()}" if extra.strip() else filled
+
+
+def deck(value: str) -> str:
+    """``LLM面试::训练`` → ``训练``: the deck a note is in, without its parents."""
+    return value.rsplit("::", 1)[-1].strip()
+
+
+def tags(value: str) -> str:
+    """Anki's tags are separated by spaces; the importer's by commas."""
+    return ",".join(value.split())

@@ -1,0 +1,53 @@
+"""Notes written after (or before) a question that are no part of it.
+
+Interview write-ups mark how often and where a question was asked:
+``讲讲 Transformer（高频，字节/阿里都问过）``, ``(必考)``, ``【美团】``,
+``[必考]``, ``（快手二面）``, ``(source: …)``. Such a note leaves the text,
+as a company suffix does; a bracket that says something else about the
+question (``（基于人类反馈的强化学习）``, a link) stays.
+"""
+
+from __future__ import annotations
+
+import re
+
+# a note after a question, not part of it: "（高频，字节/阿里都问过）", "(必考)", "【美团】"
+_NOTE = re.compile(
+    r"\s*(?:(?<!\])[（(](?P<round>[^（）()\n]{1,40})[）)]|【(?P<square>[^【】\n]{1,24})】"
+    r"|(?<!\])\[(?P<ascii>[^\[\]\n]{2,24})\](?!\())(?P<mark>\s*[？?])?\s*$"
+)
+_LEAD_NOTE = re.compile(
+    r"^(?:【(?P<square>[^【】\n]{1,24})】|[（(](?P<round>[^（）()\n]{1,40})[）)])\s*"
+)
+_NOTE_WORDS = re.compile(
+    r"高频|频率|必考|常考|必问|常问|重点|热门|经典|问过|都问|考过|被问|问到|出现|[一二三四终]面|hr面"
+    r"|主管面|交叉面|面试|笔试|手撕|实习|校招|社招|秋招|春招|暑期|日常|大厂|每家|各家|公司|难度|简单|中等"
+    r"|困难|[★☆⭐]|\d+\s*(?:min|mins|minutes|分钟)\b|字节|阿里|腾讯|美团|百度|京东|快手|小红书|拼多多|蚂蚁|华为|小米|网易|滴滴|商汤|米哈游"
+    r"|百川|智谱|月之暗面|讯飞|携程|b站|哔哩|得物|shopee|来源|出处|出自"
+    r"|\b(?:source|asked|frequently|common|must|hard|easy|medium|google|meta|amazon|microsoft|apple|openai|netflix|uber|bytedance|alibaba"
+    r"|tencent|nvidia)\b",
+    re.IGNORECASE,
+)
+
+
+def without_note(text: str) -> str:
+    """``讲讲 X（高频，字节问过）`` → ``讲讲 X``: notes on how often and where it was asked go.
+
+    A note before the question mark (``讲讲 X（高频）？``) or in front (``【字节】讲讲 X``) too.
+    """
+    lead = _LEAD_NOTE.match(text)
+    if lead and lead.end() < len(text):
+        inside = lead["square"] or lead["round"]
+        if (lead["square"] or _NOTE_WORDS.search(inside)) and "://" not in inside:
+            text = text[lead.end() :]
+    while True:
+        note = _NOTE.search(text)
+        if note is None or note.start() == 0:
+            return text
+        inside = note["round"] or note["square"] or note["ascii"]
+        worded = _NOTE_WORDS.search(inside) and "://" not in inside
+        if note["square"] is None and not worded:
+            return text  # "（基于人类反馈的强化学习）" is part of the question
+        if note["square"] is not None and inside.rstrip().endswith(("？", "?")):
+            return text
+        text = text[: note.start()].rstrip() + (note["mark"] or "").strip()

@@ -1,0 +1,58 @@
+"""Source and resource lines under a question: where it comes from, not what answers it.
+
+Real notes put a line under a question that says where it was asked or
+read (``(source: …)``, ``Source: …``, ``来源：…``, ``（来源：…）``,
+``参考：[…](…)``, ``Reference: …``, ``[Reference](…)``, a link alone on its
+line). Such a line is never a question, and never the start of an
+answer: it moves to the end of the answer, kept as written, so the answer
+a quiz shows opens with what answers the question (with nothing else
+under the question, they are its answer: a link may be where the answer
+is). Lines inside fenced code are left where they are.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORDS = (
+    r"source|sources|src|via|ref|refs|reference|references|further reading|see also|credit"
+    r"|see|link|links|url|read more|more at"
+    r"|来源|出处|出自|参考|参考资料|参考链接|参考文献|原文|原文链接|原题|链接|延伸阅读|题目来源|相关阅读|扩展阅读|推荐阅读|参见|详见"
+)
+SOURCE_LINE = re.compile(
+    rf"^(?:[（(]\s*(?:{_WORDS})\s*[:：][^\n]*[）)]"  # (source: …), （来源：…）
+    rf"|(?:\*\*|__)?(?:{_WORDS})(?:\*\*|__)?\s*[:：][^\n]*"  # Source: …, 参考：…, **来源**：…
+    rf"|\[(?:{_WORDS})[^\]\n]*\]\([^)\s]+\)"  # [Reference](https://…)
+    r"|\[[^\]\n]*\]\(https?://[^)\s]+\)"  # [a title](https://…) alone
+    r"|<?(?:https?://|www\.)\S+>?)\s*$",  # a link alone
+    re.IGNORECASE,
+)
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_LIST_MARK = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+)?(?:[*_](?=[^\s*_]))?")  # "*Source: …*"
+
+
+def source_line(text: str) -> bool:
+    """True when ``text`` only says where a question comes from or where to read more."""
+    return bool(SOURCE_LINE.match(_LIST_MARK.sub("", text.strip(), count=1)))
+
+
+def sources_last(answer: str) -> str:
+    """``answer`` with its source lines moved to its end, in their order."""
+    if not answer:
+        return answer
+    kept: list[str] = []
+    moved: list[str] = []
+    fenced = False
+    for line in answer.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+        if not fenced and line.strip() and source_line(line):
+            moved.append(line.strip())
+        else:
+            kept.append(line)
+    if not moved:
+        return answer
+    body = re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
+    if not body:
+        return "\n".join(moved)  # a link alone may be where the answer is
+    return f"{body}\n\n" + "\n".join(moved)

@@ -31,6 +31,9 @@ RELATIONS = (
     ),
 )
 WRONG_GAP = 8  # characters a wrong alternative's words may have between them, in all
+# ... and a right one that explains a clause, in any order: "freeze the top layers and
+# train the bottom" holds "freeze" and "bottom" too far apart to say "freeze the bottom".
+EXPLAIN_GAP = 12
 RESTATED_CHARS = 6  # a clause this long that the question holds word for word restates it
 RESTATED_WORDS = 3  # ... as does one of this many words, all the question's
 # Words that say nothing: a clause of these and the question's words restates the question.
@@ -175,13 +178,31 @@ class Attempt:
                 if n not in self._having(alternative):
                     continue
                 match = self._match(n, alternative)
-                if match is not None and not match[1] and _overlap(match[0], seen.words):
-                    if len(alternative) >= seen.size:
+                if match is None or match[1] or not self._close(n, alternative):
+                    continue
+                if _overlap(match[0], seen.words):
+                    # One alternative explains the clause alone when it says every wrong
+                    # word: "top layers trained" does not explain the "freeze" of
+                    # "freeze the top layers and train the bottom".
+                    covers = all(_overlap(match[0], (span,)) for span in seen.words)
+                    if len(alternative) >= seen.size and covers:
                         return True
                     said.extend(match[0])
                     size += len(alternative)
         wrong = [self._find(n, self.clauses[n], word) for word in seen.alternative]
         return size >= seen.size and all(_overlap(spans, said) for spans in wrong)
+
+    def _close(self, n: int, alternative: tuple[str, ...]) -> bool:
+        """Whether one find of each word of ``alternative`` lies within EXPLAIN_GAP of the others."""
+        clause = self.clauses[n]
+        finds = [self._find(n, clause, word) for word in alternative]
+        allowed = sum(len(w) for w in alternative) + EXPLAIN_GAP
+        for start, _ in (span for found in finds for span in found):
+            # the window from ``start``: each word's first find at or after it
+            ends = [min((e for s, e in found if s >= start), default=None) for found in finds]
+            if None not in ends and max(ends) - start <= allowed:
+                return True
+        return False
 
     def _having(self, alternative: tuple[str, ...]) -> frozenset[int]:
         """The clauses whose text holds every word of ``alternative`` (a cheap first sieve)."""

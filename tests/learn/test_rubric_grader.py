@@ -271,3 +271,32 @@ def test_a_bank_without_a_rubric_gets_a_term_estimate_that_says_so(shipped):
     assert result.grader == grading.TERM_ESTIMATE and result.source == grading.OFFLINE
     assert result.score >= 0.6 and all(p.coverage is not None for p in result.points)
     assert grading.offline(shipped).grade(shipped.get(22), RIGHT_Q22).grader == grading.RUBRIC
+
+
+# -- direction -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "attempt",
+    [
+        "冻结顶层、训练底层，因为顶层特征更通用。",
+        "Freeze the top layers and train the bottom ones: the bottom layers are task specific.",
+    ],
+)
+def test_a_direction_said_backwards_contradicts_in_either_language(grader, shipped, attempt):
+    """Q131 point 2 (freeze the bottom, train the top): the reverse is a wrong belief."""
+    result = grader.grade(shipped.get(131), attempt)
+    assert result.points[1].state == CONTRADICTED, states(result)
+    assert review.suggest_rating(result.score, result.contradicted) == 1
+
+
+@pytest.mark.parametrize(
+    "attempt",
+    [
+        "冻结底层、训练顶层：底层学到的是通用的词法句法特征。",
+        "Freeze the bottom layers and train the top ones: the bottom layers learn general features.",
+    ],
+)
+def test_the_same_direction_said_right_is_covered(grader, shipped, attempt):
+    result = grader.grade(shipped.get(131), attempt)
+    assert result.points[1].state == COVERED, states(result)

@@ -79,7 +79,8 @@ def attended(mode: str, answerer: bool) -> None:
     if mode == "read" or answerer:
         return
     raise BadInput(
-        f"a {mode} needs you at a terminal: standard input is not one, so nothing was started",
+        f"{'an' if mode[0] in 'aeiou' else 'a'} {mode} needs you at a terminal: "
+        "standard input is not one, so nothing was started",
         hint="run it in a terminal; read mode works anywhere (studybot run --from 1 --to 8)",
     )
 

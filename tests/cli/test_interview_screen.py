@@ -188,7 +188,7 @@ def test_an_interview_killed_mid_probe_resumes_at_that_probe(studybot_home):
 def test_no_interview_without_a_terminal(invoke, studybot_home):
     result = invoke("interview", "--ids", "1")
     assert result.exit_code == 2
-    assert "needs you at a terminal" in result.stderr
+    assert result.stderr.startswith("Error: an interview needs you at a terminal")
     assert not (studybot_home / DB_NAME).exists() or not ratings(studybot_home)
 
 

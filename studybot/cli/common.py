@@ -108,6 +108,33 @@ def segment_options(fn):
     return fn
 
 
+def _numbers(ctx, param, value: str | None) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    from studybot.bank.selection import parse_numbers
+
+    return parse_numbers(value, f"--{param.name}")
+
+
+def selection_options(fn):
+    """--from/--to, --chapter, --tag, --ids, --weak: which questions (run, interview)."""
+    options = [
+        click.option("--from", "first", type=int, help="First question number."),
+        click.option("--to", "last", type=int, help="Last question number."),
+        click.option("--chapter", callback=_numbers, metavar="N[,M]", help="Whole chapters."),
+        click.option(
+            "--tag", "tags", multiple=True, metavar="T", help="Questions tagged T (repeatable)."
+        ),
+        click.option("--ids", callback=_numbers, metavar="5,23", help="These questions."),
+        click.option(
+            "--weak", type=click.IntRange(min=1), metavar="N", help="The N lowest-graded seen."
+        ),
+    ]
+    for option in reversed(options):  # the help lists them in this order
+        fn = option(fn)
+    return fn
+
+
 stats_option = click.option(
     "--stats",
     is_flag=True,

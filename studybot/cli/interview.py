@@ -6,19 +6,20 @@ import time
 
 import click
 
-from studybot.cli.common import bank_option, channel_options, segment_options, stats_option
+from studybot.cli.common import (
+    bank_option,
+    channel_options,
+    segment_options,
+    selection_options,
+    stats_option,
+)
 from studybot.cli.render import echo
-from studybot.cli.run import _numbers, notice_line
+from studybot.cli.run import notice_line
 from studybot.errors import Interrupted, StudybotError
 
 
 @click.command()
-@click.option("--from", "first", type=int, help="First question number.")
-@click.option("--to", "last", type=int, help="Last question number.")
-@click.option("--chapter", callback=_numbers, metavar="N[,M]", help="Whole chapters.")
-@click.option("--tag", "tags", multiple=True, metavar="T", help="Questions tagged T (repeatable).")
-@click.option("--ids", callback=_numbers, metavar="5,23", help="These questions.")
-@click.option("--weak", type=click.IntRange(min=1), metavar="N", help="The N lowest-graded seen.")
+@selection_options
 @click.option(
     "--followups",
     type=click.IntRange(0, 5),

@@ -11,27 +11,15 @@ from studybot.cli.common import (
     is_interactive,
     json_option,
     segment_options,
+    selection_options,
     stats_option,
 )
 from studybot.cli.render import echo
 from studybot.errors import ContextOverflow, Interrupted, StudybotError
 
 
-def _numbers(ctx, param, value: str | None) -> tuple[int, ...]:
-    if value is None:
-        return ()
-    from studybot.bank.selection import parse_numbers
-
-    return parse_numbers(value, f"--{param.name}")
-
-
 @click.command()
-@click.option("--from", "first", type=int, help="First question number.")
-@click.option("--to", "last", type=int, help="Last question number.")
-@click.option("--chapter", callback=_numbers, metavar="N[,M]", help="Whole chapters.")
-@click.option("--tag", "tags", multiple=True, metavar="T", help="Questions tagged T (repeatable).")
-@click.option("--ids", callback=_numbers, metavar="5,23", help="These questions.")
-@click.option("--weak", type=click.IntRange(min=1), metavar="N", help="The N lowest-graded seen.")
+@selection_options
 @click.option("--quiz", is_flag=True, help="Answer first; graded against the key points; rate 1-4.")
 @bank_option
 @channel_options

@@ -9,14 +9,12 @@ at the ratings asks for them again.
 
 from __future__ import annotations
 
-import io
 import json
-import os
 import signal
 import sqlite3
-import sys
 
 import pexpect
+import test_terminal as terminal
 
 from studybot.storage.store import DB_NAME
 
@@ -34,21 +32,7 @@ RATINGS = "ratings ›"
 
 
 def spawn(home, *args: str, key: str | None = None) -> pexpect.spawn:
-    env = {k: v for k, v in os.environ.items() if k not in {"TAOTOKEN_API_KEY", "COLUMNS"}}
-    env.pop("PYTEST_CURRENT_TEST", None)
-    env |= {"STUDYBOT_HOME": str(home), "PROMPT_TOOLKIT_NO_CPR": "1", "NO_COLOR": "1"}
-    if key:
-        env["TAOTOKEN_API_KEY"] = key
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "studybot", *args],
-        env=env,
-        encoding="utf-8",
-        timeout=30,
-        dimensions=(40, 140),
-    )
-    child.logfile_read = io.StringIO()
-    return child
+    return terminal.spawn(home, *args, key=key, columns=140)
 
 
 def say(child: pexpect.spawn, text: str) -> None:

@@ -6,6 +6,7 @@ checks what was saved through the commands (and the database) a user has.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sqlite3
@@ -34,19 +35,23 @@ GOOD_Q5 = (
 )
 
 
-def spawn(home, *args: str) -> pexpect.spawn:
-    env = {k: v for k, v in os.environ.items() if k != "TAOTOKEN_API_KEY"}
+def spawn(home, *args: str, key: str | None = None, columns: int = 160) -> pexpect.spawn:
+    """studybot in a pseudo-terminal of ``columns``, offline unless ``key`` is given."""
+    env = {k: v for k, v in os.environ.items() if k not in {"TAOTOKEN_API_KEY", "COLUMNS"}}
     env.pop("PYTEST_CURRENT_TEST", None)
     # A pty under test cannot answer prompt_toolkit's cursor-position query.
     env |= {"STUDYBOT_HOME": str(home), "PROMPT_TOOLKIT_NO_CPR": "1", "NO_COLOR": "1"}
+    if key:
+        env["TAOTOKEN_API_KEY"] = key
     child = pexpect.spawn(
         sys.executable,
         ["-m", "studybot", *args],
         env=env,
         encoding="utf-8",
         timeout=30,
-        dimensions=(40, 160),
+        dimensions=(40, columns),
     )
+    child.logfile_read = io.StringIO()
     return child
 
 

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 from click.testing import CliRunner
 
 from studybot.cli import cli
+
+# A suite started as a background job of a script (``.ci/run &``) inherits SIGINT
+# ignored, and so would every studybot it starts: the Ctrl-C tests would see
+# nothing. A handler of our own is reset to the default in each child.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 CHANNEL_VARS = (
     "TAOTOKEN_API_KEY",

@@ -202,3 +202,18 @@ def test_a_live_interview_puts_the_question_in_its_words_the_bank_wording_dim_be
         assert finish(child) == 0
     (probe,) = probes(studybot_home)
     assert probe[7] == "model" and probe[6] == "covered"
+
+
+def test_an_interview_of_a_chapter_stops_on_ctrl_c_and_is_listed_as_one(studybot_home, invoke):
+    child = spawn(studybot_home, "interview", "--chapter", "1", "--followups", "0")
+    child.expect(r"面试官 · 第 1 题 \(1/8\)")
+    say(child, STRONG_Q1)
+    child.expect(r"面试官 · 第 2 题 \(2/8\)")
+    child.sendcontrol("c")
+    child.expect("studybot resume 1")
+    assert finish(child) == 130
+    listed = json.loads(invoke("sessions", "--json").stdout)
+    (session,) = listed if isinstance(listed, list) else listed["sessions"]
+    assert session["mode"] == "interview"
+    assert session["selection"] == {"kind": "chapter", "chapters": [1]}
+    assert session["answered"] == 1

@@ -8,6 +8,8 @@ probe or a learner's answer.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from openai_server import OpenAIServer
 from scripted import ScriptedInterview, interview, interviewer_reply
@@ -76,3 +78,26 @@ def test_probes_extend_the_cached_prefix_and_never_join_the_main_history(server,
     assert sorted(q for q, _ in learner.saved) == [1, 2, 3]
     shown = invoke("show", str(record.id))
     assert shown.exit_code == 0 and "probes: " in shown.stdout and "by the model" in shown.stdout
+
+
+def test_the_interviews_cost_in_show_is_every_request_it_sent(server, invoke, studybot_home):
+    config = studybot_home / "config.toml"
+    config.write_text(
+        config.read_text(encoding="utf-8")
+        + f'\n[prices."{MODEL}"]\ninput = 2.0\ncached_input = 0.5\noutput = 8.0\ncurrency = "CNY"\n',
+        encoding="utf-8",
+    )
+    learner = ScriptedInterview(ANSWERS, PROBE_ANSWERS)
+    flags = {"base_url": server.base_url, "model": MODEL, "segment_min": 2, "segment_max": 2}
+    record = interview(learner, ids=(1, 2, 3), flags=flags)
+
+    sent = server.usage_sent  # main asks, probes, gradings and the summary, as the server counted
+    cached = sum(u["prompt_tokens_details"]["cached_tokens"] for u in sent)
+    prompt = sum(u["prompt_tokens"] for u in sent)
+    completion = sum(u["completion_tokens"] for u in sent)
+    expected = ((prompt - cached) * 2.0 + cached * 0.5 + completion * 8.0) / 1e6
+    shown = invoke("show", str(record.id), "--json")
+    assert shown.exit_code == 0, shown.stderr
+    cost = json.loads(shown.stdout)["cost"]
+    assert cost["currency"] == "CNY" and cost["total"] == pytest.approx(expected, rel=1e-6)
+    assert "CNY" in invoke("show", str(record.id)).stdout

@@ -277,26 +277,24 @@ def test_a_bank_without_a_rubric_gets_a_term_estimate_that_says_so(shipped):
 
 
 @pytest.mark.parametrize(
-    "attempt",
+    ("attempt", "state"),
     [
-        "冻结顶层、训练底层，因为顶层特征更通用。",
-        "Freeze the top layers and train the bottom ones: the bottom layers are task specific.",
+        ("冻结顶层、训练底层，因为顶层特征更通用。", CONTRADICTED),
+        (
+            "Freeze the top layers and train the bottom ones: the bottom layers are task specific.",
+            CONTRADICTED,
+        ),
+        ("冻结底层、训练顶层：底层学到的是通用的词法句法特征。", COVERED),
+        (
+            "Freeze the bottom layers and train the top ones: the bottom layers learn general "
+            "features.",
+            COVERED,
+        ),
     ],
 )
-def test_a_direction_said_backwards_contradicts_in_either_language(grader, shipped, attempt):
+def test_a_direction_said_backwards_contradicts_in_either_language(grader, shipped, attempt, state):
     """Q131 point 2 (freeze the bottom, train the top): the reverse is a wrong belief."""
     result = grader.grade(shipped.get(131), attempt)
-    assert result.points[1].state == CONTRADICTED, states(result)
-    assert review.suggest_rating(result.score, result.contradicted) == 1
-
-
-@pytest.mark.parametrize(
-    "attempt",
-    [
-        "冻结底层、训练顶层：底层学到的是通用的词法句法特征。",
-        "Freeze the bottom layers and train the top ones: the bottom layers learn general features.",
-    ],
-)
-def test_the_same_direction_said_right_is_covered(grader, shipped, attempt):
-    result = grader.grade(shipped.get(131), attempt)
-    assert result.points[1].state == COVERED, states(result)
+    assert result.points[1].state == state, states(result)
+    if state == CONTRADICTED:
+        assert review.suggest_rating(result.score, result.contradicted) == 1

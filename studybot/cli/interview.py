@@ -139,13 +139,21 @@ def _interview_locked(study, store, record, minutes: int | None) -> None:
 
 
 def show_feedback(view) -> None:
-    """The interview's feedback on the terminal: the report's text, as written."""
+    """The interview's feedback: the report drawn as Markdown on a terminal, its text when piped."""
     from studybot.cli.common import stdout_console
     from studybot.output.interview import to_markdown
 
     console = stdout_console()
     console.print("\n━━ Feedback ━━", style="bold magenta")
-    console.print(to_markdown(view), markup=False, soft_wrap=True)
+    report = to_markdown(view)
+    if not console.is_terminal:  # the text `export -f md` writes, for a pager or grep
+        console.print(report, markup=False, soft_wrap=True)
+        return
+    from rich.markdown import Markdown
+
+    from studybot.output.markup import readable_math
+
+    console.print(Markdown(readable_math(report), hyperlinks=False))
 
 
 COMMANDS = [interview]

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from studybot.channel.providers.offline import answered_follow_up
+from studybot.channel.providers.offline import answer_text, answered_follow_up
 from studybot.errors import BadInput, StudybotError
 from studybot.output.markup import to_html
 from studybot.storage.store import SessionView
@@ -59,7 +59,7 @@ def cards(view: SessionView) -> list[Card]:
     for turn in view.turns:
         question = _question(bank, turn.question_id)
         chapter = bank.chapter(question.chapter) if bank and question else None
-        back = [to_html(turn.answer)]
+        back = [to_html(_learnt(record, turn, question))]
         for item in follow_ups.get(turn.question_id, []):
             back += [
                 "<hr>",
@@ -77,6 +77,16 @@ def cards(view: SessionView) -> list[Card]:
             )
         )
     return made
+
+
+def _learnt(record, turn, question) -> str:
+    """What a card's back teaches: the turn's answer, or the bank's answer for an interview.
+
+    An interview's turn is the interviewer's question put in their words, not an answer.
+    """
+    if record.mode == "interview" and question is not None:
+        return answer_text(question)
+    return turn.answer
 
 
 def to_text(view: SessionView) -> str:

@@ -106,3 +106,14 @@ def test_a_probe_answered_well_lifts_its_point_and_a_wrong_one_marks_it():
     assert probes.lifted(first, 2, wrong).points[1].state == "contradicted"
     assert "你说「KV 缓存和头数没有关系」" in probes.offline_text(target)
     assert "没有谈到" in probes.offline_text(worded)
+
+
+def test_an_interviews_anki_cards_teach_the_banks_answer_not_the_question():
+    from studybot.output import anki
+
+    study, store, record = begin([24], followups=0)
+    interviewing.run(study, store, record, ScriptedInterview({24: WRONG_Q24}))
+    (card,) = anki.cards(store.view(record.id))
+    question = study.bank.get(24)
+    assert "MQA 让所有查询头共享 1 组 K/V" in card.back  # the bank's first key point
+    assert question.question not in card.back  # the turn (the question as put) is the front only

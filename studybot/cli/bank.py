@@ -183,14 +183,22 @@ def validate(path: str | None) -> None:
     """
     from studybot import bank as banks
     from studybot.cli.importing import print_facts
+    from studybot.errors import BankError
 
-    problems = banks.validate(path)
-    if problems:
-        for problem in problems:
+    report = None  # a question file is read once: its bank, then what the reader found
+    try:
+        if path is not None and banks.is_question_file(path):
+            from studybot.bank import importer
+
+            report = importer.inspect(path)
+            loaded = report.bank
+        else:
+            loaded = banks.load(path)
+    except BankError as exc:
+        for problem in exc.problems:
             echo(problem, err=True)
-        click.echo(f"{len(problems)} problem(s) found.", err=True)
-        raise Reported(USAGE)
-    loaded = banks.load(path)
+        click.echo(f"{len(exc.problems)} problem(s) found.", err=True)
+        raise Reported(USAGE) from None
     click.echo(
         f"OK: {len(loaded.questions)} questions in {len(loaded.chapters)} chapter(s), "
         f"Q{loaded.first}–Q{loaded.last}."
@@ -202,10 +210,8 @@ def validate(path: str | None) -> None:
         click.echo(warning, err=True)
     if warnings:
         click.echo(f"{len(warnings)} rubric warning(s); they do not fail the bank.", err=True)
-    if path is not None and banks.is_question_file(path):
-        from studybot.bank import importer
-
-        print_facts(importer.inspect(path))
+    if report is not None:
+        print_facts(report)
 
 
 @bank.command("import")

@@ -8,7 +8,6 @@ import click
 
 from studybot.cli.common import bank_option, channel_options, emit_json, json_option
 
-MARKS = {"covered": "✓", "partly": "½", "missed": "✗", "contradicted": "⚠"}
 MEANINGS = {"covered": "ok", "partly": "warning", "missed": "summary", "contradicted": "error"}
 
 
@@ -69,34 +68,32 @@ def as_data(checked) -> dict:
 
 
 def show(checked) -> None:
-    from studybot.cli.render import paint
+    from studybot.cli.common import echo
+    from studybot.cli.render import paint, printable
+    from studybot.learn.marks import MARKS, clip
     from studybot.learn.review import RATINGS
 
     result, question = checked.grade, checked.question
     click.echo(paint(f"Q{question.id} {question.question}", "question"))
     for n, p in enumerate(result.points, start=1):
         mark = paint(MARKS[p.state], MEANINGS[p.state])
-        click.echo(f" {mark} {n}. {_clip(p.point, 60)}")
+        click.echo(f" {mark} {n}. {printable(clip(p.point, 60))}")  # the mark keeps its colour
         if p.state == "contradicted":
             click.echo(paint(f"      you: {p.evidence or '…'} · key: {p.key or '…'}", "error"))
         elif p.evidence:
             click.echo(paint(f"      「{p.evidence}」", "summary"))
-    grader = "model" if result.grader == "model" else f"{result.grader}"
     click.echo(
         f"score {result.score:.0%} · {result.covered}/{result.total} covered"
         + (f", {result.partly} partly" if result.partly else "")
         + (f", {result.contradicted} contradicted" if result.contradicted else "")
         + f" · suggested: {checked.suggested} {RATINGS[checked.suggested]}"
-        + f" · {result.source} ({grader})"
+        + f" · {result.source} ({result.grader})"
     )
-    click.echo(f"advice: {result.advice}")
+    echo(f"advice: {result.advice}")
     if result.note:
         click.echo(paint(f"note: {result.note}", "warning"), err=True)
 
 
-def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 COMMANDS = [grade]

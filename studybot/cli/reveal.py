@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from studybot.learn import grading as grade
+from studybot.learn.marks import MARKS
 from studybot.learn.review import RATINGS, suggest_rating
 
-MARKS = {grade.COVERED: "✓", grade.PARTLY: "½", grade.MISSED: "✗", grade.CONTRADICTED: "⚠"}
 MARK_STYLES = {
     grade.COVERED: "green",
     grade.PARTLY: "yellow",

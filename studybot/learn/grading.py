@@ -32,7 +32,7 @@ from studybot.costs import tokens
 from studybot.errors import StudybotError
 from studybot.learn import rubric, words
 from studybot.learn.estimate import TermEstimate
-from studybot.learn.marks import CONTRADICTED, COVERED, CREDIT, MISSED, PARTLY, STATES
+from studybot.learn.marks import CONTRADICTED, COVERED, CREDIT, MISSED, PARTLY, STATES, clip
 from studybot.learn.variants import SPELLINGS
 from studybot.types import Messages, Usage
 
@@ -220,18 +220,13 @@ def advice(results: Sequence[PointResult], attempt: str, restated: bool = False)
     if wrong:
         said = results[wrong[0] - 1]
         many = f"{len(wrong)} points contradict" if len(wrong) > 1 else "1 point contradicts"
-        return f"{many} the key; start with point {wrong[0]}: {_clip(said.key or said.point, 40)}"
-    first = _clip(results[missed[0] - 1].point, 40)
+        return f"{many} the key; start with point {wrong[0]}: {clip(said.key or said.point, 40)}"
+    first = clip(results[missed[0] - 1].point, 40)
     partly = sum(r.state == PARTLY for r in results)
     left = f"{len(missed)} of {len(results)} not covered" + (
         f" ({partly} partly)" if partly else ""
     )
     return f"{left}; start with point {missed[0]}: {first}"
-
-
-def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 # -- live -----------------------------------------------------------------------
@@ -322,8 +317,8 @@ def parse(
     results = []
     for n, (point, key) in enumerate(zip(points, keys, strict=True), start=1):
         state, evidence = marks[n]
-        quote = _clip(evidence, EVIDENCE_CHARS) if evidence.strip() else None
-        shown = (key or _clip(point, 40)) if state == CONTRADICTED else None
+        quote = clip(evidence, EVIDENCE_CHARS) if evidence.strip() else None
+        shown = (key or clip(point, 40)) if state == CONTRADICTED else None
         results.append(PointResult(point, state, quote if state != MISSED else None, shown))
     return tuple(results), " ".join(advice_line.split())
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 from studybot.bank import Question
 from studybot.learn import grading as grade
-from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY
+from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
 from studybot.learn.reading import FOUND, Attempt
 
 RANK = {CONTRADICTED: 0, MISSED: 1, PARTLY: 2, COVERED: 3}  # worse first
@@ -180,5 +180,4 @@ def _figure(concept: str) -> bool:
 
 
 def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split()).rstrip("。；，,;")
-    return text if len(text) <= limit else text[:limit] + "…"
+    return clip(" ".join(text.split()).rstrip("。；，,;"), limit)

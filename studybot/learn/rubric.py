@@ -27,7 +27,7 @@ from studybot.bank import Bank, Question
 from studybot.bank.rubric import Number, PointRubric
 from studybot.learn import numbers as figures
 from studybot.learn.aliases import Alias
-from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY
+from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
 from studybot.learn.reading import ELSEWHERE, FOUND, NEGATED, Asked, Attempt
 from studybot.learn.sides import Sides, sides
 from studybot.learn.words import Clause
@@ -212,5 +212,4 @@ def alias_words(bank: Bank) -> set[str]:
 
 
 def _clip(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= EVIDENCE_CHARS else text[:EVIDENCE_CHARS] + "…"
+    return clip(text, EVIDENCE_CHARS)

@@ -12,17 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from studybot.learn.marks import CONTRADICTED, COVERED, CREDIT, MISSED, PARTLY
+from studybot.learn.marks import CONTRADICTED, COVERED, CREDIT, MARKS, MISSED, PARTLY, clip
+from studybot.learn.review import RATINGS
 from studybot.output.markup import escape_html_like
 from studybot.storage.store import ProbeRecord, SessionView
 
-MARKS = {COVERED: "✓", PARTLY: "½", MISSED: "✗", CONTRADICTED: "⚠"}
 WORDS = {COVERED: "答到", PARTLY: "部分", MISSED: "遗漏", CONTRADICTED: "说错"}
 STRONG, BORDERLINE, WEAK = "strong", "borderline", "weak"
 STRONG_FROM, BORDERLINE_FROM = 0.75, 0.45  # a chapter's mean final grade
 GAP_ORDER = {CONTRADICTED: 0, MISSED: 1, PARTLY: 2}
 GAP_CHARS = 36  # a gap names its key point in this many characters
-RATINGS = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
 
 
 @dataclass(frozen=True)
@@ -209,5 +208,4 @@ def _percent(score: float | None) -> str:
 
 
 def _clip(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= GAP_CHARS else text[:GAP_CHARS] + "…"
+    return clip(text, GAP_CHARS)

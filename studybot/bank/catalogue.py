@@ -98,7 +98,7 @@ def load(ref: str | None = None) -> Bank:
     if NAME.fullmatch(ref):
         _recover()
     if NAME.fullmatch(ref) and (saved / "bank.toml").is_file():
-        from studybot.bank.importer import saved as saved_banks
+        from studybot.bank import saved as saved_banks
 
         return saved_banks.load(saved, ref)
     raise BadInput(
@@ -134,8 +134,8 @@ def names() -> list[str]:
 
 
 def _recover() -> None:
-    """Finish or undo a ``bank import --force`` that was killed half way (importer.saved)."""
-    from studybot.bank.importer import saved
+    """Finish or undo a ``bank import --force`` that was killed half way (bank.saved)."""
+    from studybot.bank import saved
 
     if saved_root().is_dir():
         saved.recover(saved_root())
@@ -157,7 +157,7 @@ def save(loaded: Bank, name: str, source: str | None = None, force: bool = False
 
     An existing bank of that name is replaced only with ``force``.
     """
-    from studybot.bank.importer import saved
+    from studybot.bank import saved
 
     check_name(name)
     _recover()

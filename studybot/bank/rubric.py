@@ -40,11 +40,6 @@ class PointRubric:
     numbers: tuple[Number, ...] = ()
 
 
-def alternatives(alias: str) -> tuple[tuple[str, ...], ...]:
-    """An alias string's alternatives, each as its words: "KV 缓存 | KV cache" -> two."""
-    return tuple(tuple(part.split()) for part in alias.split("|") if part.split())
-
-
 def parse_rubric(
     raw: Any, points: int, question_id: int, where: Callable[..., str], problems: list[str]
 ) -> tuple[PointRubric, ...]:

@@ -94,6 +94,4 @@ def show(checked) -> None:
         click.echo(paint(f"note: {result.note}", "warning"), err=True)
 
 
-
-
 COMMANDS = [grade]

@@ -17,24 +17,24 @@ to refuse the bank:
 from __future__ import annotations
 
 from studybot.bank import Bank, Question
-from studybot.learn import rubric, words
+from studybot.learn import grading, words
 from studybot.learn.aliases import Alias
 from studybot.learn.reading import FOUND, Attempt
 
 
 def lint(bank: Bank) -> list[str]:
     """Every warning of the bank's rubric, as ``Q<id> point <n>: warning: …``."""
-    words.segmenter().add(rubric.alias_words(bank))  # cut as the grader cuts
+    grader = grading.offline(bank)  # words cut as the grader cuts them, rubrics compiled once
     out: list[str] = []
     for question in bank.questions:
         if question.rubric:
-            out.extend(_question(question))
+            out.extend(_question(question, grader))
     return out
 
 
-def _question(question: Question) -> list[str]:
+def _question(question: Question, grader: grading.OfflineGrader) -> list[str]:
     out: list[str] = []
-    compiled = rubric.compile_rubric(question)
+    compiled = grader.compiled(question)
     asked = Attempt(question.question, "")  # the question read as an attempt
     for n, point in enumerate(compiled.points, start=1):
         at = f"Q{question.id} point {n}: warning:"

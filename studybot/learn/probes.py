@@ -31,7 +31,7 @@ RANK = {CONTRADICTED: 0, MISSED: 1, PARTLY: 2, COVERED: 3}  # worse first
 PRIORITY = (CONTRADICTED, PARTLY, MISSED)  # what an interviewer asks about first
 QUOTE_CHARS = 30  # a quoted answer in a challenge is clipped to this many characters
 TOPIC_CHARS = 24  # a point without a rubric is named by its first characters
-RUBRIC, MODEL = "rubric", "model"  # where a probe's question came from
+RUBRIC, MODEL = grade.RUBRIC, grade.MODEL  # where a probe's question came from
 # Words that carry what a point claims: a missed point's topic is named without them.
 CLAIM_WORDS = re.compile(
     r"无关|有关|成正比|正比|不变|相关|无须|不需要|太小|太大|越多|越少|更多|更少|增加|减少"

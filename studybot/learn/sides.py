@@ -40,9 +40,6 @@ class Sides:
     names: dict[str, tuple[str, ...]]  # side -> its names as a clause's ``joined`` holds them
     of_point: tuple[str | None, ...]  # per key point, the side it is about (None: no side)
 
-    def rivals(self, side: str) -> set[str]:
-        return set(self.names) - {side}
-
     def named(self, clause: Clause) -> list[str]:
         """The sides ``clause`` names, in the order it names them."""
         at: list[tuple[int, str]] = []
@@ -51,16 +48,6 @@ class Sides:
             if spans:
                 at.append((min(spans), side))
         return [side for _, side in sorted(at)]
-
-    def topics(self, clauses: Sequence[Clause]) -> list[str | None]:
-        """Per clause, the side it is about: the first it names, else the one before it."""
-        out: list[str | None] = []
-        topic: str | None = None
-        for clause in clauses:
-            named = self.named(clause)
-            topic = named[0] if named else topic
-            out.append(topic)
-        return out
 
 
 NONE = Sides({}, ())

@@ -32,7 +32,6 @@ from studybot.errors import StudybotError
 from studybot.learn import grading as grade
 from studybot.learn import probes as probing
 from studybot.storage.store import (
-    GradeRecord,
     InterviewAnswer,
     ProbeRecord,
     SegmentRecord,
@@ -283,18 +282,11 @@ def ratings(
     study: Study, store: Store, session: SessionRecord, listener: InterviewListener
 ) -> None:
     """The closing screen: every graded, unrated question with its suggestion; saved as confirmed."""
-    grades: dict[int, GradeRecord] = store.grades(session.id)
-    rated = store.session_reviews(session.id)
-    known = {q.id: q for q in study.bank.questions}
-    rows = []
-    for segment in store.segments(session.id):
-        for question_id in segment.question_ids:
-            record = grades.get(question_id)
-            if record is None or question_id in rated:
-                continue
-            question = known.get(question_id) or Question(id=question_id, chapter=0, question="")
-            result, _ = answers.as_grade(record)
-            rows.append(Rated(question, result, quizzing.suggestion(result)))
+    rows, attempts = [], {}
+    for question, record in quizzing.unrated(study, store, session):
+        result, _ = answers.as_grade(record)
+        rows.append(Rated(question, result, quizzing.suggestion(result)))
+        attempts[question.id] = record.attempt
     if not rows:
         return
     chosen = listener.ratings(rows)
@@ -304,5 +296,5 @@ def ratings(
         rating = chosen.get(row.question.id)
         if rating is None:
             continue
-        attempt = grades[row.question.id].attempt
+        attempt = attempts[row.question.id]
         quizzing.rate(study, store, session, row.question, rating, attempt, row.result, listener)

@@ -18,8 +18,7 @@ from dataclasses import dataclass
 
 from studybot.bank import Bank, Question
 from studybot.channel.config import Settings
-from studybot.channel.providers.offline import answer_text, has_answer, summary_text
-from studybot.costs import tokens
+from studybot.channel.providers.offline import summary_text
 from studybot.costs.cache.rules import resolve
 from studybot.costs.prices import Cost, Price
 from studybot.costs.strategy import Sent, Strategy
@@ -28,7 +27,8 @@ from studybot.learn import grading as grade
 from studybot.learn import probes as probing
 from studybot.study import prompt
 from studybot.study.conversation import Asked, requests
-from studybot.study.session import cut
+from studybot.study.interview import DEFAULT_FOLLOWUPS
+from studybot.study.session import answer_lengths, cut
 
 ASKED_TOKENS = 60  # a live interviewer's one or two sentences putting the question
 ATTEMPT_TOKENS = 150  # a learner's spoken-length answer, typed
@@ -72,7 +72,7 @@ def project(
     last: int,
     settings: Settings,
     *,
-    followups: int = 2,
+    followups: int = DEFAULT_FOLLOWUPS,
     rule: str | None = None,
     price: Price | None = None,
 ) -> InterviewPlan:
@@ -81,13 +81,7 @@ def project(
     prefix = prompt.system_prefix(bank, settings.prefix_style)
     asked = {q.id: STAND_IN * ASKED_TOKENS if live else q.question for q in questions}
     # Cut as a session of the questions is cut (session.start): the same segments as ``run``.
-    lengths: dict[int, int] | int = settings.answer_tokens
-    if not live:
-        lengths = {
-            q.id: tokens.count(answer_text(q)) if has_answer(q) else settings.answer_tokens
-            for q in questions
-        }
-    parts = cut(questions, prefix, settings, lengths)
+    parts = cut(questions, prefix, settings, answer_lengths(questions, settings, live))
     by_id = {q.id: q for q in questions}
     sent = list(_sent(prefix, [p.question_ids for p in parts], by_id, asked, followups, live))
     strategy = measure("interview", sent, resolve(rule, settings), settings.kv_model)

@@ -48,7 +48,7 @@ def confirm(
 ) -> grade.Grade:
     """The marks the learner confirms from ``shown``; saved as the grade when they change any."""
     marks = listener.confirm_marks(question, shown)
-    if marks == QUIT or isinstance(marks, str):
+    if isinstance(marks, str):  # QUIT
         raise Stopped(session.id)
     if states(marks) != states(shown):
         store.record_grade(answers.confirmed(record, marks, estimate))
@@ -90,13 +90,10 @@ def rate(
     listener.rating_saved(question, rating, scheduled.interval)
 
 
-def missing_ratings(study: Study, store: Store, session: SessionRecord, listener: Listener) -> None:
-    """Ask for each graded, unrated question of ``session``, in the order they were asked.
+def unrated(study: Study, store: Store, session: SessionRecord):
+    """Each graded question of ``session`` not rated yet, as (question, grade), in asked order.
 
-    An earlier run stopped at "Rate recall" (Ctrl-C, a hang-up, ``q``): its
-    turn and grade are saved, the rating is not. Enter takes the suggestion
-    as usual; a follow-up needs the question's segment, so it is not offered.
-    A question left unrated again (``NEXT``) is asked again on the next resume.
+    A question the bank no longer holds is named by the text it was asked with.
     """
     grades, rated = store.grades(session.id), store.session_reviews(session.id)
     asked = {t.question_id: t for t in store.turns(session.id)}
@@ -106,14 +103,27 @@ def missing_ratings(study: Study, store: Store, session: SessionRecord, listener
             record = grades.get(question_id)
             if record is None or question_id in rated:
                 continue
-            question = known.get(question_id) or Question(
-                id=question_id, chapter=0, question=asked[question_id].question
+            text = asked[question_id].question if question_id in asked else ""
+            yield (
+                known.get(question_id) or Question(id=question_id, chapter=0, question=text),
+                record,
             )
-            shown, estimate = answers.as_grade(record)
-            listener.rating_missing(question, shown)
-            result = confirm(store, session, question, record, shown, estimate, listener)
-            action = listener.after_answer(question, suggestion(result))
-            if action == QUIT:
-                raise Stopped(session.id)
-            if isinstance(action, int):  # anything else leaves it unrated, asked next time
-                rate(study, store, session, question, action, record.attempt, result, listener)
+
+
+def missing_ratings(study: Study, store: Store, session: SessionRecord, listener: Listener) -> None:
+    """Ask for each graded, unrated question of ``session``, in the order they were asked.
+
+    An earlier run stopped at "Rate recall" (Ctrl-C, a hang-up, ``q``): its
+    turn and grade are saved, the rating is not. Enter takes the suggestion
+    as usual; a follow-up needs the question's segment, so it is not offered.
+    A question left unrated again (``NEXT``) is asked again on the next resume.
+    """
+    for question, record in unrated(study, store, session):
+        shown, estimate = answers.as_grade(record)
+        listener.rating_missing(question, shown)
+        result = confirm(store, session, question, record, shown, estimate, listener)
+        action = listener.after_answer(question, suggestion(result))
+        if action == QUIT:
+            raise Stopped(session.id)
+        if isinstance(action, int):  # anything else leaves it unrated, asked next time
+            rate(study, store, session, question, action, record.attempt, result, listener)

@@ -98,7 +98,12 @@ def start(
     if not questions:
         raise BadInput("no questions to study", hint="choose some with --from/--to or --chapter")
     prefix = prompt.system_prefix(study.bank, study.settings.prefix_style)
-    parts = cut(questions, prefix, study.settings, _answer_lengths(study, questions))
+    parts = cut(
+        questions,
+        prefix,
+        study.settings,
+        answer_lengths(questions, study.settings, study.provider.live),
+    )
     settings = study.settings
     session_id = store.new_session(
         bank=study.key,
@@ -148,11 +153,14 @@ def cut(
     )
 
 
-def _answer_lengths(study: Study, questions: Sequence[Question]) -> dict[int, int] | int:
-    if not study.provider.live:
-        live = study.settings.answer_tokens  # for those answered live later (resume)
-        return {q.id: tokens.count(answer_text(q)) if has_answer(q) else live for q in questions}
-    return study.settings.answer_tokens
+def answer_lengths(
+    questions: Sequence[Question], settings: Settings, live: bool
+) -> dict[int, int] | int:
+    """The answer tokens a cut projects: offline, each answer key's own length."""
+    if not live:
+        later = settings.answer_tokens  # for those answered live later (resume)
+        return {q.id: tokens.count(answer_text(q)) if has_answer(q) else later for q in questions}
+    return settings.answer_tokens
 
 
 def run(study: Study, store: Store, session: SessionRecord, listener: Listener) -> SessionRecord:

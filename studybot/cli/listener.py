@@ -369,10 +369,6 @@ def turn_line(turn, position: int, total: int) -> str:
 
 def id_ranges(ids) -> str:
     """Question ids as ranges: "Q1–Q8", "Q5", or a review's "Q2, Q6–Q8, Q23"."""
-    runs: list[list[int]] = []
-    for question_id in ids:
-        if runs and question_id == runs[-1][-1] + 1:
-            runs[-1].append(question_id)
-        else:
-            runs.append([question_id])
-    return ", ".join(f"Q{r[0]}" if len(r) == 1 else f"Q{r[0]}–Q{r[-1]}" for r in runs)
+    from studybot.study.selection import runs
+
+    return ", ".join(f"Q{a}" if a == b else f"Q{a}–Q{b}" for a, b in runs(ids))

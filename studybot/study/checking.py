@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from studybot.bank import Question
 from studybot.channel.providers.offline import answer_text
 from studybot.errors import BadInput
-from studybot.learn import grading, review
+from studybot.learn import grading
 from studybot.learn.grading import Grade
 from studybot.study.conversation import Conversation
 from studybot.study.opening import Options, open_study
 from studybot.study.prompt import system_prefix
+from studybot.study.quizzing import suggestion
 
 
 @dataclass(frozen=True)
@@ -54,15 +55,12 @@ class Checker:
                 f"question {question_id} has no key points or reference answer to grade against",
                 hint="grade a question of a bank with key points, e.g. the shipped one",
             )
-        if self.live:
-            # The quiz's side request: the question and its key answer, then the grading ask.
-            conversation = Conversation(self.prefix, None, [(question, answer_text(question))])
-            messages = conversation.side(grading.grading_request(question, attempt))
-            provider = self.study.provider
-            result = grading.judge(provider, self.grader, messages, question, attempt)
-        else:
-            result = self.grader.grade(question, attempt)
-        return Checked(question, result, review.suggest_rating(result.score, result.contradicted))
+        # The quiz's side request: the question and its key answer, then the grading ask;
+        # an offline provider declines it and judge grades on the rubric.
+        conversation = Conversation(self.prefix, None, [(question, answer_text(question))])
+        messages = conversation.side(grading.grading_request(question, attempt))
+        result = grading.judge(self.study.provider, self.grader, messages, question, attempt)
+        return Checked(question, result, suggestion(result))
 
 
 def check(options: Options, question_id: int, attempt: str) -> Checked:

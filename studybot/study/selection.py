@@ -133,13 +133,17 @@ def label(record: SessionRecord) -> str:
     return f"{record.first_question}–{record.last_question}"
 
 
+def runs(numbers: Iterable[int]) -> list[tuple[int, int]]:
+    """Consecutive numbers as (first, last), in the order given: 3,4,5,9 -> (3, 5), (9, 9)."""
+    out: list[list[int]] = []
+    for n in numbers:
+        if out and n == out[-1][1] + 1:
+            out[-1][1] = n
+        else:
+            out.append([n, n])
+    return [(first, last) for first, last in out]
+
+
 def spans(numbers: Iterable[int]) -> str:
     """Numbers with their runs joined: 3,4,5,9 -> "3–5,9"."""
-    ordered = sorted(set(numbers))
-    runs: list[list[int]] = []
-    for n in ordered:
-        if runs and n == runs[-1][-1] + 1:
-            runs[-1].append(n)
-        else:
-            runs.append([n])
-    return ",".join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
+    return ",".join(str(a) if a == b else f"{a}–{b}" for a, b in runs(sorted(set(numbers))))

@@ -44,9 +44,11 @@ def test_each_library_error_is_its_line_its_hint_and_its_code(capsys, error, cod
     assert out.err == f"Error: {error.message}\nHint: {error.hint}\n"
 
 
-def test_an_error_without_a_hint_is_one_line():
+def test_an_error_without_a_hint_is_one_line(capsys):
     error = BadInput("rating 7 is not one of 1-4")
     assert error.hint is None and error.exit_code == USAGE
+    assert launch.handle(error) == USAGE
+    assert capsys.readouterr().err == "Error: rating 7 is not one of 1-4\n"
 
 
 def test_a_bank_error_names_the_first_problem_and_counts_the_rest(capsys):

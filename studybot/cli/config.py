@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from studybot.cli.common import channel_options, emit_json, json_option
-from studybot.cli.render import printable
+from studybot.cli.common import channel_options, echo, emit_json, json_option
 from studybot.errors import clip, quoted
 
 CHANNEL_FIELDS = ("base_url", "model", "wire_api", "env_key", "offline")
@@ -60,11 +59,11 @@ def render(data: dict, fields: tuple[str, ...] | None = None) -> None:
         odd = isinstance(value, str) and (value != value.strip() or not value.isprintable())
         shown = quoted(value) if odd else clip(str(value))  # a 1 MB value stays one line
         shown = "(none)" if shown == "" else shown
-        click.echo(printable(f"{name:<{width}}  {shown}  ({entry['source']})"))
-    click.echo(printable(f"{'key':<{width}}  {data['key']['summary']}"))
+        echo(f"{name:<{width}}  {shown}  ({entry['source']})")
+    echo(f"{'key':<{width}}  {data['key']['summary']}")
     mode = data["mode"]
     reason = f" ({data['offline_reason']})" if data["offline_reason"] else ""
-    click.echo(printable(f"{'mode':<{width}}  {mode}{reason}"))
+    echo(f"{'mode':<{width}}  {mode}{reason}")
     if fields is None:
         click.echo(f"\nstudybot config: {data['files']['studybot']}")
         click.echo(f"Codex config:    {data['files']['codex']}")

@@ -6,7 +6,7 @@ from contextlib import nullcontext
 
 import click
 
-from studybot.cli.common import channel_options, emit_json, json_option
+from studybot.cli.common import channel_options, echo, emit_json, json_option
 from studybot.cli.render import paint, printable
 
 MARKS = {True: "ok", False: "FAIL", None: "--"}
@@ -86,9 +86,9 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
         raise StudybotError(f"database check: {database.detail}", hint=database.hint)
     if result.ok:
         if not as_json:
-            click.echo(printable(f"\nVerdict: {result.text}"))
+            echo(f"\nVerdict: {result.text}")
             if result.hint:
-                click.echo(printable(result.hint[0].upper() + result.hint[1:]))
+                echo(result.hint[0].upper() + result.hint[1:])
         return
     if not as_json:
         click.echo("")

@@ -80,15 +80,16 @@ def review(limit, bank_ref, as_json, **flags) -> None:
     store = Store.open()
     record = begin_review(study, store, limit, answerer=is_terminal())
     if record is None:
-        click.echo(_nothing_now(store, study))
-        if not reviews.cards(store, study.key):
+        cards = reviews.cards(store, study.key)
+        click.echo(_nothing_now(store, study, cards))
+        if not cards:
             click.echo("Rate questions first: studybot run --from 1 --to 8 --quiz")
         return
     notice_line(notice)
     study_session(study, store, record, as_json)
 
 
-def _nothing_now(store, study) -> str:
+def _nothing_now(store, study, cards) -> str:
     """Why review has nothing to serve: nothing due, or today's limit reached."""
     from studybot.learn import review as reviews
 
@@ -100,7 +101,7 @@ def _nothing_now(store, study) -> str:
             f"reviews_per_day {left.reviews_per_day}; {len(due)} are due "
             "(--reviews-per-day N serves more today)."
         )
-    upcoming = min((c.due for c in reviews.cards(store, study.key)), default=None)
+    upcoming = min((c.due for c in cards), default=None)
     when = f"; the next one is due {reviews.until(upcoming)}" if upcoming else ""
     return f"Nothing is due for review{when}."
 

@@ -154,11 +154,6 @@ def wrap(text: str, width: int, hang: str = "") -> list[str]:
     return out
 
 
-def wrap_cjk(text: str, width: int) -> list[str]:
-    """Lines of at most ``width`` cells (``wrap`` without an indent)."""
-    return wrap(text, width)
-
-
 def _divide_line(text: str, width: int, fold: bool = True) -> list[int]:
     """rich's line breaker (``rich._wrap.divide_line``), with the rules above."""
     return break_offsets(text, width, fold=fold)

@@ -337,8 +337,6 @@ class Store(Attempts, Interviews, ReviewLog):
     def followups(self, session_id: int) -> list[FollowUp]:
         return self._records(FollowUp, "followups", session_id, order="id")
 
-    # -- drafts: attempts typed, not yet sent ----------------------------------
-
     def _records(self, cls, table: str, session_id: int, order: str) -> list:
         """Rows of ``table`` for a session as ``cls`` values (extra columns ignored)."""
         rows = self.db.query(

@@ -33,10 +33,10 @@ def test_html_like_text_is_visible_after_commonmark_rendering():
 def test_cjk_text_wraps_between_characters_and_keeps_latin_words_whole():
     from rich.cells import cell_len
 
-    from studybot.cli.wrap import wrap_cjk
+    from studybot.cli.wrap import wrap
 
     text = "位置编码只在训练见过的长度范围内可靠，并要求输入与 max_tokens 之和不超过它。"
-    lines = wrap_cjk(text, 20)
+    lines = wrap(text, 20)
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")  # nothing lost
     assert all(cell_len(line) <= 20 for line in lines)
     assert len(lines) > 1 and lines[0] == "位置编码只在训练见过"

@@ -15,6 +15,7 @@ import sqlite3
 
 import pexpect
 import test_terminal as terminal
+from test_terminal import finish
 
 from studybot.storage.store import DB_NAME
 
@@ -41,12 +42,6 @@ def say(child: pexpect.spawn, text: str) -> None:
     child.expect("›")
     child.send(text)
     child.send("\r\r")
-
-
-def finish(child: pexpect.spawn) -> int:
-    child.expect(pexpect.EOF)
-    child.close()
-    return child.exitstatus
 
 
 def probes(home) -> list[tuple]:

@@ -10,21 +10,20 @@ cut inside a formula); no terminal, no quiz; a rating lost on interrupt.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 
 import pexpect
 import pytest
+import test_terminal as terminal
 from rich.cells import cell_len
+from test_terminal import db, finish
 
 from studybot import bank
-from studybot.storage.store import DB_NAME
 
 # The ends of the prompts, wherever a narrow terminal wraps them.
 MARKS = r"u\s+h\s+\?\s+q: "  # the marks step
@@ -41,30 +40,11 @@ GOOD_Q1 = (
 
 
 def spawn(home, *args: str, columns: int = 100, rows: int = 40) -> pexpect.spawn:
-    env = {k: v for k, v in os.environ.items() if k not in {"TAOTOKEN_API_KEY", "COLUMNS"}}
-    env.pop("PYTEST_CURRENT_TEST", None)
-    # A pty under test cannot answer prompt_toolkit's cursor-position query.
-    env |= {"STUDYBOT_HOME": str(home), "PROMPT_TOOLKIT_NO_CPR": "1", "NO_COLOR": "1"}
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "studybot", *args],
-        env=env,
-        encoding="utf-8",
-        timeout=30,
-        dimensions=(rows, columns),
-    )
-    child.logfile_read = io.StringIO()  # everything the terminal was sent
-    return child
+    return terminal.spawn(home, *args, columns=columns, rows=rows)  # everything sent, logged
 
 
 def shown(child: pexpect.spawn) -> str:
     return child.logfile_read.getvalue()
-
-
-def finish(child: pexpect.spawn) -> int:
-    child.expect(pexpect.EOF)
-    child.close()
-    return child.exitstatus
 
 
 def answer(child: pexpect.spawn, text: str = "", end: str = "\r\r") -> None:
@@ -79,10 +59,6 @@ def lines(screen: str) -> list[str]:
     """What a terminal shows, line by line: escapes dropped, a carriage return overwrites."""
     plain = ESCAPES.sub("", screen).replace("\x08", "")
     return [line.rstrip("\r").split("\r")[-1].rstrip() for line in plain.split("\n")]
-
-
-def db(home):
-    return sqlite3.connect(home / DB_NAME)
 
 
 # -- 20.1 before the reveal ---------------------------------------------------------

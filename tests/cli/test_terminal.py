@@ -35,8 +35,10 @@ GOOD_Q5 = (
 )
 
 
-def spawn(home, *args: str, key: str | None = None, columns: int = 160) -> pexpect.spawn:
-    """studybot in a pseudo-terminal of ``columns``, offline unless ``key`` is given."""
+def spawn(
+    home, *args: str, key: str | None = None, columns: int = 160, rows: int = 40
+) -> pexpect.spawn:
+    """studybot in a pseudo-terminal of ``rows`` × ``columns``, offline unless ``key`` is given."""
     env = {k: v for k, v in os.environ.items() if k not in {"TAOTOKEN_API_KEY", "COLUMNS"}}
     env.pop("PYTEST_CURRENT_TEST", None)
     # A pty under test cannot answer prompt_toolkit's cursor-position query.
@@ -49,7 +51,7 @@ def spawn(home, *args: str, key: str | None = None, columns: int = 160) -> pexpe
         env=env,
         encoding="utf-8",
         timeout=30,
-        dimensions=(40, columns),
+        dimensions=(rows, columns),
     )
     child.logfile_read = io.StringIO()
     return child

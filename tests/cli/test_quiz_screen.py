@@ -55,6 +55,14 @@ def answer(child: pexpect.spawn, text: str = "", end: str = "\r\r") -> None:
     child.send(end)
 
 
+def rate(child: pexpect.spawn, key: str) -> None:
+    """Confirm the grader's marks with Enter, then press ``key`` at the rating prompt."""
+    child.expect(MARKS)
+    child.send("\r")
+    child.expect(RATE)
+    child.send(key)
+
+
 def lines(screen: str) -> list[str]:
     """What a terminal shows, line by line: escapes dropped, a carriage return overwrites."""
     plain = ESCAPES.sub("", screen).replace("\x08", "")
@@ -77,17 +85,11 @@ def test_h_and_question_mark_alone_on_a_line_show_the_hint_and_keys_without_send
     child.send("h\r")  # alone on the next line: the hint again, the line typed stays
     child.expect("hint: ")
     child.send("\r\r")
-    child.expect(MARKS)
-    child.send("\r")
-    child.expect(RATE)
-    child.send("3")
+    rate(child, "3")
     # Ctrl-D on an empty first line ends the attempt (think, then reveal): no quitting.
     answer(child, end="\x04")
     child.expect(r"answer \(no attempt\)")
-    child.expect(MARKS)
-    child.send("\r")
-    child.expect(RATE)
-    child.send("2")
+    rate(child, "2")
     assert finish(child) == 0
     with db(studybot_home) as con:
         attempts = con.execute("select question_id, attempt from grades order by question_id")
@@ -113,15 +115,9 @@ def test_a_draft_survives_ctrl_c_and_is_offered_on_resume(studybot_home):
     child.expect("Your draft from the last run is back")
     child.expect("›")
     child.send("Q 只用一次\r\r")  # the draft is in the editor: this goes on from it
-    child.expect(MARKS)
-    child.send("\r")
-    child.expect(RATE)
-    child.send("3")
+    rate(child, "3")
     answer(child, end="\x04")
-    child.expect(MARKS)
-    child.send("\r")
-    child.expect(RATE)
-    child.send("\r")
+    rate(child, "\r")
     assert finish(child) == 0
     with db(studybot_home) as con:
         grades = con.execute("select question_id, attempt from grades order by question_id")
@@ -169,10 +165,7 @@ def test_the_per_turn_figures_show_with_stats_and_show_always_has_them(studybot_
     child = spawn(studybot_home, *args)
     answer(child)
     child.expect(r"\[1/1\] Q22 · prompt [\d,]+ · answer [\d,]+ · n=[\d,]+")
-    child.expect(MARKS)
-    child.send("\r")
-    child.expect(RATE)
-    child.send("1")
+    rate(child, "1")
     assert finish(child) == 0
     shown = json.loads(invoke("show", "1", "--json").stdout)
     assert shown["turns"][0]["prompt_tokens"] > 0
@@ -357,10 +350,7 @@ def test_a_rating_lost_at_the_rating_prompt_is_asked_first_on_resume(studybot_ho
     child.expect("saved: 2 Hard")
     child.expect("第 6 题")
     answer(child, end="\x04")
-    child.expect(MARKS)
-    child.send("\r")
-    child.expect(RATE)
-    child.send("\r")
+    rate(child, "\r")
     assert finish(child) == 0
     with db(studybot_home) as con:
         rated = con.execute("select question_id, rating, session_id from reviews order by id")
@@ -372,18 +362,12 @@ def test_a_key_typed_twice_at_the_rating_prompt_rates_once_and_never_reaches_the
 ):
     child = spawn(studybot_home, "run", "--ids", "5,6", "--quiz")
     answer(child, "注意力分数矩阵 n×n，随 n² 增长")
-    child.expect(MARKS)
-    child.send("\r")
-    child.expect(RATE)
-    child.send("33")
+    rate(child, "33")
     child.expect("saved: 3 Good")
     child.expect("第 6 题")
     child.expect("›")
     child.send("\r")  # an empty first line: if the second 3 had stayed, it would be the attempt
-    child.expect(MARKS)
-    child.send("\r")
-    child.expect(RATE)
-    child.send("1")
+    rate(child, "1")
     assert finish(child) == 0
     with db(studybot_home) as con:
         assert con.execute("select attempt from grades where question_id = 6").fetchone() == ("",)

@@ -15,7 +15,6 @@ from studybot.cli.listener import TerminalListener, turn_line
 from studybot.cli.render import echo
 from studybot.learn.review import RATINGS
 from studybot.study.interview import InterviewListener
-from studybot.study.listening import AttemptInterrupted
 
 ANSWER_HELP = (
     "Your answer (Enter a new line · an empty line or Ctrl-D sends it · "
@@ -60,17 +59,7 @@ class InterviewScreen(TerminalListener, InterviewListener):
             self.err.print(turn_line(turn, self.position, self.record.total))
 
     def attempt(self, question) -> str:
-        draft, self.draft = self.draft, ""
-        echo(ANSWER_HELP)
-        if draft:
-            echo("Your draft from the last run is back in the editor: finish it, or clear it.")
-        try:
-            text = terminal.read_text(
-                "› ", multiline=True, default=draft, commands={"?": lambda: echo(ANSWER_KEYS)}
-            )
-        except terminal.Interrupted as stop:
-            raise AttemptInterrupted(stop.text) from None
-        return text or ""
+        return self._read_attempt(ANSWER_HELP, {"?": lambda: echo(ANSWER_KEYS)})
 
     def answer_timed(self, question, seconds: float, result) -> None:
         echo(f"answered in {seconds:.0f} s · saved", meaning="tokens")

@@ -97,16 +97,8 @@ class TerminalListener:
         self.draft = draft
 
     def attempt(self, question) -> str:
-        draft, self.draft = self.draft, ""
-        echo(ATTEMPT_HELP)
-        if draft:
-            echo("Your draft from the last run is back in the editor: finish it, or clear it.")
         commands = {"h": lambda: self._hint(question), "?": lambda: echo(ATTEMPT_KEYS)}
-        try:
-            text = terminal.read_text("› ", multiline=True, default=draft, commands=commands)
-        except terminal.Interrupted as stop:
-            raise AttemptInterrupted(stop.text) from None
-        text = text or ""
+        text = self._read_attempt(ATTEMPT_HELP, commands)
         heading = "── answer ──" if text else "── answer (no attempt) ──"
         if self.record.live:
             self._say(heading)
@@ -114,6 +106,18 @@ class TerminalListener:
         else:  # the answer key: revealed with the marks beside it, once it is graded
             self.held = [heading]
         return text
+
+    def _read_attempt(self, help_line: str, commands: dict) -> str:
+        """The learner's answer in the editor, from a kept draft; Ctrl-C keeps what was typed."""
+        draft, self.draft = self.draft, ""
+        echo(help_line)
+        if draft:
+            echo("Your draft from the last run is back in the editor: finish it, or clear it.")
+        try:
+            text = terminal.read_text("› ", multiline=True, default=draft, commands=commands)
+        except terminal.Interrupted as stop:
+            raise AttemptInterrupted(stop.text) from None
+        return text or ""
 
     def text(self, chunk: str) -> None:
         if self.held is not None:

@@ -157,7 +157,7 @@ def save(loaded: Bank, name: str, source: str | None = None, force: bool = False
 
     An existing bank of that name is replaced only with ``force``.
     """
-    from studybot.bank import saved
+    from studybot.bank import bulk, saved
 
     check_name(name)
     _recover()
@@ -167,5 +167,6 @@ def save(loaded: Bank, name: str, source: str | None = None, force: bool = False
             f"a bank named {name!r} already exists ({target})",
             hint="add --force to replace it, or choose another --name",
         )
-    saved.write(loaded, target, source)
+    with bulk.steady():
+        saved.write(loaded, target, source)
     return target

@@ -216,8 +216,11 @@ def _from_snapshot(data: dict, name: str) -> Bank:
 def files(loaded: Bank, source: str | None = None) -> dict[str, str]:
     """File name -> TOML text: ``bank.toml`` and one file per chapter."""
     out = {"bank.toml": _index(loaded, source)}
+    members: dict[int, list[Question]] = {c.number: [] for c in loaded.chapters}
+    for question in loaded.questions:
+        members.setdefault(question.chapter, []).append(question)
     for chapter in loaded.chapters:
-        out[_chapter_file(chapter)] = _chapter(loaded, chapter)
+        out[_chapter_file(chapter)] = _chapter(chapter, members[chapter.number])
     return out
 
 
@@ -243,11 +246,9 @@ def _index(loaded: Bank, source: str | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _chapter(loaded: Bank, chapter: Chapter) -> str:
+def _chapter(chapter: Chapter, questions: list[Question]) -> str:
     lines = [f"chapter = {chapter.number}"]
-    for question in loaded.questions:
-        if question.chapter != chapter.number:
-            continue
+    for question in questions:
         lines += ["", "[[questions]]", f"id = {question.id}"]
         lines.append(f"question = {_string(question.question)}")
         if question.key_points:

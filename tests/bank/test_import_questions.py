@@ -137,38 +137,3 @@ def test_a_readme_pasted_twice_imports_once_and_lists_each_repeat(invoke, tmp_pa
     assert f"{path}:17: asked again (first at line 5): 什么是词元？" in result.stdout
     assert f"{path}:21: asked again (first at line 9): 什么是嵌入？" in result.stdout
 
-
-def test_a_file_parsed_a_part_at_a_time_reads_as_the_whole_file(monkeypatch):
-    """Parts end only where nothing before can reach past (bank/importer/blocks._parts).
-
-    A part's last list ends at its last line, where in the whole file it also
-    takes the blank line after it: the same text, so blocks are compared by it.
-    """
-    from pathlib import Path
-
-    from studybot.bank.importer import blocks
-
-    def shape(found, lines):
-        return [
-            (
-                b.kind,
-                b.start,
-                b.level,
-                b.raw,
-                b.number,
-                blocks.source(lines, [b]),
-                shape(b.children, lines),
-            )
-            for b in found
-        ]
-
-    data = Path(__file__).resolve().parents[1] / "data" / "import"
-    texts = [p.read_text(encoding="utf-8") for p in sorted(data.rglob("*.md"))]
-    texts.append("# a\n\n```\n\n# not a heading\n```\n\n# b\n\n<!--\n\n# nor this\n-->\n\n# c\n")
-    for text in texts:
-        lines = text.split("\n")
-        monkeypatch.setattr(blocks, "_PART_LINES", 10**9)
-        whole = shape(blocks.parse(text), lines)
-        monkeypatch.setattr(blocks, "_PART_LINES", 1)
-        assert len(blocks._parts(lines)) > 1 or text.count("\n#") < 2
-        assert shape(blocks.parse(text), lines) == whole

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from studybot.bank import bulk
 from studybot.bank.format import Bank, Question
 from studybot.bank.importer import flashcards, markdown, records, source
 from studybot.bank.importer.assemble import assemble
@@ -102,7 +103,17 @@ def inspect(
     level: int | None = None,
 ) -> Import:
     """Read ``path`` and report what was taken, what was not, and what the file does."""
-    path = Path(path)
+    with bulk.steady():  # a great many small objects, no cycles
+        return _inspect(Path(path), force, mapping, level, name)
+
+
+def _inspect(
+    path: Path,
+    force: bool,
+    mapping: tuple[tuple[str, str], ...],
+    level: int | None,
+    name: str | None,
+) -> Import:
     text, mended = source.decode(path, source.read_bytes(path), force)
     kind = kind_of(path, text)
     if kind in ("markdown", "notebook"):

@@ -31,7 +31,7 @@ _ITALIC = re.compile(r"(?<![\w*])\*(?![\s*])([^*\n]+?)(?<![\s*])\*(?![\w*])")
 _LINK_TARGET = re.compile(r"!?\[[^\]\n]{0,300}\]\((?P<target>[^)\s]{0,2000})[^)\n]{0,2000}\)")
 
 
-@dataclass
+@dataclass(slots=True)
 class Block:
     """One Markdown block; ``children`` for lists, list items and block quotes."""
 
@@ -58,11 +58,34 @@ _PARSER = MarkdownIt("commonmark", {"html": True}).enable("table").disable(["inl
 
 
 def parse(text: str) -> list[Block]:
-    """The top-level blocks of ``text``, parsed a part at a time (see ``_parts``)."""
+    """The top-level blocks of ``text``, a section at a time (see ``_sections``).
+
+    A section that is nothing but ATX headings, plain paragraphs and one-line
+    list items (``_plain``: most of a question bank) is read straight from
+    its lines; the rest goes to markdown-it, in parts of at least
+    ``_PART_LINES`` lines. Both give the same blocks (tests/bank/test_import_blocks.py).
+    """
     lines = text.split("\n")
     blocks: list[Block] = []
-    for start, end in _parts(lines):
-        blocks.extend(_parse("\n".join(lines[start:end]), start))
+    waiting = None  # where the sections waiting for markdown-it start
+    nul = "\0" in text  # markdown-it reads it as U+FFFD: left to it
+
+    def flush(stop: int) -> None:
+        nonlocal waiting
+        if waiting is not None:
+            blocks.extend(_parse("\n".join(lines[waiting:stop]), waiting))
+            waiting = None
+
+    for start, end in _sections(lines):
+        simple = None if nul else _plain(lines, start, end)
+        if simple is not None:
+            flush(start)
+            blocks.extend(simple)
+        else:
+            waiting = start if waiting is None else waiting
+            if end - waiting >= _PART_LINES:
+                flush(end)
+    flush(len(lines))
     return blocks
 
 
@@ -71,22 +94,25 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ATX = re.compile(r"^#{1,6}(?:[ \t]|$)")
 _RAW_HTML = re.compile(r"^ {0,3}<(?:!--|pre\b|script\b|style\b|textarea\b)", re.IGNORECASE)
 _RAW_END = re.compile(r"-->|</(?:pre|script|style|textarea)>", re.IGNORECASE)
+_OPENERS = frozenset(" `~<#")  # the first characters of those three
 
 
-def _parts(lines: list[str]) -> list[tuple[int, int]]:
+def _sections(lines: list[str]) -> list[tuple[int, int]]:
     """Line ranges that parse alone exactly as they parse in the whole text.
 
-    A part ends before an ATX heading at column 0 after a blank line,
+    A section ends before an ATX heading at column 0 after a blank line,
     outside a fence and raw HTML: such a heading ends every open block (a
     list, a quote, a paragraph), so nothing before it reaches past it.
     """
-    parts, start = [], 0
+    sections, start = [], 0
     fence: str | None = None
     raw = False
     for number, line in enumerate(lines):
         if raw:
             raw = not _RAW_END.search(line)
             continue
+        if line[:1] not in _OPENERS:
+            continue  # neither a fence, raw HTML nor a heading
         opened = _FENCE.match(line)
         if fence is not None:
             if opened and opened[1][0] == fence[0] and len(opened[1]) >= len(fence):
@@ -98,11 +124,108 @@ def _parts(lines: list[str]) -> list[tuple[int, int]]:
         if _RAW_HTML.match(line):
             raw = not _RAW_END.search(line)
             continue
-        if number - start >= _PART_LINES and _ATX.match(line) and not lines[number - 1].strip():
-            parts.append((start, number))
+        if number > start and _ATX.match(line) and not lines[number - 1].strip():
+            sections.append((start, number))
             start = number
-    parts.append((start, len(lines)))
-    return parts
+    sections.append((start, len(lines)))
+    return sections
+
+
+# -- sections that need no parser ---------------------------------------------------
+
+_PLAIN_HEADING = re.compile(r"(#{1,6}) ")
+_PLAIN_ITEM = re.compile(r"(?:[-*+]|(?P<number>\d{1,9})[.)]) (?=\S)")
+# what may open a block other than a paragraph, or continue one: left to markdown-it
+_NOT_PLAIN = re.compile(r"[\s#>`~\-*+_=|<\[:]|\d{1,9}[.)](?:\s|$)")
+
+
+def _plain(lines: list[str], start: int, end: int) -> list[Block] | None:
+    """The blocks of a section of headings, plain paragraphs and one-line list items.
+
+    None when any line is something else (a fence, a quote, a table, an
+    indented line, a line right under an item…): markdown-it reads it.
+    """
+    out: list[Block] = []
+    at = start
+    while at < end:
+        line = lines[at]
+        if _blank(line):
+            at += 1
+        elif line[0] == "#":
+            heading = _heading(line)
+            if heading is None:
+                return None
+            out.append(Block("heading", at, at + 1, level=heading[0], raw=heading[1]))
+            at += 1
+        elif _PLAIN_ITEM.match(line):
+            found = _plain_list(lines, at, end)
+            if found is None:
+                return None
+            out.append(found)
+            at = found.end
+        elif _plain_text(line):
+            stop = at + 1
+            while stop < end and _plain_text(lines[stop]):  # a blank, item or heading ends it
+                stop += 1
+            item = _PLAIN_ITEM.match(lines[stop]) if stop < end else None
+            if item and item["number"] and int(item["number"]) != 1:
+                return None  # "2. …" right under a paragraph continues it
+            out.append(Block("paragraph", at, stop, raw="\n".join(lines[at:stop]).strip()))
+            at = stop
+        else:
+            return None
+    return out
+
+
+def _plain_list(lines: list[str], first: int, end: int) -> Block | None:
+    """One list of one-line items with one marker (``-``, ``*``, ``+``, ``1.`` or ``1)``);
+    an item ends at the next text."""
+    item = _PLAIN_ITEM.match(lines[first])
+    marker = item[0][-2]  # a bullet, or the "." or ")" after a number
+    found: list[Block] = []
+    at = first
+    while True:
+        text = lines[at][item.end() :]
+        if not _plain_text(text):
+            return None
+        below = at + 1
+        while below < end and not lines[below].strip(" \t"):
+            below += 1
+        after = lines[below] if below < end else None
+        if after is not None and below == at + 1 and not _ends_item(after):
+            return None  # a line right under an item continues it
+        paragraph = Block("paragraph", at, at + 1, raw=text.strip())
+        found.append(Block("item", at, below, number=item["number"], children=[paragraph]))
+        item = _PLAIN_ITEM.match(after) if after is not None else None
+        if item is None or item[0][-2] != marker:
+            kind = "bullet_list" if found[0].number is None else "ordered_list"
+            return Block(kind, first, below, children=found)
+        at = below
+
+
+def _ends_item(line: str) -> bool:
+    """Another item, or a heading: what ends an item from the line right under it."""
+    return bool(_PLAIN_ITEM.match(line)) or (line[0] == "#" and _heading(line) is not None)
+
+
+def _blank(line: str) -> bool:
+    return not line.strip(" \t")
+
+
+def _heading(line: str) -> tuple[int, str] | None:
+    """(level, text) of an ATX heading with text and no closing ``#``s."""
+    found = _PLAIN_HEADING.match(line)
+    if found is None:
+        return None
+    text = line[found.end() :].strip()
+    return (found.end() - 1, text) if text and not text.endswith("#") else None
+
+
+def _plain_text(line: str) -> bool:
+    """A line that can only be a paragraph's text: ``**bold**`` first is, ``- ``, ``>``… are not."""
+    if line.startswith("**"):
+        return line[2:3] not in ("", " ", "\t", "*")
+    return bool(line) and not _NOT_PLAIN.match(line)
 
 
 def _parse(text: str, offset: int) -> list[Block]:
@@ -140,7 +263,7 @@ def _parse(text: str, offset: int) -> list[Block]:
 _KINDS = {"list_item": "item", "blockquote": "quote", "html_block": "html", "code_block": "fence"}
 
 
-@functools.lru_cache(maxsize=16384)  # the rules ask for the same line's text several times
+@functools.lru_cache(maxsize=1 << 18)  # the rules ask for the same line's text several times
 def plain(raw: str) -> str:
     """Inline Markdown as the text a reader sees: links by their text; no images, emphasis, tags."""
     text = raw

@@ -63,7 +63,6 @@ from studybot.bank.importer.marks import (
     meta,
     numbered,
     q_marker,
-    reads_as_key_points,
     reads_as_question,
     topic_title,
 )
@@ -286,13 +285,9 @@ class _Reader(ParagraphReading, ListReading):
         if blocks and blocks[0].is_list and OPTIONS.search(draft.question):
             options = [joined(p.raw) for i in items(blocks.pop(0)) if (p := i.first_paragraph())]
             draft.question += "".join(f"\n- {option}" for option in options)
-        if (
-            blocks
-            and blocks[0].is_list
-            and reads_as_key_points(blocks[0])
-            and not any(map(source_line, key_points_of(blocks[0])))  # "- Source: …" is none
-        ):
-            draft.key_points = key_points_of(blocks[0])
+        points = key_points_of(blocks[0]) if blocks and blocks[0].is_list else None
+        if points and not any(map(source_line, points)):  # "- Source: …" is no key point
+            draft.key_points = points
             if len(blocks) == 1:
                 return
         reference = source(self.lines, blocks)

@@ -33,6 +33,7 @@ MARKER = re.compile(
 )
 # "Q：…", "问：…", "Question: …" without a number
 BARE_MARKER = re.compile(r"^(?:[Qq]|问|问题|题目|Question)\s*[:：]\s*(?P<text>.*)$", re.DOTALL)
+_MARKER_FIRST = frozenset("Qq问题第")  # where every MARKER and BARE_MARKER starts
 ANSWER_MARKER = re.compile(
     r"^\s*(?:\*\*|__)?(?:[Aa]|答|答案|回答|解答|参考答案|Answer|Ans)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*"
 )
@@ -109,16 +110,18 @@ META = re.compile(
 REVERSE = re.compile(r"反问")  # the candidate's own question to the interviewer
 
 
-@functools.lru_cache(maxsize=16384)  # the reader asks about one line's text several times
+@functools.lru_cache(maxsize=1 << 18)  # the reader asks about one line's text several times
 def clean(text: str) -> str:
     """A question's text without checkbox, ``Q：``, company suffix, citation link or emoji."""
     text = _CHECKBOX.sub("", text.strip())
     bare = BARE_MARKER.match(text)
     if bare and bare["text"].strip():
         text = bare["text"]
-    text = _CITATION.sub("", text)
+    if "]" in text:  # every citation has one
+        text = _CITATION.sub("", text)
     text = _without_company(text)
-    text = _CITATION.sub("", text)
+    if "]" in text:
+        text = _CITATION.sub("", text)
     return without_note(_trailing_symbols(text)).strip()
 
 
@@ -157,7 +160,7 @@ def asks(text: str) -> bool:
     return text.endswith(("）", ")", "】")) and without_note(text).endswith(("？", "?"))
 
 
-@functools.lru_cache(maxsize=16384)
+@functools.lru_cache(maxsize=1 << 18)
 def reads_as_question(text: str) -> bool:
     """A question mark, a task verb or question word in front, or a question's topic at the end."""
     text = clean(text)
@@ -187,10 +190,13 @@ def meta(title: str) -> bool:
     return bool(META.match(clean(title).lstrip("#*_ ").strip()))
 
 
+@functools.lru_cache(maxsize=1 << 18)  # asked of each heading by several rules
 def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | None:
     """(label, text) when a line starts with ``Q1：``/``第1题``/``**12.**``/``Q：``."""
     bold = raw_line.lstrip().startswith(("**", "__"))
     text = plain(raw_line)
+    if not bold and text[:1] not in _MARKER_FIRST:
+        return None
     match = MARKER.match(text)
     if match and (heading or bold or match["sep"] or match["n2"]):
         return match["n"] or match["n2"], match["text"].strip()
@@ -335,29 +341,26 @@ def has_marker_items(block: Block) -> bool:
     return False
 
 
-def reads_as_key_points(block: Block) -> bool:
-    """A list that reads as key points: a few short items, plain text, no links alone."""
+def key_points_of(block: Block) -> list[str] | None:
+    """The key points of a list that reads as such (a few short items, plain text, no
+    links alone), each with its sub-items after a ``；``; None for any other list."""
     listed = items(block)
     if not listed or len(listed) > KEY_POINTS_MOST:
-        return False
+        return None
+    points = []
     for item in listed:
         paragraph = item.first_paragraph()
         if paragraph is None or link_target(paragraph.raw) is not None:
-            return False
-        if len(joined(paragraph.raw)) > _POINT_CHARS:
-            return False
-        if any(not (c.is_list and reads_as_key_points(c)) for c in item.children[1:]):
-            return False
-    return True
-
-
-def key_points_of(block: Block) -> list[str]:
-    points = []
-    for item in items(block):
-        point = joined(item.first_paragraph().raw)
-        for sub in (i for child in item.children[1:] for i in items(child)):
-            point += ("" if point.endswith(("：", ":")) else "；") + joined(
-                sub.first_paragraph().raw
-            )
+            return None
+        point = joined(paragraph.raw)
+        if len(point) > _POINT_CHARS:
+            return None
+        for child in item.children[1:]:
+            if not child.is_list or key_points_of(child) is None:
+                return None
+            for sub in items(child):
+                point += ("" if point.endswith(("：", ":")) else "；") + joined(
+                    sub.first_paragraph().raw
+                )
         points.append(point)
     return points

@@ -9,6 +9,7 @@ question (``（基于人类反馈的强化学习）``, a link) stays.
 
 from __future__ import annotations
 
+import functools
 import re
 
 # a note after a question, not part of it: "（高频，字节/阿里都问过）", "(必考)", "【美团】"
@@ -30,6 +31,10 @@ _NOTE_WORDS = re.compile(
 )
 
 
+_CLOSING = ("）", ")", "】", "]")
+
+
+@functools.lru_cache(maxsize=1 << 18)  # asked of one line's text several times
 def without_note(text: str) -> str:
     """``讲讲 X（高频，字节问过）`` → ``讲讲 X``: notes on how often and where it was asked go.
 
@@ -41,6 +46,8 @@ def without_note(text: str) -> str:
         if (lead["square"] or _NOTE_WORDS.search(inside)) and "://" not in inside:
             text = text[lead.end() :]
     while True:
+        if not text.rstrip().rstrip("？?").rstrip().endswith(_CLOSING):
+            return text  # every note ends the text with its bracket
         note = _NOTE.search(text)
         if note is None or note.start() == 0:
             return text

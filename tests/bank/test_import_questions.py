@@ -137,3 +137,34 @@ def test_a_readme_pasted_twice_imports_once_and_lists_each_repeat(invoke, tmp_pa
     assert f"{path}:17: asked again (first at line 5): 什么是词元？" in result.stdout
     assert f"{path}:21: asked again (first at line 9): 什么是嵌入？" in result.stdout
 
+
+def test_an_interview_write_up_gives_its_labelled_and_listed_questions(tmp_path):
+    report = read(
+        tmp_path,
+        "# 面经合集\n\n"
+        "## 【某厂】大模型应用 二面\n\n"
+        "1、向量检索召回不全怎么办？\n2、重排模型怎么选？\n\n"
+        "场景题：设计一个支持多租户权限的文档问答服务。\n\n"
+        "反问：团队现在主要做什么？\n\n"
+        "## 【某厂】训练 一面\n\n"
+        "八股：\n\n- 讲讲 GQA 的原理\n- 交叉熵的梯度推一下\n- Adam 和 AdamW 的区别\n\n"
+        "代码：手撕 softmax。\n\n"
+        "问了 FlashAttention 为什么快、ZeRO 三个阶段的区别、梯度检查点省多少显存，"
+        "然后聊了下实习项目。\n\n"
+        "问了 LoRA、QLoRA、DoRA 的区别。\n",
+    )
+    assert questions(report) == [
+        "向量检索召回不全怎么办？",
+        "重排模型怎么选？",
+        "设计一个支持多租户权限的文档问答服务",
+        "讲讲 GQA 的原理",
+        "交叉熵的梯度推一下",
+        "Adam 和 AdamW 的区别",
+        "手撕 softmax",
+        "FlashAttention 为什么快",
+        "ZeRO 三个阶段的区别",
+        "梯度检查点省多少显存",
+        "LoRA、QLoRA、DoRA 的区别",
+    ]
+    scene = report.bank.questions[1]
+    assert scene.reference is None  # the scenario question after it is no answer of it

@@ -15,8 +15,9 @@ level:
   whose text is never a question;
 - a paragraph line with a marker (``Q1：…``, ``**Q1：**…``, ``Q：…``,
   ``第1题：…``, ``**12.** …``) or one that asks outside any answer starts a
-  question; an interview write-up's ``问了：A；B；C`` and ``手撕：…`` lines
-  give one each, ``反问…`` (the candidate's own question) none;
+  question; an interview write-up's ``问了：A；B；C``, ``问了 A、B，然后…``
+  and ``手撕：…``/``场景题：…`` lines give one each, ``反问…`` (the
+  candidate's own question) none;
 - a list item is a question when it asks (a checkbox aside), or is numbered
   in a list that mostly asks; its answer is inside the item: the lines
   after the question (``A：…``/``答：…``, or a line that does not ask), and

@@ -81,6 +81,11 @@ _ZH_TASK = (
     "什么是", "请", "试述", "能否", "是否",
 )  # fmt: skip
 # a task verb in front asks ("手撕 LayerNorm"), a label does not ("总结：", "手撕题不难")
+# and so does a request at the end ("交叉熵的梯度推一下", "MoE 介绍一下")
+_ZH_TASK_END = re.compile(
+    r"(?:推一下|推导一下|讲一下|讲讲|说一下|说说|介绍一下|解释一下|聊一下|聊聊|谈一下|谈谈"
+    r"|写一下|画一下|对比一下|比较一下|分析一下|总结一下|实现一下)[。.！!]?$"
+)
 _ZH_TASK_START = re.compile("^(?:" + "|".join(map(re.escape, _ZH_TASK)) + r")(?![:：]|题|代码)")
 _ZH_ASKING = re.compile(
     r"为什么|为何|如何|怎么|怎样|什么|哪些|哪个|哪种|哪一|哪里|哪儿|是否|能否|可否|有没有|是不是"
@@ -174,6 +179,8 @@ def reads_as_question(text: str) -> bool:
     if CJK.search(body):
         task = _ZH_TASK_START.match(body)
         if task and len(body) > task.end() + 1:  # "手撕" alone is a section's name
+            return True
+        if _ZH_TASK_END.search(body) and len(body) > 5:  # "DPO 的 loss 推一下"
             return True
         if body.endswith(_STATEMENT_END):
             return False

@@ -4,7 +4,9 @@ A mixin of the Markdown reader (``importer.markdown._Reader``): a paragraph
 line with a marker starts a question, and so does a line that asks outside
 any answer; the lines after a question in its paragraph are its answer when
 they do not ask too (``importer.marks.split_answer``). In an interview
-write-up, ``问了：A；B；C`` gives one question each and ``手撕：…`` one task;
+write-up, ``问了：A；B；C`` gives one question each, ``问了 A、B，然后…`` each
+clause in front that asks, and ``手撕：…``/``场景题：…`` one task, never the
+answer of the question above;
 ``反问…`` is the candidate's own question and no question of the bank.
 """
 
@@ -29,9 +31,12 @@ from studybot.bank.importer.marks import (
     split_answer,
 )
 
+# "问了：A；B" (a colon: each part), "问了 A、B，然后…" (no colon: the parts that ask),
+# "手撕：…"/"场景题：…" (one task), "代码：手撕 …" (one, when it asks)
 _LEAD = re.compile(
-    r"^(?:(?:面试官)?(?:又|还|再|也)?(?:问了|问到|追问|被问到?)|手撕(?:代码|题)?|coding|leetcode"
-    r"|(?:开放|场景|算法|编程|代码|智力|八股)题)\s*[:：]\s*(?P<rest>\S.*)$",
+    r"^(?:(?P<asked>(?:面试官)?(?:又|还|再|也)?(?:问了|问到|追问|被问到?))(?P<colon>\s*[:：])?"
+    r"|(?P<label>手撕(?:代码|题)?|coding|leetcode|(?:开放|场景|算法|编程|代码|智力|八股)题|代码)"
+    r"\s*[:：])\s*(?P<rest>\S.*)$",
     re.IGNORECASE,
 )
 
@@ -66,7 +71,9 @@ class ParagraphReading:
                 starts.append((k, *found))
         if not starts:
             first = plain(raw_lines[0])
-            if current is not None and not (id(current) in self.loose and asks(first)):
+            if current is None or _LEAD.match(first):  # "场景题：…" answers nothing above it
+                return self._loose(block, raw_lines, path)
+            if not (id(current) in self.loose and asks(first)):
                 current.blocks.append(block)
                 return current
             return self._loose(block, raw_lines, path)
@@ -106,7 +113,7 @@ class ParagraphReading:
             for k, text in enumerate(texts):
                 lead = _LEAD.match(text)
                 if lead:
-                    last = self._lead(block.start + k, text, lead["rest"], path) or last
+                    last = self._lead(block.start + k, lead, path) or last
                 elif reads_as_question(text):
                     last = self._draft(block.start + k, *numbered(clean(text)), path)
             return None
@@ -142,13 +149,31 @@ class ParagraphReading:
         self.loose.add(id(draft))
         return draft
 
-    def _lead(self, line: int, text: str, rest: str, path) -> Draft | None:
-        """``问了：A；B；C`` (one question each) or ``手撕：…`` (one task)."""
-        if text.startswith(("问", "又", "还", "再", "也", "面试官", "被", "追")):
-            parts = [p.strip() for p in re.split(r"[；;。]", rest)]
+    def _lead(self, line: int, lead: re.Match[str], path) -> Draft | None:
+        """``问了：A；B；C`` (one question each), ``问了 A、B，然后…`` (each that asks) or
+        ``手撕：…`` (one task)."""
+        rest = lead["rest"]
+        if lead["asked"]:
+            parts = [q for part in re.split(r"[；;。]", rest) for q in _asked(part, lead["colon"])]
         else:
             parts = [rest.split("。")[0].strip()]
+            if lead["label"] == "代码" and not reads_as_question(parts[0]):
+                parts = []  # "代码：见下" is no task
         last = None
         for part in (p for p in parts if len(p) > 1):
             last = self._draft(line, None, clean(part), path)
         return last
+
+
+def _asked(part: str, colon: str | None) -> list[str]:
+    """The questions of one part of ``问了…``: the clauses in front that ask, two or more
+    (``A 为什么快、B 的区别，然后聊了…``); else the part when a colon says so, or when it
+    is one clause that asks (``问了 LoRA、QLoRA 的区别``, not ``问了职业规划，能实习多久``)."""
+    clauses = [c.strip() for c in re.split(r"[、，,]", part)]
+    asking = 0
+    while asking < len(clauses) and reads_as_question(clauses[asking]):
+        asking += 1
+    if asking >= 2:
+        return clauses[:asking]
+    part = part.strip()
+    return [part] if colon or (reads_as_question(part) and not re.search("[，,]", part)) else []

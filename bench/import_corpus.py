@@ -16,6 +16,7 @@ in all.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tomllib
 import unicodedata
@@ -76,7 +77,12 @@ def measure(path: Path, spec: dict) -> tuple[int, bool, list[str]]:
 
 
 def main(argv: list[str]) -> int:
-    dirs = [Path(a) for a in argv] or [DEV, UNLISTED]
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dirs", nargs="*", type=Path, help="folders with a manifest.toml")
+    dirs = parser.parse_args(argv).dirs or [DEV, UNLISTED]
+    for folder in dirs:
+        if not (folder / "manifest.toml").is_file():
+            parser.error(f"{folder} has no manifest.toml")
     totals = [0, 0, 0, 0]  # files, exact, found, expected
     for folder in dirs:
         manifest = tomllib.loads((folder / "manifest.toml").read_text(encoding="utf-8"))

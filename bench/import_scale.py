@@ -8,8 +8,9 @@ Markdown (``## chapter`` sections of ``### N. question`` headings with the
 key points as a list). Each import runs in a fresh process, as `bank
 import --name` does it: read, check, save and read back. Prints the time
 of the import (wall clock, and the process's CPU time, which a busy machine
-does not inflate), the process's peak memory, and the CPU time ratio of
-each size to the one ten times smaller.
+does not inflate), the process's peak memory, the CPU time ratio of
+each size to the one ten times smaller, and the CPU time per question (flat
+when the import is linear; the smallest size carries the start-up).
 
     PYTHONPATH=. python bench/import_scale.py              # all sizes and formats
     PYTHONPATH=. python bench/import_scale.py --sizes 2000,20000 --formats json,md
@@ -124,7 +125,7 @@ def main(argv: list[str]) -> int:
     kinds = args.formats.split(",")
     print(
         f"{'format':6} {'questions':>9} {'MB':>7} {'seconds':>8} {'CPU s':>7} {'peak MB':>8} "
-        f"{'×10 CPU':>8}"
+        f"{'×10 CPU':>8} {'CPU µs/q':>9}"
     )
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
@@ -140,7 +141,7 @@ def main(argv: list[str]) -> int:
                 print(
                     f"{kind:6} {size:9,} {path.stat().st_size / 2**20:7.1f} "
                     f"{result['seconds']:8.2f} {result['cpu']:7.2f} {result['peak_mb']:8.0f} "
-                    f"{ratio:>8}"
+                    f"{ratio:>8} {result['cpu'] / size * 1e6:9.0f}"
                 )
                 previous = (size, result["cpu"])
                 path.unlink()

@@ -28,6 +28,10 @@ _HTML_TAG = re.compile(
 )
 _EMPHASIS = re.compile(r"(\*\*|__|~~)")
 _ITALIC = re.compile(r"(?<![\w*])\*(?![\s*])([^*\n]+?)(?<![\s*])\*(?![\w*])")
+# Obsidian: "[[page]]", "[[page|shown]]" (not "[[src]](…)", a citation) and "==highlight=="
+_WIKI = re.compile(r"\[\[(?P<page>[^\[\]|\n]{1,200})(?:\|(?P<shown>[^\[\]\n]{1,200}))?\]\](?!\()")
+_HIGHLIGHT = re.compile(r"(?<![\w=])==(?=[^\s=])([^=\n]{1,300}?)(?<=[^\s=])==(?![\w=])")
+_QUOTED = re.compile(r"^ {0,3}> ?", re.MULTILINE)
 _LINK_TARGET = re.compile(r"!?\[[^\]\n]{0,300}\]\((?P<target>[^)\s]{0,2000})[^)\n]{0,2000}\)")
 
 
@@ -267,6 +271,10 @@ _KINDS = {"list_item": "item", "blockquote": "quote", "html_block": "html", "cod
 def plain(raw: str) -> str:
     """Inline Markdown as the text a reader sees: links by their text; no images, emphasis, tags."""
     text = raw
+    if "[[" in text:
+        text = _WIKI.sub(lambda m: m["shown"] or m["page"], text)
+    if "==" in text:
+        text = _HIGHLIGHT.sub(r"\1", text)
     if "](" in text:
         text = _LINK.sub(lambda m: m["text"], _IMAGE.sub("", text))
     if "][" in text:
@@ -294,4 +302,7 @@ def source(lines: list[str], blocks: list[Block]) -> str:
         return ""
     start = min(b.start for b in blocks)
     end = max(b.end for b in blocks)
-    return textwrap.dedent("\n".join(lines[start:end])).strip()
+    text = "\n".join(lines[start:end])
+    if all(_QUOTED.match(line) for line in lines[start:end] if line.strip()):
+        text = _QUOTED.sub("", text)  # an answer inside a quote (an Obsidian callout)
+    return textwrap.dedent(text).strip()

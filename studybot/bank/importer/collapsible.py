@@ -1,5 +1,8 @@
 """``<details><summary>Q？</summary> answer </details>``: GitHub's collapsible answers.
 
+Under a question, ``<details><summary>Answer</summary> … </details>`` only
+hides its answer: the blocks inside are the answer (``unwrapped``).
+
 The tags are found in the source of the HTML and Markdown blocks they span
 (markdown-it-py sees ``<details>`` as an HTML block that ends at a blank
 line), nested ``<details>`` (a "Show example") staying inside the answer.
@@ -56,3 +59,17 @@ def _between(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> 
         return lines[a][ca:cb].strip()
     part = [lines[a][ca:], *lines[a + 1 : b], lines[b][:cb]]
     return "\n".join(part).strip()
+
+
+def unwrapped(lines: list[str], blocks: list[Block]) -> list[Block] | None:
+    """The blocks inside ``<details><summary>Answer</summary> … </details>`` without the
+    tags' own blocks; None when a tag shares its block with text."""
+    inside = []
+    for block in blocks:
+        if block.kind != "html":
+            inside.append(block)
+            continue
+        text = "\n".join(lines[block.start : block.end])
+        if _DETAILS.sub("", text).strip():
+            return None
+    return inside

@@ -99,7 +99,6 @@ class ListReading:
         self.listed.add(id(draft))
         if end < len(raw_lines):
             draft.blocks.append(Block("paragraph", paragraph.start + end, paragraph.end))
-            self.trim.add(id(draft))
         last = draft
         for child in rest:
             if child.is_list and any(asks_inside([c]) for c in items(child)):

@@ -39,12 +39,13 @@ A line that reads like a question and is not taken is reported with why.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 from studybot.bank.importer import tables
 from studybot.bank.importer.blocks import Block, link_target, parse, plain, source
-from studybot.bank.importer.collapsible import collapsible
+from studybot.bank.importer.collapsible import collapsible, unwrapped
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed, Skipped
 from studybot.bank.importer.lists import ListReading
 from studybot.bank.importer.marks import (
@@ -65,6 +66,7 @@ from studybot.bank.importer.marks import (
     numbered,
     q_marker,
     reads_as_question,
+    section_title,
     topic_title,
 )
 from studybot.bank.importer.notebook import front_matter, notebook_lines
@@ -107,7 +109,6 @@ class _Reader(ParagraphReading, ListReading):
         self.level = options.level or _question_level(self.blocks)
         self.listed: set[int] = set()  # id() of the drafts taken from list items
         self.loose: set[int] = set()  # id() of drafts started by a paragraph that asks
-        self.trim: set[int] = set()  # id() of drafts whose answer starts with "A：" to drop
         self.after_list: Draft | None = None  # the last question of a list, for a "答：" below
 
     def read(self) -> Parsed:
@@ -142,14 +143,18 @@ class _Reader(ParagraphReading, ListReading):
             ):
                 index, current = self._details(blocks, index, path, current, in_meta)
                 continue
-            elif block.kind == "paragraph" and chapter_line(block):
+            elif block.kind == "paragraph" and chapter_line(block.raw.split("\n")[0]):
                 end = next(
                     (j for j in range(index + 1, len(blocks)) if blocks[j].kind == "heading"),
                     len(blocks),
                 )
                 # "**第三章 …**" inside "## 第二部分 …" is the next part, not a sub-part
                 outer = path[:-1] if path and CHAPTER.match(path[-1][1]) else path
-                self._walk(blocks[index + 1 : end], (*outer, (block.start, plain(block.raw))))
+                title, _, rest = block.raw.partition("\n")
+                inner = blocks[index + 1 : end]
+                if rest:  # "【一、基础】" over its questions, in one paragraph
+                    inner = [Block("paragraph", block.start + 1, block.end, raw=rest), *inner]
+                self._walk(inner, (*outer, (block.start, section_title(title))))
                 index, current = end, None
                 continue
             elif in_meta:
@@ -159,7 +164,6 @@ class _Reader(ParagraphReading, ListReading):
             elif block.kind == "paragraph":
                 if current is None and after_list and ANSWER_MARKER.match(block.raw):
                     after_list.blocks.append(block)
-                    self.trim.add(id(after_list))
                 else:
                     current = self._paragraph(block, path, current)
             elif block.is_list:
@@ -237,7 +241,14 @@ class _Reader(ParagraphReading, ListReading):
         """``<details><summary>Q？</summary>answer</details>``, as many as the blocks hold."""
         end, found = collapsible(self.lines, blocks, index)
         if current is not None:
-            current.blocks.extend(blocks[index:end])
+            inside = None
+            summary = clean(plain(found[0][1].replace("\n", " "))) if len(found) == 1 else ""
+            if summary and not reads_as_question(summary):  # "Answer", "答案", "Show"
+                inside = unwrapped(self.lines, blocks[index:end])
+                if inside is None and not current.blocks:
+                    current.reference = found[0][2] or None
+                    return end, current
+            current.blocks.extend(blocks[index:end] if inside is None else inside)
             return end, current
         if not found:
             return end, None
@@ -277,6 +288,10 @@ class _Reader(ParagraphReading, ListReading):
     def _finish(self, draft: Draft) -> None:
         """Hint, options, key points and the reference answer from the blocks below a question."""
         blocks = [b for b in draft.blocks if not _comment(self.lines, b) and not _navigation(b)]
+        after = _ANSWER_AFTER.match(draft.question)
+        hinted = after is not None and HINT_LINE.match(after["a"].strip())  # "(hint: …)"
+        if after and not hinted and not blocks and draft.reference is None:  # "选 bge？（中文好…）"
+            draft.question, draft.reference = after["q"], after["a"].strip()
         draft.blocks = []
         first = blocks[0] if blocks else None
         hint = HINT_LINE.match(plain(first.raw)) if first and first.kind == "paragraph" else None
@@ -291,9 +306,7 @@ class _Reader(ParagraphReading, ListReading):
             draft.key_points = points
             if len(blocks) == 1:
                 return
-        reference = source(self.lines, blocks)
-        if id(draft) in self.trim:
-            reference = ANSWER_MARKER.sub("", reference, count=1).strip()
+        reference = ANSWER_MARKER.sub("", source(self.lines, blocks), count=1).strip()
         draft.reference = sources_last(draft.reference or reference) or None
 
     def _has_markers(self, blocks: list[Block]) -> bool:
@@ -305,6 +318,12 @@ class _Reader(ParagraphReading, ListReading):
             elif self._has_markers(block.children):
                 return True
         return False
+
+
+# a write-up's own answer in brackets after the question mark (a note there is gone already)
+_ANSWER_AFTER = re.compile(
+    r"^(?P<q>.*[？?])\s*[（(](?P<a>(?:[^（）()]|[（(][^（）()]*[）)]){6,})[）)]$"
+)
 
 
 def _question_level(blocks: list[Block]) -> int | None:

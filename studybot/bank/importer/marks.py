@@ -23,7 +23,7 @@ import unicodedata
 
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import CHAPTER, CJK
-from studybot.bank.importer.notes import without_note
+from studybot.bank.importer.notes import CALLOUT, QUESTION_CALLOUTS, without_note, without_tags
 from studybot.bank.importer.resources import source_line
 
 _SEP = r"[:：.、．)）]"
@@ -80,13 +80,15 @@ _ZH_TASK = (
     "画出", "画一下", "讲清楚", "讲解", "评价", "如何", "怎么", "怎样", "为什么", "为何",
     "什么是", "请", "试述", "能否", "是否",
 )  # fmt: skip
-# a task verb in front asks ("手撕 LayerNorm"), a label does not ("总结：", "手撕题不难")
+# a task verb in front asks ("手撕 LayerNorm"), a label does not ("总结：", "总结 / Summary")
 # and so does a request at the end ("交叉熵的梯度推一下", "MoE 介绍一下")
 _ZH_TASK_END = re.compile(
     r"(?:推一下|推导一下|讲一下|讲讲|说一下|说说|介绍一下|解释一下|聊一下|聊聊|谈一下|谈谈"
     r"|写一下|画一下|对比一下|比较一下|分析一下|总结一下|实现一下)[。.！!]?$"
 )
-_ZH_TASK_START = re.compile("^(?:" + "|".join(map(re.escape, _ZH_TASK)) + r")(?![:：]|题|代码)")
+_ZH_TASK_START = re.compile(
+    "^(?:" + "|".join(map(re.escape, _ZH_TASK)) + r")(?![:：]|题|代码|\s*[/|｜&＆])"
+)
 _ZH_ASKING = re.compile(
     r"为什么|为何|如何|怎么|怎样|什么|哪些|哪个|哪种|哪一|哪里|哪儿|是否|能否|可否|有没有|是不是"
     r"|能不能|会不会|要不要|多少|多大|多久|几种|几个|区别|差异|异同|优缺点|优劣|利弊|[吗呢]$"
@@ -118,7 +120,7 @@ REVERSE = re.compile(r"反问")  # the candidate's own question to the interview
 @functools.lru_cache(maxsize=1 << 18)  # the reader asks about one line's text several times
 def clean(text: str) -> str:
     """A question's text without checkbox, ``Q：``, company suffix, citation link or emoji."""
-    text = _CHECKBOX.sub("", text.strip())
+    text = CALLOUT.sub("", _CHECKBOX.sub("", text.strip()))
     bare = BARE_MARKER.match(text)
     if bare and bare["text"].strip():
         text = bare["text"]
@@ -127,7 +129,7 @@ def clean(text: str) -> str:
     text = _without_company(text)
     if "]" in text:
         text = _CITATION.sub("", text)
-    return without_note(_trailing_symbols(text)).strip()
+    return without_note(_trailing_symbols(without_tags(text))).strip()
 
 
 def _without_company(text: str) -> str:
@@ -168,6 +170,9 @@ def asks(text: str) -> bool:
 @functools.lru_cache(maxsize=1 << 18)
 def reads_as_question(text: str) -> bool:
     """A question mark, a task verb or question word in front, or a question's topic at the end."""
+    callout = CALLOUT.match(text.strip())
+    if callout and callout["kind"].lower() not in QUESTION_CALLOUTS:
+        return False  # "> [!tip] …", "> [!note] …": a note, whatever it says
     text = clean(text)
     if len(text) < 2 or asks(text):
         return len(text) >= 2
@@ -292,16 +297,18 @@ def q_marker(block: Block) -> bool:
     )
 
 
-def chapter_line(block: Block) -> bool:
-    """A short paragraph alone on its line that names a part: ``**第二部分 进阶**``."""
-    text = plain(block.raw)
+def chapter_line(raw_line: str) -> bool:
+    """A short line that names a part: ``**第二部分 进阶**``, ``【一、Transformer 基础】``."""
+    text = section_title(raw_line)
     return (
-        "\n" not in block.raw
-        and len(text) <= 30
-        and bool(CHAPTER.match(text))
-        and not asks(text)
-        and not _asking_item(text)
+        len(text) <= 30 and bool(CHAPTER.match(text)) and not asks(text) and not _asking_item(text)
     )
+
+
+def section_title(raw_line: str) -> str:
+    """The text of a part's name, without the ``【…】`` around it."""
+    text = plain(raw_line).strip()
+    return text[1:-1].strip() if text.startswith("【") and text.endswith("】") else text
 
 
 def _asking_item(text: str) -> bool:

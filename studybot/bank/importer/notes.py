@@ -32,6 +32,17 @@ _NOTE_WORDS = re.compile(
 
 
 _CLOSING = ("）", ")", "】", "]")
+# "[Google]", "[Meta AI]" after a question: a company's tag ("[CLS]", an acronym, is not)
+_TAG_NAME = re.compile(r"[A-Z][a-z][\w&.'’-]*(?: [A-Z][\w&.'’-]*){0,2}")
+# an Obsidian callout's title, "[!question]- …", and the note's tags after it, "#高频"
+CALLOUT = re.compile(r"^\[!(?P<kind>[A-Za-z][\w-]{0,30})\][-+]?\s*")
+QUESTION_CALLOUTS = frozenset({"question", "faq", "help", "quiz"})
+_TAGS = re.compile(r"(?:\s+#[^\s#\d][^\s#]{0,40})+\s*$")
+
+
+def without_tags(text: str) -> str:
+    """``为什么用 LayerNorm？ #高频`` → ``为什么用 LayerNorm？``."""
+    return _TAGS.sub("", text) if "#" in text else text
 
 
 @functools.lru_cache(maxsize=1 << 18)  # asked of one line's text several times
@@ -53,6 +64,7 @@ def without_note(text: str) -> str:
             return text
         inside = note["round"] or note["square"] or note["ascii"]
         worded = _NOTE_WORDS.search(inside) and "://" not in inside
+        worded = worded or (note["ascii"] is not None and _TAG_NAME.fullmatch(inside))
         if note["square"] is None and not worded:
             return text  # "（基于人类反馈的强化学习）" is part of the question
         if note["square"] is not None and inside.rstrip().endswith(("？", "?")):

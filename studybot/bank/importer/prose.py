@@ -102,7 +102,6 @@ class ParagraphReading:
                     current.question = join(current.question, plain(line))
             if body < stop:
                 current.blocks.append(Block("paragraph", block.start + body, block.start + stop))
-                self.trim.add(id(current))
         return current
 
     def _loose(self, block: Block, raw_lines: list[str], path) -> Draft | None:
@@ -145,7 +144,6 @@ class ParagraphReading:
         draft = self._draft(block.start, *numbered(clean(joined("\n".join(raw_lines[:end])))), path)
         if end < len(raw_lines):
             draft.blocks.append(Block("paragraph", block.start + end, block.end))
-            self.trim.add(id(draft))
         self.loose.add(id(draft))
         return draft
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from studybot.bank.importer import flashcards, jsondoc
 from studybot.bank.importer import keys as fields
-from studybot.bank.importer.draft import Draft, Options, Parsed
+from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
 from studybot.bank.importer.marks import reads_as_question
 from studybot.bank.importer.notes import without_note
 from studybot.bank.importer.source import SURROGATE, BigNumber, loads
@@ -35,6 +35,8 @@ _TAG_SPLIT = re.compile(r"[,，|；;]")
 _SPACES = re.compile(r"\s+")
 _AHEAD = 50  # rows looked at to tell a header row from a first card
 _HTML = re.compile(r"<br\s*/?>|<div\b|</div>|&nbsp;", re.IGNORECASE)
+# a row with nothing but "注：答案仅供参考" in it: a note on the table, not a question
+_NOTE_ROW = re.compile(r"^\s*(?:注|备注|说明|声明|ps|p\.s\.|note|notes|nb)\s*[:：]", re.IGNORECASE)
 # a lone surrogate comes only from a "\ud800" escape: records are searched only if there is one
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
@@ -107,6 +109,9 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
             elif html:
                 record = {name: flashcards.text_of(cell) for name, cell in record.items()}
             draft = _draft(record, mapping, where, mend=False)  # UTF-8 text has no surrogates
+            if sum(1 for cell in row if cell.strip()) == 1 and _NOTE_ROW.match(draft.question):
+                out.skipped.append(Skipped(where, draft.question, "a note below the table", False))
+                continue
             if export is not None and export.deck and not draft.chapter:
                 draft.chapter = flashcards.deck(export.deck)  # "#deck:…": every note's deck
             out.add(draft)

@@ -1,0 +1,150 @@
+"""Shapes a third blind set of files brought: note apps, collapsed answers, write-ups, exports.
+
+Each file here is written for the test, in the shape those files had.
+"""
+
+from __future__ import annotations
+
+import json
+
+from studybot.bank import importer
+
+
+def read(tmp_path, text: str, name: str = "q.md"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return importer.inspect(path, force=True)
+
+
+def questions(report) -> list[str]:
+    return [q.question for q in report.bank.questions]
+
+
+def test_obsidian_question_callouts_are_questions_with_their_content_as_answer(tmp_path):
+    report = read(
+        tmp_path,
+        "---\ntitle: 复习笔记\ntags: [面试]\n---\n\n# 复习笔记\n\n"
+        "> [!note] 怎么用这份笔记？\n> 先想再展开，相关概念见 [[注意力机制]]。\n\n"
+        "## 归一化\n\n"
+        "> [!question]- 为什么大模型多用 RMSNorm？ #高频\n"
+        "> 省掉了==减均值==这一步，计算更快，效果相当。\n\n"
+        "> [!faq]+ Pre-Norm 和 Post-Norm 的区别\n"
+        "> - Pre-Norm：训练更稳；\n> - Post-Norm：效果上限略高。\n\n"
+        "> [!tip] 记忆口诀\n> 先归一，再残差。\n\n"
+        "> [!question] [[KV 缓存|KV Cache]] 为什么能加速解码？\n> 历史的 K、V 不用重算。\n",
+    )
+    assert questions(report) == [
+        "为什么大模型多用 RMSNorm？",
+        "Pre-Norm 和 Post-Norm 的区别",
+        "KV Cache 为什么能加速解码？",
+    ]
+    first, second, third = report.bank.questions
+    assert first.reference == "省掉了==减均值==这一步，计算更快，效果相当。"
+    assert ">" not in (second.reference or "") + "".join(second.key_points)
+    assert third.reference == "历史的 K、V 不用重算。"
+
+
+def test_an_answer_label_under_a_heading_is_no_part_of_the_answer(tmp_path):
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# 第一部分 · 分词"]},
+        {
+            "cell_type": "markdown",
+            "metadata": {},
+            "source": ["### Q1. Why split words into subwords?\n", "\n", "**A:** Rare words."],
+        },
+        {
+            "cell_type": "markdown",
+            "metadata": {},
+            "source": [
+                "### Q2. 词表为什么要扩充中文？\n",
+                "\n",
+                "**答：** 一个汉字常被拆成多个 token。",
+            ],
+        },
+        {"cell_type": "code", "metadata": {}, "source": ["print(1)"], "outputs": []},
+        {"cell_type": "markdown", "metadata": {}, "source": ["## 总结 / Summary\n- 分词必考"]},
+    ]
+    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    report = read(tmp_path, json.dumps(notebook, ensure_ascii=False), name="prep.ipynb")
+    assert questions(report) == ["Why split words into subwords?", "词表为什么要扩充中文？"]
+    assert [q.reference for q in report.bank.questions] == [
+        "Rare words.",
+        "一个汉字常被拆成多个 token。",
+    ]
+
+
+def test_company_tags_and_a_collapsed_answer_after_a_numbered_question(tmp_path):
+    report = read(
+        tmp_path,
+        "# ML questions\n\n## Basics\n\n"
+        "1. Explain how bagging reduces variance. [Meta] [Airbnb]\n"
+        "<details>\n<summary>Answer</summary>\n\n"
+        "Averaging many trees trained on bootstrap samples cancels their errors.\n\n"
+        "</details>\n\n"
+        "2. What does the [CLS] token hold? [Google]\n"
+        "<details><summary>Show answer</summary>A summary of the whole input.</details>\n",
+    )
+    assert questions(report) == [
+        "Explain how bagging reduces variance.",
+        "What does the [CLS] token hold?",
+    ]
+    bagging, cls = report.bank.questions
+    assert bagging.reference == (
+        "Averaging many trees trained on bootstrap samples cancels their errors."
+    )
+    assert cls.reference == "A summary of the whole input."
+
+
+def test_bracketed_part_names_over_a_plain_list_of_questions_are_chapters(tmp_path):
+    report = read(
+        tmp_path,
+        "面试题清单（自己整理）\n来源：群友分享\n\n"
+        "【一、注意力】\n为什么要除以根号 d？\n多头有什么好处？\n手写 softmax\n\n"
+        "【二、训练】\n什么是 Scaling Law？\nZeRO 分几个阶段？\n梯度累积有什么用？\n",
+        name="list.txt",
+    )
+    assert questions(report) == [
+        "为什么要除以根号 d？",
+        "多头有什么好处？",
+        "手写 softmax",
+        "什么是 Scaling Law？",
+        "ZeRO 分几个阶段？",
+        "梯度累积有什么用？",
+    ]
+    assert [c.title for c in report.bank.chapters] == ["注意力", "训练"]
+
+
+def test_a_note_row_under_a_csv_table_is_listed_not_imported(tmp_path):
+    text = (
+        "\ufeff序号;分类;题目;参考答案\r\n"
+        '1;基础;什么是词元？;"模型读写的单位，\r\n中文约一字一到两个。"\r\n'
+        "2;基础;为什么要分词？;词表有限。\r\n"
+        ";;;\r\n"
+        ";;注：答案为个人整理，仅供参考;\r\n"
+    )
+    report = read(tmp_path, text, name="bank.csv")
+    assert questions(report) == ["什么是词元？", "为什么要分词？"]
+    assert [(s.text, s.why) for s in report.skipped] == [
+        ("注：答案为个人整理，仅供参考", "a note below the table")
+    ]
+
+
+def test_a_write_ups_own_answer_in_brackets_after_the_question_is_its_answer(tmp_path):
+    report = read(
+        tmp_path,
+        "## 一面\n\n"
+        "1. 为什么用 bge 做向量检索？（中文效果好、能私有化部署）\n"
+        "2. Attention 为什么要 scale？\n"
+        "3. 讲讲 RoPE（高频）\n"
+        "4. 什么是词元？(hint: 想想分词器)\n",
+    )
+    assert questions(report) == [
+        "为什么用 bge 做向量检索？",
+        "Attention 为什么要 scale？",
+        "讲讲 RoPE",
+        "什么是词元？",
+    ]
+    bge, scale, rope, token = report.bank.questions
+    assert bge.reference == "中文效果好、能私有化部署"
+    assert scale.reference is None and rope.reference is None
+    assert token.hint == "想想分词器" and token.reference is None

@@ -148,3 +148,105 @@ def test_a_write_ups_own_answer_in_brackets_after_the_question_is_its_answer(tmp
     assert bge.reference == "中文效果好、能私有化部署"
     assert scale.reference is None and rope.reference is None
     assert token.hint == "想想分词器" and token.reference is None
+
+
+def test_bold_q_dot_and_a_dot_pairs_are_questions_and_answers(tmp_path):
+    report = read(
+        tmp_path,
+        "# Cheat sheet\n\n## Basics\n\n"
+        "**Q.** Why use a non-linear activation?\n"
+        "**A.** Stacked linear layers are still one linear map.\n\n"
+        "**Q.** Explain weight decay in one sentence.\n"
+        "**A.** It shrinks the weights a little at every step.\n\n"
+        "## Options\n\n"
+        "**Which of these is a regularizer?**\n\n"
+        "A. Dropout\nB. Adam\n",
+    )
+    assert questions(report)[:2] == [
+        "Why use a non-linear activation?",
+        "Explain weight decay in one sentence.",
+    ]
+    first, second = report.bank.questions[:2]
+    assert first.reference == "Stacked linear layers are still one linear map."
+    assert second.reference == "It shrinks the weights a little at every step."
+
+
+def test_an_interviewers_follow_up_inside_an_answer_is_a_question(tmp_path):
+    report = read(
+        tmp_path,
+        "## 推理\n\n#### 1. KV Cache 是什么？\n\n缓存历史的 K、V。\n\n"
+        "**【面试官追问】它会改变生成结果吗？**<br />不会，数学上等价。\n\n"
+        "#### 2. 为什么 GQA 省显存？\n\nKV 头更少。\n\n"
+        "追问：MQA 呢？\n\n只有一组 KV。\n\n#### 小结\n\n推理优化主要省显存和带宽。\n",
+    )
+    assert questions(report) == [
+        "KV Cache 是什么？",
+        "它会改变生成结果吗？",
+        "为什么 GQA 省显存？",
+        "MQA 呢？",
+    ]
+    kv, change, gqa, mqa = report.bank.questions
+    assert kv.reference == "缓存历史的 K、V。"
+    assert change.reference == "不会，数学上等价。"
+    assert mqa.reference == "只有一组 KV。"
+
+
+def test_lettered_follow_ups_under_a_numbered_question_are_questions(tmp_path):
+    report = read(
+        tmp_path,
+        "## Serving\n\n"
+        "1. How does continuous batching work?\n"
+        "   > New requests join the batch as soon as others finish.\n\n"
+        "   a) What limits the batch size?\n"
+        "      > The KV cache memory.\n\n"
+        "   b) Why does it raise throughput?\n"
+        "      > No slot waits for the longest sequence.\n\n"
+        "2. What is prefix caching?\n"
+        "   > Reusing the KV cache of a shared prompt prefix.\n",
+    )
+    assert questions(report) == [
+        "How does continuous batching work?",
+        "What limits the batch size?",
+        "Why does it raise throughput?",
+        "What is prefix caching?",
+    ]
+    answers = [q.reference for q in report.bank.questions]
+    assert answers == [
+        "New requests join the batch as soon as others finish.",
+        "The KV cache memory.",
+        "No slot waits for the longest sequence.",
+        "Reusing the KV cache of a shared prompt prefix.",
+    ]
+
+
+def test_a_run_of_question_lines_is_not_answered_by_what_follows_it(tmp_path):
+    report = read(
+        tmp_path,
+        "## 三面\n\n① 你觉得 RAG 会被长上下文取代吗？\n② 为什么选择我们组？\n\n"
+        "━━━━━━━━\n\n💬 反问：\n· 组里做什么？——预训练\n",
+    )
+    assert questions(report) == ["你觉得 RAG 会被长上下文取代吗？", "为什么选择我们组？"]
+    assert all(q.reference is None for q in report.bank.questions)
+
+
+def test_a_topic_heading_over_a_list_of_questions_is_a_section(tmp_path):
+    report = read(
+        tmp_path,
+        "# 八股整理\n\n## 介绍一下 Transformer\n\n编码器加解码器。\n\n"
+        "## 说一下自注意力的计算过程\n\n先算 QK 点积再 softmax。\n\n"
+        "## 位置编码\n\n- 为什么需要位置编码？\n\n  自注意力不看顺序。\n\n"
+        "- RoPE 的核心思想是什么？\n\n  按位置旋转 q、k。\n\n"
+        "## 介绍一下 LoRA\n\n冻结原权重，训练低秩增量。\n",
+    )
+    assert sorted(questions(report)) == sorted(
+        [
+            "介绍一下 Transformer",
+            "说一下自注意力的计算过程",
+            "为什么需要位置编码？",
+            "RoPE 的核心思想是什么？",
+            "介绍一下 LoRA",
+        ]
+    )
+    assert "位置编码" in [c.title for c in report.bank.chapters]
+    (rope,) = [q for q in report.bank.questions if q.question.startswith("RoPE")]
+    assert rope.reference == "按位置旋转 q、k。" or rope.key_points == ("按位置旋转 q、k。",)

@@ -302,7 +302,7 @@ def source(lines: list[str], blocks: list[Block]) -> str:
         return ""
     start = min(b.start for b in blocks)
     end = max(b.end for b in blocks)
-    text = "\n".join(lines[start:end])
-    if all(_QUOTED.match(line) for line in lines[start:end] if line.strip()):
-        text = _QUOTED.sub("", text)  # an answer inside a quote (an Obsidian callout)
-    return textwrap.dedent(text).strip()
+    text = textwrap.dedent("\n".join(lines[start:end]))
+    if all(_QUOTED.match(line) for line in text.split("\n") if line.strip()):
+        text = textwrap.dedent(_QUOTED.sub("", text))  # an answer inside a quote (a callout)
+    return text.strip()

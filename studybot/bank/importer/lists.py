@@ -10,6 +10,8 @@ A bullet that names a topic for the questions under it (``- Layer Norm
 
 from __future__ import annotations
 
+import re
+
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.marks import (
@@ -99,12 +101,18 @@ class ListReading:
         self.listed.add(id(draft))
         if end < len(raw_lines):
             draft.blocks.append(Block("paragraph", paragraph.start + end, paragraph.end))
-        last = draft
+        last = owner = draft
         for child in rest:
+            found = follow_up(child.raw.split("\n")[0]) if child.kind == "paragraph" else None
             if child.is_list and any(asks_inside([c]) for c in items(child)):
                 last = self._mixed(child, draft, path)
+            elif found is not None:  # "a) Where would you put it, and why?" under the item
+                last = owner = self._draft(child.start, None, clean(found[1]), path)
+                self.listed.add(id(owner))
+                if child.end > child.start + 1:
+                    owner.blocks.append(Block("paragraph", child.start + 1, child.end))
             else:
-                draft.blocks.append(child)
+                owner.blocks.append(child)
         return last
 
     def _mixed(self, sub: Block, parent: Draft, path) -> Draft:
@@ -149,3 +157,12 @@ def _mostly_asking(block: Block) -> bool:
     texts = [joined(p.raw.split("\n")[0]) for i in items(block) if (p := i.first_paragraph())]
     asking = sum(1 for t in texts if reads_as_question(numbered(clean(t))[1]) or marker(t))
     return bool(texts) and asking * 2 >= len(texts)
+
+
+_LETTERED = re.compile(r"^[（(]?[a-h][)）]\s*(?P<text>\S.*)$")
+
+
+def follow_up(raw_line: str) -> tuple[None, str] | None:
+    """``a) Where would you put it?``: a lettered follow-up that asks, inside an answer."""
+    found = _LETTERED.match(plain(raw_line))
+    return (None, found["text"].strip()) if found and asks(found["text"]) else None

@@ -136,7 +136,7 @@ class _Reader(ParagraphReading, ListReading):
                 index = self._heading(blocks, index, path, in_meta)
                 current = None
                 continue
-            if block.kind == "hr":
+            if block.kind == "hr" or _rule_line(block):
                 current = None
             elif block.kind == "html" and source(self.lines, [block]).lower().startswith(
                 "<details"
@@ -220,7 +220,8 @@ class _Reader(ParagraphReading, ListReading):
         if self.level is not None and block.level == self.level:
             # a section only when questions sit in headings below it
             below = [b for b in inner if b.kind == "heading"]
-            return (label, rest) if (body or label) and not asks_inside(below) else None
+            topic = asks_inside(below) or _over_questions(inner)  # "## 位置编码" over "- 为什么…？"
+            return (label, rest) if (body or label) and not topic else None
         if label is not None and (self.level is None or block.level > self.level):
             return (label, rest) if not asks_inside(inner) else None
         return None
@@ -340,6 +341,26 @@ def _question_level(blocks: list[Block]) -> int | None:
     if not counts or max(counts.values()) < 2:
         return None
     return max(counts, key=lambda level: (counts[level], level))
+
+
+def _rule_line(block: Block) -> bool:
+    """``━━━━━━`` or ``＝＝＝``: a rule drawn with characters, as ``---`` is one."""
+    return block.kind == "paragraph" and bool(_RULE.fullmatch(block.raw.strip()))
+
+
+_RULE = re.compile(r"[━─═—–\-=＝_*~～·•]{3,}")
+
+
+def _over_questions(inner: list[Block]) -> bool:
+    """A list right under a heading whose items mostly ask, two or more: the heading is a topic."""
+    for block in inner:
+        if block.is_list:
+            texts = [
+                joined(p.raw.split("\n")[0]) for i in items(block) if (p := i.first_paragraph())
+            ]
+            asking = sum(1 for t in texts if asks(clean(t)))
+            return asking >= 2 and 2 * asking > len(texts)
+    return False
 
 
 def _navigation(block: Block) -> bool:

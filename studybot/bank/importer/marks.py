@@ -32,10 +32,17 @@ MARKER = re.compile(
     re.DOTALL,
 )
 # "Q：…", "问：…", "Question: …" without a number
-BARE_MARKER = re.compile(r"^(?:[Qq]|问|问题|题目|Question)\s*[:：]\s*(?P<text>.*)$", re.DOTALL)
-_MARKER_FIRST = frozenset("Qq问题第")  # where every MARKER and BARE_MARKER starts
+# and an interviewer's follow-up inside an answer: "【面试官追问】…", "追问：…", "Follow-up: …"
+BARE_MARKER = re.compile(
+    r"^(?:(?:[Qq]|问|问题|题目|Question|(?:面试官)?追问|Follow[- ]?up)\s*[:：]|【(?:面试官)?追问】)"
+    r"\s*(?P<text>.*)$",
+    re.DOTALL,
+)
+_MARKER_FIRST = frozenset("Qq问题第追面F【")  # where every MARKER and BARE_MARKER starts
+_BOLD_Q = re.compile(r"^\s*(?:\*\*|__)\s*(?:Q|Question)\s*\.\s*(?:\*\*|__)")  # "**Q.** …"
 ANSWER_MARKER = re.compile(
-    r"^\s*(?:\*\*|__)?(?:[Aa]|答|答案|回答|解答|参考答案|Answer|Ans)\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*"
+    r"^\s*(?:(?:\*\*|__)?(?:[Aa]|答|答案|回答|解答|参考答案|Answer|Ans)\s*(?:\*\*|__)?\s*[:：]"
+    r"|(?:\*\*|__)\s*(?:A|Answer)\s*\.\s*(?:\*\*|__))\s*(?:\*\*|__)?\s*"
 )
 INLINE_ANSWER = re.compile(r"^(?P<q>.+?[？?])\s*(?:答|A|回答|答案)\s*[:：]\s*(?P<a>.*)$", re.DOTALL)
 # "**12.** …": the bold closes right after the number ("**1、Megatron-LM**" is a label)
@@ -111,7 +118,8 @@ META = re.compile(
     r"|how to contribute|how to use|使用说明|使用方法|license|licence|许可|许可证|resources|references"
     r"|further reading|reading list|links|useful links|related|acknowledge?ments?|credits|致谢"
     r"|参考|参考资料|参考文献|参考链接|相关链接|推荐阅读|贡献|贡献指南|star history|stargazers|sponsors?"
-    r"|changelog|更新日志|更新记录|about|关于|关于作者|作者|todo|to do|待办|notes to self|back to top|反问(?:环节)?$)\b",
+    r"|changelog|更新日志|更新记录|about|关于|关于作者|作者|todo|to do|待办|notes to self|back to top|反问(?:环节)?$"
+    r"|(?:小结|总结|结语|后记|写在最后|summary|conclusions?|recap)$)\b",
     re.IGNORECASE,
 )
 REVERSE = re.compile(r"反问")  # the candidate's own question to the interviewer
@@ -209,6 +217,8 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
     text = plain(raw_line)
     if not bold and text[:1] not in _MARKER_FIRST:
         return None
+    if bold and _BOLD_Q.match(raw_line):
+        return None, plain(raw_line[_BOLD_Q.match(raw_line).end() :])
     match = MARKER.match(text)
     if match and (heading or bold or match["sep"] or match["n2"]):
         return match["n"] or match["n2"], match["text"].strip()

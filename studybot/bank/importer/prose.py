@@ -16,6 +16,7 @@ import re
 
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.draft import Draft
+from studybot.bank.importer.lists import follow_up
 from studybot.bank.importer.marks import (
     INLINE_ANSWER,
     PARAGRAPH_NUMBER,
@@ -42,6 +43,7 @@ _LEAD = re.compile(
 
 
 _STATEMENT = ("。", "：", ":", "！")
+_BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
 def _one_a_line(texts: list[str]) -> bool:
@@ -67,6 +69,7 @@ class ParagraphReading:
                     number = None
             if number:
                 found = (number_of(number), number["text"])
+            found = found or follow_up(raw_line)
             if found is not None:
                 starts.append((k, *found))
         if not starts:
@@ -84,13 +87,24 @@ class ParagraphReading:
             else:
                 self._skip_lines(before, raw_lines[: starts[0][0]], path)
         bounds = [s[0] for s in starts[1:]] + [len(raw_lines)]
+        answered = False
         for (k, label, text), stop in zip(starts, bounds, strict=True):
+            head, *tail = _BR.split(raw_lines[k], maxsplit=1)
+            found = marker(head) if tail else None
+            if (
+                found is not None and found[1]
+            ):  # "**【追问】…？**<br />answer": its answer beside it
+                current = self._draft(block.start + k, label, clean(found[1]), path)
+                current.reference = "\n".join([tail[0], *raw_lines[k + 1 : stop]]).strip() or None
+                answered = True
+                continue
             inline = INLINE_ANSWER.match(text)  # "问：…？答：…" on one line
             current = self._draft(
                 block.start + k, label, clean(inline["q"] if inline else text), path
             )
             if inline and inline["a"].strip():
                 current.reference = "\n".join([inline["a"].strip(), *raw_lines[k + 1 : stop]])
+                answered = True
                 continue
             body = k + 1
             if not current.question and body < stop:  # "**Q3：**" alone takes the line below
@@ -102,6 +116,10 @@ class ParagraphReading:
                     current.question = join(current.question, plain(line))
             if body < stop:
                 current.blocks.append(Block("paragraph", block.start + body, block.start + stop))
+                answered = True
+        if len(starts) > 1 and not answered:
+            self.after_list = current  # a run of questions, one a line, as a list of them:
+            return None  # the prose after it answers none of them ("答：…" aside)
         return current
 
     def _loose(self, block: Block, raw_lines: list[str], path) -> Draft | None:

@@ -250,3 +250,108 @@ def test_a_topic_heading_over_a_list_of_questions_is_a_section(tmp_path):
     assert "位置编码" in [c.title for c in report.bank.chapters]
     (rope,) = [q for q in report.bank.questions if q.question.startswith("RoPE")]
     assert rope.reference == "按位置旋转 q、k。" or rope.key_points == ("按位置旋转 q、k。",)
+
+
+def test_a_mock_interview_transcript_gives_the_interviewers_questions(tmp_path):
+    report = read(
+        tmp_path,
+        "MOCK INTERVIEW - notes\nInterviewer: a friend from a cloud company\n\n"
+        "Interviewer: Can you hear me? Great.\nMe: Yes.\n\n"
+        "Interviewer: Why is attention masked in a decoder?\n"
+        "Me: So a position cannot see the tokens after it.\n\n"
+        "Interviewer: Let's move on.\nMe: Sure.\n\n"
+        "Interviewer: And how would you shrink the KV cache?\n"
+        "Me: Fewer KV heads, or quantize it.\n",
+        name="transcript.txt",
+    )
+    assert questions(report) == [
+        "Why is attention masked in a decoder?",
+        "And how would you shrink the KV cache?",
+    ]
+    assert [q.reference for q in report.bank.questions] == [
+        "So a position cannot see the tokens after it.",
+        "Fewer KV heads, or quantize it.",
+    ]
+
+
+def test_a_bullet_with_its_answer_after_a_dash_and_numbered_q_lines(tmp_path):
+    report = read(
+        tmp_path,
+        "# Quick answers\n\n# Basics\n\n"
+        "- What is GQA? — Query heads share fewer key/value heads.\n"
+        "- Describe the RLHF pipeline. — SFT, a reward model, then PPO.\n\n"
+        "# Contributing\n\n- Found a wrong answer? — Open an issue.\n",
+    )
+    assert questions(report) == ["What is GQA?", "Describe the RLHF pipeline."]
+    assert [q.reference for q in report.bank.questions] == [
+        "Query heads share fewer key/value heads.",
+        "SFT, a reward model, then PPO.",
+    ]
+    notes = read(
+        tmp_path,
+        "面试准备（自用）\n\nQ1 残差连接有什么用？\n    让梯度直接传回浅层。\n\n"
+        "Q2 为什么 NLP 里用 LayerNorm？ *\n    batch 统计量不稳定。\n",
+        name="notes.txt",
+    )
+    assert questions(notes) == ["残差连接有什么用？", "为什么 NLP 里用 LayerNorm？"]
+    assert [q.reference for q in notes.bank.questions] == [
+        "让梯度直接传回浅层。",
+        "batch 统计量不稳定。",
+    ]
+
+
+def test_a_forum_dumps_title_is_the_question_and_the_accepted_answer_its_answer(tmp_path):
+    posts = {
+        "questions": [
+            {
+                "id": 7,
+                "title": "Why does my fine-tuned model repeat itself?",
+                "body": "After SFT it loops on one sentence.",
+                "accepted_answer": {"id": 70, "text": "EOS is missing from the targets."},
+            },
+            {
+                "id": 8,
+                "title": "How do I pick a LoRA rank?",
+                "body": "r=8 or 64?",
+                "accepted_answer": None,
+            },
+        ]
+    }
+    report = read(tmp_path, json.dumps(posts), name="forum.json")
+    assert questions(report) == [
+        "Why does my fine-tuned model repeat itself?",
+        "How do I pick a LoRA rank?",
+    ]
+    assert [q.reference for q in report.bank.questions] == [
+        "EOS is missing from the targets.",
+        None,
+    ]
+    assert "'body'" in " ".join(report.notes)  # listed among the keys not used
+
+
+def test_a_write_up_in_prose_gives_the_questions_it_tells(tmp_path):
+    report = read(
+        tmp_path,
+        "# 实习面经\n\n楼主背景：硕士，做过 RAG。问题按记忆还原。\n\n## 一面\n\n"
+        "他先问了：“你们的切块长度是怎么定的？”我说是在验证集上比出来的。\n\n"
+        "接着让我讲一下 RoPE 是怎么实现相对位置的，我推了一下旋转矩阵。\n\n"
+        "然后他抛了一个场景题：回答经常出现幻觉，你会从哪些方面排查？我从数据讲起。\n\n"
+        "## 二面\n\n面试官人很 nice，聊得很开心。\n",
+    )
+    assert questions(report) == [
+        "你们的切块长度是怎么定的？",
+        "讲一下 RoPE 是怎么实现相对位置的",
+        "回答经常出现幻觉，你会从哪些方面排查？",
+    ]
+
+
+def test_an_answer_in_a_text_box_and_a_numbered_summary_heading(tmp_path):
+    report = read(
+        tmp_path,
+        "## 1 分词\n\n#### Q1: BPE 是怎么训练的？\n\n```text\n从字符出发，反复合并最常见的相邻对。\n```\n\n"
+        "#### Q2: 怎么写 softmax？\n\n```python\nexp = x.exp()\n```\n\n## 4 总结\n\n分词是基础。\n",
+    )
+    assert questions(report) == ["BPE 是怎么训练的？", "怎么写 softmax？"]
+    bpe, softmax = report.bank.questions
+    assert bpe.reference == "从字符出发，反复合并最常见的相邻对。"
+    assert softmax.reference.startswith("```python")

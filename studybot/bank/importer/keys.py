@@ -170,6 +170,8 @@ class Mapping:
                 return "\n\n".join(texts)
         for key in names:
             found = value(record, key)
+            if isinstance(found, dict) and field == "answer":  # {"accepted_answer": {"text": …}}
+                found = next((found[k] for k in _TEXT_KEYS if isinstance(found.get(k), str)), None)
             if found is not None:
                 return found
         return None
@@ -189,6 +191,13 @@ def choose(keys: Iterable[str], forced: tuple[tuple[str, str], ...] = ()) -> Map
             ranked = tuple(sorted(candidates, key=lambda k: _rank(field, k)))
             chosen[field] = ranked
             taken.update(ranked)
+    answers = chosen.get("answer", ())
+    if chosen.get("question", ("",))[0] in _POST_TITLES and len(answers) > 1:
+        # a post's title is the question and its body the details: the answer is the reply
+        replies = tuple(k for k in answers if _fold(k) not in _POST_BODIES)
+        if replies:
+            chosen["answer"] = replies
+            taken -= set(answers) - set(replies)
     if chat:
         taken |= {CHAT, "conversations"}
     with_input = chosen.get("question", ("",))[0] == "instruction" and "input" in keys
@@ -198,6 +207,11 @@ def choose(keys: Iterable[str], forced: tuple[tuple[str, str], ...] = ()) -> Map
     unused = tuple(k for k in keys if k not in taken and k not in top)
     ordered = {field: chosen[field] for field in FIELDS if field in chosen}
     return Mapping(ordered, unused, chat, with_input)
+
+
+_TEXT_KEYS = ("text", "body", "content", "answer", "value")
+_POST_TITLES = ("title", "标题")
+_POST_BODIES = ("body", "content", "内容")
 
 
 def value(record: dict[str, Any], key: str) -> Any:

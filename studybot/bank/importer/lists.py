@@ -6,6 +6,7 @@ item's answer is inside the item: the lines after its question (``A：…``,
 sub-list's asking items are questions of their own, the others its points.
 A bullet that names a topic for the questions under it (``- Layer Norm
 篇``) is no question, and neither is a link alone (a table of contents).
+A short list alone under a question gives its key points (``key_points_of``).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import re
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.marks import (
+    DASH_ANSWER,
+    INLINE_ANSWER,
     asks,
     asks_inside,
     clean,
-    has_marker_items,
     items,
     join,
     joined,
@@ -71,8 +73,10 @@ class ListReading:
             label, text, found = self._item_text(block, item, raw_lines[0])
             below = any(asks_inside([child]) for child in rest)
             target = link_target(paragraph.raw)
-            asking = found or reads_as_question(text)
-            if target is not None and (target.startswith("#") or not asking):
+            dash = DASH_ANSWER.match(text)
+            asking = found or reads_as_question(text) or bool(dash and reads_as_question(dash["q"]))
+            away = target is not None and target.startswith(("http://", "https://"))
+            if target is not None and (target.startswith("#") or away or not asking):
                 if asking or label is not None:
                     why = "a table-of-contents link" if target.startswith("#") else "a link only"
                     self._skip(paragraph.start, text, why, counts=False)
@@ -97,9 +101,15 @@ class ListReading:
         end = split_answer(raw_lines)
         for line in raw_lines[1:end]:
             text = join(text, plain(line))
-        draft = self._draft(paragraph.start, label, clean(text), path)
+        inline = INLINE_ANSWER.match(text) or DASH_ANSWER.match(text) if end == 1 else None
+        if inline and not reads_as_question(inline["q"]):  # "- What is X? — X is …" is one
+            inline = None
+        answer = inline["a"].strip() if inline else ""
+        draft = self._draft(paragraph.start, label, clean(inline["q"] if answer else text), path)
+        if answer:
+            draft.reference = "\n".join([answer, *raw_lines[1:]]).strip()
         self.listed.add(id(draft))
-        if end < len(raw_lines):
+        if end < len(raw_lines) and not answer:
             draft.blocks.append(Block("paragraph", paragraph.start + end, paragraph.end))
         last = owner = draft
         for child in rest:
@@ -166,3 +176,40 @@ def follow_up(raw_line: str) -> tuple[None, str] | None:
     """``a) Where would you put it?``: a lettered follow-up that asks, inside an answer."""
     found = _LETTERED.match(plain(raw_line))
     return (None, found["text"].strip()) if found and asks(found["text"]) else None
+
+
+KEY_POINTS_MOST = 6
+_POINT_CHARS = 300
+
+
+def has_marker_items(block: Block) -> bool:
+    for item in items(block):
+        paragraph = item.first_paragraph()
+        if paragraph is not None and marker(paragraph.raw.split("\n")[0]):
+            return True
+    return False
+
+
+def key_points_of(block: Block) -> list[str] | None:
+    """The key points of a list that reads as such (a few short items, plain text, no
+    links alone), each with its sub-items after a ``；``; None for any other list."""
+    listed = items(block)
+    if not listed or len(listed) > KEY_POINTS_MOST:
+        return None
+    points = []
+    for item in listed:
+        paragraph = item.first_paragraph()
+        if paragraph is None or link_target(paragraph.raw) is not None:
+            return None
+        point = joined(paragraph.raw)
+        if len(point) > _POINT_CHARS:
+            return None
+        for child in item.children[1:]:
+            if not child.is_list or key_points_of(child) is None:
+                return None
+            for sub in items(child):
+                point += ("" if point.endswith(("：", ":")) else "；") + joined(
+                    sub.first_paragraph().raw
+                )
+        points.append(point)
+    return points

@@ -47,7 +47,7 @@ from studybot.bank.importer import tables
 from studybot.bank.importer.blocks import Block, link_target, parse, plain, source
 from studybot.bank.importer.collapsible import collapsible, unwrapped
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed, Skipped
-from studybot.bank.importer.lists import ListReading
+from studybot.bank.importer.lists import ListReading, key_points_of
 from studybot.bank.importer.marks import (
     ANSWER_MARKER,
     HINT_LINE,
@@ -60,7 +60,6 @@ from studybot.bank.importer.marks import (
     clean,
     items,
     joined,
-    key_points_of,
     marker,
     meta,
     numbered,
@@ -308,6 +307,8 @@ class _Reader(ParagraphReading, ListReading):
             if len(blocks) == 1:
                 return
         reference = ANSWER_MARKER.sub("", source(self.lines, blocks), count=1).strip()
+        boxed = _TEXT_FENCE.fullmatch(reference)  # prose in a ```text box, not code
+        reference = boxed["body"].strip() if boxed else reference
         draft.reference = sources_last(draft.reference or reference) or None
 
     def _has_markers(self, blocks: list[Block]) -> bool:
@@ -321,6 +322,10 @@ class _Reader(ParagraphReading, ListReading):
         return False
 
 
+_TEXT_FENCE = re.compile(
+    r"(?P<fence>`{3,}|~{3,})[ \t]*(?:text|txt|plain|plaintext|markdown|md)[ \t]*\n(?P<body>.*)\n(?P=fence)",
+    re.DOTALL | re.IGNORECASE,
+)
 # a write-up's own answer in brackets after the question mark (a note there is gone already)
 _ANSWER_AFTER = re.compile(
     r"^(?P<q>.*[？?])\s*[（(](?P<a>(?:[^（）()]|[（(][^（）()]*[）)]){6,})[）)]$"

@@ -28,7 +28,7 @@ from studybot.bank.importer.resources import source_line
 
 _SEP = r"[:：.、．)）]"
 MARKER = re.compile(
-    rf"^(?:(?:[Qq]|问题|题目)\s*(?P<n>\d+)|第\s*(?P<n2>\d+)\s*题)\s*(?P<sep>{_SEP})?\s*(?P<text>.*)$",
+    rf"^(?:(?:[Qq]|Question|问题|题目)\s*(?P<n>\d+)|第\s*(?P<n2>\d+)\s*题)\s*(?P<sep>{_SEP})?\s*(?P<text>.*)$",
     re.DOTALL,
 )
 # "Q：…", "问：…", "Question: …" without a number
@@ -38,13 +38,22 @@ BARE_MARKER = re.compile(
     r"\s*(?P<text>.*)$",
     re.DOTALL,
 )
-_MARKER_FIRST = frozenset("Qq问题第追面F【")  # where every MARKER and BARE_MARKER starts
+# a transcript: "Interviewer: …？" asks (its other lines do not), "Me: …" answers
+SPEAKER = re.compile(r"^(?:Interviewer|面试官|考官)\s*[:：]\s*(?P<text>\S.*)$", re.DOTALL)
+_MARKER_FIRST = frozenset("Qq问题第追面F【I考")  # where MARKER, BARE_MARKER, SPEAKER start
 _BOLD_Q = re.compile(r"^\s*(?:\*\*|__)\s*(?:Q|Question)\s*\.\s*(?:\*\*|__)")  # "**Q.** …"
 ANSWER_MARKER = re.compile(
-    r"^\s*(?:(?:\*\*|__)?(?:[Aa]|答|答案|回答|解答|参考答案|Answer|Ans)\s*(?:\*\*|__)?\s*[:：]"
+    r"^\s*(?:(?:\*\*|__)?(?:[Aa]|答|答案|回答|解答|参考答案|Answer|Ans|Me|Candidate|我|候选人)"
+    r"\s*(?:\*\*|__)?\s*[:：]"
     r"|(?:\*\*|__)\s*(?:A|Answer)\s*\.\s*(?:\*\*|__))\s*(?:\*\*|__)?\s*"
 )
-INLINE_ANSWER = re.compile(r"^(?P<q>.+?[？?])\s*(?:答|A|回答|答案)\s*[:：]\s*(?P<a>.*)$", re.DOTALL)
+# "Describe the RLHF pipeline. — SFT, then …": a list item's answer after a dash
+DASH_ANSWER = re.compile(r"^(?P<q>.+?[？?.。])\s+[—–]{1,2}\s+(?P<a>\S.*)$", re.DOTALL)
+# "问：…？答：…", "What is X? — X is …": the answer on the question's line
+INLINE_ANSWER = re.compile(
+    r"^(?P<q>.+?[？?])\s*(?:(?:答|A|回答|答案)\s*[:：]|\s[—–]{1,2}\s|\s--\s)\s*(?P<a>.*)$",
+    re.DOTALL,
+)
 # "**12.** …": the bold closes right after the number ("**1、Megatron-LM**" is a label)
 _BOLD_NUMBER = re.compile(rf"^\s*(?:\*\*|__)\s*\d+\s*{_SEP}?\s*(?:\*\*|__)")
 # "（1）…", "(2) …", "一、…", "第3题 …": Chinese numbering, read like "1. …"
@@ -66,8 +75,6 @@ _CN_DIGITS = {c: n for n, c in enumerate("零一二三四五六七八九", start
 HINT_LINE = re.compile(r"^(?:提示|hint)\s*[:：]\s*(?P<text>.+)$", re.IGNORECASE | re.DOTALL)
 _INLINE_HINT = re.compile(r"[（(【\[]\s*(?:提示|hint)\s*[:：].*?[）)】\]]\s*$", re.IGNORECASE)
 OPTIONS = re.compile(r"以下|下列|下面哪|如下|选项|which of|which one of", re.IGNORECASE)
-KEY_POINTS_MOST = 6
-_POINT_CHARS = 300
 
 _CHECKBOX = re.compile(r"^\[[ xX✓✔]\]\s+")
 _CITATION = re.compile(
@@ -102,7 +109,7 @@ _ZH_ASKING = re.compile(
 )
 _ZH_TOPIC_END = re.compile(
     r"的(?:作用|原理|区别|关系|联系|缺点|优点|优势|劣势|难点|意义|思路|流程|过程|目的|本质|影响|好处"
-    r"|局限|瓶颈|挑战|实现|计算|推导|步骤|核心|思想|机制|用途|差别)$"
+    r"|局限|瓶颈|挑战|实现|计算|推导|步骤|核心|思想|机制|用途|差别|理解|看法)$"
 )
 _EN_START = re.compile(
     r"^(?:what|why|how|when|where|which|who|whose|explain|describe|compare|contrast|derive"
@@ -158,7 +165,7 @@ def _without_company(text: str) -> str:
 
 def _trailing_symbols(text: str) -> str:
     end = len(text)
-    while end and (text[end - 1].isspace() or _emoji(text[end - 1])):
+    while end and (text[end - 1].isspace() or _emoji(text[end - 1]) or text[end - 2 : end] == " *"):
         end -= 1
     return text[:end]
 
@@ -197,7 +204,8 @@ def reads_as_question(text: str) -> bool:
             return True
         if body.endswith(_STATEMENT_END):
             return False
-        return bool(_ZH_ASKING.search(body) or _ZH_TOPIC_END.search(body))
+        # a question word inside a long sentence ("后台很多同学问到底考什么。我把…") is prose
+        return bool((len(body) <= 80 and _ZH_ASKING.search(body)) or _ZH_TOPIC_END.search(body))
     return bool(_EN_START.match(body)) and len(body.split()) >= 2
 
 
@@ -207,7 +215,7 @@ def link_only(text: str) -> bool:
 
 def meta(title: str) -> bool:
     """A section that holds no questions: contents, contributing, license, links…"""
-    return bool(META.match(clean(title).lstrip("#*_ ").strip()))
+    return bool(META.match(numbered(clean(title).lstrip("#*_ ").strip())[1]))  # "4 总结" too
 
 
 @functools.lru_cache(maxsize=1 << 18)  # asked of each heading by several rules
@@ -219,8 +227,12 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
         return None
     if bold and _BOLD_Q.match(raw_line):
         return None, plain(raw_line[_BOLD_Q.match(raw_line).end() :])
+    speaker = SPEAKER.match(text)
+    if speaker:
+        return (None, speaker["text"].strip()) if asks(clean(speaker["text"])) else None
     match = MARKER.match(text)
-    if match and (heading or bold or match["sep"] or match["n2"]):
+    asking = match is not None and asks(clean(match["text"]))  # "Q1 为什么…？": no separator
+    if match and (heading or bold or match["sep"] or match["n2"] or asking):
         return match["n"] or match["n2"], match["text"].strip()
     bare = BARE_MARKER.match(text)
     if bare and not heading:
@@ -355,36 +367,3 @@ def asks_inside(blocks: list[Block]) -> bool:
         elif asks_inside(block.children):
             return True
     return False
-
-
-def has_marker_items(block: Block) -> bool:
-    for item in items(block):
-        paragraph = item.first_paragraph()
-        if paragraph is not None and marker(paragraph.raw.split("\n")[0]):
-            return True
-    return False
-
-
-def key_points_of(block: Block) -> list[str] | None:
-    """The key points of a list that reads as such (a few short items, plain text, no
-    links alone), each with its sub-items after a ``；``; None for any other list."""
-    listed = items(block)
-    if not listed or len(listed) > KEY_POINTS_MOST:
-        return None
-    points = []
-    for item in listed:
-        paragraph = item.first_paragraph()
-        if paragraph is None or link_target(paragraph.raw) is not None:
-            return None
-        point = joined(paragraph.raw)
-        if len(point) > _POINT_CHARS:
-            return None
-        for child in item.children[1:]:
-            if not child.is_list or key_points_of(child) is None:
-                return None
-            for sub in items(child):
-                point += ("" if point.endswith(("：", ":")) else "；") + joined(
-                    sub.first_paragraph().raw
-                )
-        points.append(point)
-    return points

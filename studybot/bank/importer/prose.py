@@ -21,6 +21,7 @@ from studybot.bank.importer.marks import (
     INLINE_ANSWER,
     PARAGRAPH_NUMBER,
     REVERSE,
+    SPEAKER,
     asks,
     clean,
     join,
@@ -74,7 +75,8 @@ class ParagraphReading:
                 starts.append((k, *found))
         if not starts:
             first = plain(raw_lines[0])
-            if current is None or _LEAD.match(first):  # "场景题：…" answers nothing above it
+            # "场景题：…", "Interviewer: Let's move on." answer nothing above them
+            if current is None or _LEAD.match(first) or SPEAKER.match(first):
                 return self._loose(block, raw_lines, path)
             if not (id(current) in self.loose and asks(first)):
                 current.blocks.append(block)
@@ -151,7 +153,11 @@ class ParagraphReading:
             self.loose.add(id(draft))
             return draft
         if not reads_as_question(texts[0]):
-            self._skip_lines(block, raw_lines, path)
+            told = _told(texts) if any(_ROUND.search(title) for _, title in path) else []
+            for k, text in told:  # "他先问了：“…？”我说…" in a write-up's round
+                self._draft(block.start + k, None, clean(text), path)
+            if not told:
+                self._skip_lines(block, raw_lines, path)
             return None
         inline = INLINE_ANSWER.match(texts[0])
         if inline and inline["a"].strip():
@@ -193,3 +199,29 @@ def _asked(part: str, colon: str | None) -> list[str]:
         return clauses[:asking]
     part = part.strip()
     return [part] if colon or (reads_as_question(part) and not re.search("[，,]", part)) else []
+
+
+# a round of an interview write-up, where its prose tells the questions asked
+_ROUND = re.compile(r"[一二三四五六]面|终面|hr面|面试|面经|interview|round", re.IGNORECASE)
+_QUOTED = re.compile(r"[“「『]([^“”「」『』\n]{4,200}?[？?])[”」』]")
+_TOLD = re.compile(
+    r"(?:问了|问我|问到|(?:接着|又|还|就|再)问|追问|让我|要我|要求我|手撕(?:代码|题)?[:：]"
+    r"|(?:场景|开放|算法)题[:：])\s*"
+)
+
+
+def _told(texts: list[str]) -> list[tuple[int, str]]:
+    """The questions a write-up's sentences tell: quoted (``“…？”``), or after ``问了``/
+    ``让我``/``手撕：`` (up to the question mark, else the first clause, when it asks)."""
+    found = []
+    for k, text in enumerate(texts):
+        quoted = _QUOTED.findall(text)
+        found += [(k, q) for q in quoted]
+        for sentence in [] if quoted else re.split(r"[。！；;]", text):
+            lead = _TOLD.search(sentence)
+            rest = sentence[lead.end() :].strip("：: ") if lead else ""
+            mark = min((rest.find(m) for m in "？?" if m in rest), default=-1)
+            clause = rest[: mark + 1] if mark >= 0 else rest.split("，")[0].strip()
+            if len(clause) > 3 and reads_as_question(clause):
+                found.append((k, clause))
+    return found

@@ -355,3 +355,58 @@ def test_an_answer_in_a_text_box_and_a_numbered_summary_heading(tmp_path):
     bpe, softmax = report.bank.questions
     assert bpe.reference == "从字符出发，反复合并最常见的相邻对。"
     assert softmax.reference.startswith("```python")
+
+
+def test_banner_lines_name_the_chapters_of_a_plain_list(tmp_path):
+    report = read(
+        tmp_path,
+        "LLM questions to practice\n\n=== Basics ===\nWhat is a token?\nWhy scale attention scores?\n"
+        "Explain layer norm.\n\n=== Coding ===\nImplement top-k sampling.\nWrite a BPE merge step.\n"
+        "Implement softmax in numpy.\n",
+        name="practice.txt",
+    )
+    assert questions(report) == [
+        "What is a token?",
+        "Why scale attention scores?",
+        "Explain layer norm.",
+        "Implement top-k sampling.",
+        "Write a BPE merge step.",
+        "Implement softmax in numpy.",
+    ]
+    assert [c.title for c in report.bank.chapters] == ["Basics", "Coding"]
+
+
+def test_a_numbered_question_after_a_skipped_number_is_not_the_answer_above(tmp_path):
+    report = read(
+        tmp_path,
+        "## Losses\n\nQ10. What is focal loss?\n\nIt down-weights easy examples.\n\n"
+        "11. **What is label smoothing?**\n<details>\n<summary>Answer</summary>\n\n"
+        "Soft targets instead of one-hot.\n\n</details>\n\n"
+        "13. **Explain the bias-variance trade-off.**\n<details>\n<summary>Answer</summary>\n\n"
+        "Flexible models trade bias for variance.\n\n</details>\n",
+    )
+    assert questions(report) == [
+        "What is focal loss?",
+        "What is label smoothing?",
+        "Explain the bias-variance trade-off.",
+    ]
+    assert report.bank.questions[2].reference == "Flexible models trade bias for variance."
+
+
+def test_a_faq_about_the_collection_itself_is_no_part_of_the_bank(tmp_path):
+    report = read(
+        tmp_path,
+        "# LLM interview questions\n\n## Basics\n\n### 1. What is a token?\n\nA unit of text.\n\n"
+        "### 2. Why use subwords?\n\nA small vocabulary covers rare words.\n\n## FAQ\n\n"
+        "**Q: Can I use these questions for hiring?**\nA: Yes, MIT.\n\n"
+        "**Q: Will there be a PDF version?**\nA: Maybe.\n\n"
+        "**Q: Are the answers complete?**\nA: No, read the papers.\n",
+    )
+    assert questions(report) == ["What is a token?", "Why use subwords?"]
+    faq = read(
+        tmp_path,
+        "# FAQ\n\n## FAQ\n\n**Q: What is a token?**\nA: A unit of text.\n\n"
+        "**Q: Why use subwords?**\nA: Rare words still get pieces.\n",
+        name="faq.md",
+    )
+    assert questions(faq) == ["What is a token?", "Why use subwords?"]

@@ -146,13 +146,16 @@ class ListReading:
 
 
 def _continues(block: Block, current: Draft) -> bool:
-    """``2. 聊聊…`` after the answer of ``1. 讲讲…``: the next question, not part of that answer."""
+    """``2. 聊聊…`` after the answer of ``1. 讲讲…`` (a number or two may be skipped): the next
+    question, not part of that answer."""
     listed = items(block)
     if block.kind != "ordered_list" or not listed or not (current.label or "").isdigit():
         return False
     paragraph = listed[0].first_paragraph()
     text = clean(plain(paragraph.raw.split("\n")[0])) if paragraph else ""
-    return str(listed[0].number) == str(int(current.label) + 1) and reads_as_question(text)
+    number = str(listed[0].number or "")
+    nearby = number.isdigit() and 0 < int(number) - int(current.label) <= 3  # "13." after "11."
+    return nearby and reads_as_question(text)
 
 
 def _marked_or_asking(block: Block) -> bool:

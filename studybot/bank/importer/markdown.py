@@ -70,7 +70,7 @@ from studybot.bank.importer.marks import (
 )
 from studybot.bank.importer.notebook import front_matter, notebook_lines
 from studybot.bank.importer.prose import ParagraphReading
-from studybot.bank.importer.resources import source_line, sources_last
+from studybot.bank.importer.resources import about_itself, faq, source_line, sources_last
 
 
 def read_markdown(path: Path, text: str, options: Options) -> Parsed:
@@ -147,8 +147,11 @@ class _Reader(ParagraphReading, ListReading):
                     (j for j in range(index + 1, len(blocks)) if blocks[j].kind == "heading"),
                     len(blocks),
                 )
-                # "**第三章 …**" inside "## 第二部分 …" is the next part, not a sub-part
-                outer = path[:-1] if path and CHAPTER.match(path[-1][1]) else path
+                # "**第三章 …**" inside "## 第二部分 …" (or after "=== Basics ===") is the next
+                # part, not a sub-part
+                above = path[-1] if path else None
+                sibling = above and (CHAPTER.match(above[1]) or chapter_line(self.lines[above[0]]))
+                outer = path[:-1] if sibling else path
                 title, _, rest = block.raw.partition("\n")
                 inner = blocks[index + 1 : end]
                 if rest:  # "【一、基础】" over its questions, in one paragraph
@@ -186,7 +189,7 @@ class _Reader(ParagraphReading, ListReading):
             self.out.title = title
             return index + 1
         inner = blocks[index + 1 : end]
-        if in_meta or meta(title):
+        if in_meta or meta(title) or (faq(title) and about_itself(source(self.lines, inner))):
             own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
             self._walk(inner[:own], (*path, (block.start, title)), in_meta=True)
             self._walk(inner[own:], path, in_meta)  # "### 1. …" under "## 目录" is no content

@@ -320,17 +320,26 @@ def q_marker(block: Block) -> bool:
 
 
 def chapter_line(raw_line: str) -> bool:
-    """A short line that names a part: ``**第二部分 进阶**``, ``【一、Transformer 基础】``."""
+    """A short line that names a part: ``**第二部分 进阶**``, ``【一、Transformer 基础】``,
+    ``=== Basics ===`` (a banner needs no number)."""
     text = section_title(raw_line)
+    if _BANNER.fullmatch(plain(raw_line).strip()):
+        return 0 < len(text) <= 40 and not asks(text)
     return (
         len(text) <= 30 and bool(CHAPTER.match(text)) and not asks(text) and not _asking_item(text)
     )
 
 
 def section_title(raw_line: str) -> str:
-    """The text of a part's name, without the ``【…】`` around it."""
+    """The text of a part's name, without the ``【…】`` or ``=== … ===`` around it."""
     text = plain(raw_line).strip()
+    banner = _BANNER.fullmatch(text)
+    if banner:
+        return banner["text"]
     return text[1:-1].strip() if text.startswith("【") and text.endswith("】") else text
+
+
+_BANNER = re.compile(r"(?P<mark>[=~#*\-]{2,})\s*(?P<text>[^=~#*\n]+?)\s*(?P=mark)")
 
 
 def _asking_item(text: str) -> bool:

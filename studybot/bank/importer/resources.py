@@ -56,3 +56,22 @@ def sources_last(answer: str) -> str:
     if not body:
         return "\n".join(moved)  # a link alone may be where the answer is
     return f"{body}\n\n" + "\n".join(moved)
+
+
+# a FAQ about the collection itself: "Can I use these questions…?", "Is there a PDF version?"
+_FAQ = re.compile(r"^(?:faqs?|frequently asked questions|常见问题|q ?& ?a)$", re.IGNORECASE)
+_ABOUT_ITSELF = re.compile(
+    r"\b(?:these questions|this (?:repo|repository|list|guide|collection|project|page)"
+    r"|the answers|pdf version|contribut\w*|pull request)\b"
+    r"|本仓库|这个仓库|本项目|这份(?:题库|清单|资料|笔记)|这些题|PDF ?版",
+    re.IGNORECASE,
+)
+
+
+def faq(title: str) -> bool:
+    return bool(_FAQ.match(title.strip()))
+
+
+def about_itself(text: str) -> bool:
+    """A FAQ's text that asks about the collection (twice or more), not interview questions."""
+    return len(_ABOUT_ITSELF.findall(text)) >= 2

@@ -410,3 +410,18 @@ def test_a_faq_about_the_collection_itself_is_no_part_of_the_bank(tmp_path):
         name="faq.md",
     )
     assert questions(faq) == ["What is a token?", "Why use subwords?"]
+
+
+def test_a_bold_question_with_its_answer_on_the_same_line(tmp_path):
+    report = read(
+        tmp_path,
+        "## 微调\n\n这一节的答案写在每题后面。\n\n"
+        "**1. 全参数微调和 PEFT 的区别是什么？** 全参数微调更新所有权重；PEFT 只训练少量参数。\n\n"
+        "**2. Adapter 插在哪里？** 插在 attention 和 FFN 之后。\n\n"
+        "**注意：** 以上是常见做法。\n",
+    )
+    assert questions(report) == ["全参数微调和 PEFT 的区别是什么？", "Adapter 插在哪里？"]
+    assert [q.reference for q in report.bank.questions] == [
+        "全参数微调更新所有权重；PEFT 只训练少量参数。",
+        "插在 attention 和 FFN 之后。\n\n**注意：** 以上是常见做法。",
+    ]

@@ -312,7 +312,10 @@ class _Reader(ParagraphReading, ListReading):
         reference = ANSWER_MARKER.sub("", source(self.lines, blocks), count=1).strip()
         boxed = _TEXT_FENCE.fullmatch(reference)  # prose in a ```text box, not code
         reference = boxed["body"].strip() if boxed else reference
-        draft.reference = sources_last(draft.reference or reference) or None
+        # an answer beside the question ("**Q？** answer") and the blocks after it, in order
+        draft.reference = (
+            sources_last("\n\n".join(filter(None, (draft.reference, reference)))) or None
+        )
 
     def _has_markers(self, blocks: list[Block]) -> bool:
         for block in blocks:

@@ -41,6 +41,8 @@ BARE_MARKER = re.compile(
 # a transcript: "Interviewer: …？" asks (its other lines do not), "Me: …" answers
 SPEAKER = re.compile(r"^(?:Interviewer|面试官|考官)\s*[:：]\s*(?P<text>\S.*)$", re.DOTALL)
 _MARKER_FIRST = frozenset("Qq问题第追面F【I考")  # where MARKER, BARE_MARKER, SPEAKER start
+# "**1. 全参数微调和 PEFT 的区别是什么？** 全参数微调更新…": the bold asks, the rest answers
+BOLD_LEAD = re.compile(r"^\s*\*\*(?P<q>(?:(?!\*\*).){2,300}?)\*\*\s*(?P<rest>\S.*)?$", re.DOTALL)
 _BOLD_Q = re.compile(r"^\s*(?:\*\*|__)\s*(?:Q|Question)\s*\.\s*(?:\*\*|__)")  # "**Q.** …"
 ANSWER_MARKER = re.compile(
     r"^\s*(?:(?:\*\*|__)?(?:[Aa]|答|答案|回答|解答|参考答案|Answer|Ans|Me|Candidate|我|候选人)"
@@ -237,6 +239,10 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
     bare = BARE_MARKER.match(text)
     if bare and not heading:
         return None, bare["text"].strip()
+    lead = BOLD_LEAD.match(raw_line) if bold else None
+    if lead and lead["rest"] and asks(plain(lead["q"])):  # "**1. Q？** its answer"
+        found = NUMBER.match(plain(lead["q"]))
+        return (number_of(found), found["text"].strip()) if found else (None, plain(lead["q"]))
     if _BOLD_NUMBER.match(raw_line) or (bold and asks(text)):
         found = NUMBER.match(text)
         if found:

@@ -18,6 +18,7 @@ from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.lists import follow_up
 from studybot.bank.importer.marks import (
+    BOLD_LEAD,
     INLINE_ANSWER,
     PARAGRAPH_NUMBER,
     REVERSE,
@@ -91,13 +92,11 @@ class ParagraphReading:
         bounds = [s[0] for s in starts[1:]] + [len(raw_lines)]
         answered = False
         for (k, label, text), stop in zip(starts, bounds, strict=True):
-            head, *tail = _BR.split(raw_lines[k], maxsplit=1)
-            found = marker(head) if tail else None
-            if (
-                found is not None and found[1]
-            ):  # "**【追问】…？**<br />answer": its answer beside it
+            beside = _beside(raw_lines[k])  # "**Q？**<br />answer", "**1. Q？** answer"
+            found = marker(beside[0]) if beside else None
+            if found is not None and found[1]:
                 current = self._draft(block.start + k, label, clean(found[1]), path)
-                current.reference = "\n".join([tail[0], *raw_lines[k + 1 : stop]]).strip() or None
+                current.reference = "\n".join([beside[1], *raw_lines[k + 1 : stop]]).strip() or None
                 answered = True
                 continue
             inline = INLINE_ANSWER.match(text)  # "问：…？答：…" on one line
@@ -225,3 +224,14 @@ def _told(texts: list[str]) -> list[tuple[int, str]]:
             if len(clause) > 3 and reads_as_question(clause):
                 found.append((k, clause))
     return found
+
+
+def _beside(raw_line: str) -> tuple[str, str] | None:
+    """(question, answer) on one line: ``**Q？**<br />answer``, ``**1. Q？** answer``."""
+    head, *tail = _BR.split(raw_line, maxsplit=1)
+    if tail and tail[0].strip():
+        return head, tail[0]
+    lead = BOLD_LEAD.match(raw_line)
+    if lead and lead["rest"] and asks(plain(lead["q"])):
+        return raw_line[: lead.start("rest")], lead["rest"]
+    return None

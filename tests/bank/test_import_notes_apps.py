@@ -7,17 +7,12 @@ from __future__ import annotations
 
 import json
 
-from studybot.bank import importer
+from test_import_questions import questions
+from test_import_questions import read as read_as_given
 
 
 def read(tmp_path, text: str, name: str = "q.md"):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return importer.inspect(path, force=True)
-
-
-def questions(report) -> list[str]:
-    return [q.question for q in report.bank.questions]
+    return read_as_given(tmp_path, text, name, force=True)  # as the bench reads the files
 
 
 def test_obsidian_question_callouts_are_questions_with_their_content_as_answer(tmp_path):
@@ -425,3 +420,29 @@ def test_a_bold_question_with_its_answer_on_the_same_line(tmp_path):
         "全参数微调更新所有权重；PEFT 只训练少量参数。",
         "插在 attention 和 FFN 之后。\n\n**注意：** 以上是常见做法。",
     ]
+
+
+def test_a_json_topic_named_like_a_field_is_still_a_topic(tmp_path):
+    data = {
+        "name": "应用面试题",
+        "data": {
+            "RAG": [{"id": "q1", "q": "RAG 的基本流程是什么？", "a": "先检索再生成。"}],
+            "提示工程": [{"id": "q2", "q": "什么是思维链提示？", "a": "先写推理步骤。"}],
+        },
+    }
+    report = read(tmp_path, json.dumps(data, ensure_ascii=False), name="bank.json")
+    assert questions(report) == ["RAG 的基本流程是什么？", "什么是思维链提示？"]
+    assert [c.title for c in report.bank.chapters] == ["RAG", "提示工程"]
+
+
+def test_a_collapsed_answer_inside_a_list_item_and_a_noun_after_a_task_verb(tmp_path):
+    report = read(
+        tmp_path,
+        "## Basics\n\n1. **What is a token?**\n\n   <details>\n   <summary>Answer</summary>\n\n"
+        "   A sub-word unit from the tokenizer.\n\n   </details>\n\n"
+        "> [!question]- FlashAttention 为什么快？\n> 分块在 SRAM 里算注意力。\n> 计算量没变，省的是 IO。\n",
+    )
+    assert questions(report) == ["What is a token?", "FlashAttention 为什么快？"]
+    token, flash = report.bank.questions
+    assert token.reference == "A sub-word unit from the tokenizer."
+    assert flash.reference == "分块在 SRAM 里算注意力。\n计算量没变，省的是 IO。"

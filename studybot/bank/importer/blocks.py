@@ -306,3 +306,11 @@ def source(lines: list[str], blocks: list[Block]) -> str:
     if all(_QUOTED.match(line) for line in text.split("\n") if line.strip()):
         text = textwrap.dedent(_QUOTED.sub("", text))  # an answer inside a quote (a callout)
     return text.strip()
+
+
+def drawn_rule(block: Block) -> bool:
+    """``━━━━━━`` or ``＝＝＝``: a rule drawn with characters, as ``---`` is one."""
+    return block.kind == "paragraph" and bool(_RULE.fullmatch(block.raw.strip()))
+
+
+_RULE = re.compile(r"[━─═—–\-=＝_*~～·•]{3,}")

@@ -110,13 +110,19 @@ def _tree(node: Any, question_keys: tuple[str, ...], key: str | None = None, top
         if name in ("messages", "conversations") or not isinstance(value, (list, dict)):
             continue
         own = shaped and not _holds_objects(value) and not _question_map(value)
-        if own or _says_field(str(name), question=True):
-            continue  # a record's own lists: tags, key points, a question in a list
+        # a record's own lists (tags, key points) are none; "提示工程": [records] is a topic
+        group = not shaped and _holds_records(value, question_keys)
+        if own or (_says_field(str(name), question=True) and not group):
+            continue
         inner = _tree(value, question_keys, str(name))
-        label = None if _structural(str(name)) else str(name).strip()
+        label = None if _structural(str(name), group) else str(name).strip()
         out.extend(((name, *p), c or label, it) for p, c, it in inner)
     own = None if top else _own_name(node)
     return [(p, c or own, it) for p, c, it in out] if own else out
+
+
+def _holds_records(value: Any, question_keys: tuple[str, ...]) -> bool:
+    return isinstance(value, list) and any(_record(v, question_keys) for v in value[:50])
 
 
 def _mostly_questions(values: list[Any]) -> bool:
@@ -167,14 +173,16 @@ def _says_field(key: str, question: bool = False) -> bool:
     return own and key.strip().lower() not in _CONTAINERS
 
 
-def _structural(key: str) -> bool:
+def _structural(key: str, group: bool = False) -> bool:
+    """A key that only says what it holds (``items``, ``subcategories``, ``0``), or names a
+    field (``tags``), unless it holds records (``提示工程``: a topic named like a hint)."""
     folded = re.sub(r"[\s_\-]+", "", key.strip().lower())  # "sub_categories", "child-nodes"
     return (
         not folded
         or folded.isdigit()
         or folded in _SAYS_WHAT
         or folded.startswith(("sub", "child", "nested"))
-        or field_of(key) is not None
+        or (field_of(key) is not None and not group)
     )
 
 

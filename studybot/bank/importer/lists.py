@@ -30,6 +30,7 @@ from studybot.bank.importer.marks import (
     split_answer,
     topic_title,
 )
+from studybot.bank.importer.notes import CALLOUT, QUESTION_CALLOUTS
 
 
 class ListReading:
@@ -216,3 +217,22 @@ def key_points_of(block: Block) -> list[str] | None:
                 )
         points.append(point)
     return points
+
+
+def over_questions(inner: list[Block]) -> bool:
+    """A list right under a heading whose items mostly ask, two or more: the heading is a topic."""
+    for block in inner:
+        if block.is_list:
+            texts = [
+                joined(p.raw.split("\n")[0]) for i in items(block) if (p := i.first_paragraph())
+            ]
+            asking = sum(1 for t in texts if asks(clean(t)))
+            return asking >= 2 and 2 * asking > len(texts)
+    return False
+
+
+def question_callout(quote: Block) -> bool:
+    """``> [!question] …``: a quote that is a question of its own, not the answer above."""
+    first = quote.children[0] if quote.children else None
+    callout = CALLOUT.match(first.raw) if first is not None and first.kind == "paragraph" else None
+    return callout is not None and callout["kind"].lower() in QUESTION_CALLOUTS

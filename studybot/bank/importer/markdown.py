@@ -44,10 +44,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from studybot.bank.importer import tables
-from studybot.bank.importer.blocks import Block, link_target, parse, plain, source
+from studybot.bank.importer.blocks import Block, drawn_rule, link_target, parse, plain, source
 from studybot.bank.importer.collapsible import collapsible, unwrapped
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed, Skipped
-from studybot.bank.importer.lists import ListReading, key_points_of
+from studybot.bank.importer.lists import (
+    ListReading,
+    key_points_of,
+    over_questions,
+    question_callout,
+)
 from studybot.bank.importer.marks import (
     ANSWER_MARKER,
     HINT_LINE,
@@ -135,7 +140,7 @@ class _Reader(ParagraphReading, ListReading):
                 index = self._heading(blocks, index, path, in_meta)
                 current = None
                 continue
-            if block.kind == "hr" or _rule_line(block):
+            if block.kind == "hr" or drawn_rule(block):
                 current = None
             elif block.kind == "html" and source(self.lines, [block]).lower().startswith(
                 "<details"
@@ -170,6 +175,9 @@ class _Reader(ParagraphReading, ListReading):
                     current = self._paragraph(block, path, current)
             elif block.is_list:
                 current = self._list(block, path, current)
+            elif block.kind == "quote" and question_callout(block):  # "> [!question] …"
+                self._walk(block.children, path)
+                current = None
             elif current is not None:
                 current.blocks.append(block)
             elif block.kind == "table":
@@ -222,7 +230,7 @@ class _Reader(ParagraphReading, ListReading):
         if self.level is not None and block.level == self.level:
             # a section only when questions sit in headings below it
             below = [b for b in inner if b.kind == "heading"]
-            topic = asks_inside(below) or _over_questions(inner)  # "## 位置编码" over "- 为什么…？"
+            topic = asks_inside(below) or over_questions(inner)  # "## 位置编码" over "- 为什么…？"
             return (label, rest) if (body or label) and not topic else None
         if label is not None and (self.level is None or block.level > self.level):
             return (label, rest) if not asks_inside(inner) else None
@@ -243,15 +251,13 @@ class _Reader(ParagraphReading, ListReading):
     def _details(self, blocks: list[Block], index: int, path, current, in_meta):
         """``<details><summary>Q？</summary>answer</details>``, as many as the blocks hold."""
         end, found = collapsible(self.lines, blocks, index)
-        if current is not None:
-            inside = None
+        if current is not None:  # its answer, inside "<summary>Answer</summary>" (_finish)
             summary = clean(plain(found[0][1].replace("\n", " "))) if len(found) == 1 else ""
-            if summary and not reads_as_question(summary):  # "Answer", "答案", "Show"
-                inside = unwrapped(self.lines, blocks[index:end])
-                if inside is None and not current.blocks:
-                    current.reference = found[0][2] or None
-                    return end, current
-            current.blocks.extend(blocks[index:end] if inside is None else inside)
+            hidden = summary and not reads_as_question(summary) and not current.blocks
+            if hidden and unwrapped(self.lines, blocks[index:end]) is None:  # one line of tags
+                current.reference = found[0][2] or None
+            else:
+                current.blocks.extend(blocks[index:end])
             return end, current
         if not found:
             return end, None
@@ -291,6 +297,7 @@ class _Reader(ParagraphReading, ListReading):
     def _finish(self, draft: Draft) -> None:
         """Hint, options, key points and the reference answer from the blocks below a question."""
         blocks = [b for b in draft.blocks if not _comment(self.lines, b) and not _navigation(b)]
+        blocks = unwrapped(self.lines, blocks) or blocks  # "<details><summary>Answer</summary>"
         after = _ANSWER_AFTER.match(draft.question)
         hinted = after is not None and HINT_LINE.match(after["a"].strip())  # "(hint: …)"
         if after and not hinted and not blocks and draft.reference is None:  # "选 bge？（中文好…）"
@@ -352,26 +359,6 @@ def _question_level(blocks: list[Block]) -> int | None:
     if not counts or max(counts.values()) < 2:
         return None
     return max(counts, key=lambda level: (counts[level], level))
-
-
-def _rule_line(block: Block) -> bool:
-    """``━━━━━━`` or ``＝＝＝``: a rule drawn with characters, as ``---`` is one."""
-    return block.kind == "paragraph" and bool(_RULE.fullmatch(block.raw.strip()))
-
-
-_RULE = re.compile(r"[━─═—–\-=＝_*~～·•]{3,}")
-
-
-def _over_questions(inner: list[Block]) -> bool:
-    """A list right under a heading whose items mostly ask, two or more: the heading is a topic."""
-    for block in inner:
-        if block.is_list:
-            texts = [
-                joined(p.raw.split("\n")[0]) for i in items(block) if (p := i.first_paragraph())
-            ]
-            asking = sum(1 for t in texts if asks(clean(t)))
-            return asking >= 2 and 2 * asking > len(texts)
-    return False
 
 
 def _navigation(block: Block) -> bool:

@@ -446,3 +446,36 @@ def test_a_collapsed_answer_inside_a_list_item_and_a_noun_after_a_task_verb(tmp_
     token, flash = report.bank.questions
     assert token.reference == "A sub-word unit from the tokenizer."
     assert flash.reference == "分块在 SRAM 里算注意力。\n计算量没变，省的是 IO。"
+
+
+def test_question_callouts_under_numbered_section_headings(tmp_path):
+    report = read(
+        tmp_path,
+        "# 对齐笔记\n\n## 1. 对齐\n\n> [!question] 为什么 SFT 之后还要做 RLHF？\n> SFT 学不到好坏排序。\n\n"
+        "> [!tip] 面试技巧\n> 先画四个模型。\n\n## 2. 推理\n\n> [!question]- KV cache 的原理是什么？\n"
+        "> 缓存历史的 K、V。\n",
+    )
+    assert questions(report) == ["为什么 SFT 之后还要做 RLHF？", "KV cache 的原理是什么？"]
+    assert [c.title for c in report.bank.chapters] == ["对齐", "推理"]
+
+
+def test_a_title_row_above_a_csv_header_and_a_todo_answer(tmp_path):
+    text = (
+        "\ufeff大模型面试题整理（持续更新）;;;\r\n编号;模块;题目;参考答案\r\n"
+        "1;基础;什么是词元？;模型读写的单位。\r\n2;基础;为什么要分词？;词表有限。\r\n"
+    )
+    report = read(tmp_path, text, name="bank.csv")
+    assert questions(report) == ["什么是词元？", "为什么要分词？"]
+    assert report.bank.questions[0].chapter == report.bank.chapters[0].number
+    assert any("row 1 is a title" in note for note in report.notes)
+    todo = read(
+        tmp_path,
+        "## Basics\n\n**6. Walk through a single Transformer decoder block.**\n\nNorm, attention, MLP.\n\n"
+        "**7. What is curriculum learning?**\n\n_TODO: add answer — PRs welcome!_\n",
+        name="todo.md",
+    )
+    assert questions(todo) == [
+        "Walk through a single Transformer decoder block.",
+        "What is curriculum learning?",
+    ]
+    assert [q.reference for q in todo.bank.questions] == ["Norm, attention, MLP.", None]

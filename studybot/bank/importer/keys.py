@@ -243,3 +243,14 @@ def chat_turns(record: dict[str, Any]) -> tuple[Any, Any] | None:
             answer = text
             break
     return (question, answer) if question is not None else None
+
+
+def suggest_map(names: list[str], records: list[dict[str, Any]] = ()) -> str:
+    """``--map question=KEY``, KEY the one whose values read most like questions."""
+
+    def score(name: str) -> tuple[int, int]:
+        values = [str(r.get(name, "")) for r in records[:200]]
+        return sum(v.rstrip().endswith(("？", "?")) for v in values), sum(len(v) for v in values)
+
+    best = max(names, key=score) if records else (names[0] if names else "KEY")
+    return f"--map question={best} (and answer=KEY, chapter=KEY) says which key holds what"

@@ -117,7 +117,7 @@ _ZH_TOPIC_END = re.compile(
 )
 _EN_START = re.compile(
     r"^(?:what|why|how|when|where|which|who|whose|explain|describe|compare|contrast|derive"
-    r"|implement|define|discuss|design|list|give|walk\s+(?:me|us)\s+through|tell\s+(?:me|us)"
+    r"|implement|define|discuss|design|list|give|walk\s+(?:(?:me|us)\s+)?through|tell\s+(?:me|us)"
     r"|write|prove|outline|summari[sz]e|calculate|estimate|illustrate|differentiate"
     r"|distinguish|evaluate|propose|justify|identify|sketch|share|elaborate|talk\s+about)\b",
     re.IGNORECASE,
@@ -371,7 +371,10 @@ def asks_inside(blocks: list[Block]) -> bool:
             if asks(plain(block.raw)) or marker(block.raw, heading=True):
                 return True
         elif block.kind == "paragraph":
-            if marker(block.raw.split("\n")[0]):
+            callout = CALLOUT.match(block.raw)  # "> [!question] …" inside a quote
+            if marker(block.raw.split("\n")[0]) or (
+                callout and callout["kind"].lower() in QUESTION_CALLOUTS
+            ):
                 return True
         elif block.kind == "item":
             paragraph = block.first_paragraph()

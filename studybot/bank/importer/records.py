@@ -71,6 +71,15 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
             return out
         names = [name.strip().lstrip("\ufeff") for name in header]
         mapping = fields.choose(names, options.mapping)
+        if export is None and "question" not in mapping.keys and sum(map(bool, names)) == 1:
+            below = _ahead(text, delimiter)[:1]  # "大模型面试题整理;;;;" over the header: a title
+            if below and "question" in fields.choose(below[0], options.mapping).keys:
+                out.notes.append(
+                    f"row 1 is a title ({' '.join(names).strip()}): the header is row 2"
+                )
+                header = next(reader)
+                names = [name.strip() for name in header]
+                mapping = fields.choose(names, options.mapping)
         rows: Iterator[list[str]] = reader
         if export is not None:
             names = export.names(len(header))
@@ -84,7 +93,7 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
                     f"{path}:1: no question column in the header "
                     f"(need question, 题目 or 问题; found {found})"
                 )
-                out.suggestions.append(_suggest_map(names))
+                out.suggestions.append(fields.suggest_map(names))
                 return out
             # no header: the first row is a question, the first columns question and answer
             names = ["question", "answer", *(f"column {n}" for n in range(3, len(header) + 1))]
@@ -241,7 +250,7 @@ def _records(
         where = f"{path}:{places[0] if places else 1}"
         keys = list(dict.fromkeys(str(k) for item in dicts for k in item))
         out.fatal.append(f"{where}: no key holds the questions (keys: {', '.join(keys)})")
-        out.suggestions.append(_suggest_map(keys, dicts))
+        out.suggestions.append(fields.suggest_map(keys, dicts))
         return
     if dicts:
         _note_mapping(out, mapping)
@@ -256,21 +265,6 @@ def _note_mapping(out: Parsed, mapping: fields.Mapping) -> None:
     out.notes.append(f"read {mapping.line()}")
     if mapping.unused:
         out.notes.append(f"not used: {', '.join(repr(k) for k in mapping.unused)}")
-
-
-def _suggest_map(names: list[str], records: list[dict[str, Any]] = ()) -> str:
-    """``--map question=KEY``, KEY the one whose values read most like questions."""
-
-    def score(name: str) -> tuple[int, int]:
-        values = [str(r.get(name, "")) for r in records[:200]]
-        return sum(_asks(v) for v in values), sum(len(v) for v in values)
-
-    best = max(names, key=score) if records else (names[0] if names else "KEY")
-    return f"--map question={best} (and answer=KEY, chapter=KEY) says which key holds what"
-
-
-def _asks(text: str) -> bool:
-    return text.rstrip().endswith(("？", "?"))
 
 
 # -- one record ------------------------------------------------------------------------

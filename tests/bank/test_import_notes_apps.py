@@ -479,3 +479,27 @@ def test_a_title_row_above_a_csv_header_and_a_todo_answer(tmp_path):
         "What is curriculum learning?",
     ]
     assert [q.reference for q in todo.bank.questions] == ["Norm, attention, MLP.", None]
+
+
+def test_a_todo_cell_is_no_answer_and_a_generic_instruction_leaves_the_question_to_its_input(
+    tmp_path,
+):
+    table = read(
+        tmp_path,
+        "## Basics\n\n| # | Question | Answer |\n|---|---|---|\n| 1 | What is weight tying? | _TODO_ |\n"
+        "| 2 | What is a token? | A unit of text. |\n",
+    )
+    assert [(q.question, q.reference) for q in table.bank.questions] == [
+        ("What is weight tying?", None),
+        ("What is a token?", "A unit of text."),
+    ]
+    lines = [
+        {"instruction": "Answer the following interview question.", "input": "What is teacher forcing?",
+         "output": "Feeding the true prefix while training."},
+        {"instruction": "Explain what this code does.", "input": "x = x / x.norm()", "output": "It normalises x."},
+    ]  # fmt: skip
+    records = read(tmp_path, "\n".join(json.dumps(r) for r in lines), name="sft.jsonl")
+    assert questions(records) == [
+        "What is teacher forcing?",
+        "Explain what this code does.\n\nx = x / x.norm()",
+    ]

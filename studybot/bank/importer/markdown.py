@@ -68,6 +68,7 @@ from studybot.bank.importer.marks import (
     marker,
     meta,
     numbered,
+    placeholder,
     q_marker,
     reads_as_question,
     section_title,
@@ -319,7 +320,7 @@ class _Reader(ParagraphReading, ListReading):
         reference = ANSWER_MARKER.sub("", source(self.lines, blocks), count=1).strip()
         boxed = _TEXT_FENCE.fullmatch(reference)  # prose in a ```text box, not code
         reference = boxed["body"].strip() if boxed else reference
-        reference = "" if _PLACEHOLDER.fullmatch(reference) else reference  # "_TODO: add answer_"
+        reference = "" if placeholder(reference) else reference  # "_TODO: add answer_"
         # an answer beside the question ("**Q？** answer") and the blocks after it, in order
         draft.reference = (
             sources_last("\n\n".join(filter(None, (draft.reference, reference)))) or None
@@ -339,9 +340,6 @@ class _Reader(ParagraphReading, ListReading):
 _TEXT_FENCE = re.compile(
     r"(?P<fence>`{3,}|~{3,})[ \t]*(?:text|txt|plain|plaintext|markdown|md)[ \t]*\n(?P<body>.*)\n(?P=fence)",
     re.DOTALL | re.IGNORECASE,
-)
-_PLACEHOLDER = re.compile(
-    r"[_*\s]*(?:TODO|TBD|待补充|待完善|待更新|coming soon)\b.{0,80}", re.IGNORECASE | re.DOTALL
 )
 # a write-up's own answer in brackets after the question mark (a note there is gone already)
 _ANSWER_AFTER = re.compile(

@@ -213,6 +213,16 @@ def reads_as_question(text: str) -> bool:
     return bool(_EN_START.match(body)) and len(body.split()) >= 2
 
 
+_PLACEHOLDER = re.compile(
+    r"[_*\s]*(?:TODO|TBD|待补充|待完善|待更新|coming soon)\b.{0,80}", re.IGNORECASE | re.DOTALL
+)
+
+
+def placeholder(answer: str) -> bool:
+    """``_TODO: add answer_``, ``待补充``: an answer still to be written."""
+    return bool(_PLACEHOLDER.fullmatch(answer))
+
+
 def link_only(text: str) -> bool:
     return text.startswith(("http://", "https://", "www."))
 

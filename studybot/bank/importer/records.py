@@ -286,7 +286,10 @@ def _draft(item: Any, mapping: fields.Mapping, where: str, mend: bool = True) ->
         if turns:
             record["question"], record["answer"] = turns
     if mapping.with_input and isinstance(item.get("input"), str) and item["input"].strip():
-        record["question"] = f"{record.get('question') or ''}\n\n{item['input'].strip()}"
+        task, given = str(record.get("question") or ""), item["input"].strip()
+        # "Answer the following interview question." over "What is X?": the input asks
+        plain_task = not reads_as_question(task) and reads_as_question(given)
+        record["question"] = given if plain_task else f"{task}\n\n{given}"
     answer = record.get("answer")
     if isinstance(answer, list) and answer and all(isinstance(v, _SCALARS) for v in answer):
         record["answer"] = "\n".join(f"- {_scalar(v).strip()}" for v in answer if v is not None)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from studybot.bank.importer import keys
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.draft import Parsed
-from studybot.bank.importer.marks import asks, clean
+from studybot.bank.importer.marks import asks, clean, placeholder
 
 if TYPE_CHECKING:  # the reader hands itself in; no import cycle at run time
     from studybot.bank.importer.markdown import _Reader
@@ -53,7 +53,7 @@ def read_table(reader: _Reader, block: Block, path) -> None:
         draft = reader._draft(
             block.start + offset, label if label and label.isdigit() else None, text, path
         )
-        if answer is not None and answer < len(row) and row[answer].strip():
+        if answer is not None and answer < len(row) and not placeholder(row[answer].strip("_* ")):
             draft.reference = row[answer].replace("<br>", "\n").strip()
 
 

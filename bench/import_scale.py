@@ -42,7 +42,8 @@ try:  # this process's own high-water mark (ru_maxrss keeps the parent's across 
     peak = int(status.split("VmHWM:")[1].split()[0])  # KiB
 except (OSError, IndexError):
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mb": peak / 1024, "questions": len(report.bank.questions)}))
+last = report.bank.questions[-1]
+print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mb": peak / 1024, "questions": len(report.bank.questions), "last": [last.id, last.question]}))
 """
 
 
@@ -132,9 +133,12 @@ def main(argv: list[str]) -> int:
         for kind in kinds:
             previous = None
             for size in sizes:
-                path = write(kind, records(size), folder)  # the rows are freed before the run
+                rows = records(size)
+                path, last = write(kind, rows, folder), [rows[-1]["id"], rows[-1]["question"]]
+                del rows  # freed before the run
                 result = measure(path, folder / "home")
                 assert result["questions"] == size, result
+                assert result["last"] == last, (result["last"], last)  # its id and its text
                 ratio = ""
                 if previous and size == previous[0] * 10:
                     ratio = f"{result['cpu'] / previous[1]:.1f}"

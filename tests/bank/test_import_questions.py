@@ -168,3 +168,16 @@ def test_an_interview_write_up_gives_its_labelled_and_listed_questions(tmp_path)
     ]
     scene = report.bank.questions[1]
     assert scene.reference is None  # the scenario question after it is no answer of it
+
+
+def test_numbers_past_9999_are_numbers_and_10000_tokens_is_text(tmp_path):
+    report = read(
+        tmp_path,
+        "## 长题库\n\n### 9999. 什么是词元？\n\n单位。\n\n### 10000. 什么是嵌入？\n\n向量。\n\n"
+        "### 10001. 10000 tokens 的上下文要多少显存？\n\n看层数。\n",
+    )
+    assert [(q.id, q.question) for q in report.bank.questions] == [
+        (9999, "什么是词元？"),
+        (10000, "什么是嵌入？"),
+        (10001, "10000 tokens 的上下文要多少显存？"),
+    ]

@@ -64,13 +64,14 @@ _ZH_NUMBER = (
     r"|(?P<o>[①-⑳])\s*"
     r"|第\s*(?P<t>\d{1,4}|[一二三四五六七八九十]{1,3})\s*题\s*[:：.、．]?\s*"
 )
+_BIG = r"\d{5,6}(?=[.、．:：)）])"  # "10000. …" past 9,999: a separator, not "10000 tokens"
 NUMBER = re.compile(
-    rf"^(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*)(?:\s*[、．:：)）]|\.(?!\d)|\s)\s*)"
+    rf"^(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*|{_BIG})(?:\s*[、．:：)）]|\.(?!\d)|\s)\s*)"
     r"(?P<text>\S.*)$",
     re.DOTALL,
 )
 PARAGRAPH_NUMBER = re.compile(
-    rf"^(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*)\s*(?:[:：、．)）]|\.(?!\d))\s*)"
+    rf"^(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*|{_BIG})\s*(?:[:：、．)）]|\.(?!\d))\s*)"
     r"(?P<text>\S.*)$"
 )
 _CN_DIGITS = {c: n for n, c in enumerate("零一二三四五六七八九", start=0)}

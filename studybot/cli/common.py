@@ -142,6 +142,17 @@ stats_option = click.option(
     help="In a quiz or review, show each turn's tokens, cache and KV size (or stats = true).",
 )
 
+FOLLOWUPS = 2  # study.interview.DEFAULT_FOLLOWUPS: the CLI does not import that at start-up
+
+
+def followups_option(help: str):
+    """``--followups N``: the interview's probes per question (``interview`` and ``plan``)."""
+    return click.option(
+        "--followups", type=click.IntRange(0, 5), default=FOLLOWUPS, show_default=True,
+        metavar="N", help=help,
+    )  # fmt: skip
+
+
 bank_option = click.option(
     "--bank",
     "bank_ref",

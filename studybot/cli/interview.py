@@ -9,6 +9,7 @@ import click
 from studybot.cli.common import (
     bank_option,
     channel_options,
+    followups_option,
     segment_options,
     selection_options,
     stats_option,
@@ -20,14 +21,7 @@ from studybot.errors import Interrupted, StudybotError
 
 @click.command()
 @selection_options
-@click.option(
-    "--followups",
-    type=click.IntRange(0, 5),
-    default=2,
-    show_default=True,
-    metavar="N",
-    help="Probes (追问) per question at most, aimed at what the answer missed.",
-)
+@followups_option("Probes (追问) per question at most, aimed at what the answer missed.")
 @click.option(
     "--minutes",
     type=click.IntRange(min=1),

@@ -12,6 +12,7 @@ from studybot.cli.common import (
     channel_options,
     echo,
     emit_json,
+    followups_option,
     human_bytes,
     json_option,
     segment_options,
@@ -89,13 +90,7 @@ class TokenCount(click.ParamType):
     show_default=True,
     help="run: segmented vs one long chat; interview: `studybot interview`'s requests.",
 )
-@click.option(
-    "--followups",
-    type=click.IntRange(0, 5),
-    default=2,
-    show_default=True,
-    help="--mode interview: probes per question.",
-)
+@followups_option("--mode interview: probes per question.")
 @json_option
 def plan(
     first,

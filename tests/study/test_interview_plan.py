@@ -54,3 +54,11 @@ def test_a_live_plan_counts_probes_and_gradings_as_side_requests(invoke, monkeyp
         ).stdout
     )
     assert "probe" not in fewer["kinds"] and fewer["kinds"]["grading"]["requests"] == 16
+
+
+def test_the_commands_default_followups_is_the_interviews():
+    """`interview` and `plan --mode interview` show the default the interview uses."""
+    from studybot.cli.common import FOLLOWUPS
+    from studybot.study.interview import DEFAULT_FOLLOWUPS
+
+    assert FOLLOWUPS == DEFAULT_FOLLOWUPS

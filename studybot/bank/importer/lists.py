@@ -30,7 +30,7 @@ from studybot.bank.importer.marks import (
     split_answer,
     topic_title,
 )
-from studybot.bank.importer.notes import CALLOUT, QUESTION_CALLOUTS
+from studybot.bank.importer.notes import callout_asks
 
 
 class ListReading:
@@ -163,12 +163,17 @@ def _marked_or_asking(block: Block) -> bool:
     """A list of questions after a marked one: items with markers, or mostly ending in ？."""
     if has_marker_items(block):
         return True
-    texts = [joined(p.raw.split("\n")[0]) for i in items(block) if (p := i.first_paragraph())]
+    texts = _first_lines(block)
     return bool(texts) and 2 * sum(1 for t in texts if asks(clean(t))) > len(texts)
 
 
+def _first_lines(block: Block) -> list[str]:
+    """The text of each item's first line, for a look at what a list holds."""
+    return [joined(p.raw.split("\n")[0]) for i in items(block) if (p := i.first_paragraph())]
+
+
 def _mostly_asking(block: Block) -> bool:
-    texts = [joined(p.raw.split("\n")[0]) for i in items(block) if (p := i.first_paragraph())]
+    texts = _first_lines(block)
     asking = sum(1 for t in texts if reads_as_question(numbered(clean(t))[1]) or marker(t))
     return bool(texts) and asking * 2 >= len(texts)
 
@@ -223,9 +228,7 @@ def over_questions(inner: list[Block]) -> bool:
     """A list right under a heading whose items mostly ask, two or more: the heading is a topic."""
     for block in inner:
         if block.is_list:
-            texts = [
-                joined(p.raw.split("\n")[0]) for i in items(block) if (p := i.first_paragraph())
-            ]
+            texts = _first_lines(block)
             asking = sum(1 for t in texts if asks(clean(t)))
             return asking >= 2 and 2 * asking > len(texts)
     return False
@@ -234,5 +237,4 @@ def over_questions(inner: list[Block]) -> bool:
 def question_callout(quote: Block) -> bool:
     """``> [!question] …``: a quote that is a question of its own, not the answer above."""
     first = quote.children[0] if quote.children else None
-    callout = CALLOUT.match(first.raw) if first is not None and first.kind == "paragraph" else None
-    return callout is not None and callout["kind"].lower() in QUESTION_CALLOUTS
+    return first is not None and first.kind == "paragraph" and bool(callout_asks(first.raw))

@@ -23,7 +23,7 @@ import unicodedata
 
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import CHAPTER, CJK
-from studybot.bank.importer.notes import CALLOUT, QUESTION_CALLOUTS, without_note, without_tags
+from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
 from studybot.bank.importer.resources import source_line
 
 _SEP = r"[:：.、．)）]"
@@ -190,8 +190,7 @@ def asks(text: str) -> bool:
 @functools.lru_cache(maxsize=1 << 18)
 def reads_as_question(text: str) -> bool:
     """A question mark, a task verb or question word in front, or a question's topic at the end."""
-    callout = CALLOUT.match(text.strip())
-    if callout and callout["kind"].lower() not in QUESTION_CALLOUTS:
+    if callout_asks(text) is False:
         return False  # "> [!tip] …", "> [!note] …": a note, whatever it says
     text = clean(text)
     if len(text) < 2 or asks(text):
@@ -382,10 +381,8 @@ def asks_inside(blocks: list[Block]) -> bool:
             if asks(plain(block.raw)) or marker(block.raw, heading=True):
                 return True
         elif block.kind == "paragraph":
-            callout = CALLOUT.match(block.raw)  # "> [!question] …" inside a quote
-            if marker(block.raw.split("\n")[0]) or (
-                callout and callout["kind"].lower() in QUESTION_CALLOUTS
-            ):
+            # "Q1：…", or "> [!question] …" inside a quote
+            if marker(block.raw.split("\n")[0]) or callout_asks(block.raw):
                 return True
         elif block.kind == "item":
             paragraph = block.first_paragraph()

@@ -37,6 +37,15 @@ _TAG_NAME = re.compile(r"[A-Z][a-z][\w&.'’-]*(?: [A-Z][\w&.'’-]*){0,2}")
 # an Obsidian callout's title, "[!question]- …", and the note's tags after it, "#高频"
 CALLOUT = re.compile(r"^\[!(?P<kind>[A-Za-z][\w-]{0,30})\][-+]?\s*")
 QUESTION_CALLOUTS = frozenset({"question", "faq", "help", "quiz"})
+
+
+def callout_asks(text: str) -> bool | None:
+    """Whether the Obsidian callout ``text`` opens is a question's (``[!question]``, not
+    ``[!tip]``); None when it opens none."""
+    found = CALLOUT.match(text.strip())
+    return found["kind"].lower() in QUESTION_CALLOUTS if found else None
+
+
 _TAGS = re.compile(r"(?:\s+#[^\s#\d][^\s#]{0,40})+\s*$")
 
 

@@ -105,12 +105,31 @@ def reference_points(question: Question) -> tuple[str, ...]:
     if question.key_points:
         return question.key_points
     reference = question.reference or ""
-    lines = [re.sub(r"^\s*(?:[-*+]|\d+[.、)）])\s*", "", line) for line in reference.splitlines()]
+    prose, code = _prose_and_code(reference)
+    lines = [re.sub(r"^\s*(?:[-*+]|\d+[.、)）])\s*", "", line) for line in prose]
     points = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
-    if len(points) <= 1 and reference.strip():
+    if len(points) <= 1 and prose:
         # One paragraph: its sentences are the points.
-        points = [s.strip() for s in re.split(r"(?<=[。！？.!?；;])", reference) if s.strip()]
-    return tuple(points)
+        text = "\n".join(prose)
+        points = [s.strip() for s in re.split(r"(?<=[。！？.!?；;])", text) if s.strip()]
+    return tuple(points) or ((code,) if code else ())
+
+
+_FENCE = re.compile(r"^\s*(?:`{3,}|~{3,})")
+
+
+def _prose_and_code(reference: str) -> tuple[list[str], str]:
+    """The lines outside fenced code, and the code: an attempt in words is not graded
+    against ```` ``` ```` lines and loop bodies (the code is the point only when it is all)."""
+    prose: list[str] = []
+    code: list[str] = []
+    fenced = False
+    for line in reference.splitlines():
+        if _FENCE.match(line):
+            fenced = not fenced
+        else:
+            (code if fenced else prose).append(line)
+    return prose, "\n".join(code).strip()
 
 
 class OfflineGrader:

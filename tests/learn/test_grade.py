@@ -93,6 +93,23 @@ def test_without_key_points_the_reference_answer_is_split_into_points(grader):
     assert grader.grade(bare, "随便写").score is None
 
 
+def test_a_reference_with_fenced_code_is_graded_by_its_words_not_its_code_lines():
+    illustrated = Imported(
+        id=3,
+        chapter=1,
+        question="FlashAttention 为什么快？",
+        reference="分块放进 SRAM 计算，少读写 HBM。\n```\nfor each block of Q:\n    update m, l, O\n```",
+    )
+    assert grade.reference_points(illustrated) == ("分块放进 SRAM 计算，少读写 HBM。",)
+    code_only = Imported(
+        id=4,
+        chapter=1,
+        question="手写 softmax",
+        reference="```python\ne = x.exp()\ne / e.sum()\n```",
+    )
+    assert grade.reference_points(code_only) == ("e = x.exp()\ne / e.sum()",)
+
+
 @pytest.mark.parametrize(
     "reply",
     [

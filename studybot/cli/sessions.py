@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from datetime import UTC, datetime
 
 import click
@@ -212,8 +213,11 @@ def _money_line(console, money, record, hint: str) -> None:
     """The session's cost and each segment's (summary and grading requests included)."""
     if not money.cost:
         if not record.live:
+            from studybot.bank import SHIPPED
+
+            bank = "" if record.bank in ("", SHIPPED) else f" --bank {shlex.quote(record.bank)}"
             hint = (
-                "offline answers cost nothing; what a live model would cost: studybot plan "
+                f"offline answers cost nothing; what a live model would cost: studybot plan{bank} "
                 f"--from {record.first_question} --to {record.last_question} "
                 "--price-input 2 --price-cached 0.2 --price-output 8 --currency CNY"
             )

@@ -190,3 +190,15 @@ def test_unexpected_errors_are_one_line_unless_debugging(studybot_home, tmp_path
     assert out.returncode == 2
     assert out.stderr.startswith("Error:") and "Traceback" not in out.stderr
     assert f"{studybot_home / DB_NAME} is not a file" in out.stderr
+
+
+def test_the_cost_hint_after_an_offline_run_of_an_imported_bank_names_that_bank(invoke, tmp_path):
+    path = tmp_path / "mine.md"
+    path.write_text(
+        "## 基础\n\n### 1. 什么是词元？\n\n模型读写的单位。\n\n### 2. 为什么要分词？\n\n词表有限。\n"
+    )
+    assert invoke("bank", "import", str(path), "--name", "mine").exit_code == 0
+    assert invoke("run", "--bank", "mine", "--from", "1", "--to", "2").exit_code == 0
+    assert "studybot plan --bank mine --from 1 --to 2 " in invoke("show", "1").stdout
+    assert invoke("run", "--from", "1", "--to", "2").exit_code == 0
+    assert "studybot plan --from 1 --to 2 " in invoke("show", "2").stdout  # the shipped bank

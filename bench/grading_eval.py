@@ -1,16 +1,22 @@
 """How far the grader's scores agree with attempts labelled per key point.
 
 Reads a labelled set (tests/data/grading/eval.toml by default: attempts of
-five kinds, each key point labelled covered / partly / missed / contradicted
-before any grader saw them), grades every attempt and prints, per kind, the
-mean expected score beside the mean graded one, then the figures the grader
-is held to:
+up to eight kinds, each key point labelled covered / partly / missed /
+contradicted before any grader saw them), grades every attempt and prints,
+per kind, the mean expected score beside the mean graded one and how many
+were suggested Good/Easy, then the figures the grader is held to:
 
 - Spearman's rank correlation of graded against expected, over all attempts;
+- per-point agreement: the share of points graded exactly as labelled;
 - false credit: the share of points labelled missed or contradicted that the
   grader marked covered (full credit);
 - wrong attempts graded >= 0.5 or suggested Good/Easy;
-- strong and terse attempts graded < 0.5;
+- salad (the topic's terms, no claim): the mean, and how many Good/Easy;
+- mixed (right, with one confident error): the share whose wrong point is ⚠;
+- correct points marked ⚠: the share of points not labelled contradicted
+  that the grader marked contradicted;
+- attempts with no error and an expected score >= 0.7 suggested Again;
+- strong, terse and negated-right attempts graded < 0.5;
 - the English attempts' mean minus the strong (Chinese) ones';
 - the time per grade after start-up, and the start-up (building the grader) once.
 
@@ -35,7 +41,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT / "tests" / "data" / "grading" / "eval.toml"
-KINDS = ("strong", "terse", "partial", "wrong", "english")
+# strong, terse expert, partial, wrong, English, mixed (right with one confident error),
+# salad (the topic's terms, no claim), negated (right, said with 不是/而是/并不/isn't)
+KINDS = ("strong", "terse", "partial", "wrong", "english", "mixed", "salad", "negated")
+FIRM = ("strong", "terse", "negated")
 CREDIT = {"covered": 1.0, "partly": 0.5, "missed": 0.0, "contradicted": 0.0}
 
 
@@ -55,18 +64,28 @@ class Row:
 class Figures:
     """What the grader is held to, over a set of rows."""
 
-    kinds: dict[str, tuple[int, float, float]]  # kind -> (attempts, mean expected, mean graded)
+    # kind -> (attempts, mean expected, mean graded, suggested Good/Easy)
+    kinds: dict[str, tuple[int, float, float, int]]
     spearman: float
+    agreement: float  # share of points graded exactly as labelled
     false_credit: float  # share of points labelled missed/contradicted marked covered
     wrong_passed: float  # share of wrong attempts graded >= 0.5 or suggested Good/Easy
-    firm_failed: float  # share of strong and terse attempts graded < 0.5
+    firm_failed: float  # share of strong, terse and negated attempts graded < 0.5
     english_gap: float  # mean English minus mean strong
+    caught: float  # share of mixed attempts whose contradicted point is marked ⚠
+    false_alarm: float  # share of points not labelled contradicted marked ⚠
+    again_unearned: int  # attempts with no error, expected >= 0.7, suggested Again
+    clean_firm: int  # ... how many such attempts there are
 
     def summary(self) -> str:
+        salad = self.kinds.get("salad")
+        salad_text = f"salad {salad[2]:.2f} ({salad[3]} Good) · " if salad else ""
         return (
-            f"wrong≥0.5 or Good: {self.wrong_passed:.0%} · strong<0.5: {self.firm_failed:.0%} · "
+            f"wrong≥0.5 or Good: {self.wrong_passed:.0%} · {salad_text}"
+            f"mixed ⚠ caught {self.caught:.0%} · correct ⚠ {self.false_alarm:.1%} · "
+            f"Again unearned {self.again_unearned} · firm<0.5: {self.firm_failed:.0%} · "
             f"english−strong: {self.english_gap:+.2f} · spearman {self.spearman:.2f} · "
-            f"false credit {self.false_credit:.0%}"
+            f"per point {self.agreement:.0%}"
         )
 
 
@@ -126,9 +145,13 @@ def figures(rows: Sequence[Row]) -> Figures:
             len(group),
             statistics.fmean(r.expected for r in group),
             statistics.fmean(r.graded for r in group),
+            sum(r.suggested >= 3 for r in group),
         )
         for kind, group in by_kind.items()
     }
+    pairs = [(label, state) for r in rows for label, state in zip(r.labels, r.states, strict=True)]
+    mixed = [r for r in by_kind.get("mixed", []) if "contradicted" in r.labels]
+    clean = [r for r in rows if "contradicted" not in r.labels and r.expected >= 0.7]
     unearned = [
         state
         for r in rows
@@ -141,14 +164,27 @@ def figures(rows: Sequence[Row]) -> Figures:
         if english and strong
         else float("nan")
     )
-    firm = by_kind.get("strong", []) + by_kind.get("terse", [])
+    firm = [r for kind in FIRM for r in by_kind.get(kind, [])]
     return Figures(
         kinds=kinds,
         spearman=spearman([r.expected for r in rows], [r.graded for r in rows]),
+        agreement=share([label == state for label, state in pairs]),
         false_credit=share([s == "covered" for s in unearned]),
         wrong_passed=share([r.graded >= 0.5 or r.suggested >= 3 for r in by_kind.get("wrong", [])]),
         firm_failed=share([r.graded < 0.5 for r in firm]),
         english_gap=gap,
+        caught=share(
+            [
+                any(
+                    label == state == "contradicted"
+                    for label, state in zip(r.labels, r.states, strict=True)
+                )
+                for r in mixed
+            ]
+        ),
+        false_alarm=share([s == "contradicted" for label, s in pairs if label != "contradicted"]),
+        again_unearned=sum(r.suggested == 1 for r in clean),
+        clean_firm=len(clean),
     )
 
 
@@ -234,17 +270,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     attempts = load(args.file)
     rows, start_up, per_grade = (live_rows if args.live else offline_rows)(attempts)
     found = figures(rows)
-    print(f"{'kind':<9} {'n':>3} {'expected':>9} {'graded':>7}")
+    print(f"{'kind':<9} {'n':>3} {'expected':>9} {'graded':>7} {'Good/Easy':>10}")
     for kind in [k for k in KINDS if k in found.kinds] + sorted(set(found.kinds) - set(KINDS)):
-        n, mean_expected, mean_graded = found.kinds[kind]
-        print(f"{kind:<9} {n:>3} {mean_expected:>9.2f} {mean_graded:>7.2f}")
+        n, mean_expected, mean_graded, good = found.kinds[kind]
+        print(f"{kind:<9} {n:>3} {mean_expected:>9.2f} {mean_graded:>7.2f} {good:>10}")
     print()
     print(f"spearman (graded vs expected, {len(rows)} attempts): {found.spearman:.2f}")
+    print(f"per-point agreement with the labels: {found.agreement:.0%}")
     print(
         f"false credit (points labelled missed/contradicted marked covered): {found.false_credit:.0%}"
     )
     print(f"wrong attempts graded >= 0.5 or suggested Good/Easy: {found.wrong_passed:.0%}")
-    print(f"strong and terse attempts graded < 0.5: {found.firm_failed:.0%}")
+    print(f"mixed attempts whose wrong point is marked ⚠: {found.caught:.0%}")
+    print(f"points not labelled contradicted marked ⚠: {found.false_alarm:.1%}")
+    print(
+        f"attempts with no error and expected >= 0.7 suggested Again: "
+        f"{found.again_unearned} of {found.clean_firm}"
+    )
+    print(f"strong, terse and negated attempts graded < 0.5: {found.firm_failed:.0%}")
     print(f"english mean - strong mean: {found.english_gap:+.2f}")
     print(
         f"time per grade after start-up: {per_grade * 1000:.2f} ms "

@@ -1,19 +1,24 @@
-"""Where a clause ends: an alias's words must meet in one clause of the attempt.
+"""Where a clause ends: a claim's parts must meet in one clause of the attempt.
 
-Text is cut at ``。！？；;，,：:`` and newlines, at an ASCII "." that ends a
-sentence, at ``、`` between two items of four characters or more (so
+Text is cut at ``。！？；;，,`` and newlines (never at a colon: "损失：交叉熵"
+says one thing), at an ASCII "." that ends a sentence, at ``、`` between two items of four characters or more (so
 "Q、K、V" stays whole, "冻结底层、训练顶层" is two), and before a contrast
 (而, 但, 却, 而是, 然而, 可是, but, whereas, while, however) that is not part
-of a word (反而, 从而, 不但); never inside ``()``, ``[]``, ``{}``,
-`` `code` `` or ``$math$``, nor at the comma of 131,072. Each clause keeps
-the number of its sentence (。！？, a newline or a final "."), which is how
-far a subject carries.
+of a word (反而, 从而, 不但); never inside ``()``, ``[]``, ``{}``, quotes
+(「」, “”, ""), `` `code` `` or ``$math$``, nor at the comma of 131,072.
+Each clause keeps the number of its sentence (。！？, a newline or a final
+"."), and whether it asks (it ends in ？).
+
+Before any of it, characters that show nothing are taken out (zero-width
+spaces and joiners, word joiners, soft hyphens, NUL): a key point typed
+with U+200B between its characters reads as the point.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from typing import NamedTuple
 
 _CJK_CHAR = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
 # A contrast opens a new clause; never inside a word (反而, 从而, 不但, 冷却).
@@ -22,33 +27,45 @@ CONTRAST = re.compile(
     r"|然而|可是|\b(?:but|whereas|while|however)\b",
     re.IGNORECASE,
 )
-_SEPARATORS = set("。!?;,:\n\r")
+_SEPARATORS = set("。!?;,\n\r")
 _SENTENCE_ENDS = set("。!?\n\r")
-OPEN, CLOSE = "([{", ")]}"
-_QUOTES = "`$"
+OPEN, CLOSE = "([{「『“", ")]}」』”"
+_QUOTES = '`$"'
+# Characters that show nothing: zero-width space, non-joiner, joiner, marks of
+# direction, word joiner and invisible operators, byte-order mark, soft hyphen, NUL.
+INVISIBLE = re.compile("[\u200b-\u200f\u2060-\u2064\ufeff\u00ad\u180e\u034f\x00]")
+
+
+class Piece(NamedTuple):
+    """One clause of a text: the number of its sentence, its text, whether it asks."""
+
+    sentence: int
+    text: str
+    asks: bool  # it ends in ？ or ?
 
 
 def width(text: str) -> str:
-    """NFKC with the powers kept as powers (NFKC alone makes n² into n2)."""
+    """NFKC with the powers kept as powers (NFKC alone makes n² into n2), nothing invisible."""
+    text = INVISIBLE.sub("", text)
     text = text.replace("²", "^2").replace("³", "^3").replace("−", "-").replace("–", "-")
     return unicodedata.normalize("NFKC", text)
 
 
 def split(text: str) -> list[str]:
     """The clauses of ``text`` (NFKC'd), each stripped, empty ones left out."""
-    return [clause for _, clause in sentences(text)]
+    return [piece.text for piece in sentences(text)]
 
 
-def sentences(text: str) -> list[tuple[int, str]]:
-    """The clauses of ``text`` (NFKC'd), each with the number of the sentence it is in."""
+def sentences(text: str) -> list[Piece]:
+    """The clauses of ``text`` (NFKC'd), each with its sentence's number and whether it asks."""
     text = width(text)
     protected = _protected(text)
     contrasts = {m.start() for m in CONTRAST.finditer(text) if not protected[m.start()]}
-    pieces: list[tuple[int, str]] = []
+    pieces: list[Piece] = []
     start, sentence = 0, 0
     for i, char in enumerate(text):
         if i in contrasts and i > start:
-            pieces.append((sentence, text[start:i]))  # a contrast opens a clause: keep it
+            pieces.append(Piece(sentence, text[start:i], False))  # a contrast opens a clause
             start = i
         if protected[i]:
             continue
@@ -56,11 +73,11 @@ def sentences(text: str) -> list[tuple[int, str]]:
         cut = ends or (char in _SEPARATORS and not _in_number(text, i))
         cut = cut or (char == "、" and _long_items(text, i))
         if cut:
-            pieces.append((sentence, text[start:i]))
+            pieces.append(Piece(sentence, text[start:i], char == "?"))
             start = i + 1
             sentence += ends
-    pieces.append((sentence, text[start:]))
-    return [(number, piece.strip()) for number, piece in pieces if piece.strip()]
+    pieces.append(Piece(sentence, text[start:], False))
+    return [Piece(p.sentence, p.text.strip(), p.asks) for p in pieces if p.text.strip()]
 
 
 def _protected(text: str) -> list[bool]:

@@ -33,7 +33,6 @@ from studybot.errors import StudybotError
 from studybot.learn import rubric, words
 from studybot.learn.estimate import TermEstimate
 from studybot.learn.marks import CONTRADICTED, COVERED, CREDIT, MISSED, PARTLY, STATES, clip
-from studybot.learn.variants import SPELLINGS
 from studybot.types import Messages, Usage
 
 __all__ = ["CONTRADICTED", "COVERED", "CREDIT", "MISSED", "PARTLY", "STATES"]
@@ -53,6 +52,7 @@ class PointResult:
     evidence: str | None = None  # the attempt's words that decided it (a quote)
     key: str | None = None  # a contradicted point: what the key claims, shown beside the evidence
     coverage: float | None = None  # offline term estimate: share of the needed weight held, 0-1
+    mentioned: bool = False  # missed, its terms named without a statement ("mentioned only")
 
     @property
     def covered(self) -> bool:
@@ -135,15 +135,13 @@ def _prose_and_code(reference: str) -> tuple[list[str], str]:
 class OfflineGrader:
     """A bank's offline grader: the rubric where a question has one, else the term estimate.
 
-    Building it loads jieba's dictionary (once per process) and adds the
-    rubric's words to it; use ``offline(bank)``, which builds it once.
+    Building it adds the rubric's words to the grader's lexicon (a few
+    milliseconds); use ``offline(bank)``, which builds it once.
     """
 
     def __init__(self, bank: Bank) -> None:
         self.bank = bank
-        cutter = words.segmenter()
-        cutter.add(rubric.alias_words(bank))
-        cutter.add(SPELLINGS)
+        words.lexicon().add(rubric.alias_words(bank))
         self._points: dict[Question, rubric.Rubric] = {}
         self._estimate: TermEstimate | None = None
         self._lock = threading.Lock()
@@ -163,7 +161,7 @@ class OfflineGrader:
     def _on_rubric(self, question: Question, attempt: str) -> Grade:
         verdicts, read = self._compiled(question).grade(attempt)
         results = tuple(
-            PointResult(point, v.state, v.evidence, v.key)
+            PointResult(point, v.state, v.evidence, v.key, mentioned=v.mentioned)
             for point, v in zip(question.key_points, verdicts, strict=True)
         )
         restated = not read.clauses
@@ -216,7 +214,7 @@ def warm(bank: Bank) -> None:
     """Build the bank's offline grader now: call it in a thread while the learner types.
 
     The first grade after it is as fast as any other; without it, the first
-    grade of the process pays for loading jieba's dictionary.
+    grade of the process pays for compiling the bank's rubric.
     """
     offline(bank)
 

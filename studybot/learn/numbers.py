@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 
 from studybot.bank.rubric import Number
 from studybot.learn.words import normalise
@@ -101,28 +102,56 @@ def figures(text: str, number: Number, normalised: bool = False) -> list[tuple[f
 
     ``normalised``: ``text`` is in the grader's spelling already (``words.normalise``).
     """
+    return [values for _, values in located(text, number, normalised)]
+
+
+def located(
+    text: str, number: Number, normalised: bool = False, bare: bool = False
+) -> list[tuple[int, tuple[float, ...]]]:
+    """``figures``, each with where it starts in ``text``.
+
+    ``bare``: a figure with no unit at all counts too ("ModernBERT 最长 512"
+    for a claim in tokens): where people leave the unit out.
+    """
     kind = family(number)
     text = text if normalised else normalise(text)
+    out: list[tuple[int, tuple[float, ...]]] = []
     if kind == "literal":
         unit = re.escape(_unit(number.unit))
         pattern = re.compile(_FIGURE + rf"\s*({unit})")
-        return [(v,) for v in _values(pattern.finditer(text))]
-    out: list[tuple[float, ...]] = []
-    for match in _PATTERNS[kind].finditer(text):
-        groups = [g for g in match.groups() if g is not None]
-        if kind == "times" and groups[0] == "×":
-            groups = groups[::-1]
-        value = _value(groups[0])
-        if value is None:
-            continue
-        unit = groups[1].lower() if len(groups) > 1 else ""
-        if kind == "bytes":
-            out.append(tuple(value * f for f in _BYTES[unit]))
-        elif kind == "count":
-            out.append((value * _COUNTS[unit],))
-        else:
-            out.append((value,))
+        out = [(m.start(), (v,)) for m in pattern.finditer(text) for v in _values([m])]
+    else:
+        for match in _PATTERNS[kind].finditer(text):
+            groups = [g for g in match.groups() if g is not None]
+            if kind == "times" and groups[0] == "×":
+                groups = groups[::-1]
+            value = _value(groups[0])
+            if value is None:
+                continue
+            unit = groups[1].lower() if len(groups) > 1 else ""
+            if kind == "bytes":
+                out.append((match.start(), tuple(value * f for f in _BYTES[unit])))
+            elif kind == "count":
+                out.append((match.start(), (value * _COUNTS[unit],)))
+            else:
+                out.append((match.start(), (value,)))
+    if bare and kind != "bare":
+        taken = {start for start, _ in out}
+        for match in _BARE.finditer(text):
+            value = _value(match.group(1))
+            if value is not None and match.start() not in taken:
+                out.append((match.start(), (value * _base(number),)))
+        out.sort()
     return out
+
+
+def _base(number: Number) -> float:
+    """What a bare figure means in ``number``'s base units: its own unit, as the claim says it."""
+    return expected(replace(number, value=1.0))[0]
+
+
+# A figure with no unit after it (nor a letter, a dot or another digit): "最长 512".
+_BARE = re.compile(_FIGURE + r"(?!\.\d|\d|[%a-z\u4e00-\u9fff×]|\s*(?:[a-z%×倍]|字节))")
 
 
 def expected(number: Number) -> tuple[float, ...]:

@@ -1,19 +1,22 @@
-"""An attempt as the rubric reads it: its clauses, and where each alias is said.
+"""An attempt as the rubric reads it: its clauses, what each asserts, where an alias is said.
 
 The attempt is cut into clauses once (``words``); a clause that only
-repeats the question proves nothing and is left out. An alias is then
-**found** in a clause when one of its alternatives has all its words there
-and no negation bears on them, **negated** when it is said only under a
-negation (or with the opposite relation: "KV 缓存和头数没有关系" against
-"KV 缓存 头数 成正比"), **elsewhere** when it is said only about a rival
-side of the question's comparison, and **absent** otherwise. A find that
-right alternatives of the question explain is no contradiction
-(``explained``).
+repeats the question proves nothing and is left out. Each clause knows
+whether it **asserts**: a question ("温度越高分布越尖锐吗？"), the "if" part
+of a conditional ("如果温度越高越尖锐的话…") and a belief reported to be
+refuted ("有人以为 X，其实…", "a common misconception is X") assert
+nothing, so a wrong claim said there is no error.
+
+An alias is **found** in a clause when one of its alternatives has all its
+words there: anywhere in the clause (``words_of``), or, for a relation or
+a wrong claim, in its order and close together (``phrases``). Negation is
+read by ``words.negated``; brackets and quotes are read apart.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from studybot.learn import words
@@ -21,16 +24,8 @@ from studybot.learn.aliases import Alias
 from studybot.learn.sides import NONE, Sides
 from studybot.learn.words import Clause, listed
 
-FOUND, NEGATED, ELSEWHERE, ABSENT = "found", "negated", "elsewhere", "absent"
-# Words that say two things are related, or are not: a claim of one said with the other is reversed.
-RELATIONS = (
-    ("depends", frozenset(words.alternative("成正比 正比 相关 有关 取决于 依赖 随 随着 决定于"))),
-    (
-        "independent",
-        frozenset(words.alternative("无关 没有关系 没关系 不相关 不依赖 independent unrelated")),
-    ),
-)
-WRONG_GAP = 8  # characters a wrong alternative's words may have between them, in all
+FOUND, NEGATED, ABSENT = "found", "negated", "absent"
+PHRASE_GAP = 8  # characters a relation's (or a wrong claim's) words may have between them, in all
 # ... and a right one that explains a clause, in any order: "freeze the top layers and
 # train the bottom" holds "freeze" and "bottom" too far apart to say "freeze the bottom".
 EXPLAIN_GAP = 12
@@ -42,18 +37,30 @@ _FILLER = listed(
     "吗 呢 吧 啊 么 什么 为什么 怎么 如何 哪里 哪些 因为 所以 而 但 就是 a an the of to in is "
     "are and or for on as it be by with that this at from what why how ? ( ) - / , : ;"
 )
+# A clause that opens with one of these is the "if" part of a conditional: it asserts nothing.
+_IF = re.compile(r"^\s*(?:如果|假如|假设|假使|倘若|若是|若|要是|万一|(?:if|suppose|assuming|unless)\b)")
+# A belief reported in order to refute it: "有人以为 X", "a common misconception is that X".
+_REPORTED = re.compile(
+    r"以为|误认为|误解|误区|有人认为|有人说|很多人认为|不少人认为|常有人说|常被说成|"
+    r"\b(?:people (?:often |usually |sometimes )?(?:think|believe|say|assume)|misconceptions?|"
+    r"myths?|it is (?:often|commonly) (?:said|thought|believed))\b"
+)
+# ... until a clause that sets it right: "其实", "实际上", "but", "actually".
+_SET_RIGHT = re.compile(
+    r"^\s*(?:其实|实际上|事实上|恰恰相反|相反|但|但是|而|而是|然而|可是|"
+    r"(?:actually|in fact|but|however|rather|instead)\b)"
+)
 
 
 @dataclass(frozen=True)
 class Seen:
     """Where an alias was found in an attempt."""
 
-    state: str  # FOUND, NEGATED, ELSEWHERE (said of a rival side) or ABSENT
+    state: str  # FOUND, NEGATED or ABSENT
     clause: int | None  # the clause that decided it
     words: tuple[tuple[int, int], ...] = ()  # the spans of the alternative's words there
     size: int = 0  # how many words that alternative has
     alternative: tuple[str, ...] = ()  # the alternative found
-    holding: tuple[int, ...] = ()  # every clause holding one of its alternatives
 
 
 @dataclass(frozen=True)
@@ -70,16 +77,34 @@ class Asked:
         return cls(joined, frozenset().union(*(c.words for c in clauses)))
 
 
+@dataclass(frozen=True)
+class Phrase:
+    """One find of an alias alternative in a clause."""
+
+    spans: tuple[tuple[int, int], ...]  # one span per word
+    size: int  # how many words the alternative has
+    negated: bool
+
+    @property
+    def first(self) -> int:
+        return min(s for s, _ in self.spans)
+
+    @property
+    def last(self) -> int:
+        return max(e for _, e in self.spans)
+
+
 class Attempt:
-    """An attempt cut into clauses once, its alias lookups remembered."""
+    """An attempt cut into clauses once, its word lookups remembered."""
 
     def __init__(self, text: str, question: str | Asked, compared: Sides = NONE) -> None:
         self.asked = question if isinstance(question, Asked) else Asked.of(question)
-        read = [(n, words.clause(c)) for n, c in words.sentences(text)]
+        read = [(p.sentence, words.clause(p.text, p.asks)) for p in words.sentences(text)]
         kept = [(n, c) for n, c in read if not self._restates(c)]
         self.clauses = [c for _, c in kept]
-        self._holding: dict[str, frozenset[int]] = {}  # word -> the clauses whose text holds it
+        self.sentence = [n for n, _ in kept]
         self._seen: dict[tuple[int, str], list[tuple[int, int]]] = {}
+        self.asserts = _asserting(self.clauses, self.sentence)
         # Per clause, the sides it names and the side it is about (carried within a sentence).
         self.named = [set(compared.named(c)) for c in self.clauses]
         self.topic: list[str | None] = []
@@ -95,6 +120,13 @@ class Attempt:
         topic = self.topic[n]
         return side in self.named[n] or topic is None or topic == side
 
+    def framing(self, n: int) -> bool:
+        """Whether clause ``n`` frames the next one: "如果不用缓存，…", "without a cache, …"."""
+        clause = self.clauses[n]
+        return bool(_IF.match(clause.normal) or _FRAME_END.search(clause.normal)) or bool(
+            _FRAME_OPEN.match(clause.normal)
+        )
+
     def _restates(self, clause: Clause) -> bool:
         """A clause copied from the question (or only its words, reordered) proves nothing."""
         if len(clause.joined) >= RESTATED_CHARS and clause.joined in self.asked.joined:
@@ -102,152 +134,127 @@ class Attempt:
         own = clause.words - _FILLER
         return len(own) >= RESTATED_WORDS and own <= self.asked.words or not own
 
-    def look(self, alias: Alias, side: str | None = None, ordered: bool = False) -> Seen:
-        """Whether ``alias`` is said (un-negated), said only negated, or not said.
+    # -- finding words ------------------------------------------------------------------
 
-        With ``side``, a find in a clause about a rival side is ELSEWHERE, kept
-        only when nothing better is found.
+    def words_of(
+        self, n: int, alias: Alias, near: int | None = None, avoid: Sequence = ()
+    ) -> Iterator[Phrase]:
+        """Each alternative of ``alias`` whose words are all in clause ``n``, in any order.
+
+        Each word's find is the one nearest ``near`` (by default, the
+        alternative's first word), outside the spans ``avoid`` when it can be
+        (a subject's "kv" is not the kv of the relation's "kv_heads").
         """
-        best: dict[str, Seen] = {}
-        holding: list[int] = []
-        having = [(a, self._having(a)) for a in alias.alternatives]
-        for n in sorted(set().union(*(where for _, where in having))):
-            for alternative, where in having:
-                if n not in where:
-                    continue
-                match = self._match(n, alternative, ordered)
-                if match is None:
-                    continue
-                spans, against = match
-                if not holding or holding[-1] != n:
-                    holding.append(n)
-                state = NEGATED if against else FOUND if self.about(n, side) else ELSEWHERE
-                best.setdefault(state, Seen(state, n, spans, len(alternative), alternative))
-                if state == FOUND:
-                    break
-        if FOUND not in best:
-            reversed_ = self._reversed(alias)
-            if reversed_ is not None:
-                best.setdefault(NEGATED, reversed_)
-        chosen = next((best[s] for s in (FOUND, NEGATED, ELSEWHERE) if s in best), None)
-        chosen = chosen or Seen(ABSENT, None)
-        return replace(chosen, holding=tuple(holding))
-
-    def _reversed(self, alias: Alias) -> Seen | None:
-        """An alternative that claims a relation, said with the opposite relation.
-
-        "KV 缓存 头数 成正比" meets "KV 缓存和头数没有关系": every other word is
-        there, and the clause says the two are unrelated; "头数 无关" meets
-        "参数量会随头数增加".
-        """
-        for alternative in alias.alternatives:
-            claimed = {kind for word in alternative for kind, said in RELATIONS if word in said}
-            if len(claimed) != 1:
-                continue
-            others = tuple(w for w in alternative if not any(w in said for _, said in RELATIONS))
-            if not others:
-                continue
-            (kind,) = claimed
-            for n in sorted(self._having(others)):
-                match = self._match(n, others)
-                if match is None or match[1]:
-                    continue
-                opposite = self._relations(n) - {kind}
-                if opposite and kind not in self._relations(n):
-                    return Seen(NEGATED, n, match[0], len(alternative), alternative)
-        return None
-
-    def _relations(self, n: int) -> set[str]:
-        """Which relations clause ``n`` states (a dependence, or none)."""
         clause = self.clauses[n]
-        return {kind for kind, said in RELATIONS if any(self._find(n, clause, w) for w in said)}
+        for alternative in alias.alternatives:
+            found = [self._find(n, word) for word in alternative]
+            if not all(found):
+                continue
+            found = [[s for s in f if not _overlap((s,), avoid)] or f for f in found]
+            anchor = found[0][0][0] if near is None else near
+            spans = tuple(min(f, key=lambda s, a=anchor: abs(s[0] - a)) for f in found)
+            yield Phrase(spans, len(alternative), words.negated(clause, [[s] for s in spans]))
 
-    def explained(self, seen: Seen, aliases: Sequence[Alias]) -> bool:
-        """Whether right alternatives, together as specific, say those words of that clause.
+    def phrases(self, n: int, alias: Alias) -> Iterator[Phrase]:
+        """Each alternative of ``alias`` said in clause ``n`` in its order, close together."""
+        clause = self.clauses[n]
+        for alternative in alias.alternatives:
+            finds = [self._find(n, word) for word in alternative]
+            if not all(finds):
+                continue
+            allowed = sum(len(w) for w in alternative) + PHRASE_GAP
+            for start, end in finds[0]:
+                spans = [(start, end)]
+                for found in finds[1:]:
+                    after = [s for s in found if s[0] >= spans[-1][1]]
+                    if not after:
+                        break
+                    spans.append(after[0])
+                if len(spans) == len(alternative) and spans[-1][1] - start <= allowed:
+                    chosen = tuple(spans)
+                    yield Phrase(
+                        chosen, len(alternative), words.negated(clause, [[s] for s in chosen])
+                    )
+                    break
+
+    def look(self, alias: Alias, ordered: bool = False) -> Seen:
+        """Whether ``alias`` is said (un-negated) somewhere, said only negated, or not said."""
+        negated: Seen | None = None
+        for n in range(len(self.clauses)):
+            finds = self.phrases(n, alias) if ordered else self.words_of(n, alias)
+            for phrase in finds:
+                alternative = self._alternative(alias, phrase)
+                seen = Seen(FOUND, n, phrase.spans, phrase.size, alternative)
+                if not phrase.negated:
+                    return seen
+                negated = negated or replace(seen, state=NEGATED)
+        return negated or Seen(ABSENT, None)
+
+    def _alternative(self, alias: Alias, phrase: Phrase) -> tuple[str, ...]:
+        for alternative in alias.alternatives:
+            if len(alternative) == phrase.size:
+                return alternative
+        return ()
+
+    def quoted(self, n: int, spans: Sequence[tuple[int, int]]) -> bool:
+        """Whether all of ``spans`` lie inside quotes (「…」, “…”, "…") of clause ``n``."""
+        clause = self.clauses[n]
+        for start, _ in spans:
+            group = clause.group(start)
+            if group < 0 or clause.joined[group] != "「":
+                return False
+        return True
+
+    def explained(self, n: int, spans: Sequence[tuple[int, int]], size: int, aliases) -> bool:
+        """Whether right alternatives, together as specific, say the words at ``spans`` of clause ``n``.
 
         "除以 √d_k 把方差拉回 1" holds the words of the wrong "方差 √d_k", but
-        it says "方差 拉回 1", which a point of the question claims; "1 shared
-        expert and 256 routed experts" holds "shared experts routed", and
-        says "1 shared" and "256 routed".
+        it says "方差 拉回 1", which a claim of the question makes.
         """
-        n = seen.clause
-        said: list[tuple[int, int]] = []  # spans of the right alternatives said there
-        size = 0
+        said: list[tuple[int, int]] = []
+        total = 0
         for alias in aliases:
-            for alternative in alias.alternatives:
-                if n not in self._having(alternative):
+            for phrase in self.words_of(n, alias):
+                if phrase.negated or not self._close(phrase.spans):
                     continue
-                match = self._match(n, alternative)
-                if match is None or match[1] or not self._close(n, alternative):
-                    continue
-                if _overlap(match[0], seen.words):
-                    # One alternative explains the clause alone when it says every wrong
-                    # word: "top layers trained" does not explain the "freeze" of
-                    # "freeze the top layers and train the bottom".
-                    covers = all(_overlap(match[0], (span,)) for span in seen.words)
-                    if len(alternative) >= seen.size and covers:
+                if _overlap(phrase.spans, spans):
+                    covers = all(_overlap(phrase.spans, (span,)) for span in spans)
+                    if phrase.size >= size and covers:
                         return True
-                    said.extend(match[0])
-                    size += len(alternative)
-        wrong = [self._find(n, self.clauses[n], word) for word in seen.alternative]
-        return size >= seen.size and all(_overlap(spans, said) for spans in wrong)
+                    said.extend(phrase.spans)
+                    total += phrase.size
+        return total >= size and all(_overlap((span,), said) for span in spans)
 
-    def _close(self, n: int, alternative: tuple[str, ...]) -> bool:
-        """Whether one find of each word of ``alternative`` lies within EXPLAIN_GAP of the others."""
-        clause = self.clauses[n]
-        finds = [self._find(n, clause, word) for word in alternative]
-        allowed = sum(len(w) for w in alternative) + EXPLAIN_GAP
-        for start, _ in (span for found in finds for span in found):
-            # the window from ``start``: each word's first find at or after it
-            ends = [min((e for s, e in found if s >= start), default=None) for found in finds]
-            if None not in ends and max(ends) - start <= allowed:
-                return True
-        return False
+    def _close(self, spans: Sequence[tuple[int, int]]) -> bool:
+        reach = max(e for _, e in spans) - min(s for s, _ in spans)
+        return reach <= sum(e - s for s, e in spans) + EXPLAIN_GAP
 
-    def _having(self, alternative: tuple[str, ...]) -> frozenset[int]:
-        """The clauses whose text holds every word of ``alternative`` (a cheap first sieve)."""
-        out: frozenset[int] | None = None
-        for word in alternative:
-            if word not in self._holding:
-                self._holding[word] = frozenset(
-                    n for n, c in enumerate(self.clauses) if word in c.joined
-                )
-            out = self._holding[word] if out is None else out & self._holding[word]
-            if not out:
-                return frozenset()
-        return out or frozenset()
-
-    def _match(
-        self, n: int, alternative: tuple[str, ...], ordered: bool = False
-    ) -> tuple[tuple, bool] | None:
-        """The spans of ``alternative``'s words in clause ``n`` and whether it is negated there.
-
-        ``ordered``: the words must come in the alternative's order, close together
-        (at most ``WRONG_GAP`` other characters among them).
-        """
-        clause = self.clauses[n]
-        per_word: list[list[tuple[int, int]]] = []
-        after = -1
-        for word in alternative:
-            found = self._find(n, clause, word)
-            if ordered:
-                found = [span for span in found if span[0] > after][:1]
-                after = found[0][0] if found else after
-            if not found:
-                return None
-            per_word.append(found)
-        flat = tuple(span for found in per_word for span in found)
-        if ordered:
-            reach = max(e for _, e in flat) - min(s for s, _ in flat)
-            if reach > sum(len(w) for w in alternative) + WRONG_GAP:
-                return None
-        return flat, words.negated(clause, per_word)
-
-    def _find(self, n: int, clause: Clause, word: str) -> list[tuple[int, int]]:
+    def _find(self, n: int, word: str) -> list[tuple[int, int]]:
         key = (n, word)
         if key not in self._seen:
-            self._seen[key] = words.find(clause, word)
+            clause = self.clauses[n]
+            self._seen[key] = words.find(clause, word) if word in clause.joined else []
         return self._seen[key]
+
+
+# A clause ending like these sets the scene for the next: "不用缓存时，…", "KV 缓存呢，…".
+_FRAME_END = re.compile(r"(?:时|时候|的话|之后|以后|之前|呢|中|里)\s*$")
+_FRAME_OPEN = re.compile(
+    r"^\s*(?:有了|用了|开了|加了|没了|(?:without|with|once|after|before|when|for|in)\b)"
+)
+
+
+def _asserting(clauses: Sequence[Clause], sentence: Sequence[int]) -> list[bool]:
+    """Per clause, whether it asserts: no question, no "if" part, no belief reported to refute."""
+    out: list[bool] = []
+    reported_in: int | None = None  # the sentence whose belief is being reported
+    for clause, number in zip(clauses, sentence, strict=True):
+        if reported_in is not None and (number != reported_in or _SET_RIGHT.match(clause.normal)):
+            reported_in = None
+        if _REPORTED.search(clause.normal):
+            reported_in = number
+        out.append(not clause.asks and reported_in is None and not _IF.match(clause.normal))
+    return out
 
 
 def _overlap(one: Sequence[tuple[int, int]], other: Sequence[tuple[int, int]]) -> bool:

@@ -1,40 +1,101 @@
-"""The offline grader on the rubric: what each key point claims, found or contradicted.
+"""The offline grader on the rubric: which claims of each key point the attempt states.
 
-Per key point (docs/bank-format.md, "The rubric"; how an alias is found:
-``reading``):
+A key point is one to four claims (docs/bank-format.md, "The rubric"). A
+claim is **stated** by one clause that asserts it: its relation (or its
+value) said there, linked to its parts — the subject (which may be left
+out when the question names it, or said in the clause that frames this one:
+"不用缓存时，每步都要重算"), and the object when it has one. Linked means in
+one clause and not merely listed: "KV 缓存、线性、n²" names three terms and
+states nothing. The relation's polarity decides: negated, or its opposite
+said instead, or (``ordered``) subject and object swapped, the clause
+**denies** the claim; a wrong figure of the claim's value, bound to its
+subject, denies it too (one the question itself states never does). A
+clause that asks, an "if" part and a belief reported to refute it assert
+nothing (``reading``).
 
-- each concept, and the claim, is a requirement; found negated, with the
-  opposite relation, or said of a rival side of the comparison, it
-  contradicts the point;
-- a rubric number is a requirement found by value (``numbers``); when it is
-  absent, a figure of its family that the question does not state, in a
-  clause about the point, is a wrong number and contradicts it;
-- a ``wrong`` alternative said un-negated, its words in order and close
-  together, contradicts the point ("并不是与头数无关" is nothing), unless
-  right alternatives of the question explain the clause.
+A known ``wrong`` claim fires when a clause asserts it, in its words'
+order, close together, un-negated, outside quotes, in a clause that states
+no claim of the point, and the right alternatives of the question do not
+explain those words.
 
-A point is contradicted, else covered (every requirement found; with three
-or more, all but one), else partly (at least one found), else missed.
-Clauses that only repeat the question earn nothing."""
+A point is contradicted (a claim denied and stated nowhere, or a wrong
+claim said), else covered (every claim stated; with three or more, all but
+one), else partly (one stated), else missed — "mentioned only" when its
+terms are there without a statement. Each mark keeps the clause that
+decided it, cut around the words that did.
+"""
 
 from __future__ import annotations
 
+import bisect
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from studybot.bank import Bank, Question
+from studybot.bank.rubric import Claim as ClaimRubric
 from studybot.bank.rubric import Number, PointRubric
 from studybot.learn import numbers as figures
+from studybot.learn import words
 from studybot.learn.aliases import Alias
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
-from studybot.learn.reading import ELSEWHERE, FOUND, NEGATED, Asked, Attempt
+from studybot.learn.reading import FOUND, Asked, Attempt, Phrase
 from studybot.learn.sides import Sides, sides
-from studybot.learn.words import Clause
 
-EVIDENCE_CHARS = 40  # the clause shown as evidence, trimmed to about this many characters
-ALL_BUT_ONE_FROM = 3  # a point with this many requirements (concepts, claim, numbers) or more
-# is covered with one of them missing
+EVIDENCE_CHARS = 48  # the clause shown as evidence, cut to about this many characters
+ALL_BUT_ONE_FROM = 3  # a point of this many claims or more is covered with one of them missing
+STATED, DENIED, MENTIONED, ABSENT = "stated", "denied", "mentioned", "absent"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of a key point, compiled."""
+
+    subject: Alias
+    relation: Alias | None
+    object: Alias | None
+    value: Number | None
+    opposite: Alias | None
+    ordered: bool
+    implied: bool  # the question names the subject: an answer may leave it out
+    zh: str
+    en: str
+    rivals: tuple[Alias, ...] = ()  # the subjects of the question's other claims
+
+    @classmethod
+    def of(cls, rubric: ClaimRubric, asked: Attempt) -> Claim:
+        subject = Alias.of(rubric.subject)
+        return cls(
+            subject=subject,
+            relation=Alias.of(rubric.relation) if rubric.relation else None,
+            object=Alias.of(rubric.object) if rubric.object else None,
+            value=rubric.value,
+            opposite=Alias.of(rubric.opposite) if rubric.opposite else None,
+            ordered=rubric.ordered,
+            implied=asked.look(subject).state == FOUND,
+            zh=rubric.zh,
+            en=rubric.en,
+        )
+
+    @property
+    def parts(self) -> tuple[Alias, ...]:
+        return (self.subject,) + ((self.object,) if self.object else ())
+
+    @property
+    def aliases(self) -> tuple[Alias, ...]:
+        """Every right alias of the claim (its parts and its relation)."""
+        return self.parts + ((self.relation,) if self.relation else ())
+
+
+@dataclass(frozen=True)
+class Said:
+    """What an attempt does with one claim: states it, denies it, only names its terms, or not."""
+
+    state: str  # STATED, DENIED, MENTIONED or ABSENT
+    clause: int | None = None
+    spans: tuple[tuple[int, int], ...] = ()  # the words that decided, in that clause
+    link: tuple[tuple[int, int], ...] = ()  # ... of them, the relation's (or the figure's)
+    denials: tuple[Said, ...] = ()  # a claim stated nowhere: every clause that denies it
 
 
 @dataclass(frozen=True)
@@ -42,30 +103,22 @@ class Point:
     """One key point with its rubric, compiled."""
 
     text: str
-    concepts: tuple[Alias, ...]
-    claim: Alias | None
+    claims: tuple[Claim, ...]
     wrong: tuple[Alias, ...]
-    numbers: tuple[Number, ...]
     known: tuple[Number, ...] = ()  # figures the question's key points state: never a wrong one
 
     @classmethod
-    def of(cls, text: str, rubric: PointRubric, known: tuple[Number, ...] = ()) -> Point:
+    def of(cls, text: str, rubric: PointRubric, asked: Attempt, known=()) -> Point:
         return cls(
             text=text,
-            concepts=tuple(Alias.of(c) for c in rubric.concepts),
-            claim=Alias.of(rubric.claim) if rubric.claim else None,
+            claims=tuple(Claim.of(c, asked) for c in rubric.claims),
             wrong=tuple(Alias.of(w, formulas=True) for w in rubric.wrong),
-            numbers=rubric.numbers,
-            known=known,
+            known=tuple(known),
         )
 
-    @property
-    def needed(self) -> tuple[Alias, ...]:
-        return self.concepts + ((self.claim,) if self.claim else ())
-
     def key(self) -> str:
-        """What the key claims, shown beside a contradicting quote."""
-        return (self.claim or self.concepts[0]).shown()
+        """What the key claims, shown beside a contradicting quote: its first claim."""
+        return self.claims[0].zh if self.claims else clip(self.text, 40)
 
 
 @dataclass(frozen=True)
@@ -75,73 +128,318 @@ class Verdict:
     state: str  # COVERED, PARTLY, MISSED or CONTRADICTED
     evidence: str | None
     key: str | None = None
+    mentioned: bool = False  # missed, with its terms named but nothing stated
+    said: tuple[Said, ...] = ()  # per claim
 
 
 def verdict(
-    point: Point, attempt: Attempt, right: Sequence[Alias] = (), side: str | None = None
+    point: Point,
+    attempt: Attempt,
+    said: Sequence[Said],
+    right: Sequence[Alias] = (),
+    stating: frozenset[int] = frozenset(),
 ) -> Verdict:
-    """The state of ``point`` in ``attempt``, with the clause that decided it.
+    """The state of ``point`` in ``attempt`` from what it does with each claim (``said``).
 
-    ``right``: every concept and claim alias of the question, which can
-    explain a clause that holds a wrong alternative's words; ``side``: the
-    compared side the point is about, whose properties said of a rival
-    side contradict it.
+    ``right``: every right alias of the question, which can explain a clause
+    holding a wrong claim's words; ``stating``: the clauses that state a
+    claim of the question, where no wrong claim of this point fires.
     """
-    needed = [attempt.look(alias, side) for alias in point.needed]
-    topic = {n for seen in needed for n in seen.holding}  # clauses about this point
+    said = tuple(said)
     for alias in point.wrong:
-        # A wrong claim is read in its words' order, close together:
-        # "缓存后每步只算新 token 的 q" is not "缓存 Q".
-        seen = attempt.look(alias, ordered=True)
-        if seen.state != FOUND or attempt.explained(seen, right):
-            continue
-        if seen.size > 1 or seen.clause in topic:  # one word alone says little out of context
-            return _contradicted(point, attempt.clauses[seen.clause])
-    met: list[Clause] = []  # the clause of each requirement found
-    missing = 0
-    others = [alias for alias in right if alias not in point.needed]  # never its own words
-    for alias, seen in zip(point.needed, needed, strict=True):
-        if seen.state in (NEGATED, ELSEWHERE) and not attempt.explained(seen, others):
-            return _contradicted(point, attempt.clauses[seen.clause], alias.shown())
-        if seen.state == FOUND:
-            met.append(attempt.clauses[seen.clause])
-        else:
-            missing += 1
-    for number in point.numbers:
-        said = [
-            c for c in attempt.clauses if any(figures.matches(f, number) for f in _figs(c, number))
-        ]
-        if said:
-            met.append(said[0])
-            continue
-        missing += 1
-        for n in sorted(topic):
-            clause = attempt.clauses[n]
-            if any(_wrong_figure(f, point, number) for f in _figs(clause, number)):
-                return _contradicted(point, clause)
-    if not met:
-        return Verdict(MISSED, None)
-    total = len(met) + missing
-    # A point of three requirements or more holds with all but one: a full answer names
-    # what the point claims, rarely every word of it.
+        fired = _wrong(alias, point, attempt, right, stating)
+        if fired is not None:
+            n, spans = fired
+            return Verdict(CONTRADICTED, _shown(attempt, n, spans), point.key(), said=said)
+    for claim, seen in zip(point.claims, said, strict=True):
+        if seen.state == DENIED:
+            evidence = _shown(attempt, seen.clause, seen.spans)
+            return Verdict(CONTRADICTED, evidence, claim.zh, said=said)
+    stated = [s for s in said if s.state == STATED]
+    if not stated:
+        named = next((s for s in said if s.state == MENTIONED), None)
+        if named is None:
+            return Verdict(MISSED, None, said=said)
+        return Verdict(MISSED, _shown(attempt, named.clause, named.spans), None, True, said)
+    total, missing = len(said), len(said) - len(stated)
     held = not missing or (total >= ALL_BUT_ONE_FROM and missing == 1)
-    return Verdict(COVERED if held else PARTLY, _clip(met[0].text))
+    first = stated[0]
+    return Verdict(
+        COVERED if held else PARTLY, _shown(attempt, first.clause, first.spans), said=said
+    )
 
 
-def _contradicted(point: Point, clause: Clause, key: str | None = None) -> Verdict:
-    """The point contradicted by ``clause``; ``key``: what it claims there (its claim by default)."""
-    return Verdict(CONTRADICTED, _clip(clause.text), key or point.key())
+def read_claim(claim: Claim, attempt: Attempt, side=None, known=()) -> Said:
+    """Whether ``attempt`` states ``claim``, denies it, only names its terms, or says nothing."""
+    denials: list[Said] = []
+    for n in range(len(attempt.clauses)):
+        if not attempt.asserts[n]:
+            continue
+        for polarity, link, spans in _statements(claim, attempt, n, side, known):
+            if polarity > 0:
+                return Said(STATED, n, spans, link)
+            if not attempt.quoted(n, spans):
+                denials.append(Said(DENIED, n, spans, link))
+    if denials:
+        first = denials[0]
+        return replace(first, denials=tuple(denials))
+    return _mentioned(claim, attempt)
 
 
-def _wrong_figure(found: tuple[float, ...], point: Point, number: Number) -> bool:
-    """A figure of ``number``'s family that no key point of the question states."""
-    family = figures.family(number)
-    others = [k for k in point.known if figures.family(k) == family]
-    return not any(figures.matches(found, k) for k in (number, *others))
+def _mentioned(claim: Claim, attempt: Attempt) -> Said:
+    for n in range(len(attempt.clauses)):
+        for alias in claim.parts:
+            for phrase in attempt.words_of(n, alias):
+                return Said(MENTIONED, n, phrase.spans)
+    return Said(ABSENT)
 
 
-def _figs(clause: Clause, number: Number) -> list[tuple[float, ...]]:
-    return figures.figures(clause.normal, number, normalised=True)
+def settle(said: Sequence[Said], statements: Sequence[Said], claims: Sequence[Claim], attempt):
+    """``said`` with every denial that a statement of another claim explains taken back.
+
+    "有了缓存，每步投影开销为常数" states that the cached cost is constant; it
+    does not deny that the uncached cost grows with n², whose opposite is
+    "常数": a correct contrast never contradicts.
+    """
+    out = []
+    for seen, claim in zip(said, claims, strict=True):
+        if seen.state != DENIED:
+            out.append(seen)
+            continue
+        kept = [d for d in seen.denials if not _explained(d, statements)]
+        out.append(replace(kept[0], denials=tuple(kept)) if kept else _mentioned(claim, attempt))
+    return out
+
+
+def _explained(denial: Said, statements: Sequence[Said]) -> bool:
+    return any(
+        s.clause == denial.clause and _overlap_spans(denial.link, s.spans) for s in statements
+    )
+
+
+def _overlap_spans(one, other) -> bool:
+    return any(a < d and c < b for a, b in one for c, d in other)
+
+
+def _statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tuple]:
+    """Each statement of ``claim`` in clause ``n``: +1 states it or -1 denies it, with the
+    relation's words and all the words that say it.
+
+    A clause that both states and denies the claim denies it. An opposite in
+    brackets or quotes that hold none of the claim's parts is an aside
+    ("KV 缓存是线性的（注意力才是平方）") and denies nothing.
+    """
+    clause = attempt.clauses[n]
+    found: list[tuple[int, Phrase, tuple[Phrase, ...]]] = []
+    for sign, alias in ((1, claim.relation), (-1, claim.opposite)):
+        if alias is None:
+            continue
+        located = []
+        for phrase in attempt.phrases(n, alias):
+            parts = _parts(claim, attempt, n, side, phrase.first, phrase.spans)
+            if parts is None:
+                continue
+            explicit = tuple(p for p in parts if p is not None)
+            if sign < 0 and _aside(clause, phrase, explicit):
+                continue
+            # A negation inside a part is the part's own: "without a cache" negates no relation.
+            taken = [span for part in explicit for span in part.spans]
+            negated = words.negated(clause, [[s] for s in phrase.spans], ignore=taken)
+            located.append((replace(phrase, negated=negated), parts))
+        for phrase, parts in _scoped_with(located):
+            if phrase.negated and sign < 0:
+                continue  # "并非常数" does not say it grows with n²: a negated opposite says nothing
+            found.append((-sign if phrase.negated else sign, phrase, parts))
+    if claim.value is not None:
+        for sign, phrase in _figures(claim, attempt, n, known, claim.relation is not None):
+            parts = _parts(claim, attempt, n, side, phrase.first, phrase.spans)
+            if parts is not None:
+                found.append((sign, phrase, parts))
+    out = []
+    for polarity, link, (subject, obj) in found:
+        explicit = [p for p in (subject, obj) if p is not None]
+        if not explicit and not (_framed(attempt, n) or _continues(claim, attempt, n)):
+            continue  # a relation alone states nothing: "线性", "自己的 softmax" are terms
+        if not _linked(clause.breaks, [link.spans, *(p.spans for p in explicit)]):
+            continue  # "KV 缓存、线性增长": listed, not linked
+        if claim.ordered and subject is not None and obj is not None:
+            if subject.first > obj.first:
+                polarity = -polarity  # "先温度后 top-k" against "先 top-k 后温度"
+        spans = tuple(sorted(set(link.spans).union(*(p.spans for p in explicit))))
+        out.append((polarity, link.spans, spans))
+    if any(p < 0 for p, _, _ in out):
+        # The opposite said un-negated outweighs the relation in one clause: "随长度平方增长"
+        # holds 随…增长 and 平方, and says the growth is quadratic.
+        return [o for o in out if o[0] < 0]
+    return out
+
+
+def _aside(clause, phrase: Phrase, parts: Sequence[Phrase]) -> bool:
+    """Whether ``phrase`` sits in brackets or quotes that hold none of ``parts``."""
+    group = clause.group(phrase.first)
+    return group >= 0 and not any(clause.group(p.first) == group for p in parts)
+
+
+def _scoped_with(located):
+    """``_scoped`` over (phrase, parts) pairs, the parts kept beside each phrase."""
+    scoped = _scoped([phrase for phrase, _ in located])
+    return [(phrase, parts) for phrase, (_, parts) in zip(scoped, located, strict=True)]
+
+
+def _scoped(found) -> list[Phrase]:
+    """Phrases of one alias in a clause, a negation of one reaching those after it.
+
+    "单头并非只有一个注意力分布": 并非 negates 只有一个分布, and with it the
+    shorter 一个注意力分布 that starts inside it; "并非被此后每一步反复读取"
+    negates 反复读取 too.
+    """
+    found = list(found)
+    negated = [p for p in found if p.negated]
+    if not negated:
+        return found
+    reach = min(p.first for p in negated)
+    return [
+        replace(p, negated=True)
+        if not p.negated and (p.first >= reach or any(_overlaps(p, q) for q in negated))
+        else p
+        for p in found
+    ]
+
+
+def _overlaps(one: Phrase, other: Phrase) -> bool:
+    return one.first < other.last and other.first < one.last
+
+
+def _parts(claim: Claim, attempt: Attempt, n: int, side, near: int, avoid=()):
+    """The claim's subject and object in clause ``n`` near ``near`` (None: not there).
+
+    The subject may be left out when the question names it and the object is
+    said ("与头数无关", not about a rival side or another claim's subject), or
+    when the clause that frames this one says it ("不用缓存时，每步都要重算").
+    """
+    obj = None
+    if claim.object is not None:
+        obj = next(attempt.words_of(n, claim.object, near, avoid), None)
+        if obj is None:
+            return None
+    subject = next(attempt.words_of(n, claim.subject, near, avoid), None)
+    if subject is not None:
+        return subject, obj
+    if obj is not None and claim.implied and attempt.about(n, side):
+        if not _rival(claim, attempt, n, obj):
+            return None, obj
+    if _framed(attempt, n) and next(attempt.words_of(n - 1, claim.subject), None) is not None:
+        return None, obj
+    if _continues(claim, attempt, n) and not _rival(claim, attempt, n, obj):
+        return None, obj
+    return None
+
+
+CARRY_CHARS = 4  # a clause passes its subject on when it says this much besides it
+
+
+def _continues(claim: Claim, attempt: Attempt, n: int) -> bool:
+    """Whether clause ``n`` goes on about the subject of the clause before it in its sentence.
+
+    "K 和 V 每步都要用，算出来就不会变": the second clause's subject is the
+    first's. A bare term passes nothing on ("KV 缓存，线性增长" is a list).
+    """
+    if not n or attempt.sentence[n - 1] != attempt.sentence[n]:
+        return False
+    before = next(attempt.words_of(n - 1, claim.subject), None)
+    if before is None:
+        return False
+    said = sum(e - s for s, e in before.spans)
+    return len(attempt.clauses[n - 1].joined) - said >= CARRY_CHARS
+
+
+def _framed(attempt: Attempt, n: int) -> bool:
+    """Whether clause ``n`` follows one of its sentence that frames it ("不用缓存时，…")."""
+    return bool(n) and attempt.sentence[n - 1] == attempt.sentence[n] and attempt.framing(n - 1)
+
+
+def _rival(claim: Claim, attempt: Attempt, n: int, obj: Phrase | None) -> bool:
+    """Whether clause ``n`` names another claim's subject (words not this claim's object).
+
+    "计算量也是 h 倍" is about compute: it cannot leave out "参数量" and say the
+    parameter count grows.
+    """
+    taken = obj.spans if obj is not None else ()
+    for rival in claim.rivals:
+        for phrase in attempt.words_of(n, rival):
+            if not any(a < d and c < b for a, b in phrase.spans for c, d in taken):
+                return True
+    return False
+
+
+def _figures(claim: Claim, attempt: Attempt, n: int, known, needs_relation: bool):
+    """The claim's value in clause ``n``: the right figure (+1), or a wrong one of its family (-1).
+
+    A wrong figure must be the one nearest the claim's subject and none of the
+    figures the question states; the right figure anywhere in the clause wins.
+    """
+    clause = attempt.clauses[n]
+    number = claim.value
+    found = figures.located(clause.normal, number, normalised=True, bare=True)
+    if not found:
+        return []
+    joined = [_joined(clause, start) for start, _ in found]
+    right = [j for j, (_, v) in zip(joined, found, strict=True) if figures.matches(v, number)]
+    if right:
+        if needs_relation:
+            return []  # the relation's own link carries a figure that needs it
+        return [(1, Phrase(((right[0], right[0] + 1),), 1, False))]
+    subject = next(attempt.words_of(n, claim.subject), None)
+    if subject is None:
+        return []
+    bound = min(range(len(found)), key=lambda i: abs(joined[i] - subject.first))
+    values = found[bound][1]
+    if any(figures.matches(values, k) for k in (number, *known)):
+        return []
+    return [(-1, Phrase(((joined[bound], joined[bound] + 1),), 1, False))]
+
+
+def _joined(clause, start: int) -> int:
+    """The offset in ``clause.joined`` of the character at ``start`` in ``clause.normal``."""
+    place = clause.normal_at[start] if start < len(clause.normal_at) else len(clause.text)
+    return min(bisect.bisect_left(clause.at, place), max(0, len(clause.joined) - 1))
+
+
+def _linked(breaks: frozenset[int], groups: Sequence[Sequence[tuple[int, int]]]) -> bool:
+    """Whether no list mark (、 / | ·) stands between words of two different groups."""
+    if not breaks:
+        return True
+    marked = sorted((s, e, g) for g, spans in enumerate(groups) for s, e in spans)
+    for (_, end, one), (start, _, other) in zip(marked, marked[1:], strict=False):
+        if one != other and any(end <= b <= start for b in breaks):
+            return False
+    return True
+
+
+def _wrong(alias: Alias, point: Point, attempt: Attempt, right, stating) -> tuple | None:
+    """The clause and words of a wrong claim asserted in ``attempt``, if one is."""
+    for n in range(len(attempt.clauses)):
+        if not attempt.asserts[n] or n in stating:
+            continue
+        for phrase in attempt.phrases(n, alias):
+            if phrase.negated or attempt.quoted(n, phrase.spans):
+                continue
+            if not _linked(attempt.clauses[n].breaks, [[s] for s in phrase.spans]):
+                continue
+            if attempt.explained(n, phrase.spans, phrase.size, right):
+                continue
+            about = any(
+                next(attempt.words_of(n, part), None) for c in point.claims for part in c.parts
+            )
+            if phrase.size > 1 or about:  # one word alone says little out of context
+                return n, phrase.spans
+    return None
+
+
+def _shown(attempt: Attempt, n: int | None, spans) -> str | None:
+    if n is None:
+        return None
+    return attempt.clauses[n].shown(spans, EVIDENCE_CHARS)
 
 
 @dataclass(frozen=True)
@@ -153,47 +451,71 @@ class Rubric:
     sides: Sides
     asked: Asked
 
+    def read(self, attempt: str) -> Attempt:
+        return Attempt(attempt, self.asked, self.sides)
+
     def grade(self, attempt: str) -> tuple[list[Verdict], Attempt]:
-        read = Attempt(attempt, self.asked, self.sides)
+        read = self.read(attempt)
+        of_point = self.sides.of_point or (None,) * len(self.points)
+        said = [
+            [read_claim(claim, read, side, point.known) for claim in point.claims]
+            for point, side in zip(self.points, of_point, strict=True)
+        ]
+        statements = [s for group in said for s in group if s.state == STATED]
+        said = [
+            settle(group, statements, point.claims, read)
+            for group, point in zip(said, self.points, strict=True)
+        ]
+        stating = frozenset(s.clause for s in statements)
         return [
-            verdict(point, read, self.right, side)
-            for point, side in zip(
-                self.points, self.sides.of_point or _nones(self.points), strict=True
-            )
+            verdict(point, read, group, self.right, stating)
+            for point, group in zip(self.points, said, strict=True)
         ], read
 
 
 def compile_rubric(question: Question) -> Rubric:
     compiled = points(question)
-    right = tuple(alias for point in compiled for alias in point.needed)
+    right = tuple(alias for point in compiled for claim in point.claims for alias in claim.aliases)
     compared = sides(question.question, question.key_points)
     return Rubric(compiled, right, compared, Asked.of(question.question))
-
-
-def _nones(items: Sequence) -> tuple[None, ...]:
-    return (None,) * len(items)
 
 
 def points(question: Question) -> tuple[Point, ...]:
     """The question's key points with their rubric, compiled."""
     known = _known(question)
+    asked = Attempt(question.question, Asked("", frozenset()))
+    compiled = [
+        Point.of(t, r, asked, known)
+        for t, r in zip(question.key_points, question.rubric, strict=True)
+    ]
+    subjects = [c.subject for p in compiled for c in p.claims]
     return tuple(
-        Point.of(t, r, known) for t, r in zip(question.key_points, question.rubric, strict=True)
+        replace(
+            point,
+            claims=tuple(
+                replace(c, rivals=tuple(s for s in subjects if s.text != c.subject.text))
+                for c in point.claims
+            ),
+        )
+        for point in compiled
     )
 
 
 def _known(question: Question) -> tuple[Number, ...]:
-    """Every figure the question states (its text, key points and rubric), per rubric unit family.
+    """Every figure the question states (its text, key points and claims), per unit family.
 
     A figure of the question is never a wrong one: correct answers quote them all.
     """
     texts = (question.question, *question.key_points)
     out: list[Number] = []
     for rubric in question.rubric:
-        for number in rubric.numbers:
+        for claim in rubric.claims:
+            if claim.value is None:
+                continue
+            number = claim.value
             out.append(number)
             unit = figures.expected(replace(number, value=1.0))[0]
-            for text in texts:
+            for text in (*texts, claim.zh, claim.en):
                 for found in figures.figures(text, number):
                     out.append(replace(number, value=found[0] / unit))
                 for found in figures.figures(text, Number(1.0)):  # the bare figures too
@@ -206,10 +528,9 @@ def alias_words(bank: Bank) -> set[str]:
     out: set[str] = set()
     for question in bank.questions:
         for rubric in question.rubric:
-            for alias in (*rubric.concepts, *filter(None, [rubric.claim]), *rubric.wrong):
+            aliases = [*rubric.wrong]
+            for claim in rubric.claims:
+                aliases += [claim.subject, claim.relation, claim.object, claim.opposite]
+            for alias in filter(None, aliases):
                 out.update(unicodedata.normalize("NFKC", alias).lower().replace("|", " ").split())
     return out
-
-
-def _clip(text: str) -> str:
-    return clip(text, EVIDENCE_CHARS)

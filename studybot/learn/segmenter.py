@@ -1,9 +1,18 @@
-"""jieba, once per process: Chinese cut into words, with the rubric's words kept whole.
+"""Cutting Chinese into words: the grader's own lexicon, and jieba for the term estimate.
 
-jieba's dictionary ships in its wheel; loading it takes a moment, so the
-process has one segmenter (``segmenter``), built on first use and warmed
-by ``grading.warm``. Its log lines are silenced: the learner never sees
-"Building prefix dict".
+The rubric grader needs words only to find its own: an alias word must be
+found as a word or a run of words, never as a piece of another (头 in 开头),
+and a negation must be a word (不断 is none). So it cuts a run of CJK
+characters by the longest match against a small lexicon (``Lexicon``):
+every CJK word of the bank's rubric, the term variants' spellings, the
+negations and the words that only look like one. What the lexicon does not
+know is cut a character at a time, which an alias word still finds as a
+run. Building it takes milliseconds, where loading jieba's dictionary takes
+most of a second.
+
+The term estimate (banks without a rubric) compares character bigrams
+inside real words, which needs a real dictionary: it keeps jieba
+(``segmenter``), loaded on first use, its log lines silenced.
 """
 
 from __future__ import annotations
@@ -16,8 +25,79 @@ from collections.abc import Iterable
 _CJK_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]+")
 
 
+class Lexicon:
+    """The words the grader must see whole, cut by the longest match; thread-safe."""
+
+    def __init__(self, words: Iterable[str] = ()) -> None:
+        self._lock = threading.Lock()
+        self._words: set[str] = set()  # every word known
+        self._added: set[str] = set()  # ... of them, those a rubric asked for
+        self._longest = 1
+        self._known(words)
+
+    def _known(self, words: Iterable[str]) -> None:
+        for word in words:
+            for run in _CJK_RUN.findall(word):
+                if len(run) > 1:
+                    self._words.add(run)
+                    self._longest = max(self._longest, len(run))
+
+    def add(self, words: Iterable[str]) -> None:
+        """Make each CJK run of ``words`` (two characters or more) one word."""
+        with self._lock:
+            for word in words:
+                for run in _CJK_RUN.findall(word):
+                    if len(run) > 1:
+                        self._added.add(run)
+                        self._words.add(run)
+                        self._longest = max(self._longest, len(run))
+
+    def cut(self, run: str) -> list[str]:
+        """``run`` (CJK characters) as words: the longest known word at each place, else one character."""
+        out: list[str] = []
+        i = 0
+        while i < len(run):
+            for j in range(min(len(run), i + self._longest), i, -1):
+                if j == i + 1 or run[i:j] in self._words:
+                    out.append(run[i:j])
+                    i = j
+                    break
+        return out
+
+    def added(self, word: str) -> bool:
+        """Whether ``word`` is one of the rubric's words."""
+        return word in self._added
+
+    def known(self, word: str) -> bool:
+        return word in self._words
+
+
+_lexicon: Lexicon | None = None
+_lexicon_lock = threading.Lock()
+
+
+def lexicon() -> Lexicon:
+    """The process's one lexicon: the grader's fixed words, and every rubric's words added."""
+    global _lexicon
+    with _lexicon_lock:
+        if _lexicon is None:
+            from studybot.learn import words
+            from studybot.learn.variants import SPELLINGS
+
+            _lexicon = Lexicon(
+                (
+                    *words.NEGATIONS,
+                    *words.NOT_NEGATIONS,
+                    *words.POST_NEGATIONS,
+                    *words.AUXILIARIES,
+                    *SPELLINGS,
+                )
+            )
+        return _lexicon
+
+
 class Segmenter:
-    """jieba's default dictionary plus the words the rubric needs whole; thread-safe."""
+    """jieba's default dictionary (the term estimate's words); thread-safe."""
 
     def __init__(self) -> None:
         import jieba
@@ -25,32 +105,12 @@ class Segmenter:
         logging.getLogger("jieba").setLevel(logging.CRITICAL)  # no "Building prefix dict" lines
         self._jieba = jieba.Tokenizer()
         self._lock = threading.Lock()
-        self._added: set[str] = set()  # every word asked for
-        self._new: set[str] = set()  # ... that jieba's dictionary did not have
         self._jieba.initialize()
 
-    def add(self, words: Iterable[str]) -> None:
-        """Make each CJK run of ``words`` (two characters or more) one jieba word."""
-        with self._lock:
-            for word in words:
-                for run in _CJK_RUN.findall(word):
-                    if len(run) > 1 and run not in self._added:
-                        self._added.add(run)
-                        if not self._jieba.FREQ.get(run):
-                            self._new.add(run)
-                            self._jieba.add_word(run)
-
     def cut(self, run: str) -> list[str]:
-        # Without the HMM, a run the dictionary does not know stays single
-        # characters, which an alias word can still find as a run.
-        return self._jieba.lcut(run, HMM=False)
-
-    def added(self, word: str) -> bool:
-        """Whether ``word`` is one of the rubric's words, added to jieba's own dictionary."""
-        return word in self._new
-
-    def known(self, word: str) -> bool:
-        return bool(self._jieba.FREQ.get(word))
+        # Without the HMM, a run the dictionary does not know stays single characters.
+        with self._lock:
+            return self._jieba.lcut(run, HMM=False)
 
 
 _segmenter: Segmenter | None = None
@@ -58,7 +118,7 @@ _segmenter_lock = threading.Lock()
 
 
 def segmenter() -> Segmenter:
-    """The process's one segmenter (loading jieba's dictionary takes a moment, once)."""
+    """The process's one jieba (loading its dictionary takes a moment, once)."""
     global _segmenter
     with _segmenter_lock:
         if _segmenter is None:

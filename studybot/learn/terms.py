@@ -15,6 +15,7 @@ import re
 from collections import Counter
 
 from studybot.learn import words
+from studybot.learn.segmenter import segmenter
 
 # Underscores split words: q_t is the symbol q at step t.
 _LATIN = re.compile(r"[a-z][a-z0-9+\-]*|\d+(?:\.\d+)?")
@@ -39,7 +40,7 @@ def terms(text: str) -> Counter[str]:
     for word in _LATIN.findall(text):
         if word not in _LATIN_FILLER:
             out[words.fold(word)] += 1
-    cutter = words.segmenter()
+    cutter = segmenter()
     for run in _CJK_RUN.findall(text):
         for word in cutter.cut(run):
             for i in range(len(word) - 1):

@@ -146,5 +146,29 @@ def spelled(text: str) -> str:
     return VARIANTS.sub(_one, text)
 
 
+def spelled_mapped(text: str, where: list[int]) -> tuple[str, list[int]]:
+    """``spelled``, with ``where`` (each character's place in the text as written) carried along."""
+    return substitute(VARIANTS, _one, text, where)
+
+
+def substitute(
+    pattern: re.Pattern[str], replacement, text: str, where: list[int]
+) -> tuple[str, list[int]]:
+    """``pattern.sub(replacement, text)``, each new character mapped to where its match began."""
+    out: list[str] = []
+    places: list[int] = []
+    last = 0
+    for match in pattern.finditer(text):
+        out.append(text[last : match.start()])
+        places.extend(where[last : match.start()])
+        new = replacement if isinstance(replacement, str) else replacement(match)
+        out.append(new)
+        places.extend([where[match.start()] if match.start() < len(where) else where[-1]] * len(new))
+        last = match.end()
+    out.append(text[last:])
+    places.extend(where[last:])
+    return "".join(out), places
+
+
 def _one(match: re.Match[str]) -> str:
     return f" {SPELLINGS[int(match.lastgroup[1:])]} "

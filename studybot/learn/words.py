@@ -3,16 +3,24 @@
 - **One spelling.** NFKC (full-width to half-width), lower case, ``n²`` as
   ``n^2``, ``can't`` as ``can not``, then the grader's term variants
   (``variants.py``), so that "KV cache", "键值缓存" and "KV缓存" are one thing.
-- **Clauses** (``clauses.py``): an alias's words must meet in one clause.
-- **Words.** Chinese is cut by jieba (its dictionary ships in its wheel)
-  with every CJK word of the bank's rubric added, English by whole words
-  with plural, -ed, -ing and -ly folded. A clause keeps its words joined
-  into one string with the offsets where a word may begin and end: a word's
-  own span, and the span of a dictionary word inside a longer one (参数 in
-  参数量), so an alias word is found as a word, a run of words or a
-  dictionary word inside one, but never as a bare piece of one (头 in 开头).
-- **Negations** are words (不 没有 无关 not never …), never characters
-  inside other words (不断 不同 无论 stay what they are).
+- **Clauses** (``clauses.py``): a claim's parts must meet in one clause.
+- **Words.** Chinese is cut by the longest match against the grader's own
+  lexicon (``segmenter.Lexicon``: every CJK word of the bank's rubric, the
+  term variants, negations and the words that only look like one), a
+  character at a time elsewhere; English by whole words with plural, -ed,
+  -ing and -ly folded. A clause keeps its words joined into one string with
+  the offsets where a word may begin and end: a word's own span, and the
+  span of a lexicon word inside a longer one (参数 in 参数量), so an alias
+  word is found as a word, a run of words or a word inside one, never as a
+  piece straddling a word's edge; a one-character alias word is found
+  wherever its character is. Each offset maps back to
+  the clause as written, so the evidence shown is the words that decided.
+- **Negations** are words (不 没有 无关 未必 不够 not never …), never
+  characters inside other words (不断 不同 无论 stay what they are); 不了
+  and 不动 negate the verb before them (改变不了), and 对不对, 是不是 ask.
+- **Groups**: brackets and quotes. A negation inside one speaks of it alone.
+- **Breaks**: 、 | · (and a slash with a space beside it) between two
+  words: a list, not a statement.
 """
 
 from __future__ import annotations
@@ -23,10 +31,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from studybot.learn.clauses import CLOSE, OPEN, sentences, split, width
-from studybot.learn.segmenter import Segmenter, segmenter
-from studybot.learn.variants import spelled
+from studybot.learn.segmenter import Lexicon, lexicon
+from studybot.learn.variants import spelled_mapped, substitute
 
-__all__ = ["Segmenter", "segmenter", "sentences", "split"]  # re-exported: a clause's helpers
+__all__ = ["Lexicon", "lexicon", "sentences", "split"]  # re-exported: a clause's helpers
 
 CJK = "\u3400-\u4dbf\u4e00-\u9fff"
 
@@ -38,21 +46,26 @@ def listed(words: str) -> frozenset[str]:
 
 _CJK_RUN = re.compile(f"[{CJK}]+")
 
-# Tokens that negate what their clause says (jieba and English words).
+# Tokens that negate what their clause says (Chinese words and English words).
 NEGATIONS = listed(
     "不 没 没有 无 非 未 别 无关 无需 无须 不用 不必 不能 不会 不是 并非 并不 并不是 并没有 "
     "不再 从不 从未 不需要 无法 不可 不可能 不要 毫无 绝不 决不 不应 不该 没法 未必 不一定 "
+    "不够 不太 并未 尚未 未曾 "
     "not no never without cannot none neither nor"
 )
+# Negations that follow their verb: 改变不了, 算不出, 跑不动.
+POST_NEGATIONS = listed("不了 不动 不住 不完 不出 不起")
 # Negations of two characters or more are negations inside a longer word too
 # (与头数无关 says 无关); a lone 不 or 无 inside a word is part of the word.
 _INNER_NEGATIONS = tuple(n for n in NEGATIONS if len(n) > 1 and not n.isascii())
-# Words that begin like a negation and are none (不断 goes on, 不同 differs).
+# Words that begin like a negation and are none (不断 goes on, 不同 differs), and
+# the questions said as A-not-A (对不对: whether it is right) or 是否.
 NOT_NEGATIONS = listed(
-    "不断 不仅 不同 不少 不过 无论 不管 不足 不稳定 毫无疑问 不但 不得不 非常 无数 不久 "
-    "不止 不只 不光 无限 无穷 无损 未来 别的 别人 区别 不变 不等 不等式 无疑 并不少见 "
-    "不一样 不一致 不匹配 不均衡 不平衡 不确定 不对称 不准确 不可逆 不连续 不可导 无监督 无标注 "
-    "非线性 非零 无偏 无状态 无损压缩"
+    "不断 不仅 不同 不少 不过 无论 不管 毫无疑问 不但 不得不 非常 无数 不久 "
+    "不止 不只 不光 无限 无穷 无损 未来 别的 别人 区别 不等式 无疑 并不少见 "
+    "无监督 无标注 非线性 非零 无偏 无状态 无损压缩 不然 要不然 要不 "
+    "对不对 是不是 有没有 会不会 能不能 要不要 好不好 行不行 可不可以 是否 用不用 需不需要 "
+    "算不算 够不够 有无"
 )
 _NEGATION_CHARS = set("不没无非未别")
 ENGLISH_REACH = 4  # words an English negation reaches across to the words it negates
@@ -69,18 +82,29 @@ _FOLDS = (
 # Latin tokens that are several symbols written together: "kv" is K and V.
 _COMPOUNDS = {"kv": (1,), "qk": (1,), "qkv": (1, 2)}
 _PIECE = re.compile(rf"([{CJK}]+)|([a-z]+)|(\d+(?:[.,]\d+)*)|(\S)")
-_DROPPED = set("_`'\"$*、.…「」“”‘’《》【】·•~")
+_DROPPED = set("_`'$*.…‘’《》【】~")
 _CONTRACTIONS = ((re.compile(r"\bcan'?t\b"), "can not"), (re.compile(r"\bwon'?t\b"), "will not"))
 _NT = re.compile(r"n't\b")
 
 
 def normalise(text: str) -> str:
     """``text`` in the grader's one spelling: half-width, lower case, term variants merged."""
-    text = width(text).lower().replace("’", "'")
-    for pattern, replacement in _CONTRACTIONS:
-        text = pattern.sub(replacement, text)
-    text = _NT.sub(" not", text)
-    return spelled(text)
+    return normalise_mapped(text)[0]
+
+
+def normalise_mapped(text: str) -> tuple[str, list[int]]:
+    """``normalise``, with each character's place in ``width(text)`` (the clause as shown)."""
+    text = width(text)
+    lowered = text.lower().replace("’", "'")
+    where = list(range(len(text))) if len(lowered) == len(text) else _spread(len(lowered), text)
+    for pattern, replacement in (*_CONTRACTIONS, (_NT, " not")):
+        lowered, where = substitute(pattern, replacement, lowered, where)
+    return spelled_mapped(lowered, where)
+
+
+def _spread(size: int, text: str) -> list[int]:
+    """Places for a lower-cased text of another length (İ): spread evenly over the original."""
+    return [min(len(text) - 1, i * len(text) // max(1, size)) for i in range(size)]
 
 
 def fold(word: str) -> str:
@@ -105,7 +129,7 @@ def fold(word: str) -> str:
 class Clause:
     """One clause of an attempt, ready for alias words to be looked up in it."""
 
-    text: str  # as written (NFKC), the evidence shown for it
+    text: str  # as written (NFKC, nothing invisible), the evidence shown for it
     normal: str  # in the grader's one spelling (``normalise``)
     joined: str  # its words, normalised and folded, written together
     starts: frozenset[int]  # offsets in ``joined`` where a word may begin
@@ -113,6 +137,11 @@ class Clause:
     single: frozenset[int]  # where its one-character CJK words begin (a lone one matches there)
     negations: tuple[tuple[int, int], ...]  # spans of its negation words in ``joined``
     tokens: tuple[tuple[int, int], ...]  # the span of each word as cut, in order
+    at: tuple[int, ...] = ()  # per character of ``joined`` (and one past it): its place in ``text``
+    normal_at: tuple[int, ...] = ()  # per character of ``normal``: its place in ``text``
+    breaks: frozenset[int] = frozenset()  # offsets in ``joined`` where 、 / | · stood: a list
+    backward: frozenset[int] = frozenset()  # starts of negations that follow their verb (不了)
+    asks: bool = False  # the clause ends in ？: it asks, it asserts nothing
 
     @property
     def words(self) -> frozenset[str]:
@@ -120,8 +149,21 @@ class Clause:
         return frozenset(self.joined[s:e] for s, e in self.tokens)
 
     def group(self, at: int) -> int:
-        """Where the innermost bracket holding offset ``at`` opens (-1: none)."""
+        """Where the innermost bracket or quote holding offset ``at`` opens (-1: none)."""
         return self._groups[at] if at < len(self._groups) else -1
+
+    def shown(self, spans: Sequence[tuple[int, int]], limit: int) -> str:
+        """The clause as written, cut to about ``limit`` characters around ``spans``."""
+        text = " ".join(self.text.split())
+        if len(text) <= limit or not spans or not self.at:
+            return text if len(text) <= limit else text[:limit] + "…"
+        raw = " ".join(self.text.split(" "))  # offsets of ``at`` are in the unsplit text
+        first = self.at[min(s for s, _ in spans)]
+        last = self.at[min(max(e for _, e in spans), len(self.at) - 1)]
+        begin = max(0, min(first, last - limit) - (limit - (last - first)) // 3)
+        begin = max(0, min(begin, len(raw) - limit))
+        piece = " ".join(raw[begin : begin + limit].split())
+        return ("…" if begin else "") + piece + ("…" if begin + limit < len(raw) else "")
 
     @functools.cached_property
     def _groups(self) -> tuple[int, ...]:
@@ -136,32 +178,43 @@ class Clause:
         return tuple(out)
 
 
-def clause(text: str) -> Clause:
-    cutter = segmenter()
+def clause(text: str, asks: bool = False) -> Clause:
+    cutter = lexicon()
     joined: list[str] = []
     spans: list[tuple[int, int]] = []
     primary: list[tuple[int, int]] = []
     single: set[int] = set()
     negations: list[tuple[int, int]] = []
+    backward: set[int] = set()
+    breaks: set[int] = set()
+    at_text: list[int] = []
     at = 0
-    normal = normalise(text)
-    tokens = list(_tokens(normal, cutter))
-    for n, (token, kind) in enumerate(tokens):
+    normal, where = normalise_mapped(text)
+    tokens = list(_tokens(normal, cutter, lambda place: _spaced(text, where[place])))
+    for n, (token, kind, place) in enumerate(tokens):
+        if kind == "break":
+            breaks.add(at)
+            continue
         form = _form(token, kind)
         begin, at = at, at + len(form)
         joined.append(form)
         primary.append((begin, at))
+        at_text.extend(where[min(place + i, len(where) - 1)] for i in range(len(form)))
         if kind == "cjk":
             if len(form) == 1:
                 single.add(begin)
             spans.extend((begin + i, begin + j) for i, j in _inner_words(form, cutter))
-            negations.extend((begin + i, begin + j) for i, j in _negations_in(form, cutter))
+            for i, j in _negations_in(form, cutter):
+                negations.append((begin + i, begin + j))
+                if form[i:j] in POST_NEGATIONS:
+                    backward.add(begin + i)
         elif kind == "latin":
             spans.extend((begin + cut, begin + cut) for cut in _COMPOUNDS.get(form, ()))
             following = tokens[n + 1][0] if n + 1 < len(tokens) else ""
             if token in NEGATIONS and following not in _NOT_NEGATED_BY:
                 negations.append((begin, at))
     spans.extend(primary)
+    at_text.append(len(text))
     return Clause(
         text=text,
         normal=normal,
@@ -171,10 +224,19 @@ def clause(text: str) -> Clause:
         single=frozenset(single),
         negations=tuple(negations),
         tokens=tuple(primary),
+        at=tuple(at_text),
+        normal_at=tuple(where),
+        breaks=frozenset(breaks),
+        backward=frozenset(backward),
+        asks=asks,
     )
 
 
-def negated(where: Clause, found: Sequence[Sequence[tuple[int, int]]]) -> bool:
+def negated(
+    where: Clause,
+    found: Sequence[Sequence[tuple[int, int]]],
+    ignore: Sequence[tuple[int, int]] = (),
+) -> bool:
     """Whether a negation of ``where`` bears on an alternative's words, found at ``found``.
 
     ``found``: per word, the spans where it is. A negation among those words
@@ -183,19 +245,21 @@ def negated(where: Clause, found: Sequence[Sequence[tuple[int, int]]]) -> bool:
     negates them; one before another content word negates that word instead
     ("不缩放 softmax 会饱和": 缩放, not 饱和); an English one negates the
     next few words ("never silently drop it or default it", not "what you
-    can't map goes into an unknown bucket"). Brackets are read apart: a
+    can't map goes into an unknown bucket"); 不了 and 不动 negate the word
+    just before them ("改变不了"). Brackets and quotes are read apart: a
     negation inside one speaks of it alone, and when all the words are
-    inside one pair of brackets, or all outside, that reading is taken.
+    inside one pair, or all outside, that reading is taken. ``ignore``: words
+    whose own negations do not count ("without a cache" negates no relation).
     """
     shared = set.intersection(*({where.group(s) for s, _ in spans} for spans in found))
     readings = [
         [span for spans in found for span in spans if where.group(span[0]) == group]
         for group in sorted(shared)
     ] or [[span for spans in found for span in spans]]
-    return all(_negated(where, sorted(reading)) for reading in readings)
+    return all(_negated(where, sorted(reading), ignore) for reading in readings)
 
 
-def _negated(where: Clause, found: list[tuple[int, int]]) -> bool:
+def _negated(where: Clause, found: list[tuple[int, int]], ignore=()) -> bool:
     if not found:
         return False
     first, last = found[0][0], max(e for _, e in found)
@@ -203,15 +267,36 @@ def _negated(where: Clause, found: list[tuple[int, int]]) -> bool:
     for start, end in where.negations:
         if any(start < e and end > s for s, e in found):
             continue  # the alternative's own word
+        if any(start < e and end > s for s, e in ignore):
+            continue  # a part's own word
         if where.group(start) not in groups:
             continue  # a negation in brackets speaks of the bracket, and one outside of it
+        if start in where.backward:
+            if first < start and _only_auxiliaries(where, last, start):
+                return True  # 改变不了: the verb before it
+            continue
         if first <= start < last:
             return True
         if end <= first and where.joined[start:end].isascii() and _near(where, end, first):
             return True  # English: "never silently drop it or default it to a class"
         if end <= first and _only_auxiliaries(where, end, first):
-            return True
+            # A chain of negations before the words: two cancel ("并不是不需要").
+            return _chain(where, first) % 2 == 1
     return False
+
+
+def _chain(where: Clause, first: int) -> int:
+    """How many negations stand right before offset ``first``, with only auxiliaries among them."""
+    count = 0
+    for start, end in reversed(where.tokens):
+        if end > first:
+            continue
+        word = where.joined[start:end]
+        if any(s == start and e == end for s, e in where.negations):
+            count += 1
+        elif word not in AUXILIARIES:
+            break
+    return max(count, 1)
 
 
 def _near(where: Clause, start: int, end: int) -> bool:
@@ -234,24 +319,50 @@ AUXILIARIES = frozenset(
         "had to the a an that it always necessarily really at all any much more than"
     )
 )
+# Between two words of a clause, these make a list of terms ("KV 缓存、线性、n²"), not a statement.
+BREAKS = set("、/|·•")
+_OPENING_QUOTES, _CLOSING_QUOTES = "「『“", "」』”"
+_ALIAS_DROPPED = BREAKS | set('"「」『』“”')  # an alias word never holds a list mark or a quote
 
 
-def _tokens(text: str, cutter: Segmenter) -> Iterable[tuple[str, str]]:
+def _tokens(text: str, cutter: Lexicon, spaced) -> Iterable[tuple[str, str, int]]:
+    """The words of a normalised clause: (word, kind, its place in ``text``).
+
+    ``spaced(place)``: whether the character at ``place`` has a space beside
+    it as written (the spelling puts spaces around the terms it merges).
+    """
+    straight = 0  # straight double quotes seen: they open and close in turn
     for match in _PIECE.finditer(text):
         cjk, latin, number, symbol = match.groups()
+        place = match.start()
         if cjk:
             for word in cutter.cut(cjk):
-                yield word, "cjk"
+                yield word, "cjk", place
+                place += len(word)
         elif latin:
-            yield latin, "latin"
+            yield latin, "latin", place
         elif number:
-            yield number, "number"
+            yield number, "number", place
+        elif symbol in BREAKS and (symbol != "/" or spaced(place)):
+            yield symbol, "break", place
+        elif symbol == '"':
+            straight += 1
+            yield ("「" if straight % 2 else "」"), "symbol", place
+        elif symbol in _OPENING_QUOTES:
+            yield "「", "symbol", place
+        elif symbol in _CLOSING_QUOTES:
+            yield "」", "symbol", place
         elif symbol not in _DROPPED:
-            yield symbol, "symbol"
+            yield symbol, "symbol", place
 
 
-def _inner_words(token: str, cutter: Segmenter) -> Iterable[tuple[int, int]]:
-    """Dictionary words inside a word of three characters or more: 参数 and 数量 in 参数量."""
+def _spaced(text: str, place: int) -> bool:
+    """A slash with a space beside it lists ("部署 / API"); "字节/token" and "K/V" do not."""
+    return text[place - 1 : place].isspace() or text[place + 1 : place + 2].isspace()
+
+
+def _inner_words(token: str, cutter: Lexicon) -> Iterable[tuple[int, int]]:
+    """Lexicon words inside a word of three characters or more: 参数 and 数量 in 参数量."""
     if len(token) < 3:
         return
     for i in range(len(token)):
@@ -260,10 +371,10 @@ def _inner_words(token: str, cutter: Segmenter) -> Iterable[tuple[int, int]]:
                 yield i, j
 
 
-def _negations_in(token: str, cutter: Segmenter) -> Iterable[tuple[int, int]]:
+def _negations_in(token: str, cutter: Lexicon) -> Iterable[tuple[int, int]]:
     if token in NOT_NEGATIONS:
         return
-    if token in NEGATIONS:
+    if token in NEGATIONS or token in POST_NEGATIONS:
         yield 0, len(token)
         return
     if token[0] in _NEGATION_CHARS and cutter.added(token):
@@ -314,13 +425,18 @@ def _word(word: str) -> str:
             out.append(fold(latin))
         elif number:
             out.append(number.replace(",", ""))
-        elif symbol not in _DROPPED:
+        elif symbol not in _DROPPED and symbol not in _ALIAS_DROPPED:
             out.append(symbol)
     return "".join(out)
 
 
 def find(where: Clause, word: str) -> list[tuple[int, int]]:
-    """Spans of ``word`` (an ``alternative`` word) in ``where``: a word, a run, a word inside one."""
+    """Spans of ``word`` (an ``alternative`` word) in ``where``: a word, a run, a word inside one.
+
+    A word of one Chinese character is found wherever the character is (每 in
+    每步): the lexicon knows only the rubric's words, so a character's
+    neighbours say nothing of where a word ends.
+    """
     if not word:
         return []
     lone = len(word) == 1 and bool(_CJK_RUN.fullmatch(word))
@@ -328,7 +444,7 @@ def find(where: Clause, word: str) -> list[tuple[int, int]]:
     start = where.joined.find(word)
     while start >= 0:
         end = start + len(word)
-        if (start in where.single) if lone else (start in where.starts and end in where.ends):
+        if lone or (start in where.starts and end in where.ends):
             found.append((start, end))
         start = where.joined.find(word, start + 1)
     return found

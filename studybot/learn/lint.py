@@ -1,17 +1,16 @@
-"""What a machine can see wrong in a rubric: warnings for ``bank validate``.
+"""What a machine can see wrong in a rubric at a glance: warnings for ``bank validate``.
 
 Each is a rubric that grades worse than its writer meant, never a reason
-to refuse the bank:
+to refuse the bank (how each claim grades is the self-tests' job,
+``selftest``):
 
-- an alias word of one CJK character: it matches only that character
-  standing alone as a word (头 never finds 开头 or 多头);
-- a concept whose every alternative the question itself holds: restating
-  the question would earn it;
-- a ``wrong`` alternative that the point's own text says: the key would
-  contradict itself;
-- a concept that the point's own text does not hold: its aliases are
-  probably spelled unlike the point (a typo, or words jieba cuts
-  differently), so correct answers will miss it too.
+- an alias word of one CJK character that is not a function word, in a
+  subject or an object, or alone as an alternative: it is found wherever
+  that character stands (头 in 开头);
+- a relation or opposite alternative that is one Latin letter or one
+  figure ("h", "2"): nearly every answer holds it;
+- an opposite alternative that is also one of the claim's relation
+  alternatives: the claim would deny itself.
 """
 
 from __future__ import annotations
@@ -19,12 +18,11 @@ from __future__ import annotations
 from studybot.bank import Bank, Question
 from studybot.learn import grading, words
 from studybot.learn.aliases import Alias
-from studybot.learn.reading import FOUND, Attempt
 
 
 def lint(bank: Bank) -> list[str]:
     """Every warning of the bank's rubric, as ``Q<id> point <n>: warning: …``."""
-    grader = grading.offline(bank)  # words cut as the grader cuts them, rubrics compiled once
+    grader = grading.offline(bank)  # words spelled as the grader spells them, rubrics compiled
     out: list[str] = []
     for question in bank.questions:
         if question.rubric:
@@ -35,25 +33,35 @@ def lint(bank: Bank) -> list[str]:
 def _question(question: Question, grader: grading.OfflineGrader) -> list[str]:
     out: list[str] = []
     compiled = grader.compiled(question)
-    asked = Attempt(question.question, "")  # the question read as an attempt
     for n, point in enumerate(compiled.points, start=1):
         at = f"Q{question.id} point {n}: warning:"
-        own = Attempt(point.text, "")
-        lone = sorted(
-            {w for alias in (*point.needed, *point.wrong) for w in _lone_characters(alias)}
-        )
+        parts = [a for c in point.claims for a in c.parts]
+        phrases = [a for c in point.claims for a in (c.relation, c.opposite) if a] + [*point.wrong]
+        lone = {w for alias in parts for w in _lone_characters(alias)}
+        # In a relation, an opposite or a wrong claim, only a character alone: "变" in "不 变" is fine.
+        lone |= {
+            w for alias in phrases for part in alias.text.split("|") for w in [part.strip()]
+            if _one_cjk(w)
+        }
+        lone = sorted(lone)
         if lone:
             listed = " ".join(lone)
-            out.append(f"{at} alias words of one character ({listed}) match only standing alone")
-        for alias in point.concepts:
-            if _every_alternative_in(asked, alias):
-                out.append(f"{at} concept {_short(alias)!r} is all the question's own words")
-            elif own.look(alias).state != FOUND:
-                out.append(f"{at} concept {_short(alias)!r} is not found in the point's own text")
-        for alias in point.wrong:
-            if own.look(alias).state == FOUND:
-                out.append(f"{at} wrong {_short(alias)!r} is found in the point's own text")
+            out.append(f"{at} alias words of one character ({listed}) are found inside any word")
+        for c, claim in enumerate(point.claims, start=1):
+            for alias in filter(None, (claim.relation, claim.opposite)):
+                tiny = [a[0] for a in alias.alternatives if len(a) == 1 and _tiny(a[0])]
+                if tiny:
+                    out.append(f"{at} claim {c}: {' '.join(tiny)!r} alone is in nearly any answer")
+            if claim.relation and claim.opposite:
+                both = set(claim.relation.alternatives) & set(claim.opposite.alternatives)
+                if both:
+                    shown = " | ".join(" ".join(a) for a in sorted(both))
+                    out.append(f"{at} claim {c}: {shown!r} is both its relation and its opposite")
     return out
+
+
+def _tiny(word: str) -> bool:
+    return len(word) == 1 and word.isascii() and word.isalnum()
 
 
 def _lone_characters(alias: Alias) -> list[str]:
@@ -69,51 +77,5 @@ def _one_cjk(word: str) -> bool:
 STANDALONE = (
     words.NEGATIONS
     | words.AUXILIARIES
-    | set(
-        [
-            "只",
-            "和",
-            "与",
-            "或",
-            "及",
-            "的",
-            "了",
-            "在",
-            "对",
-            "比",
-            "更",
-            "最",
-            "越",
-            "每",
-            "各",
-            "一",
-            "两",
-            "多",
-            "少",
-            "大",
-            "小",
-            "高",
-            "低",
-            "前",
-            "后",
-            "上",
-            "下",
-            "新",
-            "旧",
-            "长",
-            "短",
-        ]
-    )
+    | frozenset("只和与或及的了在对比更最越每各一两多少大小高低前后上下新旧长短先再又")
 )
-
-
-def _every_alternative_in(asked: Attempt, alias: Alias) -> bool:
-    return all(
-        asked.look(Alias(alias.text, (alternative,))).state == FOUND
-        for alternative in alias.alternatives
-    )
-
-
-def _short(alias: Alias) -> str:
-    text = " ".join(alias.text.split())
-    return text if len(text) <= 40 else text[:40] + "…"

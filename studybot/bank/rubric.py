@@ -93,7 +93,9 @@ def parse_rubric(
 def _claims(raw: Any, here: str, problems: list[str]) -> tuple[Claim, ...]:
     fewest, most = CLAIMS_PER_POINT
     if not isinstance(raw, list) or not all(isinstance(c, dict) for c in raw):
-        problems.append(f"{here}: claims must be {fewest}–{most} [[questions.rubric.claims]] tables")
+        problems.append(
+            f"{here}: claims must be {fewest}–{most} [[questions.rubric.claims]] tables"
+        )
         return ()
     if not fewest <= len(raw) <= most:
         problems.append(f"{here}: {len(raw)} claims (need {fewest}–{most})")
@@ -122,7 +124,9 @@ def _claim(table: dict[str, Any], here: str, problems: list[str]) -> Claim | Non
         found = _numbers([table["value"]], here, problems)
         value = found[0] if found else None
     if aliases["relation"] is None and "value" not in table:
-        problems.append(f"{here}: a claim needs a relation or a value (what it says of its subject)")
+        problems.append(
+            f"{here}: a claim needs a relation or a value (what it says of its subject)"
+        )
     ordered = table.get("ordered", False)
     if not isinstance(ordered, bool):
         problems.append(f"{here}: ordered must be true or false")

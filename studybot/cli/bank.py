@@ -165,19 +165,29 @@ def search(words: tuple[str, ...], bank_ref: str | None, as_json: bool) -> None:
 
 @bank.command("validate")
 @click.argument("path", required=False)
-def validate(path: str | None) -> None:
+@click.option(
+    "--self-test",
+    "self_test",
+    is_flag=True,
+    help="Also grade the rubric against itself (every claim said, negated, reversed, listed).",
+)
+def validate(path: str | None, self_test: bool) -> None:
     """Check a bank and print every problem as file:line: message.
 
     Without PATH, the shipped bank. Exits 2 when there is any problem. A
     rubric that grades worse than its writer meant (an alias word of one
-    character, a concept the question itself holds, a wrong claim the point
-    itself says) is a warning: listed on stderr, never a failure. For a
+    character, a relation of one letter, an opposite that is also the
+    relation) is a warning: listed on stderr, never a failure. With
+    --self-test, every point's own text, each claim in Chinese and English,
+    negated, reversed and as a bare list of its terms is graded, and each
+    case graded unlike it must be is listed; any such case exits 1. For a
     question file, what the file does (a question asked again, a chapter
     that comes back, numbers that restart) is printed as notes after OK.
 
     \b
     Example:
       studybot bank validate
+      studybot bank validate --self-test
       studybot bank validate ./my-bank
       studybot bank validate 面试题.md
     """
@@ -212,6 +222,28 @@ def validate(path: str | None) -> None:
         click.echo(f"{len(warnings)} rubric warning(s); they do not fail the bank.", err=True)
     if report is not None:
         print_facts(report)
+    if self_test:
+        _self_test(loaded)
+
+
+def _self_test(loaded) -> None:
+    """Grade the bank's rubric against itself; list each case it fails, exit 1 on any."""
+    from studybot.learn import selftest
+
+    counted, failed = selftest.run(loaded)
+    if not counted:
+        click.echo("self-test: the bank has no rubric (its points get a term estimate)")
+        return
+    for failure in failed:
+        case = failure.case
+        where = f"Q{case.question}" + (f" point {case.point}" if case.point else "")
+        where += f" claim {case.claim}" if case.claim else ""
+        echo(f"{where}: {case.kind}: {failure.got} — {' '.join(case.text.split())}", err=True)
+    click.echo(f"self-test: {sum(counted.values())} cases, {len(failed)} failed")
+    for line in selftest.summary(counted, failed):
+        click.echo("  " + line)
+    if failed:
+        raise Reported(FAILURE)
 
 
 @bank.command("import")

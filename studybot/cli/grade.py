@@ -22,7 +22,8 @@ def grade(question_id: int, text: str | None, bank_ref: str | None, as_json: boo
 
     The attempt comes from --attempt or stdin. Each point is marked ✓
     covered, ½ partly, ✗ missed or ⚠ contradicted, with the words of the
-    attempt that decided it; then the score, the rating it suggests and who
+    attempt that decided it (a point whose terms are named without a claim
+    is "mentioned only"); then the score, the rating it suggests and who
     graded: a live model when a key is set (as for run), else the offline
     grader (the bank's rubric, or a term estimate for a bank without one).
     --offline grades offline even with a key. Nothing is saved.
@@ -55,7 +56,13 @@ def as_data(checked) -> dict:
         "question": checked.question.id,
         "score": result.score,
         "points": [
-            {"point": p.point, "state": p.state, "evidence": p.evidence, "key": p.key}
+            {
+                "point": p.point,
+                "state": p.state,
+                "evidence": p.evidence,
+                "key": p.key,
+                "mentioned": p.mentioned,
+            }
             for p in result.points
         ],
         "suggested_rating": checked.suggested,
@@ -80,8 +87,10 @@ def show(checked) -> None:
         click.echo(f" {mark} {n}. {printable(clip(p.point, 60))}")  # the mark keeps its colour
         if p.state == "contradicted":
             click.echo(paint(f"      you: {p.evidence or '…'} · key: {p.key or '…'}", "error"))
+        elif p.mentioned:
+            click.echo(paint(f"      mentioned only: 「{p.evidence}」", "summary"))
         elif p.evidence:
-            click.echo(paint(f"      「{p.evidence}」", "summary"))
+            click.echo(paint(f"      you: 「{p.evidence}」", "summary"))
     click.echo(
         f"score {result.score:.0%} · {result.covered}/{result.total} covered"
         + (f", {result.partly} partly" if result.partly else "")

@@ -72,11 +72,13 @@ def point_lines(result: grade.Grade, width: int) -> list:
 
 
 def _detail(point: grade.PointResult) -> list[str]:
-    """What decided a contradicted (or partly held) point, in the attempt's and the key's words."""
+    """What decided the point, in the attempt's words (and the key's, when contradicted)."""
     if point.state == grade.CONTRADICTED:
         you = [f"you: {point.evidence}"] if point.evidence else []
         return you + ([f"key: {point.key}"] if point.key else [])
-    if point.state == grade.PARTLY and point.evidence:
+    if point.mentioned and point.evidence:
+        return [f"mentioned only: {point.evidence}"]
+    if point.state != grade.MISSED and point.evidence:
         return [f"you: {point.evidence}"]
     return []
 

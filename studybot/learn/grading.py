@@ -94,7 +94,9 @@ class Grade:
     def with_states(self, states: Sequence[str]) -> Grade:
         """The grade with the learner's marks: the same points in ``states``, rescored."""
         points = tuple(
-            replace(p, state=state) if state != p.state else p
+            replace(p, state=state, mentioned=p.mentioned and state == MISSED)
+            if state != p.state
+            else p
             for p, state in zip(self.points, states, strict=True)
         )
         return replace(self, points=points, score=score(points) if points else self.score)

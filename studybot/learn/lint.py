@@ -40,7 +40,10 @@ def _question(question: Question, grader: grading.OfflineGrader) -> list[str]:
         lone = {w for alias in parts for w in _lone_characters(alias)}
         # In a relation, an opposite or a wrong claim, only a character alone: "变" in "不 变" is fine.
         lone |= {
-            w for alias in phrases for part in alias.text.split("|") for w in [part.strip()]
+            w
+            for alias in phrases
+            for part in alias.text.split("|")
+            for w in [part.strip()]
             if _one_cjk(w)
         }
         lone = sorted(lone)

@@ -9,11 +9,12 @@ a missed one asks about its first concept without saying what the point
 claims. Live, the model writes it from the rubric and the answer in one
 side request (``request``); a provider that declines leaves it to the rubric.
 
-A probe's answer is graded against the question's rubric (for a
-contradicted point: the probe answer alone, since the first answer still
-holds the wrong claim; otherwise the first answer and the probe answer
-together), and the aimed point takes the better state (``lifted``): a
-probe answered well lifts it, one that contradicts it marks it contradicted.
+A probe's answer is graded against the question (for a contradicted
+point: the probe answer alone, since the first answer still holds the wrong
+claim; otherwise the first answer and the probe answer together), and read
+by itself on the rubric; the aimed point then takes what the answer gives it
+(``lifted``): an answer that states a claim of the point lifts it to
+covered, one that contradicts it marks it contradicted.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from dataclasses import dataclass, replace
 from studybot.bank import Question
 from studybot.learn import grading as grade
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
-from studybot.learn.reading import FOUND, Attempt
+from studybot.learn.rubric import STATED
 
 RANK = {CONTRADICTED: 0, MISSED: 1, PARTLY: 2, COVERED: 3}  # worse first
 PRIORITY = (CONTRADICTED, PARTLY, MISSED)  # what an interviewer asks about first
@@ -72,18 +73,20 @@ def targets(
 def _concepts(
     grader: grade.OfflineGrader, question: Question, attempt: str
 ) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """Per key point, the concepts of its rubric the attempt names and those it does not."""
+    """Per key point, what its stated claims are about, and what its other claims are about."""
     if not question.rubric:
         return []
     compiled = grader.compiled(question)
-    read = Attempt(attempt, compiled.asked, compiled.sides)
-    sides = compiled.sides.of_point or (None,) * len(compiled.points)
+    verdicts, _ = compiled.grade(attempt)
     out = []
-    for point, side in zip(compiled.points, sides, strict=True):
-        seen = [(alias.shown(), read.look(alias, side).state == FOUND) for alias in point.concepts]
-        out.append(
-            (tuple(name for name, found in seen if found), tuple(n for n, f in seen if not f))
-        )
+    for point, verdict in zip(compiled.points, verdicts, strict=True):
+        seen = [
+            (claim.subject.shown(), said.state == STATED)
+            for claim, said in zip(point.claims, verdict.said, strict=True)
+        ]
+        said_names = tuple(dict.fromkeys(name for name, found in seen if found))
+        missing = tuple(dict.fromkeys(n for n, f in seen if not f and n not in said_names))
+        out.append((said_names, missing))
     return out
 
 
@@ -153,24 +156,39 @@ def graded_text(target: Target, attempt: str, answer: str) -> str:
     return f"{attempt.rstrip()}\n{answer}".strip()
 
 
-def lifted(result: grade.Grade, point: int, after: grade.Grade) -> grade.Grade:
-    """``result`` with ``point`` (1-based) lifted to its state in ``after`` when that is better.
+def lifted(
+    result: grade.Grade, point: int, after: grade.Grade, alone: grade.Grade | None = None
+) -> grade.Grade:
+    """``result`` with ``point`` (1-based) as the probe's answer leaves it.
 
-    Only a point partly or wholly covered lifts (an answer that says nothing
-    leaves a wrong claim standing); a probe answer that contradicts the point
-    marks it contradicted: the interviewer heard a wrong claim.
+    ``after``: the answer graded as ``graded_text`` puts it; ``alone``: the
+    answer by itself, on the rubric. An answer that states a claim of the
+    point lifts it to covered (✗ or ½ → ✓; ⚠ → ✓ when it says the right
+    thing instead); one that contradicts the point marks it contradicted: the
+    interviewer heard a wrong claim; one that says nothing ("不知道") leaves a
+    wrong claim standing. Without ``alone``, the point takes its state in
+    ``after`` when that is better.
     """
     if not 1 <= point <= len(result.points) or len(after.points) != len(result.points):
         return result
     before, now = result.points[point - 1], after.points[point - 1]
-    lifts = now.state in (PARTLY, COVERED) and RANK[now.state] > RANK[before.state]
-    if not lifts and now.state != CONTRADICTED:  # nothing said ("不知道") keeps a wrong claim
+    stated = alone is not None and len(alone.points) == len(result.points)
+    said = alone.points[point - 1] if stated else None
+    if now.state == CONTRADICTED or (said is not None and said.state == CONTRADICTED):
+        state, decided = CONTRADICTED, now if now.state == CONTRADICTED else said
+    elif said is not None and said.state in (PARTLY, COVERED):
+        state, decided = COVERED, said
+    elif now.state in (PARTLY, COVERED) and RANK[now.state] > RANK[before.state]:
+        state, decided = now.state, now
+    else:
+        return result
+    if state == before.state:
         return result
     states = [p.state for p in result.points]
-    states[point - 1] = now.state
+    states[point - 1] = state
     marked = result.with_states(states)
     points = list(marked.points)
-    points[point - 1] = replace(points[point - 1], evidence=now.evidence, key=now.key)
+    points[point - 1] = replace(points[point - 1], evidence=decided.evidence, key=decided.key)
     return replace(marked, points=tuple(points))
 
 

@@ -38,7 +38,9 @@ _FILLER = listed(
     "are and or for on as it be by with that this at from what why how ? ( ) - / , : ;"
 )
 # A clause that opens with one of these is the "if" part of a conditional: it asserts nothing.
-_IF = re.compile(r"^\s*(?:如果|假如|假设|假使|倘若|若是|若|要是|万一|(?:if|suppose|assuming|unless)\b)")
+_IF = re.compile(
+    r"^\s*(?:如果|假如|假设|假使|倘若|若是|若|要是|万一|(?:if|suppose|assuming|unless)\b)"
+)
 # A belief reported in order to refute it: "有人以为 X", "a common misconception is that X".
 _REPORTED = re.compile(
     r"以为|误认为|误解|误区|有人认为|有人说|很多人认为|不少人认为|常有人说|常被说成|"
@@ -238,7 +240,8 @@ class Attempt:
 
 
 # A clause ending like these sets the scene for the next: "不用缓存时，…", "KV 缓存呢，…".
-_FRAME_END = re.compile(r"(?:时|时候|的话|之后|以后|之前|呢|中|里)\s*$")
+# ... and so does the first half of 越…越… ("温度越高，分布越平坦").
+_FRAME_END = re.compile(r"(?:时|时候|的话|之后|以后|之前|呢|中|里|越\S{1,2})\s*$")
 _FRAME_OPEN = re.compile(
     r"^\s*(?:有了|用了|开了|加了|没了|(?:without|with|once|after|before|when|for|in)\b)"
 )

@@ -61,13 +61,18 @@ class Claim:
     zh: str
     en: str
     rivals: tuple[Alias, ...] = ()  # the subjects of the question's other claims
+    # The relation's alternatives that open with a negation, without it ("不 改变" -> 改变):
+    # said negated any other way ("并不会改变") they state the claim, said plainly they deny it.
+    core: Alias | None = None
 
     @classmethod
     def of(cls, rubric: ClaimRubric, asked: Attempt) -> Claim:
         subject = Alias.of(rubric.subject)
+        relation = Alias.of(rubric.relation) if rubric.relation else None
         return cls(
             subject=subject,
-            relation=Alias.of(rubric.relation) if rubric.relation else None,
+            relation=relation,
+            core=_core(relation),
             object=Alias.of(rubric.object) if rubric.object else None,
             value=rubric.value,
             opposite=Alias.of(rubric.opposite) if rubric.opposite else None,
@@ -85,6 +90,18 @@ class Claim:
     def aliases(self) -> tuple[Alias, ...]:
         """Every right alias of the claim (its parts and its relation)."""
         return self.parts + ((self.relation,) if self.relation else ())
+
+
+def _core(relation: Alias | None) -> Alias | None:
+    """The alternatives of ``relation`` that open with a negation, each without it."""
+    if relation is None:
+        return None
+    cores = tuple(
+        alternative[1:]
+        for alternative in relation.alternatives
+        if len(alternative) > 1 and alternative[0] in words.NEGATIONS
+    )
+    return Alias(relation.text, cores) if cores else None
 
 
 @dataclass(frozen=True)
@@ -172,18 +189,62 @@ def verdict(
 def read_claim(claim: Claim, attempt: Attempt, side=None, known=()) -> Said:
     """Whether ``attempt`` states ``claim``, denies it, only names its terms, or says nothing."""
     denials: list[Said] = []
-    for n in range(len(attempt.clauses)):
-        if not attempt.asserts[n]:
-            continue
-        for polarity, link, spans in _statements(claim, attempt, n, side, known):
-            if polarity > 0:
-                return Said(STATED, n, spans, link)
-            if not attempt.quoted(n, spans):
-                denials.append(Said(DENIED, n, spans, link))
+    found = (
+        _in_order(claim, attempt) if claim.ordered else _each_clause(claim, attempt, side, known)
+    )
+    for polarity, n, link, spans in found:
+        if polarity > 0:
+            return Said(STATED, n, spans, link)
+        if not attempt.quoted(n, spans):
+            denials.append(Said(DENIED, n, spans, link))
     if denials:
         first = denials[0]
         return replace(first, denials=tuple(denials))
     return _mentioned(claim, attempt)
+
+
+def _each_clause(claim: Claim, attempt: Attempt, side, known):
+    """Each statement of ``claim`` in a clause that asserts: (polarity, clause, link, spans)."""
+    for n in range(len(attempt.clauses)):
+        if attempt.asserts[n]:
+            for polarity, link, spans in _statements(claim, attempt, n, side, known):
+                yield polarity, n, link, spans
+
+
+def _in_order(claim: Claim, attempt: Attempt):
+    """An ordered claim, read per sentence: its relation said, and which part is named first.
+
+    "先做 top-k 截断，然后再按温度缩放" names top-k first; "先按温度缩放，再做
+    top-k 截断" names it second, and denies the claim. A negated relation
+    ("不是先做 top-k") turns it round.
+    """
+    sentences: dict[int, list[int]] = {}
+    for n, number in enumerate(attempt.sentence):
+        if attempt.asserts[n]:
+            sentences.setdefault(number, []).append(n)
+    for clauses in sentences.values():
+        relation = next(((n, p) for n in clauses for p in attempt.phrases(n, claim.relation)), None)
+        subject = _first(attempt, clauses, claim.subject)
+        obj = _first(attempt, clauses, claim.object)
+        if relation is None or subject is None or obj is None:
+            continue
+        n, phrase = relation
+        polarity = 1 if subject[:2] < obj[:2] else -1
+        polarity = -polarity if phrase.negated else polarity
+        spans = set(phrase.spans)
+        for m, _, part in (subject, obj):
+            if m == n:
+                spans.update(part.spans)
+        yield polarity, n, phrase.spans, tuple(sorted(spans))
+
+
+def _first(attempt: Attempt, clauses: Sequence[int], alias: Alias):
+    """Where ``alias`` is first named among ``clauses``: (clause, offset, phrase), or None."""
+    for n in clauses:
+        found = sorted(attempt.words_of(n, alias), key=lambda p: p.first)
+        if found:
+            return n, found[0].first, found[0]
+    return None
 
 
 def _mentioned(claim: Claim, attempt: Attempt) -> Said:
@@ -231,7 +292,7 @@ def _statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tup
     """
     clause = attempt.clauses[n]
     found: list[tuple[int, Phrase, tuple[Phrase, ...]]] = []
-    for sign, alias in ((1, claim.relation), (-1, claim.opposite)):
+    for sign, alias in ((1, claim.relation), (-1, claim.opposite), (-1, claim.core)):
         if alias is None:
             continue
         located = []
@@ -247,8 +308,11 @@ def _statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tup
             negated = words.negated(clause, [[s] for s in phrase.spans], ignore=taken)
             located.append((replace(phrase, negated=negated), parts))
         for phrase, parts in _scoped_with(located):
-            if phrase.negated and sign < 0:
+            if phrase.negated and sign < 0 and alias is not claim.core:
                 continue  # "并非常数" does not say it grows with n²: a negated opposite says nothing
+            if alias is claim.core and not phrase.negated and claim.object is None:
+                if phrase.size < 2:
+                    continue  # "缓存里存的不是 Q": one bare word (缓存) is no claim that Q is cached
             found.append((-sign if phrase.negated else sign, phrase, parts))
     if claim.value is not None:
         for sign, phrase in _figures(claim, attempt, n, known, claim.relation is not None):

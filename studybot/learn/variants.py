@@ -163,7 +163,9 @@ def substitute(
         places.extend(where[last : match.start()])
         new = replacement if isinstance(replacement, str) else replacement(match)
         out.append(new)
-        places.extend([where[match.start()] if match.start() < len(where) else where[-1]] * len(new))
+        places.extend(
+            [where[match.start()] if match.start() < len(where) else where[-1]] * len(new)
+        )
         last = match.end()
     out.append(text[last:])
     places.extend(where[last:])

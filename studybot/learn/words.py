@@ -134,7 +134,7 @@ class Clause:
     joined: str  # its words, normalised and folded, written together
     starts: frozenset[int]  # offsets in ``joined`` where a word may begin
     ends: frozenset[int]  # ... and end
-    single: frozenset[int]  # where its one-character CJK words begin (a lone one matches there)
+    sealed: frozenset[int]  # offsets inside a grammar word after its first character (会 of 不会)
     negations: tuple[tuple[int, int], ...]  # spans of its negation words in ``joined``
     tokens: tuple[tuple[int, int], ...]  # the span of each word as cut, in order
     at: tuple[int, ...] = ()  # per character of ``joined`` (and one past it): its place in ``text``
@@ -160,7 +160,8 @@ class Clause:
         raw = " ".join(self.text.split(" "))  # offsets of ``at`` are in the unsplit text
         first = self.at[min(s for s, _ in spans)]
         last = self.at[min(max(e for _, e in spans), len(self.at) - 1)]
-        begin = max(0, min(first, last - limit) - (limit - (last - first)) // 3)
+        room = max(0, limit - (last - first))
+        begin = first if last - first >= limit else first - room // 3
         begin = max(0, min(begin, len(raw) - limit))
         piece = " ".join(raw[begin : begin + limit].split())
         return ("…" if begin else "") + piece + ("…" if begin + limit < len(raw) else "")
@@ -183,7 +184,7 @@ def clause(text: str, asks: bool = False) -> Clause:
     joined: list[str] = []
     spans: list[tuple[int, int]] = []
     primary: list[tuple[int, int]] = []
-    single: set[int] = set()
+    sealed: set[int] = set()
     negations: list[tuple[int, int]] = []
     backward: set[int] = set()
     breaks: set[int] = set()
@@ -201,8 +202,8 @@ def clause(text: str, asks: bool = False) -> Clause:
         primary.append((begin, at))
         at_text.extend(where[min(place + i, len(where) - 1)] for i in range(len(form)))
         if kind == "cjk":
-            if len(form) == 1:
-                single.add(begin)
+            if len(form) > 1 and form in GRAMMAR:
+                sealed.update(range(begin + 1, at))
             spans.extend((begin + i, begin + j) for i, j in _inner_words(form, cutter))
             for i, j in _negations_in(form, cutter):
                 negations.append((begin + i, begin + j))
@@ -221,7 +222,7 @@ def clause(text: str, asks: bool = False) -> Clause:
         joined="".join(joined),
         starts=frozenset(s for s, _ in spans),
         ends=frozenset(e for _, e in spans),
-        single=frozenset(single),
+        sealed=frozenset(sealed),
         negations=tuple(negations),
         tokens=tuple(primary),
         at=tuple(at_text),
@@ -315,10 +316,13 @@ AUXILIARIES = frozenset(
     for word in listed(
         "会 能 能够 要 需 需要 应 应该 该 必 必须 再 太 很 那么 这么 是 被 用 一定 就 都 也 还 可 "
         "可以 得 只 仅 真 完全 根本 总 总是 一直 从来 算 算是 怎么 让 使 把 对 给 随 随着 因 用来 "
+        "更 更加 越 越来越 比较 相对 特别 十分 最 有点 有些 稍微 略 较 再次 同样 也就 "
         "be is are was were been do doe did will would can could should may might must has have "
         "had to the a an that it always necessarily really at all any much more than"
     )
 )
+# Words of grammar: a one-character alias word is never found inside one (会 in 不会).
+GRAMMAR = (NEGATIONS | NOT_NEGATIONS | POST_NEGATIONS | AUXILIARIES) - {""}
 # Between two words of a clause, these make a list of terms ("KV 缓存、线性、n²"), not a statement.
 BREAKS = set("、/|·•")
 _OPENING_QUOTES, _CLOSING_QUOTES = "「『“", "」』”"
@@ -435,7 +439,8 @@ def find(where: Clause, word: str) -> list[tuple[int, int]]:
 
     A word of one Chinese character is found wherever the character is (每 in
     每步): the lexicon knows only the rubric's words, so a character's
-    neighbours say nothing of where a word ends.
+    neighbours say nothing of where a word ends; but never inside a word of
+    grammar after its first character (会 is not in 不会, 同 not in 不同).
     """
     if not word:
         return []
@@ -444,7 +449,7 @@ def find(where: Clause, word: str) -> list[tuple[int, int]]:
     start = where.joined.find(word)
     while start >= 0:
         end = start + len(word)
-        if lone or (start in where.starts and end in where.ends):
+        if (start not in where.sealed) if lone else (start in where.starts and end in where.ends):
             found.append((start, end))
         start = where.joined.find(word, start + 1)
     return found

@@ -15,17 +15,21 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.request import pathname2url
 
-from sqlite_utils import Database
-
 from studybot.errors import ConfigError, StudybotError
+
+if TYPE_CHECKING:  # sqlite_utils (and the numpy it imports) loads when a store opens
+    from sqlite_utils import Database
 
 BUSY_SECONDS = 30.0  # how long a connection waits for another process's write lock
 
 
 def connect(path: Path, *, write: bool = True) -> Database:
     """A Database on ``path``; ``write=False`` opens it read-only, and never creates it."""
+    from sqlite_utils import Database
+
     if write:
         _prepare(path)
         conn = sqlite3.connect(str(path), timeout=BUSY_SECONDS)

@@ -7,11 +7,13 @@ Each row is committed before the next request goes out.
 from __future__ import annotations
 
 from dataclasses import asdict, fields
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING
 
 from studybot.storage.dbfile import writing
 from studybot.storage.records import InterviewAnswer, ProbeRecord, now
+
+if TYPE_CHECKING:  # sqlite_utils (and the numpy it imports) loads when a store opens
+    from sqlite_utils import Database
 
 
 class Interviews:

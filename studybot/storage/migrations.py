@@ -8,14 +8,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING
 
 from studybot import __version__
 from studybot.errors import StudybotError
 from studybot.storage.dbfile import writing
 
-Migration = Callable[[Database], None]
+if TYPE_CHECKING:  # sqlite_utils (and the numpy it imports) loads when a store opens
+    from sqlite_utils import Database
+
+Migration = Callable[["Database"], None]
 MIGRATIONS: list[Migration] = []
 
 

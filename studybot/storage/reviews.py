@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, fields
-from typing import Any
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING, Any
 
 from studybot.storage.dbfile import writing
 from studybot.storage.records import CardRow, ReviewEntry, ReviewStats
+
+if TYPE_CHECKING:  # sqlite_utils (and the numpy it imports) loads when a store opens
+    from sqlite_utils import Database
 
 
 class ReviewLog:

@@ -263,7 +263,8 @@ class _Question:
         text, seconds = self._listen()
         target = probing.Target(probe.point, "", probe.state_before, None)
         after = self._graded(probing.graded_text(target, attempt, text))
-        lifted = probing.lifted(current, probe.point, after)
+        alone = self.grader.grade(self.question, text)  # the rubric's reading, no request
+        lifted = probing.lifted(current, probe.point, after, alone)
         usage = after.usage or Usage(0, 0)
         answered = replace(
             probe,

@@ -81,7 +81,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if question.id not in wanted or not question.rubric:
                 continue
             result = grader.grade(question, attempt["text"])
-            for n, (label, point) in enumerate(zip(attempt["labels"], result.points), start=1):
+            for n, (label, point) in enumerate(
+                zip(attempt["labels"], result.points, strict=True), start=1
+            ):
                 if label == point.state:
                     agree += 1
                     continue

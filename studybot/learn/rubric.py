@@ -310,9 +310,9 @@ def _statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tup
         for phrase, parts in _scoped_with(located):
             if phrase.negated and sign < 0 and alias is not claim.core:
                 continue  # "并非常数" does not say it grows with n²: a negated opposite says nothing
-            if alias is claim.core and not phrase.negated and claim.object is None:
-                if phrase.size < 2:
-                    continue  # "缓存里存的不是 Q": one bare word (缓存) is no claim that Q is cached
+            bare = alias is claim.core and not phrase.negated and phrase.size < 2
+            if bare and claim.object is None:
+                continue  # "缓存里存的不是 Q": one bare word (缓存) is no claim that Q is cached
             found.append((-sign if phrase.negated else sign, phrase, parts))
     if claim.value is not None:
         for sign, phrase in _figures(claim, attempt, n, known, claim.relation is not None):
@@ -326,9 +326,6 @@ def _statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tup
             continue  # a relation alone states nothing: "线性", "自己的 softmax" are terms
         if not _linked(clause.breaks, [link.spans, *(p.spans for p in explicit)]):
             continue  # "KV 缓存、线性增长": listed, not linked
-        if claim.ordered and subject is not None and obj is not None:
-            if subject.first > obj.first:
-                polarity = -polarity  # "先温度后 top-k" against "先 top-k 后温度"
         spans = tuple(sorted(set(link.spans).union(*(p.spans for p in explicit))))
         out.append((polarity, link.spans, spans))
     if any(p < 0 for p, _, _ in out):
@@ -389,9 +386,9 @@ def _parts(claim: Claim, attempt: Attempt, n: int, side, near: int, avoid=()):
     subject = next(attempt.words_of(n, claim.subject, near, avoid), None)
     if subject is not None:
         return subject, obj
-    if obj is not None and claim.implied and attempt.about(n, side):
-        if not _rival(claim, attempt, n, obj):
-            return None, obj
+    implied = obj is not None and claim.implied and attempt.about(n, side)
+    if implied and not _rival(claim, attempt, n, obj):
+        return None, obj
     if _framed(attempt, n) and next(attempt.words_of(n - 1, claim.subject), None) is not None:
         return None, obj
     if _continues(claim, attempt, n) and not _rival(claim, attempt, n, obj):

@@ -248,6 +248,20 @@ def yield_details(attempt: dict, result) -> None:
             )
 
 
+def confusion(rows: Sequence[Row]) -> str:
+    """Points by label (rows) and by the grader's state (columns)."""
+    states = ("covered", "partly", "missed", "contradicted")
+    counts = {(label, state): 0 for label in states for state in states}
+    for r in rows:
+        for label, state in zip(r.labels, r.states, strict=True):
+            counts[(label, state)] += 1
+    lines = ["points: label \\ graded  " + "  ".join(f"{s[:7]:>7}" for s in states)]
+    for label in states:
+        cells = "  ".join(f"{counts[(label, s)]:>7}" for s in states)
+        lines.append(f"  {label:<21}{cells}")
+    return "\n".join(lines)
+
+
 def share(flags: Sequence[bool]) -> float:
     return sum(flags) / len(flags) if flags else 0.0
 
@@ -277,6 +291,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     print(f"spearman (graded vs expected, {len(rows)} attempts): {found.spearman:.2f}")
     print(f"per-point agreement with the labels: {found.agreement:.0%}")
+    print(confusion(rows))
     print(
         f"false credit (points labelled missed/contradicted marked covered): {found.false_credit:.0%}"
     )

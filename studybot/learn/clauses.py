@@ -3,7 +3,8 @@
 Text is cut at ``。！？；;，,`` and newlines (never at a colon: "损失：交叉熵"
 says one thing), at an ASCII "." that ends a sentence, at ``、`` between two items of four characters or more (so
 "Q、K、V" stays whole, "冻结底层、训练顶层" is two), and before a contrast
-(而, 但, 却, 而是, 然而, 可是, but, whereas, while, however) that is not part
+(而, 但, 却, 而是, 然而, 可是, but, whereas, while, however, rather than,
+instead of, as opposed to) that is not part
 of a word (反而, 从而, 不但); never inside ``()``, ``[]``, ``{}``, quotes
 (「」, “”, ""), `` `code` `` or ``$math$``, nor at the comma of 131,072.
 Each clause keeps the number of its sentence (。！？, a newline or a final
@@ -24,7 +25,7 @@ _CJK_CHAR = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
 # A contrast opens a new clause; never inside a word (反而, 从而, 不但, 冷却).
 CONTRAST = re.compile(
     r"(?<![不然从因进反继故甚时])(?:而是|而(?![且已言]))|(?<!不)但(?!凡)|(?<![冷退了])却"
-    r"|然而|可是|\b(?:but|whereas|while|however)\b",
+    r"|然而|可是|\b(?:but|whereas|while|however|rather than|instead of|as opposed to)\b",
     re.IGNORECASE,
 )
 _SEPARATORS = set("。!?;,\n\r")
@@ -111,8 +112,14 @@ def _in_number(text: str, i: int) -> bool:
     )
 
 
+# Words an ASCII "." follows without ending the sentence: "Dr. GRPO", "e.g. BERT".
+_ABBREVIATIONS = re.compile(r"(?:\b(?:dr|mr|ms|vs|etc|fig|eq|al|e\.g|i\.e|cf|no|approx))$", re.I)
+
+
 def _ends_sentence(text: str, i: int) -> bool:
     after = text[i + 1 : i + 2]
+    if _ABBREVIATIONS.search(text[max(0, i - 8) : i]):
+        return False
     return after == "" or after.isspace()
 
 

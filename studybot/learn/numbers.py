@@ -55,8 +55,13 @@ _TIMES = {"倍", "×", "x"}
 _PERCENT = {"%", "percent"}
 _TOKEN = {"token"}
 
-_FIGURE = r"(?<![a-z0-9_.\-])(\d+(?:,\d{3})*(?:\.\d+)?|[零一二两三四五六七八九十百千]+)"
+_FIGURE = (
+    r"(?<![a-z0-9_.\-@])(\d+(?:\.\d+)?e[-+]?\d+(?![a-z])|\d+(?:,\d{3})*(?:\.\d+)?"
+    r"|[零一二两三四五六七八九十百千]+)"
+)
 _AFTER = r"(?![a-z0-9])"
+# A figure with no unit after it (no letter, sign or Chinese word; no more digits): "最长 512".
+_BARE = re.compile(_FIGURE + r"(?!\.\d|\d|,\d|\s*[%a-z\u3400-\u9fff×])")
 _PATTERNS = {
     "bytes": re.compile(
         # A bare "B" is left out: "8B" is a model's size far more often than 8 bytes.
@@ -68,7 +73,7 @@ _PATTERNS = {
         _FIGURE + r"\s*(百万|千万|亿|万|千|billion|bn|million|thousand|b|m|k)" + _AFTER
     ),
     "token": re.compile(_FIGURE + r"\s*(?:个)?\s*(?:[\u4e00-\u9fff]{1,4}\s*|[a-z]+\s+)?(token)"),
-    "bare": re.compile(_FIGURE),
+    "bare": _BARE,
 }
 _DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7}
 _DIGITS |= {"八": 8, "九": 9}
@@ -148,10 +153,6 @@ def located(
 def _base(number: Number) -> float:
     """What a bare figure means in ``number``'s base units: its own unit, as the claim says it."""
     return expected(replace(number, value=1.0))[0]
-
-
-# A figure with no unit after it (nor a letter, a dot or another digit): "最长 512".
-_BARE = re.compile(_FIGURE + r"(?!\.\d|\d|[%a-z\u4e00-\u9fff×]|\s*(?:[a-z%×倍]|字节))")
 
 
 def expected(number: Number) -> tuple[float, ...]:

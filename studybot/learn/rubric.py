@@ -28,6 +28,7 @@ decided it, cut around the words that did.
 from __future__ import annotations
 
 import bisect
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -303,9 +304,12 @@ def _statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tup
             explicit = tuple(p for p in parts if p is not None)
             if sign < 0 and _aside(clause, phrase, explicit):
                 continue
-            # A negation inside a part is the part's own: "without a cache" negates no relation.
+            # A negation inside a part is the part's own: "without a cache" negates no relation;
+            # one just before the subject reaches across it: "没有微批次重叠".
             taken = [span for part in explicit for span in part.spans]
-            negated = words.negated(clause, [[s] for s in phrase.spans], ignore=taken)
+            negated = words.negated(
+                clause, [[s] for s in phrase.spans], ignore=taken, through=taken
+            )
             located.append((replace(phrase, negated=negated), parts))
         for phrase, parts in _scoped_with(located):
             if phrase.negated and sign < 0 and alias is not claim.core:
@@ -324,15 +328,21 @@ def _statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tup
         explicit = [p for p in (subject, obj) if p is not None]
         if not explicit and not (_framed(attempt, n) or _continues(claim, attempt, n)):
             continue  # a relation alone states nothing: "线性", "自己的 softmax" are terms
-        if not _linked(clause.breaks, [link.spans, *(p.spans for p in explicit)]):
+        if not _linked(clause, link.spans, [p.spans for p in explicit]):
             continue  # "KV 缓存、线性增长": listed, not linked
         spans = tuple(sorted(set(link.spans).union(*(p.spans for p in explicit))))
         out.append((polarity, link.spans, spans))
     if any(p < 0 for p, _, _ in out):
+        if any(p > 0 for p, _, _ in out) and _RESPECTIVELY.search(clause.normal):
+            # "prefill 和 decode 分别是计算受限和访存受限": each side has its own.
+            return [o for o in out if o[0] > 0]
         # The opposite said un-negated outweighs the relation in one clause: "随长度平方增长"
         # holds 随…增长 and 平方, and says the growth is quadratic.
         return [o for o in out if o[0] < 0]
     return out
+
+
+_RESPECTIVELY = re.compile(r"分别|各自|respectively")
 
 
 def _aside(clause, phrase: Phrase, parts: Sequence[Phrase]) -> bool:
@@ -380,10 +390,10 @@ def _parts(claim: Claim, attempt: Attempt, n: int, side, near: int, avoid=()):
     """
     obj = None
     if claim.object is not None:
-        obj = next(attempt.words_of(n, claim.object, near, avoid), None)
+        obj = _nearest(attempt.words_of(n, claim.object, near, avoid), near)
         if obj is None:
             return None
-    subject = next(attempt.words_of(n, claim.subject, near, avoid), None)
+    subject = _nearest(attempt.words_of(n, claim.subject, near, avoid), near)
     if subject is not None:
         return subject, obj
     implied = obj is not None and claim.implied and attempt.about(n, side)
@@ -412,6 +422,11 @@ def _continues(claim: Claim, attempt: Attempt, n: int) -> bool:
         return False
     said = sum(e - s for s, e in before.spans)
     return len(attempt.clauses[n - 1].joined) - said >= CARRY_CHARS
+
+
+def _nearest(found, near: int) -> Phrase | None:
+    """Of an alias's finds in a clause, the one nearest ``near`` (the relation)."""
+    return min(found, key=lambda p: min(abs(s - near) for s, _ in p.spans), default=None)
 
 
 def _framed(attempt: Attempt, n: int) -> bool:
@@ -466,15 +481,42 @@ def _joined(clause, start: int) -> int:
     return min(bisect.bisect_left(clause.at, place), max(0, len(clause.joined) - 1))
 
 
-def _linked(breaks: frozenset[int], groups: Sequence[Sequence[tuple[int, int]]]) -> bool:
-    """Whether no list mark (、 / | ·) stands between words of two different groups."""
-    if not breaks:
+BARE_CHARS = 2  # a list item holding the relation and at most this much more is a bare term
+
+
+def _linked(clause, link: Sequence[tuple[int, int]], parts: Sequence[Sequence]) -> bool:
+    """Whether the relation's words and the parts' make one statement, not items of a list.
+
+    A list mark (、 | · or a slash with a space beside it, outside brackets)
+    cuts a clause into items. The relation standing alone as an item, with
+    its parts in other items, is a term listed: "KV 缓存、线性增长"; a list
+    inside a statement is not: "在医疗、法律等领域效果下降", "E5、BGE 这些模型都是
+    两阶段训练".
+    """
+    edges = _items(clause)
+    if not edges:
         return True
-    marked = sorted((s, e, g) for g, spans in enumerate(groups) for s, e in spans)
-    for (_, end, one), (start, _, other) in zip(marked, marked[1:], strict=False):
-        if one != other and any(end <= b <= start for b in breaks):
-            return False
-    return True
+    item = bisect.bisect_right(edges, min(s for s, _ in link))
+    outside = [
+        span for spans in parts for span in spans if bisect.bisect_right(edges, span[0]) != item
+    ]
+    if not outside:
+        return True
+    start = edges[item - 1] if item else 0
+    end = edges[item] if item < len(edges) else len(clause.joined)
+    covered = {i for s, e in (*link, *clause.negations) for i in range(s, e) if start <= i < end}
+    return (end - start) - len(covered) > BARE_CHARS
+
+
+def _one_item(clause, spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether ``spans`` all lie in one item of the clause's lists."""
+    edges = _items(clause)
+    return len({bisect.bisect_right(edges, s) for s, _ in spans}) <= 1
+
+
+def _items(clause) -> list[int]:
+    """Where the clause's list items begin (offsets in ``joined``), list marks in brackets aside."""
+    return sorted(b for b in clause.breaks if b >= len(clause.joined) or clause.group(b) < 0)
 
 
 def _wrong(alias: Alias, point: Point, attempt: Attempt, right, stating) -> tuple | None:
@@ -485,7 +527,7 @@ def _wrong(alias: Alias, point: Point, attempt: Attempt, right, stating) -> tupl
         for phrase in attempt.phrases(n, alias):
             if phrase.negated or attempt.quoted(n, phrase.spans):
                 continue
-            if not _linked(attempt.clauses[n].breaks, [[s] for s in phrase.spans]):
+            if not _one_item(attempt.clauses[n], phrase.spans):
                 continue
             if attempt.explained(n, phrase.spans, phrase.size, right):
                 continue

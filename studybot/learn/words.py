@@ -19,8 +19,8 @@
   characters inside other words (不断 不同 无论 stay what they are); 不了
   and 不动 negate the verb before them (改变不了), and 对不对, 是不是 ask.
 - **Groups**: brackets and quotes. A negation inside one speaks of it alone.
-- **Breaks**: 、 | · (and a slash with a space beside it) between two
-  words: a list, not a statement.
+- **Breaks**: 、 · (and a slash or a bar with a space beside it: "|u−v|" is
+  a formula) cut a clause into list items.
 """
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ NOT_NEGATIONS = listed(
     "不止 不只 不光 无限 无穷 无损 未来 别的 别人 区别 不等式 无疑 并不少见 "
     "无监督 无标注 非线性 非零 无偏 无状态 无损压缩 不然 要不然 要不 "
     "对不对 是不是 有没有 会不会 能不能 要不要 好不好 行不行 可不可以 是否 用不用 需不需要 "
-    "算不算 够不够 有无"
+    "算不算 够不够 有无 不如 毋宁 类别 级别 差别 识别 个别 分别 特别 告别 性别 鉴别 辨别 判别 "
+    "甄别 未知 未知数 无人 无线 无缝 无序 无穷大 非结构化 非对称 非凸 非负 无参数 不确定性"
 )
 _NEGATION_CHARS = set("不没无非未别")
 ENGLISH_REACH = 4  # words an English negation reaches across to the words it negates
@@ -142,6 +143,9 @@ class Clause:
     breaks: frozenset[int] = frozenset()  # offsets in ``joined`` where 、 / | · stood: a list
     backward: frozenset[int] = frozenset()  # starts of negations that follow their verb (不了)
     asks: bool = False  # the clause ends in ？: it asks, it asserts nothing
+    opening: int = (
+        -1
+    )  # where a negation that opens the clause ends ("并不是头数越多越好"); -1: none
 
     @property
     def words(self) -> frozenset[str]:
@@ -216,6 +220,7 @@ def clause(text: str, asks: bool = False) -> Clause:
                 negations.append((begin, at))
     spans.extend(primary)
     at_text.append(len(text))
+    opening = _opening("".join(joined), primary, negations)
     return Clause(
         text=text,
         normal=normal,
@@ -227,6 +232,7 @@ def clause(text: str, asks: bool = False) -> Clause:
         tokens=tuple(primary),
         at=tuple(at_text),
         normal_at=tuple(where),
+        opening=opening,
         breaks=frozenset(breaks),
         backward=frozenset(backward),
         asks=asks,
@@ -237,6 +243,7 @@ def negated(
     where: Clause,
     found: Sequence[Sequence[tuple[int, int]]],
     ignore: Sequence[tuple[int, int]] = (),
+    through: Sequence[tuple[int, int]] = (),
 ) -> bool:
     """Whether a negation of ``where`` bears on an alternative's words, found at ``found``.
 
@@ -250,21 +257,27 @@ def negated(
     just before them ("改变不了"). Brackets and quotes are read apart: a
     negation inside one speaks of it alone, and when all the words are
     inside one pair, or all outside, that reading is taken. ``ignore``: words
-    whose own negations do not count ("without a cache" negates no relation).
+    whose own negations do not count ("without a cache" negates no relation);
+    ``through``: words a negation reaches across, like auxiliaries (the
+    subject in "没有微批次重叠").
     """
     shared = set.intersection(*({where.group(s) for s, _ in spans} for spans in found))
     readings = [
         [span for spans in found for span in spans if where.group(span[0]) == group]
         for group in sorted(shared)
     ] or [[span for spans in found for span in spans]]
-    return all(_negated(where, sorted(reading), ignore) for reading in readings)
+    return all(_negated(where, sorted(reading), ignore, through) for reading in readings)
 
 
-def _negated(where: Clause, found: list[tuple[int, int]], ignore=()) -> bool:
+def _negated(where: Clause, found: list[tuple[int, int]], ignore=(), through=()) -> bool:
     if not found:
         return False
     first, last = found[0][0], max(e for _, e in found)
     groups = {where.group(s) for s, _ in found}
+    if 0 <= where.opening <= first and not any(s < where.opening for s, _ in ignore):
+        own = [n for n in where.negations if any(n[0] < e and n[1] > s for s, e in found)]
+        if not any(e <= where.opening for _, e in own):
+            return True  # "并不是头数越多越好", "rather than proportional": the whole clause
     for start, end in where.negations:
         if any(start < e and end > s for s, e in found):
             continue  # the alternative's own word
@@ -280,10 +293,43 @@ def _negated(where: Clause, found: list[tuple[int, int]], ignore=()) -> bool:
             return True
         if end <= first and where.joined[start:end].isascii() and _near(where, end, first):
             return True  # English: "never silently drop it or default it to a class"
-        if end <= first and _only_auxiliaries(where, end, first):
+        if end <= first and _only_auxiliaries(where, end, first, through):
             # A chain of negations before the words: two cancel ("并不是不需要").
             return _chain(where, first) % 2 == 1
+        if end <= first and _coverb(where, end, first):
+            return True  # "不会把任何点标为离群点": 不会 governs 标为
     return False
+
+
+COVERB_REACH = 8  # characters a negation reaches across a 把/被/将 phrase to its verb
+_COVERBS = ("把", "被", "将", "给", "让", "对")
+
+
+def _coverb(where: Clause, start: int, end: int) -> bool:
+    """A 把/被/将… phrase, short, between a negation and the words: "不会把任何点标为"."""
+    between = where.joined[start:end]
+    return 0 < len(between) <= COVERB_REACH and between.startswith(_COVERBS)
+
+
+# What may stand before a negation that opens a clause: "其实并不是…", "but not …".
+_LEADING = listed(
+    "也 其实 但 但是 而 所以 因此 因为 这 那 可 可是 它 其 就 也就 and but so it this that"
+)
+# Negations that, opening a clause, deny all of it; English "rather than"/"instead of" too.
+_OPENERS = listed("不是 并不 并不是 未必 不一定 并没有 没有 而非 not")
+
+
+def _opening(joined: str, tokens: Sequence[tuple[int, int]], negations) -> int:
+    """Where a negation opening the clause ends, or -1."""
+    words = [joined[s:e] for s, e in tokens]
+    i = 0
+    while i < len(words) and words[i] in _LEADING:
+        i += 1
+    if i < len(words) and words[i] in _OPENERS and tokens[i] in negations:
+        return tokens[i][1]
+    if words[i : i + 2] in (["rather", "than"], ["instead", "of"]):
+        return tokens[i + 1][1]
+    return -1
 
 
 def _chain(where: Clause, first: int) -> int:
@@ -305,9 +351,12 @@ def _near(where: Clause, start: int, end: int) -> bool:
     return sum(1 for s, e in where.tokens if s >= start and e <= end) <= ENGLISH_REACH
 
 
-def _only_auxiliaries(where: Clause, start: int, end: int) -> bool:
-    between = [where.joined[s:e] for s, e in where.tokens if s >= start and e <= end]
-    return all(word in AUXILIARIES for word in between)
+def _only_auxiliaries(where: Clause, start: int, end: int, through=()) -> bool:
+    between = [(s, e) for s, e in where.tokens if s >= start and e <= end]
+    return all(
+        where.joined[s:e] in AUXILIARIES or any(a <= s and e <= b for a, b in through)
+        for s, e in between
+    )
 
 
 # Words a negation reaches across: "不 会 被 读取", "does not always hold".
@@ -347,7 +396,7 @@ def _tokens(text: str, cutter: Lexicon, spaced) -> Iterable[tuple[str, str, int]
             yield latin, "latin", place
         elif number:
             yield number, "number", place
-        elif symbol in BREAKS and (symbol != "/" or spaced(place)):
+        elif symbol in BREAKS and (symbol not in "/|" or spaced(place)):
             yield symbol, "break", place
         elif symbol == '"':
             straight += 1

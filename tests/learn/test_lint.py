@@ -28,45 +28,49 @@ key_points = [
 ]
 
 [[questions.rubric]]
-concepts = ["K V 反复 读取 | 头 读取"]
+[[questions.rubric.claims]]
+subject = "K V | 头"
+relation = "反复 读取"
+zh = "K、V 会被反复读取"
+en = "keys and values are read again"
 
 [[questions.rubric]]
-concepts = ["保存 K V | KV 缓存 保存", "Q 当前步 一次"]
-wrong = ["之后 不再 读取"]
+[[questions.rubric.claims]]
+subject = "Q"
+relation = "只 用 一次 | q"
+zh = "Q 只用一次"
+en = "Q is used once"
 
 [[questions.rubric]]
-concepts = ["显存 线性 | 内存 线性", "带宽 翻倍"]
+[[questions.rubric.claims]]
+subject = "显存"
+relation = "线性 | 平方"
+opposite = "平方"
+zh = "显存随长度线性增长"
+en = "memory grows linearly"
 """
 
 
-def test_each_kind_of_rubric_warning_names_its_point(tmp_path):
+def _warnings(tmp_path, chapter: str = CHAPTER) -> list[str]:
     (tmp_path / "bank.toml").write_text(BANK, encoding="utf-8")
-    (tmp_path / "01.toml").write_text(CHAPTER, encoding="utf-8")
-    warnings = lint(bank.load(str(tmp_path)))
-    assert any(
-        w.startswith("Q1 point 1: warning: alias words of one character (头)") for w in warnings
-    )
-    assert any(
-        w.startswith("Q1 point 2: warning: concept '保存 K V") and "question's own words" in w
-        for w in warnings
-    )
-    assert any(
-        w.startswith("Q1 point 2: warning: wrong '之后 不再 读取'") and "point's own text" in w
-        for w in warnings
-    )
-    assert any(
-        w.startswith("Q1 point 3: warning: concept '带宽 翻倍'") and "not found" in w
-        for w in warnings
-    )
-    assert not any("point 3" in w and "显存" in w for w in warnings)  # its point holds it
-    assert len(warnings) == 4, warnings
-
-
-def test_a_negation_or_a_function_character_alone_is_no_warning(tmp_path):
-    (tmp_path / "bank.toml").write_text(BANK, encoding="utf-8")
-    chapter = CHAPTER.replace(
-        'concepts = ["K V 反复 读取 | 头 读取"]', 'concepts = ["K V 不 再 读取 | K V 只 读取"]'
-    )
     (tmp_path / "01.toml").write_text(chapter, encoding="utf-8")
-    warnings = lint(bank.load(str(tmp_path)))
-    assert not any("point 1: warning: alias words of one character" in w for w in warnings)
+    return lint(bank.load(str(tmp_path)))
+
+
+def test_each_kind_of_rubric_warning_names_its_point_and_claim(tmp_path):
+    warnings = _warnings(tmp_path)
+    assert any(w.startswith("Q1 point 1: warning: alias words of one character (头)") for w in warnings)
+    assert any(w.startswith("Q1 point 2: warning: claim 1: 'q' alone") for w in warnings)
+    assert any(
+        w.startswith("Q1 point 3: warning: claim 1: '平方' is both its relation and its opposite")
+        for w in warnings
+    )
+    assert len(warnings) == 3, warnings
+
+
+def test_a_negation_or_a_function_character_in_a_phrase_is_no_warning(tmp_path):
+    chapter = CHAPTER.replace('relation = "反复 读取"', 'relation = "不 再 变 | 只 读取"').replace(
+        'subject = "K V | 头"', 'subject = "K V"'
+    )
+    warnings = _warnings(tmp_path, chapter)
+    assert not any("point 1" in w for w in warnings), warnings

@@ -84,7 +84,9 @@ def key_point_rule(folder: Path) -> tuple[int, int]:
 def load(ref: str | None = None) -> Bank:
     """The shipped bank (None), a bank folder, a question file, or an imported bank's name."""
     if ref in (None, "", SHIPPED):
-        return load_folder(shipped_dir(), name=SHIPPED)
+        from studybot.bank import cached
+
+        return cached.load(shipped_dir(), SHIPPED)
     path = Path(ref).expanduser()
     if path.is_file() and path.name == "bank.toml":
         path = path.parent

@@ -30,7 +30,7 @@ from studybot.bank import Bank, Question
 from studybot.channel.providers.base import Provider
 from studybot.costs import tokens
 from studybot.errors import StudybotError
-from studybot.learn import rubric, words
+from studybot.learn import rubric
 from studybot.learn.estimate import TermEstimate
 from studybot.learn.marks import CONTRADICTED, COVERED, CREDIT, MISSED, PARTLY, STATES, clip
 from studybot.types import Messages, Usage
@@ -137,13 +137,12 @@ def _prose_and_code(reference: str) -> tuple[list[str], str]:
 class OfflineGrader:
     """A bank's offline grader: the rubric where a question has one, else the term estimate.
 
-    Building it adds the rubric's words to the grader's lexicon (a few
-    milliseconds); use ``offline(bank)``, which builds it once.
+    A question's rubric is compiled the first time it is graded; use
+    ``offline(bank)``, which builds the grader once.
     """
 
     def __init__(self, bank: Bank) -> None:
         self.bank = bank
-        words.lexicon().add(rubric.alias_words(bank))
         self._points: dict[Question, rubric.Rubric] = {}
         self._estimate: TermEstimate | None = None
         self._lock = threading.Lock()

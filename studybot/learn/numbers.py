@@ -51,7 +51,7 @@ _COUNTS = {
     "thousand": 1e3,
     "k": 1e3,
 }
-_TIMES = {"倍", "×", "x"}
+_TIMES = {"倍", "×", "x", "times"}
 _PERCENT = {"%", "percent"}
 _TOKEN = {"token"}
 
@@ -61,13 +61,17 @@ _FIGURE = (
 )
 _AFTER = r"(?![a-z0-9])"
 # A figure with no unit after it (no letter, sign or Chinese word; no more digits): "最长 512".
-_BARE = re.compile(_FIGURE + r"(?!\.\d|\d|,\d|\s*[%a-z\u3400-\u9fff×])")
+# Digits only: a lone 一 is far more often "one of" (之一) than a figure.
+_BARE = re.compile(
+    r"(?<![a-z0-9_.\-@])(\d+(?:\.\d+)?e[-+]?\d+(?![a-z])|\d+(?:,\d{3})*(?:\.\d+)?)"
+    r"(?!\.\d|\d|,\d|\s*[%a-z\u3400-\u9fff×])"
+)
 _PATTERNS = {
     "bytes": re.compile(
         # A bare "B" is left out: "8B" is a model's size far more often than 8 bytes.
         _FIGURE + r"\s*(kib|mib|gib|tib|kb|mb|gb|tb|bytes?|字节)" + _AFTER
     ),
-    "times": re.compile(_FIGURE + r"\s*(倍|×|x)" + _AFTER + r"|(×)\s*" + _FIGURE),
+    "times": re.compile(_FIGURE + r"\s*(倍|×|x|times)" + _AFTER + r"|(×)\s*" + _FIGURE),
     "percent": re.compile(_FIGURE + r"\s*(%|percent)"),
     "count": re.compile(
         _FIGURE + r"\s*(百万|千万|亿|万|千|billion|bn|million|thousand|b|m|k)" + _AFTER

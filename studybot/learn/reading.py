@@ -41,6 +41,8 @@ _FILLER = listed(
 _IF = re.compile(
     r"^\s*(?:如果|假如|假设|假使|倘若|若是|若|要是|万一|(?:if|suppose|assuming|unless)\b)"
 )
+# ... and so is a clause that ends like one: "模板和线上不一致的话，…".
+_IF_END = re.compile(r"的话\s*$")
 # A belief reported in order to refute it: "有人以为 X", "a common misconception is that X".
 _REPORTED = re.compile(
     r"以为|误认为|误解|误区|有人认为|有人说|很多人认为|不少人认为|常有人说|常被说成|"
@@ -73,8 +75,8 @@ class Asked:
     words: frozenset[str]
 
     @classmethod
-    def of(cls, question: str) -> Asked:
-        clauses = [words.clause(c) for c in words.split(question)]
+    def of(cls, question: str, cutter: words.Lexicon | None = None) -> Asked:
+        clauses = [words.clause(c, cutter=cutter) for c in words.split(question)]
         joined = "\n".join(c.joined for c in clauses)
         return cls(joined, frozenset().union(*(c.words for c in clauses)))
 
@@ -99,9 +101,15 @@ class Phrase:
 class Attempt:
     """An attempt cut into clauses once, its word lookups remembered."""
 
-    def __init__(self, text: str, question: str | Asked, compared: Sides = NONE) -> None:
-        self.asked = question if isinstance(question, Asked) else Asked.of(question)
-        read = [(p.sentence, words.clause(p.text, p.asks)) for p in words.sentences(text)]
+    def __init__(
+        self,
+        text: str,
+        question: str | Asked,
+        compared: Sides = NONE,
+        cutter: words.Lexicon | None = None,
+    ) -> None:
+        self.asked = question if isinstance(question, Asked) else Asked.of(question, cutter)
+        read = [(p.sentence, words.clause(p.text, p.asks, cutter)) for p in words.sentences(text)]
         kept = [(n, c) for n, c in read if not self._restates(c)]
         self.clauses = [c for _, c in kept]
         self.sentence = [n for n, _ in kept]
@@ -256,7 +264,8 @@ def _asserting(clauses: Sequence[Clause], sentence: Sequence[int]) -> list[bool]
             reported_in = None
         if _REPORTED.search(clause.normal):
             reported_in = number
-        out.append(not clause.asks and reported_in is None and not _IF.match(clause.normal))
+        condition = _IF.match(clause.normal) or _IF_END.search(clause.normal)
+        out.append(not clause.asks and reported_in is None and not condition)
     return out
 
 

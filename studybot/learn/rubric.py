@@ -33,7 +33,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from studybot.bank import Bank, Question
+from studybot.bank import Question
 from studybot.bank.rubric import Claim as ClaimRubric
 from studybot.bank.rubric import Number, PointRubric
 from studybot.learn import numbers as figures
@@ -41,6 +41,7 @@ from studybot.learn import words
 from studybot.learn.aliases import Alias
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
 from studybot.learn.reading import FOUND, Asked, Attempt, Phrase
+from studybot.learn.segmenter import Lexicon
 from studybot.learn.sides import Sides, sides
 
 EVIDENCE_CHARS = 48  # the clause shown as evidence, cut to about this many characters
@@ -59,6 +60,7 @@ class Claim:
     opposite: Alias | None
     ordered: bool
     implied: bool  # the question names the subject: an answer may leave it out
+    object_implied: bool  # ... the object: an answer that says the subject may leave it out
     zh: str
     en: str
     rivals: tuple[Alias, ...] = ()  # the subjects of the question's other claims
@@ -79,6 +81,8 @@ class Claim:
             opposite=Alias.of(rubric.opposite) if rubric.opposite else None,
             ordered=rubric.ordered,
             implied=asked.look(subject).state == FOUND,
+            object_implied=bool(rubric.object)
+            and asked.look(Alias.of(rubric.object)).state == FOUND,
             zh=rubric.zh,
             en=rubric.en,
         )
@@ -155,17 +159,18 @@ def verdict(
     attempt: Attempt,
     said: Sequence[Said],
     right: Sequence[Alias] = (),
-    stating: frozenset[int] = frozenset(),
+    statements: Sequence[Said] = (),
 ) -> Verdict:
     """The state of ``point`` in ``attempt`` from what it does with each claim (``said``).
 
     ``right``: every right alias of the question, which can explain a clause
-    holding a wrong claim's words; ``stating``: the clauses that state a
-    claim of the question, where no wrong claim of this point fires.
+    holding a wrong claim's words; ``statements``: the question's claims
+    stated, which keep a wrong claim of this point from firing in a clause
+    stating one of this point's claims, or another with the same words.
     """
     said = tuple(said)
     for alias in point.wrong:
-        fired = _wrong(alias, point, attempt, right, stating)
+        fired = _wrong(alias, point, attempt, right, said, statements)
         if fired is not None:
             n, spans = fired
             return Verdict(CONTRADICTED, _shown(attempt, n, spans), point.key(), said=said)
@@ -358,21 +363,18 @@ def _scoped_with(located):
 
 
 def _scoped(found) -> list[Phrase]:
-    """Phrases of one alias in a clause, a negation of one reaching those after it.
+    """Phrases of one alias in a clause, a negation of one reaching those it overlaps.
 
     "单头并非只有一个注意力分布": 并非 negates 只有一个分布, and with it the
-    shorter 一个注意力分布 that starts inside it; "并非被此后每一步反复读取"
-    negates 反复读取 too.
+    shorter 一个注意力分布 inside it; but the 不 inside "帮助不大" negates
+    nothing said after it ("帮助不大，只增加成本").
     """
     found = list(found)
     negated = [p for p in found if p.negated]
     if not negated:
         return found
-    reach = min(p.first for p in negated)
     return [
-        replace(p, negated=True)
-        if not p.negated and (p.first >= reach or any(_overlaps(p, q) for q in negated))
-        else p
+        replace(p, negated=True) if not p.negated and any(_overlaps(p, q) for q in negated) else p
         for p in found
     ]
 
@@ -391,9 +393,11 @@ def _parts(claim: Claim, attempt: Attempt, n: int, side, near: int, avoid=()):
     obj = None
     if claim.object is not None:
         obj = _nearest(attempt.words_of(n, claim.object, near, avoid), near)
-        if obj is None:
-            return None
     subject = _nearest(attempt.words_of(n, claim.subject, near, avoid), near)
+    # The object may go unsaid when the question names it and the subject is said:
+    # "参数量不变" answers "增加头数会让参数量变多吗？".
+    if claim.object is not None and obj is None and (subject is None or not claim.object_implied):
+        return None
     if subject is not None:
         return subject, obj
     implied = obj is not None and claim.implied and attempt.about(n, side)
@@ -406,7 +410,7 @@ def _parts(claim: Claim, attempt: Attempt, n: int, side, near: int, avoid=()):
     return None
 
 
-CARRY_CHARS = 4  # a clause passes its subject on when it says this much besides it
+CARRY_CHARS = 2  # a clause passes its subject on when it says this much besides it
 
 
 def _continues(claim: Claim, attempt: Attempt, n: int) -> bool:
@@ -519,13 +523,16 @@ def _items(clause) -> list[int]:
     return sorted(b for b in clause.breaks if b >= len(clause.joined) or clause.group(b) < 0)
 
 
-def _wrong(alias: Alias, point: Point, attempt: Attempt, right, stating) -> tuple | None:
+def _wrong(alias: Alias, point: Point, attempt: Attempt, right, said, statements):
     """The clause and words of a wrong claim asserted in ``attempt``, if one is."""
+    own = {s.clause for s in said if s.state == STATED}
     for n in range(len(attempt.clauses)):
-        if not attempt.asserts[n] or n in stating:
+        if not attempt.asserts[n] or n in own:
             continue
         for phrase in attempt.phrases(n, alias):
             if phrase.negated or attempt.quoted(n, phrase.spans):
+                continue
+            if any(s.clause == n and _overlap_spans(phrase.spans, s.spans) for s in statements):
                 continue
             if not _one_item(attempt.clauses[n], phrase.spans):
                 continue
@@ -553,9 +560,10 @@ class Rubric:
     right: tuple[Alias, ...]
     sides: Sides
     asked: Asked
+    cutter: Lexicon  # the fixed words and this question's rubric words
 
     def read(self, attempt: str) -> Attempt:
-        return Attempt(attempt, self.asked, self.sides)
+        return Attempt(attempt, self.asked, self.sides, self.cutter)
 
     def grade(self, attempt: str) -> tuple[list[Verdict], Attempt]:
         read = self.read(attempt)
@@ -569,24 +577,25 @@ class Rubric:
             settle(group, statements, point.claims, read)
             for group, point in zip(said, self.points, strict=True)
         ]
-        stating = frozenset(s.clause for s in statements)
         return [
-            verdict(point, read, group, self.right, stating)
+            verdict(point, read, group, self.right, statements)
             for point, group in zip(self.points, said, strict=True)
         ], read
 
 
 def compile_rubric(question: Question) -> Rubric:
-    compiled = points(question)
+    cutter = words.lexicon().extended(alias_words(question))
+    compiled = points(question, cutter)
     right = tuple(alias for point in compiled for claim in point.claims for alias in claim.aliases)
     compared = sides(question.question, question.key_points)
-    return Rubric(compiled, right, compared, Asked.of(question.question))
+    return Rubric(compiled, right, compared, Asked.of(question.question, cutter), cutter)
 
 
-def points(question: Question) -> tuple[Point, ...]:
+def points(question: Question, cutter: Lexicon | None = None) -> tuple[Point, ...]:
     """The question's key points with their rubric, compiled."""
     known = _known(question)
-    asked = Attempt(question.question, Asked("", frozenset()))
+    cutter = cutter or words.lexicon().extended(alias_words(question))
+    asked = Attempt(question.question, Asked("", frozenset()), cutter=cutter)
     compiled = [
         Point.of(t, r, asked, known)
         for t, r in zip(question.key_points, question.rubric, strict=True)
@@ -626,14 +635,13 @@ def _known(question: Question) -> tuple[Number, ...]:
     return tuple(out)
 
 
-def alias_words(bank: Bank) -> set[str]:
-    """Every word of every alias of the bank's rubric, as written (NFKC, lower case)."""
+def alias_words(question: Question) -> set[str]:
+    """Every word of every alias of the question's rubric, as written (NFKC, lower case)."""
     out: set[str] = set()
-    for question in bank.questions:
-        for rubric in question.rubric:
-            aliases = [*rubric.wrong]
-            for claim in rubric.claims:
-                aliases += [claim.subject, claim.relation, claim.object, claim.opposite]
-            for alias in filter(None, aliases):
-                out.update(unicodedata.normalize("NFKC", alias).lower().replace("|", " ").split())
+    for rubric in question.rubric:
+        aliases = [*rubric.wrong]
+        for claim in rubric.claims:
+            aliases += [claim.subject, claim.relation, claim.object, claim.opposite]
+        for alias in filter(None, aliases):
+            out.update(unicodedata.normalize("NFKC", alias).lower().replace("|", " ").split())
     return out

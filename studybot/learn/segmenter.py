@@ -1,11 +1,13 @@
 """Cutting Chinese into words: the grader's own lexicon, and jieba for the term estimate.
 
 The rubric grader needs words only to find its own: an alias word must be
-found as a word or a run of words, never as a piece of another (头 in 开头),
-and a negation must be a word (不断 is none). So it cuts a run of CJK
-characters by the longest match against a small lexicon (``Lexicon``):
-every CJK word of the bank's rubric, the term variants' spellings, the
-negations and the words that only look like one. What the lexicon does not
+found as a word or a run of words, never as a piece of another, and a
+negation must be a word (不断 is none). So it cuts a run of CJK characters
+by the longest match against a small lexicon (``Lexicon``): the term
+variants' spellings, the negations and the words that only look like one
+(``lexicon``), and the CJK words of the rubric of the question being graded
+(``Lexicon.extended``): one question's words never change how another's
+answers are read. What the lexicon does not
 know is cut a character at a time, which an alias word still finds as a
 run. Building it takes milliseconds, where loading jieba's dictionary takes
 most of a second.
@@ -41,6 +43,15 @@ class Lexicon:
                 if len(run) > 1:
                     self._words.add(run)
                     self._longest = max(self._longest, len(run))
+
+    def extended(self, words: Iterable[str]) -> Lexicon:
+        """A new lexicon: this one's words and ``words`` (one question's rubric)."""
+        out = Lexicon()
+        out._words = set(self._words)
+        out._added = set(self._added)
+        out._longest = self._longest
+        out.add(words)
+        return out
 
     def add(self, words: Iterable[str]) -> None:
         """Make each CJK run of ``words`` (two characters or more) one word."""

@@ -5,8 +5,8 @@
   (``variants.py``), so that "KV cache", "键值缓存" and "KV缓存" are one thing.
 - **Clauses** (``clauses.py``): a claim's parts must meet in one clause.
 - **Words.** Chinese is cut by the longest match against the grader's own
-  lexicon (``segmenter.Lexicon``: every CJK word of the bank's rubric, the
-  term variants, negations and the words that only look like one), a
+  lexicon (``segmenter.Lexicon``: the CJK words of the question's rubric,
+  the term variants, negations and the words that only look like one), a
   character at a time elsewhere; English by whole words with plural, -ed,
   -ing and -ly folded. A clause keeps its words joined into one string with
   the offsets where a word may begin and end: a word's own span, and the
@@ -66,7 +66,8 @@ NOT_NEGATIONS = listed(
     "无监督 无标注 非线性 非零 无偏 无状态 无损压缩 不然 要不然 要不 "
     "对不对 是不是 有没有 会不会 能不能 要不要 好不好 行不行 可不可以 是否 用不用 需不需要 "
     "算不算 够不够 有无 不如 毋宁 类别 级别 差别 识别 个别 分别 特别 告别 性别 鉴别 辨别 判别 "
-    "甄别 未知 未知数 无人 无线 无缝 无序 无穷大 非结构化 非对称 非凸 非负 无参数 不确定性"
+    "甄别 未知 未知数 无人 无线 无缝 无序 无穷大 非结构化 非对称 非凸 非负 无参数 不确定性 "
+    "未登录 未登录词 无损 无穷小"
 )
 _NEGATION_CHARS = set("不没无非未别")
 ENGLISH_REACH = 4  # words an English negation reaches across to the words it negates
@@ -183,8 +184,9 @@ class Clause:
         return tuple(out)
 
 
-def clause(text: str, asks: bool = False) -> Clause:
-    cutter = lexicon()
+def clause(text: str, asks: bool = False, cutter: Lexicon | None = None) -> Clause:
+    """``text`` (one clause) read: its words cut by ``cutter`` (the fixed lexicon by default)."""
+    cutter = cutter or lexicon()
     joined: list[str] = []
     spans: list[tuple[int, int]] = []
     primary: list[tuple[int, int]] = []
@@ -206,8 +208,10 @@ def clause(text: str, asks: bool = False) -> Clause:
         primary.append((begin, at))
         at_text.extend(where[min(place + i, len(where) - 1)] for i in range(len(form)))
         if kind == "cjk":
-            if len(form) > 1 and form in GRAMMAR:
-                sealed.update(range(begin + 1, at))
+            if len(form) > 1 and form in NOT_NEGATIONS:
+                sealed.update(range(begin, at))  # 不 of 不过 is no 不
+            elif len(form) > 1 and form in GRAMMAR:
+                sealed.update(range(begin + 1, at))  # 会 of 不会 is no 会
             spans.extend((begin + i, begin + j) for i, j in _inner_words(form, cutter))
             for i, j in _negations_in(form, cutter):
                 negations.append((begin + i, begin + j))
@@ -301,12 +305,30 @@ def _negated(where: Clause, found: list[tuple[int, int]], ignore=(), through=())
     return False
 
 
-COVERB_REACH = 8  # characters a negation reaches across a 把/被/将 phrase to its verb
-_COVERBS = ("把", "被", "将", "给", "让", "对")
+COVERB_REACH = 8  # characters a negation reaches across a 把/被/随… phrase to its verb
+_COVERBS = (
+    "把",
+    "被",
+    "将",
+    "给",
+    "让",
+    "对",
+    "随",
+    "按",
+    "与",
+    "和",
+    "跟",
+    "同",
+    "用",
+    "以",
+    "从",
+    "向",
+)
 
 
 def _coverb(where: Clause, start: int, end: int) -> bool:
-    """A 把/被/将… phrase, short, between a negation and the words: "不会把任何点标为"."""
+    """A 把/被/随… phrase, short, between a negation and the words: "不会把任何点标为",
+    "不随长度平方增长"."""
     between = where.joined[start:end]
     return 0 < len(between) <= COVERB_REACH and between.startswith(_COVERBS)
 
@@ -347,8 +369,12 @@ def _chain(where: Clause, first: int) -> int:
 
 
 def _near(where: Clause, start: int, end: int) -> bool:
-    """At most ``ENGLISH_REACH`` words between ``start`` and ``end``."""
-    return sum(1 for s, e in where.tokens if s >= start and e <= end) <= ENGLISH_REACH
+    """At most ``ENGLISH_REACH`` words between ``start`` and ``end``, and no dash or colon."""
+    between = [where.joined[s:e] for s, e in where.tokens if s >= start and e <= end]
+    return len(between) <= ENGLISH_REACH and not any(w in _STOPS for w in between)
+
+
+_STOPS = {"—", "–", ":", "(", ")", ";", "=", "->", "→"}  # an English negation reaches no further
 
 
 def _only_auxiliaries(where: Clause, start: int, end: int, through=()) -> bool:
@@ -396,7 +422,7 @@ def _tokens(text: str, cutter: Lexicon, spaced) -> Iterable[tuple[str, str, int]
             yield latin, "latin", place
         elif number:
             yield number, "number", place
-        elif symbol in BREAKS and (symbol not in "/|" or spaced(place)):
+        elif symbol in BREAKS and (symbol not in "/|·" or spaced(place)):
             yield symbol, "break", place
         elif symbol == '"':
             straight += 1
@@ -489,7 +515,8 @@ def find(where: Clause, word: str) -> list[tuple[int, int]]:
     A word of one Chinese character is found wherever the character is (每 in
     每步): the lexicon knows only the rubric's words, so a character's
     neighbours say nothing of where a word ends; but never inside a word of
-    grammar after its first character (会 is not in 不会, 同 not in 不同).
+    grammar after its first character (会 is not in 不会), nor anywhere in a
+    word that only looks like a negation (不 is not in 不过, 同 not in 不同).
     """
     if not word:
         return []

@@ -9,7 +9,6 @@ hand-written. Which bank a name means, and which rules it follows, is
 from __future__ import annotations
 
 import re
-import tomllib
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -177,6 +176,8 @@ def _parse(path: Path, problems: list[str]) -> tuple[dict[str, Any], list[str]] 
     except (OSError, UnicodeDecodeError) as exc:
         problems.append(f"{path}: cannot read ({exc})")
         return None
+    import tomllib  # a cached bank needs no TOML reader
+
     try:
         return tomllib.loads(text), text.splitlines()
     except tomllib.TOMLDecodeError as exc:

@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.request import pathname2url
 
 from studybot.errors import ConfigError, StudybotError
 
@@ -51,6 +50,8 @@ def _read_only(path: Path) -> sqlite3.Connection:
     ``mode=ro`` reads it through the -shm that came with it, and only without
     one is it opened immutable, the pages still in the -wal unseen.
     """
+    from urllib.request import pathname2url  # urllib loads http and email: only when a file opens
+
     uri = "file:" + pathname2url(str(path.absolute()))
     wal = path.with_name(path.name + "-wal")
     pending = wal.exists() and wal.stat().st_size > 0

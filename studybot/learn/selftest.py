@@ -10,8 +10,8 @@ For every key point of a bank with a rubric (``cases``):
   it), or its value changed, is ⚠ on the point;
 - ``reversed``: ... with the opposite relation said instead (and, for an
   ordered claim, subject and object swapped) is ⚠;
-- ``listed``: the claim's terms as a bare list ("A，B，C" and "A、B、C")
-  earn nothing.
+- ``listed``: the claim's terms as a bare list, each in its shortest
+  wording ("A，B，C" and "A、B、C"), earn nothing.
 
 ``run`` grades them all and returns what failed; ``bank validate
 --self-test`` prints the counts, and the shipped bank's are held to zero
@@ -174,9 +174,13 @@ def _wrong_value(claim: Claim, text: str) -> str | None:
 
 
 def _terms(claim: Claim) -> list[str]:
-    """The claim's parts and relation, each as first written: the words a list would name."""
+    """The claim's parts and relation as a keyword list names them: each one's shortest wording."""
     aliases = [claim.subject, claim.object, claim.relation]
-    return [_written(a.text.split("|")[0]) for a in aliases if a is not None]
+    return [
+        min((_written(part) for part in a.text.split("|") if part.split()), key=len)
+        for a in aliases
+        if a is not None
+    ]
 
 
 def _written(alternative: str) -> str:

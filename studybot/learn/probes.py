@@ -81,13 +81,23 @@ def _concepts(
     out = []
     for point, verdict in zip(compiled.points, verdicts, strict=True):
         seen = [
-            (claim.subject.shown(), said.state == STATED)
+            (_named(claim), said.state == STATED)
             for claim, said in zip(point.claims, verdict.said, strict=True)
         ]
         said_names = tuple(dict.fromkeys(name for name, found in seen if found))
         missing = tuple(dict.fromkeys(n for n, f in seen if not f and n not in said_names))
         out.append((said_names, missing))
     return out
+
+
+def _named(claim) -> str:
+    """What a claim is about, as a probe names it; a figure's claim is named by its figure
+    (``_figure``), which a probe never says: it asks for the working instead."""
+    if claim.value is not None:
+        return f"{claim.subject.shown()} {claim.value.value:g}"
+    if claim.relation is not None and any(c.isdigit() for c in claim.relation.shown()):
+        return claim.relation.shown()
+    return claim.subject.shown()
 
 
 def offline_text(target: Target) -> str:

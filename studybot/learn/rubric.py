@@ -169,15 +169,17 @@ def verdict(
     stating one of this point's claims, or another with the same words.
     """
     said = tuple(said)
+    wrongs = []  # (clause, spans, the key shown beside it): the first one said decides
     for alias in point.wrong:
         fired = _wrong(alias, point, attempt, right, said, statements)
         if fired is not None:
-            n, spans = fired
-            return Verdict(CONTRADICTED, _shown(attempt, n, spans), point.key(), said=said)
+            wrongs.append((*fired, point.key()))
     for claim, seen in zip(point.claims, said, strict=True):
         if seen.state == DENIED:
-            evidence = _shown(attempt, seen.clause, seen.spans)
-            return Verdict(CONTRADICTED, evidence, claim.zh, said=said)
+            wrongs.append((seen.clause, seen.spans, claim.zh))
+    if wrongs:
+        n, spans, key = min(wrongs, key=lambda w: (w[0], min(s for s, _ in w[1])))
+        return Verdict(CONTRADICTED, _shown(attempt, n, spans), key, said=said)
     stated = [s for s in said if s.state == STATED]
     if not stated:
         named = next((s for s in said if s.state == MENTIONED), None)

@@ -116,6 +116,7 @@ def test_with_a_key_the_live_grader_judges_and_offline_forces_the_rubric(invoke,
                 "state": "contradicted",
                 "evidence": "参数量会随头数线性增加",
                 "key": data["points"][2]["key"],
+                "mentioned": False,
             }
             and data["points"][2]["key"]
         )

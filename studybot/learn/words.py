@@ -401,7 +401,7 @@ GRAMMAR = (NEGATIONS | NOT_NEGATIONS | POST_NEGATIONS | AUXILIARIES) - {""}
 # Between two words of a clause, these make a list of terms ("KV 缓存、线性、n²"), not a statement.
 BREAKS = set("、/|·•")
 _OPENING_QUOTES, _CLOSING_QUOTES = "「『“", "」』”"
-_ALIAS_DROPPED = BREAKS | set('"「」『』“”')  # an alias word never holds a list mark or a quote
+_ALIAS_DROPPED = set('、"「」『』“”')  # an alias word never holds 、 or a quote ("1/4" keeps its /)
 
 
 def _tokens(text: str, cutter: Lexicon, spaced) -> Iterable[tuple[str, str, int]]:
@@ -478,7 +478,8 @@ def alternative(text: str, formulas: bool = False) -> tuple[str, ...]:
     neighbours into one formula, "224 / 14" being the expression 224/14 and
     not three words anywhere (a ``wrong`` alternative is read so).
     """
-    words = [w for w in (_word(w) for w in normalise(text).split()) if w]
+    # A list mark standing alone ("d_model / h") is no word: spaced, it is no word in an answer either.
+    words = [w for w in (_word(w) for w in normalise(text).split()) if w and w not in BREAKS]
     if not formulas:
         return tuple(words)
     out: list[str] = []

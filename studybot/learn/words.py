@@ -220,7 +220,9 @@ def clause(text: str, asks: bool = False, cutter: Lexicon | None = None) -> Clau
         elif kind == "latin":
             spans.extend((begin + cut, begin + cut) for cut in _COMPOUNDS.get(form, ()))
             following = tokens[n + 1][0] if n + 1 < len(tokens) else ""
-            if token in NEGATIONS and following not in _NOT_NEGATED_BY:
+            glued = normal[place - 1 : place] in "/_-" and place > 0  # "/no_think" is a name
+            glued = glued or normal[place + len(token) : place + len(token) + 1] in ("_", "-")
+            if token in NEGATIONS and following not in _NOT_NEGATED_BY and not glued:
                 negations.append((begin, at))
     spans.extend(primary)
     at_text.append(len(text))
@@ -278,7 +280,9 @@ def _negated(where: Clause, found: list[tuple[int, int]], ignore=(), through=())
         return False
     first, last = found[0][0], max(e for _, e in found)
     groups = {where.group(s) for s, _ in found}
-    if 0 <= where.opening <= first and not any(s < where.opening for s, _ in ignore):
+    colon = where.joined.find(":", max(where.opening, 0))
+    scope = colon if colon >= 0 else len(where.joined)  # "并非处处占优：…" denies only the heading
+    if 0 <= where.opening <= first < scope and not any(s < where.opening for s, _ in ignore):
         own = [n for n in where.negations if any(n[0] < e and n[1] > s for s, e in found)]
         if not any(e <= where.opening for _, e in own):
             return True  # "并不是头数越多越好", "rather than proportional": the whole clause
@@ -374,7 +378,8 @@ def _near(where: Clause, start: int, end: int) -> bool:
     return len(between) <= ENGLISH_REACH and not any(w in _STOPS for w in between)
 
 
-_STOPS = {"—", "–", ":", "(", ")", ";", "=", "->", "→"}  # an English negation reaches no further
+# An English negation reaches no further than these: "needs no retraining and gives control".
+_STOPS = {"—", "–", ":", "(", ")", ";", "=", "->", "→", "and"}
 
 
 def _only_auxiliaries(where: Clause, start: int, end: int, through=()) -> bool:

@@ -61,10 +61,16 @@ _FIGURE = (
 )
 _AFTER = r"(?![a-z0-9])"
 # A figure with no unit after it (no letter, sign or Chinese word; no more digits): "最长 512".
-# Digits only: a lone 一 is far more often "one of" (之一) than a figure.
+# Digits only: a lone 一 is far more often "one of" (之一) than a figure. A unit after it
+# makes it no bare figure ("256 个 token", "3 epochs", "8B"); "2e-5 左右", "2e-5 for" stay bare.
+_UNIT_AFTER = (
+    r"[a-z%×]|\s*(?:[%×]|倍|个|维|层|头|字节|秒|分钟|小时|天|条|次|步|张|块|位|元|美元|万|亿|千|百"
+    r"|(?:tokens?|epochs?|layers?|heads?|steps?|seconds?|secs?|bits?|bytes?|kib|mib|gib|[kmgt]b"
+    r"|[bmkx]|times|percent|dims?)\b)"
+)
 _BARE = re.compile(
     r"(?<![a-z0-9_.\-@])(\d+(?:\.\d+)?e[-+]?\d+(?![a-z])|\d+(?:,\d{3})*(?:\.\d+)?)"
-    r"(?!\.\d|\d|,\d|\s*[%a-z\u3400-\u9fff×])"
+    r"(?!\.\d|\d|,\d|" + _UNIT_AFTER + ")"
 )
 _PATTERNS = {
     "bytes": re.compile(

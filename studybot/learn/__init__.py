@@ -2,9 +2,11 @@
 
 Owns the graders (``grading``: the grade, the live side request's strict
 schema and reading, the offline grader once per bank; ``rubric``, with
-``words``, ``variants``, ``numbers`` and ``sides``: the offline grader on the
-rubric; ``estimate`` with ``terms``: the term estimate of banks without one;
-``lint``: rubric warnings), FSRS cards, ratings and what is due
+``reading``, ``words``, ``clauses``, ``segmenter``, ``variants``, ``numbers``
+and ``sides``: the offline grader on the rubric's claims; ``selftest``: the
+rubric graded against itself; ``estimate`` with ``terms``: the term
+estimate of banks without one; ``lint``: rubric warnings), FSRS cards,
+ratings and what is due
 (``review``), per-chapter progress (``progress``) and an interviewer's
 probes (``probes``). The tables live in the
 store; this package decides what goes in them.

@@ -155,7 +155,10 @@ def located(
         for match in _BARE.finditer(text):
             value = _value(match.group(1))
             if value is not None and match.start() not in taken:
-                out.append((match.start(), (value * _base(number),)))
+                # In the claim's unit ("最长 512" tokens), or, for a count, the count itself
+                # ("5e9 token" against 50 亿).
+                read = (value * _base(number),) + ((value,) if kind == "count" else ())
+                out.append((match.start(), read))
         out.sort()
     return out
 

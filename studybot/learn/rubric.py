@@ -639,8 +639,8 @@ def _known(question: Question) -> tuple[Number, ...]:
             for text in (*texts, claim.zh, claim.en):
                 for found in figures.figures(text, number):
                     out.append(replace(number, value=found[0] / unit))
-                for found in figures.figures(text, Number(1.0)):  # the bare figures too
-                    out.append(replace(number, value=found[0] / unit))
+                for found in figures.figures(text, Number(1.0)):  # the bare figures too,
+                    out.append(replace(number, value=found[0]))  # read as an answer's are
     return tuple(out)
 
 

@@ -38,6 +38,7 @@ _BYTES = {
     "tib": (2**40,),
 }
 _COUNTS = {
+    "万亿": 1e12,
     "亿": 1e8,
     "万": 1e4,
     "千": 1e3,
@@ -50,6 +51,7 @@ _COUNTS = {
     "m": 1e6,
     "thousand": 1e3,
     "k": 1e3,
+    "trillion": 1e12,
 }
 _TIMES = {"倍", "×", "x", "times"}
 _PERCENT = {"%", "percent"}
@@ -80,7 +82,9 @@ _PATTERNS = {
     "times": re.compile(_FIGURE + r"\s*(倍|×|x|times)" + _AFTER + r"|(×)\s*" + _FIGURE),
     "percent": re.compile(_FIGURE + r"\s*(%|percent)"),
     "count": re.compile(
-        _FIGURE + r"\s*(百万|千万|亿|万|千|billion|bn|million|thousand|b|m|k)" + _AFTER
+        _FIGURE
+        + r"\s*(万亿|百万|千万|亿|万|千|trillion|billion|bn|million|thousand|b|m|k)"
+        + _AFTER
     ),
     "token": re.compile(_FIGURE + r"\s*(?:个)?\s*(?:[\u4e00-\u9fff]{1,4}\s*|[a-z]+\s+)?(token)"),
     "bare": _BARE,
@@ -120,13 +124,21 @@ def figures(text: str, number: Number, normalised: bool = False) -> list[tuple[f
     return [values for _, values in located(text, number, normalised)]
 
 
+def bare_figures(text: str) -> list[float]:
+    """The figures of ``text`` said with no unit, as written."""
+    return [
+        v for m in _BARE.finditer(normalise(text)) for v in [_value(m.group(1))] if v is not None
+    ]
+
+
 def located(
     text: str, number: Number, normalised: bool = False, bare: bool = False
 ) -> list[tuple[int, tuple[float, ...]]]:
     """``figures``, each with where it starts in ``text``.
 
     ``bare``: a figure with no unit at all counts too ("ModernBERT 最长 512"
-    for a claim in tokens): where people leave the unit out.
+    for a claim in tokens): where people leave the unit out. Such a find is
+    a ``Bare`` tuple, which keeps the figure as written.
     """
     kind = family(number)
     text = text if normalised else normalise(text)
@@ -158,9 +170,20 @@ def located(
                 # In the claim's unit ("最长 512" tokens), or, for a count, the count itself
                 # ("5e9 token" against 50 亿).
                 read = (value * _base(number),) + ((value,) if kind == "count" else ())
-                out.append((match.start(), read))
+                out.append((match.start(), Bare(read, value)))
         out.sort()
     return out
+
+
+class Bare(tuple):
+    """A figure said without a unit: its readings in base units, and the figure as written."""
+
+    written: float
+
+    def __new__(cls, values: tuple[float, ...], written: float) -> Bare:
+        made = super().__new__(cls, values)
+        made.written = written
+        return made
 
 
 def _base(number: Number) -> float:
@@ -196,6 +219,8 @@ def _values(found: Iterable[re.Match[str]]) -> Iterable[float]:
 def _value(text: str) -> float | None:
     if text[0].isdigit():
         return float(text.replace(",", ""))
+    if text == "一":
+        return None  # "一个 token", "之一": far more often "a" than the figure 1
     return _chinese(text)
 
 

@@ -127,7 +127,7 @@ class Point:
     text: str
     claims: tuple[Claim, ...]
     wrong: tuple[Alias, ...]
-    known: tuple[Number, ...] = ()  # figures the question's key points state: never a wrong one
+    known: tuple = ((), ())  # figures the question states, with a unit and bare: never wrong
 
     @classmethod
     def of(cls, text: str, rubric: PointRubric, asked: Attempt, known=()) -> Point:
@@ -481,11 +481,29 @@ def _figures(claim: Claim, attempt: Attempt, n: int, known, needs_relation: bool
     subject = next(attempt.words_of(n, claim.subject), None)
     if subject is None:
         return []
-    bound = min(range(len(found)), key=lambda i: abs(joined[i] - subject.first))
+    # A figure said in the claim's unit is the one bound to it; bare ones only when none is;
+    # never one inside the subject's own words ("每训练 1 万亿 token 约需 54 万 GPU 小时").
+    named = [span for p in attempt.words_of(n, claim.subject) for span in p.spans]
+    own = [i for i in range(len(found)) if any(s <= joined[i] < e for s, e in named)]
+    free = [i for i in range(len(found)) if i not in own]
+    said = [i for i in free if not isinstance(found[i][1], figures.Bare)]
+    if not (said or free):
+        return []
+    bound = min(said or free, key=lambda i: abs(joined[i] - subject.first))
     values = found[bound][1]
-    if any(figures.matches(values, k) for k in (number, *known)):
+    if figures.matches(values, number) or _known_figure(values, known):
         return []
     return [(-1, Phrase(((joined[bound], joined[bound] + 1),), 1, False))]
+
+
+def _known_figure(values, known) -> bool:
+    """Whether a figure is one the question states: in its unit, or, said bare, as written."""
+    with_unit, bare = known
+    if isinstance(values, figures.Bare) and any(
+        abs(values.written - k) <= 1e-9 + 0.01 * abs(k) for k in bare
+    ):
+        return True
+    return any(figures.matches(values, k) for k in with_unit)
 
 
 def _joined(clause, start: int) -> int:
@@ -622,26 +640,25 @@ def points(question: Question, cutter: Lexicon | None = None) -> tuple[Point, ..
     )
 
 
-def _known(question: Question) -> tuple[Number, ...]:
-    """Every figure the question states (its text, key points and claims), per unit family.
-
-    A figure of the question is never a wrong one: correct answers quote them all.
+def _known(question: Question) -> tuple[tuple[Number, ...], tuple[float, ...]]:
+    """The figures the question states (its text, key points and claims): with a unit of a
+    claim's family, and bare. A figure of the question is never a wrong one: correct
+    answers quote them all; a bare one is matched only by a bare one ("80 层" is no KiB).
     """
     texts = (question.question, *question.key_points)
-    out: list[Number] = []
+    with_unit: list[Number] = []
+    bare: set[float] = set()
     for rubric in question.rubric:
         for claim in rubric.claims:
             if claim.value is None:
                 continue
             number = claim.value
-            out.append(number)
             unit = figures.expected(replace(number, value=1.0))[0]
             for text in (*texts, claim.zh, claim.en):
                 for found in figures.figures(text, number):
-                    out.append(replace(number, value=found[0] / unit))
-                for found in figures.figures(text, Number(1.0)):  # the bare figures too,
-                    out.append(replace(number, value=found[0]))  # read as an answer's are
-    return tuple(out)
+                    with_unit.append(replace(number, value=found[0] / unit))
+                bare.update(figures.bare_figures(text))
+    return tuple(with_unit), tuple(sorted(bare))
 
 
 def alias_words(question: Question) -> set[str]:

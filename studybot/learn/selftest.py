@@ -116,7 +116,8 @@ def _negated(claim: Claim, compiled: Rubric) -> str | None:
         text, start, _ = found
         return text[:start] + NEGATION + text[start:]
     if claim.value is not None:
-        return _wrong_value(claim, width(claim.zh))
+        known = next((p.known for p in compiled.points if claim in p.claims), ((), ()))
+        return _wrong_value(claim, width(claim.zh), known)
     return None
 
 
@@ -154,22 +155,33 @@ def _relation_span(claim: Claim, compiled: Rubric, alias) -> tuple[str, int, int
     return None
 
 
-def _wrong_value(claim: Claim, text: str) -> str | None:
-    """``text`` with the claim's figure replaced by one three times as large."""
-    from studybot.learn import numbers
+WRONG_FACTORS = (3, 7, 0.1, 13)  # a claim's value times one of these is a wrong one
 
-    for start, values in numbers.located(text, claim.value, bare=True):
-        if numbers.matches(values, claim.value):
-            digits = ""
-            for char in text[start:]:
-                if not (char.isdigit() or char in ".,"):
-                    break
-                digits += char
-            if not digits:
-                return None
-            wrong = float(digits.replace(",", "")) * 3
-            shown = f"{wrong:g}"
-            return text[:start] + shown + text[start + len(digits) :]
+
+def _wrong_value(claim: Claim, text: str, known=((), ())) -> str | None:
+    """``text`` with the claim's figure replaced by a wrong one no figure of the question is."""
+    from studybot.learn import numbers, words
+    from studybot.learn.rubric import _known_figure
+
+    normal, where = words.normalise_mapped(text)
+    for start, values in numbers.located(normal, claim.value, normalised=True, bare=True):
+        if not numbers.matches(values, claim.value):
+            continue
+        at = where[start]
+        digits = ""
+        for char in text[at:]:
+            if not (char.isdigit() or char in ".,"):
+                break
+            digits += char
+        if not digits:
+            return None
+        written = float(digits.replace(",", ""))
+        for factor in WRONG_FACTORS:
+            wrong = written * factor
+            scaled = tuple(v * factor for v in values)
+            if not _known_figure(scaled, known) and not numbers.matches(scaled, claim.value):
+                return text[:at] + f"{wrong:g}" + text[at + len(digits) :]
+        return None
     return None
 
 

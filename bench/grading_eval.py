@@ -44,7 +44,7 @@ DEFAULT = ROOT / "tests" / "data" / "grading" / "eval.toml"
 # strong, terse expert, partial, wrong, English, mixed (right with one confident error),
 # salad (the topic's terms, no claim), negated (right, said with 不是/而是/并不/isn't)
 KINDS = ("strong", "terse", "partial", "wrong", "english", "mixed", "salad", "negated")
-FIRM = ("strong", "terse", "negated")
+FIRM = ("strong", "negated")  # the issue holds these two to "under 0.5 at most 5%"
 CREDIT = {"covered": 1.0, "partly": 0.5, "missed": 0.0, "contradicted": 0.0}
 
 
@@ -70,7 +70,7 @@ class Figures:
     agreement: float  # share of points graded exactly as labelled
     false_credit: float  # share of points labelled missed/contradicted marked covered
     wrong_passed: float  # share of wrong attempts graded >= 0.5 or suggested Good/Easy
-    firm_failed: float  # share of strong, terse and negated attempts graded < 0.5
+    firm_failed: float  # share of strong and negated attempts graded < 0.5
     english_gap: float  # mean English minus mean strong
     caught: float  # share of mixed attempts whose contradicted point is marked ⚠
     false_alarm: float  # share of points not labelled contradicted marked ⚠
@@ -302,7 +302,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"attempts with no error and expected >= 0.7 suggested Again: "
         f"{found.again_unearned} of {found.clean_firm}"
     )
-    print(f"strong, terse and negated attempts graded < 0.5: {found.firm_failed:.0%}")
+    print(f"strong and negated attempts graded < 0.5: {found.firm_failed:.0%}")
     print(f"english mean - strong mean: {found.english_gap:+.2f}")
     print(
         f"time per grade after start-up: {per_grade * 1000:.2f} ms "

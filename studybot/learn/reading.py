@@ -173,6 +173,7 @@ class Attempt:
             if not all(finds):
                 continue
             allowed = sum(len(w) for w in alternative) + PHRASE_GAP
+            chains = []
             for start, end in finds[0]:
                 spans = [(start, end)]
                 for found in finds[1:]:
@@ -181,11 +182,10 @@ class Attempt:
                         break
                     spans.append(after[0])
                 if len(spans) == len(alternative) and spans[-1][1] - start <= allowed:
-                    chosen = tuple(spans)
-                    yield Phrase(
-                        chosen, len(alternative), words.negated(clause, [[s] for s in chosen])
-                    )
-                    break
+                    chains.append(tuple(spans))
+            if chains:  # the tightest: "no loss and no gradient" says "no gradient" at its end
+                chosen = min(chains, key=lambda c: (c[-1][1] - c[0][0], -c[0][0]))
+                yield Phrase(chosen, len(alternative), words.negated(clause, [[s] for s in chosen]))
 
     def look(self, alias: Alias, ordered: bool = False) -> Seen:
         """Whether ``alias`` is said (un-negated) somewhere, said only negated, or not said."""

@@ -51,7 +51,7 @@ NEGATIONS = listed(
     "不 没 没有 无 非 未 别 无关 无需 无须 不用 不必 不能 不会 不是 并非 并不 并不是 并没有 "
     "不再 从不 从未 不需要 无法 不可 不可能 不要 毫无 绝不 决不 不应 不该 没法 未必 不一定 "
     "不够 不太 并未 尚未 未曾 "
-    "not no never without cannot none neither nor"
+    "not no never without cannot none neither nor nothing nobody nowhere"
 )
 # Negations that follow their verb: 改变不了, 算不出, 跑不动.
 POST_NEGATIONS = listed("不了 不动 不住 不完 不出 不起")
@@ -71,7 +71,7 @@ NOT_NEGATIONS = listed(
 )
 _NEGATION_CHARS = set("不没无非未别")
 ENGLISH_REACH = 4  # words an English negation reaches across to the words it negates
-_NOT_NEGATED_BY = {"only", "just", "merely", "matter"}  # "not only", "no matter"
+NOT_NEGATED_BY = {"only", "just", "merely", "matter"}  # "not only", "no matter"
 _FOLDS = (
     ("ically", "ic"),
     ("ies", "y"),
@@ -222,7 +222,7 @@ def clause(text: str, asks: bool = False, cutter: Lexicon | None = None) -> Clau
             following = tokens[n + 1][0] if n + 1 < len(tokens) else ""
             glued = normal[place - 1 : place] in "/_-" and place > 0  # "/no_think" is a name
             glued = glued or normal[place + len(token) : place + len(token) + 1] in ("_", "-")
-            if token in NEGATIONS and following not in _NOT_NEGATED_BY and not glued:
+            if token in NEGATIONS and following not in NOT_NEGATED_BY and not glued:
                 negations.append((begin, at))
     spans.extend(primary)
     at_text.append(len(text))

@@ -36,9 +36,8 @@ from dataclasses import dataclass, replace
 from studybot.bank import Question
 from studybot.bank.rubric import Claim as ClaimRubric
 from studybot.bank.rubric import Number, PointRubric
-from studybot.learn import antonyms
+from studybot.learn import antonyms, words
 from studybot.learn import numbers as figures
-from studybot.learn import words
 from studybot.learn.aliases import Alias
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
 from studybot.learn.reading import FOUND, Asked, Attempt, Phrase
@@ -433,7 +432,7 @@ def _rival_statements(claim: Claim, attempt: Attempt, n: int, side, known) -> li
     if named is None or _standard(attempt.clauses[n], named):
         return []
     out = []
-    for polarity, link, spans in _statements(rival, attempt, n, side, known):
+    for polarity, link, _ in _statements(rival, attempt, n, side, known):
         if polarity > 0:
             phrase = Phrase(link, len(link), False)
             out.append((-1, phrase, (next(attempt.words_of(n, claim.rival), None), None)))

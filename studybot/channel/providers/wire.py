@@ -3,7 +3,8 @@
 A part of ``OpenAICompatProvider``. A streamed reply counts only when it
 reached its final event, and ends there: choice 0 up to its finish_reason
 (after which only Chat's usage chunk is read), or the Responses text up to
-``response.completed``. Before that event, an error while the stream is
+``response.completed``; a side request may stop reading sooner (``most``
+characters, then it comes back as cut by the limit). Before that event, an error while the stream is
 read, or a ``StreamWatch`` clock that ran out, means the stream was cut.
 """
 
@@ -28,7 +29,9 @@ class WireReads:
     model: str
     settings: Any
 
-    def _chat_stream(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
+    def _chat_stream(
+        self, messages: Messages, on_text: TextSink | None, limit: int, most: int | None = None
+    ) -> Reply:
         started = time.monotonic()
         stream = self.client.chat.completions.create(
             model=self.model,
@@ -59,6 +62,9 @@ class WireReads:
                     if choice.finish_reason:
                         finish = choice.finish_reason
                         watch.finished()  # only the usage chunk may follow
+                if finish is None and _past(parts, most):
+                    finish = "length"  # read up to ``most``: the rest is not wanted
+                    break
                 if watch.expired:
                     break
         if finish is None:
@@ -85,7 +91,9 @@ class WireReads:
             text=text, usage=replies.chat_usage(response.usage), finish_reason=choice.finish_reason
         )
 
-    def _responses_stream(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
+    def _responses_stream(
+        self, messages: Messages, on_text: TextSink | None, limit: int, most: int | None = None
+    ) -> Reply:
         started = time.monotonic()
         stream = self.client.responses.create(
             model=self.model,
@@ -96,6 +104,7 @@ class WireReads:
         parts: list[str] = []
         final: Any = None
         finish = "stop"
+        stopped = False  # read up to ``most``: the rest is not wanted
         with stream, self._watched(stream, parts, started) as watch:
             replies.expect_event_stream(stream)
             for event in cast(Iterable[Any], stream):  # one of many event types, read by .type
@@ -115,13 +124,15 @@ class WireReads:
                     raise replies.reported(getattr(event.response, "error", None))
                 elif kind == "error":
                     raise replies.reported(event)
+                if final is None and _past(parts, most):
+                    stopped, finish = True, "length"
+                    break
                 if final is not None or watch.expired:
                     break  # the final event carries the usage: nothing after it is read
-        if final is None:
+        if final is None and not stopped:
             raise StreamCut("it ended without response.completed", replies.size(parts))
-        return Reply(
-            text="".join(parts), usage=replies.responses_usage(final.usage), finish_reason=finish
-        )
+        usage = replies.responses_usage(getattr(final, "usage", None))
+        return Reply(text="".join(parts), usage=usage, finish_reason=finish)
 
     def _responses_whole(
         self, messages: Messages, on_text: TextSink | None, limit: int, **extra: Any
@@ -177,6 +188,10 @@ class WireReads:
         if watch.expired == IDLE:
             # Keep-alive comments are no data: idle time counts from the last event.
             raise StreamCut(f"no data for {idle:g} s", replies.size(parts))
+
+
+def _past(parts: list[str], most: int | None) -> bool:
+    return most is not None and replies.size(parts) >= most
 
 
 class SinkFailed(Exception):

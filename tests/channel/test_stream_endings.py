@@ -73,9 +73,7 @@ def test_a_stream_of_keepalive_comments_ends_at_request_timeout(invoke, live, wi
 
 @pytest.mark.parametrize("wire_api", ["chat", "responses"])
 @pytest.mark.parametrize("every", [0.0, 0.2], ids=["silent", "keepalive"])
-def test_a_finished_answer_is_saved_though_the_connection_stays_open(
-    invoke, live, wire_api, every
-):
+def test_a_finished_answer_is_saved_though_the_connection_stays_open(invoke, live, wire_api, every):
     with live("stream_idle_timeout = 20\nrequest_timeout = 60\nmax_retries = 2\n") as server:
         server.script(Fault.linger(seconds=15, every=every))
         result, seconds = run(invoke, server, wire_api)

@@ -337,8 +337,10 @@ def parse(
         raise Malformed(f"{len(text)} characters, over the {REPLY_CHARS} a grade may take")
     try:
         data = json.loads(text)
-    except ValueError as exc:
-        raise Malformed(f"not JSON ({exc.msg})") from None
+    except ValueError as exc:  # a JSONDecodeError, or an integer of over 4,300 digits
+        raise Malformed(f"not JSON ({getattr(exc, 'msg', exc)})") from None
+    except RecursionError:
+        raise Malformed("JSON nested too deep") from None
     if not isinstance(data, dict) or not isinstance(data.get("points"), list):
         raise Malformed("no points list")
     marks: dict[int, tuple[str, str]] = {}

@@ -14,7 +14,7 @@ import json
 import time
 
 import pytest
-from openai_server import OpenAIServer
+from openai_server import Fault, OpenAIServer
 from scripted import ScriptedInterview, interview, interviewer_reply, learner_text
 
 from studybot.learn import grading
@@ -177,3 +177,15 @@ def test_a_huge_probe_is_cut_where_it_is_stored_and_shown(live):
     assert len(saved[0].question) <= 301  # PROBE_CHARS
     assert learner.probes == [saved[0].question]  # what the learner was shown
     assert "the model's probe was longer than 300 characters; cut there" in learner.notices
+
+
+@pytest.mark.parametrize("where", ["grade", "body"])
+def test_json_nested_too_deep_is_a_malformed_reply_not_a_crash(invoke, live, where):
+    deep = "[" * 20_000 + "]" * 20_000  # under REPLY_CHARS: it is read
+    server, args = live(lambda body: deep)
+    if where == "body":  # the API's own JSON, which the client reads before studybot
+        body = '{"id": "x", "object": "chat.completion", "choices": ' + deep + "}"
+        server.script(*[Fault.raw(body, "application/json")] * 2)
+    data = graded(invoke, args)
+    assert data["source"] == "offline-fallback"
+    assert "nested too deep" in data["note"]

@@ -234,6 +234,8 @@ class OpenAICompatProvider(WireReads):
             raise failed.error from None
         except json.JSONDecodeError:
             raise Malformed("text that is not valid JSON (cut short, or not the API)") from None
+        except RecursionError:
+            raise Malformed("JSON nested too deep to read") from None
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             # The client hands back what it cannot parse as-is; reading it fails here.
             raise Malformed(f"a reply in an unexpected shape ({type(exc).__name__})") from None

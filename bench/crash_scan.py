@@ -19,7 +19,14 @@ Families of cases:
   helper's; reported, not fixed here);
 - signals: INT, HUP and TERM at every prompt of a quiz in a pseudo-terminal
   (read keys, the attempt editor, the rating, a follow-up, a streaming answer);
-- streams: stdout or stderr closed, and stdout closed early by its reader.
+- streams: stdout or stderr closed, and stdout closed early by its reader;
+- keepalive: a live server (the tests' local one) that sends only keep-alive
+  comments, holds the connection open and silent (or commenting) after the
+  final event, sends text after it or a second choice (chat and responses);
+  each case also has the exit code a correct run gives;
+- side: ``grade`` with learner text that tries to end its block in the
+  grading request, and a judge whose reply is huge, nested too deep, holds
+  escape codes, quotes words the learner never wrote or is no grade at all.
 
     PYTHONPATH=. python bench/crash_scan.py                # everything
     PYTHONPATH=. python bench/crash_scan.py --only banks --jobs 3 --json out.json
@@ -35,17 +42,23 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from crash_cases import (  # noqa: E402
+    KEY,
+    MODEL,
     bank_cases,
     import_cases,
+    keepalive_cases,
     prompt_routes,
     settings_cases,
+    side_cases,
     stream_cases,
 )
 
@@ -89,12 +102,26 @@ def judge(family: str, name: str, rc: int | None, seconds: float, err: str) -> O
     return outcome
 
 
+@contextmanager
+def serving(serve) -> Iterator[str]:
+    """The base URL of a local OpenAI-compatible server set up as ``serve`` says ("" for none)."""
+    if serve is None:
+        yield ""
+        return
+    from openai_server import OpenAIServer, default_answer
+
+    server = OpenAIServer(key=KEY, models=[MODEL], answer=serve.answer or default_answer)
+    server.script(*serve.faults)
+    with server:
+        yield server.base_url
+
+
 def run_case(family: str, case) -> Outcome:
     """One subprocess case: ``case`` sets up its home and says how to run."""
-    with tempfile.TemporaryDirectory(prefix="crash-") as folder:
+    with tempfile.TemporaryDirectory(prefix="crash-") as folder, serving(case.serve) as url:
         home = Path(folder) / "home"
         home.mkdir()
-        args, env, stdin, streams = case.prepare(home, Path(folder))
+        args, env, stdin, streams = case.prepare(home, Path(folder), url)
         command = streams.wrap([sys.executable, "-m", "studybot", *args])
         started = time.monotonic()
         try:
@@ -111,7 +138,11 @@ def run_case(family: str, case) -> Outcome:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
             rc, err = None, ""
-        return judge(family, case.name, rc, time.monotonic() - started, err)
+        outcome = judge(family, case.name, rc, time.monotonic() - started, err)
+        if case.expect is not None and rc is not None and rc != case.expect:
+            outcome.crash = True
+            outcome.notes.append(f"exit {rc}, expected {case.expect}")
+        return outcome
 
 
 def run_prompt(route, number: int) -> Outcome:
@@ -160,7 +191,10 @@ def run_prompt(route, number: int) -> Outcome:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["settings", "banks", "imports", "signals", "streams"])
+    parser.add_argument(
+        "--only",
+        choices=["settings", "banks", "imports", "signals", "streams", "keepalive", "side"],
+    )
     parser.add_argument("--jobs", type=int, default=2, help="cases at once (default 2)")
     parser.add_argument("--json", type=Path, help="write every outcome to this file")
     options = parser.parse_args()
@@ -169,6 +203,8 @@ def main() -> None:
         "banks": bank_cases,
         "imports": import_cases,
         "streams": stream_cases,
+        "keepalive": keepalive_cases,
+        "side": side_cases,
     }
     outcomes: list[Outcome] = []
     started = time.monotonic()

@@ -3,7 +3,9 @@
 It serves ``/api/chat/completions`` (streaming or not), ``/api/responses``
 (streaming or not) and ``/api/models`` the way compatible providers do,
 logs every request it receives, and can be told to misbehave: an HTTP
-status with an OpenAI-style error body, a stream cut mid-way, a stall.
+status with an OpenAI-style error body, a stream cut mid-way, a stall,
+keep-alive comments instead of data, a connection held open after the
+final event, text after it, a second choice.
 Tests drive it through the real ``openai`` client; nothing is patched.
 
     with OpenAIServer(key="sk-test", models=["m"]) as server:
@@ -49,13 +51,16 @@ class Received:
 class Fault:
     """One misbehaviour, applied to one generation request."""
 
-    kind: str  # "status", "raw", "cut", "stall", "stream_error", "bad_sse"
+    kind: str  # "status", "raw", "cut", "stall", "stream_error", "bad_sse", "keepalive",
+    # "linger", "trailing", "second_choice"
     status: int = 500
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
     after_chunks: int = 2  # cut/stall: text chunks sent before the fault
     clean: bool = True  # cut: close cleanly (no error) rather than mid-message
-    seconds: float = 5.0  # stall: how long the server goes silent
+    seconds: float = 5.0  # stall, keepalive, linger: how long the server holds the connection
+    every: float = 0.0  # keepalive, linger: seconds between ": keepalive" comments (0: silent)
+    text: str = ""  # trailing, second_choice: the extra text sent
     content_type: str = "application/json"  # raw: the Content-Type sent with ``body``
 
     @classmethod
@@ -125,6 +130,27 @@ class Fault:
     @classmethod
     def stall(cls, seconds: float = 5.0, after_chunks: int = 2) -> Fault:
         return cls("stall", seconds=seconds, after_chunks=after_chunks)
+
+    @classmethod
+    def keepalive(cls, seconds: float = 15.0, every: float = 0.2, after_chunks: int = 1) -> Fault:
+        """After ``after_chunks`` text chunks, only SSE comments, then the connection closes."""
+        return cls("keepalive", seconds=seconds, every=every, after_chunks=after_chunks)
+
+    @classmethod
+    def linger(cls, seconds: float = 15.0, every: float = 0.0) -> Fault:
+        """Every event up to the final one (and Chat's usage), then the connection stays open,
+        silent or sending comments every ``every`` s; Chat's ``[DONE]`` never comes."""
+        return cls("linger", seconds=seconds, every=every)
+
+    @classmethod
+    def trailing(cls, text: str) -> Fault:
+        """Answer text sent after the final event (Chat's finish chunk, ``response.completed``)."""
+        return cls("trailing", text=text)
+
+    @classmethod
+    def second_choice(cls, text: str) -> Fault:
+        """Chat deltas of a second choice (index 1), one after each of choice 0's."""
+        return cls("second_choice", text=text)
 
     @classmethod
     def stream_error(cls, code: str, message: str, after_chunks: int = 2) -> Fault:
@@ -390,7 +416,8 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                 asked = (body.get("stream_options") or {}).get("include_usage")
                 send_usage = server.usage is not None and bool(asked)
                 events = _chat_events if wire == "chat" else _responses_events
-                self._stream(events(model, text, usage, server, finish), fault, send_usage)
+                sent = _with_extra(events(model, text, usage, server, finish), fault)
+                self._stream(sent, fault, send_usage)
             elif wire == "chat":
                 self._json(200, _chat_completion(model, text, usage, server, finish))
             else:
@@ -438,11 +465,12 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                 self.send_header("Content-Length", "1000000")
             self.end_headers()
             sent_text = 0
+            breaking = fault is not None and fault.kind in BREAKING
             for name, data, role in events:
                 if role == "usage" and not send_usage:
                     continue
-                faulty = role != "text" or sent_text >= fault.after_chunks if fault else False
-                if faulty and role != "start":
+                faulty = breaking and (role != "text" or sent_text >= fault.after_chunks)
+                if faulty and role not in ("start", "extra"):
                     if fault.kind == "stall":
                         self.wfile.flush()
                         server._release.wait(fault.seconds)
@@ -450,15 +478,59 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                         self.wfile.write(_error_event(fault.body, chat=not events[0][0]))
                     elif fault.kind == "bad_sse":
                         self.wfile.write(b'data: {"id": "chatcmpl-test", "choices": [{"de\n\n')
+                    elif fault.kind == "keepalive":
+                        self._hold(fault)
                     return
                 prefix = f"event: {name}\n" if name else ""
                 self.wfile.write(f"{prefix}data: {json.dumps(data)}\n\n".encode())
                 self.wfile.flush()
                 sent_text += role == "text"
+            if fault is not None and fault.kind == "linger":
+                self._hold(fault)  # the answer is whole; the connection stays open
+                return
             if events and not events[0][0]:  # Chat Completions ends with [DONE]
                 self.wfile.write(b"data: [DONE]\n\n")
 
+        def _hold(self, fault: Fault) -> None:
+            """Keep the connection open for ``fault.seconds``: silent, or with SSE comments."""
+            self.wfile.flush()
+            until = time.monotonic() + fault.seconds
+            while time.monotonic() < until:
+                if server._release.wait(fault.every or fault.seconds):
+                    return  # the server is stopping
+                if fault.every:
+                    self.wfile.write(b": keepalive\n\n")
+                    self.wfile.flush()
+
     return Handler
+
+
+BREAKING = {"cut", "stall", "stream_error", "bad_sse", "keepalive"}  # faults that end a stream
+
+
+def _with_extra(events: list[tuple[str, dict[str, Any], str]], fault: Fault | None):
+    """``events`` with a ``trailing`` or ``second_choice`` fault's extra events put in."""
+    if fault is None or fault.kind not in ("trailing", "second_choice"):
+        return events
+    chat = not events[0][0]
+    texts = [n for n, (_, _, role) in enumerate(events) if role == "text"]
+    out = list(events)
+    if fault.kind == "trailing":
+        name, data, _ = events[texts[-1]]
+        extra = json.loads(json.dumps(data))
+        if chat:
+            extra["choices"][0]["delta"] = {"content": fault.text}
+        else:
+            extra["delta"] = fault.text
+        end = next(n for n, (_, _, role) in enumerate(events) if role == "end")
+        out.insert(end + 1, (name, extra, "extra"))
+        return out
+    for n in reversed(texts):  # second_choice: Chat only
+        name, data, _ = events[n]
+        extra = json.loads(json.dumps(data))
+        extra["choices"][0].update(index=1, delta={"content": fault.text})
+        out.insert(n + 1, (name, extra, "extra"))
+    return out
 
 
 def _error_event(error: dict[str, Any], chat: bool) -> bytes:

@@ -158,6 +158,12 @@ def interview(
     return interviewing.run(study, begun.store, begun.record, listener)
 
 
+def learner_text(content: str, name: str) -> str:
+    """The learner's text in a side request: the value in its one-line JSON object."""
+    line = next(line for line in content.split("\n") if line.startswith(f'{{"{name}":'))
+    return json.loads(line)[name]
+
+
 def interviewer_reply(body: dict) -> str:
     """A local server's model for interviews: it puts questions, writes probes, grades in JSON.
 
@@ -167,7 +173,7 @@ def interviewer_reply(body: dict) -> str:
     last = (body.get("messages") or body.get("input"))[-1]["content"]
     if body.get("response_format") or (body.get("text") or {}).get("format"):
         count = int(re.search(r"n = 1\.\.(\d+)", last).group(1))
-        said = last.split("<<<", 1)[1].split(">>>", 1)[0].strip()
+        said = learner_text(last, "attempt")
         full = "补充" in said
         points = [
             {"n": n, "state": "covered" if full or n == 1 else "missed", "evidence": said[:10]}

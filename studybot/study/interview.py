@@ -240,8 +240,12 @@ class _Question:
                 reply = None
             latency = (time.perf_counter() - started) * 1000
             if reply is not None and reply.text.strip():
-                text, source = " ".join(reply.text.split()), probing.MODEL
-                usage = tokens.settle(reply.usage, messages, reply.text).usage
+                text, cut = probing.model_text(reply.text)
+                if cut:
+                    self.listener.notice(cut)
+                source = probing.MODEL
+                read = reply.text[: probing.PROBE_READ_CHARS]  # the local count stops there too
+                usage = tokens.settle(reply.usage, messages, read).usage
         return ProbeRecord(
             session_id=self.session.id,
             question_id=question.id,

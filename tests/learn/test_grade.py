@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 from openai_server import OpenAIServer
-from scripted import Scripted, quiz
+from scripted import Scripted, learner_text, quiz
 
 from studybot import bank
 from studybot.bank import Question
@@ -181,11 +181,12 @@ class Grades:
             self.malformed -= 1
             return "当然！这是评分：covered 了两点"
         count = last.count("\n", last.index("参考要点"), last.index("用户的作答")) - 2
+        quote = learner_text(last, "attempt")[:3]  # the attempt's own words
         points = [
             {
                 "n": n,
                 "state": self.states[n - 1] if n <= len(self.states) else "missed",
-                "evidence": "大模型" if n <= len(self.states) else "",
+                "evidence": quote if n <= len(self.states) else "",
             }
             for n in range(1, count + 1)
         ]

@@ -111,6 +111,7 @@ def test_with_a_key_the_bench_grades_through_the_live_grader(monkeypatch):
     import tomllib
 
     from openai_server import OpenAIServer
+    from scripted import learner_text
 
     with (DATA / "eval.toml").open("rb") as handle:
         attempts = tomllib.load(handle)["attempt"][:10]
@@ -118,7 +119,7 @@ def test_with_a_key_the_bench_grades_through_the_live_grader(monkeypatch):
 
     def judge(body):
         last = body["messages"][-1]["content"]
-        attempt = last.split("<<<\n", 1)[1].split("\n>>>", 1)[0]
+        attempt = learner_text(last, "attempt")
         labels = by_text[attempt.strip()]
         points = [{"n": n, "state": s, "evidence": ""} for n, s in enumerate(labels, start=1)]
         return json.dumps({"points": points, "advice": "ok"})

@@ -40,6 +40,7 @@ CONNECT_TIMEOUT = 5.0  # seconds to open a connection: an unreachable host fails
 MORE_ROOM = 2  # a cut answer is asked once more with this many times the output tokens
 MODEL_LIST_MISSING = {404, 405, 501}  # statuses meaning "this endpoint lists no models"
 SCHEMA_NAME = "studybot_reply"  # the name a strict JSON schema is sent under
+PROBE_READ_CHARS = 2_000  # a probe is a sentence or two: a streamed one is not read past this
 # A JSON reply: False (text), True (any JSON object) or the JSON schema it must follow.
 JsonReply = bool | Mapping[str, Any]
 
@@ -129,8 +130,10 @@ class OpenAICompatProvider(WireReads):
         )
 
     def probe(self, messages: Messages, *, question: Question) -> Reply | None:
-        """An interviewer's follow-up question: a short side request, not streamed."""
-        return self.ask(messages, None, f"a follow-up question on question {question.id}")
+        """An interviewer's follow-up question: a short side request, read up to
+        ``PROBE_READ_CHARS`` and never asked again for being cut there."""
+        what = f"a follow-up question on question {question.id}"
+        return self.ask(messages, None, what, most=PROBE_READ_CHARS)
 
     # -- requests -------------------------------------------------------------
 
@@ -141,17 +144,20 @@ class OpenAICompatProvider(WireReads):
         what: str,
         *,
         json_reply: JsonReply = False,
+        most: int | None = None,
     ) -> Reply:
         """One whole answer: an empty or cut one is asked once more, with more room if cut.
 
         If the second reply is still not whole it is returned as it is, and
         the session saves it flagged (``Turn.answer_flag``), never as normal.
         A JSON reply (grading) is returned as it comes: its reader falls back.
+        ``most``: a streamed reply is read up to this many characters, and one
+        cut (there, or by the token limit) is returned as it is.
         """
         limit = self.settings.max_output_tokens
-        reply = self._retrying(messages, on_text, what, limit, json_reply)
+        reply = self._retrying(messages, on_text, what, limit, json_reply, most)
         cut = reply.finish_reason == "length"
-        if json_reply or (reply.text.strip() and not cut):
+        if json_reply or (reply.text.strip() and (not cut or most is not None)):
             return reply
         room = self.settings.context_window - tokens.prompt_tokens(messages)
         larger = min(limit * MORE_ROOM, room) if cut else limit
@@ -159,7 +165,7 @@ class OpenAICompatProvider(WireReads):
             return reply  # the window has no more room to give
         why = f"was cut at {limit} tokens" if cut else "came back empty"
         self.notify(f"\n{what}: the answer {why}; asking once more with room for {larger}")
-        return self._retrying(messages, on_text, what, larger, json_reply)
+        return self._retrying(messages, on_text, what, larger, json_reply, most)
 
     def _retrying(
         self,
@@ -168,6 +174,7 @@ class OpenAICompatProvider(WireReads):
         what: str,
         limit: int,
         json_reply: JsonReply = False,
+        most: int | None = None,
     ) -> Reply:
         """One answer, retried on failures that retrying can fix."""
         import openai
@@ -184,7 +191,7 @@ class OpenAICompatProvider(WireReads):
             shown.clear()
             try:
                 return self._parsed(
-                    messages, sink if on_text is not None else None, limit, json_reply
+                    messages, sink if on_text is not None else None, limit, json_reply, most
                 )
             except (openai.OpenAIError, StreamCut, ReportedError, Malformed) as exc:
                 failure = classify(exc, self.channel, what)
@@ -205,7 +212,12 @@ class OpenAICompatProvider(WireReads):
         raise AssertionError("unreachable")  # the loop returns or raises
 
     def _parsed(
-        self, messages: Messages, on_text: TextSink | None, limit: int, json_reply: JsonReply
+        self,
+        messages: Messages,
+        on_text: TextSink | None,
+        limit: int,
+        json_reply: JsonReply,
+        most: int | None = None,
     ) -> Reply:
         """``_once``, with replies the client could not read turned into Malformed.
 
@@ -217,11 +229,13 @@ class OpenAICompatProvider(WireReads):
         try:
             if json_reply:
                 return self._json_once(messages, limit, json_reply)
-            return self._once(messages, sink, limit)
+            return self._once(messages, sink, limit, most)
         except SinkFailed as failed:
             raise failed.error from None
         except json.JSONDecodeError:
             raise Malformed("text that is not valid JSON (cut short, or not the API)") from None
+        except RecursionError:
+            raise Malformed("JSON nested too deep to read") from None
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             # The client hands back what it cannot parse as-is; reading it fails here.
             raise Malformed(f"a reply in an unexpected shape ({type(exc).__name__})") from None
@@ -232,13 +246,16 @@ class OpenAICompatProvider(WireReads):
         backoff = min(BACKOFF_CAP, self.settings.retry_backoff * 2**attempt)
         return backoff * (1 - JITTER * self.jitter())
 
-    def _once(self, messages: Messages, on_text: TextSink | None, limit: int) -> Reply:
+    def _once(
+        self, messages: Messages, on_text: TextSink | None, limit: int, most: int | None = None
+    ) -> Reply:
+        # ``most`` bounds only a stream: the client reads a whole reply before we see it.
         if self.settings.wire_api == "responses":
             if self.settings.stream:
-                return self._responses_stream(messages, on_text, limit)
+                return self._responses_stream(messages, on_text, limit, most)
             return self._responses_whole(messages, on_text, limit)
         if self.settings.stream:
-            return self._chat_stream(messages, on_text, limit)
+            return self._chat_stream(messages, on_text, limit, most)
         return self._chat_whole(messages, on_text, limit)
 
     def _json_once(self, messages: Messages, limit: int, json_reply: JsonReply) -> Reply:

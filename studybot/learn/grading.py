@@ -249,8 +249,9 @@ def advice(results: Sequence[PointResult], attempt: str, restated: bool = False)
     if wrong:
         said = results[wrong[0] - 1]
         many = f"{len(wrong)} points contradict" if len(wrong) > 1 else "1 point contradicts"
-        return f"{many} the key; start with point {wrong[0]}: {clip(said.key or said.point, 40)}"
-    first = clip(results[missed[0] - 1].point, 40)
+        key = (said.key or said.point).replace("`", "")
+        return f"{many} the key; start with point {wrong[0]}: {clip(key, 40)}"
+    first = clip(results[missed[0] - 1].point.replace("`", ""), 40)  # no Markdown in one line
     partly = sum(r.state == PARTLY for r in results)
     left = f"{len(missed)} of {len(results)} not covered" + (
         f" ({partly} partly)" if partly else ""

@@ -278,11 +278,20 @@ def _first(attempt: Attempt, clauses: Sequence[int], alias: Alias):
 
 
 def _mentioned(claim: Claim, attempt: Attempt) -> Said:
+    """The clause that names most of the claim's terms without stating it, if one does."""
+    best: tuple[int, int, tuple] | None = None  # (characters named, clause, spans)
     for n in range(len(attempt.clauses)):
-        for alias in claim.parts:
-            for phrase in attempt.words_of(n, alias):
-                return Said(MENTIONED, n, phrase.spans)
-    return Said(ABSENT)
+        spans = tuple(
+            span
+            for alias in (*claim.parts, *filter(None, [claim.relation]))
+            for phrase in [next(attempt.words_of(n, alias), None)]
+            if phrase is not None
+            for span in phrase.spans
+        )
+        named = sum(e - s for s, e in set(spans))
+        if spans and (best is None or named > best[0]):
+            best = (named, n, spans)
+    return Said(MENTIONED, best[1], best[2]) if best else Said(ABSENT)
 
 
 def settle(said: Sequence[Said], statements: Sequence[Said], claims: Sequence[Claim], attempt):

@@ -1,4 +1,4 @@
-"""The four states of a graded key point and what each earns."""
+"""The four states of a graded key point, what each earns, and the rating a grade suggests."""
 
 from __future__ import annotations
 
@@ -12,3 +12,28 @@ def clip(text: str, limit: int) -> str:
     """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
     text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+RATINGS = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
+# Lower bounds of the grade (covered + half the partly, over the key points)
+# that suggest Hard, Good and Easy; below the first, Again. Under 70 % is never
+# a good recall; nearly everything covered is an easy one. A contradicted
+# point (a wrong belief stated) suggests Again whatever the rest.
+SUGGESTION_BOUNDS = ((0.9, 4), (0.7, 3), (0.35, 2))
+
+
+def suggest_rating(score: float | None, contradicted: int = 0) -> int:
+    """The rating a grade suggests: <0.35 Again, <0.7 Hard, <0.9 Good, else Easy.
+
+    Any ``contradicted`` point suggests Again. No grade (read mode, or
+    grading was skipped) suggests Good: the user saw the answer and moves on
+    unless they say otherwise.
+    """
+    if contradicted:
+        return 1
+    if score is None:
+        return 3
+    for bound, rating in SUGGESTION_BOUNDS:
+        if score >= bound:
+            return rating
+    return 1

@@ -31,17 +31,12 @@ from fsrs import Card, Rating, Scheduler, State
 
 from studybot.bank import Bank, Question
 from studybot.errors import BadInput
+from studybot.learn.marks import RATINGS, SUGGESTION_BOUNDS, suggest_rating  # noqa: F401
 from studybot.storage.store import CardRow, ReviewEntry, Store
 
 if TYPE_CHECKING:
     from studybot.channel.config import Settings
 
-RATINGS = {1: "Again", 2: "Hard", 3: "Good", 4: "Easy"}
-# Lower bounds of the grade (covered + half the partly, over the key points)
-# that suggest Hard, Good and Easy; below the first, Again. Under 70 % is never
-# a good recall; nearly everything covered is an easy one. A contradicted
-# point (a wrong belief stated) suggests Again whatever the rest.
-SUGGESTION_BOUNDS = ((0.9, 4), (0.7, 3), (0.35, 2))
 STATES = {State.Learning: "learning", State.Review: "review", State.Relearning: "relearning"}
 
 _scheduler = Scheduler()  # the defaults, for what does not depend on the settings
@@ -110,23 +105,6 @@ class QuestionStats:
     mean_grade: float | None  # mean of the graded reviews; None if none was graded
     last_reviewed: str  # ISO-8601 UTC
     retention: float  # FSRS probability of recall at the time asked, 0-1
-
-
-def suggest_rating(score: float | None, contradicted: int = 0) -> int:
-    """The rating a grade suggests: <0.35 Again, <0.7 Hard, <0.9 Good, else Easy.
-
-    Any ``contradicted`` point suggests Again. No grade (read mode, or
-    grading was skipped) suggests Good: the user saw the answer and moves on
-    unless they say otherwise.
-    """
-    if contradicted:
-        return 1
-    if score is None:
-        return 3
-    for bound, rating in SUGGESTION_BOUNDS:
-        if score >= bound:
-            return rating
-    return 1
 
 
 def record_review(

@@ -15,10 +15,10 @@ from studybot.channel.providers.offline import answer_text
 from studybot.errors import BadInput
 from studybot.learn import grading
 from studybot.learn.grading import Grade
+from studybot.learn.marks import suggest_rating
 from studybot.study.conversation import Conversation
 from studybot.study.opening import Options, open_study
 from studybot.study.prompt import system_prefix
-from studybot.study.quizzing import suggestion
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class Checker:
         conversation = Conversation(self.prefix, None, [(question, answer_text(question))])
         messages = conversation.side(grading.grading_request(question, attempt))
         result = grading.judge(self.study.provider, self.grader, messages, question, attempt)
-        return Checked(question, result, suggestion(result))
+        return Checked(question, result, suggest_rating(result.score, result.contradicted))
 
 
 def check(options: Options, question_id: int, attempt: str) -> Checked:

@@ -12,15 +12,33 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from studybot import bank as banks
+from studybot.bank import Bank
 from studybot.channel import config, providers
+from studybot.channel.config import Settings
+from studybot.channel.providers.base import Provider
 from studybot.errors import BadInput
-from studybot.learn import review as reviews
-from studybot.storage.store import SessionRecord, Store
-from studybot.study import carry, resuming, selection, session
-from studybot.study.session import Study
+
+if TYPE_CHECKING:  # the store and the loop load when a session begins, not for `grade`
+    from studybot.storage.store import SessionRecord, Store
+    from studybot.study import carry
+
+
+@dataclass(frozen=True)
+class Study:
+    """What a run needs besides the store: the bank, the provider, the settings."""
+
+    bank: Bank
+    provider: Provider
+    settings: Settings
+    key: str = ""  # how sessions name the bank (a saved name, a resolved path); "": its name
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            object.__setattr__(self, "key", self.bank.name)
 
 
 @dataclass(frozen=True)
@@ -37,12 +55,14 @@ def open_study(options: Options) -> tuple[Study, str | None]:
     """The study these options describe, and a notice to show once (or None)."""
     record = options.session
     if record is not None:
+        from studybot.study import resuming
+
         settings = resuming.settings_for(record, dict(options.flags), options.waiting_for_live)
         key = record.bank
         bank = banks.load(resuming.bank_ref(record))
     else:
         settings = config.load(config.flag_settings(dict(options.flags)))
-        ref = resuming.bank_key(options.bank)  # a path is stored resolved: resume from anywhere
+        ref = bank_key(options.bank)  # a path is stored resolved: resume from anywhere
         bank = banks.load(ref)
         key = ref or bank.name
     provider, notice = providers.choose(settings, bank)
@@ -68,6 +88,13 @@ class Begun:
     store: Store
     record: SessionRecord
     carried: carry.Carried | None
+
+
+def bank_key(ref: str | None) -> str | None:
+    """A --bank that names a path is stored resolved, so resume works from any folder."""
+    if ref and Path(ref).expanduser().exists():
+        return str(Path(ref).expanduser().resolve())
+    return ref
 
 
 def attended(mode: str, answerer: bool) -> None:
@@ -105,6 +132,9 @@ def begin(
     A choice that names nothing studyable writes nothing, and so does a quiz
     with no one to answer it (``answerer`` False).
     """
+    from studybot.storage.store import Store
+    from studybot.study import carry, selection, session
+
     # Only --weak reads the review log; a home that has none has nothing rated yet.
     weak_from = Store.open() if choice.weak is not None and Store.exists() else None
     questions = selection.choose(
@@ -144,6 +174,9 @@ def begin_review(
 
     None when nothing is left to serve today (``learn.review.serve``).
     """
+    from studybot.learn import review as reviews
+    from studybot.study import selection, session
+
     questions = reviews.serve(store, study.bank, study.key, study.settings, limit=limit)
     if not questions:
         return None
@@ -172,6 +205,8 @@ def reopen(
     and the channel it continues with is recorded on it. A quiz or review
     with no one to answer it (``answerer`` False) is left as it was.
     """
+    from studybot.study import resuming
+
     record = resuming.pick(store, session_id)
     attended(record.mode, answerer)
     waiting = not record.live and bool(resuming.unanswered_offline(store, record))

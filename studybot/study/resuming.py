@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from studybot.bank import Bank, Question
@@ -112,13 +111,6 @@ def unanswered_offline(store: Store, record: SessionRecord) -> list[int]:
 # -- faithful resumes --------------------------------------------------------
 
 DIGEST_CHARS = 16  # hex characters kept of each question's sha256
-
-
-def bank_key(ref: str | None) -> str | None:
-    """A --bank that names a path is stored resolved, so resume works from any folder."""
-    if ref and Path(ref).expanduser().exists():
-        return str(Path(ref).expanduser().resolve())
-    return ref
 
 
 def question_digests(questions: Sequence[Question]) -> dict[str, str]:

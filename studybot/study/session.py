@@ -19,9 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from studybot.bank import Bank, Question
+from studybot.bank import Question
 from studybot.channel.config import Settings
-from studybot.channel.providers.base import Provider
 from studybot.channel.providers.offline import answer_text, has_answer
 from studybot.costs import tokens
 from studybot.errors import BadInput, ContextOverflow
@@ -39,6 +38,7 @@ from studybot.study.listening import (  # noqa: F401 - the loop's vocabulary, na
     Listener,
     Stopped,
 )
+from studybot.study.opening import Study  # noqa: F401 - what a run needs, named here too
 from studybot.types import Messages, Reply, Usage
 
 # Tokens kept free for the carried summary when projecting a segment's peak.
@@ -61,20 +61,6 @@ POLICIES = {
     # an interview runs its own loop (study.interview); its ratings come at the end
     "interview": Policy(attempt_first=True, grades=True, rating_expected=True),
 }
-
-
-@dataclass(frozen=True)
-class Study:
-    """What a run needs besides the store: the bank, the provider, the settings."""
-
-    bank: Bank
-    provider: Provider
-    settings: Settings
-    key: str = ""  # how sessions name the bank (a saved name, a resolved path); "": its name
-
-    def __post_init__(self) -> None:
-        if not self.key:
-            object.__setattr__(self, "key", self.bank.name)
 
 
 def start(

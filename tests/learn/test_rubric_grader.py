@@ -145,7 +145,7 @@ def test_a_correct_answer_quoting_other_figures_is_not_contradicted(grader, ship
 
 
 @pytest.mark.parametrize(
-    "word", ["不断", "不同", "不仅", "无论", "不足", "毫无疑问", "无监督", "无标注"]
+    "word", ["不断", "不同", "不仅", "无论", "不如", "毫无疑问", "无监督", "无标注", "类别", "未知"]
 )
 def test_a_word_that_merely_contains_a_negation_is_none(word):
     assert words.clause(f"模型{word}地更新参数").negations == ()
@@ -209,10 +209,12 @@ def test_clauses_keep_k_v_and_a_number_whole_and_split_where_the_rules_say():
 
 
 def test_an_alias_word_is_a_word_a_run_of_words_or_a_word_inside_one_never_a_piece():
-    clause = words.clause("开头的参数量与 KV 缓存")
-    assert words.find(clause, "头") == []  # not inside 开头
-    assert words.find(clause, "参数")  # the dictionary word inside 参数量
+    clause = words.clause("参数量与 KV 缓存不会变", cutter=words.lexicon().extended(["参数量"]))
+    assert words.find(clause, "参数")  # a lexicon word inside 参数量
     assert words.find(clause, words.alternative("KV cache")[0])  # a variant, a run of words
+    assert words.find(clause, "变")  # one character, wherever it is
+    assert words.find(clause, "会") == []  # ... but never inside a word of grammar (不会)
+    assert words.find(words.clause("不过这样"), "不") == []  # nor in one that only looks negative
 
 
 def test_restating_the_question_earns_nothing(grader, shipped):

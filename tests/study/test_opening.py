@@ -15,7 +15,7 @@ from studybot.channel.providers import OFFLINE_NOTICE
 from studybot.errors import BadInput
 from studybot.learn import review
 from studybot.storage.store import DB_NAME, Store
-from studybot.study import opening, session
+from studybot.study import carry, opening, session
 
 SHIPPED = Path(__file__).resolve().parents[2] / "questions"
 KEY = "sk-opening-test-0123456789abcdef"
@@ -127,7 +127,7 @@ def test_a_run_that_continues_the_last_one_starts_from_its_summary():
     then = opening.begin(study, opening.Choice(first=9, last=14), quiz=False, fresh=False)
     written = first.store.segments(first.record.id)[-1].summary_out
     assert written and "Q1" in written  # written now, once, and kept
-    assert then.carried == opening.carry.Carried(first.record.id, written)
+    assert then.carried == carry.Carried(first.record.id, written)
     assert then.store.segments(then.record.id)[0].summary_in == written
     # a fresh run, or one that leaves a gap, carries nothing
     fresh = opening.begin(study, opening.Choice(first=9, last=14), quiz=False, fresh=True)

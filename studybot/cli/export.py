@@ -23,10 +23,11 @@ from studybot.cli.render import number
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to FILE instead of stdout (never over an existing file without --force).",
+    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+    help="Write to FILE instead of stdout (never over an existing file without --force; "
+    "- is stdout).",
 )
-@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+@click.option("--force", is_flag=True, help="Replace FILE if it exists (a regular file only).")
 @click.option(
     "--summary",
     "with_summary",
@@ -56,6 +57,7 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
     from studybot.output import export as exports
     from studybot.storage.store import Store
 
+    to_stdout = output is not None and str(output) == "-"  # -o - is standard output
     store = Store.open(write=False)
     record = store.session(session_id)
     if store.writable and (with_summary or not record.live):
@@ -63,6 +65,9 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
     if fmt == "apkg":
         from studybot.output import anki
 
+        if to_stdout:
+            _package_to_stdout(lambda path: anki.write_package(store.view(record.id), path))
+            return
         if output is None:
             raise BadInput(
                 "an .apkg is a binary package, not text for the terminal",
@@ -77,13 +82,36 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
         click.echo(f"Wrote {output} ({number(notes[0])} notes)", err=True)
         return
     text = exports.render(store.view(record.id), fmt)
-    if output is None:  # on stdout, likely a terminal: no control codes (the file keeps them)
+    # On stdout, likely a terminal: no control codes (the file keeps them).
+    if output is None or to_stdout:
         from studybot.cli.common import echo, escaped_json
 
         echo(escaped_json(text) if fmt == "json" else text, nl=False)
         return
     exports.write_file(output, lambda path: exports.write_text(path, text), force=force)
     click.echo(f"Wrote {output} ({number(len(text.splitlines()))} lines)", err=True)
+
+
+def _package_to_stdout(fill) -> None:
+    """The package's bytes on stdout, for a pipe or a file; a terminal would show noise."""
+    import shutil
+    import sys
+    import tempfile
+
+    from studybot.errors import BadInput
+
+    if sys.stdout.isatty():
+        raise BadInput(
+            "an .apkg is a binary package, not text for the terminal",
+            hint="name the file: -o cards.apkg, or send stdout to a file or a pipe",
+        )
+    with tempfile.TemporaryDirectory(prefix="studybot-") as folder:
+        path = Path(folder) / "cards.apkg"
+        notes = fill(path)
+        with path.open("rb") as package:
+            shutil.copyfileobj(package, sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+    click.echo(f"Wrote {number(notes)} notes to stdout", err=True)
 
 
 def _write_last_summary(store, record) -> None:

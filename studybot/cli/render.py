@@ -214,6 +214,13 @@ def _printable_console():
                         segment = Segment(printable(text), segment.style)
                     yield segment
 
+            # rich ends the process quietly (exit 1) when a write fails with a broken pipe;
+            # the boundary (studybot.launch) decides what a gone reader or a closed stdout
+            # means, and a run first says the session is saved.
+            def on_broken_pipe(self):
+                self.quiet = True
+                raise sys.exc_info()[1]
+
         _console_class = PrintableConsole
     return _console_class
 

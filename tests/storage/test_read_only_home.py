@@ -178,3 +178,12 @@ def test_a_read_only_home_with_no_database_reads_as_empty(studybot_home, command
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() and not result.stderr.strip()
     assert list(studybot_home.iterdir()) == []
+
+
+@read_only
+def test_a_read_only_home_whose_database_links_to_nothing_says_so(studybot_home, tmp_path):
+    studybot_home.mkdir()
+    (studybot_home / DB_NAME).symlink_to(tmp_path / "gone.db")
+    result = studybot(studybot_home, "sessions", read_only=True)
+    assert result.returncode == 2
+    assert f"is a link to {tmp_path / 'gone.db'}, which does not exist" in result.stderr

@@ -66,20 +66,27 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
         from studybot.output import anki
 
         if to_stdout:
-            _package_to_stdout(lambda path: anki.write_package(store.view(record.id), path))
+            from studybot.cli.common import binary_to_stdout
+
+            notes = binary_to_stdout(
+                lambda path: anki.write_package(store.view(record.id), path),
+                what="an .apkg is a binary package",
+                hint="name the file: -o cards.apkg, or send stdout to a file or a pipe",
+            )
+            click.echo(f"Wrote {number(notes)} notes to stdout", err=True)
             return
         if output is None:
             raise BadInput(
                 "an .apkg is a binary package, not text for the terminal",
                 hint=f"name the file: studybot export {record.id} -f apkg -o cards.apkg",
             )
-        notes: list[int] = []
+        written: list[int] = []
         exports.write_file(
             output,
-            lambda path: notes.append(anki.write_package(store.view(record.id), path)),
+            lambda path: written.append(anki.write_package(store.view(record.id), path)),
             force=force,
         )
-        click.echo(f"Wrote {output} ({number(notes[0])} notes)", err=True)
+        click.echo(f"Wrote {output} ({number(written[0])} notes)", err=True)
         return
     text = exports.render(store.view(record.id), fmt)
     # On stdout, likely a terminal: no control codes (the file keeps them).
@@ -90,28 +97,6 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
         return
     exports.write_file(output, lambda path: exports.write_text(path, text), force=force)
     click.echo(f"Wrote {output} ({number(len(text.splitlines()))} lines)", err=True)
-
-
-def _package_to_stdout(fill) -> None:
-    """The package's bytes on stdout, for a pipe or a file; a terminal would show noise."""
-    import shutil
-    import sys
-    import tempfile
-
-    from studybot.errors import BadInput
-
-    if sys.stdout.isatty():
-        raise BadInput(
-            "an .apkg is a binary package, not text for the terminal",
-            hint="name the file: -o cards.apkg, or send stdout to a file or a pipe",
-        )
-    with tempfile.TemporaryDirectory(prefix="studybot-") as folder:
-        path = Path(folder) / "cards.apkg"
-        notes = fill(path)
-        with path.open("rb") as package:
-            shutil.copyfileobj(package, sys.stdout.buffer)
-        sys.stdout.buffer.flush()
-    click.echo(f"Wrote {number(notes)} notes to stdout", err=True)
 
 
 def _write_last_summary(store, record) -> None:

@@ -116,3 +116,21 @@ def test_dash_is_standard_output_and_no_file_named_dash(invoke, tmp_path, sessio
     with zipfile.ZipFile(tmp_path / "from-stdout.apkg") as opened:
         assert "collection.anki2" in opened.namelist()
     assert names(tmp_path) == ["from-stdout.apkg", "studybot-home"]
+
+
+def test_cache_pack_keeps_to_the_same_rules(invoke, tmp_path, monkeypatch):
+    """``cache pack -o`` writes through the same ``write_file``; ``-o -`` is stdout there too."""
+    monkeypatch.chdir(tmp_path)
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text('{"tokens": [1, 2, 3]}\n{"tokens": [1, 2, 4]}\n', encoding="utf-8")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    refused = invoke("cache", "pack", str(trace), "-o", str(fifo), "--force")
+    assert refused.exit_code == 2 and "is not a regular file (a FIFO)" in refused.stderr
+    packed = invoke("cache", "pack", str(trace), "-o", "-")
+    assert packed.exit_code == 0, packed.stderr
+    assert "Wrote stdout (2 requests, 6 tokens)" in packed.stderr
+    (tmp_path / "from-stdout.packed").write_bytes(packed.stdout_bytes)
+    replayed = invoke("cache", "replay", str(tmp_path / "from-stdout.packed"))
+    assert replayed.exit_code == 0 and replayed.stdout.startswith("2 requests · 6 tokens")
+    assert names(tmp_path) == ["from-stdout.packed", "pipe", "trace.jsonl"]  # no file "-"

@@ -3,8 +3,9 @@
 Every case runs the real CLI in a fresh STUDYBOT_HOME (a subprocess, as a
 user would) and is judged by what a user sees:
 
-- crash: stderr says "unexpected", "Traceback" or "Exception ignored", or the
-  exit code is none of studybot's (0, 1, 2, 130, 128 + a signal);
+- crash: stderr says "unexpected", "Traceback" or "Exception ignored", the
+  exit code is none of studybot's (0, 1, 2, 130, 128 + a signal), or the
+  case's own check of what it left behind fails;
 - hang: the command runs past the limit (10 s) and is killed.
 
 Families of cases:
@@ -19,7 +20,12 @@ Families of cases:
   helper's; reported, not fixed here);
 - signals: INT, HUP and TERM at every prompt of a quiz in a pseudo-terminal
   (read keys, the attempt editor, the rating, a follow-up, a streaming answer);
-- streams: stdout or stderr closed, and stdout closed early by its reader.
+- streams: stdout or stderr closed, and stdout closed early by its reader;
+- exports, environments (``crash_targets.py``): ``-o`` onto devices, FIFOs
+  and links, live HTML in Anki cards, ``COLUMNS=0``, a closed stdout, a
+  home named with escape codes, a read-only home, a database link to
+  nothing. A case there also fails when what it leaves behind is wrong
+  (a device replaced, a report that printed nothing).
 
     PYTHONPATH=. python bench/crash_scan.py                # everything
     PYTHONPATH=. python bench/crash_scan.py --only banks --jobs 3 --json out.json
@@ -48,6 +54,7 @@ from crash_cases import (  # noqa: E402
     settings_cases,
     stream_cases,
 )
+from crash_targets import environment_cases, export_target_cases  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 10.0  # seconds: longer than this is a hang
@@ -95,7 +102,7 @@ def run_case(family: str, case) -> Outcome:
         home = Path(folder) / "home"
         home.mkdir()
         args, env, stdin, streams = case.prepare(home, Path(folder))
-        command = streams.wrap([sys.executable, "-m", "studybot", *args])
+        command = streams.wrap([*case.launcher(home), sys.executable, "-m", "studybot", *args])
         started = time.monotonic()
         try:
             proc = subprocess.Popen(
@@ -103,6 +110,7 @@ def run_case(family: str, case) -> Outcome:
                 env=environment(home, env),
                 stdin=stdin if stdin is not None else subprocess.DEVNULL,
                 start_new_session=True,
+                cwd=folder,  # a relative name written by mistake (a file "-") lands here
                 **streams.popen(),
             )
             out, err = streams.communicate(proc, LIMIT)
@@ -110,8 +118,13 @@ def run_case(family: str, case) -> Outcome:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-            rc, err = None, ""
-        return judge(family, case.name, rc, time.monotonic() - started, err)
+            rc, out, err = None, b"", ""
+        outcome = judge(family, case.name, rc, time.monotonic() - started, err)
+        problem = case.verify(home, Path(folder), rc, out, err)
+        if problem:
+            outcome.crash = True
+            outcome.notes.append(problem)
+        return outcome
 
 
 def run_prompt(route, number: int) -> Outcome:
@@ -160,7 +173,10 @@ def run_prompt(route, number: int) -> Outcome:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["settings", "banks", "imports", "signals", "streams"])
+    parser.add_argument(
+        "--only",
+        choices=["settings", "banks", "imports", "signals", "streams", "exports", "environments"],
+    )
     parser.add_argument("--jobs", type=int, default=2, help="cases at once (default 2)")
     parser.add_argument("--json", type=Path, help="write every outcome to this file")
     options = parser.parse_args()
@@ -169,6 +185,8 @@ def main() -> None:
         "banks": bank_cases,
         "imports": import_cases,
         "streams": stream_cases,
+        "exports": export_target_cases,
+        "environments": environment_cases,
     }
     outcomes: list[Outcome] = []
     started = time.monotonic()
@@ -190,20 +208,20 @@ def report(outcomes: list[Outcome], seconds: float) -> None:
     by_family: dict[str, list[Outcome]] = {}
     for outcome in outcomes:
         by_family.setdefault(outcome.family, []).append(outcome)
-    print(f"{'family':<10} {'cases':>5} {'unexpected':>10} {'hangs':>5}  slowest")
+    print(f"{'family':<12} {'cases':>5} {'unexpected':>10} {'hangs':>5}  slowest")
     for family, items in by_family.items():
         crashes = sum(o.crash for o in items)
         hangs = sum(o.hang for o in items)
         slowest = max(items, key=lambda o: o.seconds)
         print(
-            f"{family:<10} {len(items):>5} {crashes:>10} {hangs:>5}  "
+            f"{family:<12} {len(items):>5} {crashes:>10} {hangs:>5}  "
             f"{slowest.seconds:.1f} s ({slowest.name})"
         )
     bad = [o for o in outcomes if o.crash or o.hang]
     total_crash = sum(o.crash for o in outcomes)
     total_hang = sum(o.hang for o in outcomes)
     print(
-        f"{'total':<10} {len(outcomes):>5} {total_crash:>10} {total_hang:>5}  "
+        f"{'total':<12} {len(outcomes):>5} {total_crash:>10} {total_hang:>5}  "
         f"in {seconds:.0f} s (limit {LIMIT:g} s a case)"
     )
     for outcome in bad:

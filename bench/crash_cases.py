@@ -89,6 +89,14 @@ class Case:
         args = [a.replace("{tmp}", str(tmp)).replace("{url}", url) for a in self.args]
         return args, env, None, self.streams
 
+    def launcher(self, home: Path) -> list[str]:
+        """What the command runs under (a private mount namespace, say); nothing by default."""
+        return []
+
+    def verify(self, home: Path, tmp: Path, rc: int | None, out: bytes, err: str) -> str | None:
+        """What is wrong after the run beyond a crash or a hang, in words; None when nothing."""
+        return None
+
 
 # -- settings -------------------------------------------------------------------
 

@@ -3,8 +3,9 @@
 Every case runs the real CLI in a fresh STUDYBOT_HOME (a subprocess, as a
 user would) and is judged by what a user sees:
 
-- crash: stderr says "unexpected", "Traceback" or "Exception ignored", or the
-  exit code is none of studybot's (0, 1, 2, 130, 128 + a signal);
+- crash: stderr says "unexpected", "Traceback" or "Exception ignored", the
+  exit code is none of studybot's (0, 1, 2, 130, 128 + a signal), or the
+  case's own check of what it left behind fails;
 - hang: the command runs past the limit (10 s) and is killed.
 
 Families of cases:
@@ -27,6 +28,11 @@ Families of cases:
 - side: ``grade`` with learner text that tries to end its block in the
   grading request, and a judge whose reply is huge, nested too deep, holds
   escape codes, quotes words the learner never wrote or is no grade at all.
+- exports, environments (``crash_targets.py``): ``-o`` onto devices, FIFOs
+  and links, live HTML in Anki cards, ``COLUMNS=0``, a closed stdout, a
+  home named with escape codes, a read-only home, a database link to
+  nothing. A case there also fails when what it leaves behind is wrong
+  (a device replaced, a report that printed nothing).
 
     PYTHONPATH=. python bench/crash_scan.py                # everything
     PYTHONPATH=. python bench/crash_scan.py --only banks --jobs 3 --json out.json
@@ -61,6 +67,7 @@ from crash_cases import (  # noqa: E402
     side_cases,
     stream_cases,
 )
+from crash_targets import environment_cases, export_target_cases  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 10.0  # seconds: longer than this is a hang
@@ -122,7 +129,7 @@ def run_case(family: str, case) -> Outcome:
         home = Path(folder) / "home"
         home.mkdir()
         args, env, stdin, streams = case.prepare(home, Path(folder), url)
-        command = streams.wrap([sys.executable, "-m", "studybot", *args])
+        command = streams.wrap([*case.launcher(home), sys.executable, "-m", "studybot", *args])
         started = time.monotonic()
         try:
             proc = subprocess.Popen(
@@ -130,6 +137,7 @@ def run_case(family: str, case) -> Outcome:
                 env=environment(home, env),
                 stdin=stdin if stdin is not None else subprocess.DEVNULL,
                 start_new_session=True,
+                cwd=folder,  # a relative name written by mistake (a file "-") lands here
                 **streams.popen(),
             )
             out, err = streams.communicate(proc, LIMIT)
@@ -137,11 +145,15 @@ def run_case(family: str, case) -> Outcome:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-            rc, err = None, ""
+            rc, out, err = None, b"", ""
         outcome = judge(family, case.name, rc, time.monotonic() - started, err)
         if case.expect is not None and rc is not None and rc != case.expect:
             outcome.crash = True
             outcome.notes.append(f"exit {rc}, expected {case.expect}")
+        problem = case.verify(home, Path(folder), rc, out, err)
+        if problem:
+            outcome.crash = True
+            outcome.notes.append(problem)
         return outcome
 
 
@@ -193,7 +205,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--only",
-        choices=["settings", "banks", "imports", "signals", "streams", "keepalive", "side"],
+        choices=[
+            "settings",
+            "banks",
+            "imports",
+            "signals",
+            "streams",
+            "keepalive",
+            "side",
+            "exports",
+            "environments",
+        ],
     )
     parser.add_argument("--jobs", type=int, default=2, help="cases at once (default 2)")
     parser.add_argument("--json", type=Path, help="write every outcome to this file")
@@ -205,6 +227,8 @@ def main() -> None:
         "streams": stream_cases,
         "keepalive": keepalive_cases,
         "side": side_cases,
+        "exports": export_target_cases,
+        "environments": environment_cases,
     }
     outcomes: list[Outcome] = []
     started = time.monotonic()
@@ -226,20 +250,20 @@ def report(outcomes: list[Outcome], seconds: float) -> None:
     by_family: dict[str, list[Outcome]] = {}
     for outcome in outcomes:
         by_family.setdefault(outcome.family, []).append(outcome)
-    print(f"{'family':<10} {'cases':>5} {'unexpected':>10} {'hangs':>5}  slowest")
+    print(f"{'family':<12} {'cases':>5} {'unexpected':>10} {'hangs':>5}  slowest")
     for family, items in by_family.items():
         crashes = sum(o.crash for o in items)
         hangs = sum(o.hang for o in items)
         slowest = max(items, key=lambda o: o.seconds)
         print(
-            f"{family:<10} {len(items):>5} {crashes:>10} {hangs:>5}  "
+            f"{family:<12} {len(items):>5} {crashes:>10} {hangs:>5}  "
             f"{slowest.seconds:.1f} s ({slowest.name})"
         )
     bad = [o for o in outcomes if o.crash or o.hang]
     total_crash = sum(o.crash for o in outcomes)
     total_hang = sum(o.hang for o in outcomes)
     print(
-        f"{'total':<10} {len(outcomes):>5} {total_crash:>10} {total_hang:>5}  "
+        f"{'total':<12} {len(outcomes):>5} {total_crash:>10} {total_hang:>5}  "
         f"in {seconds:.0f} s (limit {LIMIT:g} s a case)"
     )
     for outcome in bad:

@@ -32,9 +32,7 @@ ATTEMPT = (
 
 def seconds(command: list[str], env: dict[str, str], stdin: str | None = None) -> float:
     started = time.perf_counter()
-    subprocess.run(
-        command, check=True, input=stdin, text=True, stdout=subprocess.DEVNULL, env=env
-    )
+    subprocess.run(command, check=True, input=stdin, text=True, stdout=subprocess.DEVNULL, env=env)
     return time.perf_counter() - started
 
 
@@ -72,7 +70,9 @@ def main() -> None:
         started = time.perf_counter()
         grader.grade(question, ATTEMPT)
         warm.append(time.perf_counter() - started)
-    print(f"first grade of Q{args.question} in a process   {compiled * 1000:7.1f} ms (rubric compiled)")
+    print(
+        f"first grade of Q{args.question} in a process   {compiled * 1000:7.1f} ms (rubric compiled)"
+    )
     print(f"a grade once warm (the reveal)   {statistics.median(warm) * 1000:7.1f} ms")
 
 

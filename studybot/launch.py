@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import os
 import signal
 import sqlite3
@@ -55,10 +56,14 @@ def _as_interrupt(number: int, frame) -> None:
 
 
 def _standard_streams() -> None:
-    """A closed stdin, stdout or stderr (``>&-``) becomes /dev/null.
+    """A closed stdin, stdout or stderr (``>&-``) becomes /dev/null; writing to stdout fails.
 
     Left closed, its number would go to the next file opened (the session
     database), and whatever was meant for the terminal would land in it.
+    What is written to a closed stdout is lost, so the first write fails
+    (``OutputClosed``), as it does for a shell's ``echo hi >&-``: a report
+    that shows nothing never exits 0. A closed stderr only loses messages;
+    the exit code still says how it went.
     """
     for fd, name, mode in ((0, "stdin", "r"), (1, "stdout", "w"), (2, "stderr", "w")):
         try:
@@ -68,7 +73,32 @@ def _standard_streams() -> None:
             if null != fd:
                 os.dup2(null, fd)
                 os.close(null)
+            if fd == 1:
+                sys.stdout = _ClosedOutput(_RefusedBytes(io.FileIO(fd, "w", closefd=False)))
+                continue
             setattr(sys, name, open(fd, mode, encoding="utf-8", closefd=False))  # noqa: SIM115
+
+
+class OutputClosed(BrokenPipeError):
+    """stdout was closed before studybot started (``>&-``): nothing written to it can be seen."""
+
+    def __init__(self) -> None:
+        super().__init__(errno.EBADF, "standard output is closed")
+
+
+class _RefusedBytes(io.BufferedWriter):
+    def write(self, data) -> int:
+        raise OutputClosed
+
+
+class _ClosedOutput(io.TextIOWrapper):
+    """stdout as ``>&-`` left it: every write fails at once, so nothing waits in a buffer."""
+
+    def __init__(self, raw: io.BufferedWriter) -> None:
+        super().__init__(raw, encoding="utf-8", errors="strict")
+
+    def write(self, text: str) -> int:
+        raise OutputClosed
 
 
 def _release_stdout() -> None:
@@ -94,6 +124,10 @@ def handle(exc: BaseException) -> int:
     if isinstance(exc, KeyboardInterrupt | EOFError):  # before click: it may be what was loading
         _say("\nInterrupted.")
         return INTERRUPTED
+    if isinstance(exc, OutputClosed):  # never open (>&-): what it printed went nowhere
+        _say("Error: standard output is closed (>&-): nothing could be shown")
+        _say("Hint: run it with stdout open, or send it to a file: > FILE")
+        return FAILURE
     if isinstance(exc, BrokenPipeError):  # stdout's reader stopped (| head): nothing to say
         _release_stdout()
         return FAILURE

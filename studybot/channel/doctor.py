@@ -51,13 +51,12 @@ class Verdict:
 
 def database_check(path: Path) -> Check:
     """The session database: where it is, SQLite's quick_check of it, and whether runs can save."""
-    from studybot.storage.dbfile import HOME_HINT, MOVE_HINT, home_problem, quick_check, writable
+    from studybot.storage.dbfile import home_hint, home_problem, quick_check, writable
 
     result = quick_check(path)
     detail = f"{path}: quick_check {result}"
     if home_problem(path):
-        hint = HOME_HINT if path.parent.is_file() else MOVE_HINT
-        return Check("database", False, result, points_to=DATABASE, hint=hint)
+        return Check("database", False, result, points_to=DATABASE, hint=home_hint(path))
     if not result.startswith("ok"):
         damaged = any(word in result for word in ("not a database", "malformed", "corrupt"))
         hint = (

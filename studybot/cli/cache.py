@@ -273,10 +273,10 @@ def replay_(
     "-o",
     "--output",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="The packed trace to write (never over an existing file without --force).",
+    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+    help="The packed trace to write (never over an existing file without --force; - is stdout).",
 )
-@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+@click.option("--force", is_flag=True, help="Replace FILE if it exists (a regular file only).")
 def pack(trace: Path, output: Path, force: bool) -> None:
     """Parse a JSONL token trace once and store its ids packed, for fast replays.
 
@@ -292,9 +292,20 @@ def pack(trace: Path, output: Path, force: bool) -> None:
     from studybot.output.export import write_file
 
     requests = load_trace(trace)
-    write_file(output, lambda path: write_packed(requests, path), force=force)
+    to_stdout = str(output) == "-"
+    if to_stdout:
+        from studybot.cli.common import binary_to_stdout
+
+        binary_to_stdout(
+            lambda path: write_packed(requests, path),
+            what="a packed trace is binary",
+            hint="name the file: -o trace.packed, or send stdout to a file or a pipe",
+        )
+    else:
+        write_file(output, lambda path: write_packed(requests, path), force=force)
     tokens = sum(len(ids) for ids in requests)
-    click.echo(f"Wrote {output} ({len(requests):,} requests, {tokens:,} tokens)", err=True)
+    where = "stdout" if to_stdout else output
+    click.echo(f"Wrote {where} ({len(requests):,} requests, {tokens:,} tokens)", err=True)
 
 
 COMMANDS = [cache]

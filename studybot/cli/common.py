@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
 
 # The names --cache-rule accepts (studybot.cache.rules.CHOICES), kept literal
 # here so that --help never imports the cache package; a test keeps them equal.
@@ -35,6 +39,30 @@ def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
     from studybot.cli.render import printable
 
     click.echo(printable(text), err=err, nl=nl)
+
+
+def binary_to_stdout(fill: Callable[[Path], Any], *, what: str, hint: str) -> Any:
+    """``-o -`` for a binary file: ``fill`` writes it to a temporary path, then it goes to stdout.
+
+    A terminal would show noise (and may obey some of it), so there it is
+    refused: ``what`` says what the file is, ``hint`` how to name one.
+    Returns what ``fill`` returned.
+    """
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from studybot.errors import BadInput
+
+    if sys.stdout.isatty():
+        raise BadInput(f"{what}, not text for the terminal", hint=hint)
+    with tempfile.TemporaryDirectory(prefix="studybot-") as folder:
+        path = Path(folder) / "output"
+        made = fill(path)
+        with path.open("rb") as written:
+            shutil.copyfileobj(written, sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+    return made
 
 
 def stderr_console():

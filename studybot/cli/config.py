@@ -65,8 +65,18 @@ def render(data: dict, fields: tuple[str, ...] | None = None) -> None:
     reason = f" ({data['offline_reason']})" if data["offline_reason"] else ""
     echo(f"{'mode':<{width}}  {mode}{reason}")
     if fields is None:
-        click.echo(f"\nstudybot config: {data['files']['studybot']}")
-        click.echo(f"Codex config:    {data['files']['codex']}")
+        click.echo()
+        echo(f"studybot config: {_path(data['files']['studybot'])}")
+        echo(f"Codex config:    {_path(data['files']['codex'])}")
+
+
+def _path(path: str) -> str:
+    """A file's path as written, or quoted with its control characters escaped.
+
+    A home may be named with anything, escape sequences included: shown
+    escaped, the path stays readable and the terminal obeys none of it.
+    """
+    return path if path.isprintable() else repr(path)
 
 
 COMMANDS = [config_group]

@@ -23,10 +23,11 @@ from studybot.cli.render import number
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to FILE instead of stdout (never over an existing file without --force).",
+    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+    help="Write to FILE instead of stdout (never over an existing file without --force; "
+    "- is stdout).",
 )
-@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+@click.option("--force", is_flag=True, help="Replace FILE if it exists (a regular file only).")
 @click.option(
     "--summary",
     "with_summary",
@@ -56,6 +57,7 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
     from studybot.output import export as exports
     from studybot.storage.store import Store
 
+    to_stdout = output is not None and str(output) == "-"  # -o - is standard output
     store = Store.open(write=False)
     record = store.session(session_id)
     if store.writable and (with_summary or not record.live):
@@ -63,21 +65,32 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
     if fmt == "apkg":
         from studybot.output import anki
 
+        if to_stdout:
+            from studybot.cli.common import binary_to_stdout
+
+            notes = binary_to_stdout(
+                lambda path: anki.write_package(store.view(record.id), path),
+                what="an .apkg is a binary package",
+                hint="name the file: -o cards.apkg, or send stdout to a file or a pipe",
+            )
+            click.echo(f"Wrote {number(notes)} notes to stdout", err=True)
+            return
         if output is None:
             raise BadInput(
                 "an .apkg is a binary package, not text for the terminal",
                 hint=f"name the file: studybot export {record.id} -f apkg -o cards.apkg",
             )
-        notes: list[int] = []
+        written: list[int] = []
         exports.write_file(
             output,
-            lambda path: notes.append(anki.write_package(store.view(record.id), path)),
+            lambda path: written.append(anki.write_package(store.view(record.id), path)),
             force=force,
         )
-        click.echo(f"Wrote {output} ({number(notes[0])} notes)", err=True)
+        click.echo(f"Wrote {output} ({number(written[0])} notes)", err=True)
         return
     text = exports.render(store.view(record.id), fmt)
-    if output is None:  # on stdout, likely a terminal: no control codes (the file keeps them)
+    # On stdout, likely a terminal: no control codes (the file keeps them).
+    if output is None or to_stdout:
         from studybot.cli.common import echo, escaped_json
 
         echo(escaped_json(text) if fmt == "json" else text, nl=False)

@@ -76,10 +76,9 @@ def interview(first, last, chapter, tags, ids, weak, followups, minutes, bank_re
 
 def interview_session(study, store, record, minutes: int | None = None) -> None:
     """Run (or resume) an interview under the session's lock, then say where its report is."""
-    from studybot.storage.home import home
     from studybot.storage.locks import session_lock
 
-    with session_lock(home(), record.id):
+    with session_lock(store.path, record.id):
         record = store.session(record.id)
         _interview_locked(study, store, record, minutes)
 

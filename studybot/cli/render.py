@@ -67,6 +67,11 @@ _UNFINISHED = re.compile(
 
 _no_color_flag = False
 
+# A line narrower than this draws nothing useful (rich draws nothing at 0): such a width,
+# from COLUMNS or the terminal, is taken as the usual 80 instead, as rich takes 0.
+NARROWEST = 20  # cells
+USUAL_WIDTH = 80  # cells
+
 
 class PrintableStream:
     """``printable`` for text that arrives in chunks: a sequence split across two is held back."""
@@ -119,9 +124,15 @@ def width(err: bool = True) -> int | None:
         if not stream.isatty():
             return None
         columns = os.environ.get("COLUMNS", "")
-        return int(columns) if columns.isdigit() else os.get_terminal_size(stream.fileno()).columns
+        cells = int(columns) if columns.isdigit() else os.get_terminal_size(stream.fileno()).columns
     except (OSError, ValueError):
         return None
+    return usable_width(cells)
+
+
+def usable_width(cells: int) -> int:
+    """``cells``, or the usual width when it is too narrow to draw anything (``COLUMNS=0``)."""
+    return cells if cells >= NARROWEST else USUAL_WIDTH
 
 
 def fit(text: str, err: bool = True, hang: str = "") -> str:
@@ -175,6 +186,7 @@ def console(stderr: bool = False):
         stderr=stderr, highlight=False, soft_wrap=True, no_color=not colour()
     )
     target.soft_wrap = not target.is_terminal
+    target.width = usable_width(target.width)  # COLUMNS=0 would otherwise draw nothing at all
     return target
 
 
@@ -201,6 +213,13 @@ def _printable_console():
                     if segment.control is None and _ANY_CONTROL.search(text):
                         segment = Segment(printable(text), segment.style)
                     yield segment
+
+            # rich ends the process quietly (exit 1) when a write fails with a broken pipe;
+            # the boundary (studybot.launch) decides what a gone reader or a closed stdout
+            # means, and a run first says the session is saved.
+            def on_broken_pipe(self):
+                self.quiet = True
+                raise sys.exc_info()[1]
 
         _console_class = PrintableConsole
     return _console_class

@@ -125,7 +125,7 @@ def due(bank_ref: str | None, as_json: bool) -> None:
     from studybot.learn import review
     from studybot.storage.store import Store
 
-    store = Store.open()
+    store = Store.open(write=False)  # it only reads: a read-only home lists its cards too
     cards = review.cards(store, bank_ref)
     if as_json:
         emit_json([c.to_json() for c in cards])
@@ -229,7 +229,7 @@ def progress(bank_ref: str | None, as_json: bool, plot: Path | None) -> None:
     if plot is not None:
         plots.require_matplotlib()
     bank = banks.load(bank_ref)
-    report = mastery.progress(Store.open(), bank, bank_ref or bank.name)
+    report = mastery.progress(Store.open(write=False), bank, bank_ref or bank.name)
     if plot is not None:
         plots.progress_grid(report, bank, plot)
     if as_json:

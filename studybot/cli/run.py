@@ -127,10 +127,9 @@ def _ids(ids) -> str:
 
 
 def study_session(study, store, record, as_json: bool) -> None:
-    from studybot.storage.home import home
     from studybot.storage.locks import session_lock
 
-    with session_lock(home(), record.id):
+    with session_lock(store.path, record.id):
         record = store.session(record.id)  # another process may have moved it on meanwhile
         _study_locked(study, store, record, as_json)
 

@@ -28,7 +28,8 @@ MATH = re.compile(
     r"|(?<![\\$\w])\$(?P<inline>[^\s$](?:[^$\n]*?[^\s$\\])?)\$(?!\d)",
     re.S,
 )
-PLACEHOLDER = "STUDYBOTMATH{}X"  # letters only, so no Markdown rule can touch it
+# Letters and digits only, so no Markdown rule can touch it; lengthened while the text holds it.
+PLACEHOLDER = "STUDYBOTMATH"
 
 
 def _parts(text: str) -> Iterator[tuple[bool, str]]:
@@ -88,19 +89,72 @@ def to_html(text: str) -> str:
 
     Anki's MathJax reads ``\\(…\\)`` and ``\\[…\\]``, so dollar formulas are
     rewritten to those; each formula is hidden from the Markdown parser
-    behind a placeholder and put back, HTML-escaped, afterwards.
+    behind a placeholder and put back, HTML-escaped, afterwards. A card is a
+    web page Anki draws: nothing written in an answer may become an
+    attribute, and links and images may only point at http(s) or relative
+    URLs (``safe_url``).
     """
     from markdown_it import MarkdownIt
 
-    formulas: list[str] = []
+    formulas: list[str] = []  # as MathJax reads them, for the card's text
+    written: list[str] = []  # as the answer wrote them, for a link or a title
+    mark = PLACEHOLDER
+    while mark in text:  # an answer that writes the placeholder itself keeps its words
+        mark += "Q"
 
     def hide(match: re.Match[str]) -> str:
         body, display = _formula(match)
         formulas.append(rf"\[{body}\]" if display else rf"\({body}\)")
-        return PLACEHOLDER.format(len(formulas) - 1)
+        written.append(match.group(0))
+        return f"{mark}{len(formulas) - 1}X"
 
     hidden = _prose(text, lambda chunk: MATH.sub(hide, chunk))
-    rendered = MarkdownIt("commonmark", {"html": False}).enable("table").render(hidden)
-    for index, formula in enumerate(formulas):
-        rendered = rendered.replace(PLACEHOLDER.format(index), html.escape(formula, quote=False))
-    return rendered.strip()
+    parser = MarkdownIt("commonmark", {"html": False}).enable("table")
+    parser.validateLink = safe_url  # markdown-it's own rule lets mailto:, ftp: and data:image in
+    tokens = parser.parse(hidden)
+    hidden_at = re.compile(rf"{mark}(\d+)X")
+
+    def as_written(value: str) -> str:
+        return hidden_at.sub(lambda m: written[int(m[1])], value)
+
+    for token in _every(tokens):
+        _restore_attributes(token, parser, as_written)
+    rendered = parser.renderer.render(tokens, parser.options, {})
+    # quote=True: a placeholder left in an attribute (an image's alt) must not end it.
+    return hidden_at.sub(lambda m: html.escape(formulas[int(m[1])]), rendered).strip()
+
+
+# A URL's scheme, read as a browser reads it once leading spaces and controls are dropped.
+SCHEME = re.compile(r"[\x00-\x20]*([a-zA-Z][a-zA-Z0-9+.-]*):")
+SAFE_SCHEMES = {"http", "https"}
+URL_ATTRIBUTES = ("href", "src")
+
+
+def safe_url(url: str) -> bool:
+    """Whether a card may link to or load ``url``: http(s), or relative (no scheme at all)."""
+    found = SCHEME.match(re.sub(r"[\t\n\r]", "", url))  # browsers drop these anywhere
+    return found is None or found.group(1).lower() in SAFE_SCHEMES
+
+
+def _every(tokens) -> Iterator:
+    for token in tokens:
+        yield token
+        yield from _every(token.children or [])
+
+
+def _restore_attributes(token, parser, restore: Callable[[str], str]) -> None:
+    """A formula hidden in a URL or a title is put back as it was written, then checked.
+
+    In an attribute it is not a formula but characters of the URL or title,
+    which markdown-it escapes when it writes the tag; a URL it leads to that
+    is not http(s) or relative is dropped (the link stays as its text).
+    """
+    for name, value in list(token.attrs.items()):
+        restored = restore(str(value))
+        if name in URL_ATTRIBUTES and restored != value:
+            restored = parser.normalizeLink(restored)
+        value = restored
+        if name in URL_ATTRIBUTES and not safe_url(value):
+            del token.attrs[name]
+            continue
+        token.attrs[name] = value

@@ -32,6 +32,8 @@ def connect(path: Path, *, write: bool = True) -> Database:
     if write:
         _prepare(path)
         conn = sqlite3.connect(str(path), timeout=BUSY_SECONDS)
+    elif _broken_link(path):
+        raise ConfigError(_broken_link(path), hint=LINK_HINT)
     elif path.exists():
         conn = _read_only(path)
     else:
@@ -77,6 +79,10 @@ def writable(path: Path) -> bool:
 
 HOME_HINT = "point STUDYBOT_HOME at a folder (it is created if missing)"
 MOVE_HINT = "move it away (studybot then starts a new database there), or set STUDYBOT_HOME"
+LINK_HINT = (
+    "put back what it links to (a drive not mounted?), or remove the link "
+    "(studybot then starts a new database there), or set STUDYBOT_HOME"
+)
 
 
 def home_problem(path: Path) -> str | None:
@@ -86,6 +92,30 @@ def home_problem(path: Path) -> str | None:
         return f"STUDYBOT_HOME {folder} is a file, not a folder"
     if path.exists() and not path.is_file():
         return f"the session database {path} is not a file"
+    return _broken_link(path)
+
+
+def home_hint(path: Path) -> str:
+    """What to do about the problem ``home_problem`` found."""
+    if path.parent.is_file():
+        return HOME_HINT
+    return LINK_HINT if path.is_symlink() else MOVE_HINT
+
+
+def _broken_link(path: Path) -> str | None:
+    """What is wrong with a database that is a link leading to no file; None otherwise.
+
+    Followed, such a link would be a new, empty database somewhere else (or
+    SQLite's "unable to open", which reads like a permission problem).
+    """
+    if not path.is_symlink():
+        return None
+    try:
+        path.stat()
+    except FileNotFoundError:
+        return f"the session database {path} is a link to {os.readlink(path)}, which does not exist"
+    except OSError as exc:  # a link to itself, or through a file
+        return f"the session database {path} is a link that cannot be followed: {exc.strerror}"
     return None
 
 
@@ -97,7 +127,7 @@ def _prepare(path: Path) -> None:
     """
     problem = home_problem(path)
     if problem:
-        raise ConfigError(problem, hint=HOME_HINT if path.parent.is_file() else MOVE_HINT)
+        raise ConfigError(problem, hint=home_hint(path))
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         if not path.exists():

@@ -1,8 +1,10 @@
-"""One process at a time per session: an advisory lock file under STUDYBOT_HOME.
+"""One process at a time per session: an advisory lock file beside the database.
 
 ``fcntl.flock`` is released by the kernel when its process dies, however it
 dies (SIGKILL included), so a stale lock can never block a resume; the pid
 written inside is only there to name the other process in the message.
+The lock sits beside the database's real file, not in the home: two homes
+that share one database through a link hold the same session's lock.
 """
 
 from __future__ import annotations
@@ -21,11 +23,10 @@ class SessionBusy(BadInput):
 
 
 @contextmanager
-def session_lock(home: Path, session_id: int) -> Iterator[None]:
-    """Hold session ``session_id`` for this process; SessionBusy (exit 2) when another has it."""
-    folder = home / "locks"
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    path = folder / f"session-{session_id}.lock"
+def session_lock(database: Path, session_id: int) -> Iterator[None]:
+    """Hold one session of ``database`` for this process; SessionBusy (exit 2) when another has it."""
+    path = lock_path(database, session_id)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         try:
@@ -45,3 +46,16 @@ def session_lock(home: Path, session_id: int) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
+
+
+def lock_path(database: Path, session_id: int) -> Path:
+    """The lock file of one session: ``locks/`` beside the file ``database`` finally names.
+
+    A database of another name (a home's link to ``shared.db``) names its
+    locks after itself, so two databases in one folder never share one.
+    """
+    from studybot.storage.store import DB_NAME
+
+    real = Path(os.path.realpath(database))
+    owner = "" if real.name == DB_NAME else f"{real.name}-"
+    return real.parent / "locks" / f"{owner}session-{session_id}.lock"

@@ -194,3 +194,13 @@ def test_printable_keeps_text_newlines_and_tabs():
     assert printable(f"a{TITLE}b\tc\nd{RED}e\x1b[0m{CSI8}\r\x00\x7f") == "ab\tc\nde"
     assert printable("中文 plain text") == "中文 plain text"
     assert printable("\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\") == "link"
+
+
+def test_config_show_prints_a_home_named_with_escape_codes_escaped(invoke, tmp_path, monkeypatch):
+    """The home's path is the user's, but a terminal obeys what it holds (#29 item 17)."""
+    home = tmp_path / f"home{TITLE}{RED}x"
+    monkeypatch.setenv("STUDYBOT_HOME", str(home))
+    result = invoke("config", "show")
+    assert result.exit_code == 0, result.stderr
+    assert not any(code in result.stdout for code in HOSTILE)
+    assert f"studybot config: {str(home / 'config.toml')!r}" in result.stdout.splitlines()

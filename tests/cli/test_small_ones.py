@@ -136,6 +136,7 @@ def test_term_and_hup_end_like_ctrl_c_with_the_resume_hint(studybot_home, number
 
 @pytest.mark.parametrize("closed", [">&-", "2>&-", ">&- 2>&- <&-"])
 def test_a_closed_standard_stream_is_not_a_crash_and_lands_in_no_file(studybot_home, closed):
+    """A closed stderr only loses messages; a closed stdout stops the run like a gone reader."""
     command = f'exec "$@" {closed}'
     args = [sys.executable, "-m", "studybot", "run", "--from", "1", "--to", "2"]
     done = subprocess.run(
@@ -145,11 +146,59 @@ def test_a_closed_standard_stream_is_not_a_crash_and_lands_in_no_file(studybot_h
         text=True,
         timeout=60,
     )
-    assert done.returncode == 0, done.stderr
+    stdout_open = ">&-" not in closed.split()
+    assert done.returncode == (0 if stdout_open else 1), done.stderr
     assert "unexpected" not in done.stderr and "Traceback" not in done.stderr
+    if closed == ">&-":
+        assert "the output was closed; the session is saved" in done.stderr
     with sqlite3.connect(studybot_home / DB_NAME) as con:  # no answer was written into it
         assert con.execute("pragma quick_check").fetchone()[0] == "ok"
-        assert con.execute("select count(*) from turns").fetchone()[0] == 2
+        saved = con.execute("select count(*) from turns").fetchone()[0]
+    assert saved == (2 if stdout_open else 0)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("bank", "show", "23"), ("bank", "list"), ("sessions",), ("config", "show"), ("kv",)],
+    ids=" ".join,
+)
+def test_a_report_to_a_closed_stdout_says_so_and_fails(studybot_home, command):
+    """``bank show 23 >&-`` showed nothing and exited 0 (#29 item 17)."""
+    args = [sys.executable, "-m", "studybot", *command]
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$@" >&-', "sh", *args],
+        env=environment(studybot_home),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "Error: standard output is closed (>&-): nothing could be shown",
+        "Hint: run it with stdout open, or send it to a file: > FILE",
+    ]
+
+
+def test_an_export_to_a_file_needs_no_stdout(studybot_home, tmp_path):
+    assert (
+        subprocess.run(
+            [sys.executable, "-m", "studybot", "run", "--from", "1", "--to", "1"],
+            env=environment(studybot_home),
+            capture_output=True,
+            timeout=60,
+        ).returncode
+        == 0
+    )
+    args = [sys.executable, "-m", "studybot", "export", "1", "-o", str(tmp_path / "n.md")]
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$@" >&-', "sh", *args],
+        env=environment(studybot_home),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "n.md").read_text(encoding="utf-8").startswith("# ")
 
 
 # Found by bench/crash_scan.py: each was "unexpected <Exception>".

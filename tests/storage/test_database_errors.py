@@ -127,3 +127,37 @@ def test_a_read_only_home_without_a_database_lists_nothing(invoke, tmp_path, mon
     result = invoke("sessions")
     assert result.exit_code == 0 and "No sessions yet" in result.stdout
     assert not (tmp_path / "nowhere").exists()
+
+
+@pytest.mark.parametrize("target_folder", ["missing", "present"])
+@pytest.mark.parametrize(
+    "command", [("sessions",), ("progress",), ("run", "--from", "1", "--to", "1")], ids=" ".join
+)
+def test_a_database_link_to_nothing_says_so(
+    invoke, studybot_home, tmp_path, target_folder, command
+):
+    """It said "check the folder's permissions", or made a new database at the far end (#29 17)."""
+    studybot_home.mkdir(parents=True)
+    folder = tmp_path / "usb-drive"
+    if target_folder == "present":
+        folder.mkdir()
+    link = studybot_home / DB_NAME
+    link.symlink_to(folder / "studybot.db")
+    result = invoke(*command)
+    assert result.exit_code == 2, result.stderr
+    assert (
+        f"the session database {link} is a link to {folder / 'studybot.db'}, which does not exist"
+        in result.stderr
+    )
+    assert "remove the link" in result.stderr and "permissions" not in result.stderr
+    assert link.is_symlink() and not (folder / "studybot.db").exists()
+
+
+def test_doctor_names_a_database_link_to_nothing(invoke, studybot_home, tmp_path):
+    studybot_home.mkdir(parents=True)
+    (studybot_home / DB_NAME).symlink_to(tmp_path / "gone.db")
+    result = invoke("doctor", "--json")
+    database = {c["name"]: c for c in json.loads(result.stdout)["checks"]}["database"]
+    assert database["ok"] is False
+    assert f"is a link to {tmp_path / 'gone.db'}, which does not exist" in database["detail"]
+    assert "remove the link" in database["hint"]

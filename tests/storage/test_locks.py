@@ -12,6 +12,7 @@ import pytest
 
 from studybot.errors import USAGE, BadInput
 from studybot.storage.locks import SessionBusy, session_lock
+from studybot.storage.store import DB_NAME
 
 # Another process takes session 5's lock, says so, and holds it until its stdin closes.
 HOLDER = textwrap.dedent(
@@ -20,7 +21,7 @@ HOLDER = textwrap.dedent(
     from pathlib import Path
     from studybot.storage.locks import session_lock
 
-    with session_lock(Path(sys.argv[1]), 5):
+    with session_lock(Path(sys.argv[1]) / "studybot.db", 5):
         print("held", flush=True)
         sys.stdin.read()
     """
@@ -45,7 +46,7 @@ def holder(studybot_home):
 
 
 def test_the_lock_is_a_private_file_naming_its_holder_while_held(studybot_home):
-    with session_lock(studybot_home, 3):
+    with session_lock(studybot_home / DB_NAME, 3):
         path = studybot_home / "locks" / "session-3.lock"
         assert path.read_text() == f"{os.getpid()}\n"
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
@@ -54,35 +55,99 @@ def test_the_lock_is_a_private_file_naming_its_holder_while_held(studybot_home):
 
 
 def test_a_second_holder_of_the_same_session_is_refused_with_exit_2(studybot_home):
-    with session_lock(studybot_home, 3):
-        with pytest.raises(SessionBusy) as refused, session_lock(studybot_home, 3):
+    with session_lock(studybot_home / DB_NAME, 3):
+        with pytest.raises(SessionBusy) as refused, session_lock(studybot_home / DB_NAME, 3):
             pass
-        with session_lock(studybot_home, 4):  # another session is free
+        with session_lock(studybot_home / DB_NAME, 4):  # another session is free
             pass
     error = refused.value
     assert isinstance(error, BadInput) and error.exit_code == USAGE
     assert error.message == (f"session 3 is being studied in another process (pid {os.getpid()})")
     assert error.hint == "finish or stop that one first, then: studybot resume 3"
-    with session_lock(studybot_home, 3):  # released by its holder: free again
+    with session_lock(studybot_home / DB_NAME, 3):  # released by its holder: free again
         pass
 
 
 def test_the_body_raising_still_releases_the_lock(studybot_home):
-    with pytest.raises(ValueError), session_lock(studybot_home, 8):
+    with pytest.raises(ValueError), session_lock(studybot_home / DB_NAME, 8):
         raise ValueError("the run failed")
-    with session_lock(studybot_home, 8):
+    with session_lock(studybot_home / DB_NAME, 8):
         pass
 
 
 def test_another_process_holding_the_session_is_named_by_its_pid(holder, studybot_home):
-    with pytest.raises(SessionBusy, match=rf"\(pid {holder.pid}\)"), session_lock(studybot_home, 5):
+    with (
+        pytest.raises(SessionBusy, match=rf"\(pid {holder.pid}\)"),
+        session_lock(studybot_home / DB_NAME, 5),
+    ):
         pass
-    with session_lock(studybot_home, 6):
+    with session_lock(studybot_home / DB_NAME, 6):
         pass
 
 
 def test_a_killed_holder_leaves_no_lock_behind(holder, studybot_home):
     holder.kill()  # SIGKILL: no finally block runs, the kernel drops the lock
     holder.wait(timeout=30)
-    with session_lock(studybot_home, 5):
+    with session_lock(studybot_home / DB_NAME, 5):
         assert (studybot_home / "locks" / "session-5.lock").read_text() == f"{os.getpid()}\n"
+
+
+def test_two_homes_sharing_one_database_through_a_link_take_one_lock(
+    holder, studybot_home, tmp_path
+):
+    """Each home took its own lock, so both studied session 5 at once (#29 item 17)."""
+    other = tmp_path / "other-home"
+    other.mkdir()
+    (other / DB_NAME).symlink_to(studybot_home / DB_NAME)
+    with (
+        pytest.raises(SessionBusy, match=rf"\(pid {holder.pid}\)"),
+        session_lock(other / DB_NAME, 5),
+    ):
+        pass
+    assert not (other / "locks").exists()
+
+
+def test_a_database_of_another_name_has_locks_of_its_own(studybot_home, tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "mine.db").touch()
+    home = tmp_path / "home-b"
+    home.mkdir()
+    (home / DB_NAME).symlink_to(shared / "mine.db")
+    with session_lock(home / DB_NAME, 5), session_lock(shared / DB_NAME, 5):
+        assert sorted(p.name for p in (shared / "locks").iterdir()) == [
+            "mine.db-session-5.lock",
+            "session-5.lock",
+        ]
+
+
+def test_resume_from_a_second_home_linked_to_the_same_database_is_refused(studybot_home, tmp_path):
+    """What a person sees: a run in one home, `resume` of it from the other."""
+    other = tmp_path / "other-home"
+    other.mkdir()
+    (other / DB_NAME).symlink_to(studybot_home / DB_NAME)
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("STUDYBOT_", "PYTEST_"))}
+    base.update(PYTHONPATH=os.pathsep.join(sys.path), STUDYBOT_OFFLINE_DELAY="0.2")
+    running = subprocess.Popen(
+        [sys.executable, "-m", "studybot", "run", "--from", "1", "--to", "40"],
+        env={**base, "STUDYBOT_HOME": str(studybot_home)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        for line in running.stderr:  # a turn is saved: the run holds session 1
+            if line.startswith("[1/40]"):
+                break
+        resumed = subprocess.run(
+            [sys.executable, "-m", "studybot", "resume", "1"],
+            env={**base, "STUDYBOT_HOME": str(other)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        running.terminate()
+        running.wait(timeout=60)
+    assert resumed.returncode == USAGE, resumed.stderr
+    assert f"session 1 is being studied in another process (pid {running.pid})" in resumed.stderr

@@ -167,3 +167,23 @@ def test_a_file_system_error_on_a_chosen_path_is_one_line(capsys):
     err = capsys.readouterr().err
     assert "Error: cannot use /home/me/studybot/banks: Read-only file system" in err
     assert "unexpected" not in err
+
+
+@read_only
+@pytest.mark.parametrize("command", [("sessions",), ("progress",), ("due",)], ids=" ".join)
+def test_a_read_only_home_with_no_database_reads_as_empty(studybot_home, command):
+    """progress and due failed where sessions read (#29 item 17): each only reads."""
+    studybot_home.mkdir()
+    result = studybot(studybot_home, *command, read_only=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() and not result.stderr.strip()
+    assert list(studybot_home.iterdir()) == []
+
+
+@read_only
+def test_a_read_only_home_whose_database_links_to_nothing_says_so(studybot_home, tmp_path):
+    studybot_home.mkdir()
+    (studybot_home / DB_NAME).symlink_to(tmp_path / "gone.db")
+    result = studybot(studybot_home, "sessions", read_only=True)
+    assert result.returncode == 2
+    assert f"is a link to {tmp_path / 'gone.db'}, which does not exist" in result.stderr

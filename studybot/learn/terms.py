@@ -21,7 +21,7 @@ from studybot.learn.segmenter import segmenter
 _LATIN = re.compile(r"[a-z][a-z0-9+\-]*|\d+(?:\.\d+)?")
 _CJK_RUN = re.compile(f"[{words.CJK}]+")
 # Function characters: a bigram holding one says nothing about the topic.
-_CJK_FILLER = set("的了是在和与及或等也都就而被把这那个一种们为以其之有要会能可对中上下")
+_CJK_FILLER = set("的了是在和与及或等也都就而被把这那个一种们为以其之有要会能可对中上下越更很当")
 _LATIN_FILLER = {
     "a", "an", "the", "of", "to", "in", "is", "are", "and", "or", "for", "on", "as",
     "it", "be", "by", "with", "that", "this", "at", "from",
@@ -42,9 +42,25 @@ def terms(text: str) -> Counter[str]:
             out[words.fold(word)] += 1
     cutter = segmenter()
     for run in _CJK_RUN.findall(text):
-        for word in cutter.cut(run):
+        for word in _words(cutter.cut(run)):
             for i in range(len(word) - 1):
                 pair = word[i : i + 2]
                 if not (set(pair) & _CJK_FILLER):
                     out[pair] += 1
     return out
+
+
+def _words(cut: list[str]) -> list[str]:
+    """jieba's words, characters it left alone side by side taken as one word it does not
+    know (重算 as 重 + 算); a word it knows never joins the next."""
+    out: list[str] = []
+    lone = ""
+    for word in cut:
+        if len(word) == 1:
+            lone += word
+            continue
+        if lone:
+            out.append(lone)
+            lone = ""
+        out.append(word)
+    return out + ([lone] if lone else [])

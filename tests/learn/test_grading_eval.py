@@ -102,7 +102,7 @@ def test_the_dev_set_is_in_step_with_the_bank():
         assert all(p.startswith(prefix) for prefix, p in zip(entry["points"], points, strict=True))
     for attempt in dev["attempt"]:
         assert len(attempt["labels"]) == len(shipped.get(attempt["question"]).key_points)
-    assert len(dev["attempt"]) >= 70 and {a["kind"] for a in dev["attempt"]} == set(BENCH.KINDS)
+    assert len(dev["attempt"]) >= 70 and {a["kind"] for a in dev["attempt"]} <= set(BENCH.KINDS)
 
 
 def test_with_a_key_the_bench_grades_through_the_live_grader(monkeypatch):

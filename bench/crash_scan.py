@@ -21,6 +21,7 @@ Families of cases:
 - signals: INT, HUP and TERM at every prompt of a quiz in a pseudo-terminal
   (read keys, the attempt editor, the rating, a follow-up, a streaming answer);
 - streams: stdout or stderr closed, and stdout closed early by its reader;
+- memory: the largest process of the run is printed, against 2 GB;
 - keepalive: a live server (the tests' local one) that sends only keep-alive
   comments, holds the connection open and silent (or commenting) after the
   final event, sends text after it or a second choice (chat and responses);
@@ -43,6 +44,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -71,6 +73,7 @@ from crash_targets import environment_cases, export_target_cases  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 10.0  # seconds: longer than this is a hang
+MEMORY_MB = 2048  # a process holding more than this is a defect too
 CODES = {0, 1, 2, 130, 128 + signal.SIGHUP, 128 + signal.SIGTERM}
 CRASH_WORDS = ("Error: unexpected ", "Traceback", "Exception ignored")
 
@@ -266,6 +269,10 @@ def report(outcomes: list[Outcome], seconds: float) -> None:
         f"{'total':<12} {len(outcomes):>5} {total_crash:>10} {total_hang:>5}  "
         f"in {seconds:.0f} s (limit {LIMIT:g} s a case)"
     )
+    # Linux: the largest resident set of any child waited for, in KiB.
+    largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    over = " — over the 2 GB a case may take" if largest > MEMORY_MB else ""
+    print(f"largest process: {largest:,.0f} MB{over}")
     for outcome in bad:
         kind = "HANG" if outcome.hang else "CRASH"
         print(f"  {kind} {outcome.family}: {outcome.name}: rc {outcome.rc}: {outcome.said}")

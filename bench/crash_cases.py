@@ -328,6 +328,63 @@ for _name, _tables in {
     "rubric claim a list": ('concepts = ["a"]\nclaim = ["x"]',) * 3,
     "rubric too many tables": ('concepts = ["alpha"]',) * 6,
     "rubric unknown key": ('concepts = ["alpha"]\nbogus = 1',) * 3,
+    # the claims of rubric format 2
+    "claims a string": ('claims = "x"',) * 3,
+    "claims empty": ("claims = []",) * 3,
+    "claim without subject": ('[[questions.rubric.claims]]\nrelation = "r"\nzh = "z"\nen = "e"',)
+    * 3,
+    "claim without relation or value": (
+        '[[questions.rubric.claims]]\nsubject = "s"\nzh = "z"\nen = "e"',
+    )
+    * 3,
+    "claim relation a number": (
+        '[[questions.rubric.claims]]\nsubject = "s"\nrelation = 5\nzh = "z"\nen = "e"',
+    )
+    * 3,
+    "claim alias of bars": (
+        '[[questions.rubric.claims]]\nsubject = "|||"\nrelation = "r"\nzh = "z"\nen = "e"',
+    )
+    * 3,
+    "claim value wrong": (
+        '[[questions.rubric.claims]]\nsubject = "s"\nvalue = {value = "x", unit = 5}\n'
+        'zh = "z"\nen = "e"',
+    )
+    * 3,
+    "claim value nan": (
+        '[[questions.rubric.claims]]\nsubject = "s"\nvalue = {value = nan, tolerance = inf}\n'
+        'zh = "z"\nen = "e"',
+    )
+    * 3,
+    "claim ordered without object": (
+        '[[questions.rubric.claims]]\nsubject = "s"\nrelation = "r"\nordered = true\n'
+        'zh = "z"\nen = "e"',
+    )
+    * 3,
+    "claim ordered a string": (
+        '[[questions.rubric.claims]]\nsubject = "s"\nrelation = "r"\nobject = "o"\n'
+        'ordered = "yes"\nzh = "z"\nen = "e"',
+    )
+    * 3,
+    "claim no zh": ('[[questions.rubric.claims]]\nsubject = "s"\nrelation = "r"\nen = "e"',) * 3,
+    "claim five claims": (
+        '[[questions.rubric.claims]]\nsubject = "s"\nrelation = "r"\nzh = "z"\nen = "e"\n' * 5,
+    )
+    * 3,
+    "claim huge alias": (
+        '[[questions.rubric.claims]]\nsubject = "'
+        + " | ".join(f"词{i} w{i}" for i in range(5000))
+        + '"\nrelation = "r"\nzh = "z"\nen = "e"',
+    )
+    * 3,
+    "claim unknown key": (
+        '[[questions.rubric.claims]]\nsubject = "s"\nrelation = "r"\nzh = "z"\nen = "e"\nbogus = 1',
+    )
+    * 3,
+    "claims fine": (
+        '[[questions.rubric.claims]]\nsubject = "参数量"\nrelation = "无关 | independent"\n'
+        'object = "头数"\nopposite = "增长"\nzh = "参数量与头数无关"\nen = "independent"',
+    )
+    * 3,
 }.items():
     rubric = 'rubric = "x"\n' if _tables is None else _rubric(*_tables)
     BANKS[_name] = {"bank.toml": GOOD_BANK, "01.toml": _chapter(_q(1) + rubric, _q(2))}

@@ -400,6 +400,8 @@ def _statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tup
 
 
 _RESPECTIVELY = re.compile(r"分别|各自|respectively")
+# A figure that numbers a list item ("1. …", "(3) …", "2、…") is no figure of the claim.
+_MARKER = re.compile(r"^\s*[(（]?#\s*(?:\.(?!\d)|[、)）:]|$)")
 # 越…越… and "the more …, the lower …" tie two things together: no word of it is reversed alone.
 _CORRELATIVE = re.compile(
     r"越.{1,12}越|\bthe (?:more|less|fewer|larger|smaller|higher|lower|longer|shorter|bigger)\b"
@@ -558,7 +560,11 @@ def _figures(claim: Claim, attempt: Attempt, n: int, known, needs_relation: bool
     """
     clause = attempt.clauses[n]
     number = claim.value
-    found = figures.located(clause.normal, number, normalised=True, bare=True)
+    found = [
+        f
+        for f in figures.located(clause.normal, number, normalised=True, bare=True)
+        if not _MARKER.match(clause.normal[: f[0]] + "#" + clause.normal[f[0] :].lstrip("0123456789"))
+    ]
     if not found:
         return []
     joined = [_joined(clause, start) for start, _ in found]

@@ -226,11 +226,18 @@ def clause(text: str, asks: bool = False, cutter: Lexicon | None = None) -> Clau
                 negations.append((begin, at))
     spans.extend(primary)
     at_text.append(len(text))
-    opening = _opening("".join(joined), primary, negations)
+    written = "".join(joined)
+    # 相不相关, 靠不靠前: a question asked as A-not-A, no negation.
+    negations = [
+        (s, e)
+        for s, e in negations
+        if not (written[s:e] == "不" and 0 < s and e < len(written) and written[s - 1] == written[e])
+    ]
+    opening = _opening(written, primary, negations)
     return Clause(
         text=text,
         normal=normal,
-        joined="".join(joined),
+        joined=written,
         starts=frozenset(s for s, _ in spans),
         ends=frozenset(e for _, e in spans),
         sealed=frozenset(sealed),

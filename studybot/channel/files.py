@@ -100,7 +100,9 @@ def _config_bytes(path: Path) -> bytes | None:
         raise ConfigError(
             f"{path}: a link to {os.readlink(path)}, which does not exist", hint=hint
         ) from None
-    except OSError as exc:  # a link to itself, a path through a file, no permission
+    except NotADirectoryError:
+        return None  # a home that is a file holds no settings; the store says what is wrong
+    except OSError as exc:  # a link to itself, no permission
         why = "a link that leads back to itself" if exc.errno == errno.ELOOP else None
         why = why or f"cannot be read ({exc.strerror or exc})"
         raise ConfigError(f"{path}: {why}", hint=hint) from None

@@ -86,7 +86,8 @@ def test_a_home_named_with_bytes_that_are_not_utf8_is_diagnosed(tmp_path, comman
     assert done.returncode == 0, said(done)
     assert not crashed(done)
     assert b"h\\udcfe" in done.stdout  # the byte, shown as an escape
-    assert said(done).splitlines()[-1].startswith("Note: bytes that are not UTF-8")
+    if command[0] == "doctor":  # (config show quotes the path itself)
+        assert said(done).splitlines()[-1].startswith("Note: bytes that are not UTF-8")
 
 
 # -- an output encoding without Chinese -----------------------------------------------------------

@@ -103,6 +103,8 @@ def _shallow(line: str) -> str:
 
 
 _PREFIX_FIRST = frozenset(" \t>-*+0123456789")
+# a line that may have a prefix longer than PREFIX_COLUMNS (the characters _PREFIX is made of)
+_DEEP_PREFIX = re.compile(rf"^[ \t>*+\-\d.)]{{{PREFIX_COLUMNS + 1}}}", re.MULTILINE)
 
 
 def parse(text: str) -> list[Block]:
@@ -114,7 +116,9 @@ def parse(text: str) -> list[Block]:
     ``_PART_LINES`` lines. Both give the same blocks (tests/bank/test_import_blocks.py).
     Each line's nesting is cut to ``PREFIX_COLUMNS`` first (``_shallow``).
     """
-    lines = [_shallow(line) for line in text.split("\n")]
+    lines = text.split("\n")
+    if _DEEP_PREFIX.search(text):  # most files have no such line: no pass over every line
+        lines = [_shallow(line) for line in lines]
     blocks: list[Block] = []
     waiting = None  # where the sections waiting for markdown-it start
     nul = "\0" in text  # markdown-it reads it as U+FFFD: left to it

@@ -34,6 +34,12 @@ Families of cases:
   home named with escape codes, a read-only home, a database link to
   nothing. A case there also fails when what it leaves behind is wrong
   (a device replaced, a report that printed nothing).
+- newer, encodings, inputs (``crash_inputs.py``): a database a newer
+  studybot wrote with changed interview tables (each report ends 0 and says
+  so); outputs that cannot show Chinese and names that are not UTF-8;
+  ``grade`` fed endless or binary stdin, Markdown shapes that used to drop
+  questions, UTF-32, a CSV cell over the limit, config.toml files that are
+  no files or too deep, and a home on a full disk (root and ``unshare``).
 
     PYTHONPATH=. python bench/crash_scan.py                # everything
     PYTHONPATH=. python bench/crash_scan.py --only banks --jobs 3 --json out.json
@@ -69,6 +75,7 @@ from crash_cases import (  # noqa: E402
     side_cases,
     stream_cases,
 )
+from crash_inputs import encoding_cases, input_cases, newer_cases  # noqa: E402
 from crash_targets import environment_cases, export_target_cases  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -218,6 +225,9 @@ def main() -> None:
             "side",
             "exports",
             "environments",
+            "newer",
+            "encodings",
+            "inputs",
         ],
     )
     parser.add_argument("--jobs", type=int, default=2, help="cases at once (default 2)")
@@ -232,6 +242,9 @@ def main() -> None:
         "side": side_cases,
         "exports": export_target_cases,
         "environments": environment_cases,
+        "newer": newer_cases,
+        "encodings": encoding_cases,
+        "inputs": input_cases,
     }
     outcomes: list[Outcome] = []
     started = time.monotonic()

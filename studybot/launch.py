@@ -34,6 +34,7 @@ _received: list[int] = []
 def main() -> None:
     """The console script: the whole CLI inside the boundary."""
     _standard_streams()
+    _encodable_streams()
     for number in ENDING_SIGNALS:
         signal.signal(number, _as_interrupt)
     try:
@@ -45,6 +46,7 @@ def main() -> None:
     if code == INTERRUPTED and _received:
         code = 128 + _received[0]
     _release_stdout()
+    _escapes_note()
     sys.exit(code)
 
 
@@ -99,6 +101,49 @@ class _ClosedOutput(io.TextIOWrapper):
 
     def write(self, text: str) -> int:
         raise OutputClosed
+
+
+# The encodings whose output had characters written as escapes (the note at the end names one).
+_escaped: list[str] = []
+
+
+def _escapes_note() -> None:
+    """One line when something printed was written as escapes, saying why."""
+    import codecs
+
+    if not _escaped:
+        return
+    if codecs.lookup(_escaped[0]).name == "utf-8":  # only a lone surrogate fails there
+        _say("Note: bytes that are not UTF-8 (in a file name?) are written as escapes like \\udcff")
+        return
+    _say(
+        f"Note: this output's encoding ({_escaped[0]}) cannot show every character; "
+        "those are written as escapes such as \\u4e2d (PYTHONIOENCODING=utf-8 shows them)"
+    )
+
+
+def _encodable_streams() -> None:
+    """stdout and stderr never fail on a character their encoding lacks.
+
+    ``PYTHONIOENCODING=ascii`` (or latin-1) cannot encode a Chinese question,
+    and no encoding can a path's undecodable bytes (lone surrogates): such a
+    character is written as an escape (``\\u4e2d``), and a note at the end says so.
+    stdin reads what it cannot decode as U+FFFD instead of failing.
+    """
+    import codecs
+
+    def escaped(exc: UnicodeError):
+        encoding = getattr(exc, "encoding", "") or "?"
+        if encoding not in _escaped:
+            _escaped.append(encoding)
+        return codecs.backslashreplace_errors(exc)
+
+    codecs.register_error("studybot-escape", escaped)
+    for stream, errors in ((sys.stdout, "studybot-escape"), (sys.stderr, "studybot-escape")):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(errors=errors)
+    with contextlib.suppress(AttributeError, ValueError, OSError):
+        sys.stdin.reconfigure(errors="replace")
 
 
 def _release_stdout() -> None:

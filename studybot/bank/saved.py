@@ -10,6 +10,7 @@ loads as it was imported.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -19,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 from studybot.bank.format import IMPORTED_KEY_POINTS, Bank, Chapter, Question, load_folder
+from studybot.bank.text import named
 from studybot.errors import StudybotError
 
 _ESCAPES = {
@@ -49,9 +51,14 @@ def write(loaded: Bank, target: Path, source: str | None = None) -> None:
     token = staging.name.rpartition("-")[2]
     try:
         written = files(loaded, source)
-        for file_name, text in written.items():
-            _write_synced(staging / file_name, text)
-        _write_synced(staging / SNAPSHOT, _snapshot(loaded, written))
+        every = {**written, SNAPSHOT: _snapshot(loaded, written)}
+        needed = sum(len(text.encode("utf-8")) for text in every.values())
+        _room_for(root, name, needed)
+        try:
+            for file_name, text in every.items():
+                _write_synced(staging / file_name, text)
+        except OSError as exc:  # the disk filled up while writing (or refused it)
+            raise _not_written(root, name, needed, exc) from None
         _sync_folder(staging)
         copies = [load(staging, name)]
         if sum(len(t) for t in written.values()) <= _TOML_CHECKED:
@@ -124,6 +131,39 @@ def _alive(pid: int) -> bool:
     except OSError:
         return True  # exists, owned by someone else
     return True
+
+
+def _room_for(root: Path, name: str, needed: int) -> None:
+    """StudybotError before a byte is written when the disk has less free space than needed."""
+    try:
+        free = shutil.disk_usage(root).free
+    except OSError:
+        return  # unknown: the writes say it if there is no room
+    if free < needed:
+        raise StudybotError(
+            f"bank {name!r} needs {_size(needed)} and the disk holding {root} has "
+            f"{_size(free)} free; nothing was written",
+            hint="free some disk space, or set STUDYBOT_HOME to a folder on another disk",
+        )
+
+
+def _not_written(root: Path, name: str, needed: int, exc: OSError) -> StudybotError:
+    """Writing the bank failed: the disk is full (say so), or the system's words."""
+    kept = "any bank of that name is unchanged"
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return StudybotError(
+            f"the disk holding {root} filled up while bank {name!r} ({_size(needed)}) was "
+            f"written; {kept}",
+            hint="free some disk space, or set STUDYBOT_HOME to a folder on another disk",
+        )
+    return StudybotError(
+        f"cannot write bank {name!r} under {root}: {exc.strerror or exc}; {kept}",
+        hint="check that folder's permissions and free space, or set STUDYBOT_HOME",
+    )
+
+
+def _size(count: int) -> str:
+    return f"{count / 2**20:,.1f} MB" if count >= 2**20 else f"{count / 2**10:,.0f} kB"
 
 
 def _write_synced(path: Path, text: str) -> None:
@@ -231,7 +271,8 @@ def _chapter_file(chapter: Chapter) -> str:
 def _index(loaded: Bank, source: str | None) -> str:
     lines = []
     if source:
-        lines += [f"# Imported by `studybot bank import` from {' '.join(source.split())}", ""]
+        shown = " ".join(named(source).split())
+        lines += [f"# Imported by `studybot bank import` from {shown}", ""]
     lines += [f"title = {_string(loaded.title)}", f"language = {_string(loaded.language)}"]
     for chapter in loaded.chapters:
         lines += [

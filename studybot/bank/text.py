@@ -50,3 +50,9 @@ def clip(text: str, limit: int) -> str:
 
 def _latin(char: str) -> bool:
     return char.isascii() and (char.isalnum() or char in "_-./")
+
+
+def named(name: str) -> str:
+    """A file name as text: its bytes that are not UTF-8 (kept by Python as lone surrogates,
+    which no file or database can hold) shown as U+FFFD."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")

@@ -51,10 +51,21 @@ class Verdict:
 
 def database_check(path: Path) -> Check:
     """The session database: where it is, SQLite's quick_check of it, and whether runs can save."""
+    from studybot.storage import dbfile
     from studybot.storage.dbfile import home_hint, home_problem, quick_check, writable
 
     result = quick_check(path)
     detail = f"{path}: quick_check {result}"
+    full = dbfile.full_disk(path)
+    if full:  # SQLite says "disk I/O error" there, which reads like a permission problem
+        return Check(
+            "database",
+            False,
+            f"{path}: {full}; run cannot save (quick_check {result})",
+            points_to=DATABASE,
+            hint="free some disk space (or set STUDYBOT_HOME to a folder on another disk); "
+            "what was saved is kept",
+        )
     if home_problem(path):
         return Check("database", False, result, points_to=DATABASE, hint=home_hint(path))
     if not result.startswith("ok"):

@@ -6,7 +6,10 @@ Reading them is here; what the values mean and which layer wins is
 
 from __future__ import annotations
 
+import errno
 import os
+import re
+import stat
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -41,12 +44,32 @@ def price_tables(path: Path | None = None) -> dict[str, dict[str, Any]]:
     return data
 
 
+# A config file is a few hundred bytes; one with price tables for a hundred models is 20 kB.
+CONFIG_BYTES = 2**20
+# Parts of one dotted key or table header ([prices."m"] has 2): Python's TOML reader takes
+# 13 s and gigabytes for 100,000 of them, so a file with more is refused before it is parsed.
+KEY_PARTS = 32
+_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*+"|\'[^\'\n]*+\'')  # basic and literal strings
+_DOTTED = re.compile(
+    rf"(?<![\w-])(?:[\w-]++[ \t]*+\.[ \t]*+){{{KEY_PARTS}}}", re.ASCII
+)  # KEY_PARTS + 1 parts in a row, from the start of a word: linear
+
+
 def read_toml(path: Path) -> dict[str, Any]:
-    if not path.is_file():
+    """The TOML of a settings file; {} when there is none. A file that is no regular file
+    (a FIFO, a folder, a device, a link to nothing or to itself), is larger than
+    CONFIG_BYTES or has a key of more than KEY_PARTS parts is a ConfigError, not skipped."""
+    data = _config_bytes(path)
+    if data is None:
         return {}
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        text = data.decode("utf-8")
+        if _DOTTED.search(_QUOTED.sub("s", text)):
+            raise ConfigError(
+                f"{path}: a key or table header of more than {KEY_PARTS} parts (a.b.c…)",
+                hint="fix the file or move it away",
+            )
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(
             f"{path}: {exc}", hint="fix the TOML syntax or move the file away"
@@ -63,6 +86,60 @@ def read_toml(path: Path) -> dict[str, Any]:
             f"{path}: arrays or tables nested too deeply, or a number too long, to read",
             hint="fix the file or move it away",
         ) from None
+
+
+def _config_bytes(path: Path) -> bytes | None:
+    """The bytes of the regular file at ``path`` (at most CONFIG_BYTES); None when there is
+    nothing there; ConfigError for anything else, named."""
+    hint = "move it away, or put studybot's TOML settings there"
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        if not os.path.islink(path):
+            return None
+        raise ConfigError(
+            f"{path}: a link to {os.readlink(path)}, which does not exist", hint=hint
+        ) from None
+    except NotADirectoryError:
+        return None  # a home that is a file holds no settings; the store says what is wrong
+    except OSError as exc:  # a link to itself, no permission
+        why = "a link that leads back to itself" if exc.errno == errno.ELOOP else None
+        why = why or f"cannot be read ({exc.strerror or exc})"
+        raise ConfigError(f"{path}: {why}", hint=hint) from None
+    kind = _not_regular(status.st_mode)
+    if kind:
+        raise ConfigError(f"{path}: {kind}, not a settings file", hint=hint)
+    if status.st_size > CONFIG_BYTES:
+        raise ConfigError(
+            f"{path}: {status.st_size:,} bytes; a settings file may be at most {CONFIG_BYTES:,}",
+            hint=hint,
+        )
+    try:  # never waiting on a FIFO swapped in since the look, never reading past the limit
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            kind = _not_regular(os.fstat(fd).st_mode)
+            if kind:
+                raise ConfigError(f"{path}: {kind}, not a settings file", hint=hint)
+            data = os.read(fd, CONFIG_BYTES + 1)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror or exc})", hint=hint) from None
+    if len(data) > CONFIG_BYTES:
+        raise ConfigError(f"{path}: more than {CONFIG_BYTES:,} bytes", hint=hint)
+    return data
+
+
+def _not_regular(mode: int) -> str | None:
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
 
 
 def codex_layer(path: Path) -> dict[str, Any]:

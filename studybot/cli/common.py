@@ -181,9 +181,21 @@ def followups_option(help: str):
     )  # fmt: skip
 
 
+def _recordable_bank(ctx, param, value: str | None) -> str | None:
+    """A --bank path with bytes that are not UTF-8 is refused before anything reads by it."""
+    try:
+        (value or "").encode("utf-8")
+    except UnicodeEncodeError:  # the library's refusal, loaded only then (start-up stays light)
+        from studybot.study.opening import storable
+
+        storable(value)
+    return value
+
+
 bank_option = click.option(
     "--bank",
     "bank_ref",
     metavar="NAME|PATH",
     help="An imported bank's name, a bank folder or a question file.",
+    callback=_recordable_bank,
 )

@@ -53,6 +53,7 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
       studybot export 1 -f apkg -o cards.apkg
       studybot export 4 -f md --summary
     """
+    from studybot.cli.sessions import left_out
     from studybot.errors import BadInput
     from studybot.output import export as exports
     from studybot.storage.store import Store
@@ -68,12 +69,14 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
         if to_stdout:
             from studybot.cli.common import binary_to_stdout
 
+            view = store.view(record.id)
             notes = binary_to_stdout(
-                lambda path: anki.write_package(store.view(record.id), path),
+                lambda path: anki.write_package(view, path),
                 what="an .apkg is a binary package",
                 hint="name the file: -o cards.apkg, or send stdout to a file or a pipe",
             )
             click.echo(f"Wrote {number(notes)} notes to stdout", err=True)
+            left_out(view)
             return
         if output is None:
             raise BadInput(
@@ -81,22 +84,24 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
                 hint=f"name the file: studybot export {record.id} -f apkg -o cards.apkg",
             )
         written: list[int] = []
+        view = store.view(record.id)
         exports.write_file(
-            output,
-            lambda path: written.append(anki.write_package(store.view(record.id), path)),
-            force=force,
+            output, lambda path: written.append(anki.write_package(view, path)), force=force
         )
         click.echo(f"Wrote {output} ({number(written[0])} notes)", err=True)
+        left_out(view)
         return
-    text = exports.render(store.view(record.id), fmt)
+    view = store.view(record.id)
+    text = exports.render(view, fmt)
     # On stdout, likely a terminal: no control codes (the file keeps them).
     if output is None or to_stdout:
         from studybot.cli.common import echo, escaped_json
 
         echo(escaped_json(text) if fmt == "json" else text, nl=False)
-        return
-    exports.write_file(output, lambda path: exports.write_text(path, text), force=force)
-    click.echo(f"Wrote {output} ({number(len(text.splitlines()))} lines)", err=True)
+    else:
+        exports.write_file(output, lambda path: exports.write_text(path, text), force=force)
+        click.echo(f"Wrote {output} ({number(len(text.splitlines()))} lines)", err=True)
+    left_out(view)
 
 
 def _write_last_summary(store, record) -> None:

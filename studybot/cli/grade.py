@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import sys
 
 import click
@@ -34,18 +35,47 @@ def grade(question_id: int, text: str | None, bank_ref: str | None, as_json: boo
       studybot grade 23 --attempt "只缓存 K 和 V，因为 Q 只在当前步用一次" --json
       studybot grade 5 --offline --bank my-bank < answer.txt
     """
-    from studybot.study.checking import check
+    from studybot.study.checking import check, refuse
     from studybot.study.opening import Options
 
     if text is None:
-        if sys.stdin.isatty():
-            click.echo("Type your attempt; end it with Ctrl-D.", err=True)
-        text = sys.stdin.read()
+        text = read_attempt(question_id)
+    refuse(text, question_id)  # before the bank and the channel are opened
     checked = check(Options(bank=bank_ref, flags=flags), question_id, text)
     if as_json:
         emit_json(as_data(checked))
     else:
         show(checked)
+
+
+def read_attempt(question_id: int) -> str:
+    """The attempt on stdin: UTF-8 text of at most ATTEMPT_CHARS characters, read no further.
+
+    At most ``4 × ATTEMPT_CHARS`` bytes (and a byte-order mark) are read: a
+    UTF-8 character takes at most 4, so one byte more is too long already,
+    whatever it holds; 100 MB piped in costs what 80 kB costs.
+    """
+    from studybot.study.checking import ATTEMPT_CHARS, not_text, too_long
+
+    if sys.stdin is None:  # no stdin at all (a closed descriptor under some launchers)
+        return ""
+    if sys.stdin.isatty():
+        click.echo("Type your attempt; end it with Ctrl-D.", err=True)
+    most = 4 * ATTEMPT_CHARS + len(codecs.BOM_UTF8)
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # a text stream without bytes beneath it
+        text = sys.stdin.read(ATTEMPT_CHARS + 1)
+        if len(text) > ATTEMPT_CHARS:
+            raise too_long(question_id)
+        return text
+    data = stream.read(most + 1)
+    if len(data) > most:
+        raise too_long(question_id)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        why = f"byte {exc.start + 1:,} ({data[exc.start]:#04x}) is not UTF-8"
+        raise not_text(question_id, why) from None
 
 
 def as_data(checked) -> dict:

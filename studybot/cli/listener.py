@@ -17,6 +17,7 @@ from studybot.cli import reveal, terminal
 from studybot.cli.common import stderr_console, stdout_console
 from studybot.cli.render import STYLES, MarkdownStream, PrintableStream, echo, number, spinner
 from studybot.learn.review import RATINGS as RATING_NAMES
+from studybot.study.checking import ATTEMPT_CHARS
 from studybot.study.session import FOLLOW_UP, NEXT, QUIT, AttemptInterrupted
 
 ATTEMPT_HELP = (
@@ -114,7 +115,9 @@ class TerminalListener:
         if draft:
             echo("Your draft from the last run is back in the editor: finish it, or clear it.")
         try:
-            text = terminal.read_text("› ", multiline=True, default=draft, commands=commands)
+            text = terminal.read_text(
+                "› ", multiline=True, default=draft, commands=commands, limit=ATTEMPT_CHARS
+            )
         except terminal.Interrupted as stop:
             raise AttemptInterrupted(stop.text) from None
         return text or ""

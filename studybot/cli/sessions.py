@@ -107,8 +107,36 @@ def show(session_id: str, as_json: bool) -> None:
     view = Store.open(write=False).view(session_id)
     if as_json:
         emit_json(session_json(view))
+    else:
+        render_session(view)
+    left_out(view)
+
+
+UNREAD_SHOWN = 4  # the parts left out that the note names; the rest are counted
+
+
+def left_out(view) -> None:
+    """On stderr: what of the session could not be read (a newer studybot's rows), if any."""
+    from studybot import __version__
+    from studybot.cli.render import echo
+
+    if not view.unread:
         return
-    render_session(view)
+    record = view.record
+    who = (
+        f"session {record.id} was written by {view.newer}"
+        if view.newer
+        else f"session {record.id} holds rows in a form studybot {__version__} does not know "
+        "(from a newer studybot?)"
+    )
+    parts = "; ".join(view.unread[:UNREAD_SHOWN])
+    more = len(view.unread) - UNREAD_SHOWN
+    echo(
+        f"Note: {who}; studybot {__version__} shows what it can read and leaves out {parts}"
+        + (f" (and {more} more)" if more > 0 else ""),
+        meaning="warning",
+    )
+    echo("Hint: upgrade studybot to see all of it", meaning="hint")
 
 
 def render_session(view, texts: bool = True) -> None:

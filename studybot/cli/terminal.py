@@ -123,14 +123,17 @@ def read_text(
     multiline: bool = False,
     default: str = "",
     commands: Mapping[str, Callable[[], None]] | None = None,
+    limit: int | None = None,
 ) -> str | None:
     """A line (or, with ``multiline``, lines up to an empty one or Ctrl-D) of edited text.
 
     Enter on an empty first line returns "" (so does Ctrl-D there). ``default``
     is text already in the editor (a kept draft). ``commands``: a word typed
     alone on a line of its own (``h``, ``?``) runs its function instead of
-    being sent, and the line is cleared. Ctrl-C raises ``Interrupted`` with
-    the text typed so far. Returns None at the end of piped input.
+    being sent, and the line is cleared. ``limit``: text longer than this many
+    characters is not sent; the editor says so and keeps it to be cut. Ctrl-C
+    raises ``Interrupted`` with the text typed so far. Returns None at the end
+    of piped input.
     """
     if not is_terminal():
         return _piped_text(multiline)
@@ -138,6 +141,7 @@ def read_text(
     from prompt_toolkit.application import run_in_terminal
     from prompt_toolkit.history import InMemoryHistory
     from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.validation import Validator
 
     global _history
     if _history is None:
@@ -169,7 +173,16 @@ def read_text(
     def _interrupt(event) -> None:
         event.app.exit(exception=Interrupted(event.current_buffer.text))
 
-    session = PromptSession(history=_history, key_bindings=keys, multiline=multiline)
+    fits = None
+    if limit is not None:
+        fits = Validator.from_callable(
+            lambda text: len(text.strip()) <= limit,  # as it is sent: stripped
+            error_message=f"at most {limit:,} characters: cut it, then send it again",
+            move_cursor_to_end=True,
+        )
+    session = PromptSession(
+        history=_history, key_bindings=keys, multiline=multiline, validator=fits
+    )
     drop_type_ahead()
     text = session.prompt(
         prompt, default=default, prompt_continuation=lambda width, *_: " " * width

@@ -41,12 +41,13 @@ class QuestionFeedback:
     chapter: int
     chapter_title: str
     attempt: str
-    seconds: float
+    seconds: float | None  # None: not readable (a newer studybot's)
     points: tuple[PointFeedback, ...]
     score_before: float | None
     score_after: float | None
     probes: tuple[ProbeRecord, ...]
     rating: int | None  # the rating saved, None if not yet
+    whole: bool = True  # False: its answer or grade could not be read (a newer studybot's)
 
 
 @dataclass(frozen=True)
@@ -65,10 +66,11 @@ def questions(view: SessionView) -> list[QuestionFeedback]:
         for question_id in segment.question_ids:
             answer, turn = view.interview.get(question_id), view.turn(question_id)
             graded = view.grades.get(question_id)
-            if answer is None or turn is None or graded is None:
-                continue
+            whole = answer is not None and graded is not None
+            if turn is None or (not whole and not view.unread):
+                continue  # not answered yet; with rows left out (view.unread), what is read
             probes = tuple(view.probes_of(question_id))
-            before = graded.estimate or graded.points
+            before = (graded.estimate or graded.points) if graded else ()
             points = tuple(
                 PointFeedback(
                     n,
@@ -77,7 +79,9 @@ def questions(view: SessionView) -> list[QuestionFeedback]:
                     final.state,
                     tuple(p.n for p in probes if p.point == n),
                 )
-                for n, (first, final) in enumerate(zip(before, graded.points, strict=False), 1)
+                for n, (first, final) in enumerate(
+                    zip(before, graded.points if graded else (), strict=False), 1
+                )
             )
             review = view.reviews.get(question_id)
             out.append(
@@ -85,15 +89,16 @@ def questions(view: SessionView) -> list[QuestionFeedback]:
                     question_id=question_id,
                     question=turn.question,
                     asked=turn.answer,
-                    chapter=answer.chapter,
-                    chapter_title=answer.chapter_title,
-                    attempt=answer.attempt,
-                    seconds=answer.seconds,
+                    chapter=answer.chapter if answer else 0,
+                    chapter_title=answer.chapter_title if answer else "",
+                    attempt=answer.attempt if answer else (graded.attempt if graded else ""),
+                    seconds=answer.seconds if answer else None,
                     points=points,
                     score_before=_score([p.before for p in points]),
                     score_after=_score([p.after for p in points]),
                     probes=probes,
                     rating=review.rating if review else None,
+                    whole=whole,
                 )
             )
     return out
@@ -103,7 +108,8 @@ def chapters(items: list[QuestionFeedback]) -> list[ChapterVerdict]:
     """Per chapter, in the order first asked: its verdict and its two most important gaps."""
     order: dict[int, list[QuestionFeedback]] = {}
     for item in items:
-        order.setdefault(item.chapter, []).append(item)
+        if item.whole:  # a question whose grade could not be read has no verdict to give
+            order.setdefault(item.chapter, []).append(item)
     out = []
     for chapter, asked in order.items():
         scores = [q.score_after for q in asked if q.score_after is not None]
@@ -164,7 +170,7 @@ def question_lines(item: QuestionFeedback) -> list[str]:
     lines = [
         f"## 第 {item.question_id} 题：{escape_html_like(item.question)}",
         "",
-        f"- time: answer {item.seconds:.0f} s"
+        f"- time: answer {'?' if item.seconds is None else f'{item.seconds:.0f}'} s"
         + (f" · {len(item.probes)} probe(s) {probe_time:.0f} s" if item.probes else " · no probe"),
         f"- grade: {_percent(item.score_before)} after the answer → "
         f"{_percent(item.score_after)} after the probes · rating {rating}",
@@ -182,8 +188,7 @@ def question_lines(item: QuestionFeedback) -> list[str]:
             "",
             *_quoted(probe.answer or ""),
             "",
-            f"要点 {probe.point}：{effect}"
-            + (f" · {probe.seconds:.0f} s" if probe.seconds is not None else " · not answered yet"),
+            f"要点 {probe.point}：{effect}" + _probe_time(probe),
             "",
         ]
     lines += ["**评分细则与参考要点**（回答后 → 追问后）：", ""]
@@ -192,6 +197,12 @@ def question_lines(item: QuestionFeedback) -> list[str]:
         lines.append(f"{p.n}. {change} {escape_html_like(p.point)}")
     lines.append("")
     return lines
+
+
+def _probe_time(probe: ProbeRecord) -> str:
+    if probe.seconds is not None:
+        return f" · {probe.seconds:.0f} s"
+    return " · not answered yet" if probe.answer is None else " · ? s"  # a time not readable
 
 
 def _quoted(text: str) -> list[str]:

@@ -9,6 +9,7 @@ import json
 from dataclasses import asdict, fields
 from typing import TYPE_CHECKING
 
+from studybot.storage import lenient
 from studybot.storage.dbfile import writing
 from studybot.storage.records import GradeRecord, PointMark, now
 
@@ -30,16 +31,18 @@ class Attempts:
         with writing(self.db):
             self.db.table("grades").insert(row, replace=True)
 
-    def grades(self, session_id: int) -> dict[int, GradeRecord]:
-        """The session's graded attempts by question id."""
+    def grades(self, session_id: int, unread: list[str] | None = None) -> dict[int, GradeRecord]:
+        """The session's graded attempts by question id; a grade this studybot cannot read
+        (a newer one's) is left out, and said in ``unread``."""
         rows = self.db.query("select * from grades where session_id = ?", [session_id])
         out = {}
         for row in rows:
-            row = dict(row)
-            row["points"] = _marks(row["points"])
-            row["estimate"] = _marks(row.get("estimate"))
-            names = {f.name for f in fields(GradeRecord)}
-            out[row["question_id"]] = GradeRecord(**{k: v for k, v in row.items() if k in names})
+            try:
+                grade = _grade(dict(row), unread)
+            except lenient.Unreadable as why:
+                lenient.note(unread, f"the grade of Q{row.get('question_id')}: {why}")
+                continue
+            out[grade.question_id] = grade
         return out
 
     def save_draft(self, session_id: int, question_id: int, text: str) -> None:
@@ -74,15 +77,39 @@ def _marks_json(marks: tuple[PointMark, ...]) -> str:
     )
 
 
-def _marks(text: str | None) -> tuple[PointMark, ...]:
-    """Stored marks; rows from before states were kept say only covered or not."""
-    if not text:
-        return ()
-    return tuple(
-        PointMark(
-            m["point"],
-            m.get("state") or ("covered" if m.get("covered") else "missed"),
-            m.get("evidence"),
-        )
-        for m in json.loads(text)
-    )
+def _grade(row: dict, unread: list[str] | None) -> GradeRecord:
+    """A stored grade, each value checked (``lenient``): its marks must be read whole."""
+    question = lenient.whole(row.get("question_id"))
+    if question is None:
+        raise lenient.Unreadable("no question")
+    try:
+        estimate = lenient.marks(row.get("estimate"))
+    except lenient.Unreadable as why:  # the confirmed marks still stand
+        lenient.note(unread, f"the grader's estimate of Q{question}: {why}")
+        estimate = ()
+    score, estimate_score = row.get("score"), row.get("estimate_score")
+    try:
+        score = lenient.number(score)
+    except lenient.Unreadable as why:
+        lenient.note(unread, f"the score of Q{question}: {why}")
+        score = None
+    try:
+        estimate_score = lenient.number(estimate_score)
+    except lenient.Unreadable:
+        estimate_score = None
+    values = {
+        "session_id": lenient.whole(row.get("session_id")),
+        "question_id": question,
+        "attempt": lenient.text(row.get("attempt"), ""),
+        "score": score,
+        "points": lenient.marks(row.get("points")),
+        "advice": lenient.text(row.get("advice"), ""),
+        "source": lenient.text(row.get("source"), ""),
+        "created": lenient.text(row.get("created"), ""),
+        "estimate": estimate,
+        "estimate_score": estimate_score,
+    }
+    for name in ("prompt_tokens", "completion_tokens", "cached_tokens", "requests"):
+        values[name] = lenient.whole(row.get(name), 0)
+    names = {f.name for f in fields(GradeRecord)}
+    return GradeRecord(**{k: v for k, v in values.items() if k in names})

@@ -52,9 +52,10 @@ def _read_only(path: Path) -> sqlite3.Connection:
     ``mode=ro`` reads it through the -shm that came with it, and only without
     one is it opened immutable, the pages still in the -wal unseen.
     """
-    from urllib.request import pathname2url  # urllib loads http and email: only when a file opens
+    from urllib.parse import quote
 
-    uri = "file:" + pathname2url(str(path.absolute()))
+    # the path's bytes, quoted: a folder name that is not UTF-8 (b"h\xfe") is %FE to SQLite
+    uri = "file:" + quote(os.fsencode(path.absolute()))
     wal = path.with_name(path.name + "-wal")
     pending = wal.exists() and wal.stat().st_size > 0
     if os.access(path.parent, os.W_OK) or pending:
@@ -214,6 +215,27 @@ def explain(exc: sqlite3.Error, path: Path) -> StudybotError:
             hint="let the other run finish, then try again; what was saved is kept",
         )
     return StudybotError(f"the session database {path} failed: {text}")
+
+
+# Less free space than this is a full disk: one run's -wal and -shm files need about that.
+FULL_BELOW = 2**20
+
+
+def full_disk(path: Path) -> str | None:
+    """ "the disk holding FOLDER is full (N kB free)" when the database's disk has no room; else
+    None (and None when the free space cannot be known)."""
+    import shutil
+
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return None
+    if free >= FULL_BELOW:
+        return None
+    return f"the disk holding {folder} is full ({free // 1024:,} kB free)"
 
 
 def quick_check(path: Path) -> str:

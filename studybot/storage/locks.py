@@ -9,13 +9,14 @@ that share one database through a link hold the same session's lock.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from studybot.errors import BadInput
+from studybot.errors import BadInput, StudybotError
 
 
 class SessionBusy(BadInput):
@@ -37,8 +38,11 @@ def session_lock(database: Path, session_id: int) -> Iterator[None]:
                 f"session {session_id} is being studied in another process (pid {other})",
                 hint=f"finish or stop that one first, then: studybot resume {session_id}",
             ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError as exc:  # a full disk: nothing of this session could be saved either
+            raise unwritable(path, exc) from None
         try:
             yield
         finally:
@@ -59,3 +63,17 @@ def lock_path(database: Path, session_id: int) -> Path:
     real = Path(os.path.realpath(database))
     owner = "" if real.name == DB_NAME else f"{real.name}-"
     return real.parent / "locks" / f"{owner}session-{session_id}.lock"
+
+
+def unwritable(path: Path, exc: OSError) -> StudybotError:
+    """The lock file could not be written: a full disk said as such, else the system's words."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return StudybotError(
+            f"the disk holding {path.parent} is full: no space left to write {path.name}",
+            hint="free some disk space, then resume; what was saved before is kept",
+        )
+    return StudybotError(
+        f"cannot write the session lock {path}: {exc.strerror or exc}",
+        hint="check that folder's permissions and free space, "
+        "or set STUDYBOT_HOME to a writable folder",
+    )

@@ -86,6 +86,7 @@ class NewerDatabase(StudybotError):
 
     def __init__(self, unknown: set[str], versions: list[str]) -> None:
         needed = f"studybot {versions[-1]} or newer" if versions else "a newer studybot"
+        self.needed = needed
         super().__init__(
             f"the session database was written by {needed} (unknown migrations: "
             f"{', '.join(sorted(unknown))}); studybot {__version__} will not write to it",

@@ -15,6 +15,8 @@ from typing import Any
 from studybot.types import Usage
 
 OFFLINE = "offline"  # the provider name of sessions the bank's answer key answered
+# A key point's states as stored (learn.marks.STATES names them); a newer studybot may add more.
+POINT_STATES = ("covered", "partly", "missed", "contradicted")
 
 
 @dataclass(frozen=True)
@@ -220,7 +222,7 @@ class InterviewAnswer:
     chapter: int
     chapter_title: str
     attempt: str
-    seconds: float  # from the question shown to the answer sent
+    seconds: float | None  # from the question shown to the answer sent (None: not readable)
     finished: int = 0  # 1: its probes are all asked and answered
     created: str = ""
 
@@ -262,6 +264,10 @@ class SessionView:
     prefixes: dict[str, str] = field(default_factory=dict)  # sha256 -> prefix text, of the turns
     interview: dict[int, InterviewAnswer] = field(default_factory=dict)  # question id -> answer
     probes: tuple[ProbeRecord, ...] = ()  # by question, in the order asked
+    # what could not be read (a newer studybot's rows), in a few words each, and who wrote
+    # the file when it is newer: "studybot 0.9.0 or newer"
+    unread: tuple[str, ...] = ()
+    newer: str | None = None
 
     def turn(self, question_id: int) -> Turn | None:
         return next((t for t in self.turns if t.question_id == question_id), None)

@@ -68,6 +68,7 @@ class Store(Attempts, Interviews, ReviewLog):
 
     def __init__(self, path: Path, *, write: bool = True) -> None:
         self.path = path
+        self.newer: str | None = None  # "studybot 0.9.0 or newer": the file is a newer one's
         try:
             can_write = write or writable(path)
             self.writable = can_write  # False on a read-only home: readers still work
@@ -79,7 +80,9 @@ class Store(Attempts, Interviews, ReviewLog):
             if write:
                 exc.message = f"{path}: {exc.message}"
                 raise
-            # Reading a newer file is safe: its old columns are all still there.
+            # Reading a newer file is safe; what it holds in a newer form is left out, and
+            # a view says so (``lenient``).
+            self.newer = exc.needed
         except sqlite3.Error as exc:
             raise explain(exc, path) from None
 
@@ -195,6 +198,17 @@ class Store(Attempts, Interviews, ReviewLog):
         from sessions s join prefixes p on p.sha256 = s.prefix_sha256
     """
 
+    def _session_sql(self) -> str:
+        """The query of sessions; a file whose interview answers are not where this studybot
+        keeps them (a newer one's) counts no interview question as open."""
+        if self.db.memory or self.db.table("interview_answers").exists():
+            return self._SESSION_SQL
+        start = self._SESSION_SQL.index(
+            "(select count(*) from turns t where t.session_id = s.id and s.mode"
+        )
+        end = self._SESSION_SQL.index(") as interviewing")
+        return self._SESSION_SQL[:start] + "0" + self._SESSION_SQL[end + 1 :]
+
     def _session(self, row: dict[str, Any]) -> SessionRecord:
         row = dict(row)
         row["settings"] = json.loads(row["settings"] or "{}")
@@ -207,7 +221,7 @@ class Store(Attempts, Interviews, ReviewLog):
             number = int(session_id)
         except (TypeError, ValueError):
             number = -1
-        rows = list(self.db.query(self._SESSION_SQL + " where s.id = ?", [number]))
+        rows = list(self.db.query(self._session_sql() + " where s.id = ?", [number]))
         if not rows:
             raise SessionNotFound(
                 f"no session {session_id!s}",
@@ -217,7 +231,7 @@ class Store(Attempts, Interviews, ReviewLog):
 
     def sessions(self) -> list[SessionRecord]:
         """Every session, newest first."""
-        rows = self.db.query(self._SESSION_SQL + " order by s.id desc")
+        rows = self.db.query(self._session_sql() + " order by s.id desc")
         return [self._session(row) for row in rows]
 
     def latest_unfinished(self) -> SessionRecord | None:
@@ -353,14 +367,17 @@ class Store(Attempts, Interviews, ReviewLog):
         turns = tuple(self.turns(record.id))
         digests = {t.prefix_sha256 for t in turns if t.prefix_sha256}
         prefixes = {d: text for d in digests if (text := self.prefix_text(d)) is not None}
+        unread: list[str] = []  # what a newer studybot wrote in a form this one cannot read
         return SessionView(
             record=record,
             segments=tuple(self.segments(record.id)),
             turns=turns,
             followups=tuple(self.followups(record.id)),
-            grades=self.grades(record.id),
+            grades=self.grades(record.id, unread),
             reviews=self.session_reviews(record.id),
             prefixes=prefixes,
-            interview=self.interview_answers(record.id),
-            probes=tuple(self.probes(record.id)),
+            interview=self.interview_answers(record.id, unread),
+            probes=tuple(self.probes(record.id, unread)),
+            unread=tuple(unread),
+            newer=self.newer,
         )

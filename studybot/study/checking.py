@@ -8,6 +8,7 @@ grade sees the question as the quiz does. Nothing is stored.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from studybot.bank import Question
@@ -19,6 +20,10 @@ from studybot.learn.marks import suggest_rating
 from studybot.study.conversation import Conversation
 from studybot.study.opening import Options, open_study
 from studybot.study.prompt import system_prefix
+
+# The longest attempt read, by `grade` and in the quiz editor: ten typed pages, far more than
+# any question's key points need; a whole file pasted or piped in is no attempt.
+ATTEMPT_CHARS = 20_000
 
 
 @dataclass(frozen=True)
@@ -45,11 +50,7 @@ class Checker:
     def check(self, question_id: int, attempt: str) -> Checked:
         """Grade ``attempt`` against question ``question_id``."""
         question = self.study.bank.get(question_id)
-        if not attempt.strip():
-            raise BadInput(
-                "there is no attempt to grade",
-                hint=f"pipe one in (studybot grade {question_id} < answer.txt) or pass --attempt TEXT",
-            )
+        refuse(attempt, question_id)
         if not grading.reference_points(question):
             raise BadInput(
                 f"question {question_id} has no key points or reference answer to grade against",
@@ -61,6 +62,43 @@ class Checker:
         messages = conversation.side(grading.grading_request(question, attempt))
         result = grading.judge(self.study.provider, self.grader, messages, question, attempt)
         return Checked(question, result, suggest_rating(result.score, result.contradicted))
+
+
+def refuse(attempt: str, question_id: int) -> None:
+    """BadInput when ``attempt`` cannot be graded: empty, longer than ATTEMPT_CHARS, not text."""
+    if len(attempt) > ATTEMPT_CHARS:
+        raise too_long(question_id, len(attempt))
+    if not attempt.strip():
+        raise BadInput(
+            "there is no attempt to grade",
+            hint=f"pipe one in (studybot grade {question_id} < answer.txt) or pass --attempt TEXT",
+        )
+    found = _NOT_TEXT.search(attempt)
+    if found is not None:
+        char = found[0]
+        what = "a NUL byte" if char == "\0" else f"the byte {ord(char) & 0xFF:#04x}, not UTF-8"
+        raise not_text(question_id, f"character {found.start() + 1:,} is {what}")
+
+
+# a NUL (a binary file), or a byte the command line could not decode (a lone surrogate)
+_NOT_TEXT = re.compile("[\0\ud800-\udfff]")
+
+
+def too_long(question_id: int, length: int | None = None) -> BadInput:
+    """The refusal of an attempt over ATTEMPT_CHARS (``length`` when it was read whole)."""
+    size = f"{length:,} characters long" if length else f"longer than {ATTEMPT_CHARS:,} characters"
+    return BadInput(
+        f"the attempt is {size}; an attempt holds at most {ATTEMPT_CHARS:,} (as in the quiz editor)",
+        hint=f"grade the answer itself, not a whole file: studybot grade {question_id} < answer.txt",
+    )
+
+
+def not_text(question_id: int, why: str) -> BadInput:
+    """The refusal of an attempt that is not text (binary bytes, not UTF-8); ``why`` says where."""
+    return BadInput(
+        f"the attempt is not text: {why}",
+        hint=f"give it as UTF-8 text: studybot grade {question_id} < answer.txt, or --attempt TEXT",
+    )
 
 
 def check(options: Options, question_id: int, attempt: str) -> Checked:

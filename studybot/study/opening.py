@@ -10,6 +10,7 @@ picks the provider and says, once, which one answers. ``begin`` and
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,9 +65,28 @@ def open_study(options: Options) -> tuple[Study, str | None]:
         settings = config.load(config.flag_settings(dict(options.flags)))
         ref = bank_key(options.bank)  # a path is stored resolved: resume from anywhere
         bank = banks.load(ref)
+        storable(ref)
         key = ref or bank.name
     provider, notice = providers.choose(settings, bank)
     return Study(bank=bank, provider=provider, settings=settings, key=key), notice
+
+
+def storable(ref: str | None) -> None:
+    """BadInput for a bank path with bytes that are not UTF-8: sessions, ratings and reviews
+    name their bank by it, and the database holds text only."""
+    if ref is None or not _UNDECODED.search(ref):
+        return
+    from studybot.bank.text import named
+
+    raise BadInput(
+        f"the bank's path {named(ref)} holds bytes that are not UTF-8 (shown as �); "
+        "studybot records each session's bank by its path, and cannot record that one",
+        hint="import it under a name: studybot bank import FILE --name mine, then --bank mine "
+        "(or rename the file)",
+    )
+
+
+_UNDECODED = re.compile("[\udc80-\udcff]")  # how Python keeps a path's undecodable bytes
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,16 @@ READERS: dict[str, Callable[[Path, str, Options], Parsed]] = {
     "jsonl": records.read_jsonl,
 }
 _ASKING_LINE = re.compile(r"[?？]\s*$", re.MULTILINE)
+# What a file of each kind needs when none of it was taken.
+NOTHING_FOUND = {
+    "markdown": "a question is a heading, list item or line that asks (？, 为什么/如何/什么是…, "
+    "what/why/how/explain…); with topics as headings, --level N takes each as one",
+    "csv": "put one question per row under the header: question,answer (a header alone holds none)",
+    "tsv": "put one question per row under the header: question<TAB>answer (a header alone "
+    "holds none)",
+    "json": 'give a list of questions: [{"question": "…", "answer": "…"}]',
+    "jsonl": 'give one question per line: {"question": "…", "answer": "…"}',
+}
 
 
 @dataclass(frozen=True)
@@ -127,10 +137,7 @@ def _inspect(
         hint = hint or f"see every problem with: studybot bank validate {shlex.quote(str(path))}"
         raise BankError(parsed.fatal, hint=hint)
     if not parsed.drafts:
-        hint = hint or (
-            "a question is a heading, list item or line that asks (？, 为什么/如何/什么是…, "
-            "what/why/how/explain…); with topics as headings, --level N takes each as one"
-        )
+        hint = hint or NOTHING_FOUND.get(kind, NOTHING_FOUND["markdown"])
         raise BankError(
             [f"{path}:1: no questions found (looked for {LOOKED_FOR[kind]})"], hint=hint
         )

@@ -32,6 +32,7 @@ from studybot.bank.format import (
 )
 from studybot.bank.importer import numbering as numbers
 from studybot.bank.importer.draft import CHAPTER, CJK, Draft, Parsed, chapter_number, strip_emphasis
+from studybot.bank.text import named
 from studybot.errors import BankError
 
 _HINT = re.compile(r"[（(【\[]\s*(?:提示|hint)\s*[:：]\s*(?P<text>.*?)\s*[）)】\]]", re.IGNORECASE)
@@ -135,7 +136,7 @@ def _chapters(drafts: list[Draft], notes: list[str]) -> list[tuple[str | None, l
 
 def _bank(path: Path, title: str | None, name: str, groups) -> Bank:
     """The Bank of the numbered drafts, each checked as the canonical format checks a question."""
-    title = title or path.stem
+    title = title or named(path.stem)
     chapters: list[Chapter] = []
     questions: list[Question] = []
     problems: list[str] = []

@@ -57,8 +57,54 @@ class Block:
         return first if first is not None and first.kind == "paragraph" else None
 
 
+# Nesting. Every container (a list item, a quote) a line is in is opened or continued by
+# characters of its prefix: a marker, or indentation of at least one column per level. The
+# parser sees each prefix cut to PREFIX_COLUMNS, so no line is nested deeper than that, and
+# markdown-it never reaches its nesting limit (at which it drops the rest of the file); an
+# item nested deeper becomes a sibling at the deepest level kept, read like any other.
+PREFIX_COLUMNS = 64  # 16 levels of 4-space indentation, 32 of "- "
+_NESTING = 4 * PREFIX_COLUMNS + 16  # markdown-it levels: 2 per list (list, item), 1 per quote
+_PREFIX = re.compile(r"(?:[ \t>]|[-*+](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))+")
+# what a line's own text keeps of its indentation: more than this is no text a person wrote
+# (a 10,000-level list repeats its indentation 10,000 times), and it stays linear
+INDENT_COLUMNS = 1024
+
 # only block structure is needed: inline content stays raw (it is read by the rules)
-_PARSER = MarkdownIt("commonmark", {"html": True}).enable("table").disable(["inline", "text_join"])
+_PARSER = (
+    MarkdownIt("commonmark", {"html": True, "maxNesting": _NESTING})
+    .enable("table")
+    .disable(["inline", "text_join"])
+)
+
+
+def source_lines(text: str) -> list[str]:
+    """The lines of ``text`` with tabs expanded and indentation cut to ``INDENT_COLUMNS``."""
+    if "\t" in text or " " * INDENT_COLUMNS in text:
+        # cut in the whole text first: its lines are never all in memory at full length
+        text = _DEEP_INDENT.sub(lambda m: m[0].expandtabs(4)[:INDENT_COLUMNS], text)
+        text = text.expandtabs(4)
+    return text.splitlines()
+
+
+_DEEP_INDENT = re.compile(rf"^[ \t]{{{INDENT_COLUMNS // 4},}}", re.MULTILINE)  # a tab is up to 4
+
+
+def _shallow(line: str) -> str:
+    """``line`` as the parser sees it: its prefix of indentation and markers cut to
+    PREFIX_COLUMNS (the last ones kept, from a space), its text as written."""
+    if line[:1] not in _PREFIX_FIRST:
+        return line
+    prefix = _PREFIX.match(line)
+    if prefix is None or prefix.end() <= PREFIX_COLUMNS:
+        return line
+    kept = prefix[0][-PREFIX_COLUMNS:]
+    space = min((kept.find(c) for c in " \t" if c in kept), default=-1)  # no half marker
+    return kept[space:] + line[prefix.end() :] if space >= 0 else line[prefix.end() :]
+
+
+_PREFIX_FIRST = frozenset(" \t>-*+0123456789")
+# a line that may have a prefix longer than PREFIX_COLUMNS (the characters _PREFIX is made of)
+_DEEP_PREFIX = re.compile(rf"^[ \t>*+\-\d.)]{{{PREFIX_COLUMNS + 1}}}", re.MULTILINE)
 
 
 def parse(text: str) -> list[Block]:
@@ -68,8 +114,11 @@ def parse(text: str) -> list[Block]:
     list items (``_plain``: most of a question bank) is read straight from
     its lines; the rest goes to markdown-it, in parts of at least
     ``_PART_LINES`` lines. Both give the same blocks (tests/bank/test_import_blocks.py).
+    Each line's nesting is cut to ``PREFIX_COLUMNS`` first (``_shallow``).
     """
     lines = text.split("\n")
+    if _DEEP_PREFIX.search(text):  # most files have no such line: no pass over every line
+        lines = [_shallow(line) for line in lines]
     blocks: list[Block] = []
     waiting = None  # where the sections waiting for markdown-it start
     nul = "\0" in text  # markdown-it reads it as U+FFFD: left to it

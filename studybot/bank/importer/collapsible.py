@@ -6,6 +6,9 @@ hides its answer: the blocks inside are the answer (``unwrapped``).
 The tags are found in the source of the HTML and Markdown blocks they span
 (markdown-it-py sees ``<details>`` as an HTML block that ends at a blank
 line), nested ``<details>`` (a "Show example") staying inside the answer.
+A ``<details>`` never closed holds no more than its own tags: what follows
+it is read as if the tags were not there, so it cannot take the rest of
+the file with it.
 """
 
 from __future__ import annotations
@@ -20,9 +23,11 @@ _DETAILS = re.compile(
 
 
 def collapsible(lines: list[str], blocks: list[Block], index: int):
-    """(index past the blocks, [(line, summary, answer)]) of the top-level ``<details>``."""
+    """(index past the blocks, [(line, summary, answer)], closed) of the top-level
+    ``<details>``; one never closed (``closed`` False) ends after its summary's block."""
     found: list[tuple[int, str, str]] = []
     depth, summary, opened, body_from = 0, None, 0, (0, 0)
+    summary_block = index  # the block that holds the open tag's summary
     j = index
     while j < len(blocks):
         block = blocks[j]
@@ -38,7 +43,7 @@ def collapsible(lines: list[str], blocks: list[Block], index: int):
                     if summary is not None:
                         found.append((opened, summary, answer))
             elif depth == 1 and summary is None:
-                summary = match[2]
+                summary, summary_block = match[2], j
                 body_from = (
                     block.start + text.count("\n", 0, match.end()),
                     _col(text, match.end()),
@@ -46,7 +51,9 @@ def collapsible(lines: list[str], blocks: list[Block], index: int):
         j += 1
         if depth <= 0:
             break
-    return j, found
+    if depth > 0:  # never closed: its tags, and a summary as a question with no answer yet
+        return summary_block + 1, found + ([(opened, summary, "")] if summary else []), False
+    return j, found, True
 
 
 def _col(text: str, at: int) -> int:

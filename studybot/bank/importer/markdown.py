@@ -44,7 +44,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from studybot.bank.importer import tables
-from studybot.bank.importer.blocks import Block, drawn_rule, link_target, parse, plain, source
+from studybot.bank.importer.blocks import (
+    Block,
+    drawn_rule,
+    link_target,
+    parse,
+    plain,
+    source,
+    source_lines,
+)
 from studybot.bank.importer.collapsible import collapsible, unwrapped
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed, Skipped
 from studybot.bank.importer.lists import (
@@ -104,7 +112,7 @@ def _section_end(blocks: list[Block], index: int) -> int:
 
 class _Reader(ParagraphReading, ListReading):
     def __init__(self, text: str, where: Callable[[int], str], options: Options) -> None:
-        self.lines = text.expandtabs(4).splitlines()
+        self.lines = source_lines(text)
         self.front_title = front_matter(self.lines)  # blanks the front matter's lines
         self.blocks = parse("\n".join(self.lines))
         self.where = where
@@ -251,24 +259,26 @@ class _Reader(ParagraphReading, ListReading):
 
     def _details(self, blocks: list[Block], index: int, path, current, in_meta):
         """``<details><summary>Q？</summary>answer</details>``, as many as the blocks hold."""
-        end, found = collapsible(self.lines, blocks, index)
+        end, found, closed = collapsible(self.lines, blocks, index)
         if current is not None:  # its answer, inside "<summary>Answer</summary>" (_finish)
             summary = clean(plain(found[0][1].replace("\n", " "))) if len(found) == 1 else ""
             hidden = summary and not reads_as_question(summary) and not current.blocks
-            if hidden and unwrapped(self.lines, blocks[index:end]) is None:  # one line of tags
-                current.reference = found[0][2] or None
+            if closed and hidden and unwrapped(self.lines, blocks[index:end]) is None:
+                current.reference = found[0][2] or None  # one line of tags and the answer
             else:
                 current.blocks.extend(blocks[index:end])
             return end, current
         if not found:
             return end, None
+        draft = None
         for line, summary, answer in found:
             text = clean(plain(summary.replace("\n", " ")))
             if in_meta or not reads_as_question(text):
                 continue
             draft = self._draft(line, *numbered(text), path)
             draft.reference = answer or None
-        return end, None
+        # never closed: the blocks after it answer its question, until the next question
+        return end, (None if closed else draft)
 
     # -- recording --------------------------------------------------------------------
 

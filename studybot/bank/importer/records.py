@@ -125,7 +125,17 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
                 draft.chapter = flashcards.deck(export.deck)  # "#deck:…": every note's deck
             out.add(draft)
     except csv.Error as exc:
-        out.fatal.append(f"{path}:{start + skipped}: unreadable CSV: {exc}")
+        if "field larger than field limit" in str(exc):  # a quote opened and never closed
+            limit = csv.field_size_limit()
+            out.fatal.append(
+                f"{path}:{start + skipped}: a cell longer than {limit:,} characters "
+                "(a quote opened there and never closed?)"
+            )
+            out.suggestions.append(
+                f"close the quote, or split the cell: a cell holds at most {limit:,} characters"
+            )
+        else:
+            out.fatal.append(f"{path}:{start + skipped}: unreadable CSV: {exc}")
     return out
 
 

@@ -10,6 +10,7 @@ check names it) instead of failing, so every reader gets the same rules.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import re
@@ -103,15 +104,16 @@ def _not_regular(mode: int) -> str | None:
 
 def decode(path: Path, data: bytes, force: bool = False) -> tuple[str, list[str]]:
     """The text of ``data`` and notes on what was mended (only with ``force``)."""
-    utf16 = _utf16(data)
-    if utf16:
+    wide = _wide(data)
+    if wide:
+        name = wide.upper().removesuffix("-LE").removesuffix("-BE")  # UTF-16 or UTF-32
         if force:
-            return data.decode(utf16, errors="replace").lstrip("\ufeff"), [
-                f"{path}: read as {utf16.upper()} text (--force)"
+            return data.decode(wide, errors="replace").lstrip("\ufeff"), [
+                f"{path}: read as {wide.upper()} text (--force)"
             ]
         raise BankError(
-            [f"{path}:1: the file is UTF-16 text, not UTF-8"],
-            hint="save it as UTF-8 (Notepad: Save as → UTF-8; or iconv -f UTF-16 -t UTF-8)",
+            [f"{path}:1: the file is {name} text, not UTF-8"],
+            hint=f"save it as UTF-8 (Notepad: Save as → UTF-8; or iconv -f {name} -t UTF-8)",
         )
     try:
         return data.decode("utf-8-sig"), []
@@ -128,15 +130,46 @@ def decode(path: Path, data: bytes, force: bool = False) -> tuple[str, list[str]
     return text, [f"{where}; bytes that are not UTF-8 were replaced by � (--force)"]
 
 
-def _utf16(data: bytes) -> str | None:
-    # UTF-8 text has no NUL bytes; UTF-16 has one in every ASCII character (a newline too)
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "utf-16"
+_WIDE_BOMS = (  # UTF-32's marks first: UTF-16 LE's (FF FE) begins UTF-32 LE's (FF FE 00 00)
+    (b"\xff\xfe\x00\x00", "utf-32"),
+    (b"\x00\x00\xfe\xff", "utf-32"),
+    (b"\xff\xfe", "utf-16"),
+    (b"\xfe\xff", "utf-16"),
+)
+WIDE_SHARE = 0.9  # of the code units that must have their high bytes zero to be UTF-32
+
+
+def _wide(data: bytes) -> str | None:
+    """ "utf-16…" or "utf-32…" when ``data`` is text in one of those, by its mark or its zeros.
+
+    UTF-32 puts three zero bytes in every ASCII character and two in every
+    Chinese one (at fixed places in each 4 bytes), UTF-16 one in every ASCII
+    character (on one side of each 2). UTF-8 has a zero byte only where the
+    text has a NUL character: a file that decodes as UTF-8 and has NULs
+    only here and there is UTF-8 with a NUL in it, not UTF-16.
+    """
+    for mark, name in _WIDE_BOMS:
+        if data.startswith(mark):
+            return name
     head = data[:4096]
     if b"\x00" not in head:
         return None
+    units = len(head) // 4
+    at = [head[k::4][:units].count(0) for k in range(4)]
+    if units and min(at[2], at[3]) >= WIDE_SHARE * units:
+        return "utf-32-le"
+    if units and min(at[0], at[1]) >= WIDE_SHARE * units:
+        return "utf-32-be"
     even, odd = head[0::2].count(0), head[1::2].count(0)
-    return "utf-16-be" if even > odd else "utf-16-le"
+    try:  # the head, a character cut at its end allowed
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        return "utf-16-be" if even > odd else "utf-16-le"
+    # valid UTF-8: UTF-16 only when zeros are a third of the bytes or more, on one side (ASCII
+    # text in UTF-16 is half zeros); a NUL here and there is a NUL character in UTF-8 text
+    if max(even, odd) >= len(head) // 3 and min(even, odd) * 4 <= max(even, odd):
+        return "utf-16-be" if even > odd else "utf-16-le"
+    return None
 
 
 def too_many(path: Path | str) -> BankError:

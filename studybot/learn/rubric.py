@@ -563,7 +563,9 @@ def _figures(claim: Claim, attempt: Attempt, n: int, known, needs_relation: bool
     found = [
         f
         for f in figures.located(clause.normal, number, normalised=True, bare=True)
-        if not _MARKER.match(clause.normal[: f[0]] + "#" + clause.normal[f[0] :].lstrip("0123456789"))
+        if not _MARKER.match(
+            clause.normal[: f[0]] + "#" + clause.normal[f[0] :].lstrip("0123456789")
+        )
     ]
     if not found:
         return []

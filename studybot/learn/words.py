@@ -231,7 +231,9 @@ def clause(text: str, asks: bool = False, cutter: Lexicon | None = None) -> Clau
     negations = [
         (s, e)
         for s, e in negations
-        if not (written[s:e] == "不" and 0 < s and e < len(written) and written[s - 1] == written[e])
+        if not (
+            written[s:e] == "不" and s > 0 and e < len(written) and written[s - 1] == written[e]
+        )
     ]
     opening = _opening(written, primary, negations)
     return Clause(

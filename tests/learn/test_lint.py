@@ -59,7 +59,9 @@ def _warnings(tmp_path, chapter: str = CHAPTER) -> list[str]:
 
 def test_each_kind_of_rubric_warning_names_its_point_and_claim(tmp_path):
     warnings = _warnings(tmp_path)
-    assert any(w.startswith("Q1 point 1: warning: alias words of one character (头)") for w in warnings)
+    assert any(
+        w.startswith("Q1 point 1: warning: alias words of one character (头)") for w in warnings
+    )
     assert any(w.startswith("Q1 point 2: warning: claim 1: 'q' alone") for w in warnings)
     assert any(
         w.startswith("Q1 point 3: warning: claim 1: '平方' is both its relation and its opposite")

@@ -29,7 +29,9 @@ def test_every_case_of_the_chapters_rubric_gets_its_mark(chapter):
             counted += 1
             problem = selftest.check(case, question, compiled)
             if problem:
-                failed.append(f"Q{case.question} p{case.point} c{case.claim} {case.kind}: {problem}")
+                failed.append(
+                    f"Q{case.question} p{case.point} c{case.claim} {case.kind}: {problem}"
+                )
     assert counted and failed == [], "\n".join(failed[:40])
 
 

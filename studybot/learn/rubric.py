@@ -355,11 +355,12 @@ def _statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tup
             )
             if alias is claim.core and not negated:
                 # What a negated relation leaves is stated by any negation before it in the
-                # clause: "提供不了学习信号", "不把上一轮的思考内容放回上下文".
+                # clause ("提供不了学习信号", "不把上一轮的思考内容放回上下文"), and by a zero
+                # ("零额外延迟", "zero extra latency").
                 negated = any(
                     e <= phrase.first and not _overlap_spans(((s, e),), taken)
                     for s, e in clause.negations
-                )
+                ) or clause.joined[: phrase.first].endswith(("零", "zero"))
             located.append((replace(phrase, negated=negated), parts))
         for phrase, parts in _scoped_with(located):
             if phrase.negated and sign < 0 and alias is not claim.core:

@@ -388,6 +388,13 @@ def _statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tup
             continue  # a relation alone states nothing: "线性", "自己的 softmax" are terms
         if not _linked(clause, link.spans, [p.spans for p in explicit]):
             continue  # "KV 缓存、线性增长": listed, not linked
+        if (
+            polarity < 0
+            and subject is None
+            and not (_framed(attempt, n) or _continues(claim, attempt, n))
+        ):
+            continue  # a denial names what it denies, or goes on about it: the question's
+            # naming it is not enough ("它的长度不是固定的" may be about another memory)
         spans = tuple(sorted(set(link.spans).union(*(p.spans for p in explicit))))
         out.append((polarity, link.spans, spans))
     if any(p < 0 for p, _, _ in out):

@@ -55,6 +55,7 @@ NEGATIONS = listed(
 )
 # Negations that follow their verb: 改变不了, 算不出, 跑不动.
 POST_NEGATIONS = listed("不了 不动 不住 不完 不出 不起")
+
 # Negations of two characters or more are negations inside a longer word too
 # (与头数无关 says 无关); a lone 不 or 无 inside a word is part of the word.
 _INNER_NEGATIONS = tuple(n for n in NEGATIONS if len(n) > 1 and not n.isascii())
@@ -285,6 +286,17 @@ def negated(
 
 
 def _negated(where: Clause, found: list[tuple[int, int]], ignore=(), through=()) -> bool:
+    """``negated`` for one reading; "不…不行" (two negations, one closing the clause) cancels."""
+    said = _negated_once(where, found, ignore, through)
+    last = max((e for _, e in found), default=0)
+    return not said if said and _MUST.search(where.joined[last:]) else said
+
+
+# A clause closed by one of these after a negation says it must be so: "不按通道量化不行".
+_MUST = re.compile(r"(?:不行|不成|不可以|不可)$")
+
+
+def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), through=()) -> bool:
     if not found:
         return False
     first, last = found[0][0], max(e for _, e in found)
@@ -315,7 +327,16 @@ def _negated(where: Clause, found: list[tuple[int, int]], ignore=(), through=())
             return _chain(where, first) % 2 == 1
         if end <= first and _coverb(where, end, first):
             return True  # "不会把任何点标为离群点": 不会 governs 标为
+        copula = end <= first and where.joined[start:end] in _COPULA_NEGATIONS
+        if copula and not _COORDINATED.search(where.joined[end:first]):
+            return True  # "损失也不是 -log p_y 那种交叉熵": 不是 denies all it goes on to say
     return False
+
+
+# "It is not …" denies the whole predicate after it in the clause, however long, up to a
+# colon or a word that adds another predicate ("且", "and").
+_COPULA_NEGATIONS = {"不是", "并不是", "而非"}
+_COORDINATED = re.compile(r":|且|同时|并且|而且|还|and")
 
 
 COVERB_REACH = 8  # characters a negation reaches across a 把/被/随… phrase to its verb

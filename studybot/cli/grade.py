@@ -79,7 +79,7 @@ def read_attempt(question_id: int) -> str:
 
 
 def as_data(checked) -> dict:
-    from studybot.learn.review import RATINGS
+    from studybot.learn.marks import RATINGS
 
     result = checked.grade
     return {
@@ -107,8 +107,7 @@ def as_data(checked) -> dict:
 def show(checked) -> None:
     from studybot.cli.common import echo
     from studybot.cli.render import paint, printable
-    from studybot.learn.marks import MARKS, clip
-    from studybot.learn.review import RATINGS
+    from studybot.learn.marks import MARKS, RATINGS, clip
 
     result, question = checked.grade, checked.question
     click.echo(paint(f"Q{question.id} {question.question}", "question"))

@@ -8,6 +8,7 @@ grade sees the question as the quiz does. Nothing is stored.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -41,7 +42,11 @@ class Checker:
     def __init__(self, options: Options) -> None:
         self.study, _ = open_study(options)
         self.grader = grading.offline(self.study.bank)
-        self.prefix = system_prefix(self.study.bank, self.study.settings.prefix_style)
+
+    @functools.cached_property
+    def prefix(self) -> str:
+        """The session's system prefix: built (tokenizer and all) only for a live grade."""
+        return system_prefix(self.study.bank, self.study.settings.prefix_style)
 
     @property
     def live(self) -> bool:
@@ -56,8 +61,10 @@ class Checker:
                 f"question {question_id} has no key points or reference answer to grade against",
                 hint="grade a question of a bank with key points, e.g. the shipped one",
             )
-        # The quiz's side request: the question and its key answer, then the grading ask;
-        # an offline provider declines it and judge grades on the rubric.
+        if not self.live:  # the answer key grades on the rubric: no request to build
+            result = self.grader.grade(question, attempt)
+            return Checked(question, result, suggest_rating(result.score, result.contradicted))
+        # The quiz's side request: the question and its key answer, then the grading ask.
         conversation = Conversation(self.prefix, None, [(question, answer_text(question))])
         messages = conversation.side(grading.grading_request(question, attempt))
         result = grading.judge(self.study.provider, self.grader, messages, question, attempt)

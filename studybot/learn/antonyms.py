@@ -30,6 +30,7 @@ sparse dense | linear quadratic | flatter sharper | increas decreas | rise fall 
 _ABOUT = """
 大模型 小模型 | 大块 小块 | 长文本 短文本 | 高温 低温 | 简单题 难题 | 顶层 底层 | 浅层 深层
 large models small models | larger models smaller models | easy problems hard problems
+top layers bottom layers | upper layers lower layers | top bottom
 """
 
 

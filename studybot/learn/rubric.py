@@ -502,6 +502,8 @@ def _parts(claim: Claim, attempt: Attempt, n: int, side, near: int, avoid=()):
     if claim.object is not None:
         obj = _nearest(attempt.words_of(n, claim.object, near, avoid), near)
     subject = _nearest(attempt.words_of(n, claim.subject, near, avoid), near)
+    if subject is not None and _between(claim, attempt, n, subject, near):
+        subject = None  # "freeze the top layers and train the bottom ones": the bottom is trained
     # The object may go unsaid when the question names it and the subject is said:
     # "参数量不变" answers "增加头数会让参数量变多吗？".
     if claim.object is not None and obj is None and (subject is None or not claim.object_implied):
@@ -516,6 +518,20 @@ def _parts(claim: Claim, attempt: Attempt, n: int, side, near: int, avoid=()):
     if _continues(claim, attempt, n) and not _rival(claim, attempt, n, obj):
         return None, obj
     return None
+
+
+def _between(claim: Claim, attempt: Attempt, n: int, subject: Phrase, near: int) -> bool:
+    """Whether the subject's rival stands between ``subject`` and the relation at ``near``."""
+    if claim.rival is None:
+        return False
+    low, high = sorted((subject.first, near))
+    own = set(subject.spans)
+    for rival in (claim.rival,):
+        for phrase in attempt.words_of(n, rival):
+            inside = all(low < s and e <= high for s, e in phrase.spans)
+            if inside and not own & set(phrase.spans):
+                return True
+    return False
 
 
 CARRY_CHARS = 2  # a clause passes its subject on when it says this much besides it
@@ -594,7 +610,9 @@ def _figures(claim: Claim, attempt: Attempt, n: int, known, needs_relation: bool
     said = [i for i in free if not isinstance(found[i][1], figures.Bare)]
     if not (said or free):
         return []
-    bound = min(said or free, key=lambda i: abs(joined[i] - subject.first))
+    # A computation's result is what it says of the subject: "2 × 32 × 8 × 128 × 2 字节 = 64 KiB".
+    result = [i for i in (said or free) if clause.joined[joined[i] - 1 : joined[i]] == "="]
+    bound = min(result or said or free, key=lambda i: abs(joined[i] - subject.first))
     values = found[bound][1]
     if figures.matches(values, number) or _known_figure(values, known):
         return []

@@ -158,6 +158,8 @@ class Clause:
         """Where the innermost bracket or quote holding offset ``at`` opens (-1: none)."""
         return self._groups[at] if at < len(self._groups) else -1
 
+    TAIL = 8  # characters shown after the deciding words, when the window ends there
+
     def shown(self, spans: Sequence[tuple[int, int]], limit: int) -> str:
         """The clause as written, cut to about ``limit`` characters around ``spans``."""
         text = " ".join(self.text.split())
@@ -167,7 +169,8 @@ class Clause:
         first = self.at[min(s for s, _ in spans)]
         last = self.at[min(max(e for _, e in spans), len(self.at) - 1)]
         room = max(0, limit - (last - first))
-        begin = first if last - first >= limit else first - room // 3
+        # Too wide to show whole: its end, where the relation or the figure that decided is.
+        begin = last + self.TAIL - limit if last - first >= limit else first - room // 3
         begin = max(0, min(begin, len(raw) - limit))
         piece = " ".join(raw[begin : begin + limit].split())
         return ("…" if begin else "") + piece + ("…" if begin + limit < len(raw) else "")

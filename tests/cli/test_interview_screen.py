@@ -23,7 +23,8 @@ STRONG_Q1 = (
     "大语言模型是在海量文本上预测下一个词元训练出来的 Transformer，参数几十亿以上，"
     "一个模型能处理翻译问答写代码等多种任务；传统 NLP 一个任务一个模型，要单独标注训练，"
     "LLM 靠提示就能切换任务。"
-    "能力来自规模放大，出现上下文学习。BERT 是编码器输出向量，GPT 解码器直接生成文本。"
+    "能力来自规模放大，出现上下文学习。BERT 是编码器输出向量，GPT 解码器直接生成文本，"
+    "对话助手还要做指令微调和偏好对齐。"
 )
 PARTIAL_Q5 = "注意力分数矩阵是 n×n 的。多轮对话要用摘要。KV 缓存随长度线性增长。"
 WRONG_Q24 = (
@@ -69,11 +70,11 @@ def test_a_full_offline_interview_of_three_questions(studybot_home, invoke):
     assert "追问" not in before.split("面试官 · 第 5 题")[0].split("面试官 · 第 1 题")[1]
     say(child, PARTIAL_Q5)
     child.expect("追问 1/2")
-    child.expect("你提到了「n × n」")
+    child.expect("你提到了「n\\^2」；能把这里的具体数字算给我看吗")  # a figure: asked, not given
     say(child, "序列长度翻倍时分数矩阵变为 4 倍。")
     child.expect("追问 2/2")
-    child.expect("你提到了「摘要」；那「历史每轮重新发送」、「报错截断」呢")
-    say(child, "历史每轮都会重新发送，越往后越长；超限时报错或者截断输出。")
+    child.expect("你提到了「kv")
+    say(child, "KV 缓存每 token 的字节数是 2 × 层数 × kv_heads × head_dim × 每元素字节数。")
     child.expect("面试官 · 第 24 题")
     say(child, WRONG_Q24)
     child.expect("追问 1/2")
@@ -99,7 +100,7 @@ def test_a_full_offline_interview_of_three_questions(studybot_home, invoke):
     assert [(q, n) for q, n, *_ in rows] == [(5, 1), (5, 2), (24, 1), (24, 2)]
     q5 = [r for r in rows if r[0] == 5]
     assert all(r[3] == "partly" and r[7] == "rubric" for r in q5)
-    assert "历史每轮重新发送" in q5[1][4]  # the probe names the missed concepts
+    assert "算给我看" in q5[0][4]  # the probe asks for the figures it does not give away
     assert [r[6] for r in q5] == ["covered", "covered"]  # answered well: both points lifted
     challenge = next(r for r in rows if r[0] == 24 and r[1] == 1)
     assert challenge[3] == "contradicted" and "KV 缓存和头数没有关系" in challenge[4]

@@ -1,10 +1,14 @@
-"""The offline grader against attempts labelled per key point: bands a regression would break.
+"""The offline grader against attempts labelled per key point: the figures it is held to.
 
-eval.toml (24 questions × strong / terse / partial / wrong / english, labelled
-by someone else before any grader saw them) is the measure; dev.toml (14
-other questions, written for developing the grader) is what it was tuned
-on. Both are graded through ``bench/grading_eval.py``, the bench that
-prints these figures, and each figure is held to the issue's target.
+eval.toml (24 questions × strong / terse / partial / wrong / english,
+labelled by someone else before any grader saw them), dev.toml (14 other
+questions, written for developing the grader) and blind.toml (54 more
+questions × the eight kinds, written in three rounds by interviewers who
+never saw the rubric, each round measured once before anything was changed
+for it) are graded through ``bench/grading_eval.py``, the bench that prints
+these figures. The rubric has been tuned on them since, so these hold the
+grader to what it reached, not to what a first sight of new attempts gives
+(docs/grading.md has those figures).
 """
 
 from __future__ import annotations
@@ -32,40 +36,55 @@ def _bench():
 BENCH = _bench()
 
 
-@pytest.fixture(scope="module", params=["eval.toml", "dev.toml"])
+@pytest.fixture(scope="module", params=["eval.toml", "dev.toml", "blind.toml"])
 def graded(request):
     rows, _, _ = BENCH.offline_rows(BENCH.load(DATA / request.param))
     return request.param, BENCH.figures(rows)
 
 
+@pytest.fixture(scope="module")
+def blind():
+    rows, _, _ = BENCH.offline_rows(BENCH.load(DATA / "blind.toml"))
+    return BENCH.figures(rows)
+
+
 def test_a_plausible_but_wrong_answer_rarely_passes(graded):
-    name, found = graded
-    assert found.wrong_passed <= (0.10 if name == "eval.toml" else 0.15), found.summary()
-    assert found.kinds["wrong"][2] <= 0.30, found.kinds
+    _, found = graded
+    assert found.wrong_passed <= 0.05, found.summary()
+    assert found.kinds["wrong"][2] <= 0.15, found.kinds
 
 
-def test_a_strong_or_terse_expert_answer_rarely_fails(graded):
-    name, found = graded
-    assert found.firm_failed <= (0.10 if name == "eval.toml" else 0.20), found.summary()
-    assert found.kinds["strong"][2] >= 0.75 and found.kinds["terse"][2] >= 0.45, found.kinds
+def test_a_strong_or_negated_right_answer_rarely_fails(graded):
+    _, found = graded
+    assert found.firm_failed <= 0.05, found.summary()
+    assert found.kinds["strong"][2] >= 0.85 and found.kinds["terse"][2] >= 0.45, found.kinds
 
 
 def test_an_english_answer_counts_as_much_as_a_chinese_one(graded):
     _, found = graded
-    assert abs(found.english_gap) <= 0.15, found.summary()
-    assert found.kinds["english"][2] >= 0.75, found.kinds
+    assert abs(found.english_gap) <= 0.1, found.summary()
 
 
-def test_scores_rank_attempts_as_the_labels_do(graded):
+def test_scores_rank_attempts_as_the_labels_do_and_points_agree(graded):
     _, found = graded
-    assert found.spearman >= 0.75, found.summary()
-    assert found.kinds["partial"][2] <= 0.35, found.kinds  # partial earns less than terse
+    assert found.spearman >= 0.85, found.summary()
+    assert found.agreement >= 0.80, found.summary()
     assert found.kinds["partial"][2] < found.kinds["terse"][2] < found.kinds["strong"][2] + 0.05
 
 
-def test_points_labelled_missed_or_contradicted_rarely_get_full_credit(graded):
+def test_a_correct_point_is_almost_never_contradicted(graded):
     _, found = graded
-    assert found.false_credit <= 0.10, found.summary()
+    assert found.false_alarm <= 0.01, found.summary()
+    assert found.false_credit <= 0.05, found.summary()
+
+
+def test_the_topics_terms_without_a_claim_earn_nothing(blind):
+    attempts, _, mean, good = blind.kinds["salad"]
+    assert attempts >= 50 and mean <= 0.15 and good == 0, blind.kinds["salad"]
+
+
+def test_one_confident_error_in_a_good_answer_is_caught(blind):
+    assert blind.caught >= 0.6, blind.summary()
 
 
 def test_the_bench_figures_follow_the_labels():

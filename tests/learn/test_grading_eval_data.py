@@ -93,3 +93,18 @@ def test_labels_match_key_points_and_states(data, shipped):
         assert len(attempt["labels"]) == len(key_points), where
         assert set(attempt["labels"]) <= STATES, where
         assert attempt["text"].strip(), where
+
+
+BLIND = EVAL.parent / "blind.toml"
+
+
+def test_the_blind_set_has_every_kind_in_three_rounds_and_lines_up_with_the_bank():
+    shipped = bank.load()
+    attempts = tomllib.loads(BLIND.read_text(encoding="utf-8"))["attempt"]
+    kinds = Counter((a["round"], a["kind"]) for a in attempts)
+    assert set(kinds.values()) == {18}  # 18 questions × 8 kinds × 3 rounds
+    assert len({a["question"] for a in attempts}) == 54
+    for attempt in attempts:
+        assert len(attempt["labels"]) == len(shipped.get(attempt["question"]).key_points), attempt
+        if attempt["kind"] == "mixed":
+            assert attempt["labels"].count("contradicted") == 1, attempt["question"]

@@ -45,7 +45,10 @@ class Settings:
     stream: bool = True  # stream answers as they arrive; false for endpoints that cannot
     cache_min_tokens: int = 1024  # provider prompt cache: nothing cached below this
     cache_step_tokens: int = 128  # provider prompt cache: hits grow in these steps
-    cache_rule: str = ""  # openai | deepseek | gemini | exact | none | custom; "" = from the model
+    cache_rule: str = (
+        ""  # openai | deepseek | gemini | exact | llamacpp | none | custom; "" = model's
+    )
+    cache_slots: int = 1  # llamacpp rule: the server's slots (llama-server --parallel)
     prefix_style: str = "designed"  # "designed" (cacheable, ~1.9K tokens) or "short" (no cache)
     offline_delay: float = 0.0  # seconds the offline provider waits per answer (demos)
     provider: str = ""  # a [providers.NAME] profile of studybot's config.toml, or "" for none
@@ -105,6 +108,7 @@ FLAG_FIELDS = {
 # Limits that keep a value from hanging or overflowing the loop: (lowest, highest, lowest allowed?).
 RANGES: dict[str, tuple[float, float, bool]] = {
     "max_retries": (0, 20, True),
+    "cache_slots": (1, 4096, True),
     "retry_backoff": (0, 600, True),
     "stream_idle_timeout": (0, 86400, False),
     "request_timeout": (0, 86400, False),

@@ -15,7 +15,9 @@ if TYPE_CHECKING:
 
 # The names --cache-rule accepts (studybot.cache.rules.CHOICES), kept literal
 # here so that --help never imports the cache package; a test keeps them equal.
-CACHE_RULES = ["openai", "deepseek", "gemini", "exact", "none", "custom", "provider", "simple"]
+CACHE_RULES = [
+    "openai", "deepseek", "gemini", "exact", "llamacpp", "none", "custom", "provider", "simple",
+]  # fmt: skip
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 

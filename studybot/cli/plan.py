@@ -62,7 +62,7 @@ class TokenCount(click.ParamType):
     "--cache-rule",
     type=click.Choice(CACHE_RULES, case_sensitive=False),
     help="openai (1,024-token minimum, 128-token steps), deepseek (whole prefix units), "
-    "gemini, exact, none, custom; default: cache_rule, else from the model ID / base URL.",
+    "gemini, exact, llamacpp, none, custom; default: cache_rule, else from the model ID / base URL.",
 )
 @click.option(
     "--prefix",

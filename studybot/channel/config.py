@@ -49,6 +49,9 @@ class Settings:
         ""  # openai | deepseek | gemini | exact | llamacpp | none | custom; "" = model's
     )
     cache_slots: int = 1  # llamacpp rule: the server's slots (llama-server --parallel)
+    token_counter: str = (
+        "local"  # "local" (offline, cl100k) or "server" (a live engine's /tokenize)
+    )
     prefix_style: str = "designed"  # "designed" (cacheable, ~1.9K tokens) or "short" (no cache)
     offline_delay: float = 0.0  # seconds the offline provider waits per answer (demos)
     provider: str = ""  # a [providers.NAME] profile of studybot's config.toml, or "" for none
@@ -228,6 +231,8 @@ def recorded_settings(record, given: dict[str, Any] | None = None) -> Settings:
         given.setdefault("base_url", record.base_url or None)
         given.setdefault("model", record.model)
         given.setdefault("wire_api", record.wire_api)
+        for name in ("cache_rule", "cache_slots"):  # a rule the server named (llama.cpp /props)
+            given.setdefault(name, (record.settings or {}).get(name))
     return load(given)
 
 
@@ -327,6 +332,12 @@ def _check(settings: Settings) -> None:
             raise ConfigError(f"{name} must be a positive number of tokens")
     if settings.cache_min_tokens < 0:
         raise ConfigError("cache_min_tokens must be 0 or a number of tokens")
+    if settings.token_counter not in {"local", "server"}:
+        raise ConfigError(
+            f"token_counter {settings.token_counter!r} (from {settings.source('token_counter')}) "
+            "is not known",
+            hint="use local (studybot's own count) or server (a live engine's tokenizer)",
+        )
     if settings.prefix_style not in {"designed", "short"}:
         raise ConfigError(
             f"prefix_style {settings.prefix_style!r} (from {settings.source('prefix_style')}) "

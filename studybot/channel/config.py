@@ -55,6 +55,8 @@ class Settings:
     prefix_style: str = "designed"  # "designed" (cacheable, ~1.9K tokens) or "short" (no cache)
     offline_delay: float = 0.0  # seconds the offline provider waits per answer (demos)
     provider: str = ""  # a [providers.NAME] profile of studybot's config.toml, or "" for none
+    local: bool = False  # --local: the model server on this machine (channel.local), no key
+    local_ports: str = ""  # ports --local tries, e.g. "8080,11434"; "": 11434,8080,8000,30000
     # FSRS, as Anki names them: intervals from the next rating on, what `review` serves a day
     desired_retention: float = 0.9  # the recall probability each review is scheduled for
     maximum_interval: int = 36500  # days: the longest wait FSRS may give a question
@@ -73,7 +75,7 @@ class Settings:
 
     @property
     def live(self) -> bool:
-        return not self.offline and self.api_key() is not None
+        return not self.offline and (self.local or self.api_key() is not None)
 
 
 _FIELDS = {f.name: f for f in fields(Settings) if f.name != "sources"}
@@ -96,6 +98,7 @@ FLAG_FIELDS = {
     "model": "model",
     "wire_api": "wire_api",
     "offline": "offline",
+    "local": "local",
     "provider": "provider",
     "segment_min": "segment_min",
     "segment_max": "segment_max",
@@ -165,10 +168,43 @@ def load(flags: dict[str, Any] | None = None) -> Settings:
     if isinstance(values.get("base_url"), str):
         # "https://taotoken.net/api/" is what users paste; the slash only doubles up paths.
         values["base_url"] = values["base_url"].rstrip("/")
+    if values.get("local") and not values.get("offline"):
+        _local(values, sources)
     settings = replace(Settings(), **values)
     object.__setattr__(settings, "sources", sources)
     _check(settings)
     return settings
+
+
+def _local(values: dict[str, Any], sources: dict[str, str]) -> None:
+    """--local: the server found on this machine's usual ports, its model, no key.
+
+    Only a ``--model`` flag names the model (a configured one belongs to the
+    usual provider); the engine's tokenizer counts unless token_counter is set.
+    """
+    from studybot.channel import local
+
+    if sources.get("base_url") == "flag":
+        raise ConfigError(
+            "--local and --base-url both say where the server is",
+            hint=f"drop one; {local.PORTS_ENV} lists other ports for --local to try",
+        )
+    found = local.find(local.ports(str(values.get("local_ports", ""))), _local_key())
+    asked = values.get("model") if sources.get("model") == "flag" else None
+    values["model"] = local.pick(found, asked)
+    sources["model"] = "flag" if asked else f"--local: the only model {found.engine} lists"
+    values["base_url"], sources["base_url"] = found.base_url, f"--local: {found.describe()}"
+    values["env_key"], sources["env_key"] = local.LOCAL_KEY_ENV, "--local"
+    values.setdefault("token_counter", "server")
+    sources.setdefault("token_counter", "--local")
+    if sources.get("wire_api") != "flag":
+        values["wire_api"], sources["wire_api"] = "chat", "--local"
+
+
+def _local_key() -> str | None:
+    from studybot.channel.local import LOCAL_KEY_ENV
+
+    return os.environ.get(LOCAL_KEY_ENV) or None
 
 
 def _openai_layer() -> dict[str, Any]:

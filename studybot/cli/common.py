@@ -94,7 +94,7 @@ def human_bytes(value: float | None) -> str:
 
 
 def channel_options(fn):
-    """--provider, --base-url, --model, --wire-api, --offline: how to reach the model.
+    """--provider, --base-url, --model, --wire-api, --local, --offline: how to reach the model.
 
     Each option's name is a key of ``config.FLAG_FIELDS``, the one mapping to settings.
     """
@@ -103,6 +103,12 @@ def channel_options(fn):
         is_flag=True,
         default=None,
         help="Answer from the bank's key, never call a model.",
+    )(fn)
+    fn = click.option(
+        "--local",
+        is_flag=True,
+        default=None,
+        help="Use the model server on this machine (Ollama, llama.cpp, vLLM, SGLang), no key.",
     )(fn)
     fn = click.option(
         "--wire-api",

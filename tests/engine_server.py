@@ -36,6 +36,7 @@ class EngineServer(OpenAIServer):
     def __init__(self, *, style: str = "llama.cpp", slots: int = 1, **options: Any) -> None:
         super().__init__(**options)
         self.style = style
+        self.tokenizer_down = False  # /tokenize and /apply-template answer 500 while True
         self.slots = [[] for _ in range(slots)]  # the token ids each slot holds
         self._used = list(range(slots))  # least recently used first
         self._vocabulary: dict[str, int] = {piece: 151644 + i for i, piece in enumerate(SPECIAL)}
@@ -121,7 +122,9 @@ def _engine_handler(server: EngineServer):
             super().do_POST()
 
         def _engine_route(self, body: Any) -> None:
-            if server.style == "llama.cpp" and self.path == "/apply-template":
+            if server.tokenizer_down:
+                self._json(500, {"error": {"code": 500, "message": "tokenizer unavailable"}})
+            elif server.style == "llama.cpp" and self.path == "/apply-template":
                 self._json(200, {"prompt": server.render(body["messages"])})
             elif server.style == "llama.cpp":
                 special = body.get("parse_special", True)

@@ -116,3 +116,18 @@ def test_an_unknown_token_counter_is_one_clear_error(invoke, studybot_home):
     result = invoke("plan", "--from", "1", "--to", "6")
     assert result.exit_code == 2
     assert "token_counter 'engine'" in result.stderr and "local" in result.stderr
+
+
+def test_a_tokenizer_that_stops_answering_mid_run_leaves_one_note(invoke, live, studybot_home):
+    configure(studybot_home, 'token_counter = "server"')
+    with EngineServer(key=KEY, models=[MODEL]) as server:
+
+        def answer_then_fail(body):
+            server.tokenizer_down = True  # from the first answer on, the tokenizer is gone
+            return "结论：第一点。第二点。"
+
+        server.answer = answer_then_fail
+        result = run(invoke, server)
+    notes = [line for line in result.stderr.splitlines() if "stopped answering" in line]
+    assert len(notes) == 1 and "counting tokens locally from here" in notes[0]
+    assert len(turns()) == 3

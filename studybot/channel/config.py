@@ -45,10 +45,18 @@ class Settings:
     stream: bool = True  # stream answers as they arrive; false for endpoints that cannot
     cache_min_tokens: int = 1024  # provider prompt cache: nothing cached below this
     cache_step_tokens: int = 128  # provider prompt cache: hits grow in these steps
-    cache_rule: str = ""  # openai | deepseek | gemini | exact | none | custom; "" = from the model
+    cache_rule: str = (
+        ""  # openai | deepseek | gemini | exact | llamacpp | none | custom; "" = model's
+    )
+    cache_slots: int = 1  # llamacpp rule: the server's slots (llama-server --parallel)
+    token_counter: str = (
+        "local"  # "local" (offline, cl100k) or "server" (a live engine's /tokenize)
+    )
     prefix_style: str = "designed"  # "designed" (cacheable, ~1.9K tokens) or "short" (no cache)
     offline_delay: float = 0.0  # seconds the offline provider waits per answer (demos)
     provider: str = ""  # a [providers.NAME] profile of studybot's config.toml, or "" for none
+    local: bool = False  # --local: the model server on this machine (channel.local), no key
+    local_ports: str = ""  # ports --local tries, e.g. "8080,11434"; "": 11434,8080,8000,30000
     # FSRS, as Anki names them: intervals from the next rating on, what `review` serves a day
     desired_retention: float = 0.9  # the recall probability each review is scheduled for
     maximum_interval: int = 36500  # days: the longest wait FSRS may give a question
@@ -67,7 +75,7 @@ class Settings:
 
     @property
     def live(self) -> bool:
-        return not self.offline and self.api_key() is not None
+        return not self.offline and (self.local or self.api_key() is not None)
 
 
 _FIELDS = {f.name: f for f in fields(Settings) if f.name != "sources"}
@@ -90,6 +98,7 @@ FLAG_FIELDS = {
     "model": "model",
     "wire_api": "wire_api",
     "offline": "offline",
+    "local": "local",
     "provider": "provider",
     "segment_min": "segment_min",
     "segment_max": "segment_max",
@@ -105,6 +114,7 @@ FLAG_FIELDS = {
 # Limits that keep a value from hanging or overflowing the loop: (lowest, highest, lowest allowed?).
 RANGES: dict[str, tuple[float, float, bool]] = {
     "max_retries": (0, 20, True),
+    "cache_slots": (1, 4096, True),
     "retry_backoff": (0, 600, True),
     "stream_idle_timeout": (0, 86400, False),
     "request_timeout": (0, 86400, False),
@@ -158,10 +168,43 @@ def load(flags: dict[str, Any] | None = None) -> Settings:
     if isinstance(values.get("base_url"), str):
         # "https://taotoken.net/api/" is what users paste; the slash only doubles up paths.
         values["base_url"] = values["base_url"].rstrip("/")
+    if values.get("local") and not values.get("offline"):
+        _local(values, sources)
     settings = replace(Settings(), **values)
     object.__setattr__(settings, "sources", sources)
     _check(settings)
     return settings
+
+
+def _local(values: dict[str, Any], sources: dict[str, str]) -> None:
+    """--local: the server found on this machine's usual ports, its model, no key.
+
+    Only a ``--model`` flag names the model (a configured one belongs to the
+    usual provider); the engine's tokenizer counts unless token_counter is set.
+    """
+    from studybot.channel import local
+
+    if sources.get("base_url") == "flag":
+        raise ConfigError(
+            "--local and --base-url both say where the server is",
+            hint=f"drop one; {local.PORTS_ENV} lists other ports for --local to try",
+        )
+    found = local.find(local.ports(str(values.get("local_ports", ""))), _local_key())
+    asked = values.get("model") if sources.get("model") == "flag" else None
+    values["model"] = local.pick(found, asked)
+    sources["model"] = "flag" if asked else f"--local: the only model {found.engine} lists"
+    values["base_url"], sources["base_url"] = found.base_url, f"--local: {found.describe()}"
+    values["env_key"], sources["env_key"] = local.LOCAL_KEY_ENV, "--local"
+    values.setdefault("token_counter", "server")
+    sources.setdefault("token_counter", "--local")
+    if sources.get("wire_api") != "flag":
+        values["wire_api"], sources["wire_api"] = "chat", "--local"
+
+
+def _local_key() -> str | None:
+    from studybot.channel.local import LOCAL_KEY_ENV
+
+    return os.environ.get(LOCAL_KEY_ENV) or None
 
 
 def _openai_layer() -> dict[str, Any]:
@@ -224,6 +267,8 @@ def recorded_settings(record, given: dict[str, Any] | None = None) -> Settings:
         given.setdefault("base_url", record.base_url or None)
         given.setdefault("model", record.model)
         given.setdefault("wire_api", record.wire_api)
+        for name in ("cache_rule", "cache_slots"):  # a rule the server named (llama.cpp /props)
+            given.setdefault(name, (record.settings or {}).get(name))
     return load(given)
 
 
@@ -323,6 +368,12 @@ def _check(settings: Settings) -> None:
             raise ConfigError(f"{name} must be a positive number of tokens")
     if settings.cache_min_tokens < 0:
         raise ConfigError("cache_min_tokens must be 0 or a number of tokens")
+    if settings.token_counter not in {"local", "server"}:
+        raise ConfigError(
+            f"token_counter {settings.token_counter!r} (from {settings.source('token_counter')}) "
+            "is not known",
+            hint="use local (studybot's own count) or server (a live engine's tokenizer)",
+        )
     if settings.prefix_style not in {"designed", "short"}:
         raise ConfigError(
             f"prefix_style {settings.prefix_style!r} (from {settings.source('prefix_style')}) "

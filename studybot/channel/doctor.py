@@ -91,6 +91,13 @@ def settings_checks(settings: Settings) -> list[Check]:
     """The checks that need no network: lint, and whether a key is there to use."""
     if settings.offline:
         return [Check("offline", None, "offline is on: nothing to check on the channel")]
+    if settings.local:  # found on this machine, used with no key
+        found = settings.source("base_url").removeprefix("--local: ")
+        problems = [
+            Check("lint", False, problem.message, points_to=CONFIG, hint=problem.hint)
+            for problem in channel.lint(settings)
+        ]
+        return [Check("local", True, f"found {found}; model {settings.model}"), *problems]
     facts = channel.key_facts(settings)
     # A key's own problems are reported on the key's line, not also as "ok key".
     key_problems = channel.lint_key(facts.variable, settings.api_key()) if facts.usable else []

@@ -107,6 +107,7 @@ def start(
             "context_window": settings.context_window,
             "kv_model": settings.kv_model,
             "question_digests": resuming.question_digests(questions),
+            **_engine_rule(settings),
             **(extra or {}),
         },
         prefix=prefix,
@@ -116,6 +117,13 @@ def start(
         selection=dict(selection) if selection else None,
     )
     return store.session(session_id)
+
+
+def _engine_rule(settings: Settings) -> dict[str, Any]:
+    """The cache rule a server named (llama.cpp's /props), kept for the session's reports."""
+    if settings.source("cache_rule") != "server /props":
+        return {}
+    return {"cache_rule": settings.cache_rule, "cache_slots": settings.cache_slots}
 
 
 def cut(

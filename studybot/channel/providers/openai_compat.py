@@ -66,7 +66,7 @@ class OpenAICompatProvider(WireReads):
         self.sleep = sleep
         self.notify = notify
         self.jitter = jitter
-        key = settings.api_key() or ""
+        key = settings.api_key() or ("no-key" if settings.local else "")  # the SDK needs one
         facts = key_facts(settings)
         self.channel = Channel(
             base_url=settings.base_url,

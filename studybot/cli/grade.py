@@ -41,11 +41,18 @@ def grade(question_id: int, text: str | None, bank_ref: str | None, as_json: boo
     if text is None:
         text = read_attempt(question_id)
     refuse(text, question_id)  # before the bank and the channel are opened
-    checked = check(Options(bank=bank_ref, flags=flags), question_id, text)
+    checked = check(Options(bank=bank_ref, flags=flags), question_id, text, notify=notice)
     if as_json:
         emit_json(as_data(checked))
     else:
         show(checked)
+
+
+def notice(line: str) -> None:
+    """A provider's notice (a retry, a JSON mode it fell back to), on stderr."""
+    from studybot.cli.common import echo
+
+    echo(line.strip("\n"), err=True)
 
 
 def read_attempt(question_id: int) -> str:

@@ -107,6 +107,7 @@ def start(
             "context_window": settings.context_window,
             "kv_model": settings.kv_model,
             "question_digests": resuming.question_digests(questions),
+            **grader_record(settings, study.provider.live),
             **(extra or {}),
         },
         prefix=prefix,
@@ -116,6 +117,18 @@ def start(
         selection=dict(selection) if selection else None,
     )
     return store.session(session_id)
+
+
+def grader_record(settings: Settings, live: bool) -> dict[str, Any]:
+    """The grader a live session's side requests go to, as its settings keep it ({} for none)."""
+    from studybot.channel.config import grader_settings
+
+    side = grader_settings(settings) if live else None
+    if side is None:
+        return {}
+    return {
+        "grader": {"model": side.model, "base_url": side.base_url, "from": settings.side_origin}
+    }
 
 
 def cut(

@@ -299,7 +299,7 @@ def recorded_settings(record, given: dict[str, Any] | None = None) -> Settings:
 def _studybot_layer(path: Path) -> dict[str, Any]:
     data = read_toml(path)
     data.pop("prices", None)  # [prices."MODEL"] tables: read by price_tables
-    unknown = sorted(set(data) - set(_FIELDS) - {"providers", "grader"})
+    unknown = sorted(set(data) - set(_FIELDS) - {"providers"})
     if unknown:
         raise ConfigError(
             f"{path}: unknown setting {unknown[0]!r}",

@@ -150,17 +150,17 @@ def session_cost(
     view: SessionView,
     price: Price | None,
     cached: Mapping[int, int],
-    side_price: Price | None | bool = True,
+    side: Price | None,
 ) -> SessionCost | None:
     """Costs of a session's requests at ``price``; ``cached`` maps question id to cached tokens.
 
     ``cached`` is what the provider reported where it did, the session's
-    cache rule's simulation where it did not. ``side_price``: the grader's
-    price for grades and probes (True: the same ``price``; None: not priced).
+    cache rule's simulation where it did not. ``side``: the price of the
+    requests that judge (grades, probes): ``price`` itself without a grader of
+    its own; None, or another currency, leaves them out.
     """
     if price is None:
         return None
-    side = price if side_price is True else side_price
     zero = Cost(price.currency, 0.0, 0.0, 0.0)
     turns: dict[int, Cost] = {}
     segments: dict[int, Cost] = {}
@@ -178,7 +178,7 @@ def session_cost(
             by_question[followup.question_id],
             price.cost(followup.prompt_tokens, followup.cached_tokens, followup.completion_tokens),
         )
-    if isinstance(side, Price) and side.currency == price.currency:
+    if side is not None and side.currency == price.currency:
         for question_id, usage in judging(view):
             if question_id in by_question:
                 add(by_question[question_id], side.cost(*usage))

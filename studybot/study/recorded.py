@@ -107,8 +107,8 @@ def money(view: SessionView, tables: dict | None = None) -> prices.SessionMoney:
     tables = files.price_tables() if tables is None else tables
     price = prices.for_model(view.record.model, tables)
     grader = grader_model(view)
-    side_price = prices.for_model(grader, tables) if grader else True
-    cost = prices.session_cost(view, price, cached, side_price)
+    side = prices.for_model(grader, tables) if grader else price
+    cost = prices.session_cost(view, price, cached, side)
     return prices.SessionMoney(rule, cached, price, cost)
 
 

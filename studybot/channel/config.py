@@ -1,6 +1,10 @@
 """Settings, from layers: defaults < OPENAI_* env < Codex config < studybot config
 (< its ``[providers.NAME]`` profile) < STUDYBOT_* env < flags.
 
+Side requests (grades, an interviewer's probes) may go to another channel:
+``[grader]`` in config.toml (``provider = "NAME"``, a profile, and/or the
+profile keys themselves) or ``--grader NAME``; ``grader_settings`` gives it.
+
 Every effective value remembers where it came from, so ``config show`` and
 error messages can say "model (from ~/.codex/config.toml)". The API key is
 never held here: only the name of the variable that holds it.
@@ -57,6 +61,7 @@ class Settings:
     provider: str = ""  # a [providers.NAME] profile of studybot's config.toml, or "" for none
     local: bool = False  # --local: the model server on this machine (channel.local), no key
     local_ports: str = ""  # ports --local tries, e.g. "8080,11434"; "": 11434,8080,8000,30000
+    grader: str = ""  # the [providers.NAME] profile grades and probes go to ("" none or inline)
     # FSRS, as Anki names them: intervals from the next rating on, what `review` serves a day
     desired_retention: float = 0.9  # the recall probability each review is scheduled for
     maximum_interval: int = 36500  # days: the longest wait FSRS may give a question
@@ -64,6 +69,9 @@ class Settings:
     new_per_day: int = 0  # never-rated questions `review` adds a day (0: only what is due)
     stats: bool = False  # a quiz or review shows each turn's tokens, cache and KV (read mode does)
     sources: dict[str, str] = field(default_factory=dict, compare=False)
+    # The grader's channel (PROFILE_KEYS over these settings), empty for none; and its origin.
+    side: dict[str, str] = field(default_factory=dict, compare=False)
+    side_origin: str = field(default="", compare=False)
 
     def source(self, name: str) -> str:
         return self.sources.get(name, "default")
@@ -78,7 +86,7 @@ class Settings:
         return not self.offline and (self.local or self.api_key() is not None)
 
 
-_FIELDS = {f.name: f for f in fields(Settings) if f.name != "sources"}
+_FIELDS = {f.name: f for f in fields(Settings) if f.name not in ("sources", "side", "side_origin")}
 
 ENV_NAMES = {
     "base_url": "STUDYBOT_BASE_URL",
@@ -87,6 +95,7 @@ ENV_NAMES = {
     "env_key": "STUDYBOT_ENV_KEY",
     "offline_delay": "STUDYBOT_OFFLINE_DELAY",
     "provider": "STUDYBOT_PROVIDER",
+    "grader": "STUDYBOT_GRADER",
 }
 # The openai SDK's own variables: below every studybot layer and the Codex config.
 OPENAI_BASE_URL = "OPENAI_BASE_URL"
@@ -100,6 +109,7 @@ FLAG_FIELDS = {
     "offline": "offline",
     "local": "local",
     "provider": "provider",
+    "grader": "grader",
     "segment_min": "segment_min",
     "segment_max": "segment_max",
     "segment_budget": "segment_budget",
@@ -158,12 +168,16 @@ def load(flags: dict[str, Any] | None = None) -> Settings:
         # --offline never reads the model channel, so a broken Codex config must not block it.
         if not _offline_asked(flags, env, own_data, own):
             raise
+    grader_table = own_data.get("grader")
+    if isinstance(grader_table, dict):  # [grader]: its provider is the setting
+        own_data = {**own_data, "grader": grader_table.get("provider")}
     apply({k: v for k, v in own_data.items() if k != "providers"}, str(own))
     profile = flags.get("provider") or env.get("provider") or values.get("provider")
     if profile:
         apply(_profile(own_data, own, str(profile)), f"{own} [providers.{profile}]")
     apply(env, "env")
     apply(flags, "flag")
+    side, side_origin = _grader(values, sources, own_data, own, grader_table)
     _openai_key(values, sources)
     if isinstance(values.get("base_url"), str):
         # "https://taotoken.net/api/" is what users paste; the slash only doubles up paths.
@@ -172,6 +186,8 @@ def load(flags: dict[str, Any] | None = None) -> Settings:
         _local(values, sources)
     settings = replace(Settings(), **values)
     object.__setattr__(settings, "sources", sources)
+    object.__setattr__(settings, "side", side)
+    object.__setattr__(settings, "side_origin", side_origin)
     _check(settings)
     return settings
 
@@ -205,6 +221,59 @@ def _local_key() -> str | None:
     from studybot.channel.local import LOCAL_KEY_ENV
 
     return os.environ.get(LOCAL_KEY_ENV) or None
+
+
+def _grader(
+    values: dict[str, Any],
+    sources: dict[str, str],
+    own_data: dict[str, Any],
+    own: Path,
+    table: Any,
+) -> tuple[dict[str, str], str]:
+    """The grader's channel keys and where they came from; ({}, "") for none.
+
+    ``--grader NAME`` (or STUDYBOT_GRADER) names a profile and replaces the
+    config's ``[grader]``; the config's ``[grader]`` is a profile and/or keys.
+    """
+    name = str(values.get("grader") or "")
+    inline: dict[str, Any] = {}
+    if isinstance(table, dict) and sources.get("grader", str(own)) == str(own):
+        unknown = sorted(set(table) - {"provider", *PROFILE_KEYS})
+        if unknown:
+            raise ConfigError(
+                f"{own}: [grader] has an unknown key {unknown[0]!r}",
+                hint="[grader] takes provider (a [providers.NAME] profile) and/or "
+                + ", ".join(PROFILE_KEYS),
+            )
+        inline = {k: v for k, v in table.items() if k != "provider"}
+    side = _profile(own_data, own, name) if name else {}
+    side.update(inline)
+    for key, raw in side.items():
+        if not isinstance(raw, str):
+            raise ConfigError(f"{own}: the grader's {key} must be text", hint=f'{key} = "…"')
+    origin = f"--grader {name}" if sources.get("grader") == "flag" else f"{own} [grader]"
+    if sources.get("grader") == "env":
+        origin = f"env {ENV_NAMES['grader']}"
+    return side, origin if side else ""
+
+
+def grader_settings(settings: Settings) -> Settings | None:
+    """The settings grades and probes go through, or None when they go to the main channel.
+
+    The grader's base URL, key variable, wire API and model over the main
+    settings (timeouts, retries and the rest are shared).
+    """
+    if not settings.side:
+        return None
+    values = dict(settings.side)
+    if "base_url" in values:
+        values["base_url"] = values["base_url"].rstrip("/")
+    grader = replace(settings, **values, grader="", provider="", offline=False)
+    sources = {**settings.sources, **dict.fromkeys(values, settings.side_origin)}
+    object.__setattr__(grader, "sources", sources)
+    object.__setattr__(grader, "side", {})
+    _check(grader)
+    return grader
 
 
 def _openai_layer() -> dict[str, Any]:

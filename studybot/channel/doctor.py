@@ -27,6 +27,7 @@ SHORT, LONG, CONTROL = 23, 76, 34  # the bank's anchor questions used as probes
 CONFIG, CHANNEL, HISTORY = "config", "channel", "history"  # what a failed check points to
 DATABASE = "database"  # a failed database check is reported apart from the channel verdict
 OFFLINE_MODE = "mode"  # the check that says runs are offline because no key is set
+LISTED = 5  # models a "not listed" warning names
 SLOWER = 3.0  # a deep Q34 this many times slower to its first token is worth a remark
 
 
@@ -38,6 +39,7 @@ class Check:
     points_to: str = CHANNEL  # the problem a failure means: config, channel or history
     figures: dict[str, float] = field(default_factory=dict)
     hint: str | None = None  # what to do about a failure
+    warn: bool = False  # informational, but worth reading (a model the list does not name)
 
 
 @dataclass(frozen=True)
@@ -153,13 +155,17 @@ def probe(settings: Settings, bank: Bank, ask: Asker, provider=None) -> Iterator
     elif settings.model in models:
         yield Check("models", True, f"{len(models)} listed, {settings.model!r} among them")
     else:
+        # Servers answer to names they do not list (llama-server lists its file name,
+        # an alias or a router takes others): the request below judges the model.
         close = _closest(settings.model, models)
         yield Check(
             "models",
-            False,
-            f"{settings.model!r} is not among the {len(models)} models listed"
-            + (f"; closest: {', '.join(close)}" if close else ""),
-            hint="pass --model with an ID from the endpoint's list, copied exactly",
+            None,
+            f"warning: {settings.model!r} is not among the {len(models)} models listed "
+            f"({_listed(models)})"
+            + (f"; closest: {', '.join(close)}" if close else "")
+            + "; the questions below show whether the endpoint answers to it",
+            warn=True,
         )
 
     for question_id in (SHORT, LONG):
@@ -311,6 +317,14 @@ def _question(bank: Bank, question_id: int) -> Question:
         if question.id == question_id:
             return question
     return min(bank.questions, key=lambda q: abs(q.id - question_id))
+
+
+def _listed(models: list[str]) -> str:
+    """The first few models of the list, as the warning names them."""
+    shown = ", ".join(models[:LISTED])
+    return f"it lists {shown}" + (
+        f" and {len(models) - LISTED} more" if len(models) > LISTED else ""
+    )
 
 
 def _closest(model: str, models: list[str]) -> list[str]:

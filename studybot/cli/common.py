@@ -125,6 +125,15 @@ def channel_options(fn):
     return fn
 
 
+def grader_option(fn):
+    """--grader: the profile that grades (and asks an interview's probes)."""
+    return click.option(
+        "--grader",
+        metavar="PROFILE",
+        help="Grade (and probe) with this [providers.NAME] profile; answers stay with the model.",
+    )(fn)
+
+
 def segment_options(fn):
     """--segment-min, --segment-max, --budget: how a range is cut."""
     fn = click.option(

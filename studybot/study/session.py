@@ -108,6 +108,7 @@ def start(
             "kv_model": settings.kv_model,
             "question_digests": resuming.question_digests(questions),
             **_engine_rule(settings),
+            **grader_record(settings, study.provider.live),
             **(extra or {}),
         },
         prefix=prefix,
@@ -124,6 +125,18 @@ def _engine_rule(settings: Settings) -> dict[str, Any]:
     if settings.source("cache_rule") != "server /props":
         return {}
     return {"cache_rule": settings.cache_rule, "cache_slots": settings.cache_slots}
+
+
+def grader_record(settings: Settings, live: bool) -> dict[str, Any]:
+    """The grader a live session's side requests go to, as its settings keep it ({} for none)."""
+    from studybot.channel.config import grader_settings
+
+    side = grader_settings(settings) if live else None
+    if side is None:
+        return {}
+    return {
+        "grader": {"model": side.model, "base_url": side.base_url, "from": settings.side_origin}
+    }
 
 
 def cut(

@@ -101,3 +101,30 @@ def test_the_interviews_cost_in_show_is_every_request_it_sent(server, invoke, st
     cost = json.loads(shown.stdout)["cost"]
     assert cost["currency"] == "CNY" and cost["total"] == pytest.approx(expected, rel=1e-6)
     assert "CNY" in invoke("show", str(record.id)).stdout
+
+
+def test_with_a_grader_the_probes_and_grades_go_to_it_and_show_prices_each_side(
+    server, invoke, studybot_home, monkeypatch
+):
+    monkeypatch.setenv("GRADER_KEY", "sk-grader-0123456789")
+    with OpenAIServer(key="sk-grader-0123456789", models=["cheap"], answer=interviewer_reply) as g:
+        (studybot_home / "config.toml").write_text(
+            "retry_backoff = 0.001\nmax_retries = 1\n"
+            f'[providers.cheap]\nbase_url = "{g.base_url}"\nmodel = "cheap"\nenv_key = "GRADER_KEY"\n'
+            '[prices."cheap"]\ninput = 0.1\noutput = 0.2\n',
+            encoding="utf-8",
+        )
+        learner = ScriptedInterview(ANSWERS, PROBE_ANSWERS)
+        flags = {"base_url": server.base_url, "model": MODEL, "grader": "cheap"}
+        record = interview(learner, ids=(1, 2), flags=flags)
+        side = [r.messages[-1]["content"] for r in g.generations]
+    assert record.complete and learner.probes
+    assert all(INTERVIEW_ASK not in m[-1]["content"] for m in (r.messages for r in g.generations))
+    assert sum(text.startswith("（面试官的追问") for text in side) == len(learner.probes)
+    main = [r.messages[-1]["content"] for r in server.generations]
+    assert not any(t.startswith("（面试官的追问") or "作答评分" in t for t in main)
+    data = json.loads(invoke("show", str(record.id), "--json").stdout)
+    answering, grading = data["sides"]
+    assert (answering["model"], grading["model"]) == (MODEL, "cheap")
+    assert grading["prompt_tokens"] == sum(u["prompt_tokens"] for u in g.usage_sent)
+    assert grading["cost"] is not None and answering["cost"] is None  # only the grader is priced

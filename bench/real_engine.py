@@ -13,8 +13,9 @@ Every figure that differs is named.
 
 or with ``STUDYBOT_LLAMA_SERVER`` and ``STUDYBOT_LLAMA_MODEL`` set. How to
 build the server and the tiny model: docs/real-engine.md.
-``max_output_tokens`` is kept small (``--max-tokens``, 384) so that some
-answers of the tiny model hit the limit and are asked again.
+``max_output_tokens`` is kept small (``--max-tokens``, 256) so that some
+answers of the tiny model (about 150 tokens on average) hit the limit and
+are asked again.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from pathlib import Path
 KEY = "sk-bench-local-0123456789abcdef"  # llama-server without --api-key takes any key
 KEY_VARIABLE = "STUDYBOT_BENCH_KEY"
 CONTEXT = 16384  # tokens: the server's context, and studybot's window
+MAX_TOKENS = 256  # studybot's max_output_tokens: about one answer in five is cut
 ATTEMPT = "注意力分数矩阵是 n×n 的，随长度平方增长；KV 缓存随长度线性增长，只存 K 和 V。"
 # The ends of the quiz's prompts, wherever a terminal wraps them (tests/cli/test_quiz_screen.py).
 ATTEMPT_PROMPT = r"think,\s+then\s+reveal;"
@@ -308,9 +310,22 @@ def cell(value: int | None) -> str:
     return "—" if value is None else f"{value:,}"
 
 
+def row_note(kind: str, key, exchange: Exchange, last: bool, turns: dict) -> str:
+    """What a row's reader needs beside the figures: a retry, an error, the grade's fate."""
+    if exchange.error:
+        return exchange.error[:40]
+    if not last:
+        return "asked again"
+    if kind == "grade" and key in turns:
+        source = turns[key].get("grade_source")
+        return {"live": "grade parsed", "offline-fallback": "grade fell back"}.get(source, "")
+    return ""
+
+
 def report(exchanges: list[Exchange], show: dict, out) -> dict:
     """Print the table and the summary; return the totals (for the optional test)."""
     segments = [list(s["questions"]) for s in show["segments"]]
+    turns = {t["question_id"]: t for t in show["turns"]}
     groups, grading = studybot_groups(show)
     keyed, last_question = [], None
     for exchange in exchanges:
@@ -321,36 +336,40 @@ def report(exchanges: list[Exchange], show: dict, out) -> dict:
     last_of = {(kind, key): n for n, (kind, key, _) in enumerate(keyed)}
 
     engine_groups: dict[tuple[str, int], Figures] = {}
-    engine = Figures()
+    engine, engine_grading = Figures(), Figures()
+    local_equal = local_rows = 0
     print(
         f"{'#':>3} {'kind':<7} {'Q/seg':>5} {'http':>4} {'finish':<6} │ "
         f"{'engine: prompt':>14} {'cached':>7} {'answer':>6} │ "
-        f"{'studybot: prompt':>16} {'cached':>7} {'answer':>6}  note",
+        f"{'studybot: prompt':>16} {'cached':>7} {'answer':>6} {'local':>6}  note",
         file=out,
     )
     differences: list[str] = []
-    for n, (kind, key, exchange) in enumerate(keyed, 1):
+    for n, (kind, key, exchange) in enumerate(keyed):
         figures = usage_figures(exchange.usage)
         engine.add(figures)
+        if kind == "grade":
+            engine_grading.add(figures)
         engine_groups.setdefault((kind, key), Figures()).add(figures)
-        ours = groups.get((kind, key)) if last_of[kind, key] == n - 1 else None
-        note = exchange.error[:40] if exchange.error else ""
-        if last_of[kind, key] != n - 1:
-            note = note or "asked again"
-        elif ours is not None:
+        last = last_of[kind, key] == n
+        ours = groups.get((kind, key)) if last else None
+        note = row_note(kind, key, exchange, last, turns)
+        if ours is not None and not engine_groups[kind, key].same_tokens(ours):
             whole = engine_groups[kind, key]
-            if not whole.same_tokens(ours):
-                note = f"DIFFERS (engine Σ {whole.prompt:,}/{whole.cached:,}/{whole.answer:,})"
-                differences.append(f"{kind} {key}: {note}")
-        elif kind == "grade" and grading is not None:
-            note = "studybot keeps grading per session only"
+            note = f"DIFFERS (engine Σ {whole.prompt:,}/{whole.cached:,}/{whole.answer:,})"
+            differences.append(f"{kind} {key}: {note}")
+        # studybot's own count of the prompt (its tokenizer), beside the engine's
+        local = turns[key].get("local_prompt_tokens") if kind == "answer" and last else None
+        if local is not None and exchange.usage:
+            local_rows += 1
+            local_equal += local == figures.prompt
         print(
-            f"{n:>3} {kind:<7} {key if key is not None else '':>5} {exchange.status:>4} "
+            f"{n + 1:>3} {kind:<7} {key if key is not None else '':>5} {exchange.status:>4} "
             f"{exchange.finish or '':<6} │ {cell(exchange.usage and figures.prompt):>14} "
             f"{cell(exchange.usage and figures.cached):>7} "
             f"{cell(exchange.usage and figures.answer):>6} │ "
             f"{cell(ours and ours.prompt):>16} {cell(ours and ours.cached):>7} "
-            f"{cell(ours and ours.answer):>6}  {note}",
+            f"{cell(ours and ours.answer):>6} {cell(local):>6}  {note}",
             file=out,
         )
     mine = Figures()
@@ -358,6 +377,12 @@ def report(exchanges: list[Exchange], show: dict, out) -> dict:
         mine.add(figures)
     if grading is not None:
         mine.add(grading)
+        if not engine_grading.same_tokens(grading) or engine_grading.requests != grading.requests:
+            differences.append(
+                f"grading (per session): engine {engine_grading.requests} requests "
+                f"{engine_grading.prompt:,}/{engine_grading.cached:,}/{engine_grading.answer:,}, "
+                f"studybot {grading.requests} {grading.prompt:,}/{grading.cached:,}/{grading.answer:,}"
+            )
     for kind, key in sorted(set(groups) - set(engine_groups), key=str):
         differences.append(f"{kind} {key}: studybot has figures the engine never served")
 
@@ -387,8 +412,13 @@ def report(exchanges: list[Exchange], show: dict, out) -> dict:
         f"{len(sources) - parsed - fallback} other, of {len(sources)} questions",
         file=out,
     )
+    print(
+        f"studybot's local prompt count equals the engine's on {local_equal} of {local_rows} "
+        "answers (column local)",
+        file=out,
+    )
     if differences:
-        print(f"{len(differences)} replies differ between the engine and studybot:", file=out)
+        print(f"{len(differences)} figures differ between the engine and studybot:", file=out)
         for line in differences:
             print(f"  {line}", file=out)
     else:
@@ -397,6 +427,7 @@ def report(exchanges: list[Exchange], show: dict, out) -> dict:
         "engine": engine.__dict__,
         "studybot": mine.__dict__,
         "grades": {"parsed": parsed, "fallback": fallback, "questions": len(sources)},
+        "local_prompt_equal": [local_equal, local_rows],
         "differences": differences,
     }
 
@@ -413,6 +444,10 @@ def bench(binary: str, model: str, first: int, last: int, max_tokens: int, work:
         write_config(home, proxy_port, Path(model).name.removesuffix(".gguf"), max_tokens)
         code = run_quiz(home, first, last, work / "terminal.log")
         show = show_json(home)
+        with (work / "engine-requests.jsonl").open("w", encoding="utf-8") as kept:
+            for exchange in proxy.exchanges:
+                kept.write(json.dumps(exchange.__dict__, ensure_ascii=False) + "\n")
+        (work / "studybot-show.json").write_text(json.dumps(show, ensure_ascii=False, indent=1))
     finally:
         server.shutdown()
         engine.terminate()
@@ -433,7 +468,7 @@ def main() -> None:
     parser.add_argument("--model", default=os.environ.get("STUDYBOT_LLAMA_MODEL"))
     parser.add_argument("--from", dest="first", type=int, default=1)
     parser.add_argument("--to", dest="last", type=int, default=16)
-    parser.add_argument("--max-tokens", type=int, default=384, help="max_output_tokens")
+    parser.add_argument("--max-tokens", type=int, default=MAX_TOKENS, help="max_output_tokens")
     parser.add_argument("--keep", type=Path, help="keep the server log, transcript and home here")
     args = parser.parse_args()
     if not args.server or not Path(args.server).is_file():

@@ -38,7 +38,8 @@ def _bench():
 @pytest.fixture(scope="module")
 def totals(tmp_path_factory):
     work = tmp_path_factory.mktemp("real-engine")
-    return _bench().bench(SERVER, MODEL, 1, 16, 384, work)
+    bench = _bench()
+    return bench.bench(SERVER, MODEL, 1, 16, bench.MAX_TOKENS, work)
 
 
 def test_the_quiz_finishes_and_every_question_is_graded(totals):

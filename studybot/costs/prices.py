@@ -21,6 +21,7 @@ from typing import Any
 from studybot.costs.cache.rules import CacheRule
 from studybot.errors import ConfigError
 from studybot.storage.store import SessionView
+from studybot.types import Discarded
 
 PER = 1_000_000  # prices are per million tokens
 DEFAULT_CURRENCY = "USD"
@@ -138,7 +139,9 @@ class SessionCost:
     """What a recorded session cost: per answer, per segment, in all.
 
     A segment's cost holds its answers, follow-ups, live grading side
-    requests and its summary request.
+    requests and its summary request, each with the requests sent for it
+    and thrown away (cut and asked again, failed and retried); an answer's
+    cost holds its thrown-away requests too.
     """
 
     turns: dict[int, Cost]  # question id -> its answer request
@@ -166,18 +169,21 @@ def session_cost(
     by_question = {turn.question_id: turn.segment for turn in view.turns}
     for turn in view.turns:
         cost = price.cost(turn.prompt_tokens, cached[turn.question_id], turn.completion_tokens)
+        cost += _thrown(price, turn.discarded)  # the answer's cut or failed requests
         turns[turn.question_id] = cost
         add(turn.segment, cost)
     for graded in view.grades.values():
         if graded.requests and graded.question_id in by_question:  # live grading side requests
             add(
                 by_question[graded.question_id],
-                price.cost(graded.prompt_tokens, graded.cached_tokens, graded.completion_tokens),
+                price.cost(graded.prompt_tokens, graded.cached_tokens, graded.completion_tokens)
+                + _thrown(price, graded.discarded),
             )
     for followup in view.followups:
         add(
             by_question[followup.question_id],
-            price.cost(followup.prompt_tokens, followup.cached_tokens, followup.completion_tokens),
+            price.cost(followup.prompt_tokens, followup.cached_tokens, followup.completion_tokens)
+            + _thrown(price, followup.discarded),
         )
     for probe in view.probes:  # an interview's probe and its answer's grading: side requests
         if probe.question_id in by_question:
@@ -188,7 +194,9 @@ def session_cost(
                     probe.grade_prompt_tokens,
                     probe.grade_cached_tokens,
                     probe.grade_completion_tokens,
-                ),
+                )
+                + _thrown(price, probe.discarded)
+                + _thrown(price, probe.grade_discarded),
             )
     for segment in view.segments:
         usage = segment.summary_usage
@@ -197,7 +205,14 @@ def session_cost(
                 segment.index,
                 price.cost(usage.prompt_tokens, usage.cached_tokens, usage.completion_tokens),
             )
+        if segment.summary_discarded.requests:
+            add(segment.index, _thrown(price, segment.summary_discarded))
     return SessionCost(turns, segments, sum(segments.values(), zero))
+
+
+def _thrown(price: Price, discarded: Discarded) -> Cost:
+    """What requests sent and thrown away cost: every token the server served is billed."""
+    return price.cost(discarded.prompt_tokens, discarded.cached_tokens, discarded.completion_tokens)
 
 
 @dataclass(frozen=True)

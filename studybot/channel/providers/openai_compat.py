@@ -15,6 +15,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from studybot.bank import Question
@@ -31,7 +32,7 @@ from studybot.channel.providers.failures import (
 from studybot.channel.providers.wire import Sink, SinkFailed, WireReads
 from studybot.costs import tokens
 from studybot.errors import ProviderError
-from studybot.types import Messages, Notify, Reply, TextSink
+from studybot.types import NONE_DISCARDED, Messages, Notify, Reply, TextSink, Usage
 
 LONGEST_WAIT = 120.0  # seconds: a server asking to wait longer than this gets an error instead
 BACKOFF_CAP = 30.0  # seconds: the longest wait between retries without Retry-After
@@ -165,7 +166,9 @@ class OpenAICompatProvider(WireReads):
             return reply  # the window has no more room to give
         why = f"was cut at {limit} tokens" if cut else "came back empty"
         self.notify(f"\n{what}: the answer {why}; asking once more with room for {larger}")
-        return self._retrying(messages, on_text, what, larger, json_reply, most)
+        again = self._retrying(messages, on_text, what, larger, json_reply, most)
+        thrown = reply.discarded.add(*_served(messages, reply.text, reply.usage))
+        return replace(again, discarded=thrown + again.discarded)
 
     def _retrying(
         self,
@@ -187,14 +190,15 @@ class OpenAICompatProvider(WireReads):
             if on_text is not None:
                 on_text(text)
 
+        thrown = NONE_DISCARDED  # the attempts that failed, each a request sent
         for attempt in range(retries + 1):
             shown.clear()
             try:
-                return self._parsed(
-                    messages, sink if on_text is not None else None, limit, json_reply, most
-                )
+                reply = self._parsed(messages, sink, limit, json_reply, most)
+                return replace(reply, discarded=thrown) if thrown.requests else reply
             except (openai.OpenAIError, StreamCut, ReportedError, Malformed) as exc:
                 failure = classify(exc, self.channel, what)
+                thrown = thrown.add(*_failed(exc, messages, "".join(shown)))
             if not failure.retryable or attempt == retries:
                 raise failure.error
             delay = self._delay(attempt, failure.wait)
@@ -294,3 +298,22 @@ class OpenAICompatProvider(WireReads):
             raise classify(exc, self.channel, "listing models").error from None
         except openai.OpenAIError as exc:
             raise classify(exc, self.channel, "listing models").error from None
+
+
+def _served(messages: Messages, text: str, usage: Usage | None) -> tuple[Usage, bool]:
+    """What a thrown-away reply cost: the server's usage, else a local count (an estimate)."""
+    if usage is not None:
+        return usage, False
+    return tokens.settle(None, messages, text).usage, True
+
+
+def _failed(exc: Exception, messages: Messages, received: str) -> tuple[Usage | None, bool]:
+    """What a failed attempt cost: a request the model worked on (cut, an error inside its
+    stream, a timeout) is counted locally; one refused or never connected served nothing."""
+    import openai
+
+    worked = isinstance(exc, StreamCut | ReportedError | openai.APITimeoutError) or (
+        isinstance(exc, openai.APIError)
+        and not isinstance(exc, openai.APIStatusError | openai.APIConnectionError)
+    )
+    return _served(messages, received, None) if worked else (None, False)

@@ -10,6 +10,7 @@ import click
 from studybot.cli.common import emit_json, human_bytes, json_option, stdout_console
 from studybot.cli.render import STYLES, number, sparkline
 from studybot.cli.turn_table import fitting, follow_up_row, money_columns, probe_row
+from studybot.output.figures import percent
 
 
 @click.command()
@@ -231,7 +232,7 @@ def _recall_line(console, view) -> None:
     cells = []
     for question_id in sorted(set(grades) | set(ratings)):
         g, r = grades.get(question_id), ratings.get(question_id)
-        grade = "-" if g is None or g.score is None else f"{g.score:.0%}"
+        grade = "-" if g is None or g.score is None else percent(g.score)
         cells.append(f"Q{question_id} {grade} {RATINGS[r.rating] if r else 'unrated'}")
     if cells:
         console.print("recall (grade, rating): " + " · ".join(cells), markup=False)
@@ -266,7 +267,7 @@ def _totals(console, view, peak: int) -> None:
     turns = view.turns
     prompt_total = sum(t.prompt_tokens for t in turns)
     cached_total = sum(t.cached_tokens for t in turns)
-    rate = f" ({cached_total / prompt_total:.0%} of prompt tokens)" if prompt_total else ""
+    rate = f" ({percent(cached_total / prompt_total)} of prompt tokens)" if prompt_total else ""
     console.print(
         f"prompt tokens {number(prompt_total)} · cached {number(cached_total)}{rate} · "
         f"answer tokens {number(sum(t.completion_tokens for t in turns))} · "
@@ -346,7 +347,7 @@ def _study_lines(console, view) -> None:
     scores = [g.score for g in grades.values() if g.score is not None]
     ratings = [r.rating for r in view.reviews.values()]
     if scores:
-        console.print(f"graded {len(scores)} · mean grade {sum(scores) / len(scores):.0%}")
+        console.print(f"graded {len(scores)} · mean grade {percent(sum(scores) / len(scores))}")
     if ratings:
         counts = " · ".join(f"{ratings.count(n)} {name}" for n, name in RATINGS.items())
         console.print(f"rated {len(ratings)}: {counts}")

@@ -20,6 +20,7 @@ from typing import Any
 
 from studybot.channel.providers.offline import answered_follow_up
 from studybot.errors import BadInput
+from studybot.output.figures import percent
 from studybot.output.markup import escape_html_like
 from studybot.storage.store import SessionRecord, SessionView
 
@@ -246,11 +247,11 @@ def _recall(view: SessionView) -> dict[int, list[str]]:
             changes = sum(a.state != b.state for a, b in zip(g.points, g.estimate, strict=False))
             marks = "mark" if changes == 1 else "marks"
             facts.append(
-                f"grade {g.score:.0%} — you changed {changes} {marks}; "
-                f"estimate {g.estimate_score:.0%} ({g.source})"
+                f"grade {percent(g.score)} — you changed {changes} {marks}; "
+                f"estimate {percent(g.estimate_score)} ({g.source})"
             )
         elif g is not None and g.score is not None:
-            facts.append(f"grade {g.score:.0%} ({g.source})")
+            facts.append(f"grade {percent(g.score)} ({g.source})")
         if r is not None:
             facts.append(f"rated {r.rating} {RATINGS[r.rating]}")
         attempt = (g.attempt if g else None) or (r.attempt if r else None) or ""

@@ -65,6 +65,9 @@ class InterviewScreen(TerminalListener, InterviewListener):
     def answer_timed(self, question, seconds: float, result) -> None:
         echo(f"answered in {seconds:.0f} s · saved", meaning="tokens")
 
+    def grade_noted(self, question, note: str) -> None:
+        echo(f"Note: {note}")  # as run and grade say it; the grade itself waits for the feedback
+
     def probe_asked(self, question, probe, of: int) -> None:
         self._say(f"\n── 追问 {probe.n}/{of} ──", meaning="question")
         self._say(probe.question)

@@ -73,6 +73,9 @@ class InterviewListener(Listener):
     def answer_timed(self, question: Question, seconds: float, result: grade.Grade) -> None:
         """The answer is saved and graded (the grade is not shown until the feedback)."""
 
+    def grade_noted(self, question: Question, note: str) -> None:
+        """The grade has a note (a live grade that fell back to the offline grader, say)."""
+
     def probe_asked(self, question: Question, probe: ProbeRecord, of: int) -> None: ...
 
     def probe_answered(self, question: Question, probe: ProbeRecord) -> None: ...
@@ -222,7 +225,10 @@ class _Question:
     def _graded(self, text: str) -> grade.Grade:
         """``text`` graded against the question: a live side request, or the rubric."""
         messages = self.conversation.side(grade.grading_request(self.question, text))
-        return grade.judge(self.study.provider, self.grader, messages, self.question, text)
+        result = grade.judge(self.study.provider, self.grader, messages, self.question, text)
+        if result.note:
+            self.listener.grade_noted(self.question, result.note)
+        return result
 
     def _probe(self, attempt: str, current: grade.Grade, target, n: int) -> ProbeRecord:
         """The probe aimed at ``target``: the model's (a side request) or the rubric's."""

@@ -466,10 +466,10 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                 server._serve(messages, whole, usage, wire)
             elif wire == "chat":
                 self._json(200, _chat_completion(model, text, usage, server, finish))
-                server._serve(messages, text, usage, wire)
+                server._serve(messages, None, usage, wire)
             else:
                 self._json(200, _response(model, text, usage, server, _status(finish)))
-                server._serve(messages, text, usage, wire)
+                server._serve(messages, None, usage, wire)
 
         # -- helpers ------------------------------------------------------
 

@@ -173,7 +173,8 @@ def session_cost(
         turns[turn.question_id] = cost
         add(turn.segment, cost)
     for graded in view.grades.values():
-        if graded.requests and graded.question_id in by_question:  # live grading side requests
+        sent = graded.requests or graded.discarded.requests
+        if sent and graded.question_id in by_question:  # live grading side requests
             add(
                 by_question[graded.question_id],
                 price.cost(graded.prompt_tokens, graded.cached_tokens, graded.completion_tokens)

@@ -468,6 +468,7 @@ def judge(
         except StudybotError as exc:
             # The answer is saved already; a failed side request must not end the session.
             problem = f"the grading request failed: {exc.message}"
+            thrown += exc.discarded or NONE_DISCARDED  # sent all the same
             break
         if reply is None:
             return offline.grade(question, attempt)

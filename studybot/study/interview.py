@@ -244,7 +244,7 @@ class _Question:
                 self.listener.notice(
                     f"the probe request failed ({exc.message}); asking from the rubric"
                 )
-                reply = None
+                reply, thrown = None, exc.discarded or NONE_DISCARDED
             latency = (time.perf_counter() - started) * 1000
             if reply is not None:  # sent, whatever came back: its requests count
                 read = reply.text[: probing.PROBE_READ_CHARS]  # the local count stops there too

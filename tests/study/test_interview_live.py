@@ -121,9 +121,9 @@ def test_an_interviews_cut_and_failed_requests_count_as_the_server_served_them(
     with OpenAIServer(
         key=KEY, models=[MODEL], answer=interviewer_reply, cache_min=64, counter=counted
     ) as server:
-        # the question put (cut, again), its grading (500, again), the probe (cut, again),
-        # the probe's answer graded
-        server.script(Fault.cut(), None, Fault.server_error(500), None, Fault.cut(), None, None)
+        # the question put (cut, again), its grading (500, again: 500, so the offline
+        # grader's), the probe (cut, again), the probe's answer graded
+        server.script(Fault.cut(), None, *[Fault.server_error(500)] * 2, Fault.cut(), None, None)
         learner = ScriptedInterview(ANSWERS, PROBE_ANSWERS)
         flags = {"base_url": server.base_url, "model": MODEL}
         record = interview(learner, ids=(1,), followups=1, flags=flags)
@@ -131,7 +131,7 @@ def test_an_interviews_cut_and_failed_requests_count_as_the_server_served_them(
     data = json.loads(invoke("show", str(record.id), "--json").stdout)
     total, served = data["requests"], server.served
     assert total["sent"] == len(server.generations) == 7
-    assert (total["discarded"], total["estimated"]) == (3, 2)
+    assert (total["discarded"], total["estimated"]) == (4, 2)
     assert total["prompt_tokens"] == sum(s.prompt_tokens for s in served)
     assert total["completion_tokens"] == sum(s.completion_tokens for s in served)
     assert total["cached_tokens"] == sum(s.cached_tokens for s in served if s.reported)
@@ -139,8 +139,16 @@ def test_an_interviews_cut_and_failed_requests_count_as_the_server_served_them(
     assert turn["requests"] == 2 and turn["discarded"]["estimated"] == 1
     (probe,) = data["interview"]["probes"]
     assert probe["discarded"]["requests"] == probe["discarded"]["estimated"] == 1
-    assert probe["discarded"]["prompt_tokens"] == served[3].prompt_tokens  # its first, cut try
-    assert data["grading_usage"]["discarded_requests"] == 1  # the 500: a request, no tokens
+    assert probe["discarded"]["prompt_tokens"] == served[2].prompt_tokens  # its first, cut try
+    # the 500s: requests that served nothing, though the grade fell back to the rubric
+    assert turn["grade_source"] == "offline-fallback"
+    assert data["grading_usage"] == {
+        "requests": 2,
+        "discarded_requests": 2,
+        "prompt_tokens": 0,
+        "completion_tokens": 0,
+        "cached_tokens": 0,
+    }
     screen = invoke("show", str(record.id)).stdout
     assert "↻ Q1 probe: 2 requests sent, 1 thrown away" in screen
-    assert "↻ Q1 grading: 2 requests sent, 1 thrown away (cut or failed)" in screen
+    assert "↻ Q1 grading: 2 requests sent, 2 thrown away (cut or failed)" in screen

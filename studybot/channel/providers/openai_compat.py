@@ -31,7 +31,7 @@ from studybot.channel.providers.failures import (
 )
 from studybot.channel.providers.wire import Sink, SinkFailed, WireReads
 from studybot.costs import tokens
-from studybot.errors import ProviderError
+from studybot.errors import ProviderError, StudybotError
 from studybot.types import NONE_DISCARDED, Messages, Notify, Reply, TextSink, Usage
 
 LONGEST_WAIT = 120.0  # seconds: a server asking to wait longer than this gets an error instead
@@ -166,8 +166,12 @@ class OpenAICompatProvider(WireReads):
             return reply  # the window has no more room to give
         why = f"was cut at {limit} tokens" if cut else "came back empty"
         self.notify(f"\n{what}: the answer {why}; asking once more with room for {larger}")
-        again = self._retrying(messages, on_text, what, larger, json_reply, most)
         thrown = reply.discarded.add(*_served(messages, reply.text, reply.usage))
+        try:
+            again = self._retrying(messages, on_text, what, larger, json_reply, most)
+        except StudybotError as exc:
+            exc.discarded = thrown + (exc.discarded or NONE_DISCARDED)
+            raise
         return replace(again, discarded=thrown + again.discarded)
 
     def _retrying(
@@ -200,6 +204,7 @@ class OpenAICompatProvider(WireReads):
                 failure = classify(exc, self.channel, what)
                 thrown = thrown.add(*_failed(exc, messages, "".join(shown)))
             if not failure.retryable or attempt == retries:
+                failure.error.discarded = thrown
                 raise failure.error
             delay = self._delay(attempt, failure.wait)
             if delay > LONGEST_WAIT:

@@ -187,7 +187,7 @@ class OpenAICompatProvider(WireReads):
         import openai
 
         retries = self.settings.max_retries
-        shown: list[str] = []  # text of this attempt already passed to on_text
+        shown: list[str] = []  # text of this attempt received (and passed to on_text)
 
         def sink(text: str) -> None:
             shown.append(text)
@@ -213,7 +213,7 @@ class OpenAICompatProvider(WireReads):
                     hint="wait that long, then resume",
                 )
             # A cut answer leaves its line open on the terminal; the notice starts a new one.
-            opening = "\n" if shown else ""
+            opening = "\n" if shown and on_text is not None else ""
             self.notify(
                 f"{opening}{what}: {failure.label}; retry {attempt + 1}/{retries} in {delay:.3g} s"
             )

@@ -64,7 +64,8 @@ def test_cut_length_and_failed_requests_count_and_add_up_to_what_the_server_serv
     # Q4 answered by a 500 first. Then every other request of the run goes through.
     server.script(None, Fault.cut(after_chunks=2), None, Fault.length(), None)
     server.script(Fault.server_error(500), None)
-    run(invoke, server, "--from", "1", "--to", "14")  # two segments: a summary request too
+    ran = run(invoke, server, "--from", "1", "--to", "14", "--stats")  # a summary request too
+    assert "2 requests, 1 thrown away" in ran.stderr  # each turn's line, as it is saved
 
     data = shown(invoke)
     served = server.served

@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from studybot.cli import cli
+from studybot.costs import tokens
 
 # A suite started as a background job of a script (``.ci/run &``) inherits SIGINT
 # ignored, and so would every studybot it starts: the Ctrl-C tests would see
@@ -47,6 +48,9 @@ def invoke():
     runner = CliRunner()
 
     def run(*args: str, input: str | None = None, env: dict[str, str] | None = None):
-        return runner.invoke(cli, list(args), input=input, env=env, catch_exceptions=False)
+        try:
+            return runner.invoke(cli, list(args), input=input, env=env, catch_exceptions=False)
+        finally:
+            tokens.use(None)  # an engine's tokenizer lives as long as its command's process
 
     return run

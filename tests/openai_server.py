@@ -245,6 +245,8 @@ class OpenAIServer:
         reported_prompt: int | None = None,  # report this many prompt tokens, whatever was sent
         # (prompt, output) "tokens" of a request and of the text sent; None: characters
         counter: Callable[[list[dict[str, Any]], str], tuple[int, int]] | None = None,
+        listed: list[str] | None = None,  # the IDs /models lists, if not ``models`` (llama-server)
+        refuse: Callable[[dict[str, Any]], Fault | None] | None = None,  # a fault for a body
     ) -> None:
         self.key = key
         self.models = list(models)
@@ -259,6 +261,8 @@ class OpenAIServer:
         self.reported_prompt = reported_prompt
         self.counter = counter
         self.served: list[Served] = []  # every generation answered, as far as it got
+        self.listed = list(models) if listed is None else list(listed)
+        self.refuse = refuse  # an engine that refuses some request shapes (a JSON mode)
         self.requests: list[Received] = []
         self.usage_sent: list[dict[str, Any]] = []  # the usage of each answer, as reported
         self._steps: deque[Fault | None] = deque()
@@ -408,7 +412,7 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
             if self.path == f"{PREFIX}/models" and server.list_models:
                 data = [
                     {"id": m, "object": "model", "created": 0, "owned_by": "test"}
-                    for m in server.models
+                    for m in server.listed
                 ]
                 self._json(200, {"object": "list", "data": data})
             else:
@@ -433,6 +437,8 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                 return
             body = body if isinstance(body, dict) else {}
             fault = server._next_step()
+            if fault is None and server.refuse is not None:
+                fault = server.refuse(body)
             if fault is not None and fault.kind == "status":
                 self._json(fault.status, fault.body, fault.headers)
                 return

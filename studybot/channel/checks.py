@@ -108,7 +108,7 @@ def describe(settings: Settings) -> dict[str, Any]:
         "settings": {
             f.name: {"value": _shown(settings, f.name), "source": origin(settings, f.name)}
             for f in fields(Settings)
-            if f.name != "sources"
+            if f.name not in ("sources", "side", "side_origin")
         },
         "files": {"studybot": str(config_path()), "codex": str(codex_config_path())},
     }
@@ -116,6 +116,11 @@ def describe(settings: Settings) -> dict[str, Any]:
 
 def _shown(settings: Settings, name: str) -> Any:
     value = getattr(settings, name)
+    if name == "grader" and settings.side:  # where grades go: the profile's model and URL
+        side = settings.side
+        model = side.get("model") or settings.model
+        url = masked(side.get("base_url") or settings.base_url)
+        return f"{value or '[grader]'}: {model} at {url}"
     return masked(value) if name == "base_url" else value
 
 

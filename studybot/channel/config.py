@@ -1,6 +1,10 @@
 """Settings, from layers: defaults < OPENAI_* env < Codex config < studybot config
 (< its ``[providers.NAME]`` profile) < STUDYBOT_* env < flags.
 
+Side requests (grades, an interviewer's probes) may go to another channel:
+``[grader]`` in config.toml (``provider = "NAME"``, a profile, and/or the
+profile keys themselves) or ``--grader NAME``; ``grader_settings`` gives it.
+
 Every effective value remembers where it came from, so ``config show`` and
 error messages can say "model (from ~/.codex/config.toml)". The API key is
 never held here: only the name of the variable that holds it.
@@ -45,10 +49,19 @@ class Settings:
     stream: bool = True  # stream answers as they arrive; false for endpoints that cannot
     cache_min_tokens: int = 1024  # provider prompt cache: nothing cached below this
     cache_step_tokens: int = 128  # provider prompt cache: hits grow in these steps
-    cache_rule: str = ""  # openai | deepseek | gemini | exact | none | custom; "" = from the model
+    cache_rule: str = (
+        ""  # openai | deepseek | gemini | exact | llamacpp | none | custom; "" = model's
+    )
+    cache_slots: int = 1  # llamacpp rule: the server's slots (llama-server --parallel)
+    token_counter: str = (
+        "local"  # "local" (offline, cl100k) or "server" (a live engine's /tokenize)
+    )
     prefix_style: str = "designed"  # "designed" (cacheable, ~1.9K tokens) or "short" (no cache)
     offline_delay: float = 0.0  # seconds the offline provider waits per answer (demos)
     provider: str = ""  # a [providers.NAME] profile of studybot's config.toml, or "" for none
+    local: bool = False  # --local: the model server on this machine (channel.local), no key
+    local_ports: str = ""  # ports --local tries, e.g. "8080,11434"; "": 11434,8080,8000,30000
+    grader: str = ""  # the [providers.NAME] profile grades and probes go to ("" none or inline)
     # FSRS, as Anki names them: intervals from the next rating on, what `review` serves a day
     desired_retention: float = 0.9  # the recall probability each review is scheduled for
     maximum_interval: int = 36500  # days: the longest wait FSRS may give a question
@@ -56,6 +69,9 @@ class Settings:
     new_per_day: int = 0  # never-rated questions `review` adds a day (0: only what is due)
     stats: bool = False  # a quiz or review shows each turn's tokens, cache and KV (read mode does)
     sources: dict[str, str] = field(default_factory=dict, compare=False)
+    # The grader's channel (PROFILE_KEYS over these settings), empty for none; and its origin.
+    side: dict[str, str] = field(default_factory=dict, compare=False)
+    side_origin: str = field(default="", compare=False)
 
     def source(self, name: str) -> str:
         return self.sources.get(name, "default")
@@ -67,10 +83,10 @@ class Settings:
 
     @property
     def live(self) -> bool:
-        return not self.offline and self.api_key() is not None
+        return not self.offline and (self.local or self.api_key() is not None)
 
 
-_FIELDS = {f.name: f for f in fields(Settings) if f.name != "sources"}
+_FIELDS = {f.name: f for f in fields(Settings) if f.name not in ("sources", "side", "side_origin")}
 
 ENV_NAMES = {
     "base_url": "STUDYBOT_BASE_URL",
@@ -79,6 +95,7 @@ ENV_NAMES = {
     "env_key": "STUDYBOT_ENV_KEY",
     "offline_delay": "STUDYBOT_OFFLINE_DELAY",
     "provider": "STUDYBOT_PROVIDER",
+    "grader": "STUDYBOT_GRADER",
 }
 # The openai SDK's own variables: below every studybot layer and the Codex config.
 OPENAI_BASE_URL = "OPENAI_BASE_URL"
@@ -90,7 +107,9 @@ FLAG_FIELDS = {
     "model": "model",
     "wire_api": "wire_api",
     "offline": "offline",
+    "local": "local",
     "provider": "provider",
+    "grader": "grader",
     "segment_min": "segment_min",
     "segment_max": "segment_max",
     "segment_budget": "segment_budget",
@@ -105,6 +124,7 @@ FLAG_FIELDS = {
 # Limits that keep a value from hanging or overflowing the loop: (lowest, highest, lowest allowed?).
 RANGES: dict[str, tuple[float, float, bool]] = {
     "max_retries": (0, 20, True),
+    "cache_slots": (1, 4096, True),
     "retry_backoff": (0, 600, True),
     "stream_idle_timeout": (0, 86400, False),
     "request_timeout": (0, 86400, False),
@@ -148,20 +168,112 @@ def load(flags: dict[str, Any] | None = None) -> Settings:
         # --offline never reads the model channel, so a broken Codex config must not block it.
         if not _offline_asked(flags, env, own_data, own):
             raise
+    grader_table = own_data.get("grader")
+    if isinstance(grader_table, dict):  # [grader]: its provider is the setting
+        own_data = {**own_data, "grader": grader_table.get("provider")}
     apply({k: v for k, v in own_data.items() if k != "providers"}, str(own))
     profile = flags.get("provider") or env.get("provider") or values.get("provider")
     if profile:
         apply(_profile(own_data, own, str(profile)), f"{own} [providers.{profile}]")
     apply(env, "env")
     apply(flags, "flag")
+    side, side_origin = _grader(values, sources, own_data, own, grader_table)
     _openai_key(values, sources)
     if isinstance(values.get("base_url"), str):
         # "https://taotoken.net/api/" is what users paste; the slash only doubles up paths.
         values["base_url"] = values["base_url"].rstrip("/")
+    if values.get("local") and not values.get("offline"):
+        _local(values, sources)
     settings = replace(Settings(), **values)
     object.__setattr__(settings, "sources", sources)
+    object.__setattr__(settings, "side", side)
+    object.__setattr__(settings, "side_origin", side_origin)
     _check(settings)
     return settings
+
+
+def _local(values: dict[str, Any], sources: dict[str, str]) -> None:
+    """--local: the server found on this machine's usual ports, its model, no key.
+
+    Only a ``--model`` flag names the model (a configured one belongs to the
+    usual provider); the engine's tokenizer counts unless token_counter is set.
+    """
+    from studybot.channel import local
+
+    if sources.get("base_url") == "flag":
+        raise ConfigError(
+            "--local and --base-url both say where the server is",
+            hint=f"drop one; {local.PORTS_ENV} lists other ports for --local to try",
+        )
+    found = local.find(local.ports(str(values.get("local_ports", ""))), _local_key())
+    asked = values.get("model") if sources.get("model") == "flag" else None
+    values["model"] = local.pick(found, asked)
+    sources["model"] = "flag" if asked else f"--local: the only model {found.engine} lists"
+    values["base_url"], sources["base_url"] = found.base_url, f"--local: {found.describe()}"
+    values["env_key"], sources["env_key"] = local.LOCAL_KEY_ENV, "--local"
+    values.setdefault("token_counter", "server")
+    sources.setdefault("token_counter", "--local")
+    if sources.get("wire_api") != "flag":
+        values["wire_api"], sources["wire_api"] = "chat", "--local"
+
+
+def _local_key() -> str | None:
+    from studybot.channel.local import LOCAL_KEY_ENV
+
+    return os.environ.get(LOCAL_KEY_ENV) or None
+
+
+def _grader(
+    values: dict[str, Any],
+    sources: dict[str, str],
+    own_data: dict[str, Any],
+    own: Path,
+    table: Any,
+) -> tuple[dict[str, str], str]:
+    """The grader's channel keys and where they came from; ({}, "") for none.
+
+    ``--grader NAME`` (or STUDYBOT_GRADER) names a profile and replaces the
+    config's ``[grader]``; the config's ``[grader]`` is a profile and/or keys.
+    """
+    name = str(values.get("grader") or "")
+    inline: dict[str, Any] = {}
+    if isinstance(table, dict) and sources.get("grader", str(own)) == str(own):
+        unknown = sorted(set(table) - {"provider", *PROFILE_KEYS})
+        if unknown:
+            raise ConfigError(
+                f"{own}: [grader] has an unknown key {unknown[0]!r}",
+                hint="[grader] takes provider (a [providers.NAME] profile) and/or "
+                + ", ".join(PROFILE_KEYS),
+            )
+        inline = {k: v for k, v in table.items() if k != "provider"}
+    side = _profile(own_data, own, name) if name else {}
+    side.update(inline)
+    for key, raw in side.items():
+        if not isinstance(raw, str):
+            raise ConfigError(f"{own}: the grader's {key} must be text", hint=f'{key} = "…"')
+    origin = f"--grader {name}" if sources.get("grader") == "flag" else f"{own} [grader]"
+    if sources.get("grader") == "env":
+        origin = f"env {ENV_NAMES['grader']}"
+    return side, origin if side else ""
+
+
+def grader_settings(settings: Settings) -> Settings | None:
+    """The settings grades and probes go through, or None when they go to the main channel.
+
+    The grader's base URL, key variable, wire API and model over the main
+    settings (timeouts, retries and the rest are shared).
+    """
+    if not settings.side:
+        return None
+    values = dict(settings.side)
+    if "base_url" in values:
+        values["base_url"] = values["base_url"].rstrip("/")
+    grader = replace(settings, **values, grader="", provider="", offline=False)
+    sources = {**settings.sources, **dict.fromkeys(values, settings.side_origin)}
+    object.__setattr__(grader, "sources", sources)
+    object.__setattr__(grader, "side", {})
+    _check(grader)
+    return grader
 
 
 def _openai_layer() -> dict[str, Any]:
@@ -224,6 +336,8 @@ def recorded_settings(record, given: dict[str, Any] | None = None) -> Settings:
         given.setdefault("base_url", record.base_url or None)
         given.setdefault("model", record.model)
         given.setdefault("wire_api", record.wire_api)
+        for name in ("cache_rule", "cache_slots"):  # a rule the server named (llama.cpp /props)
+            given.setdefault(name, (record.settings or {}).get(name))
     return load(given)
 
 
@@ -323,6 +437,12 @@ def _check(settings: Settings) -> None:
             raise ConfigError(f"{name} must be a positive number of tokens")
     if settings.cache_min_tokens < 0:
         raise ConfigError("cache_min_tokens must be 0 or a number of tokens")
+    if settings.token_counter not in {"local", "server"}:
+        raise ConfigError(
+            f"token_counter {settings.token_counter!r} (from {settings.source('token_counter')}) "
+            "is not known",
+            hint="use local (studybot's own count) or server (a live engine's tokenizer)",
+        )
     if settings.prefix_style not in {"designed", "short"}:
         raise ConfigError(
             f"prefix_style {settings.prefix_style!r} (from {settings.source('prefix_style')}) "

@@ -27,6 +27,7 @@ SHORT, LONG, CONTROL = 23, 76, 34  # the bank's anchor questions used as probes
 CONFIG, CHANNEL, HISTORY = "config", "channel", "history"  # what a failed check points to
 DATABASE = "database"  # a failed database check is reported apart from the channel verdict
 OFFLINE_MODE = "mode"  # the check that says runs are offline because no key is set
+LISTED = 5  # models a "not listed" warning names
 SLOWER = 3.0  # a deep Q34 this many times slower to its first token is worth a remark
 
 
@@ -38,6 +39,7 @@ class Check:
     points_to: str = CHANNEL  # the problem a failure means: config, channel or history
     figures: dict[str, float] = field(default_factory=dict)
     hint: str | None = None  # what to do about a failure
+    warn: bool = False  # informational, but worth reading (a model the list does not name)
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,13 @@ def settings_checks(settings: Settings) -> list[Check]:
     """The checks that need no network: lint, and whether a key is there to use."""
     if settings.offline:
         return [Check("offline", None, "offline is on: nothing to check on the channel")]
+    if settings.local:  # found on this machine, used with no key
+        found = settings.source("base_url").removeprefix("--local: ")
+        problems = [
+            Check("lint", False, problem.message, points_to=CONFIG, hint=problem.hint)
+            for problem in channel.lint(settings)
+        ]
+        return [Check("local", True, f"found {found}; model {settings.model}"), *problems]
     facts = channel.key_facts(settings)
     # A key's own problems are reported on the key's line, not also as "ok key".
     key_problems = channel.lint_key(facts.variable, settings.api_key()) if facts.usable else []
@@ -146,13 +155,17 @@ def probe(settings: Settings, bank: Bank, ask: Asker, provider=None) -> Iterator
     elif settings.model in models:
         yield Check("models", True, f"{len(models)} listed, {settings.model!r} among them")
     else:
+        # Servers answer to names they do not list (llama-server lists its file name,
+        # an alias or a router takes others): the request below judges the model.
         close = _closest(settings.model, models)
         yield Check(
             "models",
-            False,
-            f"{settings.model!r} is not among the {len(models)} models listed"
-            + (f"; closest: {', '.join(close)}" if close else ""),
-            hint="pass --model with an ID from the endpoint's list, copied exactly",
+            None,
+            f"warning: {settings.model!r} is not among the {len(models)} models listed "
+            f"({_listed(models)})"
+            + (f"; closest: {', '.join(close)}" if close else "")
+            + "; the questions below show whether the endpoint answers to it",
+            warn=True,
         )
 
     for question_id in (SHORT, LONG):
@@ -304,6 +317,14 @@ def _question(bank: Bank, question_id: int) -> Question:
         if question.id == question_id:
             return question
     return min(bank.questions, key=lambda q: abs(q.id - question_id))
+
+
+def _listed(models: list[str]) -> str:
+    """The first few models of the list, as the warning names them."""
+    shown = ", ".join(models[:LISTED])
+    return f"it lists {shown}" + (
+        f" and {len(models) - LISTED} more" if len(models) > LISTED else ""
+    )
 
 
 def _closest(model: str, models: list[str]) -> list[str]:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from studybot.cli.common import CACHE_RULES, emit_json, json_option, stdout_console
+from studybot.cli.common import CACHE_RULES, echo, emit_json, json_option, stdout_console
 from studybot.errors import FAILURE, Reported
 from studybot.output.figures import percent
 
@@ -145,6 +145,8 @@ def session_(
             f"session {record.id} has sent no request yet", hint=f"studybot resume {record.id}"
         )
     rule = recorded.cache_rule(view, cache_rule)
+    if record.live:  # a live engine with token_counter = server: its tokens, not the local ones
+        _engine_tokens(record)
     reports = report(requests, _simulator(mode, capacity, page_size, block_size, rule))
     findings = lint([r.prefix for r in requests]) if lint_ else []
     total = sum(r.tokens for r in reports)
@@ -310,3 +312,12 @@ def pack(trace: Path, output: Path, force: bool) -> None:
 
 
 COMMANDS = [cache]
+
+
+def _engine_tokens(record) -> None:
+    from studybot.channel import config, engine
+
+    settings = config.recorded_settings(record)
+    _, note = engine.attach(settings, lambda line: echo(line, err=True))
+    if note:
+        echo(note, err=True)

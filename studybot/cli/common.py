@@ -15,7 +15,9 @@ if TYPE_CHECKING:
 
 # The names --cache-rule accepts (studybot.cache.rules.CHOICES), kept literal
 # here so that --help never imports the cache package; a test keeps them equal.
-CACHE_RULES = ["openai", "deepseek", "gemini", "exact", "none", "custom", "provider", "simple"]
+CACHE_RULES = [
+    "openai", "deepseek", "gemini", "exact", "llamacpp", "none", "custom", "provider", "simple",
+]  # fmt: skip
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 
@@ -92,7 +94,7 @@ def human_bytes(value: float | None) -> str:
 
 
 def channel_options(fn):
-    """--provider, --base-url, --model, --wire-api, --offline: how to reach the model.
+    """--provider, --base-url, --model, --wire-api, --local, --offline: how to reach the model.
 
     Each option's name is a key of ``config.FLAG_FIELDS``, the one mapping to settings.
     """
@@ -101,6 +103,12 @@ def channel_options(fn):
         is_flag=True,
         default=None,
         help="Answer from the bank's key, never call a model.",
+    )(fn)
+    fn = click.option(
+        "--local",
+        is_flag=True,
+        default=None,
+        help="Use the model server on this machine (Ollama, llama.cpp, vLLM, SGLang), no key.",
     )(fn)
     fn = click.option(
         "--wire-api",
@@ -115,6 +123,15 @@ def channel_options(fn):
         "--provider", metavar="NAME", help="A [providers.NAME] profile from studybot's config.toml."
     )(fn)
     return fn
+
+
+def grader_option(fn):
+    """--grader: the profile that grades (and asks an interview's probes)."""
+    return click.option(
+        "--grader",
+        metavar="PROFILE",
+        help="Grade (and probe) with this [providers.NAME] profile; answers stay with the model.",
+    )(fn)
 
 
 def segment_options(fn):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from studybot.cli.common import channel_options, echo, emit_json, json_option
+from studybot.cli.common import channel_options, echo, emit_json, grader_option, json_option
 from studybot.errors import clip, quoted
 
 CHANNEL_FIELDS = ("base_url", "model", "wire_api", "env_key", "offline")
@@ -22,6 +22,7 @@ def config_group() -> None:
 
 @config_group.command()
 @channel_options
+@grader_option
 @json_option
 def show(as_json: bool, **flags) -> None:
     """Show the effective settings and where each came from.

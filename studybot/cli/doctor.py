@@ -76,6 +76,7 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
                         "points_to": c.points_to,
                         "figures": c.figures,
                         "hint": c.hint,
+                        "warning": c.warn,
                     }
                     for c in (database, *checks)
                 ],
@@ -111,7 +112,11 @@ def _probing(checks, quiet: bool):
 
 
 def _print(check) -> None:
-    mark = paint(f"{MARKS[check.ok]:>4}", MEANINGS[check.ok])
+    mark = (
+        paint("warn", "warning")
+        if check.warn
+        else paint(f"{MARKS[check.ok]:>4}", MEANINGS[check.ok])
+    )
     click.echo(f"{mark}  {check.name:<10} {printable(check.detail)}")
     if check.ok is False and check.hint:
         click.echo(f"{'':>4}  {'':<10} hint: {printable(check.hint)}")

@@ -7,7 +7,13 @@ import sys
 
 import click
 
-from studybot.cli.common import bank_option, channel_options, emit_json, json_option
+from studybot.cli.common import (
+    bank_option,
+    channel_options,
+    emit_json,
+    grader_option,
+    json_option,
+)
 from studybot.output.figures import percent
 
 MEANINGS = {"covered": "ok", "partly": "warning", "missed": "summary", "contradicted": "error"}
@@ -18,6 +24,7 @@ MEANINGS = {"covered": "ok", "partly": "warning", "missed": "summary", "contradi
 @click.option("--attempt", "text", metavar="TEXT", help="The attempt; without it, read stdin.")
 @bank_option
 @channel_options
+@grader_option
 @json_option
 def grade(question_id: int, text: str | None, bank_ref: str | None, as_json: bool, **flags) -> None:
     """Grade an attempt at QUESTION against its key points, point by point.
@@ -42,11 +49,18 @@ def grade(question_id: int, text: str | None, bank_ref: str | None, as_json: boo
     if text is None:
         text = read_attempt(question_id)
     refuse(text, question_id)  # before the bank and the channel are opened
-    checked = check(Options(bank=bank_ref, flags=flags), question_id, text)
+    checked = check(Options(bank=bank_ref, flags=flags), question_id, text, notify=notice)
     if as_json:
         emit_json(as_data(checked))
     else:
         show(checked)
+
+
+def notice(line: str) -> None:
+    """A provider's notice (a retry, a JSON mode it fell back to), on stderr."""
+    from studybot.cli.common import echo
+
+    echo(line.strip("\n"), err=True)
 
 
 def read_attempt(question_id: int) -> str:

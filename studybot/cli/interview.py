@@ -10,6 +10,7 @@ from studybot.cli.common import (
     bank_option,
     channel_options,
     followups_option,
+    grader_option,
     segment_options,
     selection_options,
     stats_option,
@@ -30,6 +31,7 @@ from studybot.errors import Interrupted, StudybotError
 )
 @bank_option
 @channel_options
+@grader_option
 @segment_options
 @stats_option
 def interview(first, last, chapter, tags, ids, weak, followups, minutes, bank_ref, **flags) -> None:

@@ -62,7 +62,7 @@ class TokenCount(click.ParamType):
     "--cache-rule",
     type=click.Choice(CACHE_RULES, case_sensitive=False),
     help="openai (1,024-token minimum, 128-token steps), deepseek (whole prefix units), "
-    "gemini, exact, none, custom; default: cache_rule, else from the model ID / base URL.",
+    "gemini, exact, llamacpp, none, custom; default: cache_rule, else from the model ID / base URL.",
 )
 @click.option(
     "--prefix",
@@ -137,6 +137,7 @@ def plan(
 
     Nothing is sent: with a key set (and no --offline), answers are
     projected at answer_tokens each instead of the offline answer key.
+    With token_counter = server and a live engine, its /tokenize counts.
     """
     from studybot import bank as banks
     from studybot.channel import config, files
@@ -150,6 +151,12 @@ def plan(
         flags["answer_tokens"] = answer_tokens
     flags["prefix_style"] = prefix_style
     settings = config.load(config.flag_settings(flags))
+    if settings.token_counter == "server":  # a live engine's tokenizer counts (never offline)
+        from studybot.channel import engine
+
+        settings, note = engine.attach(settings, lambda line: echo(line, err=True))
+        if note:
+            echo(note, err=True)
     given = {
         "input": price_input,
         "cached_input": price_cached,

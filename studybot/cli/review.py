@@ -10,6 +10,7 @@ from studybot.cli.common import (
     bank_option,
     channel_options,
     emit_json,
+    grader_option,
     json_option,
     segment_options,
     stats_option,
@@ -50,6 +51,7 @@ def fsrs_options(fn):
 @click.option("--limit", type=click.IntRange(min=1), metavar="N", help="At most N questions.")
 @bank_option
 @channel_options
+@grader_option
 @segment_options
 @fsrs_options
 @stats_option

@@ -8,6 +8,7 @@ from studybot.cli.common import (
     bank_option,
     channel_options,
     emit_json,
+    grader_option,
     is_interactive,
     json_option,
     segment_options,
@@ -23,6 +24,7 @@ from studybot.errors import ContextOverflow, Interrupted, StudybotError
 @click.option("--quiz", is_flag=True, help="Answer first; graded against the key points; rate 1-4.")
 @bank_option
 @channel_options
+@grader_option
 @segment_options
 @click.option(
     "--fresh",
@@ -78,6 +80,7 @@ def run(first, last, chapter, tags, ids, weak, quiz, bank_ref, fresh, as_json, *
 @click.command()
 @click.argument("session_id", metavar="[SESSION]", required=False)
 @channel_options
+@grader_option
 @stats_option
 @json_option
 def resume(session_id, as_json, **flags) -> None:

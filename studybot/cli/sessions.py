@@ -295,6 +295,7 @@ def _totals(console, view, peak: int) -> None:
             f"{sum(s.requests for s in sides)} · {_usage_text(sides)}"
             " · not added to the main history"
         )
+    _side_lines(console, view)
     _thrown_lines(console, spent)
     if view.record.live:
         _all_requests(console, spent)
@@ -407,6 +408,21 @@ def _study_lines(console, view) -> None:
             f"grading: {usage['requests']} request{'s' * (usage['requests'] > 1)} · prompt tokens "
             f"{number(usage['prompt_tokens'])} · cached {number(usage['cached_tokens'])} · "
             f"answer tokens {number(usage['completion_tokens'])}"
+        )
+
+
+def _side_lines(console, view) -> None:
+    """With a grader of its own: a line per side, each with its model and its cost."""
+    from studybot.study.recorded import grader_model, sides
+
+    if grader_model(view) is None:
+        return
+    for side in sides(view):
+        cost = side.cost.text() if side.cost is not None else "no prices for this model"
+        console.print(
+            f"{side.name}: {side.model} · prompt tokens {number(side.prompt_tokens)} · cached "
+            f"{number(side.cached_tokens)} · answer tokens {number(side.completion_tokens)} · {cost}",
+            markup=False,
         )
 
 

@@ -150,12 +150,17 @@ class SessionCost:
 
 
 def session_cost(
-    view: SessionView, price: Price | None, cached: Mapping[int, int]
+    view: SessionView,
+    price: Price | None,
+    cached: Mapping[int, int],
+    side: Price | None,
 ) -> SessionCost | None:
     """Costs of a session's requests at ``price``; ``cached`` maps question id to cached tokens.
 
     ``cached`` is what the provider reported where it did, the session's
-    cache rule's simulation where it did not.
+    cache rule's simulation where it did not. ``side``: the price of the
+    requests that judge (grades, probes): ``price`` itself without a grader of
+    its own; None, or another currency, leaves them out.
     """
     if price is None:
         return None
@@ -172,33 +177,16 @@ def session_cost(
         cost += _thrown(price, turn.discarded)  # the answer's cut or failed requests
         turns[turn.question_id] = cost
         add(turn.segment, cost)
-    for graded in view.grades.values():
-        sent = graded.requests or graded.discarded.requests
-        if sent and graded.question_id in by_question:  # live grading side requests
-            add(
-                by_question[graded.question_id],
-                price.cost(graded.prompt_tokens, graded.cached_tokens, graded.completion_tokens)
-                + _thrown(price, graded.discarded),
-            )
     for followup in view.followups:
         add(
             by_question[followup.question_id],
             price.cost(followup.prompt_tokens, followup.cached_tokens, followup.completion_tokens)
             + _thrown(price, followup.discarded),
         )
-    for probe in view.probes:  # an interview's probe and its answer's grading: side requests
-        if probe.question_id in by_question:
-            add(
-                by_question[probe.question_id],
-                price.cost(probe.prompt_tokens, probe.cached_tokens, probe.completion_tokens)
-                + price.cost(
-                    probe.grade_prompt_tokens,
-                    probe.grade_cached_tokens,
-                    probe.grade_completion_tokens,
-                )
-                + _thrown(price, probe.discarded)
-                + _thrown(price, probe.grade_discarded),
-            )
+    if side is not None and side.currency == price.currency:
+        for question_id, usage in judging(view):
+            if question_id in by_question:
+                add(by_question[question_id], side.cost(*usage))
     for segment in view.segments:
         usage = segment.summary_usage
         if usage is not None:
@@ -213,7 +201,90 @@ def session_cost(
 
 def _thrown(price: Price, discarded: Discarded) -> Cost:
     """What requests sent and thrown away cost: every token the server served is billed."""
-    return price.cost(discarded.prompt_tokens, discarded.cached_tokens, discarded.completion_tokens)
+    return price.cost(*_tokens(discarded))
+
+
+def _tokens(discarded: Discarded) -> tuple[int, int, int]:
+    """Requests thrown away as (prompt, cached, completion), the order ``Price.cost`` takes."""
+    return discarded.prompt_tokens, discarded.cached_tokens, discarded.completion_tokens
+
+
+def judging(view: SessionView) -> list[tuple[int, tuple[int, int, int]]]:
+    """The side requests that judge the learner, as (question id, (prompt, cached, completion)):
+    live grades, an interview's probes and the grading of their answers."""
+    out = []
+    for graded in view.grades.values():
+        if graded.requests or graded.discarded.requests:  # live grading side requests
+            usage = (graded.prompt_tokens, graded.cached_tokens, graded.completion_tokens)
+            out.append((graded.question_id, usage))
+            out.append((graded.question_id, _tokens(graded.discarded)))
+    for probe in view.probes:
+        out.append(
+            (probe.question_id, (probe.prompt_tokens, probe.cached_tokens, probe.completion_tokens))
+        )
+        grading = (
+            probe.grade_prompt_tokens,
+            probe.grade_cached_tokens,
+            probe.grade_completion_tokens,
+        )
+        out.append((probe.question_id, grading))
+        out.append((probe.question_id, _tokens(probe.discarded)))
+        out.append((probe.question_id, _tokens(probe.grade_discarded)))
+    return out
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a session: the answering model's requests, or the grader's."""
+
+    name: str  # "answers" (answers, follow-ups, summaries) or "grading" (grades, probes)
+    model: str
+    prompt_tokens: int
+    cached_tokens: int
+    completion_tokens: int
+    cost: Cost | None  # None when the model has no prices
+
+    def to_json(self) -> dict:
+        return {
+            "side": self.name,
+            "model": self.model,
+            "prompt_tokens": self.prompt_tokens,
+            "cached_tokens": self.cached_tokens,
+            "completion_tokens": self.completion_tokens,
+            "cost": cost_json(self.cost),
+        }
+
+
+def sides(
+    view: SessionView,
+    cached: Mapping[int, int],
+    price: Price | None,
+    grader: str | None,
+    grader_price: Price | None,
+) -> tuple[Side, Side]:
+    """The tokens and cost of each side; the grading side is the answering model's without
+    a ``grader``."""
+    answers = [(t.prompt_tokens, cached[t.question_id], t.completion_tokens) for t in view.turns]
+    answers += [(f.prompt_tokens, f.cached_tokens, f.completion_tokens) for f in view.followups]
+    answers += [
+        (u.prompt_tokens, u.cached_tokens, u.completion_tokens)
+        for u in (segment.summary_usage for segment in view.segments)
+        if u is not None
+    ]
+    thrown = [t.discarded for t in view.turns] + [f.discarded for f in view.followups]
+    answers += [_tokens(d) for d in thrown + [s.summary_discarded for s in view.segments]]
+    judged = [usage for _, usage in judging(view)]
+    side_price = grader_price if grader else price
+    return (
+        _side("answers", view.record.model, answers, price),
+        _side("grading", grader or view.record.model, judged, side_price),
+    )
+
+
+def _side(name: str, model: str, usages: list[tuple[int, int, int]], price: Price | None) -> Side:
+    prompt, cached, completion = (sum(u[n] for u in usages) for n in range(3))
+    cost = price.cost(prompt, cached, completion) if price is not None else None
+    return Side(name, model, prompt, cached, completion, cost)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,13 @@ newline, content, end) so that request k of a segment is, token for
 token, a prefix of request k+1: the same framing serves prompt counts and
 the prefix-cache simulators. Every message is encoded once and memoised,
 so re-counting a growing history costs only its new messages.
+
+An engine's own tokenizer can stand in (``use``): with ``token_counter =
+"server"`` and a live local engine, ``channel.engine`` installs one, and
+every count, request and text below comes from the engine's tokens (the
+chat template as the engine renders it), so prompt counts equal the
+engine's ``prompt_tokens``. Only the per-message framing of
+``message_ids`` (``plan``'s one-long-chat arithmetic) stays ChatML-style.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Protocol
 
 from studybot.types import Usage
 
@@ -23,6 +31,29 @@ MESSAGE_END = 100265  # id of <|im_end|>
 Message = Mapping[str, str]
 
 
+class EngineTokens(Protocol):
+    """An engine's tokenizer: the ids of a text, and of a whole request as the engine renders it."""
+
+    def text_ids(self, text: str) -> tuple[int, ...]: ...
+
+    def request_ids(self, messages: list[Message]) -> tuple[int, ...]: ...
+
+
+_engine: EngineTokens | None = None  # set by ``use``; None: the local encoding
+
+
+def use(engine: EngineTokens | None) -> EngineTokens | None:
+    """Count with ``engine`` from now on (None: the local encoding); returns the one before."""
+    global _engine
+    before, _engine = _engine, engine
+    return before
+
+
+def counter() -> str:
+    """Which tokenizer counts: "server" or "local"."""
+    return "local" if _engine is None else "server"
+
+
 @lru_cache(maxsize=1)
 def _encoding():
     import tiktoken
@@ -30,8 +61,12 @@ def _encoding():
     return tiktoken.get_encoding(ENCODING_NAME)
 
 
-@lru_cache(maxsize=65536)
 def encode(text: str) -> tuple[int, ...]:
+    return local_ids(text) if _engine is None else _engine.text_ids(text)
+
+
+@lru_cache(maxsize=65536)
+def local_ids(text: str) -> tuple[int, ...]:
     return tuple(_encoding().encode(text, disallowed_special=()))
 
 
@@ -43,26 +78,40 @@ def count(text: str) -> int:
     return len(encode(text))
 
 
-@lru_cache(maxsize=65536)
 def message_ids(role: str, content: str) -> tuple[int, ...]:
+    if _engine is None:
+        return _local_message_ids(role, content)
     return (MESSAGE_START, *encode(role), *encode("\n"), *encode(content), MESSAGE_END)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=65536)
+def _local_message_ids(role: str, content: str) -> tuple[int, ...]:
+    return (MESSAGE_START, *local_ids(role), *local_ids("\n"), *local_ids(content), MESSAGE_END)
+
+
 def reply_primer() -> tuple[int, ...]:
     """The tokens that open the assistant's answer at the end of every request."""
     return (MESSAGE_START, *encode("assistant"), *encode("\n"))
 
 
 def request_ids(messages: Iterable[Message]) -> list[int]:
+    if _engine is not None:
+        return list(_engine.request_ids(list(messages)))
+    return local_request_ids(messages)
+
+
+def local_request_ids(messages: Iterable[Message]) -> list[int]:
+    """A request framed ChatML-style in the local encoding, whatever counts now."""
     ids: list[int] = []
     for message in messages:
-        ids.extend(message_ids(message["role"], message["content"]))
-    ids.extend(reply_primer())
+        ids.extend(_local_message_ids(message["role"], message["content"]))
+    ids.extend((MESSAGE_START, *local_ids("assistant"), *local_ids("\n")))  # the reply primer
     return ids
 
 
 def prompt_tokens(messages: Iterable[Message]) -> int:
+    if _engine is not None:
+        return len(_engine.request_ids(list(messages)))
     total = len(reply_primer())
     for message in messages:
         total += len(message_ids(message["role"], message["content"]))

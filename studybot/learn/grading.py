@@ -10,9 +10,10 @@ Two graders give the same ``Grade``:
   ``warm`` builds it ahead, in a thread, while the learner types;
 - live, one side request (like a follow-up: it extends the main history but
   never enters it) whose reply must follow a strict JSON schema
-  (``SCHEMA``: per point a state and a quote of the attempt); a malformed
-  reply is asked for once more, then the offline grade is used and the grade
-  says so (as when the side request itself fails). The attempt goes into
+  (``schema(n)``: exactly n points, each a state and a quote of the attempt)
+  in at most ``reply_tokens(n)`` tokens; a malformed reply is asked for once
+  more (a cut one is not: it would be cut again), then the offline grade is
+  used and the grade says so (as when the side request itself fails). The attempt goes into
   the request as a JSON string value (``as_data``), which no text can end,
   and the request says it is data. A point whose quote is not in the
   attempt (``quoted``) takes its offline grade instead, and a reply's size,
@@ -280,28 +281,46 @@ evidence 逐字摘抄作答中决定判断的原话（不超过 40 字，不改�
 {{"points": [{{"n": 1, "state": "covered", "evidence": "……"}}, ...], "advice": "一句话建议"}}
 points 必须按 n = 1..{count} 各出现一次。"""
 
-# The reply's JSON schema, strict: the API itself refuses any other shape.
-SCHEMA = {
-    "type": "object",
-    "properties": {
-        "points": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "n": {"type": "integer"},
-                    "state": {"type": "string", "enum": list(STATES)},
-                    "evidence": {"type": "string"},
-                },
-                "required": ["n", "state", "evidence"],
-                "additionalProperties": False,
-            },
+
+def schema(count: int) -> dict:
+    """The reply's JSON schema for ``count`` points, strict: the API itself refuses another shape.
+
+    The list holds exactly ``count`` points, numbered 1..count: an empty list
+    is no grade (the engine's grammar must not stop at ``[]``).
+    """
+    point = {
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer", "minimum": 1, "maximum": count},
+            "state": {"type": "string", "enum": list(STATES)},
+            "evidence": {"type": "string"},
         },
-        "advice": {"type": "string"},
-    },
-    "required": ["points", "advice"],
-    "additionalProperties": False,
-}
+        "required": ["n", "state", "evidence"],
+        "additionalProperties": False,
+    }
+    return {
+        "type": "object",
+        "properties": {
+            "points": {"type": "array", "items": point, "minItems": count, "maxItems": count},
+            "advice": {"type": "string"},
+        },
+        "required": ["points", "advice"],
+        "additionalProperties": False,
+    }
+
+
+# A grade's reply is bounded: the JSON of its points with short quotes, then a line of advice.
+# A point is {"n": 1, "state": "contradicted", "evidence": "…"} with the line's indent:
+# about 30 tokens of keys and punctuation, and a quote of at most 40 characters (the
+# prompt's bound) at up to 2 tokens a character (CJK under cl100k) = 80; 120 leaves room.
+# Around them: the braces, the advice sentence (~60 characters) and perhaps a ```json fence.
+POINT_TOKENS = 120  # output tokens per key point
+REPLY_BASE_TOKENS = 200  # output tokens for the advice and the object around the points
+
+
+def reply_tokens(count: int) -> int:
+    """The output tokens a grade of ``count`` points may take (5 points: 800)."""
+    return REPLY_BASE_TOKENS + POINT_TOKENS * count
 
 
 class Malformed(ValueError):
@@ -337,14 +356,11 @@ def parse(
     """
     if len(text) > REPLY_CHARS:
         raise Malformed(f"{len(text)} characters, over the {REPLY_CHARS} a grade may take")
-    try:
-        data = json.loads(text)
-    except ValueError as exc:  # a JSONDecodeError, or an integer of over 4,300 digits
-        raise Malformed(f"not JSON ({getattr(exc, 'msg', exc)})") from None
-    except RecursionError:
-        raise Malformed("JSON nested too deep") from None
+    data = _json_object(text)
     if not isinstance(data, dict) or not isinstance(data.get("points"), list):
         raise Malformed("no points list")
+    if not data["points"]:
+        raise Malformed(f"an empty points list, expected {len(points)} points")
     marks: dict[int, tuple[str, str]] = {}
     for item in data["points"]:
         item = item if isinstance(item, dict) else {}
@@ -370,6 +386,23 @@ def parse(
         shown = (key or clip(point, 40)) if state == CONTRADICTED else None
         results.append(PointResult(point, state, quote if state != MISSED else None, shown))
     return tuple(results), " ".join(advice_line.split())
+
+
+def _json_object(text: str) -> object:
+    """The reply as JSON; a reply in plain-instruction mode may wrap its object in words or a
+    ```json fence, so the outermost ``{…}`` is read when the whole is not JSON."""
+    try:
+        return json.loads(text)
+    except ValueError as exc:  # a JSONDecodeError, or an integer of over 4,300 digits
+        start, end = text.find("{"), text.rfind("}")
+        if 0 <= start < end and (start, end) != (0, len(text) - 1):
+            try:
+                return json.loads(text[start : end + 1])
+            except (ValueError, RecursionError):
+                pass
+        raise Malformed(f"not JSON ({getattr(exc, 'msg', exc)})") from None
+    except RecursionError:
+        raise Malformed("JSON nested too deep") from None
 
 
 def _numbers(numbers: Sequence[int]) -> str:
@@ -462,9 +495,12 @@ def judge(
     spent: list[Usage] = []
     thrown = NONE_DISCARDED
     problem = ""
+    count = len(points)
     for _ in range(2):  # one retry on a malformed reply
         try:
-            reply = provider.grade(messages, question=question, schema=SCHEMA)
+            reply = provider.grade(
+                messages, question=question, schema=schema(count), limit=reply_tokens(count)
+            )
         except StudybotError as exc:
             # The answer is saved already; a failed side request must not end the session.
             problem = f"the grading request failed: {exc.message}"
@@ -478,6 +514,13 @@ def judge(
         try:
             results, line = parse(reply.text, points, key_claims(question))
         except Malformed as exc:
+            if reply.finish_reason == "length":
+                # At temperature 0 the same reply is cut at the same place: not asked again.
+                problem = (
+                    f"the model's grade was cut at its limit of {reply_tokens(count)} tokens "
+                    f"({clip(str(exc), NOTE_CHARS)})"
+                )
+                break
             problem = f"the model's grade was malformed twice ({clip(str(exc), NOTE_CHARS)})"
             continue
         results, unquoted = grounded(results, attempt, lambda: offline.grade(question, attempt))

@@ -202,6 +202,7 @@ def session_json(view: SessionView) -> dict:
     """``show --json`` and ``export -f json``: the session's data, its cache rule and costs."""
     from studybot.costs.prices import cost_json
     from studybot.study.recorded import money as session_money
+    from studybot.study.recorded import sides
 
     data = session_data(view)
     money = session_money(view)
@@ -213,6 +214,7 @@ def session_json(view: SessionView) -> dict:
         row["cached_tokens"] = money.cached[row["question_id"]]
     for segment in data["segments"]:
         segment["cost"] = cost_json(money.segment_cost(segment["index"]))
+    data["sides"] = [side.to_json() for side in sides(view)]
     return data
 
 

@@ -21,6 +21,7 @@ from studybot.learn.marks import suggest_rating
 from studybot.study.conversation import Conversation
 from studybot.study.opening import Options, open_study
 from studybot.study.prompt import system_prefix
+from studybot.types import Notify
 
 # The longest attempt read, by `grade` and in the quiz editor: ten typed pages, far more than
 # any question's key points need; a whole file pasted or piped in is no attempt.
@@ -39,8 +40,10 @@ class Checked:
 class Checker:
     """Grades attempts against one bank's questions, with the channel ``options`` name."""
 
-    def __init__(self, options: Options) -> None:
+    def __init__(self, options: Options, notify: Notify | None = None) -> None:
         self.study, _ = open_study(options)
+        if notify is not None:  # the provider's notices: a retry, a JSON mode it fell back to
+            self.study.provider.notify = notify
         self.grader = grading.offline(self.study.bank)
 
     @functools.cached_property
@@ -108,6 +111,8 @@ def not_text(question_id: int, why: str) -> BadInput:
     )
 
 
-def check(options: Options, question_id: int, attempt: str) -> Checked:
+def check(
+    options: Options, question_id: int, attempt: str, notify: Notify | None = None
+) -> Checked:
     """Grade one ``attempt`` against question ``question_id`` of the bank ``options`` name."""
-    return Checker(options).check(question_id, attempt)
+    return Checker(options, notify).check(question_id, attempt)

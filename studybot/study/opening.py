@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from studybot import bank as banks
 from studybot.bank import Bank
-from studybot.channel import config, providers
+from studybot.channel import config, engine, providers
 from studybot.channel.config import Settings
 from studybot.channel.providers.base import Provider
 from studybot.errors import BadInput
@@ -68,6 +68,8 @@ def open_study(options: Options) -> tuple[Study, str | None]:
         storable(ref)
         key = ref or bank.name
     provider, notice = providers.choose(settings, bank)
+    settings, counting = engine.attach(settings, lambda line: provider.notify(line))
+    notice = "\n".join(line for line in (notice, counting) if line) or None
     return Study(bank=bank, provider=provider, settings=settings, key=key), notice
 
 

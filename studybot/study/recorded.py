@@ -104,8 +104,32 @@ def money(view: SessionView, tables: dict | None = None) -> prices.SessionMoney:
     """
     rule = cache_rule(view)
     cached = cached_tokens(view, rule)
-    price = prices.for_model(view.record.model, files.price_tables() if tables is None else tables)
-    return prices.SessionMoney(rule, cached, price, prices.session_cost(view, price, cached))
+    tables = files.price_tables() if tables is None else tables
+    price = prices.for_model(view.record.model, tables)
+    grader = grader_model(view)
+    side = prices.for_model(grader, tables) if grader else price
+    cost = prices.session_cost(view, price, cached, side)
+    return prices.SessionMoney(rule, cached, price, cost)
+
+
+def grader_model(view: SessionView) -> str | None:
+    """The model a session's grades and probes went to, when not the answering one."""
+    grader = view.record.settings.get("grader")
+    return str(grader.get("model") or "") or None if isinstance(grader, dict) else None
+
+
+def sides(view: SessionView, tables: dict | None = None) -> tuple[prices.Side, prices.Side]:
+    """What each side of the session took and cost: the answering model, the grader."""
+    rule = cache_rule(view)
+    tables = files.price_tables() if tables is None else tables
+    grader = grader_model(view)
+    return prices.sides(
+        view,
+        cached_tokens(view, rule),
+        prices.for_model(view.record.model, tables),
+        grader,
+        prices.for_model(grader, tables) if grader else None,
+    )
 
 
 def session_kv(view: SessionView) -> SessionKV | None:

@@ -107,6 +107,8 @@ def start(
             "context_window": settings.context_window,
             "kv_model": settings.kv_model,
             "question_digests": resuming.question_digests(questions),
+            **_engine_rule(settings),
+            **grader_record(settings, study.provider.live),
             **(extra or {}),
         },
         prefix=prefix,
@@ -116,6 +118,25 @@ def start(
         selection=dict(selection) if selection else None,
     )
     return store.session(session_id)
+
+
+def _engine_rule(settings: Settings) -> dict[str, Any]:
+    """The cache rule a server named (llama.cpp's /props), kept for the session's reports."""
+    if settings.source("cache_rule") != "server /props":
+        return {}
+    return {"cache_rule": settings.cache_rule, "cache_slots": settings.cache_slots}
+
+
+def grader_record(settings: Settings, live: bool) -> dict[str, Any]:
+    """The grader a live session's side requests go to, as its settings keep it ({} for none)."""
+    from studybot.channel.config import grader_settings
+
+    side = grader_settings(settings) if live else None
+    if side is None:
+        return {}
+    return {
+        "grader": {"model": side.model, "base_url": side.base_url, "from": settings.side_origin}
+    }
 
 
 def cut(

@@ -125,9 +125,24 @@ def test_a_wrong_model_is_a_channel_problem_with_close_matches(invoke, fast):
         result = doctor(invoke, server, "--probe", model="deepseek-v3-2099")
         assert asked(server) == ["第 23 题"]
     assert result.exit_code == 1
-    assert "closest: deepseek-v3" in result.stdout
+    assert "warn  models" in result.stdout and "closest: deepseek-v3" in result.stdout
     assert "'deepseek-v3-2099' (from --model) was not found" in result.stdout
-    assert "channel problem" in result.stderr
+    assert "channel problem (URL, key or model): Q23: model 'deepseek-v3-2099'" in result.stderr
+
+
+def test_a_model_the_list_does_not_name_but_the_server_answers_to_is_fine(invoke, fast):
+    # llama-server lists its file name and answers to any model name.
+    with OpenAIServer(key=KEY, models=["tiny-qwen2"], listed=["tiny-qwen2.gguf"]) as server:
+        result = doctor(invoke, server, "--probe", model="tiny-qwen2")
+        assert len(server.generations) == 4
+        report = json.loads(doctor(invoke, server, "--probe", "--json", model="tiny-qwen2").stdout)
+    assert result.exit_code == 0, result.stderr
+    warning = next(line for line in result.stdout.splitlines() if "warn  models" in line)
+    assert "'tiny-qwen2' is not among the 1 models listed (it lists tiny-qwen2.gguf)" in warning
+    assert result.stdout.count("whole answer") == 4
+    assert "Verdict: the channel is fine" in result.stdout
+    models = next(c for c in report["checks"] if c["name"] == "models")
+    assert (models["ok"], models["warning"]) == (None, True) and report["verdict"]["ok"]
 
 
 def test_an_endpoint_without_a_model_list_is_not_a_failure(invoke, fast):

@@ -128,14 +128,26 @@ def test_a_long_history_is_trimmed_to_fit_the_window(keyed):
     assert deep[-3]["content"].startswith("第 33 题")
 
 
-def test_a_model_the_endpoint_does_not_list_names_the_closest(keyed):
+def test_a_model_the_endpoint_does_not_list_is_a_warning_and_the_request_judges(keyed):
     with OpenAIServer(key=KEY, models=["deepseek-v3", "qwen-max"]) as server:
         checks, verdict = probed(settings_for(server, model="deepseek-v3-2099"))
-    models = checks[0]
-    assert models.ok is False and models.points_to == doctor.CHANNEL
-    assert "closest: deepseek-v3" in models.detail and "--model" in models.hint
+    models, q23 = checks[0], checks[1]
+    assert (models.ok, models.warn) == (None, True)
+    assert (
+        "closest: deepseek-v3" in models.detail
+        and "it lists deepseek-v3, qwen-max" in models.detail
+    )
+    assert q23.ok is False and "'deepseek-v3-2099' (from --model) was not found" in q23.detail
     assert (verdict.ok, verdict.kind, verdict.exit_code) == (False, "channel", 1)
-    assert verdict.text.startswith("channel problem (URL, key or model): models: ")
+    assert verdict.text.startswith("channel problem (URL, key or model): Q23: ")
+
+
+def test_a_model_the_server_answers_to_but_does_not_list_is_fine(keyed):
+    with OpenAIServer(key=KEY, models=["tiny-qwen2"], listed=["tiny-qwen2.gguf"]) as server:
+        checks, verdict = probed(settings_for(server, model="tiny-qwen2"))
+    assert checks[0].warn and "it lists tiny-qwen2.gguf" in checks[0].detail
+    assert all(c.ok for c in checks[1:])
+    assert (verdict.ok, verdict.kind, verdict.exit_code) == (True, "ok", 0)
 
 
 def test_a_refused_key_stops_at_the_model_list(keyed):

@@ -108,7 +108,7 @@ def test_a_bad_cache_rule_in_config_names_the_setting():
         config.load()
 
 
-@pytest.mark.parametrize("name", ["openai", "deepseek", "gemini", "exact", "none"])
+@pytest.mark.parametrize("name", ["openai", "deepseek", "gemini", "exact", "llamacpp", "none"])
 def test_chain_hit_from_lengths_equals_the_simulated_hit(name):
     """plan's one-long-chat projection (lengths only) against the token-level cache."""
     chosen = rule(name, model="gemini-2.5-flash" if name == "gemini" else None)
@@ -124,3 +124,65 @@ def test_chain_hit_from_lengths_equals_the_simulated_hit(name):
         assert chosen.chain_hit(previous_prompt, previous_output, len(ids)) == simulated, turn
         previous_prompt, previous_output = len(ids), len(output)
         ids = ids + output
+
+
+def test_llamacpp_reuses_the_slot_prompt_and_answer_but_evaluates_the_last_token():
+    cache = rule("llamacpp").simulator()
+    system, q1, a1, q2, a2 = (
+        run_of(40),
+        run_of(5, 100),
+        run_of(7, 200),
+        run_of(3, 300),
+        run_of(4, 400),
+    )
+    first = system + q1
+    second = first + a1 + q2  # the next turn re-sends the first prompt and its answer
+    assert cache.request(first, a1) == 0
+    assert cache.request(second, a2) == 52  # 45 prompt + 7 answer tokens held by the slot
+    assert cache.request(second, a2) == 54  # the same prompt again: all but its last token
+    assert cache.request(system) == 39  # a prompt inside the held tokens: still one evaluated
+
+
+def test_llamacpp_one_slot_a_side_request_replaces_the_main_thread():
+    """A grade between two main requests: with one slot, the grade's tokens evict the main ones."""
+    cache = rule("llamacpp").simulator()
+    system, q1, a1, grade, verdict, q2 = (
+        run_of(40),
+        run_of(5, 100),
+        run_of(7, 200),
+        run_of(9, 300),
+        run_of(3, 400),
+        run_of(6, 500),
+    )
+    main = system + q1
+    assert cache.request(main, a1) == 0
+    assert cache.request(main + grade, verdict) == 45  # the side request extends the main prompt
+    # the slot now holds main + grade + verdict: the next main request shares only `main`
+    assert cache.request(main + a1 + q2) == 45
+
+
+def test_llamacpp_slots_keep_threads_apart_and_pick_the_longest_match():
+    two = rules.resolve("llamacpp", config.load({"cache_slots": 2})).simulator()
+    system, q1, a1, grade, verdict, q2 = (
+        run_of(40),
+        run_of(5, 100),
+        run_of(7, 200),
+        run_of(9, 300),
+        run_of(3, 400),
+        run_of(6, 500),
+    )
+    main = system + q1
+    assert two.request(main, a1) == 0
+    other = run_of(30, 9000)  # shares nothing: goes to the least recently used (empty) slot
+    assert two.request(other) == 0
+    # the grade shares 45 tokens with slot 0 and none with slot 1: slot 0 serves it
+    assert two.request(main + grade, verdict) == 45
+    assert two.request(other + run_of(4, 9500)) == 30  # slot 1 still holds `other`
+    assert two.request(main + a1 + q2) == 45  # slot 0 holds the grade now
+
+
+def test_llamacpp_is_chosen_in_config_with_its_slots():
+    write_config('cache_rule = "llamacpp"\ncache_slots = 4\n')
+    chosen = rules.resolve(None, config.load())
+    assert (chosen.name, chosen.slots) == ("llamacpp", 4)
+    assert chosen.describe().startswith("llamacpp (4 slots:")

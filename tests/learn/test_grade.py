@@ -154,7 +154,7 @@ def test_a_well_formed_grading_reply_is_read_point_by_point():
 
 
 def test_the_schema_asked_for_is_strict_and_names_every_state():
-    schema = grade.SCHEMA
+    schema = grade.schema(4)
     point = schema["properties"]["points"]["items"]
     assert point["properties"]["state"]["enum"] == list(grade.STATES)
     assert schema["additionalProperties"] is False and point["additionalProperties"] is False
@@ -180,7 +180,7 @@ class Grades:
         if self.malformed:
             self.malformed -= 1
             return "当然！这是评分：covered 了两点"
-        count = last.count("\n", last.index("参考要点"), last.index("用户的作答")) - 2
+        count = listed(last)
         quote = learner_text(last, "attempt")[:3]  # the attempt's own words
         points = [
             {
@@ -191,6 +191,15 @@ class Grades:
             for n in range(1, count + 1)
         ]
         return json.dumps({"points": points, "advice": "先补第 2 点。"}, ensure_ascii=False)
+
+
+def listed(ask: str) -> int:
+    """The number of key points a grading ask lists."""
+    return ask.count("\n", ask.index("参考要点"), ask.index("用户的作答")) - 2
+
+
+def points_asked(request) -> int:
+    return listed(request.messages[-1]["content"])
 
 
 @pytest.fixture
@@ -253,7 +262,9 @@ def test_live_grading_is_a_json_side_request_and_the_main_prefix_stays_byte_stab
     for r in graders:
         asked = r.body["response_format"]
         assert asked["type"] == "json_schema" and asked["json_schema"]["strict"] is True
-        assert asked["json_schema"]["schema"] == grade.SCHEMA
+        count = points_asked(r)
+        assert asked["json_schema"]["schema"] == grade.schema(count)
+        assert r.body["max_tokens"] == grade.reply_tokens(count) < 2048
         assert r.body["temperature"] == 0 and not r.body.get("stream")
         assert "contradicted" in r.messages[-1]["content"]  # the states are explained
     answers = [r for r in main_requests(server)]
@@ -297,7 +308,8 @@ def test_the_responses_wire_api_asks_for_json_through_text_format(live):
     for r in graders:
         asked = r.body["text"]["format"]
         assert asked["type"] == "json_schema" and asked["strict"] is True
-        assert asked["schema"] == grade.SCHEMA and r.body["temperature"] == 0
+        assert asked["schema"] == grade.schema(points_asked(r)) and r.body["temperature"] == 0
+        assert r.body["max_output_tokens"] == grade.reply_tokens(points_asked(r))
     assert (learner.grades[1].source, learner.grades[1].covered) == ("live", 1)
 
 
@@ -337,7 +349,7 @@ def test_the_local_server_refuses_a_strict_schema_a_real_api_would_refuse():
             client.chat.completions.create(
                 model=MODEL, messages=[{"role": "user", "content": "hi"}], response_format=fmt
             )
-        fine = {**fmt, "json_schema": {"name": "x", "strict": True, "schema": grade.SCHEMA}}
+        fine = {**fmt, "json_schema": {"name": "x", "strict": True, "schema": grade.schema(4)}}
         reply = client.chat.completions.create(
             model=MODEL, messages=[{"role": "user", "content": "hi"}], response_format=fine
         )

@@ -31,6 +31,7 @@ TOP_KEYS = {
     "selection",
     "grading_usage",
     "requests",  # every request sent: retries and side requests included
+    "sides",  # the answering model's requests and the grader's, each priced
     "segments",
     "turns",
     "follow_ups",

@@ -121,17 +121,18 @@ def test_an_interviews_cut_and_failed_requests_count_as_the_server_served_them(
     with OpenAIServer(
         key=KEY, models=[MODEL], answer=interviewer_reply, cache_min=64, counter=counted
     ) as server:
-        # the question put (cut, again), its grading (500, again: 500, so the offline
-        # grader's), the probe (cut, again), the probe's answer graded
-        server.script(Fault.cut(), None, *[Fault.server_error(500)] * 2, Fault.cut(), None, None)
+        # the question put (cut, again), its grading (500 in every JSON mode, each asked
+        # as often as it is: so the offline grader's), the probe (cut, again), the probe's
+        # answer graded
+        server.script(Fault.cut(), None, *[Fault.server_error(500)] * 4, Fault.cut(), None, None)
         learner = ScriptedInterview(ANSWERS, PROBE_ANSWERS)
         flags = {"base_url": server.base_url, "model": MODEL}
         record = interview(learner, ids=(1,), followups=1, flags=flags)
 
     data = json.loads(invoke("show", str(record.id), "--json").stdout)
     total, served = data["requests"], server.served
-    assert total["sent"] == len(server.generations) == 7
-    assert (total["discarded"], total["estimated"]) == (4, 2)
+    assert total["sent"] == len(server.generations) == 9
+    assert (total["discarded"], total["estimated"]) == (6, 2)
     assert total["prompt_tokens"] == sum(s.prompt_tokens for s in served)
     assert total["completion_tokens"] == sum(s.completion_tokens for s in served)
     assert total["cached_tokens"] == sum(s.cached_tokens for s in served if s.reported)
@@ -143,12 +144,39 @@ def test_an_interviews_cut_and_failed_requests_count_as_the_server_served_them(
     # the 500s: requests that served nothing, though the grade fell back to the rubric
     assert turn["grade_source"] == "offline-fallback"
     assert data["grading_usage"] == {
-        "requests": 2,
-        "discarded_requests": 2,
+        "requests": 4,
+        "discarded_requests": 4,
         "prompt_tokens": 0,
         "completion_tokens": 0,
         "cached_tokens": 0,
     }
     screen = invoke("show", str(record.id)).stdout
     assert "↻ Q1 probe: 2 requests sent, 1 thrown away" in screen
-    assert "↻ Q1 grading: 2 requests sent, 2 thrown away (cut or failed)" in screen
+    assert "↻ Q1 grading: 4 requests sent, 4 thrown away (cut or failed)" in screen
+
+
+def test_with_a_grader_the_probes_and_grades_go_to_it_and_show_prices_each_side(
+    server, invoke, studybot_home, monkeypatch
+):
+    monkeypatch.setenv("GRADER_KEY", "sk-grader-0123456789")
+    with OpenAIServer(key="sk-grader-0123456789", models=["cheap"], answer=interviewer_reply) as g:
+        (studybot_home / "config.toml").write_text(
+            "retry_backoff = 0.001\nmax_retries = 1\n"
+            f'[providers.cheap]\nbase_url = "{g.base_url}"\nmodel = "cheap"\nenv_key = "GRADER_KEY"\n'
+            '[prices."cheap"]\ninput = 0.1\noutput = 0.2\n',
+            encoding="utf-8",
+        )
+        learner = ScriptedInterview(ANSWERS, PROBE_ANSWERS)
+        flags = {"base_url": server.base_url, "model": MODEL, "grader": "cheap"}
+        record = interview(learner, ids=(1, 2), flags=flags)
+        side = [r.messages[-1]["content"] for r in g.generations]
+    assert record.complete and learner.probes
+    assert all(INTERVIEW_ASK not in m[-1]["content"] for m in (r.messages for r in g.generations))
+    assert sum(text.startswith("（面试官的追问") for text in side) == len(learner.probes)
+    main = [r.messages[-1]["content"] for r in server.generations]
+    assert not any(t.startswith("（面试官的追问") or "作答评分" in t for t in main)
+    data = json.loads(invoke("show", str(record.id), "--json").stdout)
+    answering, grading = data["sides"]
+    assert (answering["model"], grading["model"]) == (MODEL, "cheap")
+    assert grading["prompt_tokens"] == sum(u["prompt_tokens"] for u in g.usage_sent)
+    assert grading["cost"] is not None and answering["cost"] is None  # only the grader is priced

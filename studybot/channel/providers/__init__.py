@@ -31,6 +31,39 @@ def choose(settings: Settings, bank: Bank, notify: Notify = quiet) -> tuple[Prov
     ``notify`` receives the provider's notices (retries, waits) until the
     study loop connects its Listener.
     """
+    provider, notice = _answering(settings, bank, notify)
+    grader = _grader(settings, notify)
+    if grader is None:
+        return provider, notice
+    from studybot.channel.providers.graded import WithGrader
+
+    return WithGrader(provider, grader), notice
+
+
+def _grader(settings: Settings, notify: Notify) -> Provider | None:
+    """The provider of ``[grader]`` / ``--grader``; None without one, or when the answers are
+    offline (the answer key's session is graded offline, as without a grader)."""
+    from studybot.channel import checks as channel
+    from studybot.channel.config import grader_settings
+    from studybot.errors import ConfigError
+
+    side = grader_settings(settings)
+    if side is None or not settings.live:
+        return None
+    if side.api_key() is None:
+        raise ConfigError(
+            f"the grader ({settings.side_origin}) reads its key from {side.env_key}, "
+            "which is not set",
+            hint=f"export {side.env_key}='…' (any value for a local server that needs no key), "
+            "or set env_key in the grader's profile",
+        )
+    channel.check(side)  # exit 2 on a known-bad URL or model, before any request
+    from studybot.channel.providers.openai_compat import OpenAICompatProvider
+
+    return OpenAICompatProvider(side, notify=notify)
+
+
+def _answering(settings: Settings, bank: Bank, notify: Notify) -> tuple[Provider, str | None]:
     from studybot.channel import checks as channel
 
     if settings.live:

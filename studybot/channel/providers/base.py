@@ -61,11 +61,17 @@ class Provider(Protocol):
         ...
 
     def grade(
-        self, messages: Messages, *, question: Question, schema: Mapping[str, Any] | None = None
+        self,
+        messages: Messages,
+        *,
+        question: Question,
+        schema: Mapping[str, Any] | None = None,
+        limit: int | None = None,
     ) -> Reply | None:
         """A JSON judgement of the attempt in the side request ``messages``; None: declined.
 
-        ``schema``: the JSON schema the reply must follow (strict), else any JSON object.
+        ``schema``: the JSON schema the reply must follow (strict), else any JSON object;
+        ``limit``: the most output tokens the reply may take.
         """
         ...
 

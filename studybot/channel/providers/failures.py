@@ -58,6 +58,15 @@ class Malformed(Exception):
         self.came_back = came_back  # what arrived, in words: "an HTML page (text/html)"
 
 
+class Refused(ProviderError):
+    """The server refused the request itself (a plain 400-class status, or a 5xx): a request
+    of another shape (a weaker JSON mode) may pass where this one will not."""
+
+    def __init__(self, message: str, hint: str | None = None, *, said: str = "") -> None:
+        super().__init__(message, hint)
+        self.said = said  # the status and the server's own words, e.g. "HTTP 500: …"
+
+
 @dataclass(frozen=True)
 class Channel:
     """What failure messages name: everything about the request but the key."""
@@ -202,20 +211,21 @@ def _status(exc: Any, channel: Channel, what: str) -> Failure:
         )
     if status >= 500 or status in (408, 409):
         said = f": {text}" if text else ""
+        message = f"the API failed with HTTP {status} for {what}, still after {channel.retries} retries{said}"
+        hint = "the provider is having trouble; try again in a few minutes"
         return Failure(
-            ProviderError(
-                f"the API failed with HTTP {status} for {what}, "
-                f"still after {channel.retries} retries{said}",
-                hint="the provider is having trouble; try again in a few minutes",
-            ),
+            Refused(message, hint, said=f"HTTP {status}{said}")
+            if status >= 500
+            else ProviderError(message, hint),  # 408, 409: a moment's trouble, not the request
             retryable=True,
             label=f"HTTP {status}",
             wait=retry_after(exc.response.headers),
         )
     return _final(
-        ProviderError(
+        Refused(
             f"the API rejected the request for {what} (HTTP {status}): {text or 'no details'}",
             hint="`studybot doctor --probe` checks the URL, key and model",
+            said=f"HTTP {status}: {text or 'no details'}",
         )
     )
 

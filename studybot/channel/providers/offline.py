@@ -131,7 +131,12 @@ class OfflineProvider:
         return self._reply(messages, summary_text(questions, lines=lines), None)
 
     def grade(
-        self, messages: Messages, *, question: Question, schema: Mapping[str, Any] | None = None
+        self,
+        messages: Messages,
+        *,
+        question: Question,
+        schema: Mapping[str, Any] | None = None,
+        limit: int | None = None,
     ) -> Reply | None:
         """The answer key cannot judge meaning: the caller's local estimate grades."""
         return None

@@ -15,16 +15,18 @@ import json
 import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from studybot.bank import Question
 from studybot.channel.checks import key_facts, origin
 from studybot.channel.config import Settings
+from studybot.channel.providers import json_modes
 from studybot.channel.providers.base import quiet
 from studybot.channel.providers.failures import (
     Channel,
     Malformed,
+    Refused,
     ReportedError,
     StreamCut,
     classify,
@@ -42,8 +44,21 @@ MORE_ROOM = 2  # a cut answer is asked once more with this many times the output
 MODEL_LIST_MISSING = {404, 405, 501}  # statuses meaning "this endpoint lists no models"
 SCHEMA_NAME = "studybot_reply"  # the name a strict JSON schema is sent under
 PROBE_READ_CHARS = 2_000  # a probe is a sentence or two: a streamed one is not read past this
-# A JSON reply: False (text), True (any JSON object) or the JSON schema it must follow.
-JsonReply = bool | Mapping[str, Any]
+# A grade asked at temperature 0 fails the same way again: it is asked at most once more.
+GRADE_RETRIES = 1
+MODE_NAMES = {
+    json_modes.SCHEMA: "the strict JSON schema",
+    json_modes.OBJECT: "JSON object mode",
+    json_modes.TEXT: "asking for JSON in the prompt alone",
+}
+
+
+@dataclass(frozen=True)
+class JsonReply:
+    """How a side request asks for a JSON reply: a ``json_modes`` mode, and its schema."""
+
+    mode: str  # json_modes.SCHEMA, OBJECT or TEXT (the prompt alone asks for JSON)
+    schema: Mapping[str, Any] | None = None  # the strict schema, for SCHEMA
 
 
 class OpenAICompatProvider(WireReads):
@@ -67,7 +82,7 @@ class OpenAICompatProvider(WireReads):
         self.sleep = sleep
         self.notify = notify
         self.jitter = jitter
-        key = settings.api_key() or ""
+        key = settings.api_key() or ("no-key" if settings.local else "")  # the SDK needs one
         facts = key_facts(settings)
         self.channel = Channel(
             base_url=settings.base_url,
@@ -120,14 +135,50 @@ class OpenAICompatProvider(WireReads):
         return self.ask(messages, on_text, f"the follow-up to question {question.id}")
 
     def grade(
-        self, messages: Messages, *, question: Question, schema: Mapping[str, Any] | None = None
+        self,
+        messages: Messages,
+        *,
+        question: Question,
+        schema: Mapping[str, Any] | None = None,
+        limit: int | None = None,
     ) -> Reply | None:
-        """A grading side request at temperature 0 whose reply must be JSON.
+        """A grading side request at temperature 0 whose reply must be JSON, in ``limit`` tokens.
 
-        With ``schema``, the wire API's strict JSON schema mode; without, its JSON object mode.
+        Asked in the strongest JSON mode the endpoint takes: with ``schema``
+        the wire API's strict schema, else JSON object mode, else the prompt's
+        own instructions (``json_modes``). A refused mode (a 400-class or 5xx
+        status) is asked once more at most, then the next one once; the mode
+        that worked after a refusal is remembered for the endpoint and said
+        once on screen.
         """
-        return self.ask(
-            messages, None, f"grading question {question.id}", json_reply=schema or True
+        what = f"grading question {question.id}"
+        limit = min(limit or self.settings.max_output_tokens, self.settings.max_output_tokens)
+        strongest = json_modes.SCHEMA if schema is not None else json_modes.OBJECT
+        ladder = json_modes.modes(self.settings.base_url, self.model, strongest)
+        retries, refusal = GRADE_RETRIES, ""
+        thrown = NONE_DISCARDED  # the refused requests: sent, and served nothing
+        for mode in ladder:
+            asked = JsonReply(mode, schema if mode == json_modes.SCHEMA else None)
+            try:
+                reply = self._retrying(messages, None, what, limit, asked, retries=retries)
+            except Refused as refused:
+                refused.discarded = thrown = thrown + (refused.discarded or NONE_DISCARDED)
+                if mode == ladder[-1]:
+                    raise
+                refusal = refusal or f"{MODE_NAMES[mode]} ({refused.said})"
+                retries = 0  # the server refuses a shape, not a moment: once is enough
+                continue
+            if mode != ladder[0]:
+                self._remembered(mode, refusal)
+            return replace(reply, discarded=thrown + reply.discarded)
+        raise AssertionError("unreachable")  # the last mode returns or raises
+
+    def _remembered(self, mode: str, refusal: str) -> None:
+        saved = json_modes.remember(self.settings.base_url, self.model, mode)
+        where = f"remembered in {saved}" if saved else "not remembered: the cache is not writable"
+        self.notify(
+            f"grading: {self.channel.base_url} refused {refusal}; {MODE_NAMES[mode]} works "
+            f"for {self.model} there and grades use it from now on ({where})"
         )
 
     def probe(self, messages: Messages, *, question: Question) -> Reply | None:
@@ -144,7 +195,7 @@ class OpenAICompatProvider(WireReads):
         on_text: TextSink | None,
         what: str,
         *,
-        json_reply: JsonReply = False,
+        json_reply: JsonReply | None = None,
         most: int | None = None,
     ) -> Reply:
         """One whole answer: an empty or cut one is asked once more, with more room if cut.
@@ -158,7 +209,7 @@ class OpenAICompatProvider(WireReads):
         limit = self.settings.max_output_tokens
         reply = self._retrying(messages, on_text, what, limit, json_reply, most)
         cut = reply.finish_reason == "length"
-        if json_reply or (reply.text.strip() and (not cut or most is not None)):
+        if json_reply is not None or (reply.text.strip() and (not cut or most is not None)):
             return reply
         room = self.settings.context_window - tokens.prompt_tokens(messages)
         larger = min(limit * MORE_ROOM, room) if cut else limit
@@ -180,13 +231,15 @@ class OpenAICompatProvider(WireReads):
         on_text: TextSink | None,
         what: str,
         limit: int,
-        json_reply: JsonReply = False,
+        json_reply: JsonReply | None = None,
         most: int | None = None,
+        retries: int | None = None,
     ) -> Reply:
-        """One answer, retried on failures that retrying can fix."""
+        """One answer, retried on failures that retrying can fix (``retries`` times at most)."""
         import openai
 
-        retries = self.settings.max_retries
+        retries = self.settings.max_retries if retries is None else retries
+        channel = replace(self.channel, retries=retries)  # messages count the retries made
         shown: list[str] = []  # text of this attempt received (and passed to on_text)
 
         def sink(text: str) -> None:
@@ -201,7 +254,7 @@ class OpenAICompatProvider(WireReads):
                 reply = self._parsed(messages, sink, limit, json_reply, most)
                 return replace(reply, discarded=thrown) if thrown.requests else reply
             except (openai.OpenAIError, StreamCut, ReportedError, Malformed) as exc:
-                failure = classify(exc, self.channel, what)
+                failure = classify(exc, channel, what)
                 thrown = thrown.add(*_failed(exc, messages, "".join(shown)))
             if not failure.retryable or attempt == retries:
                 failure.error.discarded = thrown
@@ -225,7 +278,7 @@ class OpenAICompatProvider(WireReads):
         messages: Messages,
         on_text: TextSink | None,
         limit: int,
-        json_reply: JsonReply,
+        json_reply: JsonReply | None,
         most: int | None = None,
     ) -> Reply:
         """``_once``, with replies the client could not read turned into Malformed.
@@ -236,7 +289,7 @@ class OpenAICompatProvider(WireReads):
         """
         sink = None if on_text is None else Sink(on_text)
         try:
-            if json_reply:
+            if json_reply is not None:
                 return self._json_once(messages, limit, json_reply)
             return self._once(messages, sink, limit, most)
         except SinkFailed as failed:
@@ -267,27 +320,24 @@ class OpenAICompatProvider(WireReads):
             return self._chat_stream(messages, on_text, limit, most)
         return self._chat_whole(messages, on_text, limit)
 
-    def _json_once(self, messages: Messages, limit: int, json_reply: JsonReply) -> Reply:
+    def _json_once(self, messages: Messages, limit: int, asked: JsonReply) -> Reply:
         # A JSON reply is parsed whole, so it is never streamed; each wire API names
         # its JSON modes differently. A judgement should not vary: temperature 0.
-        schema = json_reply if isinstance(json_reply, Mapping) else None
         if self.settings.wire_api == "responses":
-            json_mode: dict[str, Any] = {"type": "json_object"}
-            if schema is not None:
-                json_mode = {"type": "json_schema", "name": SCHEMA_NAME, "strict": True}
-                json_mode["schema"] = dict(schema)
-            return self._responses_whole(
-                messages, None, limit, text={"format": json_mode}, temperature=0
-            )
-        response_format: dict[str, Any] = {"type": "json_object"}
-        if schema is not None:
-            response_format = {
-                "type": "json_schema",
-                "json_schema": {"name": SCHEMA_NAME, "strict": True, "schema": dict(schema)},
-            }
-        return self._chat_whole(
-            messages, None, limit, response_format=response_format, temperature=0
-        )
+            extra: dict[str, Any] = {}
+            if asked.mode == json_modes.SCHEMA and asked.schema is not None:
+                schema = {"type": "json_schema", "name": SCHEMA_NAME, "strict": True}
+                extra["text"] = {"format": {**schema, "schema": dict(asked.schema)}}
+            elif asked.mode != json_modes.TEXT:
+                extra["text"] = {"format": {"type": "json_object"}}
+            return self._responses_whole(messages, None, limit, temperature=0, **extra)
+        extra = {}
+        if asked.mode == json_modes.SCHEMA and asked.schema is not None:
+            strict = {"name": SCHEMA_NAME, "strict": True, "schema": dict(asked.schema)}
+            extra = {"response_format": {"type": "json_schema", "json_schema": strict}}
+        elif asked.mode != json_modes.TEXT:
+            extra = {"response_format": {"type": "json_object"}}
+        return self._chat_whole(messages, None, limit, temperature=0, **extra)
 
     # -- doctor -------------------------------------------------------------
 

@@ -14,6 +14,16 @@ request sequence gets the same hits everywhere.
 - ``gemini``: implicit caching of shared prefixes once a prompt reaches the
   model's minimum (1,024 / 2,048 / 4,096 tokens by model; configurable).
 - ``exact``: every token of the longest earlier prefix (page 1, unlimited).
+- ``llamacpp``: llama.cpp's ``llama-server`` slots. Each slot keeps the
+  tokens of its last request, prompt and generated answer; a request goes
+  to the slot sharing the longest prefix with it (none shares any: the
+  least recently used slot) and re-uses that prefix, but the last prompt
+  token is always evaluated, so at most ``prompt - 1`` tokens hit. With one
+  slot (``--parallel 1``) a side request (a grade) replaces the main
+  thread's tokens, and the next main request hits only the part both
+  share. Not modelled: the host-memory prompt cache of newer builds
+  (``--cache-ram``), which can bring an evicted prompt back, the
+  ``--slot-prompt-similarity`` threshold and ``--cache-reuse`` shifting.
 - ``none``: nothing is ever cached.
 - ``custom``: ``cache_min_tokens`` and ``cache_step_tokens`` from config.
 
@@ -29,7 +39,7 @@ from dataclasses import dataclass
 from studybot.costs.cache.radix import TOKEN_BYTES, RadixCache, pack
 from studybot.errors import BadInput
 
-NAMES = ("openai", "deepseek", "gemini", "exact", "none", "custom")
+NAMES = ("openai", "deepseek", "gemini", "exact", "llamacpp", "none", "custom")
 ALIASES = {"provider": "openai", "simple": "exact"}
 CHOICES = (*NAMES, *ALIASES)
 
@@ -45,9 +55,10 @@ GEMINI_MINIMUMS = (
 @dataclass(frozen=True)
 class CacheRule:
     name: str  # preset name, one of NAMES
-    kind: str  # "prefix" (longest shared prefix), "units" (DeepSeek) or "none"
+    kind: str  # "prefix" (longest shared prefix), "units" (DeepSeek), "slots" (llama.cpp), "none"
     min_tokens: int  # a prompt shorter than this is neither served nor kept
     step: int  # tokens: hits round down to whole steps
+    slots: int = 1  # "slots": the server's slots (llama-server --parallel)
 
     def describe(self) -> str:
         if self.kind == "none":
@@ -56,6 +67,12 @@ class CacheRule:
             return "deepseek (whole prefix units: each request's input end and output end)"
         if self.name == "exact":
             return "exact (longest earlier prefix, every token)"
+        if self.kind == "slots":
+            plural = "slot" if self.slots == 1 else "slots"
+            return (
+                f"llamacpp ({self.slots} {plural}: the prefix shared with the slot's last "
+                "prompt and answer; the last prompt token is always evaluated)"
+            )
         return (
             f"{self.name} (nothing under {self.min_tokens:,} tokens, "
             f"hits in {self.step:,}-token steps)"
@@ -67,6 +84,8 @@ class CacheRule:
             return UnitCache(self.min_tokens)
         if self.kind == "none":
             return NoCache()
+        if self.kind == "slots":
+            return SlotCache(self.slots)
         return StepCache(self.min_tokens, self.step)
 
     def chain_hit(self, previous_prompt: int, previous_output: int, prompt_tokens: int) -> int:
@@ -81,6 +100,8 @@ class CacheRule:
         if self.kind == "units":
             unit = previous_prompt + previous_output  # its output-end unit
             return unit if unit >= self.min_tokens and unit < prompt_tokens else 0
+        if self.kind == "slots":  # the one slot holds the previous prompt and its answer
+            return min(previous_prompt + previous_output, prompt_tokens - 1)
         if prompt_tokens < self.min_tokens or previous_prompt < self.min_tokens:
             return 0
         hit = previous_prompt // self.step * self.step
@@ -159,6 +180,44 @@ class UnitCache(PromptCache):
         self._units[length].add(unit)
 
 
+class SlotCache(PromptCache):
+    """llama.cpp's slots: the longest prefix shared with one slot's last request, last token out.
+
+    A slot holds the prompt and the generated answer of the request it
+    served last (llama-server keeps both in the slot's KV cache). Requests
+    come one at a time, so every slot is idle when one arrives.
+    """
+
+    def __init__(self, slots: int = 1) -> None:
+        if slots < 1:
+            raise ValueError("a llama.cpp server has at least one slot")
+        self._held: list[bytes] = [b""] * slots  # packed tokens each slot holds
+        self._order: list[int] = list(range(slots))  # slot numbers, least recently used first
+
+    def request(self, ids: Sequence[int], output: Sequence[int] = ()) -> int:
+        data = pack(ids)
+        shared = [_shared_tokens(held, data) for held in self._held]
+        best = max(range(len(shared)), key=shared.__getitem__)  # the first of equals
+        slot = best if shared[best] > 0 else self._order[0]
+        self._held[slot] = data + pack(output)
+        self._order.remove(slot)
+        self._order.append(slot)
+        return min(shared[slot], max(len(ids) - 1, 0))
+
+
+def _shared_tokens(a: bytes, b: bytes) -> int:
+    """Tokens of the longest common prefix of two packed sequences."""
+    low, high = 0, min(len(a), len(b)) // TOKEN_BYTES  # a[:low] == b[:low] holds throughout
+    while low < high:
+        middle = (low + high + 1) // 2
+        end = middle * TOKEN_BYTES
+        if a[:end] == b[:end]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
 def canonical(name: str) -> str:
     """A rule name with the old aliases resolved; BadInput for an unknown one."""
     key = name.strip().lower()
@@ -201,6 +260,8 @@ def resolve(name: str | None, settings) -> CacheRule:
         return CacheRule("none", "none", 0, 1)
     if key == "exact":
         return CacheRule("exact", "prefix", 0, 1)
+    if key == "llamacpp":
+        return CacheRule("llamacpp", "slots", 0, 1, slots=settings.cache_slots)
     if key == "deepseek":
         return CacheRule("deepseek", "units", settings.cache_min_tokens if min_set else 0, 1)
     if key == "gemini":

@@ -1,0 +1,66 @@
+"""How an endpoint takes a request for JSON, remembered across runs.
+
+A side request whose reply must be JSON (a grade) asks in the strongest
+mode first: a strict JSON schema (``SCHEMA``), else any JSON object
+(``OBJECT``), else plain instructions in the prompt (``TEXT``). Servers
+differ: llama.cpp answers some strict schemas with HTTP 500, others refuse
+``json_object``. When a weaker mode was taken after a stronger one was
+refused, the weaker one is written down for the endpoint (base URL and
+model) in ``STUDYBOT_HOME/cache/json-modes.json``, and later requests start
+there. Deleting the file makes studybot try the strict schema again. A file
+that cannot be read or written is passed over: the modes are tried again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+SCHEMA, OBJECT, TEXT = "json_schema", "json_object", "text"
+LADDER = (SCHEMA, OBJECT, TEXT)  # strongest first
+FILE_NAME = "json-modes.json"
+
+
+def path() -> Path:
+    from studybot.storage.home import home
+
+    return home() / "cache" / FILE_NAME
+
+
+def modes(base_url: str, model: str, strongest: str) -> tuple[str, ...]:
+    """The modes to try, in order: from the one remembered (or ``strongest``) down."""
+    start = _read().get(_key(base_url, model), strongest)
+    start = start if start in LADDER else strongest
+    return LADDER[max(LADDER.index(start), LADDER.index(strongest)) :]
+
+
+def remember(base_url: str, model: str, mode: str) -> Path | None:
+    """Write down that the endpoint takes ``mode``; the file, or None if it cannot be written."""
+    known = _read()
+    known[_key(base_url, model)] = mode
+    target = path()
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".json-modes-", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(known, handle, ensure_ascii=False, indent=1, sort_keys=True)
+        os.replace(temporary, target)
+    except OSError:
+        return None  # a read-only home or a full disk: the modes are tried again next time
+    return target
+
+
+def _key(base_url: str, model: str) -> str:
+    return f"{base_url} {model}"
+
+
+def _read() -> dict[str, str]:
+    try:
+        data = json.loads(path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(k, str) and v in LADDER}

@@ -39,6 +39,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from studybot.output.figures import percent
+
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT / "tests" / "data" / "grading" / "eval.toml"
 # strong, terse expert, partial, wrong, English, mixed (right with one confident error),
@@ -81,11 +83,11 @@ class Figures:
         salad = self.kinds.get("salad")
         salad_text = f"salad {salad[2]:.2f} ({salad[3]} Good) · " if salad else ""
         return (
-            f"wrong≥0.5 or Good: {self.wrong_passed:.0%} · {salad_text}"
-            f"mixed ⚠ caught {self.caught:.0%} · correct ⚠ {self.false_alarm:.1%} · "
-            f"Again unearned {self.again_unearned} · firm<0.5: {self.firm_failed:.0%} · "
+            f"wrong≥0.5 or Good: {percent(self.wrong_passed)} · {salad_text}"
+            f"mixed ⚠ caught {percent(self.caught)} · correct ⚠ {percent(self.false_alarm, 1)} · "
+            f"Again unearned {self.again_unearned} · firm<0.5: {percent(self.firm_failed)} · "
             f"english−strong: {self.english_gap:+.2f} · spearman {self.spearman:.2f} · "
-            f"per point {self.agreement:.0%}"
+            f"per point {percent(self.agreement)}"
         )
 
 
@@ -290,19 +292,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{kind:<9} {n:>3} {mean_expected:>9.2f} {mean_graded:>7.2f} {good:>10}")
     print()
     print(f"spearman (graded vs expected, {len(rows)} attempts): {found.spearman:.2f}")
-    print(f"per-point agreement with the labels: {found.agreement:.0%}")
+    print(f"per-point agreement with the labels: {percent(found.agreement)}")
     print(confusion(rows))
     print(
-        f"false credit (points labelled missed/contradicted marked covered): {found.false_credit:.0%}"
+        f"false credit (points labelled missed/contradicted marked covered): {percent(found.false_credit)}"
     )
-    print(f"wrong attempts graded >= 0.5 or suggested Good/Easy: {found.wrong_passed:.0%}")
-    print(f"mixed attempts whose wrong point is marked ⚠: {found.caught:.0%}")
-    print(f"points not labelled contradicted marked ⚠: {found.false_alarm:.1%}")
+    print(f"wrong attempts graded >= 0.5 or suggested Good/Easy: {percent(found.wrong_passed)}")
+    print(f"mixed attempts whose wrong point is marked ⚠: {percent(found.caught)}")
+    print(f"points not labelled contradicted marked ⚠: {percent(found.false_alarm, 1)}")
     print(
         f"attempts with no error and expected >= 0.7 suggested Again: "
         f"{found.again_unearned} of {found.clean_firm}"
     )
-    print(f"strong and negated attempts graded < 0.5: {found.firm_failed:.0%}")
+    print(f"strong and negated attempts graded < 0.5: {percent(found.firm_failed)}")
     print(f"english mean - strong mean: {found.english_gap:+.2f}")
     print(
         f"time per grade after start-up: {per_grade * 1000:.2f} ms "

@@ -26,6 +26,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from studybot.output.figures import percent
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
@@ -68,7 +70,7 @@ def main() -> None:
     )
     for name, row in (("run --quiz", quiz), ("interview", interview)):
         kinds = " · ".join(f"{k} {n}" for k, n in sorted(row["kinds"].items()))
-        print(f"  {name}: {kinds}; cached share {row['cached'] / row['prompt']:.0%}")
+        print(f"  {name}: {kinds}; cached share {percent(row['cached'] / row['prompt'])}")
     print(f"cost at {PRICES} per million tokens")
 
 

@@ -46,6 +46,9 @@ class StudybotError(Exception):
         super().__init__(message)
         self.message = message
         self.hint = hint
+        # a provider's failure: the requests it sent in vain (a types.Discarded), so that a
+        # caller who carries on (a side request's fallback) can still count them
+        self.discarded = None
 
 
 class BadInput(StudybotError):

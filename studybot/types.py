@@ -24,10 +24,51 @@ class Usage:
 
 
 @dataclass(frozen=True)
+class Discarded:
+    """Requests sent for one reply and thrown away (cut, empty, failed), their tokens summed.
+
+    The server's usage where it reported one; a request it never reported
+    (a stream cut before its usage) is studybot's local count of its prompt
+    and of the text that arrived, and ``estimated`` counts it; a request
+    refused outright (an HTTP error) is a request with no tokens.
+    """
+
+    requests: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    estimated: int = 0  # of ``requests``: counted locally, the server reported no usage
+
+    def add(self, usage: Usage | None, estimated: bool = False) -> Discarded:
+        """These requests and one more, with ``usage`` (None: no tokens served)."""
+        usage = usage or Usage(0, 0)
+        return Discarded(
+            self.requests + 1,
+            self.prompt_tokens + usage.prompt_tokens,
+            self.completion_tokens + usage.completion_tokens,
+            self.cached_tokens + usage.cached_tokens,
+            self.estimated + estimated,
+        )
+
+    def __add__(self, other: Discarded) -> Discarded:
+        return Discarded(
+            self.requests + other.requests,
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+            self.cached_tokens + other.cached_tokens,
+            self.estimated + other.estimated,
+        )
+
+
+NONE_DISCARDED = Discarded()
+
+
+@dataclass(frozen=True)
 class Reply:
     text: str
     usage: Usage | None = None  # as reported by the provider; None when it reported nothing
     finish_reason: str | None = "stop"  # "length" when the token limit cut the answer
+    discarded: Discarded = NONE_DISCARDED  # requests sent for this reply before it, thrown away
 
     @property
     def flag(self) -> str | None:

@@ -48,11 +48,21 @@ class Received:
 
 
 @dataclass(frozen=True)
+class Served:
+    """What one generation request cost the server, whether or not it said so."""
+
+    prompt_tokens: int
+    completion_tokens: int  # of the text sent: a cut stream's part
+    cached_tokens: int  # the server's prefix hit, reported or not
+    reported: bool  # the client received this usage (a cut stream's never arrives)
+
+
+@dataclass(frozen=True)
 class Fault:
     """One misbehaviour, applied to one generation request."""
 
-    kind: str  # "status", "raw", "cut", "stall", "stream_error", "bad_sse", "keepalive",
-    # "linger", "trailing", "second_choice"
+    kind: str  # "status", "raw", "length", "cut", "stall", "stream_error", "bad_sse",
+    # "keepalive", "linger", "trailing", "second_choice"
     status: int = 500
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
@@ -122,6 +132,11 @@ class Fault:
     def bad_sse(cls, after_chunks: int = 2) -> Fault:
         """A stream whose next data line is not JSON."""
         return cls("bad_sse", after_chunks=after_chunks)
+
+    @classmethod
+    def length(cls) -> Fault:
+        """A whole reply that says the output limit cut it (finish_reason "length")."""
+        return cls("length")
 
     @classmethod
     def cut(cls, after_chunks: int = 2, clean: bool = True) -> Fault:
@@ -228,6 +243,8 @@ class OpenAIServer:
         cache_step: int = 128,  # cached counts grow in steps of this many characters
         finish_at: int | None = None,  # output limits up to this are answered as cut ("length")
         reported_prompt: int | None = None,  # report this many prompt tokens, whatever was sent
+        # (prompt, output) "tokens" of a request and of the text sent; None: characters
+        counter: Callable[[list[dict[str, Any]], str], tuple[int, int]] | None = None,
         listed: list[str] | None = None,  # the IDs /models lists, if not ``models`` (llama-server)
         refuse: Callable[[dict[str, Any]], Fault | None] | None = None,  # a fault for a body
     ) -> None:
@@ -242,6 +259,8 @@ class OpenAIServer:
         self.cache_step = cache_step
         self.finish_at = finish_at
         self.reported_prompt = reported_prompt
+        self.counter = counter
+        self.served: list[Served] = []  # every generation answered, as far as it got
         self.listed = list(models) if listed is None else list(listed)
         self.refuse = refuse  # an engine that refuses some request shapes (a JSON mode)
         self.requests: list[Received] = []
@@ -310,10 +329,34 @@ class OpenAIServer:
             self._prompts.append(prompt)
         cached = 0 if shared < self.cache_min else shared - shared % self.cache_step
         size = len(prompt) if self.reported_prompt is None else self.reported_prompt
-        usage = self._usage_body(size, len(text), min(cached, size), wire)
+        if self.counter is not None:
+            size = self.counter(messages, "")[0]
+        output = len(text) if self.counter is None else self.counter(messages, text)[1]
+        usage = self._usage_body(size, output, min(cached, size), wire)
         with self._lock:
             self.usage_sent.append(usage)
         return usage
+
+    def _serve(
+        self,
+        messages: list[dict[str, Any]],
+        broken: str | None,
+        usage: dict[str, Any],
+        wire: str,
+    ) -> None:
+        """Log what a generation served: all of it, or (``broken`` holds the text sent
+        before a stream broke) its prompt and that text, its usage never reported."""
+        prompt = usage["input_tokens" if wire == "responses" else "prompt_tokens"]
+        details = usage.get("input_tokens_details") or usage.get("prompt_tokens_details") or {}
+        cached = details.get("cached_tokens", usage.get("prompt_cache_hit_tokens", 0))
+        if broken is None:
+            output = usage["output_tokens" if wire == "responses" else "completion_tokens"]
+            served = Served(prompt, output, cached, reported=self.usage is not None)
+        else:
+            size = len(broken) if self.counter is None else self.counter(messages, broken)[1]
+            served = Served(prompt, size, cached, reported=False)
+        with self._lock:
+            self.served.append(served)
 
     def _usage_body(self, prompt: int, output: int, cached: int, wire: str) -> dict[str, Any]:
         if wire == "responses":
@@ -417,17 +460,22 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                 return
             text = server.answer(body)
             usage = server._usage(messages, text, wire)
-            finish = server.finish(body)
+            finish = (
+                "length" if fault is not None and fault.kind == "length" else server.finish(body)
+            )
             if body.get("stream"):
                 asked = (body.get("stream_options") or {}).get("include_usage")
                 send_usage = server.usage is not None and bool(asked)
                 events = _chat_events if wire == "chat" else _responses_events
                 sent = _with_extra(events(model, text, usage, server, finish), fault)
-                self._stream(sent, fault, send_usage)
+                whole = self._stream(sent, fault, send_usage)
+                server._serve(messages, whole, usage, wire)
             elif wire == "chat":
                 self._json(200, _chat_completion(model, text, usage, server, finish))
+                server._serve(messages, None, usage, wire)
             else:
                 self._json(200, _response(model, text, usage, server, _status(finish)))
+                server._serve(messages, None, usage, wire)
 
         # -- helpers ------------------------------------------------------
 
@@ -460,10 +508,14 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        def _stream(self, events: list[tuple[str, dict[str, Any], str]], fault, send_usage):
+        def _stream(
+            self, events: list[tuple[str, dict[str, Any], str]], fault, send_usage
+        ) -> str | None:
             """Send SSE events; ``events`` are (event name, data, role) with role
             "text" for answer chunks, "usage" for the usage event, "end" for
-            the final ones a cut stream never sends."""
+            the final ones a cut stream never sends. Returns None when every
+            event went out, else the answer text sent before the stream broke."""
+            sent: list[str] = []
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             if fault is not None and fault.kind == "cut" and not fault.clean:
@@ -486,16 +538,19 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                         self.wfile.write(b'data: {"id": "chatcmpl-test", "choices": [{"de\n\n')
                     elif fault.kind == "keepalive":
                         self._hold(fault)
-                    return
+                    return "".join(sent)
                 prefix = f"event: {name}\n" if name else ""
                 self.wfile.write(f"{prefix}data: {json.dumps(data)}\n\n".encode())
                 self.wfile.flush()
                 sent_text += role == "text"
+                if role == "text":
+                    sent.append(_delta(data))
             if fault is not None and fault.kind == "linger":
                 self._hold(fault)  # the answer is whole; the connection stays open
-                return
+                return None
             if events and not events[0][0]:  # Chat Completions ends with [DONE]
                 self.wfile.write(b"data: [DONE]\n\n")
+            return None
 
         def _hold(self, fault: Fault) -> None:
             """Keep the connection open for ``fault.seconds``: silent, or with SSE comments."""
@@ -512,6 +567,13 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
 
 
 BREAKING = {"cut", "stall", "stream_error", "bad_sse", "keepalive"}  # faults that end a stream
+
+
+def _delta(data: dict[str, Any]) -> str:
+    """The answer text of one text event, Chat's or Responses'."""
+    if "choices" in data:
+        return data["choices"][0]["delta"].get("content") or ""
+    return data.get("delta") or ""
 
 
 def _with_extra(events: list[tuple[str, dict[str, Any], str]], fault: Fault | None):

@@ -8,6 +8,7 @@ import click
 
 from studybot.cli.common import CACHE_RULES, echo, emit_json, json_option, stdout_console
 from studybot.errors import FAILURE, Reported
+from studybot.output.figures import percent
 
 
 class SessionByDefault(click.Group):
@@ -203,13 +204,13 @@ def _render_session(record, reports, described: str, hit: int, total: int) -> No
             name,
             str(r.tokens),
             str(r.hit),
-            f"{r.hit / r.tokens:.0%}" if r.tokens else "-",
+            percent(r.hit / r.tokens) if r.tokens else "-",
             "" if number == 1 else ("extends" if r.diverges_at is None else str(r.diverges_at)),
             "" if request.reported_cached is None else str(request.reported_cached),
         )
     console = stdout_console()
     console.print(table, markup=False)
-    rate = f" ({hit / total:.1%})" if total else ""
+    rate = f" ({percent(hit / total, 1)})" if total else ""
     console.print(f"prompt tokens {total:,} · hit {hit:,}{rate}", markup=False)
     for line in splits:
         console.print(line, markup=False)
@@ -263,7 +264,7 @@ def replay_(
     total = sum(result.tokens)
     hit = sum(result.hits)
     click.echo(
-        f"{len(requests):,} requests · {total:,} tokens · hit {hit:,} ({result.hit_rate:.1%}) · "
+        f"{len(requests):,} requests · {total:,} tokens · hit {hit:,} ({percent(result.hit_rate, 1)}) · "
         f"{_describe(mode, capacity, page_size, block_size, rule)}"
     )
     click.echo(f"replay {result.elapsed_s:.3f} s · {result.tokens_per_s:,.0f} tokens/s")

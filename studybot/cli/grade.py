@@ -14,6 +14,7 @@ from studybot.cli.common import (
     grader_option,
     json_option,
 )
+from studybot.output.figures import percent
 
 MEANINGS = {"covered": "ok", "partly": "warning", "missed": "summary", "contradicted": "error"}
 
@@ -135,7 +136,7 @@ def show(checked) -> None:
         elif p.evidence:
             click.echo(paint(f"      you: 「{p.evidence}」", "summary"))
     click.echo(
-        f"score {result.score:.0%} · {result.covered}/{result.total} covered"
+        f"score {percent(result.score)} · {result.covered}/{result.total} covered"
         + (f", {result.partly} partly" if result.partly else "")
         + (f", {result.contradicted} contradicted" if result.contradicted else "")
         + f" · suggested: {checked.suggested} {RATINGS[checked.suggested]}"

@@ -14,6 +14,7 @@ from studybot.cli import terminal
 from studybot.cli.listener import TerminalListener, turn_line
 from studybot.cli.render import echo
 from studybot.learn.review import RATINGS
+from studybot.output.figures import percent
 from studybot.study.interview import InterviewListener
 
 ANSWER_HELP = (
@@ -64,6 +65,9 @@ class InterviewScreen(TerminalListener, InterviewListener):
     def answer_timed(self, question, seconds: float, result) -> None:
         echo(f"answered in {seconds:.0f} s · saved", meaning="tokens")
 
+    def grade_noted(self, question, note: str) -> None:
+        echo(f"Note: {note}")  # as run and grade say it; the grade itself waits for the feedback
+
     def probe_asked(self, question, probe, of: int) -> None:
         self._say(f"\n── 追问 {probe.n}/{of} ──", meaning="question")
         self._say(probe.question)
@@ -88,7 +92,7 @@ class InterviewScreen(TerminalListener, InterviewListener):
             self._say("\n── Ratings (FSRS) ──", meaning="question")
             for n, row in enumerate(rows, start=1):
                 rating = chosen[row.question.id]
-                grade = "—" if row.result.score is None else f"{row.result.score:.0%}"
+                grade = "—" if row.result.score is None else percent(row.result.score)
                 mark = "" if rating == row.suggestion else " (changed)"
                 self._say(
                     f"  {n}. Q{row.question.id}  grade {grade}  → {rating} {RATINGS[rating]}{mark}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from studybot.cli.common import emit_json, json_option
+from studybot.output.figures import percent
 
 DTYPE_METAVAR = "fp32|bf16|fp16|fp8|int8"
 
@@ -138,7 +139,7 @@ def _render(estimate, measurement) -> None:
         ]
         if estimate.cached_tokens:
             saving = 1 - cost.prefill_score_elements / cost.attention_score_elements
-            row.append(f"{_count(cost.prefill_score_elements)} (−{saving:.0%})")
+            row.append(f"{_count(cost.prefill_score_elements)} (−{percent(saving)})")
         if measurement:
             kv, attention = measurement.kv[index], measurement.attention[index]
             row += [_measured(kv, human_bytes), _attention(attention)]

@@ -367,10 +367,12 @@ def turn_line(turn, position: int, total: int) -> str:
 
     cached = f" (cached {number(turn.cached_tokens)})" if turn.cached_tokens else ""
     kv = f" · KV {human_bytes(turn.kv_bytes)}" if turn.kv_bytes else ""
+    thrown = turn.discarded.requests
+    sent = f" · {1 + thrown} requests, {thrown} thrown away" if thrown else ""
     return (
         f"[{STYLES['tokens']}][{position}/{total}] Q{turn.question_id}"
         f" · prompt {number(turn.prompt_tokens)}{cached} · answer {number(turn.completion_tokens)}"
-        f" · n={number(turn.context_tokens)}{kv} · {turn.latency_ms / 1000:.1f} s[/]"
+        f" · n={number(turn.context_tokens)}{kv} · {turn.latency_ms / 1000:.1f} s{sent}[/]"
     )
 
 

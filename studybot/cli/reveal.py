@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from studybot.learn import grading as grade
 from studybot.learn.marks import MARKS
 from studybot.learn.review import RATINGS, suggest_rating
+from studybot.output.figures import percent
 
 MARK_STYLES = {
     grade.COVERED: "green",
@@ -42,7 +43,7 @@ def tally(result: grade.Grade) -> str:
 def heading(result: grade.Grade) -> str:
     """The grade in one line: "grade 60% · 3 ✓ · 2 ✗ (offline rubric)", naming its grader."""
     label = "" if result.source == grade.LIVE else f" (offline {result.grader})"
-    return f"grade {result.score:.0%} · {tally(result)}{label}"
+    return f"grade {percent(result.score)} · {tally(result)}{label}"
 
 
 def point_lines(result: grade.Grade, width: int) -> list:
@@ -97,9 +98,11 @@ def changed(marks: grade.Grade, estimate: grade.Grade) -> int:
 def marks_line(marks: grade.Grade, estimate: grade.Grade) -> str:
     """After a change: every mark, the grade it makes, and the rating Enter will suggest."""
     each = " ".join(f"{n}{MARKS[p.state]}" for n, p in enumerate(marks.points, start=1))
-    was = f" (estimate {estimate.score:.0%})" if changed(marks, estimate) else ""
+    was = f" (estimate {percent(estimate.score)})" if changed(marks, estimate) else ""
     rating = suggest_rating(marks.score, marks.contradicted)
-    return f"marks {each} · grade {marks.score:.0%}{was} · [suggests {rating} {RATINGS[rating]}]"
+    return (
+        f"marks {each} · grade {percent(marks.score)}{was} · [suggests {rating} {RATINGS[rating]}]"
+    )
 
 
 def marks_keys(points: Sequence) -> dict[str, str]:

@@ -16,6 +16,7 @@ from studybot.cli.common import (
     stats_option,
     stdout_console,
 )
+from studybot.output.figures import percent
 
 START_HINT = "Rate questions as you study: studybot run --from 1 --to 8 --quiz"
 
@@ -282,7 +283,7 @@ def _progress_footer(report) -> str:
     ahead = " ".join(str(n) for n in report.forecast)
     recall = report.recall
     true = (
-        f"true retention {recall.share:.0%} ({recall.passed} of "
+        f"true retention {percent(recall.share)} ({recall.passed} of "
         f"{recall.passed + recall.failed} reviews not Again)"
         if recall.share is not None
         else "true retention - (no review of a learnt question yet)"
@@ -319,7 +320,7 @@ def _colour(retention: float) -> str:
 
 
 def _percent(value: float | None) -> str:
-    return "-" if value is None else f"{value:.0%}"
+    return "-" if value is None else percent(value)
 
 
 COMMANDS = [review, due, progress]

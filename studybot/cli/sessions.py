@@ -10,6 +10,7 @@ import click
 from studybot.cli.common import emit_json, human_bytes, json_option, stdout_console
 from studybot.cli.render import STYLES, number, sparkline
 from studybot.cli.turn_table import fitting, follow_up_row, money_columns, probe_row
+from studybot.output.figures import percent
 
 
 @click.command()
@@ -231,7 +232,7 @@ def _recall_line(console, view) -> None:
     cells = []
     for question_id in sorted(set(grades) | set(ratings)):
         g, r = grades.get(question_id), ratings.get(question_id)
-        grade = "-" if g is None or g.score is None else f"{g.score:.0%}"
+        grade = "-" if g is None or g.score is None else percent(g.score)
         cells.append(f"Q{question_id} {grade} {RATINGS[r.rating] if r else 'unrated'}")
     if cells:
         console.print("recall (grade, rating): " + " · ".join(cells), markup=False)
@@ -263,14 +264,17 @@ def _money_line(console, money, record, hint: str) -> None:
 
 
 def _totals(console, view, peak: int) -> None:
-    turns = view.turns
-    prompt_total = sum(t.prompt_tokens for t in turns)
-    cached_total = sum(t.cached_tokens for t in turns)
-    rate = f" ({cached_total / prompt_total:.0%} of prompt tokens)" if prompt_total else ""
+    """Token lines: the answers, then each kind of side request, then every request sent.
+
+    Each line holds the requests thrown away (cut and asked again, failed and
+    retried) beside the ones kept: they were sent and served all the same.
+    """
+    turns, spent = view.turns, view.spent()
+    answers = [s for s in spent if s.kind == "answer"]
+    prompt, cached, output = _tokens(answers)
     console.print(
-        f"prompt tokens {number(prompt_total)} · cached {number(cached_total)}{rate} · "
-        f"answer tokens {number(sum(t.completion_tokens for t in turns))} · "
-        f"peak context n = {number(peak)}"
+        f"prompt tokens {number(prompt)} · cached {number(cached)}{_share(cached, prompt)} · "
+        f"answer tokens {number(output)} · peak context n = {number(peak)}"
     )
     restarts = len({t.segment for t in turns}) > 1
     console.print(
@@ -278,28 +282,24 @@ def _totals(console, view, peak: int) -> None:
         + (" (each segment starts small again)" if restarts else ""),
         markup=False,
     )
-    summaries = [s.summary_usage for s in view.segments if s.summary_usage]
+    summaries = [s for s in spent if s.kind == "summary"]
     if summaries:
-        console.print(
-            f"summaries: {len(summaries)} request{'s' * (len(summaries) > 1)} · prompt tokens "
-            f"{number(sum(u.prompt_tokens for u in summaries))} · cached "
-            f"{number(sum(u.cached_tokens for u in summaries))} · answer tokens "
-            f"{number(sum(u.completion_tokens for u in summaries))}"
-        )
+        sent = sum(s.requests for s in summaries)
+        console.print(f"summaries: {sent} request{'s' * (sent > 1)} · {_usage_text(summaries)}")
     _study_lines(console, view)
     if view.probes:
         asked = [p for p in view.probes if p.source == "model"]
-        graded = [p for p in view.probes if p.grade_prompt_tokens]
+        sides = [s for s in spent if s.kind in ("probe", "probe grading")]
         console.print(
             f"probes: {len(view.probes)} ({len(asked)} by the model) · side requests "
-            f"{len(asked) + len(graded)} · prompt tokens "
-            f"{number(sum(p.prompt_tokens + p.grade_prompt_tokens for p in view.probes))} · cached "
-            f"{number(sum(p.cached_tokens + p.grade_cached_tokens for p in view.probes))} · "
-            f"answer tokens "
-            f"{number(sum(p.completion_tokens + p.grade_completion_tokens for p in view.probes))}"
+            f"{sum(s.requests for s in sides)} · {_usage_text(sides)}"
             " · not added to the main history"
         )
     _side_lines(console, view)
+    _thrown_lines(console, spent)
+    if view.record.live:
+        _all_requests(console, spent)
+
     from studybot.study.recorded import session_kv
 
     kv = session_kv(view)
@@ -309,6 +309,57 @@ def _totals(console, view, peak: int) -> None:
             f"one long session over these questions: n = {number(kv.long_tokens)}, "
             f"KV {human_bytes(kv.long_bytes)} ({kv.ratio:.1f}× the peak)"
         )
+
+
+def _tokens(spent) -> tuple[int, int, int]:
+    """Prompt, cached and answer tokens of ``spent``, thrown-away requests included."""
+    return (
+        sum(s.prompt_tokens for s in spent),
+        sum(s.cached_tokens for s in spent),
+        sum(s.completion_tokens for s in spent),
+    )
+
+
+def _usage_text(spent) -> str:
+    prompt, cached, output = _tokens(spent)
+    return (
+        f"prompt tokens {number(prompt)} · cached {number(cached)} · answer tokens {number(output)}"
+    )
+
+
+def _share(cached: int, prompt: int) -> str:
+    return f" ({percent(cached / prompt)} of prompt tokens)" if prompt else ""
+
+
+def _thrown_lines(console, spent) -> None:
+    """One line per reply that cost more than its own request: what was sent and thrown away."""
+    for s in spent:
+        thrown = s.discarded
+        if not thrown.requests:
+            continue
+        what = f"Q{s.question_id} {s.kind}" if s.question_id else f"segment {s.segment + 1} summary"
+        local = f", {thrown.estimated} counted locally" if thrown.estimated else ""
+        console.print(
+            f"↻ {what}: {s.requests} requests sent, {thrown.requests} thrown away "
+            f"(cut or failed{local}): prompt {number(thrown.prompt_tokens)} · cached "
+            f"{number(thrown.cached_tokens)} · answer {number(thrown.completion_tokens)}",
+            markup=False,
+        )
+
+
+def _all_requests(console, spent) -> None:
+    """Every request the session sent, each kind and each retry: what the server served."""
+    sent = sum(s.requests for s in spent)
+    thrown = sum(s.discarded.requests for s in spent)
+    local = sum(s.discarded.estimated for s in spent)
+    prompt, cached, output = _tokens(spent)
+    extra = f", {thrown} thrown away" if thrown else ""
+    note = f" · {local} cut before the server reported usage: counted locally" if local else ""
+    console.print(
+        f"all requests: {sent} sent{extra} · prompt tokens {number(prompt)} · cached "
+        f"{number(cached)}{_share(cached, prompt)} · answer tokens {number(output)}{note}",
+        markup=False,
+    )
 
 
 def _follow_up_texts(console, turns, follow_ups: dict[int, list]) -> None:
@@ -347,7 +398,7 @@ def _study_lines(console, view) -> None:
     scores = [g.score for g in grades.values() if g.score is not None]
     ratings = [r.rating for r in view.reviews.values()]
     if scores:
-        console.print(f"graded {len(scores)} · mean grade {sum(scores) / len(scores):.0%}")
+        console.print(f"graded {len(scores)} · mean grade {percent(sum(scores) / len(scores))}")
     if ratings:
         counts = " · ".join(f"{ratings.count(n)} {name}" for n, name in RATINGS.items())
         console.print(f"rated {len(ratings)}: {counts}")

@@ -21,6 +21,7 @@ from typing import Any
 from studybot.costs.cache.rules import CacheRule
 from studybot.errors import ConfigError
 from studybot.storage.store import SessionView
+from studybot.types import Discarded
 
 PER = 1_000_000  # prices are per million tokens
 DEFAULT_CURRENCY = "USD"
@@ -138,7 +139,9 @@ class SessionCost:
     """What a recorded session cost: per answer, per segment, in all.
 
     A segment's cost holds its answers, follow-ups, live grading side
-    requests and its summary request.
+    requests and its summary request, each with the requests sent for it
+    and thrown away (cut and asked again, failed and retried); an answer's
+    cost holds its thrown-away requests too.
     """
 
     turns: dict[int, Cost]  # question id -> its answer request
@@ -171,12 +174,14 @@ def session_cost(
     by_question = {turn.question_id: turn.segment for turn in view.turns}
     for turn in view.turns:
         cost = price.cost(turn.prompt_tokens, cached[turn.question_id], turn.completion_tokens)
+        cost += _thrown(price, turn.discarded)  # the answer's cut or failed requests
         turns[turn.question_id] = cost
         add(turn.segment, cost)
     for followup in view.followups:
         add(
             by_question[followup.question_id],
-            price.cost(followup.prompt_tokens, followup.cached_tokens, followup.completion_tokens),
+            price.cost(followup.prompt_tokens, followup.cached_tokens, followup.completion_tokens)
+            + _thrown(price, followup.discarded),
         )
     if side is not None and side.currency == price.currency:
         for question_id, usage in judging(view):
@@ -189,7 +194,19 @@ def session_cost(
                 segment.index,
                 price.cost(usage.prompt_tokens, usage.cached_tokens, usage.completion_tokens),
             )
+        if segment.summary_discarded.requests:
+            add(segment.index, _thrown(price, segment.summary_discarded))
     return SessionCost(turns, segments, sum(segments.values(), zero))
+
+
+def _thrown(price: Price, discarded: Discarded) -> Cost:
+    """What requests sent and thrown away cost: every token the server served is billed."""
+    return price.cost(*_tokens(discarded))
+
+
+def _tokens(discarded: Discarded) -> tuple[int, int, int]:
+    """Requests thrown away as (prompt, cached, completion), the order ``Price.cost`` takes."""
+    return discarded.prompt_tokens, discarded.cached_tokens, discarded.completion_tokens
 
 
 def judging(view: SessionView) -> list[tuple[int, tuple[int, int, int]]]:
@@ -197,9 +214,10 @@ def judging(view: SessionView) -> list[tuple[int, tuple[int, int, int]]]:
     live grades, an interview's probes and the grading of their answers."""
     out = []
     for graded in view.grades.values():
-        if graded.requests:  # live grading side requests
+        if graded.requests or graded.discarded.requests:  # live grading side requests
             usage = (graded.prompt_tokens, graded.cached_tokens, graded.completion_tokens)
             out.append((graded.question_id, usage))
+            out.append((graded.question_id, _tokens(graded.discarded)))
     for probe in view.probes:
         out.append(
             (probe.question_id, (probe.prompt_tokens, probe.cached_tokens, probe.completion_tokens))
@@ -210,6 +228,8 @@ def judging(view: SessionView) -> list[tuple[int, tuple[int, int, int]]]:
             probe.grade_completion_tokens,
         )
         out.append((probe.question_id, grading))
+        out.append((probe.question_id, _tokens(probe.discarded)))
+        out.append((probe.question_id, _tokens(probe.grade_discarded)))
     return out
 
 
@@ -251,6 +271,8 @@ def sides(
         for u in (segment.summary_usage for segment in view.segments)
         if u is not None
     ]
+    thrown = [t.discarded for t in view.turns] + [f.discarded for f in view.followups]
+    answers += [_tokens(d) for d in thrown + [s.summary_discarded for s in view.segments]]
     judged = [usage for _, usage in judging(view)]
     side_price = grader_price if grader else price
     return (

@@ -39,7 +39,7 @@ from studybot.errors import StudybotError
 from studybot.learn import rubric
 from studybot.learn.estimate import TermEstimate
 from studybot.learn.marks import CONTRADICTED, COVERED, CREDIT, MISSED, PARTLY, STATES, clip
-from studybot.types import Messages, Usage
+from studybot.types import NONE_DISCARDED, Discarded, Messages, Usage
 
 __all__ = ["CONTRADICTED", "COVERED", "CREDIT", "MISSED", "PARTLY", "STATES"]
 
@@ -84,6 +84,7 @@ class Grade:
     source: str  # OFFLINE, LIVE or FALLBACK
     usage: Usage | None = None  # the side request(s), summed; None offline
     requests: int = 0  # side requests sent
+    discarded: Discarded = NONE_DISCARDED  # beside ``requests``: sent and thrown away (retries)
     note: str | None = None  # why a live grade fell back to the offline one
     grader: str = RUBRIC  # RUBRIC or TERM_ESTIMATE offline (and in a fallback), MODEL live
 
@@ -492,6 +493,7 @@ def judge(
     if not points or not attempt.strip():
         return offline.grade(question, attempt)
     spent: list[Usage] = []
+    thrown = NONE_DISCARDED
     problem = ""
     count = len(points)
     for _ in range(2):  # one retry on a malformed reply
@@ -502,10 +504,12 @@ def judge(
         except StudybotError as exc:
             # The answer is saved already; a failed side request must not end the session.
             problem = f"the grading request failed: {exc.message}"
+            thrown += exc.discarded or NONE_DISCARDED  # sent all the same
             break
         if reply is None:
             return offline.grade(question, attempt)
         # A reply past REPLY_CHARS is not read: its local token count stops there too.
+        thrown += reply.discarded
         spent.append(tokens.settle(reply.usage, messages, reply.text[:REPLY_CHARS]).usage)
         try:
             results, line = parse(reply.text, points, key_claims(question))
@@ -531,12 +535,20 @@ def judge(
             LIVE,
             _sum(spent),
             len(spent),
+            thrown,
             note="; ".join(notes) or None,
             grader=MODEL,
         )
     fallback = offline.grade(question, attempt)
     note = f"{problem}; showing the offline grade ({fallback.grader})"
-    return replace(fallback, source=FALLBACK, usage=_sum(spent), requests=len(spent), note=note)
+    return replace(
+        fallback,
+        source=FALLBACK,
+        usage=_sum(spent),
+        requests=len(spent),
+        discarded=thrown,
+        note=note,
+    )
 
 
 def _sum(usages: Sequence[Usage]) -> Usage | None:

@@ -20,8 +20,10 @@ from typing import Any
 
 from studybot.channel.providers.offline import answered_follow_up
 from studybot.errors import BadInput
+from studybot.output.figures import percent
 from studybot.output.markup import escape_html_like
 from studybot.storage.store import SessionRecord, SessionView
+from studybot.types import Discarded
 
 TURN_KEYS = (
     "question_id",
@@ -67,6 +69,9 @@ def session_data(view: SessionView) -> dict[str, Any]:
         row["usage_suspect"] = bool(turn.usage_suspect)
         row["answer_flag"] = turn.answer_flag
         row["kv_bytes"] = turn.kv_bytes
+        # the answer's own figures are its kept request's; the ones thrown away are beside them
+        row["requests"] = 1 + turn.discarded.requests
+        row["discarded"] = discarded_json(turn.discarded)
         graded, rated = grades.get(turn.question_id), ratings.get(turn.question_id)
         row["attempt"] = graded.attempt if graded else None
         row["grade"] = graded.score if graded else None
@@ -91,6 +96,7 @@ def session_data(view: SessionView) -> dict[str, Any]:
         "mode": record.mode,
         "selection": record.selection,
         "grading_usage": grading_usage(grades.values()),
+        "requests": requests_json(view),
         "segments": [
             {
                 "index": segment.index,
@@ -98,6 +104,7 @@ def session_data(view: SessionView) -> dict[str, Any]:
                 "summary_in": segment.summary_in,
                 "summary_out": segment.summary_out,
                 "summary_usage": asdict(segment.summary_usage) if segment.summary_usage else None,
+                "summary_discarded": discarded_json(segment.summary_discarded),
             }
             for segment in view.segments
         ],
@@ -110,6 +117,8 @@ def session_data(view: SessionView) -> dict[str, Any]:
                 "prompt_tokens": f.prompt_tokens,
                 "completion_tokens": f.completion_tokens,
                 "cached_tokens": f.cached_tokens,
+                "requests": 1 + f.discarded.requests,
+                "discarded": discarded_json(f.discarded),
                 "created": f.created,
             }
             for f in view.followups
@@ -139,14 +148,37 @@ def _marks(marks) -> list[dict[str, Any]]:
 
 def grading_usage(grades) -> dict[str, int] | None:
     """What the live grading side requests cost, kept apart like summary requests."""
-    sent = [g for g in grades if g.requests]
+    sent = [g for g in grades if g.requests or g.discarded.requests]
     if not sent:
         return None
     return {
-        "requests": sum(g.requests for g in sent),
-        "prompt_tokens": sum(g.prompt_tokens for g in sent),
-        "completion_tokens": sum(g.completion_tokens for g in sent),
-        "cached_tokens": sum(g.cached_tokens for g in sent),
+        "requests": sum(g.requests + g.discarded.requests for g in sent),
+        "discarded_requests": sum(g.discarded.requests for g in sent),
+        "prompt_tokens": sum(g.prompt_tokens + g.discarded.prompt_tokens for g in sent),
+        "completion_tokens": sum(g.completion_tokens + g.discarded.completion_tokens for g in sent),
+        "cached_tokens": sum(g.cached_tokens + g.discarded.cached_tokens for g in sent),
+    }
+
+
+def discarded_json(thrown: Discarded) -> dict[str, int] | None:
+    """Requests sent for one reply and thrown away; None when there were none."""
+    return asdict(thrown) if thrown.requests else None
+
+
+def requests_json(view: SessionView) -> dict[str, Any]:
+    """Every request the session sent (answers, side requests, summaries, retries included):
+    what the server served, and the cache share of all of it."""
+    spent = view.spent()
+    prompt = sum(s.prompt_tokens for s in spent)
+    cached = sum(s.cached_tokens for s in spent)
+    return {
+        "sent": sum(s.requests for s in spent),
+        "discarded": sum(s.discarded.requests for s in spent),
+        "estimated": sum(s.discarded.estimated for s in spent),
+        "prompt_tokens": prompt,
+        "completion_tokens": sum(s.completion_tokens for s in spent),
+        "cached_tokens": cached,
+        "cached_share": round(cached / prompt, 6) if prompt else None,
     }
 
 
@@ -248,11 +280,11 @@ def _recall(view: SessionView) -> dict[int, list[str]]:
             changes = sum(a.state != b.state for a, b in zip(g.points, g.estimate, strict=False))
             marks = "mark" if changes == 1 else "marks"
             facts.append(
-                f"grade {g.score:.0%} — you changed {changes} {marks}; "
-                f"estimate {g.estimate_score:.0%} ({g.source})"
+                f"grade {percent(g.score)} — you changed {changes} {marks}; "
+                f"estimate {percent(g.estimate_score)} ({g.source})"
             )
         elif g is not None and g.score is not None:
-            facts.append(f"grade {g.score:.0%} ({g.source})")
+            facts.append(f"grade {percent(g.score)} ({g.source})")
         if r is not None:
             facts.append(f"rated {r.rating} {RATINGS[r.rating]}")
         attempt = (g.attempt if g else None) or (r.attempt if r else None) or ""

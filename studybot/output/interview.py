@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from studybot.learn.marks import CONTRADICTED, COVERED, CREDIT, MARKS, MISSED, PARTLY, clip
 from studybot.learn.review import RATINGS
+from studybot.output.figures import percent
 from studybot.output.markup import escape_html_like
 from studybot.storage.store import ProbeRecord, SessionView
 
@@ -154,7 +155,7 @@ def to_markdown(view: SessionView) -> str:
     for verdict in chapters(items):
         title = escape_html_like(verdict.title) or "未分章"
         lines.append(
-            f"- **第 {verdict.chapter} 章 {title}：{verdict.verdict}**（平均 {verdict.mean:.0%}）"
+            f"- **第 {verdict.chapter} 章 {title}：{verdict.verdict}**（平均 {percent(verdict.mean)}）"
         )
         lines += [f"  - {escape_html_like(gap)}" for gap in verdict.gaps] or ["  - 没有明显短板"]
     lines.append("")
@@ -215,7 +216,7 @@ def _score(states: list[str]) -> float | None:
 
 
 def _percent(score: float | None) -> str:
-    return "—" if score is None else f"{score:.0%}"
+    return "—" if score is None else percent(score)
 
 
 def _clip(text: str) -> str:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from studybot.errors import BadInput
+from studybot.output.figures import percent
 
 if TYPE_CHECKING:
     from studybot.bank import Bank
@@ -117,7 +118,7 @@ def progress_grid(report: Progress, bank: Bank, path: Path) -> None:
     axes.set_title(
         f"{report.bank}: retention per question now · due today {report.due_today} · "
         f"next 7 days {' '.join(map(str, report.forecast))} · true retention "
-        + ("-" if recall is None else f"{recall:.0%}"),
+        + ("-" if recall is None else percent(recall)),
         fontsize=9,
         loc="left",
     )
@@ -187,7 +188,7 @@ def _cell(axes, rectangle, colours, r: int, column: int, question_id: int, state
 
 def _row_note(chapter) -> str:
     """Seen, the chapter's mean grade (as the README promises), due and failed counts."""
-    grade = "-" if chapter.mean_grade is None else f"{chapter.mean_grade:.0%}"
+    grade = "-" if chapter.mean_grade is None else percent(chapter.mean_grade)
     note = f"{chapter.seen}/{chapter.total} seen · grade {grade}"
     if chapter.due_today:
         note += f" · due {chapter.due_today}"

@@ -28,6 +28,7 @@ class Attempts:
         row["points"] = _marks_json(grade.points)
         row["estimate"] = _marks_json(grade.estimate) if grade.estimate else None
         row["created"] = grade.created or now()
+        row["discarded"] = lenient.stored_discarded(grade.discarded)
         with writing(self.db):
             self.db.table("grades").insert(row, replace=True)
 
@@ -111,5 +112,9 @@ def _grade(row: dict, unread: list[str] | None) -> GradeRecord:
     }
     for name in ("prompt_tokens", "completion_tokens", "cached_tokens", "requests"):
         values[name] = lenient.whole(row.get(name), 0)
+    try:
+        values["discarded"] = lenient.discarded(row.get("discarded"))
+    except lenient.Unreadable as why:  # the grade still stands
+        lenient.note(unread, f"the grading requests of Q{question}: {why}")
     names = {f.name for f in fields(GradeRecord)}
     return GradeRecord(**{k: v for k, v in values.items() if k in names})

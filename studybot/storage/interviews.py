@@ -53,6 +53,8 @@ class Interviews:
     def record_probe(self, probe: ProbeRecord) -> None:
         """Save a probe when it is asked, and again (replaced) when it is answered."""
         row = asdict(probe) | {"created": probe.created or now()}
+        row["discarded"] = lenient.stored_discarded(probe.discarded)
+        row["grade_discarded"] = lenient.stored_discarded(probe.grade_discarded)
         with writing(self.db):
             self.db.table("probes").insert(row, replace=True)
 
@@ -138,5 +140,10 @@ def _probe(row: dict, unread: list[str] | None) -> ProbeRecord:
         "grade_cached_tokens",
     ):
         values[name] = lenient.whole(row.get(name), 0)
+    for name in ("discarded", "grade_discarded"):
+        try:
+            values[name] = lenient.discarded(row.get(name))
+        except lenient.Unreadable as why:  # the probe itself still reads
+            lenient.note(unread, f"the requests of a probe of Q{values['question_id']}: {why}")
     names = {f.name for f in fields(ProbeRecord)}
     return ProbeRecord(**{k: v for k, v in values.items() if k in names})

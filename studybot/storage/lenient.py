@@ -16,6 +16,7 @@ import sqlite3
 from typing import Any
 
 from studybot.storage.records import POINT_STATES, PointMark
+from studybot.types import NONE_DISCARDED, Discarded
 
 
 class Unreadable(ValueError):
@@ -97,6 +98,29 @@ def marks(stored: Any) -> tuple[PointMark, ...]:
             PointMark(item["point"], state(said), evidence if isinstance(evidence, str) else None)
         )
     return tuple(out)
+
+
+DISCARDED_KEYS = ("requests", "prompt_tokens", "completion_tokens", "cached_tokens", "estimated")
+
+
+def discarded(stored: Any) -> Discarded:
+    """Requests thrown away, as stored: JSON of ``DISCARDED_KEYS``; none when null."""
+    if stored is None:
+        return NONE_DISCARDED
+    try:
+        items = json.loads(stored) if isinstance(stored, str) else None
+    except ValueError:
+        items = None
+    if not isinstance(items, dict):
+        raise Unreadable("its thrown-away requests are not a record of them")
+    return Discarded(**{key: whole(items.get(key), 0) for key in DISCARDED_KEYS})
+
+
+def stored_discarded(value: Discarded) -> str | None:
+    """``value`` as a column holds it: null when nothing was thrown away."""
+    if not value.requests:
+        return None
+    return json.dumps({key: getattr(value, key) for key in DISCARDED_KEYS})
 
 
 def _shown(value: Any) -> str:

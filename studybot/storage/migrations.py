@@ -335,3 +335,22 @@ def m010_interviews(db: Database) -> None:
         pk=("session_id", "question_id", "n"),
         foreign_keys=[("session_id", "sessions", "id")],
     )
+
+
+@migration
+def m011_discarded_requests(db: Database) -> None:
+    """Requests sent and thrown away (cut and asked again, failed and retried) count too.
+
+    Each column is JSON ``{"requests", "prompt_tokens", "completion_tokens",
+    "cached_tokens", "estimated"}`` beside the kept request's figures, null
+    when nothing was thrown away (and in every row from before).
+    """
+    for table, column in (
+        ("turns", "discarded"),
+        ("followups", "discarded"),
+        ("grades", "discarded"),
+        ("segments", "summary_discarded"),
+        ("probes", "discarded"),
+        ("probes", "grade_discarded"),
+    ):
+        db.table(table).add_column(column, str)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from studybot.types import Usage
+from studybot.types import NONE_DISCARDED, Discarded, Usage
 
 OFFLINE = "offline"  # the provider name of sessions the bank's answer key answered
 # A key point's states as stored (learn.marks.STATES names them); a newer studybot may add more.
@@ -70,6 +70,7 @@ class SegmentRecord:
     summary_in: str | None
     summary_out: str | None
     summary_usage: Usage | None = None  # what writing summary_out cost
+    summary_discarded: Discarded = NONE_DISCARDED  # summary requests sent and thrown away
 
     @property
     def first_id(self) -> int:
@@ -101,6 +102,7 @@ class Turn:
     kv_bytes: int | None = None
     prefix_sha256: str | None = None
     created: str = ""
+    discarded: Discarded = NONE_DISCARDED  # requests sent for this answer and thrown away
 
     @property
     def flag_text(self) -> str | None:
@@ -150,6 +152,7 @@ class GradeRecord:
     created: str = ""
     estimate: tuple[PointMark, ...] = ()  # the grader's marks; () = the same as ``points``
     estimate_score: float | None = None
+    discarded: Discarded = NONE_DISCARDED  # beside ``requests``: sent and thrown away
 
     @property
     def changed(self) -> bool:
@@ -168,6 +171,7 @@ class FollowUp:
     cached_tokens: int
     latency_ms: float
     created: str = ""
+    discarded: Discarded = NONE_DISCARDED  # requests sent for this answer and thrown away
 
 
 def now() -> str:
@@ -249,6 +253,36 @@ class ProbeRecord:
     grade_cached_tokens: int = 0
     latency_ms: float = 0.0
     created: str = ""
+    discarded: Discarded = NONE_DISCARDED  # probe requests sent and thrown away
+    grade_discarded: Discarded = NONE_DISCARDED  # the same, of its answer's grading
+
+
+@dataclass(frozen=True)
+class Spent:
+    """The requests behind one saved reply: the ones kept, and the ones sent and thrown away."""
+
+    kind: str  # "answer", "follow-up", "grading", "probe", "probe grading" or "summary"
+    question_id: int | None  # None for a summary
+    segment: int
+    kept: int  # requests whose reply was read (a grade may read two)
+    usage: Usage  # of the kept requests
+    discarded: Discarded
+
+    @property
+    def requests(self) -> int:
+        return self.kept + self.discarded.requests
+
+    @property
+    def prompt_tokens(self) -> int:
+        return self.usage.prompt_tokens + self.discarded.prompt_tokens
+
+    @property
+    def completion_tokens(self) -> int:
+        return self.usage.completion_tokens + self.discarded.completion_tokens
+
+    @property
+    def cached_tokens(self) -> int:
+        return self.usage.cached_tokens + self.discarded.cached_tokens
 
 
 @dataclass(frozen=True)
@@ -277,3 +311,43 @@ class SessionView:
 
     def probes_of(self, question_id: int) -> list[ProbeRecord]:
         return [p for p in self.probes if p.question_id == question_id]
+
+    def spent(self) -> list[Spent]:
+        """Every request the session sent, grouped by the reply it was sent for, in
+        reading order: answers (with their grading, probes and follow-ups), then summaries."""
+        out: list[Spent] = []
+        for turn in self.turns:
+            q, seg = turn.question_id, turn.segment
+            usage = Usage(turn.prompt_tokens, turn.completion_tokens, turn.cached_tokens)
+            out.append(Spent("answer", q, seg, 1, usage, turn.discarded))
+            graded = self.grades.get(q)
+            if graded is not None and (graded.requests or graded.discarded.requests):
+                usage = Usage(graded.prompt_tokens, graded.completion_tokens, graded.cached_tokens)
+                out.append(Spent("grading", q, seg, graded.requests, usage, graded.discarded))
+            for probe in self.probes_of(q):
+                usage = Usage(probe.prompt_tokens, probe.completion_tokens, probe.cached_tokens)
+                if probe.prompt_tokens or probe.discarded.requests:
+                    out.append(
+                        Spent(
+                            "probe", q, seg, int(bool(probe.prompt_tokens)), usage, probe.discarded
+                        )
+                    )
+                usage = Usage(
+                    probe.grade_prompt_tokens,
+                    probe.grade_completion_tokens,
+                    probe.grade_cached_tokens,
+                )
+                if probe.grade_prompt_tokens or probe.grade_discarded.requests:
+                    kept = int(bool(probe.grade_prompt_tokens))
+                    out.append(Spent("probe grading", q, seg, kept, usage, probe.grade_discarded))
+            for item in self.followups_of(q):
+                usage = Usage(item.prompt_tokens, item.completion_tokens, item.cached_tokens)
+                out.append(Spent("follow-up", q, seg, 1, usage, item.discarded))
+        for segment in self.segments:
+            if segment.summary_usage is not None or segment.summary_discarded.requests:
+                usage = segment.summary_usage or Usage(0, 0)
+                kept = int(segment.summary_usage is not None)
+                out.append(
+                    Spent("summary", None, segment.index, kept, usage, segment.summary_discarded)
+                )
+        return out

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from studybot.errors import SessionNotFound
-from studybot.storage import migrations
+from studybot.storage import lenient, migrations
 from studybot.storage.attempts import Attempts
 from studybot.storage.dbfile import connect, explain, writable, writing
 from studybot.storage.interviews import Interviews
@@ -37,7 +37,7 @@ from studybot.storage.records import (
     sha256,
 )
 from studybot.storage.reviews import ReviewLog
-from studybot.types import Usage
+from studybot.types import NONE_DISCARDED, Discarded, Usage
 
 __all__ = [
     "ANSWER_FLAGS",
@@ -256,6 +256,7 @@ class Store(Attempts, Interviews, ReviewLog):
                     row["summary_completion_tokens"],
                     row["summary_cached_tokens"] or 0,
                 ),
+                summary_discarded=_discarded(row.get("summary_discarded")),
             )
             for row in rows
         ]
@@ -318,7 +319,12 @@ class Store(Attempts, Interviews, ReviewLog):
             )
 
     def set_summary(
-        self, session_id: int, index: int, summary: str, usage: Usage | None = None
+        self,
+        session_id: int,
+        index: int,
+        summary: str,
+        usage: Usage | None = None,
+        discarded: Discarded = NONE_DISCARDED,
     ) -> None:
         """Record segment ``index``'s summary (and its cost); carry it into the next segment."""
         row: dict[str, Any] = {"summary_out": summary}
@@ -326,6 +332,8 @@ class Store(Attempts, Interviews, ReviewLog):
             row["summary_prompt_tokens"] = usage.prompt_tokens
             row["summary_completion_tokens"] = usage.completion_tokens
             row["summary_cached_tokens"] = usage.cached_tokens
+        if discarded.requests:
+            row["summary_discarded"] = lenient.stored_discarded(discarded)
         with writing(self.db):
             self.db.table("segments").update((session_id, index), row)
             self.db.execute(
@@ -345,6 +353,7 @@ class Store(Attempts, Interviews, ReviewLog):
     def _insert(self, table: str, record: Turn | FollowUp) -> None:
         row = asdict(record)
         row["created"] = record.created or now()
+        row["discarded"] = lenient.stored_discarded(record.discarded)
         with writing(self.db):  # committed before the next request goes out
             self.db.table(table).insert(row)
 
@@ -357,7 +366,10 @@ class Store(Attempts, Interviews, ReviewLog):
             f"select * from {table} where session_id = ? order by {order}", [session_id]
         )
         names = {f.name for f in fields(cls)}
-        return [cls(**{k: v for k, v in row.items() if k in names}) for row in rows]
+        return [
+            cls(**{k: v for k, v in row.items() if k in names} | {"discarded": _discarded(row)})
+            for row in rows
+        ]
 
     # -- one session, read once -----------------------------------------------
 
@@ -381,3 +393,12 @@ class Store(Attempts, Interviews, ReviewLog):
             unread=tuple(unread),
             newer=self.newer,
         )
+
+
+def _discarded(row: Any) -> Discarded:
+    """A row's thrown-away requests (a row, or its column's value); none where unreadable."""
+    stored = row.get("discarded") if isinstance(row, dict) else row
+    try:
+        return lenient.discarded(stored)
+    except lenient.Unreadable:
+        return NONE_DISCARDED

@@ -2,7 +2,10 @@
 
 The provider's usage is stored when it reported one, studybot's own count
 beside it (``tokens.settle``); a reply that is not whole carries its flag
-(``Reply.flag``), so no report can mistake it for a normal answer.
+(``Reply.flag``), so no report can mistake it for a normal answer. The
+requests sent for a reply and thrown away (``Reply.discarded``) are kept
+beside the kept request's figures, never mixed into them: context n, KV
+and the cache replay are about the request that was kept.
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ def turn(
         usage_suspect=int(counted.suspect),
         kv_bytes=turn_kv_bytes(kv_model(session.settings), counted.context_tokens),
         prefix_sha256=sha256(messages[0]["content"]),
+        discarded=reply.discarded,
     )
 
 
@@ -81,6 +85,7 @@ def grade_record(
         completion_tokens=usage.completion_tokens if usage else 0,
         cached_tokens=usage.cached_tokens if usage else 0,
         requests=result.requests,
+        discarded=result.discarded,
     )
 
 
@@ -134,6 +139,7 @@ def follow_up(
         completion_tokens=usage.completion_tokens,
         cached_tokens=usage.cached_tokens,
         latency_ms=round(latency_ms, 1),
+        discarded=reply.discarded,
     )
 
 

@@ -43,7 +43,7 @@ from studybot.study import answers, quizzing
 from studybot.study.conversation import Conversation, history
 from studybot.study.listening import Listener, Stopped
 from studybot.study.session import Study, summarise
-from studybot.types import Usage
+from studybot.types import NONE_DISCARDED, Usage
 
 DEFAULT_FOLLOWUPS = 2
 
@@ -72,6 +72,9 @@ class InterviewListener(Listener):
 
     def answer_timed(self, question: Question, seconds: float, result: grade.Grade) -> None:
         """The answer is saved and graded (the grade is not shown until the feedback)."""
+
+    def grade_noted(self, question: Question, note: str) -> None:
+        """The grade has a note (a live grade that fell back to the offline grader, say)."""
 
     def probe_asked(self, question: Question, probe: ProbeRecord, of: int) -> None: ...
 
@@ -222,12 +225,16 @@ class _Question:
     def _graded(self, text: str) -> grade.Grade:
         """``text`` graded against the question: a live side request, or the rubric."""
         messages = self.conversation.side(grade.grading_request(self.question, text))
-        return grade.judge(self.study.provider, self.grader, messages, self.question, text)
+        result = grade.judge(self.study.provider, self.grader, messages, self.question, text)
+        if result.note:
+            self.listener.grade_noted(self.question, result.note)
+        return result
 
     def _probe(self, attempt: str, current: grade.Grade, target, n: int) -> ProbeRecord:
         """The probe aimed at ``target``: the model's (a side request) or the rubric's."""
         question = self.question
         text, source, usage, latency = probing.offline_text(target), probing.RUBRIC, None, 0.0
+        thrown = NONE_DISCARDED
         if self.study.provider.live:
             messages = self.conversation.side(probing.request(question, attempt, current, target))
             started = time.perf_counter()
@@ -237,15 +244,17 @@ class _Question:
                 self.listener.notice(
                     f"the probe request failed ({exc.message}); asking from the rubric"
                 )
-                reply = None
+                reply, thrown = None, exc.discarded or NONE_DISCARDED
             latency = (time.perf_counter() - started) * 1000
+            if reply is not None:  # sent, whatever came back: its requests count
+                read = reply.text[: probing.PROBE_READ_CHARS]  # the local count stops there too
+                usage = tokens.settle(reply.usage, messages, read).usage
+                thrown = reply.discarded
             if reply is not None and reply.text.strip():
                 text, cut = probing.model_text(reply.text)
                 if cut:
                     self.listener.notice(cut)
                 source = probing.MODEL
-                read = reply.text[: probing.PROBE_READ_CHARS]  # the local count stops there too
-                usage = tokens.settle(reply.usage, messages, read).usage
         return ProbeRecord(
             session_id=self.session.id,
             question_id=question.id,
@@ -258,6 +267,7 @@ class _Question:
             completion_tokens=usage.completion_tokens if usage else 0,
             cached_tokens=usage.cached_tokens if usage else 0,
             latency_ms=round(latency, 1),
+            discarded=thrown,
         )
 
     def _answer(
@@ -278,6 +288,7 @@ class _Question:
             grade_prompt_tokens=usage.prompt_tokens,
             grade_completion_tokens=usage.completion_tokens,
             grade_cached_tokens=usage.cached_tokens,
+            grade_discarded=after.discarded,
         )
         self.store.record_probe(answered)
         return answered, lifted

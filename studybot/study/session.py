@@ -358,6 +358,7 @@ def summarise(
 
         reply = Reply(summary_text(questions, lines=prompt.SUMMARY_LINES), usage=Usage(0, 0))
     summary = prompt.clip_summary(reply.text)
-    store.set_summary(session.id, segment.index, summary, answers.summary_usage(messages, reply))
+    usage = answers.summary_usage(messages, reply)
+    store.set_summary(session.id, segment.index, summary, usage, reply.discarded)
     listener.summary_made(segment, summary)
     return summary

@@ -213,3 +213,37 @@ def test_an_interview_of_a_chapter_stops_on_ctrl_c_and_is_listed_as_one(studybot
     assert session["mode"] == "interview"
     assert session["selection"] == {"kind": "chapter", "chapters": [1]}
     assert session["answered"] == 1
+
+
+def test_a_live_interview_says_when_its_grading_fell_back_to_the_offline_grader(studybot_home):
+    from openai_server import OpenAIServer
+    from scripted import interviewer_reply
+
+    def unreadable_grades(body: dict) -> str:  # the model's grades are not JSON
+        if body.get("response_format"):
+            return "评分：还不错"
+        return interviewer_reply(body)
+
+    key = "sk-live-screen-0123456789abcdef"
+    studybot_home.mkdir(parents=True, exist_ok=True)
+    (studybot_home / "config.toml").write_text("retry_backoff = 0.001\n", encoding="utf-8")
+    with OpenAIServer(key=key, models=["m"], answer=unreadable_grades) as server:
+        child = spawn(
+            studybot_home, "interview", "--ids", "24", "--followups", "1",
+            "--base-url", server.base_url, "--model", "m", key=key,
+        )  # fmt: skip
+        child.expect("面试官：第 24 题")
+        say(child, WRONG_Q24)
+        child.expect("Note: the model's grade was malformed")  # as run and grade say it
+        child.expect("offline grade")
+        child.expect("answered in")
+        child.expect("追问 1/1")
+        say(child, "补充：KV 缓存与 KV 头数成正比。")
+        child.expect("Note: ")  # the probe's answer, graded the same way
+        child.expect(RATINGS)
+        child.send("\r")
+        child.expect("Q24 saved")
+        assert finish(child) == 0
+    with sqlite3.connect(studybot_home / DB_NAME) as db:
+        (source,) = db.execute("select source from grades").fetchone()
+    assert source == "offline-fallback"

@@ -30,6 +30,8 @@ TOP_KEYS = {
     "mode",
     "selection",
     "grading_usage",
+    "requests",  # every request sent: retries and side requests included
+    "sides",  # the answering model's requests and the grader's, each priced
     "segments",
     "turns",
     "follow_ups",
@@ -54,8 +56,18 @@ TURN_KEYS = {
     "rating",
     "cost",
     "cached_tokens_estimated",
+    "requests",  # 1 + the requests thrown away for this answer
+    "discarded",  # those requests, or null
 }
-SEGMENT_KEYS = {"index", "questions", "summary_in", "summary_out", "summary_usage", "cost"}
+SEGMENT_KEYS = {
+    "index",
+    "questions",
+    "summary_in",
+    "summary_out",
+    "summary_usage",
+    "summary_discarded",
+    "cost",
+}
 FOLLOW_UP_KEYS = {
     "question_id",
     "question",
@@ -63,6 +75,8 @@ FOLLOW_UP_KEYS = {
     "prompt_tokens",
     "completion_tokens",
     "cached_tokens",
+    "requests",
+    "discarded",
     "created",
 }
 KV_KEYS = {

@@ -106,3 +106,32 @@ def test_summary_requests_record_their_usage(invoke):
     assert last["summary_usage"] is None  # written only when a later run or export reads it
     # the summary request extends the segment's last request, so the cache covers most of it
     assert data["segments"][0]["summary_usage"]["cached_tokens"] > 0
+
+
+def test_a_database_from_before_thrown_away_requests_were_kept_opens_and_migrates(
+    invoke, studybot_home
+):
+    import json
+    import sqlite3
+
+    invoke("run", "--from", "1", "--to", "6")
+    before = json.loads(invoke("show", "1", "--json").stdout)
+    # The same file as a studybot before m011 left it: no such columns, no such migration.
+    with sqlite3.connect(studybot_home / DB_NAME) as old:
+        old.execute("delete from _migrations where name = 'm011_discarded_requests'")
+        for table, column in (
+            ("turns", "discarded"),
+            ("followups", "discarded"),
+            ("grades", "discarded"),
+            ("segments", "summary_discarded"),
+            ("probes", "discarded"),
+            ("probes", "grade_discarded"),
+        ):
+            old.execute(f"alter table {table} drop column {column}")
+    read = Store.open(write=False).view(1)  # a reader never migrates
+    assert [t.discarded.requests for t in read.turns] == [0] * 6
+    shown = invoke("show", "1", "--json")
+    assert shown.exit_code == 0 and json.loads(shown.stdout)["requests"] == before["requests"]
+    store = Store.open()
+    assert "discarded" in store.db["turns"].columns_dict
+    assert store.view(1).turns == read.turns

@@ -103,6 +103,58 @@ def test_the_interviews_cost_in_show_is_every_request_it_sent(server, invoke, st
     assert "CNY" in invoke("show", str(record.id)).stdout
 
 
+def test_an_interviews_cut_and_failed_requests_count_as_the_server_served_them(
+    monkeypatch, studybot_home, invoke
+):
+    from openai_server import Fault
+
+    from studybot.costs import tokens
+
+    def counted(messages, text):  # the server counts as studybot does: a cut stream's local
+        return tokens.prompt_tokens(messages), tokens.count(text)  # count is then exact
+
+    monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
+    studybot_home.mkdir(parents=True, exist_ok=True)
+    (studybot_home / "config.toml").write_text(
+        "retry_backoff = 0.001\nmax_retries = 1\n", encoding="utf-8"
+    )
+    with OpenAIServer(
+        key=KEY, models=[MODEL], answer=interviewer_reply, cache_min=64, counter=counted
+    ) as server:
+        # the question put (cut, again), its grading (500 in every JSON mode, each asked
+        # as often as it is: so the offline grader's), the probe (cut, again), the probe's
+        # answer graded
+        server.script(Fault.cut(), None, *[Fault.server_error(500)] * 4, Fault.cut(), None, None)
+        learner = ScriptedInterview(ANSWERS, PROBE_ANSWERS)
+        flags = {"base_url": server.base_url, "model": MODEL}
+        record = interview(learner, ids=(1,), followups=1, flags=flags)
+
+    data = json.loads(invoke("show", str(record.id), "--json").stdout)
+    total, served = data["requests"], server.served
+    assert total["sent"] == len(server.generations) == 9
+    assert (total["discarded"], total["estimated"]) == (6, 2)
+    assert total["prompt_tokens"] == sum(s.prompt_tokens for s in served)
+    assert total["completion_tokens"] == sum(s.completion_tokens for s in served)
+    assert total["cached_tokens"] == sum(s.cached_tokens for s in served if s.reported)
+    (turn,) = data["turns"]
+    assert turn["requests"] == 2 and turn["discarded"]["estimated"] == 1
+    (probe,) = data["interview"]["probes"]
+    assert probe["discarded"]["requests"] == probe["discarded"]["estimated"] == 1
+    assert probe["discarded"]["prompt_tokens"] == served[2].prompt_tokens  # its first, cut try
+    # the 500s: requests that served nothing, though the grade fell back to the rubric
+    assert turn["grade_source"] == "offline-fallback"
+    assert data["grading_usage"] == {
+        "requests": 4,
+        "discarded_requests": 4,
+        "prompt_tokens": 0,
+        "completion_tokens": 0,
+        "cached_tokens": 0,
+    }
+    screen = invoke("show", str(record.id)).stdout
+    assert "↻ Q1 probe: 2 requests sent, 1 thrown away" in screen
+    assert "↻ Q1 grading: 4 requests sent, 4 thrown away (cut or failed)" in screen
+
+
 def test_with_a_grader_the_probes_and_grades_go_to_it_and_show_prices_each_side(
     server, invoke, studybot_home, monkeypatch
 ):

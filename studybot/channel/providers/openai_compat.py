@@ -33,8 +33,8 @@ from studybot.channel.providers.failures import (
 )
 from studybot.channel.providers.wire import Sink, SinkFailed, WireReads
 from studybot.costs import tokens
-from studybot.errors import ProviderError
-from studybot.types import Messages, Notify, Reply, TextSink
+from studybot.errors import ProviderError, StudybotError
+from studybot.types import NONE_DISCARDED, Messages, Notify, Reply, TextSink, Usage
 
 LONGEST_WAIT = 120.0  # seconds: a server asking to wait longer than this gets an error instead
 BACKOFF_CAP = 30.0  # seconds: the longest wait between retries without Retry-After
@@ -156,11 +156,13 @@ class OpenAICompatProvider(WireReads):
         strongest = json_modes.SCHEMA if schema is not None else json_modes.OBJECT
         ladder = json_modes.modes(self.settings.base_url, self.model, strongest)
         retries, refusal = GRADE_RETRIES, ""
+        thrown = NONE_DISCARDED  # the refused requests: sent, and served nothing
         for mode in ladder:
             asked = JsonReply(mode, schema if mode == json_modes.SCHEMA else None)
             try:
                 reply = self._retrying(messages, None, what, limit, asked, retries=retries)
             except Refused as refused:
+                refused.discarded = thrown = thrown + (refused.discarded or NONE_DISCARDED)
                 if mode == ladder[-1]:
                     raise
                 refusal = refusal or f"{MODE_NAMES[mode]} ({refused.said})"
@@ -168,7 +170,7 @@ class OpenAICompatProvider(WireReads):
                 continue
             if mode != ladder[0]:
                 self._remembered(mode, refusal)
-            return reply
+            return replace(reply, discarded=thrown + reply.discarded)
         raise AssertionError("unreachable")  # the last mode returns or raises
 
     def _remembered(self, mode: str, refusal: str) -> None:
@@ -215,7 +217,13 @@ class OpenAICompatProvider(WireReads):
             return reply  # the window has no more room to give
         why = f"was cut at {limit} tokens" if cut else "came back empty"
         self.notify(f"\n{what}: the answer {why}; asking once more with room for {larger}")
-        return self._retrying(messages, on_text, what, larger, json_reply, most)
+        thrown = reply.discarded.add(*_served(messages, reply.text, reply.usage))
+        try:
+            again = self._retrying(messages, on_text, what, larger, json_reply, most)
+        except StudybotError as exc:
+            exc.discarded = thrown + (exc.discarded or NONE_DISCARDED)
+            raise
+        return replace(again, discarded=thrown + again.discarded)
 
     def _retrying(
         self,
@@ -232,22 +240,24 @@ class OpenAICompatProvider(WireReads):
 
         retries = self.settings.max_retries if retries is None else retries
         channel = replace(self.channel, retries=retries)  # messages count the retries made
-        shown: list[str] = []  # text of this attempt already passed to on_text
+        shown: list[str] = []  # text of this attempt received (and passed to on_text)
 
         def sink(text: str) -> None:
             shown.append(text)
             if on_text is not None:
                 on_text(text)
 
+        thrown = NONE_DISCARDED  # the attempts that failed, each a request sent
         for attempt in range(retries + 1):
             shown.clear()
             try:
-                return self._parsed(
-                    messages, sink if on_text is not None else None, limit, json_reply, most
-                )
+                reply = self._parsed(messages, sink, limit, json_reply, most)
+                return replace(reply, discarded=thrown) if thrown.requests else reply
             except (openai.OpenAIError, StreamCut, ReportedError, Malformed) as exc:
                 failure = classify(exc, channel, what)
+                thrown = thrown.add(*_failed(exc, messages, "".join(shown)))
             if not failure.retryable or attempt == retries:
+                failure.error.discarded = thrown
                 raise failure.error
             delay = self._delay(attempt, failure.wait)
             if delay > LONGEST_WAIT:
@@ -256,7 +266,7 @@ class OpenAICompatProvider(WireReads):
                     hint="wait that long, then resume",
                 )
             # A cut answer leaves its line open on the terminal; the notice starts a new one.
-            opening = "\n" if shown else ""
+            opening = "\n" if shown and on_text is not None else ""
             self.notify(
                 f"{opening}{what}: {failure.label}; retry {attempt + 1}/{retries} in {delay:.3g} s"
             )
@@ -343,3 +353,22 @@ class OpenAICompatProvider(WireReads):
             raise classify(exc, self.channel, "listing models").error from None
         except openai.OpenAIError as exc:
             raise classify(exc, self.channel, "listing models").error from None
+
+
+def _served(messages: Messages, text: str, usage: Usage | None) -> tuple[Usage, bool]:
+    """What a thrown-away reply cost: the server's usage, else a local count (an estimate)."""
+    if usage is not None:
+        return usage, False
+    return tokens.settle(None, messages, text).usage, True
+
+
+def _failed(exc: Exception, messages: Messages, received: str) -> tuple[Usage | None, bool]:
+    """What a failed attempt cost: a request the model worked on (cut, an error inside its
+    stream, a timeout) is counted locally; one refused or never connected served nothing."""
+    import openai
+
+    worked = isinstance(exc, StreamCut | ReportedError | openai.APITimeoutError) or (
+        isinstance(exc, openai.APIError)
+        and not isinstance(exc, openai.APIStatusError | openai.APIConnectionError)
+    )
+    return _served(messages, received, None) if worked else (None, False)

@@ -7,10 +7,12 @@ runs ``studybot run --from 1 --to 1`` live against it twice: (a) in a
 pseudo-terminal of 100 columns x 40 rows, read continuously the way a
 terminal reads, and (b) piped. Prints both wall times and their ratio.
 
-    python bench/stream_draw.py [--runs 3] [--chunk 4] [--serve]
+    python bench/stream_draw.py [--runs 3] [--chunk 4] [--serve [--cut N]]
 
 ``--serve`` only starts the server and prints the environment to use it by
-hand (for example in tmux), until Ctrl-C.
+hand (for example in tmux), until Ctrl-C; ``--cut N`` drops the stream of
+every other request after N chunks, so each answer is cut once and asked
+again.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from openai_server import OpenAIServer  # noqa: E402  (the tests' server, reused)
+from openai_server import Fault, OpenAIServer  # noqa: E402  (the tests' server, reused)
 
 KEY = "sk-bench-stream-draw-0123456789"
 MODEL = "bench-model"
@@ -140,6 +142,7 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=4, help="characters per streamed chunk")
     parser.add_argument("--tokens", type=int, default=4_000, help="answer length in tokens")
     parser.add_argument("--serve", action="store_true", help="only serve, for a run by hand")
+    parser.add_argument("--cut", type=int, default=0, help="--serve: cut every other stream")
     options = parser.parse_args()
 
     from studybot.costs.tokens import count
@@ -159,7 +162,9 @@ def main() -> None:
         if options.serve:
             for name in ("STUDYBOT_BASE_URL", "STUDYBOT_MODEL", "TAOTOKEN_API_KEY"):
                 print(f"export {name}={env[name]}")
-            print("serving; Ctrl-C stops")
+            if options.cut:
+                server.script(*[Fault.cut(after_chunks=options.cut), None] * 50)
+            print("serving; Ctrl-C stops", flush=True)
             try:
                 while True:
                     time.sleep(3600)

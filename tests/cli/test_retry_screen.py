@@ -10,6 +10,8 @@ is the kept answer alone and the notice is on stderr.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pyte
 import pytest
 import test_terminal as terminal
@@ -25,7 +27,7 @@ KEPT = "## 保留的回答\n\nKEPT 这是完整的回答。\n\n1. 第一点\n2. 
 DROPPED = "the stream"  # the provider's word for a dropped stream, in its notice
 
 
-def first_then(first: str, then) -> callable:
+def first_then(first: str, then: Callable[[dict], str]) -> Callable[[dict], str]:
     """A server's model that writes ``first`` for its first request, then as ``then`` does."""
     calls = []
 

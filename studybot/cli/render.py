@@ -14,9 +14,11 @@ to what it styles. Storage keeps the text as it came.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import sys
+import time
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
@@ -232,7 +234,7 @@ def spinner(target, text: str) -> AbstractContextManager[Any]:
     return target.status(text, spinner="dots")
 
 
-REFRESHES = 10  # per second: how often the live area may be drawn again
+REFRESHES = 10  # per second: how often the open block may be rendered again
 # A line that may go on the block before a blank line: a list item (a loose list,
 # whose numbering and spacing depend on all its items), indented text (an item's
 # continuation, indented code) or HTML (some of its blocks run past blank lines).
@@ -321,7 +323,7 @@ class MarkdownStream:
         self.live = Live(
             Spinner("dots", waiting, style="dim"),
             console=target,
-            refresh_per_second=REFRESHES,
+            refresh_per_second=2 * REFRESHES,  # redraws what is rendered; renders at most 10/s
             transient=True,
             vertical_overflow="crop",
         )
@@ -333,6 +335,7 @@ class MarkdownStream:
         # leaves it and the moment that block is printed: it would vanish for a frame.
         with self.live._lock:
             for block in self.blocks.feed(text):
+                self.tail.settled()
                 self._print(block)
         if not self.shown and self.blocks.open.strip():
             self.shown = True
@@ -399,18 +402,27 @@ class MarkdownStream:
 class _OpenTail:
     """The live area: the open block's tail that fits on the screen.
 
-    Drawn by rich's refresh thread; the block is rendered again only when it changed.
+    rich draws it on every refresh and after every block printed above it;
+    the block is rendered again only when it changed, and at most
+    ``REFRESHES`` times a second, whoever asks.
     """
 
     def __init__(self, stream: MarkdownStream) -> None:
         self.stream = stream
         self.version = -1  # the ``Blocks.version`` the lines were rendered from
         self.lines: list = []
+        self.rendered_at = -math.inf  # time.monotonic() of the last rendering
+
+    def settled(self) -> None:
+        """The block shown was printed above: the area stays empty until the next rendering."""
+        self.lines = []
+        self.rendered_at = time.monotonic()
 
     def __rich_console__(self, console, options):
         stream = self.stream
-        if stream.blocks.version != self.version:
-            self.version = stream.blocks.version
+        now = time.monotonic()
+        if stream.blocks.version != self.version and now - self.rendered_at >= 1 / REFRESHES:
+            self.version, self.rendered_at = stream.blocks.version, now
             lines, _ = stream.render(stream.blocks.open)
             self.lines = stream._placed(lines)
         window = max(console.height - 4, 4)

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 Messages = list[dict[str, str]]  # one request: a list of {role, content} messages
 TextSink = Callable[[str], None]  # receives an answer's text as it streams in
 Notify = Callable[[str], None]  # receives a one-line notice (a retry, a wait) for the user
+# Called when the text streamed to a TextSink since its request went out is dropped: that
+# attempt was abandoned (cut, or dropped) and the request goes again; a notice follows.
+Discard = Callable[[], None]
 
 
 @dataclass(frozen=True)

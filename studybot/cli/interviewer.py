@@ -50,8 +50,7 @@ class InterviewScreen(TerminalListener, InterviewListener):
         self._open_stream()
 
     def turn_recorded(self, turn, question) -> None:
-        if self.cleaner.tail:
-            self._say(self.cleaner.close(), nl=False)
+        self._write_pending()
         if not self._close_stream():
             self._say("")
         if turn.answer.strip() != question.question.strip():

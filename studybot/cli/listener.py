@@ -3,7 +3,9 @@
 Questions and answers go to stdout, prompts and per-turn figures to
 stderr, through this one listener. On a terminal answers are drawn as
 Markdown while they stream, with a spinner until the first token; piped,
-they are the model's raw text. Every line is wrapped at word boundaries to
+they are the model's raw text, each written once its reply is whole, so
+stdout holds only replies that are kept (an attempt the provider
+abandons and asks again is dropped, on a terminal taken off the screen). Every line is wrapped at word boundaries to
 the terminal (``wrap.wrap``). In a quiz the reveal is the answer once,
 with a mark beside each key point (``cli.reveal``); the per-turn figures
 show in read mode, and in a quiz only with ``--stats``.
@@ -62,6 +64,8 @@ class TerminalListener:
         self.drawn = not quiet and self.out.is_terminal
         self.stream: MarkdownStream | None = None  # the answer being drawn
         self.cleaner = PrintableStream()  # a piped answer's chunks, without escape codes
+        self.pending: list[str] = []  # a piped answer's text, written when its reply is whole
+        self.reopen = False  # an abandoned answer was taken off the screen; its retry is drawn
         self.held: list[str] | None = None  # an answer key kept for the reveal (offline quiz)
         self.waiting = None  # the spinner of a summary in the making
         self.segment_shown: int | None = None
@@ -74,6 +78,17 @@ class TerminalListener:
     def notice(self, text: str) -> None:
         """A provider's notice (a retry, a second try with more room), on stderr."""
         echo(text)
+        if self.reopen:  # the retry's answer is drawn below the notice, spinner first
+            self._open_stream()
+
+    def discarded(self) -> None:
+        """The answer streamed so far is dropped: off the screen, or never written."""
+        if self.stream is not None:
+            self.stream.discard()
+            self.stream = None
+            self.reopen = True
+        self.pending.clear()
+        self.cleaner = PrintableStream()
 
     def _say(self, line: str = "", nl: bool = True, meaning: str | None = None) -> None:
         """A line of the question and answer: stdout (stderr under --json), wrapped."""
@@ -126,16 +141,24 @@ class TerminalListener:
         if self.held is not None:
             self.held.append(chunk)
             return
+        if self.reopen:
+            self._open_stream()
         if self.stream is not None:
             self.stream.feed(chunk)
             return
-        self._say(self.cleaner.feed(chunk), nl=False)  # a split escape code is held back
-        (sys.stderr if self.quiet else sys.stdout).flush()
+        self.pending.append(self.cleaner.feed(chunk))  # a split escape code is held back
+
+    def _write_pending(self) -> None:
+        """A piped answer, its reply whole: written at once."""
+        text = "".join(self.pending) + self.cleaner.close()
+        self.pending.clear()
+        if text:
+            self._say(text, nl=False)
+            (sys.stderr if self.quiet else sys.stdout).flush()
 
     def turn_recorded(self, turn, question) -> None:
         self.done += 1
-        if self.cleaner.tail:
-            self._say(self.cleaner.close(), nl=False)
+        self._write_pending()
         if self.held is None and not self._close_stream():
             self._say("")
         if self.stats:
@@ -286,6 +309,7 @@ class TerminalListener:
         return text
 
     def follow_up_answered(self, follow_up) -> None:
+        self._write_pending()
         if not self._close_stream():
             self._say("")
         figures = (
@@ -319,7 +343,11 @@ class TerminalListener:
         self.summary_shown = summary
 
     def close(self) -> None:
-        """Stop anything still drawing (an interrupted answer or summary)."""
+        """Stop anything still drawing (an interrupted answer or summary).
+
+        A piped answer cut short by the stop is not written: it is not kept.
+        """
+        self.pending.clear()
         self._close_stream()
         self._stop_waiting()
 
@@ -344,6 +372,7 @@ class TerminalListener:
             self.out.print(segment.summary_in, style=STYLES["summary"], markup=False)
 
     def _open_stream(self) -> None:
+        self.reopen = False
         if self.drawn:
             self.stream = MarkdownStream(self.out)
 

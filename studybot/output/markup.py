@@ -70,6 +70,26 @@ def readable_math(text: str) -> str:
     return _prose(text, lambda chunk: MATH.sub(quote, chunk))
 
 
+def unclosed(text: str) -> bool:
+    """Whether text after ``text`` could still change how it reads: a fenced block
+    running to its end, or a formula or code span opened and not closed in it."""
+    prose = []
+    for code, chunk in _parts(text):
+        if not code:
+            prose.append(chunk)
+        elif chunk.lstrip(" ").startswith(("```", "~~~")) and not _fence_closed(chunk):
+            return True
+    rest = MATH.sub("", "".join(prose))
+    return any(mark in rest for mark in ("$$", "\\[", "\\(", "`"))
+
+
+def _fence_closed(block: str) -> bool:
+    """Whether a fenced block (as ``CODE`` matched it) ends with its closing fence."""
+    lines = block.rstrip("\n").split("\n")
+    fence = re.match(r" {0,3}(`{3,}|~{3,})", lines[0]).group(1)
+    return len(lines) > 1 and lines[-1].strip() == fence
+
+
 def escape_html_like(text: str) -> str:
     """``<think>``, ``</s>`` and friends as visible text in CommonMark (code, formulas untouched)."""
 

@@ -99,6 +99,7 @@ def run(
 ) -> SessionRecord:
     """Interview every question of ``session`` not yet done, then ask the missing ratings."""
     study.provider.notify = listener.notice
+    study.provider.discard = listener.discarded
     answered = {turn.question_id: turn for turn in store.turns(session.id)}
     if answered:
         from studybot.study.recorded import session_requests

@@ -34,6 +34,10 @@ class Listener:
     def notice(self, text: str) -> None:
         """A one-line notice from the provider (a retry, a wait, a second try)."""
 
+    def discarded(self) -> None:
+        """The text streamed since this answer's request went out is dropped: the
+        attempt was abandoned and the request goes again (a notice says why)."""
+
     def question_started(self, segment: SegmentRecord, question: Question) -> None: ...
 
     def draft_found(self, question: Question, draft: str) -> None:

@@ -173,6 +173,7 @@ def answer_lengths(
 def run(study: Study, store: Store, session: SessionRecord, listener: Listener) -> SessionRecord:
     """Answer every unanswered question of ``session`` and write missing summaries."""
     study.provider.notify = listener.notice
+    study.provider.discard = listener.discarded
     answered = {turn.question_id: turn for turn in store.turns(session.id)}
     if answered:
         # A provider that simulates its cache must see what this session sent

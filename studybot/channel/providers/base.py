@@ -6,7 +6,9 @@ requests a provider may decline by answering None: ``grade`` (the caller
 then grades with the local estimate) and ``probe`` (the caller then makes
 its follow-up question from the rubric). Notices a provider has for the
 user (a retry, a wait) go to ``notify``, which the study loop connects to
-its Listener.
+its Listener. When an answer already streamed to ``on_text`` is abandoned
+and asked again, the provider calls ``discard`` first, then notifies why:
+whoever drew that text takes it back, so only the kept reply stays.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from studybot.types import Messages, Notify, Reply, TextSink
+from studybot.types import Discard, Messages, Notify, Reply, TextSink
 
 if TYPE_CHECKING:
     from studybot.bank import Question
@@ -24,11 +26,16 @@ def quiet(line: str) -> None:
     """The notify of a provider nobody listens to."""
 
 
+def kept() -> None:
+    """The discard of a provider whose streamed text nobody draws."""
+
+
 class Provider(Protocol):
     name: str  # "offline" or "openai-compat": shown and stored, never compared
     model: str
     live: bool  # a real model answers (False: the bank's answer key)
     notify: Notify
+    discard: Discard  # the text streamed so far is dropped; a notice follows
 
     def warm(self, requests: Iterable[tuple[Messages, str | None]]) -> None:
         """See the (request, reply) pairs a resumed session sent before this process."""

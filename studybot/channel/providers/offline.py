@@ -15,7 +15,7 @@ from typing import Any
 
 from studybot.bank import Bank, Question
 from studybot.bank.text import clip
-from studybot.channel.providers.base import quiet
+from studybot.channel.providers.base import kept, quiet
 from studybot.costs import tokens
 from studybot.costs.cache.rules import PromptCache
 from studybot.types import Messages, Notify, Reply, TextSink, Usage
@@ -95,6 +95,7 @@ class OfflineProvider:
         self.delay = delay
         self.cache = cache  # None: report no cached tokens
         self.notify = notify  # it never has anything to say
+        self.discard = kept  # nor asks anything twice
 
     def warm(self, requests: Iterable[tuple[Messages, str | None]]) -> None:
         """Replay (messages, reply) sent before this process (a resumed session) into the cache."""

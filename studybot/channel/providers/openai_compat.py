@@ -22,7 +22,7 @@ from studybot.bank import Question
 from studybot.channel.checks import key_facts, origin
 from studybot.channel.config import Settings
 from studybot.channel.providers import json_modes
-from studybot.channel.providers.base import quiet
+from studybot.channel.providers.base import kept, quiet
 from studybot.channel.providers.failures import (
     Channel,
     Malformed,
@@ -81,6 +81,7 @@ class OpenAICompatProvider(WireReads):
         self.model = settings.model
         self.sleep = sleep
         self.notify = notify
+        self.discard = kept
         self.jitter = jitter
         key = settings.api_key() or ("no-key" if settings.local else "")  # the SDK needs one
         facts = key_facts(settings)
@@ -216,7 +217,10 @@ class OpenAICompatProvider(WireReads):
         if cut and larger <= limit:
             return reply  # the window has no more room to give
         why = f"was cut at {limit} tokens" if cut else "came back empty"
-        self.notify(f"\n{what}: the answer {why}; asking once more with room for {larger}")
+        self._abandoned(
+            on_text is not None and bool(reply.text),
+            f"{what}: the answer {why}; asking once more (retry 1/1) with room for {larger}",
+        )
         thrown = reply.discarded.add(*_served(messages, reply.text, reply.usage))
         try:
             again = self._retrying(messages, on_text, what, larger, json_reply, most)
@@ -265,13 +269,19 @@ class OpenAICompatProvider(WireReads):
                     f"{failure.label}; the provider asks to wait {delay:.0f} s before retrying",
                     hint="wait that long, then resume",
                 )
-            # A cut answer leaves its line open on the terminal; the notice starts a new one.
-            opening = "\n" if shown and on_text is not None else ""
-            self.notify(
-                f"{opening}{what}: {failure.label}; retry {attempt + 1}/{retries} in {delay:.3g} s"
+            self._abandoned(
+                bool(shown),
+                f"{what}: {failure.label}; retry {attempt + 1}/{retries} in {delay:.3g} s",
             )
             self.sleep(delay)
         raise AssertionError("unreachable")  # the loop returns or raises
+
+    def _abandoned(self, shown: bool, notice: str) -> None:
+        """An attempt is given up and the request goes again: the text it streamed is
+        taken back (``discard``) before the user is told why."""
+        if shown:
+            self.discard()
+        self.notify(notice)
 
     def _parsed(
         self,

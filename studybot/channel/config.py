@@ -72,6 +72,9 @@ class Settings:
     # The grader's channel (PROFILE_KEYS over these settings), empty for none; and its origin.
     side: dict[str, str] = field(default_factory=dict, compare=False)
     side_origin: str = field(default="", compare=False)
+    # What /props or /tokenize said the server is ("llama.cpp", "tokenize"), set by
+    # channel.engine once it asked: an engine that decodes by grammar takes length bounds.
+    engine: str = field(default="", compare=False)
 
     def source(self, name: str) -> str:
         return self.sources.get(name, "default")
@@ -86,7 +89,11 @@ class Settings:
         return not self.offline and (self.local or self.api_key() is not None)
 
 
-_FIELDS = {f.name: f for f in fields(Settings) if f.name not in ("sources", "side", "side_origin")}
+_FIELDS = {
+    f.name: f
+    for f in fields(Settings)
+    if f.name not in ("sources", "side", "side_origin", "engine")
+}
 
 ENV_NAMES = {
     "base_url": "STUDYBOT_BASE_URL",
@@ -268,7 +275,7 @@ def grader_settings(settings: Settings) -> Settings | None:
     values = dict(settings.side)
     if "base_url" in values:
         values["base_url"] = values["base_url"].rstrip("/")
-    grader = replace(settings, **values, grader="", provider="", offline=False)
+    grader = replace(settings, **values, grader="", provider="", offline=False, engine="")
     sources = {**settings.sources, **dict.fromkeys(values, settings.side_origin)}
     object.__setattr__(grader, "sources", sources)
     object.__setattr__(grader, "side", {})

@@ -85,6 +85,7 @@ def attach(settings: Settings, notify: Notify) -> tuple[Settings, str | None]:
             "counting tokens locally (cl100k, not the engine's tokenizer)"
         )
     tokens.use(ServerTokens(client, engine, settings.model, notify))
+    settings = replace(settings, engine=engine.kind)
     if engine.kind != "llama.cpp" or settings.cache_rule:
         return settings, None
     chosen = replace(settings, cache_rule="llamacpp", cache_slots=engine.slots)

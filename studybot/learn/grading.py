@@ -286,14 +286,18 @@ def schema(count: int) -> dict:
     """The reply's JSON schema for ``count`` points, strict: the API itself refuses another shape.
 
     The list holds exactly ``count`` points, numbered 1..count: an empty list
-    is no grade (the engine's grammar must not stop at ``[]``).
+    is no grade (the engine's grammar must not stop at ``[]``). The quote and
+    the advice carry the lengths studybot keeps of them (``maxLength``): an
+    engine that decodes by grammar (llama.cpp, vLLM) cannot run on inside a
+    string until the reply is cut; hosted APIs, whose strict mode refuses
+    length keywords, get the schema without them (``json_modes.unbounded``).
     """
     point = {
         "type": "object",
         "properties": {
             "n": {"type": "integer", "minimum": 1, "maximum": count},
             "state": {"type": "string", "enum": list(STATES)},
-            "evidence": {"type": "string"},
+            "evidence": {"type": "string", "maxLength": EVIDENCE_CHARS},
         },
         "required": ["n", "state", "evidence"],
         "additionalProperties": False,
@@ -302,7 +306,7 @@ def schema(count: int) -> dict:
         "type": "object",
         "properties": {
             "points": {"type": "array", "items": point, "minItems": count, "maxItems": count},
-            "advice": {"type": "string"},
+            "advice": {"type": "string", "maxLength": ADVICE_CHARS},
         },
         "required": ["points", "advice"],
         "additionalProperties": False,
@@ -312,14 +316,15 @@ def schema(count: int) -> dict:
 # A grade's reply is bounded: the JSON of its points with short quotes, then a line of advice.
 # A point is {"n": 1, "state": "contradicted", "evidence": "…"} with the line's indent:
 # about 30 tokens of keys and punctuation, and a quote of at most 40 characters (the
-# prompt's bound) at up to 2 tokens a character (CJK under cl100k) = 80; 120 leaves room.
-# Around them: the braces, the advice sentence (~60 characters) and perhaps a ```json fence.
+# prompt's bound) at up to 2 tokens a character (CJK under cl100k) = 80; 120 leaves room
+# (and holds the schema's 80-character bound at a token a character). Around them: the
+# braces, perhaps a ```json fence, and the advice: ~60 characters asked, 200 at most.
 POINT_TOKENS = 120  # output tokens per key point
-REPLY_BASE_TOKENS = 200  # output tokens for the advice and the object around the points
+REPLY_BASE_TOKENS = 250  # output tokens for the advice and the object around the points
 
 
 def reply_tokens(count: int) -> int:
-    """The output tokens a grade of ``count`` points may take (5 points: 800)."""
+    """The output tokens a grade of ``count`` points may take (5 points: 850)."""
     return REPLY_BASE_TOKENS + POINT_TOKENS * count
 
 

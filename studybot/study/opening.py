@@ -67,8 +67,10 @@ def open_study(options: Options) -> tuple[Study, str | None]:
         bank = banks.load(ref)
         storable(ref)
         key = ref or bank.name
-    provider, notice = providers.choose(settings, bank)
+    # The engine is asked first: the provider takes what it said (its cache rule,
+    # and whether it decodes by grammar). Its later notices go to the provider's.
     settings, counting = engine.attach(settings, lambda line: provider.notify(line))
+    provider, notice = providers.choose(settings, bank)
     notice = "\n".join(line for line in (notice, counting) if line) or None
     return Study(bank=bank, provider=provider, settings=settings, key=key), notice
 

@@ -142,3 +142,44 @@ def test_a_grade_cut_at_its_limit_is_not_asked_again(invoke, keyed):
     assert data["source"] == "offline-fallback"
     limit = grading.reply_tokens(Q22)
     assert f"the model's grade was cut at its limit of {limit} tokens" in data["note"]
+
+
+def lengths(request) -> dict:
+    """The string bounds a strict-schema request carried: {field: maxLength}."""
+    schema = request.body["response_format"]["json_schema"]["schema"]
+    point = schema["properties"]["points"]["items"]["properties"]
+    return {
+        "evidence": point["evidence"].get("maxLength"),
+        "advice": schema["properties"]["advice"].get("maxLength"),
+    }
+
+
+def test_an_engine_that_decodes_by_grammar_gets_bounded_strings_and_a_grade_budget(invoke, keyed):
+    """llama.cpp's grammar cannot run on inside a quote until the reply is cut, and a
+    small max_output_tokens (the answers' cap) does not cut the grade."""
+    from engine_server import EngineServer
+
+    (keyed / "config.toml").write_text(
+        'retry_backoff = 0.001\ntoken_counter = "server"\nmax_output_tokens = 256\n',
+        encoding="utf-8",
+    )
+    with EngineServer(key=KEY, models=[MODEL], answer=lambda b: points(Q22)) as server:
+        grade, _ = graded(invoke, server)
+        (request,) = server.generations
+    assert grade["source"] == "live"
+    assert lengths(request) == {"evidence": grading.EVIDENCE_CHARS, "advice": grading.ADVICE_CHARS}
+    assert request.body["max_tokens"] == grading.reply_tokens(Q22) > 256
+
+
+def test_a_hosted_api_gets_the_schema_without_length_keywords(invoke, keyed):
+    """OpenAI's strict mode refuses minLength/maxLength: an endpoint not known to be
+    an engine gets the strictest common subset, and the grade is parsed."""
+    with OpenAIServer(key=KEY, models=[MODEL], answer=lambda b: points(Q22)) as server:
+        grade, _ = graded(invoke, server)
+        (request,) = server.generations
+    assert grade["source"] == "live"
+    assert lengths(request) == {"evidence": None, "advice": None}
+    schema = json.dumps(request.body["response_format"])
+    assert "maxLength" not in schema and "minLength" not in schema
+    points_schema = request.body["response_format"]["json_schema"]["schema"]["properties"]["points"]
+    assert points_schema["minItems"] == points_schema["maxItems"] == Q22

@@ -16,11 +16,31 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 SCHEMA, OBJECT, TEXT = "json_schema", "json_object", "text"
 LADDER = (SCHEMA, OBJECT, TEXT)  # strongest first
 FILE_NAME = "json-modes.json"
+LENGTH_KEYS = ("minLength", "maxLength")
+
+
+def unbounded(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """``schema`` without its string lengths: the strictest common subset hosted APIs take.
+
+    OpenAI's strict mode (and Azure's) refuses ``minLength``/``maxLength``;
+    engines that decode by grammar honour them (``Settings.engine``).
+    """
+
+    def strip(node: Any) -> Any:
+        if isinstance(node, Mapping):
+            return {k: strip(v) for k, v in node.items() if k not in LENGTH_KEYS}
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+
+    return strip(schema)
 
 
 def path() -> Path:

@@ -153,7 +153,11 @@ class OpenAICompatProvider(WireReads):
         once on screen.
         """
         what = f"grading question {question.id}"
-        limit = min(limit or self.settings.max_output_tokens, self.settings.max_output_tokens)
+        # A grade's own bound, not the answers' max_output_tokens: a small answer cap
+        # must not cut every grade mid-string.
+        limit = limit or self.settings.max_output_tokens
+        if schema is not None and not self.settings.engine:
+            schema = json_modes.unbounded(schema)
         strongest = json_modes.SCHEMA if schema is not None else json_modes.OBJECT
         ladder = json_modes.modes(self.settings.base_url, self.model, strongest)
         retries, refusal = GRADE_RETRIES, ""

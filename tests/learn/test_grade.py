@@ -9,9 +9,9 @@ import pytest
 from openai_server import OpenAIServer
 from scripted import Scripted, learner_text, quiz
 
-from studybot.channel.providers.json_modes import unbounded
 from studybot import bank
 from studybot.bank import Question
+from studybot.channel.providers.json_modes import unbounded
 from studybot.learn import grading as grade
 from studybot.storage.store import Store
 

@@ -367,11 +367,18 @@ def parse(
     if not data["points"]:
         raise Malformed(f"an empty points list, expected {len(points)} points")
     marks: dict[int, tuple[str, str]] = {}
-    for item in data["points"]:
-        item = item if isinstance(item, dict) else {}
-        n, state, evidence = item.get("n"), item.get("state"), item.get("evidence")
-        if not isinstance(n, int) or isinstance(n, bool) or n in marks:
-            raise Malformed("a point without its own integer n")
+    items = [item if isinstance(item, dict) else {} for item in data["points"]]
+    numbers = [item.get("n") for item in items]
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+        raise Malformed("a point without an integer n")
+    if len(items) == len(points) and sorted(numbers) != list(range(1, len(points) + 1)):
+        # Exactly one mark per point but numbered over again (a grammar that lets a small
+        # model repeat n = 1): the marks stand in the order the points were asked.
+        numbers = list(range(1, len(points) + 1))
+    for item, n in zip(items, numbers, strict=True):
+        state, evidence = item.get("state"), item.get("evidence")
+        if n in marks:
+            raise Malformed(f"point {n} marked twice")
         if state not in STATES:
             said = clip(repr(state), 40)
             raise Malformed(f"point {n}: state {said} is not one of {', '.join(STATES)}")

@@ -130,6 +130,36 @@ def test_a_malformed_grading_reply_is_refused(reply):
         grade.parse(reply, ["a", "b"])
 
 
+def marks(*numbered: tuple) -> str:
+    items = [{"n": n, "state": state, "evidence": quote} for n, state, quote in numbered]
+    return json.dumps({"points": items, "advice": "再看第 2 点"}, ensure_ascii=False)
+
+
+def test_one_mark_per_point_numbered_over_again_stands_in_the_order_asked():
+    """A small model under llama.cpp's grammar wrote n = 1 for every point: with exactly
+    one mark per point they are read in order, not thrown away as malformed."""
+    reply = marks((1, "covered", "分块"), (1, "missed", ""), (1, "partly", "SRAM"))
+    results, _ = grade.parse(reply, ["a", "b", "c"])
+    assert [(r.point, r.state, r.evidence) for r in results] == [
+        ("a", grade.COVERED, "分块"),
+        ("b", grade.MISSED, None),
+        ("c", grade.PARTLY, "SRAM"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "numbered",
+    [
+        ((1, "covered", "x"), (1, "missed", ""), (2, "missed", "")),  # a point marked twice
+        ((1, "covered", "x"), ("2", "missed", "")),  # an n that is no integer
+        ((1, "covered", "x"), (True, "missed", "")),
+    ],
+)
+def test_marks_that_cannot_be_placed_are_still_malformed(numbered):
+    with pytest.raises(grade.Malformed):
+        grade.parse(marks(*numbered), ["a", "b"])
+
+
 def test_a_well_formed_grading_reply_is_read_point_by_point():
     results, advice = grade.parse(
         json.dumps(

@@ -496,6 +496,19 @@ def report(
         for e, x in zip(every, exchanges, strict=True)
     )
     every_rows = sum(e is not None for e in every)
+    every_differs = []
+    for n, (e, x) in enumerate(zip(every, exchanges, strict=True)):
+        if e is None or x.usage is None or e == usage_figures(x.usage).cached:
+            continue
+        why = ""
+        before = usage_figures(exchanges[n - 1].usage) if n else None
+        into = usage_figures(x.usage).cached - before.prompt if before else -1
+        if before and 0 <= into < before.answer:
+            why = (
+                f": the slot holds the ids the engine generated for #{n}'s reply; its text, "
+                f"tokenized again, agrees with only the first {into} of {before.answer}"
+            )
+        every_differs.append(f"#{n + 1} engine {usage_figures(x.usage).cached:,}, rule {e:,}{why}")
     not_replayed = Counter()
     print(
         f"{'#':>3} {'kind':<7} {'Q/seg':>5} {'http':>4} {'finish':<6} │ "
@@ -529,7 +542,7 @@ def report(
             count_equal += count == figures.prompt
         guess = predicted.get((kind, key)) if last else None
         if guess is None:
-            not_replayed["discarded" if not last else kind] += 1
+            not_replayed[f"discarded {kind}" if not last else kind] += 1
         elif exchange.usage:
             predicted_rows += 1
             if guess == figures.cached:
@@ -623,6 +636,8 @@ def report(
             f"{every_equal} of {every_rows} requests",
             file=out,
         )
+        for line in every_differs:
+            print(f"  {line}", file=out)
     if differences:
         print(f"{len(differences)} figures differ between the engine and studybot:", file=out)
         for line in differences:

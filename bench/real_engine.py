@@ -688,6 +688,8 @@ def bench(
                 kept.write(json.dumps(exchange.__dict__, ensure_ascii=False) + "\n")
         (work / "studybot-show.json").write_text(json.dumps(show, ensure_ascii=False, indent=1))
         (work / "studybot-cache.json").write_text(json.dumps(replay, ensure_ascii=False, indent=1))
+        calls = {f"{phase} {path}": n for (phase, path), n in sorted(proxy.calls.items())}
+        (work / "engine-calls.json").write_text(json.dumps(calls, indent=1))
     finally:
         server.shutdown()
         engine.terminate()

@@ -5,7 +5,8 @@ binary and ``STUDYBOT_LLAMA_MODEL`` a GGUF model (docs/real-engine.md: the
 build and the tiny random-weight Qwen2). Through ``bench/real_engine.py`` it
 runs ``studybot run --from 1 --to 16 --quiz`` in a pseudo-terminal with
 live grading and compares the engine's usage, request by request, with what
-studybot stored.
+studybot stored, with ``token_counter = "server"`` (studybot counts with the
+engine's /tokenize).
 """
 
 from __future__ import annotations
@@ -47,11 +48,23 @@ def test_the_quiz_finishes_and_every_question_is_graded(totals):
     assert totals["grades"]["questions"] == 16
 
 
-def test_studybot_counts_every_token_the_engine_served(totals):
+def test_studybot_counts_every_request_and_token_the_engine_served(totals):
     engine, ours = totals["engine"], totals["studybot"]
-    assert (ours["prompt"], ours["answer"]) == (engine["prompt"], engine["answer"])
-    assert ours["requests"] == engine["requests"]
+    assert ours == engine  # requests, prompt, cached and answer tokens
     assert totals["differences"] == []
+
+
+def test_with_the_server_tokenizer_every_prompt_count_equals_the_engines(totals):
+    equal, rows = totals["prompt_count_equal"]
+    assert rows >= 16  # an answer per question, and the summaries
+    assert equal == rows
+
+
+def test_the_tokenizer_calls_stay_out_of_the_request_table(totals):
+    calls = totals["tokenizer_calls"]
+    assert calls.get("run /props", 0) >= 1
+    assert calls.get("run /tokenize", 0) >= 1
+    assert totals["engine"]["requests"] == totals["studybot"]["requests"]
 
 
 def test_every_live_grade_is_parsed_none_falls_back(totals):

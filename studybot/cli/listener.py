@@ -312,6 +312,11 @@ class TerminalListener:
         self._write_pending()
         if not self._close_stream():
             self._say("")
+        from studybot.channel.providers.offline import answered_follow_up
+
+        if not answered_follow_up(follow_up.answer):  # offline: no request, no figures
+            echo("follow-up saved, not answered (offline)", meaning="tokens")
+            return
         figures = (
             f" · prompt {number(follow_up.prompt_tokens)} · answer "
             f"{number(follow_up.completion_tokens)}"

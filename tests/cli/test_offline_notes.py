@@ -17,7 +17,10 @@ def test_an_offline_follow_up_puts_no_placeholder_or_second_key_points_in_the_no
     child.expect("追问")
     child.send("批大小会影响吗")
     child.send("\r")
-    child.expect("follow-up saved")
+    child.expect(FOLLOW_UP_NOT_ANSWERED)
+    child.expect("follow-up saved, not answered \\(offline\\)")
+    said = child.before  # between the notice and the saved line: the key is not shown again
+    assert "参考要点" not in said and "prompt" not in said
     child.expect(PROMPT)
     child.send("q")
     assert finish(child) == 0

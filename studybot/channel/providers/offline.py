@@ -154,6 +154,5 @@ class OfflineProvider:
         text: str,
         on_text: TextSink | None = None,
     ) -> Reply:
-        reference = answer_text(question)
-        body = f"{FOLLOW_UP_NOT_ANSWERED}\n第 {question.id} 题的参考要点：\n{reference}"
-        return self._reply(messages, body, on_text)
+        # Said once: the answer with its key points is already on screen above.
+        return self._reply(messages, FOLLOW_UP_NOT_ANSWERED, on_text)

@@ -21,6 +21,15 @@ from studybot import __version__
 class Group(click.Group):
     """A click group whose commands end in the one error boundary (``studybot.launch``)."""
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """``--no-color`` anywhere before ``--`` is the group's, as NO_COLOR is everywhere:
+        ``studybot bank show 23 --no-color`` works as ``studybot --no-color bank show 23``."""
+        if ctx.parent is None and "--no-color" in args:
+            end = args.index("--") if "--" in args else len(args)
+            if "--no-color" in args[:end]:
+                args = ["--no-color", *(a for a in args[:end] if a != "--no-color"), *args[end:]]
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)

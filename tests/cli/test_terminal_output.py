@@ -146,3 +146,24 @@ def test_numbers_bars_and_sparklines():
     assert bar(1, 100, width=8) == "▏" and bar(0, 0) == ""
     line = sparkline([1, 2, 4, 8, 1])
     assert len(line) == 5 and line[3] == "█" and line[0] == line[4] < line[1] < line[2]
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_no_color_works_after_the_command_too(studybot_home, where):
+    """As NO_COLOR does: `studybot show 99 --no-color` is `studybot --no-color show 99`."""
+    args = ["--no-color", "show", "99"] if where == "before" else ["show", "99", "--no-color"]
+    child = pexpect.spawn(
+        command(), args, env=environment(studybot_home), encoding="utf-8", timeout=30
+    )
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+    assert "Error: no session 99" in child.before
+    assert "\x1b[" not in child.before
+
+
+def test_a_no_color_after_the_separator_stays_an_argument(invoke):
+    """After `--` it is text the command reads, not the flag (here: a bank name)."""
+    result = invoke("bank", "show", "--bank", "x", "--", "--no-color")
+    assert result.exit_code == 2
+    assert "--no-color" in result.stderr

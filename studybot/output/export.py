@@ -291,7 +291,28 @@ def _recall(view: SessionView) -> dict[int, list[str]]:
         lines = [f"**我的作答**（{' · '.join(facts)}）：" if facts else "**我的作答**："]
         quoted = [f"> {escape_html_like(line)}" for line in attempt.strip().splitlines()]
         out[question_id] = [*lines, "", *(quoted or ["> _（先想后看，没有写下作答）_"]), ""]
+        if g is not None and g.points:
+            out[question_id] += [*_point_marks(g.points), ""]
     return out
+
+
+MARK_LEGEND = "✓ 答到 · ½ 部分 · ✗ 没答 · ⚠ 说错"
+
+
+def _point_marks(points) -> list[str]:
+    """The confirmed mark of each key point, as the reveal showed it: a study record.
+
+    A contradicted point keeps the learner's words that contradicted it.
+    """
+    from studybot.learn.marks import CONTRADICTED, MARKS
+
+    lines = [f"**要点对照**（{MARK_LEGEND}）：", ""]
+    for n, mark in enumerate(points, start=1):
+        line = f"{n}. {MARKS.get(mark.state, '?')} {escape_html_like(mark.point)}"
+        if mark.state == CONTRADICTED and mark.evidence:
+            line += f" — 你写的：“{escape_html_like(mark.evidence)}”"
+        lines.append(line)
+    return lines
 
 
 def _summary_lines(summary: str) -> list[str]:

@@ -240,3 +240,38 @@ def test_render_gives_each_text_format():
     assert export.render(view, "md") == export.to_markdown(view)
     assert json.loads(export.render(view, "json")) == export.session_json(view)
     assert export.render(view, "anki").startswith("#separator:tab\n")
+
+
+def test_the_notes_keep_each_points_confirmed_mark_as_an_ordered_list():
+    """A quiz's notes are a study record: every key point with the mark the learner confirmed."""
+    from markdown_it import MarkdownIt
+
+    from studybot.learn.marks import MARKS
+
+    view = studied(1, 4)
+    notes = export.to_markdown(view)
+    q1 = notes[notes.index("### 第 1 题") : notes.index("### 第 2 题")]
+    assert "**要点对照**（✓ 答到 · ½ 部分 · ✗ 没答 · ⚠ 说错）：" in q1
+    tokens = MarkdownIt().parse(q1[q1.index("**要点对照**") :])
+    items = [t.content for t in tokens if t.type == "inline"][1:]  # after the legend
+    stored = view.grades[1].points
+    assert [item.split(" ", 1)[0] for item in items] == [MARKS[p.state] for p in stored]
+    assert [item.split(" ", 1)[1] for item in items] == [p.point for p in stored]
+    assert any(t.type == "ordered_list_open" for t in tokens)
+
+
+def test_a_contradicted_point_keeps_the_words_that_contradicted_it():
+    from studybot.storage.records import PointMark
+
+    lines = export._point_marks(
+        [
+            PointMark("KV 缓存随层数线性增长", "covered", "随层数线性增长"),
+            PointMark("只缓存 K 和 V", "contradicted", "Q 也要 <缓存>"),
+            PointMark("GQA 减少 KV 头", "missed", None),
+        ]
+    )
+    assert lines[2:] == [
+        "1. ✓ KV 缓存随层数线性增长",
+        "2. ⚠ 只缓存 K 和 V — 你写的：“Q 也要 &lt;缓存>”",
+        "3. ✗ GQA 减少 KV 头",
+    ]

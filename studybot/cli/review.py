@@ -243,31 +243,63 @@ def progress(bank_ref: str | None, as_json: bool, plot: Path | None) -> None:
         click.echo(f"Wrote {plot}", err=True)
 
 
+# Columns a narrow terminal drops first (``show`` does the same): the bar repeats "seen",
+# the day and the true retention are in --json; the title keeps at least TITLE_CELLS.
+PROGRESS_DROPPED_FIRST = ("", "last", "true", "failed")
+TITLE_CELLS = 12  # a chapter title is never cut below this (6 Chinese characters)
+
+
 def _render_progress(report) -> None:
+    from rich.cells import cell_len
     from rich.progress_bar import ProgressBar
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=Text(f"{report.title} ({report.bank})"), title_justify="left", box=None)
-    headings = ("ch", "title", "seen", "", "due", "failed", "grade", "retention", "true", "last")
-    for heading in headings:
-        justify = "left" if heading in {"title", ""} else "right"
-        table.add_column(heading, justify=justify, no_wrap=heading != "title")
+    console = stdout_console()
+    rows = []
     for c in report.chapters:
         colour = "grey50" if c.retention is None else _colour(c.retention)
-        table.add_row(
-            str(c.chapter),
-            Text(c.title, no_wrap=True, overflow="ellipsis"),
-            f"{c.seen}/{c.total}",
-            ProgressBar(total=c.total, completed=c.seen, width=10, complete_style=colour),
-            str(c.due) if c.due == c.due_today else f"{c.due} ({c.due_today})",
-            Text(f"✗ {c.failed}", style="bold red") if c.failed else Text("0"),
-            _percent(c.mean_grade),
-            Text(_percent(c.retention), style=colour if c.retention is not None else ""),
-            _percent(c.recall.share),
-            (c.last_studied or "-")[5:10] or "-",  # the day; --json has the time
+        rows.append(
+            {
+                "ch": str(c.chapter),
+                "title": Text(c.title, no_wrap=True, overflow="ellipsis"),
+                "seen": f"{c.seen}/{c.total}",
+                "": ProgressBar(total=c.total, completed=c.seen, width=10, complete_style=colour),
+                "due": str(c.due) if c.due == c.due_today else f"{c.due} ({c.due_today})",
+                "failed": Text(f"✗ {c.failed}", style="bold red") if c.failed else Text("0"),
+                "grade": _of(c.mean_grade, c.graded),
+                "retention": Text(
+                    _of(c.retention, c.rated), style=colour if c.retention is not None else ""
+                ),
+                "true": _percent(c.recall.share),
+                "last": (c.last_studied or "-")[5:10] or "-",  # the day; --json has the time
+            }
         )
-    console = stdout_console()
+    headings = ["ch", "title", "seen", "", "due", "failed", "grade", "retention", "true", "last"]
+
+    def cells(cell) -> int:
+        return 10 if not isinstance(cell, str | Text) else cell_len(str(cell))
+
+    def needed(kept: list[str]) -> int:
+        widest = {h: max([cell_len(h), *(cells(r[h]) for r in rows)]) for h in kept}
+        widest["title"] = min(widest["title"], TITLE_CELLS)
+        return sum(widest.values()) + 2 * len(kept)
+
+    for heading in PROGRESS_DROPPED_FIRST:
+        if needed(headings) <= console.width:
+            break
+        headings.remove(heading)
+    table = Table(title=Text(f"{report.title} ({report.bank})"), title_justify="left", box=None)
+    for heading in headings:
+        justify = "left" if heading in {"title", ""} else "right"
+        table.add_column(
+            heading,
+            justify=justify,
+            no_wrap=heading != "title",
+            min_width=TITLE_CELLS if heading == "title" else None,
+        )
+    for row in rows:
+        table.add_row(*(row[h] for h in headings))
     console.print(table)
     console.print(_progress_footer(report), markup=False)
     seen = sum(c.seen for c in report.chapters)
@@ -275,6 +307,14 @@ def _render_progress(report) -> None:
         console.print(f"Nothing studied in this bank yet. {START_HINT}", markup=False)
     elif any(c.due for c in report.chapters):
         console.print(f"Due now: {_review_command(report.bank)}", markup=False)
+
+
+def _of(share: float | None, counted: int) -> str:
+    """A chapter's grade or retention and how many questions it stands on: "100% of 1".
+
+    Read is seen, not graded or retained: 8 read and 1 rated is "100% of 1", never "100%".
+    """
+    return "-" if share is None else f"{_percent(share)} of {counted}"
 
 
 def _progress_footer(report) -> str:
@@ -291,7 +331,8 @@ def _progress_footer(report) -> str:
     return (
         f"due today {report.due_today} ({now} now) · next 7 days: {ahead} · {true}\n"
         "seen = read or rated · due (today) · failed = last rated Again, counted 0 in retention "
-        "· true = reviews not Again, as Anki counts"
+        "· grade of N graded, retention of N rated questions · true = reviews not Again, "
+        "as Anki counts"
     )
 
 

@@ -89,6 +89,7 @@ class ChapterProgress:
     due: int  # rated and due now
     due_today: int  # rated and due by the end of the local day
     failed: int  # last rated Again
+    graded: int  # graded at least once (a quiz's attempt): what mean_grade is the mean of
     mean_grade: float | None  # 0-1; None when nothing in it was graded
     retention: float | None  # 0-1, mean over rated questions; None when none was rated
     recall: Recall  # true retention over the chapter's review log
@@ -104,6 +105,7 @@ class ChapterProgress:
             "due": self.due,
             "due_today": self.due_today,
             "failed": self.failed,
+            "graded": self.graded,
             "mean_grade": _rounded(self.mean_grade),
             "retention": _rounded(self.retention),
             "true_retention": self.recall.to_json(),
@@ -168,6 +170,7 @@ def progress(store: Store, bank: Bank, bank_key: str, now: datetime | None = Non
                 due=sum(s.due_now for s in rated),
                 due_today=sum(s.due_today for s in rated),
                 failed=sum(s.failed for s in rated),
+                graded=len(grades),
                 mean_grade=_mean(grades),
                 retention=_mean([s.retention for s in rated if s.retention is not None]),
                 recall=sum((recall.get(q.id, Recall()) for q in questions), Recall()),

@@ -116,6 +116,7 @@ def test_the_json_rounds_the_ratios_and_keeps_the_agreed_keys(store, shipped):
         "due",
         "due_today",
         "failed",
+        "graded",
         "mean_grade",
         "retention",
         "true_retention",

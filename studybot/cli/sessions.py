@@ -272,9 +272,13 @@ def _totals(console, view, peak: int) -> None:
     turns, spent = view.turns, view.spent()
     answers = [s for s in spent if s.kind == "answer"]
     prompt, cached, output = _tokens(answers)
+    # Offline nothing was sent: the counts are studybot's own and the cache hits its rule's.
+    simulated = (
+        " (simulated: offline, studybot's count and cache rule)" if not view.record.live else ""
+    )
     console.print(
         f"prompt tokens {number(prompt)} · cached {number(cached)}{_share(cached, prompt)} · "
-        f"answer tokens {number(output)} · peak context n = {number(peak)}"
+        f"answer tokens {number(output)} · peak context n = {number(peak)}{simulated}"
     )
     restarts = len({t.segment for t in turns}) > 1
     console.print(

@@ -15,7 +15,10 @@ from studybot.study.conversation import Conversation
 from studybot.study.prompt import system_prefix
 
 KEY = "sk-choose-test-0123456789abcdef"
-NOTICE = "offline: answering from the bank's answer key; set TAOTOKEN_API_KEY for a live model"
+NOTICE = (
+    "offline: answering from the bank's answer key; set TAOTOKEN_API_KEY and pass --model ID "
+    "for a live model · token, cache and KV figures are simulated"
+)
 
 
 @pytest.fixture(scope="module")
@@ -44,9 +47,15 @@ def test_the_notice_names_the_variable_the_settings_read(shipped, monkeypatch):
     monkeypatch.setenv("MY_MODEL_KEY", "")
     provider, empty = providers.choose(config.load(), shipped)
     assert provider.live is False
-    assert empty == NOTICE.replace("TAOTOKEN_API_KEY", "MY_MODEL_KEY") + (
-        " (MY_MODEL_KEY is set but empty)"
-    )
+    assert empty == NOTICE.replace("TAOTOKEN_API_KEY", "MY_MODEL_KEY (it is set but empty)")
+
+
+def test_with_a_model_set_the_notice_asks_only_for_the_key(shipped):
+    """The key alone went live and failed with "no model ID is set": the notice says both,
+    and only the key once a model is configured."""
+    write_config('model = "deepseek-v3"\n')
+    _, notice = providers.choose(config.load(), shipped)
+    assert notice == NOTICE.replace(" and pass --model ID", "")
 
 
 def test_offline_asked_for_names_where_it_was_asked(shipped, monkeypatch):

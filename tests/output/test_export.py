@@ -270,6 +270,8 @@ def test_show_prints_summaries_follow_ups_and_context_growth(invoke):
     assert "Segment summaries" in result.stdout
     assert result.stdout.count("第一行：KV 缓存线性增长") == 2
     assert "█" in result.stdout  # the growth bar
+    totals = next(line for line in lines if line.startswith("prompt tokens "))
+    assert totals.endswith("(simulated: offline, studybot's count and cache rule)")  # not measured
     growth = next(line for line in lines if line.startswith("context n per turn: "))
     assert len(growth.split(": ")[1].split(" ")[0]) == 14
     data = json.loads(invoke("show", "1", "--json").stdout)

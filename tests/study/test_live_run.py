@@ -106,6 +106,7 @@ def test_done_means_a_live_run_of_14_questions_in_segments(invoke, server):
     assert any(t.cached_tokens > 0 for t in turns)
     shown = invoke("show", str(record.id))
     assert "(local " in shown.stdout
+    assert "simulated" not in shown.stdout  # the provider's own figures are not labelled so
 
 
 def _question(question_id: int):

@@ -57,7 +57,9 @@ def test_no_bank_is_the_shipped_one_answered_offline_with_one_notice():
     assert study.bank.name == "default" and study.key == "default"
     assert len(study.bank.questions) == 200
     assert study.provider.live is False
-    assert notice == OFFLINE_NOTICE.format(var="TAOTOKEN_API_KEY")
+    assert notice == OFFLINE_NOTICE.format(
+        var="TAOTOKEN_API_KEY", empty="", model=" and pass --model ID"
+    )
     assert study.settings.segment_max == 6 and study.settings.source("segment_max") == "flag"
 
 

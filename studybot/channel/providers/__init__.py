@@ -22,7 +22,10 @@ if TYPE_CHECKING:  # annotations only: importing the contract must not load the 
 __all__ = ["Provider", "choose"]
 
 
-OFFLINE_NOTICE = "offline: answering from the bank's answer key; set {var} for a live model"
+OFFLINE_NOTICE = (
+    "offline: answering from the bank's answer key; set {var}{empty}{model} for a live model"
+    " · token, cache and KV figures are simulated"
+)
 
 
 def choose(settings: Settings, bank: Bank, notify: Notify = quiet) -> tuple[Provider, str | None]:
@@ -79,7 +82,8 @@ def _answering(settings: Settings, bank: Bank, notify: Notify) -> tuple[Provider
     if settings.offline:
         where = channel.origin(settings, "offline")
         return provider, f"offline: answering from the bank's answer key ({where})"
-    notice = OFFLINE_NOTICE.format(var=settings.env_key)
-    if channel.key_facts(settings).present:  # present but not live: the variable is empty
-        notice += f" ({settings.env_key} is set but empty)"
-    return provider, notice
+    # The key alone is not enough: without a model ID the first live run stops.
+    model = "" if settings.model else " and pass --model ID"
+    # present but not live: the variable is empty
+    empty = " (it is set but empty)" if channel.key_facts(settings).present else ""
+    return provider, OFFLINE_NOTICE.format(var=settings.env_key, empty=empty, model=model)

@@ -220,7 +220,8 @@ def _chosen(record) -> str:
     """The selection, with the questions it spans when it is not a range: "weak 10 (Q2–26)"."""
     from studybot.study.selection import label
 
-    span = f"Q{record.first_question}–{record.last_question}"
+    first, last = record.first_question, record.last_question
+    span = f"Q{first}" if first == last else f"Q{first}–{last}"
     return span if record.selection.get("kind", "range") == "range" else f"{label(record)} ({span})"
 
 

@@ -255,10 +255,10 @@ def advice(results: Sequence[PointResult], attempt: str, restated: bool = False)
         return f"{many} the key; start with point {wrong[0]}: {clip(key, 40)}"
     first = clip(results[missed[0] - 1].point.replace("`", ""), 40)  # no Markdown in one line
     partly = sum(r.state == PARTLY for r in results)
-    left = f"{len(missed)} of {len(results)} not covered" + (
-        f" ({partly} partly)" if partly else ""
-    )
-    return f"{left}; start with point {missed[0]}: {first}"
+    absent = len(missed) - partly  # missed outright (no point here is contradicted)
+    counts = [f"{absent} missed"] if absent else []
+    counts += [f"{partly} partly covered"] if partly else []
+    return f"{' and '.join(counts)} of {len(results)}; start with point {missed[0]}: {first}"
 
 
 # -- live -----------------------------------------------------------------------

@@ -130,7 +130,8 @@ def label(record: SessionRecord) -> str:
         return f"weak {chosen['count']}"
     if kind == "review":
         return f"{chosen.get('count', record.total)} due"
-    return f"{record.first_question}–{record.last_question}"
+    first, last = record.first_question, record.last_question
+    return str(first) if first == last else f"{first}–{last}"
 
 
 def runs(numbers: Iterable[int]) -> list[tuple[int, int]]:

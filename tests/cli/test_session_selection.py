@@ -188,3 +188,10 @@ def test_the_turn_table_keeps_its_headings_whole_in_a_narrow_terminal(monkeypatc
     assert all(len(line.rstrip()) <= columns for line in table)
     if columns >= 120:
         assert "growth" in headings and "latency" in headings
+
+
+def test_a_one_question_session_is_named_by_its_question_not_a_range(invoke):
+    """`show` of a one-question session said "ids 24 (Q24–24)"."""
+    assert invoke("run", "--ids", "24").exit_code == 0
+    shown = invoke("show", "1").stdout
+    assert "ids 24 (Q24)" in shown and "Q24–24" not in shown

@@ -387,3 +387,18 @@ def test_the_local_server_refuses_a_strict_schema_a_real_api_would_refuse():
             model=MODEL, messages=[{"role": "user", "content": "hi"}], response_format=fine
         )
         assert reply.choices[0].message.content
+
+
+def test_the_advice_counts_missed_and_partly_apart_and_never_says_all_are_missing():
+    """'6 of 6 not covered (4 partly)' read as nothing covered: say what each count is."""
+    P = grade.PointResult
+    partly = [P(f"p{n}", grade.PARTLY) for n in range(4)]
+    missed = [P("p4", grade.MISSED), P("p5", grade.MISSED)]
+    said = grade.advice([*partly, *missed], "我的作答")
+    assert said.startswith("2 missed and 4 partly covered of 6; start with point 1: p0")
+    assert grade.advice([P("a", grade.COVERED), P("b", grade.MISSED)], "x").startswith(
+        "1 missed of 2; start with point 2"
+    )
+    assert grade.advice([P("a", grade.PARTLY), P("b", grade.COVERED)], "x").startswith(
+        "1 partly covered of 2;"
+    )

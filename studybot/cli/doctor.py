@@ -6,8 +6,9 @@ from contextlib import nullcontext
 
 import click
 
-from studybot.cli.common import channel_options, echo, emit_json, json_option
-from studybot.cli.render import paint, printable
+from studybot.cli.common import channel_options, emit_json, json_option
+from studybot.cli.render import echo as wrapped
+from studybot.cli.render import fit, paint, printable
 
 MARKS = {True: "ok", False: "FAIL", None: "--"}
 MEANINGS = {True: "ok", False: "error", None: "tokens"}
@@ -87,9 +88,9 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
         raise StudybotError(f"database check: {database.detail}", hint=database.hint)
     if result.ok:
         if not as_json:
-            echo(f"\nVerdict: {result.text}")
+            wrapped(f"\nVerdict: {printable(result.text)}", err=False)
             if result.hint:
-                echo(result.hint[0].upper() + result.hint[1:])
+                wrapped(printable(result.hint[0].upper() + result.hint[1:]), err=False)
         return
     if not as_json:
         click.echo("")
@@ -117,9 +118,14 @@ def _print(check) -> None:
         if check.warn
         else paint(f"{MARKS[check.ok]:>4}", MEANINGS[check.ok])
     )
-    click.echo(f"{mark}  {check.name:<10} {printable(check.detail)}")
+    lead = " " * LEAD_CELLS  # later lines of a long detail sit under its first word
+    lines = fit(f"{'':>4}  {check.name:<10} {printable(check.detail)}", err=False, hang=lead)
+    click.echo(mark + lines[4:])  # the coloured mark in place of its four blank cells
     if check.ok is False and check.hint:
-        click.echo(f"{'':>4}  {'':<10} hint: {printable(check.hint)}")
+        click.echo(fit(f"{lead}hint: {printable(check.hint)}", err=False, hang=lead + "      "))
+
+
+LEAD_CELLS = 17  # "  ok  database   ": the mark, two spaces, the name in 10, a space
 
 
 COMMANDS = [doctor]

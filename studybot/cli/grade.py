@@ -120,13 +120,19 @@ def as_data(checked) -> dict:
 
 
 def show(checked) -> None:
-    from studybot.cli.common import echo
-    from studybot.cli.render import paint, printable
+    from studybot.cli.common import stdout_console
+    from studybot.cli.render import echo, paint, printable
     from studybot.learn.marks import MARKS, RATINGS, clip
 
     result, question = checked.grade, checked.question
-    click.echo(paint(f"Q{question.id} {question.question}", "question"))
-    for n, p in enumerate(result.points, start=1):
+    echo(f"Q{question.id} {question.question}", err=False, meaning="question")
+    out = stdout_console()
+    if out.is_terminal:  # each point wrapped under itself, as the quiz's reveal draws it
+        from studybot.cli.reveal import point_lines
+
+        for line in point_lines(result, out.width):
+            out.print(line, soft_wrap=True)
+    for n, p in enumerate(result.points if not out.is_terminal else (), start=1):
         mark = paint(MARKS[p.state], MEANINGS[p.state])
         click.echo(f" {mark} {n}. {printable(clip(p.point, 60))}")  # the mark keeps its colour
         if p.state == "contradicted":
@@ -135,14 +141,15 @@ def show(checked) -> None:
             click.echo(paint(f"      mentioned only: 「{p.evidence}」", "summary"))
         elif p.evidence:
             click.echo(paint(f"      you: 「{p.evidence}」", "summary"))
-    click.echo(
+    echo(
         f"score {percent(result.score)} · {result.covered}/{result.total} covered"
         + (f", {result.partly} partly" if result.partly else "")
         + (f", {result.contradicted} contradicted" if result.contradicted else "")
         + f" · suggested: {checked.suggested} {RATINGS[checked.suggested]}"
-        + f" · {result.source} ({result.grader})"
+        + f" · {result.source} ({result.grader})",
+        err=False,
     )
-    echo(f"advice: {result.advice}")
+    echo(f"advice: {result.advice}", err=False)
     if result.note:
         click.echo(paint(f"note: {result.note}", "warning"), err=True)
 

@@ -58,16 +58,8 @@ def sessions(as_json: bool) -> None:
     # Long texts are cut (a model ID, a bank path, a long list of ids); the id never is.
     cut = {"model": 24, "bank": 24, "questions": 13}
     id_width = max(len("id"), *(len(str(r.id)) for r in records))
-    for heading in headings + ([cost_heading] if priced else []):
-        table.add_column(
-            heading,
-            justify="right" if heading in {"id", "answered", cost_heading} else "left",
-            no_wrap=True,
-            overflow="ellipsis" if heading in cut else "fold",
-            max_width=cut.get(heading),
-            min_width=id_width if heading == "id" else None,
-        )
     this_year = datetime.now(UTC).strftime("%Y")
+    rows = []
     for r in records:
         row = [
             str(r.id),
@@ -83,8 +75,48 @@ def sessions(as_json: bool) -> None:
             total = money[r.id]
             text = "-" if total is None else figure(total.total)
             row.append(text if cost_heading != "cost" or total is None else total.text())
-        table.add_row(*row)
+        rows.append(row)
+    headings += [cost_heading] if priced else []
+    kept = _fitting_columns(headings, rows, cut, stdout_console().width)
+    for heading in kept:
+        table.add_column(
+            heading,
+            justify="right" if heading in {"id", "answered", cost_heading} else "left",
+            no_wrap=True,
+            overflow="ellipsis" if heading in cut else "fold",
+            max_width=cut.get(heading),
+            min_width=id_width if heading == "id" else None,
+        )
+    for row in rows:
+        table.add_row(
+            *(cell for heading, cell in zip(headings, row, strict=True) if heading in kept)
+        )
     stdout_console().print(table)
+
+
+# What a narrow terminal leaves out of `sessions` first: `show ID` and --json keep them all.
+SESSIONS_DROPPED_FIRST = ("bank", "created", "model", "mode")
+
+
+def _fitting_columns(headings: list[str], rows: list[list[str]], cut: dict, width: int) -> list:
+    """The columns that fit ``width`` whole (no heading or status cut), dropping the least
+    needed first; long texts still shrink to their cut."""
+    from rich.cells import cell_len
+
+    def needed(kept: list[str]) -> int:
+        widest = {
+            h: min(max([cell_len(h), *(cell_len(r[i]) for r in rows)]), cut.get(h, 10**6))
+            for i, h in enumerate(headings)
+            if h in kept
+        }
+        return sum(widest.values()) + 2 * len(kept)
+
+    kept = list(headings)
+    for heading in SESSIONS_DROPPED_FIRST:
+        if needed(kept) <= width:
+            break
+        kept.remove(heading)
+    return kept
 
 
 @click.command()

@@ -1,0 +1,81 @@
+"""Reports in a 60- and a 100-column terminal: no line wider than the terminal, no header cut.
+
+A line wider than the terminal is broken by the terminal wherever the width
+runs out (``quick_chec``/``k ok``); studybot breaks its own lines at word
+boundaries, and its tables drop their least needed columns before they cut
+a header or a chapter title.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+from rich.cells import cell_len
+
+from studybot.learn import review
+from studybot.storage.store import Store
+
+ROOT = Path(__file__).resolve().parents[2]
+ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def drawn(home: Path, command: tuple, columns: int) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_CURRENT_TEST", "COLUMNS")}
+    env.update(PYTHONPATH=str(ROOT), STUDYBOT_HOME=str(home), NO_COLOR="1")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "studybot", *command],
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(40, columns),
+    )
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    return ESCAPES.sub("", child.before).replace("\r", "").splitlines()
+
+
+@pytest.fixture
+def studied(invoke, studybot_home):
+    assert invoke("run", "--from", "1", "--to", "8").exit_code == 0
+    store = Store.open()
+    try:
+        review.record_review(store, bank="default", question_id=3, rating=1, grade=0.25)
+    finally:
+        store.close()
+    return studybot_home
+
+
+ATTEMPT = "KV 缓存只存 K 和 V，因为 Q 只在当前步用到；显存随序列长度线性增长"
+REPORTS = {
+    "sessions": (("sessions",), ("id", "status", "questions", "answered")),
+    "progress": (("progress",), ("ch", "title", "seen", "due", "grade", "retention")),
+    "grade": (("grade", "23", "--attempt", ATTEMPT), ()),
+    "doctor": (("doctor",), ()),
+}
+
+
+@pytest.mark.parametrize("columns", [60, 100])
+@pytest.mark.parametrize("name", list(REPORTS))
+def test_a_report_fits_the_terminal_and_keeps_its_headers_whole(studied, name, columns):
+    command, headers = REPORTS[name]
+    lines = drawn(studied, command, columns)
+    assert lines and max(cell_len(line) for line in lines) <= columns, "\n".join(lines)
+    if headers:
+        header = next(line for line in lines if line.split()[:2] == list(headers[:2]))
+        assert "…" not in header
+        assert all(f" {h} " in f" {header} " for h in headers), header
+
+
+def test_the_grade_wraps_each_point_under_itself(studied):
+    lines = drawn(studied, ("grade", "23", "--attempt", ATTEMPT), 60)
+    points = [n for n, line in enumerate(lines) if re.match(r"[✓½✗⚠] \d ", line)]
+    assert len(points) == 6
+    following = lines[points[0] + 1]
+    assert following.startswith("    ") and following.strip()  # the point goes on, indented

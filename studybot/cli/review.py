@@ -143,24 +143,37 @@ def due(bank_ref: str | None, as_json: bool) -> None:
     now = review.utc(None)
     texts = _question_texts({c.bank for c in cards})
     several = len({c.bank for c in cards}) > 1
-    table = Table(box=None, pad_edge=False)
-    for heading in ("bank", "Q", "due", "state", "last", "reviews")[0 if several else 1 :]:
-        justify = "right" if heading in {"Q", "reviews"} else "left"
-        table.add_column(heading, justify=justify, no_wrap=True)
-    # The one column that gives way on a narrow terminal; its text is cut, not wrapped.
-    table.add_column("question")
+    from studybot.cli import columns
+
+    headings = ["bank", "Q", "due", "state", "last", "reviews", "question"][0 if several else 1 :]
+    rows = []
     for c in cards:
         when = review.until(c.due, now)
-        table.add_row(
-            *([c.bank] if several else []),
-            str(c.question_id),
-            f"[bold]{when}[/bold]" if when == "due now" else when,
-            c.state,
-            review.RATINGS[c.last_rating],
-            str(c.reviews),
-            Text(texts.get((c.bank, c.question_id), ""), no_wrap=True, overflow="ellipsis"),
+        rows.append(
+            {
+                "bank": c.bank,
+                "Q": str(c.question_id),
+                "due": Text(when, style="bold" if when == "due now" else ""),
+                "state": c.state,
+                "last": review.RATINGS[c.last_rating],
+                "reviews": str(c.reviews),
+                "question": Text(
+                    texts.get((c.bank, c.question_id), ""), no_wrap=True, overflow="ellipsis"
+                ),
+            }
         )
     console = stdout_console()
+    # The question gives way on a narrow terminal (cut, not wrapped), but keeps QUESTION_CELLS:
+    # the counts and the state go first.
+    needs = columns.widest(headings, [[r[h] for h in headings] for r in rows], {})
+    needs["question"] = min(needs["question"], QUESTION_CELLS)
+    headings = columns.fitting(headings, needs, console.width, DUE_DROPPED_FIRST)
+    table = Table(box=None, pad_edge=False)
+    for heading in headings:
+        justify = "right" if heading in {"Q", "reviews"} else "left"
+        table.add_column(heading, justify=justify, no_wrap=heading != "question")
+    for row in rows:
+        table.add_row(*(row[h] for h in headings))
     console.print(table)
     now_due = [c for c in cards if c.due <= now]
     line = f"{len(now_due)} due now, {len(cards) - len(now_due)} later."
@@ -170,6 +183,10 @@ def due(bank_ref: str | None, as_json: bool) -> None:
     console.print(line, markup=False)
     for text in _limit_lines(store, cards, now_due, now):
         console.print(text, markup=False)
+
+
+DUE_DROPPED_FIRST = ("reviews", "state", "bank", "last")
+QUESTION_CELLS = 24  # a due question keeps 12 Chinese characters before columns go
 
 
 def _limit_lines(store, cards, now_due, now) -> list[str]:
@@ -250,7 +267,6 @@ TITLE_CELLS = 12  # a chapter title is never cut below this (6 Chinese character
 
 
 def _render_progress(report) -> None:
-    from rich.cells import cell_len
     from rich.progress_bar import ProgressBar
     from rich.table import Table
     from rich.text import Text
@@ -277,18 +293,11 @@ def _render_progress(report) -> None:
         )
     headings = ["ch", "title", "seen", "", "due", "failed", "grade", "retention", "true", "last"]
 
-    def cells(cell) -> int:
-        return 10 if not isinstance(cell, str | Text) else cell_len(str(cell))
+    from studybot.cli import columns
 
-    def needed(kept: list[str]) -> int:
-        widest = {h: max([cell_len(h), *(cells(r[h]) for r in rows)]) for h in kept}
-        widest["title"] = min(widest["title"], TITLE_CELLS)
-        return sum(widest.values()) + 2 * len(kept)
-
-    for heading in PROGRESS_DROPPED_FIRST:
-        if needed(headings) <= console.width:
-            break
-        headings.remove(heading)
+    cells = [[r[h] if isinstance(r[h], str | Text) else " " * 10 for h in headings] for r in rows]
+    needs = columns.widest(headings, cells, {"title": TITLE_CELLS})
+    headings = columns.fitting(headings, needs, console.width, PROGRESS_DROPPED_FIRST)
     table = Table(title=Text(f"{report.title} ({report.bank})"), title_justify="left", box=None)
     for heading in headings:
         justify = "left" if heading in {"title", ""} else "right"

@@ -77,7 +77,10 @@ def sessions(as_json: bool) -> None:
             row.append(text if cost_heading != "cost" or total is None else total.text())
         rows.append(row)
     headings += [cost_heading] if priced else []
-    kept = _fitting_columns(headings, rows, cut, stdout_console().width)
+    from studybot.cli import columns
+
+    needs = columns.widest(headings, rows, cut)
+    kept = columns.fitting(headings, needs, stdout_console().width, SESSIONS_DROPPED_FIRST)
     for heading in kept:
         table.add_column(
             heading,
@@ -96,27 +99,6 @@ def sessions(as_json: bool) -> None:
 
 # What a narrow terminal leaves out of `sessions` first: `show ID` and --json keep them all.
 SESSIONS_DROPPED_FIRST = ("bank", "created", "model", "mode")
-
-
-def _fitting_columns(headings: list[str], rows: list[list[str]], cut: dict, width: int) -> list:
-    """The columns that fit ``width`` whole (no heading or status cut), dropping the least
-    needed first; long texts still shrink to their cut."""
-    from rich.cells import cell_len
-
-    def needed(kept: list[str]) -> int:
-        widest = {
-            h: min(max([cell_len(h), *(cell_len(r[i]) for r in rows)]), cut.get(h, 10**6))
-            for i, h in enumerate(headings)
-            if h in kept
-        }
-        return sum(widest.values()) + 2 * len(kept)
-
-    kept = list(headings)
-    for heading in SESSIONS_DROPPED_FIRST:
-        if needed(kept) <= width:
-            break
-        kept.remove(heading)
-    return kept
 
 
 @click.command()

@@ -56,6 +56,7 @@ ATTEMPT = "KV 缓存只存 K 和 V，因为 Q 只在当前步用到；显存随�
 REPORTS = {
     "sessions": (("sessions",), ("id", "status", "questions", "answered")),
     "progress": (("progress",), ("ch", "title", "seen", "due", "grade", "retention")),
+    "due": (("due",), ("Q", "due", "last", "question")),
     "grade": (("grade", "23", "--attempt", ATTEMPT), ()),
     "doctor": (("doctor",), ()),
 }
@@ -79,3 +80,11 @@ def test_the_grade_wraps_each_point_under_itself(studied):
     assert len(points) == 6
     following = lines[points[0] + 1]
     assert following.startswith("    ") and following.strip()  # the point goes on, indented
+
+
+def test_a_due_question_keeps_a_readable_part_of_its_text(studied):
+    from studybot import bank
+
+    lines = drawn(studied, ("due",), 60)
+    row = next(line for line in lines if line.split()[:1] == ["3"])
+    assert bank.load().get(3).question[:10] in row  # not cut to 6 characters

@@ -1,0 +1,44 @@
+"""Which columns of a table fit the terminal: the least needed go first, never a cut header.
+
+``show``, ``sessions``, ``progress`` and ``due`` drop columns the same way
+(``--json`` keeps them all): a column is as wide as its widest cell or its
+heading, a column that shrinks (a title, a question) counts only the cells
+it keeps, and each column has two cells of padding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+
+def fitting(
+    headings: Sequence[str],
+    widest: Mapping[str, int],
+    width: int,
+    dropped_first: Sequence[str],
+    padding: int = 2,
+) -> list[str]:
+    """``headings`` less those of ``dropped_first`` (in order) that must go to fit ``width``.
+
+    ``widest``: the cells each column needs (its heading's included).
+    """
+    kept = list(headings)
+    for heading in dropped_first:
+        if sum(widest[h] + padding for h in kept) <= width:
+            break
+        if heading in kept:
+            kept.remove(heading)
+    return kept
+
+
+def widest(headings: Sequence[str], rows: Sequence[Sequence[object]], most: Mapping[str, int]):
+    """Each column's widest cell (or heading), in terminal cells, capped at ``most``."""
+    from rich.cells import cell_len
+
+    def cells(cell: object) -> int:
+        return cell_len(cell.plain if hasattr(cell, "plain") else str(cell))
+
+    return {
+        h: min(max([cell_len(h), *(cells(row[i]) for row in rows)]), most.get(h, 10**6))
+        for i, h in enumerate(headings)
+    }

@@ -171,24 +171,18 @@ def session_(
         raise Reported(FAILURE)  # --lint found volatile bytes: a script can tell
 
 
+# A narrow terminal draws the table without its box, then leaves these out (--json has all).
+SESSION_DROPPED_FIRST = ("seg", "hit %")
+
+
 def _render_session(record, reports, described: str, hit: int, total: int) -> None:
+    from rich import box
     from rich.table import Table
 
-    table = Table(
-        title=f"Session {record.id} · {len(reports)} requests · {described}", title_justify="left"
-    )
-    for heading in (
-        "#",
-        "seg",
-        "request",
-        "prompt",
-        "hit",
-        "hit %",
-        "splits at",
-        "reported cached",
-    ):
-        table.add_column(heading, justify="left" if heading == "request" else "right")
-    splits = []
+    from studybot.cli import columns
+
+    headings = ["#", "seg", "request", "prompt", "hit", "hit %", "splits at", "reported cached"]
+    rows, splits = [], []
     for number, r in enumerate(reports, start=1):
         request = r.request
         name = "summary" if request.kind == "summary" else f"Q{request.question_id}"
@@ -198,15 +192,32 @@ def _render_session(record, reports, described: str, hit: int, total: int) -> No
             splits.append(
                 f"request {number} leaves request {number - 1} at token {r.diverges_at}: {r.snippet}"
             )
+        rows.append(
+            [
+                str(number),
+                str(request.segment + 1),
+                name,
+                str(r.tokens),
+                str(r.hit),
+                percent(r.hit / r.tokens) if r.tokens else "-",
+                "" if number == 1 else ("extends" if r.diverges_at is None else str(r.diverges_at)),
+                "" if request.reported_cached is None else str(request.reported_cached),
+            ]
+        )
+    width = stdout_console().width
+    needs = columns.widest(headings, rows, {})
+    boxed = sum(needs.values()) + 3 * len(headings) + 1 <= width  # "│ cell " and the last "│"
+    kept = headings if boxed else columns.fitting(headings, needs, width, SESSION_DROPPED_FIRST)
+    table = Table(
+        title=f"Session {record.id} · {len(reports)} requests · {described}",
+        title_justify="left",
+        box=box.HEAVY_HEAD if boxed else None,
+    )
+    for heading in kept:
+        table.add_column(heading, justify="left" if heading == "request" else "right", no_wrap=True)
+    for row in rows:
         table.add_row(
-            str(number),
-            str(request.segment + 1),
-            name,
-            str(r.tokens),
-            str(r.hit),
-            percent(r.hit / r.tokens) if r.tokens else "-",
-            "" if number == 1 else ("extends" if r.diverges_at is None else str(r.diverges_at)),
-            "" if request.reported_cached is None else str(request.reported_cached),
+            *(cell for heading, cell in zip(headings, row, strict=True) if heading in kept)
         )
     console = stdout_console()
     console.print(table, markup=False)

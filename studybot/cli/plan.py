@@ -193,7 +193,9 @@ def plan(
         return
     _render(projection)
     if price is None:
-        echo(  # the model ID as configured: clipped, and without control characters
+        from studybot.cli.render import echo as wrapped  # broken at word boundaries
+
+        wrapped(  # the model ID as configured: clipped, and without control characters
             "Hint: "
             + prices.NO_PRICES_HINT.format(model=clip(settings.model or "MODEL_ID"))
             + ", or pass --price-input/--price-cached/--price-output.",
@@ -325,7 +327,7 @@ def _render(p) -> None:
             markup=False,
         )
     console.print("")
-    for line in chart_lines(p):
+    for line in chart_lines(p, console.width):
         console.print(line, markup=False)
 
 
@@ -369,30 +371,38 @@ def _break_text(p) -> str:
     )
 
 
-def chart_lines(p) -> list[str]:
-    """Context n per question, both strategies, as unicode bars scaled to the window."""
+def chart_lines(p, width: int = 100) -> list[str]:
+    """Context n per question, both strategies, as unicode bars scaled to the window.
+
+    Each row fits ``width``: the bars shrink (BAR_CELLS at most) so that a row never
+    wraps into the next.
+    """
     seg = {r.question: r.context_tokens for r in p.segmented.requests if r.kind == "answer"}
     single = {r.question: r.context_tokens for r in p.single.requests}
     ids = [r.question for r in p.single.requests]
     size = max(1, -(-len(ids) // CHART_ROWS))
     lines = [f"Token growth: context n per question (bar = {p.window:,}-token window, » = past it)"]
-    for start in range(0, len(ids), size):
-        group = ids[start : start + size]
-        label = f"Q{group[0]}" if len(group) == 1 else f"Q{group[0]}–{group[-1]}"
+    groups = [ids[start : start + size] for start in range(0, len(ids), size)]
+    labels = [f"Q{g[0]}" if len(g) == 1 else f"Q{g[0]}–{g[-1]}" for g in groups]
+    lead = max(map(len, labels), default=2)
+    # "LABEL  seg BAR  9.9K   single BAR  9.9K": 30 cells around the label and two bars
+    cells = max(4, min(BAR_CELLS, (width - lead - 30) // 2))
+    for label, group in zip(labels, groups, strict=True):
         a = max(seg[q] for q in group)
         b = max(single[q] for q in group)
         lines.append(
-            f"{label:>10}  seg {_bar(a, p.window)} {_short(a):>6}   single {_bar(b, p.window)} {_short(b):>6}"
+            f"{label:>{lead}}  seg {_bar(a, p.window, cells)} {_short(a):>6}   "
+            f"single {_bar(b, p.window, cells)} {_short(b):>6}"
         )
     return lines
 
 
-def _bar(value: int, window: int) -> str:
+def _bar(value: int, window: int, cells: int = BAR_CELLS) -> str:
     if value > window:
-        return "█" * (BAR_CELLS - 1) + "»"
-    eighths = round(value / window * BAR_CELLS * 8)
+        return "█" * (cells - 1) + "»"
+    eighths = round(value / window * cells * 8)
     full, part = divmod(eighths, 8)
-    return ("█" * full + (EIGHTHS[part] if part else "")).ljust(BAR_CELLS)
+    return ("█" * full + (EIGHTHS[part] if part else "")).ljust(cells)
 
 
 def _short(value: int) -> str:

@@ -60,6 +60,7 @@ REPORTS = {
     "cache": (("cache", "1"), ("#", "request", "prompt", "hit", "splits", "at", "reported")),
     "grade": (("grade", "23", "--attempt", ATTEMPT), ()),
     "doctor": (("doctor",), ()),
+    "plan": (("plan", "--from", "1", "--to", "40"), ()),
 }
 
 
@@ -92,3 +93,9 @@ def test_a_due_question_keeps_a_readable_part_of_its_text(studied):
     lines = drawn(studied, ("due",), 60)
     row = next(line for line in lines if line.split()[:1] == ["3"])
     assert bank.load().get(3).question[:10] in row  # not cut to 6 characters
+
+
+def test_the_growth_chart_keeps_one_row_per_question_group(studied):
+    lines = drawn(studied, ("plan", "--from", "1", "--to", "8"), 60)
+    rows = [line for line in lines if re.match(r"Q\d+ +seg ", line)]
+    assert len(rows) == 8 and all("single" in row and row.endswith("K") for row in rows)

@@ -263,7 +263,7 @@ def progress(bank_ref: str | None, as_json: bool, plot: Path | None) -> None:
 # Columns a narrow terminal drops first (``show`` does the same): the bar repeats "seen",
 # the day and the true retention are in --json; the title keeps at least TITLE_CELLS.
 PROGRESS_DROPPED_FIRST = ("", "last", "true", "failed")
-TITLE_CELLS = 12  # a chapter title is never cut below this (6 Chinese characters)
+TITLE_CELLS = 14  # a chapter title keeps 6 Chinese characters and its ellipsis
 
 
 def _render_progress(report) -> None:

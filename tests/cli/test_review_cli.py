@@ -109,46 +109,6 @@ def test_progress_says_how_many_questions_a_grade_and_a_retention_stand_on(invok
     assert "grade of N graded, retention of N rated" in invoke("progress").stdout
 
 
-@pytest.mark.parametrize("columns", [60, 100])
-def test_progress_fits_the_terminal_and_keeps_the_chapter_titles(invoke, columns):
-    from rich.cells import cell_len
-
-    assert invoke("run", "--from", "1", "--to", "8").exit_code == 0
-    rate(1, 3, grade=1.0)
-    rate(9, 1, grade=0.25)  # failed, in chapter 2
-    text = on_terminal(("progress",), columns)
-    lines = text.splitlines()
-    assert max(cell_len(line) for line in lines) <= columns
-    header = next(line for line in lines if line.split()[:2] == ["ch", "title"])
-    for heading in ("seen", "due", "grade", "retention"):  # never cut, never dropped
-        assert f" {heading} " in f"{header} "
-    for chapter in bank.load().chapters:
-        row = next(line for line in lines if line.split()[:1] == [str(chapter.number)])
-        shown = row.split(None, 1)[1]
-        assert shown.startswith(chapter.title[:6]), (chapter.title, row)
-    assert "100% of 1" in text
-
-
-def on_terminal(command: tuple, columns: int) -> str:
-    """What ``studybot COMMAND`` draws in a pseudo-terminal ``columns`` wide, escapes removed."""
-    import pexpect
-
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_CURRENT_TEST", "COLUMNS")}
-    env.update(PYTHONPATH=str(ROOT), NO_COLOR="1")
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "studybot", *command],
-        env=env,
-        encoding="utf-8",
-        timeout=60,
-        dimensions=(40, columns),
-    )
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0, child.before
-    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", child.before).replace("\r", "")
-
-
 def test_progress_of_an_unstudied_bank_says_so(invoke):
     result = invoke("progress")
     assert result.exit_code == 0

@@ -99,3 +99,14 @@ def test_the_growth_chart_keeps_one_row_per_question_group(studied):
     lines = drawn(studied, ("plan", "--from", "1", "--to", "8"), 60)
     rows = [line for line in lines if re.match(r"Q\d+ +seg ", line)]
     assert len(rows) == 8 and all("single" in row and row.endswith("K") for row in rows)
+
+
+@pytest.mark.parametrize("columns", [60, 100])
+def test_progress_keeps_every_chapter_title_readable(studied, columns):
+    from studybot import bank
+
+    lines = drawn(studied, ("progress",), columns)
+    for chapter in bank.load().chapters:
+        row = next(line for line in lines if line.split()[:1] == [str(chapter.number)])
+        assert row.split(None, 1)[1].startswith(chapter.title[:6]), (chapter.title, row)
+    assert "0% of 1" in "\n".join(lines)  # Q3 rated Again: retention of one rated question

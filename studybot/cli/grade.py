@@ -121,8 +121,8 @@ def as_data(checked) -> dict:
 
 def show(checked) -> None:
     from studybot.cli.common import stdout_console
-    from studybot.cli.render import echo, paint, printable
-    from studybot.learn.marks import MARKS, RATINGS, clip
+    from studybot.cli.render import echo, paint
+    from studybot.learn.marks import RATINGS
 
     result, question = checked.grade, checked.question
     echo(f"Q{question.id} {question.question}", err=False, meaning="question")
@@ -132,15 +132,8 @@ def show(checked) -> None:
 
         for line in point_lines(result, out.width):
             out.print(line, soft_wrap=True)
-    for n, p in enumerate(result.points if not out.is_terminal else (), start=1):
-        mark = paint(MARKS[p.state], MEANINGS[p.state])
-        click.echo(f" {mark} {n}. {printable(clip(p.point, 60))}")  # the mark keeps its colour
-        if p.state == "contradicted":
-            click.echo(paint(f"      you: {p.evidence or '…'} · key: {p.key or '…'}", "error"))
-        elif p.mentioned:
-            click.echo(paint(f"      mentioned only: 「{p.evidence}」", "summary"))
-        elif p.evidence:
-            click.echo(paint(f"      you: 「{p.evidence}」", "summary"))
+    else:
+        _piped_points(result)
     echo(
         f"score {percent(result.score)} · {result.covered}/{result.total} covered"
         + (f", {result.partly} partly" if result.partly else "")
@@ -152,6 +145,22 @@ def show(checked) -> None:
     echo(f"advice: {result.advice}", err=False)
     if result.note:
         click.echo(paint(f"note: {result.note}", "warning"), err=True)
+
+
+def _piped_points(result) -> None:
+    """Each point on one line (clipped), what decided it under it: for a pipe or a file."""
+    from studybot.cli.render import paint, printable
+    from studybot.learn.marks import MARKS, clip
+
+    for n, p in enumerate(result.points, start=1):
+        mark = paint(MARKS[p.state], MEANINGS[p.state])
+        click.echo(f" {mark} {n}. {printable(clip(p.point, 60))}")  # the mark keeps its colour
+        if p.state == "contradicted":
+            click.echo(paint(f"      you: {p.evidence or '…'} · key: {p.key or '…'}", "error"))
+        elif p.mentioned:
+            click.echo(paint(f"      mentioned only: 「{p.evidence}」", "summary"))
+        elif p.evidence:
+            click.echo(paint(f"      you: 「{p.evidence}」", "summary"))
 
 
 COMMANDS = [grade]

@@ -6,14 +6,9 @@ rich takes ``COLUMNS`` as the width and draws nothing at 0; studybot exited
 
 from __future__ import annotations
 
-import os
-import sys
-from pathlib import Path
-
-import pexpect
 import pytest
+from screens import on_terminal
 
-ROOT = Path(__file__).resolve().parents[2]
 REPORTS = [
     ("bank", "show", "23"),
     ("bank", "list"),
@@ -40,18 +35,6 @@ def test_a_width_below_20_prints_what_80_columns_print(invoke, studied, command,
 
 @pytest.mark.parametrize("command", REPORTS, ids=" ".join)
 def test_columns_0_in_a_terminal_draws_the_report(studybot_home, studied, command):
-    env = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
-    env.update(PYTHONPATH=str(ROOT), STUDYBOT_HOME=str(studybot_home), COLUMNS="0", LINES="40")
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "studybot", *command],
-        env=env,
-        encoding="utf-8",
-        timeout=60,
-        dimensions=(40, 100),
-    )
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0, child.before
-    longest = max(len(line) for line in child.before.splitlines())
-    assert len(child.before.strip()) > 100 and longest > 20
+    text = on_terminal(studybot_home, command, 100, COLUMNS="0", LINES="40")
+    longest = max(len(line) for line in text.splitlines())
+    assert len(text.strip()) > 100 and longest > 20

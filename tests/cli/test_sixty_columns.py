@@ -8,37 +8,22 @@ a header or a chapter title.
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 from pathlib import Path
 
-import pexpect
 import pytest
 from rich.cells import cell_len
+from screens import on_terminal
 
 from studybot.learn import review
 from studybot.storage.store import Store
 
-ROOT = Path(__file__).resolve().parents[2]
 ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def drawn(home: Path, command: tuple, columns: int) -> list[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_CURRENT_TEST", "COLUMNS")}
-    env.update(PYTHONPATH=str(ROOT), STUDYBOT_HOME=str(home), NO_COLOR="1")
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "studybot", *command],
-        env=env,
-        encoding="utf-8",
-        timeout=60,
-        dimensions=(40, columns),
-    )
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0, child.before
-    return ESCAPES.sub("", child.before).replace("\r", "").splitlines()
+    text = on_terminal(home, command, columns, NO_COLOR="1")
+    return ESCAPES.sub("", text).replace("\r", "").splitlines()
 
 
 @pytest.fixture

@@ -51,20 +51,27 @@ def show(as_json: bool, **flags) -> None:
 
 def render(data: dict, fields: tuple[str, ...] | None = None) -> None:
     """Name, value and origin of each setting (all, or just ``fields``), then the key."""
+    from studybot.cli.render import fit
+
     settings = data["settings"]
     names = fields or tuple(settings)
     width = max(len(name) for name in (*names, "key"))
+    hang = " " * (width + 2)  # a long value or origin goes on under the value, never mid-word
+
+    def line(text: str) -> None:
+        echo(fit(text, err=False, hang=hang))
+
     for name in names:
         entry = settings[name]
         value = entry["value"]
         odd = isinstance(value, str) and (value != value.strip() or not value.isprintable())
         shown = quoted(value) if odd else clip(str(value))  # a 1 MB value stays one line
         shown = "(none)" if shown == "" else shown
-        echo(f"{name:<{width}}  {shown}  ({entry['source']})")
-    echo(f"{'key':<{width}}  {data['key']['summary']}")
+        line(f"{name:<{width}}  {shown}  ({entry['source']})")
+    line(f"{'key':<{width}}  {data['key']['summary']}")
     mode = data["mode"]
     reason = f" ({data['offline_reason']})" if data["offline_reason"] else ""
-    echo(f"{'mode':<{width}}  {mode}{reason}")
+    line(f"{'mode':<{width}}  {mode}{reason}")
     if fields is None:
         click.echo()
         echo(f"studybot config: {_path(data['files']['studybot'])}")

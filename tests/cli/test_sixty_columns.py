@@ -45,7 +45,7 @@ REPORTS = {
     "cache": (("cache", "1"), ("#", "request", "prompt", "hit", "splits", "at", "reported")),
     "grade": (("grade", "23", "--attempt", ATTEMPT), ()),
     "doctor": (("doctor",), ()),
-    "config": (("config", "show", "--model", "vendor/a-model-id-of-forty-five-characters"), ()),
+    "settings": (("doctor", "--model", "vendor/a-model-id-of-forty-two-characters"), ()),
     "plan": (("plan", "--from", "1", "--to", "40"), ()),
 }
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from studybot.bank import Question
 from studybot.bank.rubric import Claim as ClaimRubric
 from studybot.bank.rubric import Number, PointRubric
-from studybot.learn import antonyms, words
+from studybot.learn import antonyms, negations, words
 from studybot.learn import numbers as figures
 from studybot.learn.aliases import Alias
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
@@ -350,7 +350,7 @@ def _statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tup
             # A negation inside a part is the part's own: "without a cache" negates no relation;
             # one just before the subject reaches across it: "没有微批次重叠".
             taken = [span for part in explicit for span in part.spans]
-            negated = words.negated(
+            negated = negations.negated(
                 clause, [[s] for s in phrase.spans], ignore=taken, through=taken
             )
             if alias is claim.core and not negated:

@@ -25,8 +25,8 @@ from dataclasses import dataclass, replace
 
 from studybot.bank import Question
 from studybot.learn import grading as grade
+from studybot.learn.claims import STATED
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
-from studybot.learn.rubric import STATED
 
 RANK = {CONTRADICTED: 0, MISSED: 1, PARTLY: 2, COVERED: 3}  # worse first
 PRIORITY = (CONTRADICTED, PARTLY, MISSED)  # what an interviewer asks about first

@@ -139,7 +139,7 @@ def search(words: tuple[str, ...], bank_ref: str | None, as_json: bool) -> None:
     """
     from studybot import bank as banks
     from studybot.bank import selection
-    from studybot.learn.words import normalise
+    from studybot.learn.spelling import normalise
 
     loaded = banks.load(bank_ref)
     hits = selection.search(loaded, words, spell=normalise)

@@ -1,9 +1,10 @@
 """Learning: grading an attempt, scheduling the card, and what the learner knows.
 
-Owns the graders (``grading``: the grade, the live side request's strict
-schema and reading, the offline grader once per bank; ``rubric``, with
-``reading``, ``words``, ``clauses``, ``segmenter``, ``variants``, ``numbers``
-and ``sides``: the offline grader on the rubric's claims; ``selftest``: the
+Owns the graders (``grading``: the grade, the offline grader once per bank;
+``live_grade``: the live side request's strict schema and reading;
+``rubric``, with ``claims``, ``statements``, ``reading``, ``words``,
+``spelling``, ``negations``, ``clauses``, ``segmenter``, ``variants``,
+``numbers`` and ``sides``: the offline grader on the rubric's claims; ``selftest``: the
 rubric graded against itself; ``estimate`` with ``terms``: the term
 estimate of banks without one; ``lint``: rubric warnings), FSRS cards,
 ratings and what is due

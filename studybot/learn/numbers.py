@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from studybot.bank.rubric import Number
-from studybot.learn.words import normalise
+from studybot.learn.spelling import normalise
 
 _BYTES = {
     "b": (1,),
@@ -119,7 +119,7 @@ def family(number: Number) -> str:
 def figures(text: str, number: Number, normalised: bool = False) -> list[tuple[float, ...]]:
     """Each figure of ``text`` in ``number``'s family, as its possible values in base units.
 
-    ``normalised``: ``text`` is in the grader's spelling already (``words.normalise``).
+    ``normalised``: ``text`` is in the grader's spelling already (``spelling.normalise``).
     """
     return [values for _, values in located(text, number, normalised)]
 

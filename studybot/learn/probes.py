@@ -25,8 +25,9 @@ from dataclasses import dataclass, replace
 
 from studybot.bank import Question
 from studybot.learn import grading as grade
+from studybot.learn import live_grade
+from studybot.learn.claims import STATED
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
-from studybot.learn.rubric import STATED
 
 RANK = {CONTRADICTED: 0, MISSED: 1, PARTLY: 2, COVERED: 3}  # worse first
 PRIORITY = (CONTRADICTED, PARTLY, MISSED)  # what an interviewer asks about first
@@ -153,7 +154,7 @@ def request(question: Question, attempt: str, result: grade.Grade, target: Targe
         f"{n}. [{_STATE_WORDS[p.state]}] {p.point}" for n, p in enumerate(result.points, start=1)
     )
     return _ASK.format(
-        answer=grade.as_data("answer", attempt.strip() or "（没有作答）"),
+        answer=live_grade.as_data("answer", attempt.strip() or "（没有作答）"),
         points=listed,
         n=target.point,
         state=_STATE_WORDS[target.state],

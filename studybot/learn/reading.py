@@ -10,7 +10,7 @@ nothing, so a wrong claim said there is no error.
 An alias is **found** in a clause when one of its alternatives has all its
 words there: anywhere in the clause (``words_of``), or, for a relation or
 a wrong claim, in its order and close together (``phrases``). Negation is
-read by ``words.negated``; brackets and quotes are read apart.
+read by ``negations.negated``; brackets and quotes are read apart.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from studybot.learn import words
+from studybot.learn import negations, words
 from studybot.learn.aliases import Alias
 from studybot.learn.sides import NONE, Sides
 from studybot.learn.words import Clause, listed
@@ -163,7 +163,7 @@ class Attempt:
             found = [[s for s in f if not _overlap((s,), avoid)] or f for f in found]
             anchor = found[0][0][0] if near is None else near
             spans = tuple(min(f, key=lambda s, a=anchor: abs(s[0] - a)) for f in found)
-            yield Phrase(spans, len(alternative), words.negated(clause, [[s] for s in spans]))
+            yield Phrase(spans, len(alternative), negations.negated(clause, [[s] for s in spans]))
 
     def phrases(self, n: int, alias: Alias) -> Iterator[Phrase]:
         """Each alternative of ``alias`` said in clause ``n`` in its order, close together."""
@@ -185,7 +185,9 @@ class Attempt:
                     chains.append(tuple(spans))
             if chains:  # the tightest: "no loss and no gradient" says "no gradient" at its end
                 chosen = min(chains, key=lambda c: (c[-1][1] - c[0][0], -c[0][0]))
-                yield Phrase(chosen, len(alternative), words.negated(clause, [[s] for s in chosen]))
+                yield Phrase(
+                    chosen, len(alternative), negations.negated(clause, [[s] for s in chosen])
+                )
 
     def look(self, alias: Alias, ordered: bool = False) -> Seen:
         """Whether ``alias`` is said (un-negated) somewhere, said only negated, or not said."""

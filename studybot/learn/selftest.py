@@ -26,9 +26,10 @@ from dataclasses import dataclass
 
 from studybot.bank import Bank, Question
 from studybot.learn import grading
+from studybot.learn.claims import STATED, Claim
 from studybot.learn.clauses import width
 from studybot.learn.marks import CONTRADICTED, COVERED
-from studybot.learn.rubric import STATED, Claim, Rubric
+from studybot.learn.rubric import Rubric
 
 KINDS = ("own text", "reference", "zh", "en", "negated", "reversed", "listed")
 NEGATION = "并非"
@@ -160,10 +161,10 @@ WRONG_FACTORS = (3, 7, 0.1, 13)  # a claim's value times one of these is a wrong
 
 def _wrong_value(claim: Claim, text: str, known=((), ())) -> str | None:
     """``text`` with the claim's figure replaced by a wrong one no figure of the question is."""
-    from studybot.learn import numbers, words
-    from studybot.learn.rubric import _known_figure
+    from studybot.learn import numbers, spelling
+    from studybot.learn.statements import _known_figure
 
-    normal, where = words.normalise_mapped(text)
+    normal, where = spelling.normalise_mapped(text)
     for start, values in numbers.located(normal, claim.value, normalised=True, bare=True):
         if not numbers.matches(values, claim.value):
             continue

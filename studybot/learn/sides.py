@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from studybot.learn import words
+from studybot.learn import spelling, words
 from studybot.learn.words import Clause
 
 HEAD = re.compile(r"[：:（(，,。；;]")  # a key point's opening ends at the first of these
@@ -55,8 +55,8 @@ NONE = Sides({}, ())
 
 def sides(question: str, points: Sequence[str]) -> Sides:
     """The sides ``question`` compares, read from its text and its key points' openings."""
-    asked = words.normalise(question)
-    heads = [_head(asked, words.normalise(point)) for point in points]
+    asked = spelling.normalise(question)
+    heads = [_head(asked, spelling.normalise(point)) for point in points]
     found = sorted({h for h in heads if h}, key=lambda h: asked.find(h))
     listed = _listed(asked, found)
     if len(listed) < 2:

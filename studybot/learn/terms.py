@@ -1,6 +1,6 @@
 """Key terms of a text, as the term estimate compares them (banks without a rubric).
 
-A text is put in the grader's one spelling first (``words.normalise``:
+A text is put in the grader's one spelling first (``spelling.normalise``:
 half-width, lower case, the term variants merged, so that "KV缓存" meets "KV
 cache" and "词元" meets "token"). The terms are then latin words and numbers
 (single letters too: K, V, Q, n and d are the symbols interview answers are
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from studybot.learn import words
+from studybot.learn import spelling, words
 from studybot.learn.segmenter import segmenter
 
 # Underscores split words: q_t is the symbol q at step t.
@@ -30,7 +30,7 @@ _LATIN_FILLER = {
 
 def normalise(text: str) -> str:
     """``text`` in one spelling: half-width, lower case, term variants merged."""
-    return words.normalise(text)
+    return spelling.normalise(text)
 
 
 def terms(text: str) -> Counter[str]:
@@ -39,7 +39,7 @@ def terms(text: str) -> Counter[str]:
     out: Counter[str] = Counter()
     for word in _LATIN.findall(text):
         if word not in _LATIN_FILLER:
-            out[words.fold(word)] += 1
+            out[spelling.fold(word)] += 1
     cutter = segmenter()
     for run in _CJK_RUN.findall(text):
         for word in _words(cutter.cut(run)):

@@ -1,8 +1,7 @@
-"""Text as the offline grader reads it: one spelling, a clause's words, negations.
+"""Text as the offline grader reads it: a clause's words, its negations, list items.
 
-- **One spelling.** NFKC (full-width to half-width), lower case, ``n²`` as
-  ``n^2``, ``can't`` as ``can not``, then the grader's term variants
-  (``variants.py``), so that "KV cache", "键值缓存" and "KV缓存" are one thing.
+- **One spelling** first (``spelling``): half-width, lower case, the
+  grader's term variants, so that "KV cache", "键值缓存" and "KV缓存" are one thing.
 - **Clauses** (``clauses.py``): a claim's parts must meet in one clause.
 - **Words.** Chinese is cut by the longest match against the grader's own
   lexicon (``segmenter.Lexicon``: the CJK words of the question's rubric,
@@ -18,6 +17,7 @@
 - **Negations** are words (不 没有 无关 未必 不够 not never …), never
   characters inside other words (不断 不同 无论 stay what they are); 不了
   and 不动 negate the verb before them (改变不了), and 对不对, 是不是 ask.
+  How far each reaches is ``negations``.
 - **Groups**: brackets and quotes. A negation inside one speaks of it alone.
 - **Breaks**: 、 · (and a slash or a bar with a space beside it: "|u−v|" is
   a formula) cut a clause into list items.
@@ -30,9 +30,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from studybot.learn.clauses import CLOSE, OPEN, sentences, split, width
+from studybot.learn.clauses import CLOSE, OPEN, sentences, split
 from studybot.learn.segmenter import Lexicon, lexicon
-from studybot.learn.variants import spelled_mapped, substitute
+from studybot.learn.spelling import fold, normalise, normalise_mapped
 
 __all__ = ["Lexicon", "lexicon", "sentences", "split"]  # re-exported: a clause's helpers
 
@@ -71,58 +71,11 @@ NOT_NEGATIONS = listed(
     "未登录 未登录词 无损 无穷小"
 )
 _NEGATION_CHARS = set("不没无非未别")
-ENGLISH_REACH = 4  # words an English negation reaches across to the words it negates
 NOT_NEGATED_BY = {"only", "just", "merely", "matter"}  # "not only", "no matter"
-_FOLDS = (
-    ("ically", "ic"),
-    ("ies", "y"),
-    ("ing", ""),
-    ("ed", ""),
-    ("ly", ""),
-    ("es", ""),
-    ("s", ""),
-)
 # Latin tokens that are several symbols written together: "kv" is K and V.
 _COMPOUNDS = {"kv": (1,), "qk": (1,), "qkv": (1, 2)}
 _PIECE = re.compile(rf"([{CJK}]+)|([a-z]+)|(\d+(?:[.,]\d+)*)|(\S)")
 _DROPPED = set("_`'$*.…‘’《》【】~")
-_CONTRACTIONS = ((re.compile(r"\bcan'?t\b"), "can not"), (re.compile(r"\bwon'?t\b"), "will not"))
-_NT = re.compile(r"n't\b")
-
-
-def normalise(text: str) -> str:
-    """``text`` in the grader's one spelling: half-width, lower case, term variants merged."""
-    return normalise_mapped(text)[0]
-
-
-def normalise_mapped(text: str) -> tuple[str, list[int]]:
-    """``normalise``, with each character's place in ``width(text)`` (the clause as shown)."""
-    text = width(text)
-    lowered = text.lower().replace("’", "'")
-    where = list(range(len(text))) if len(lowered) == len(text) else _spread(len(lowered), text)
-    for pattern, replacement in (*_CONTRACTIONS, (_NT, " not")):
-        lowered, where = substitute(pattern, replacement, lowered, where)
-    return spelled_mapped(lowered, where)
-
-
-def _spread(size: int, text: str) -> list[int]:
-    """Places for a lower-cased text of another length (İ): spread evenly over the original."""
-    return [min(len(text) - 1, i * len(text) // max(1, size)) for i in range(size)]
-
-
-def fold(word: str) -> str:
-    """An English word without its plural, -ed, -ing or -ly ending (both sides fold alike)."""
-    if len(word) < 4:
-        return word
-    for suffix, instead in _FOLDS:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            if suffix == "s" and word.endswith("ss"):
-                break
-            word = word[: len(word) - len(suffix)] + instead
-            break
-    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
-        word = word[:-1]  # embedding -> embedd -> embed
-    return word.removesuffix("e") if len(word) > 3 else word
 
 
 # -- a clause's words -------------------------------------------------------------
@@ -258,118 +211,6 @@ def clause(text: str, asks: bool = False, cutter: Lexicon | None = None) -> Clau
     )
 
 
-def negated(
-    where: Clause,
-    found: Sequence[Sequence[tuple[int, int]]],
-    ignore: Sequence[tuple[int, int]] = (),
-    through: Sequence[tuple[int, int]] = (),
-) -> bool:
-    """Whether a negation of ``where`` bears on an alternative's words, found at ``found``.
-
-    ``found``: per word, the spans where it is. A negation among those words
-    is theirs (不再 in "不再 更新"); one between them, or just before them
-    with only auxiliaries in between ("不会 被 读取", "is not frozen"),
-    negates them; one before another content word negates that word instead
-    ("不缩放 softmax 会饱和": 缩放, not 饱和); an English one negates the
-    next few words ("never silently drop it or default it", not "what you
-    can't map goes into an unknown bucket"); 不了 and 不动 negate the word
-    just before them ("改变不了"). Brackets and quotes are read apart: a
-    negation inside one speaks of it alone, and when all the words are
-    inside one pair, or all outside, that reading is taken. ``ignore``: words
-    whose own negations do not count ("without a cache" negates no relation);
-    ``through``: words a negation reaches across, like auxiliaries (the
-    subject in "没有微批次重叠").
-    """
-    shared = set.intersection(*({where.group(s) for s, _ in spans} for spans in found))
-    readings = [
-        [span for spans in found for span in spans if where.group(span[0]) == group]
-        for group in sorted(shared)
-    ] or [[span for spans in found for span in spans]]
-    return all(_negated(where, sorted(reading), ignore, through) for reading in readings)
-
-
-def _negated(where: Clause, found: list[tuple[int, int]], ignore=(), through=()) -> bool:
-    """``negated`` for one reading; "不…不行" (two negations, one closing the clause) cancels."""
-    said = _negated_once(where, found, ignore, through)
-    last = max((e for _, e in found), default=0)
-    return not said if said and _MUST.search(where.joined[last:]) else said
-
-
-# A clause closed by one of these after a negation says it must be so: "不按通道量化不行".
-_MUST = re.compile(r"(?:不行|不成|不可以|不可)$")
-
-
-def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), through=()) -> bool:
-    if not found:
-        return False
-    first, last = found[0][0], max(e for _, e in found)
-    groups = {where.group(s) for s, _ in found}
-    colon = where.joined.find(":", max(where.opening, 0))
-    scope = colon if colon >= 0 else len(where.joined)  # "并非处处占优：…" denies only the heading
-    if 0 <= where.opening <= first < scope and not any(s < where.opening for s, _ in ignore):
-        own = [n for n in where.negations if any(n[0] < e and n[1] > s for s, e in found)]
-        if not any(e <= where.opening for _, e in own):
-            return True  # "并不是头数越多越好", "rather than proportional": the whole clause
-    for start, end in where.negations:
-        if any(start < e and end > s for s, e in found):
-            continue  # the alternative's own word
-        if any(start < e and end > s for s, e in ignore):
-            continue  # a part's own word
-        if where.group(start) not in groups:
-            continue  # a negation in brackets speaks of the bracket, and one outside of it
-        if start in where.backward:
-            if first < start and _only_auxiliaries(where, last, start):
-                return True  # 改变不了: the verb before it
-            continue
-        if first <= start < last:
-            return True
-        if end <= first and where.joined[start:end].isascii() and _near(where, end, first):
-            return True  # English: "never silently drop it or default it to a class"
-        if end <= first and _only_auxiliaries(where, end, first, through):
-            # A chain of negations before the words: two cancel ("并不是不需要").
-            return _chain(where, first) % 2 == 1
-        if end <= first and _coverb(where, end, first):
-            return True  # "不会把任何点标为离群点": 不会 governs 标为
-        copula = end <= first and where.joined[start:end] in _COPULA_NEGATIONS
-        if copula and not _COORDINATED.search(where.joined[end:first]):
-            return True  # "损失也不是 -log p_y 那种交叉熵": 不是 denies all it goes on to say
-    return False
-
-
-# "It is not …" denies the whole predicate after it in the clause, however long, up to a
-# colon or a word that adds another predicate ("且", "and").
-_COPULA_NEGATIONS = {"不是", "并不是", "而非"}
-_COORDINATED = re.compile(r":|且|同时|并且|而且|还|and")
-
-
-COVERB_REACH = 8  # characters a negation reaches across a 把/被/随… phrase to its verb
-_COVERBS = (
-    "把",
-    "被",
-    "将",
-    "给",
-    "让",
-    "对",
-    "随",
-    "按",
-    "与",
-    "和",
-    "跟",
-    "同",
-    "用",
-    "以",
-    "从",
-    "向",
-)
-
-
-def _coverb(where: Clause, start: int, end: int) -> bool:
-    """A 把/被/随… phrase, short, between a negation and the words: "不会把任何点标为",
-    "不随长度平方增长"."""
-    between = where.joined[start:end]
-    return 0 < len(between) <= COVERB_REACH and between.startswith(_COVERBS)
-
-
 # What may stand before a negation that opens a clause: "其实并不是…", "but not …".
 _LEADING = listed(
     "也 其实 但 但是 而 所以 因此 因为 这 那 可 可是 它 其 就 也就 and but so it this that"
@@ -389,38 +230,6 @@ def _opening(joined: str, tokens: Sequence[tuple[int, int]], negations) -> int:
     if words[i : i + 2] in (["rather", "than"], ["instead", "of"]):
         return tokens[i + 1][1]
     return -1
-
-
-def _chain(where: Clause, first: int) -> int:
-    """How many negations stand right before offset ``first``, with only auxiliaries among them."""
-    count = 0
-    for start, end in reversed(where.tokens):
-        if end > first:
-            continue
-        word = where.joined[start:end]
-        if any(s == start and e == end for s, e in where.negations):
-            count += 1
-        elif word not in AUXILIARIES:
-            break
-    return max(count, 1)
-
-
-def _near(where: Clause, start: int, end: int) -> bool:
-    """At most ``ENGLISH_REACH`` words between ``start`` and ``end``, and no dash or colon."""
-    between = [where.joined[s:e] for s, e in where.tokens if s >= start and e <= end]
-    return len(between) <= ENGLISH_REACH and not any(w in _STOPS for w in between)
-
-
-# An English negation reaches no further than these: "needs no retraining and gives control".
-_STOPS = {"—", "–", ":", "(", ")", ";", "=", "->", "→", "and"}
-
-
-def _only_auxiliaries(where: Clause, start: int, end: int, through=()) -> bool:
-    between = [(s, e) for s, e in where.tokens if s >= start and e <= end]
-    return all(
-        where.joined[s:e] in AUXILIARIES or any(a <= s and e <= b for a, b in through)
-        for s, e in between
-    )
 
 
 # Words a negation reaches across: "不 会 被 读取", "does not always hold".

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from studybot.bank import Question
 from studybot.channel.providers.offline import answer_text
 from studybot.errors import BadInput
-from studybot.learn import grading
+from studybot.learn import grading, live_grade
 from studybot.learn.grading import Grade
 from studybot.learn.marks import suggest_rating
 from studybot.study.conversation import Conversation
@@ -69,8 +69,8 @@ class Checker:
             return Checked(question, result, suggest_rating(result.score, result.contradicted))
         # The quiz's side request: the question and its key answer, then the grading ask.
         conversation = Conversation(self.prefix, None, [(question, answer_text(question))])
-        messages = conversation.side(grading.grading_request(question, attempt))
-        result = grading.judge(self.study.provider, self.grader, messages, question, attempt)
+        messages = conversation.side(live_grade.grading_request(question, attempt))
+        result = live_grade.judge(self.study.provider, self.grader, messages, question, attempt)
         return Checked(question, result, suggest_rating(result.score, result.contradicted))
 
 

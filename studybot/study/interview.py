@@ -30,6 +30,7 @@ from studybot.bank import Question
 from studybot.costs import tokens
 from studybot.errors import StudybotError
 from studybot.learn import grading as grade
+from studybot.learn import live_grade
 from studybot.learn import probes as probing
 from studybot.storage.store import (
     InterviewAnswer,
@@ -225,8 +226,8 @@ class _Question:
 
     def _graded(self, text: str) -> grade.Grade:
         """``text`` graded against the question: a live side request, or the rubric."""
-        messages = self.conversation.side(grade.grading_request(self.question, text))
-        result = grade.judge(self.study.provider, self.grader, messages, self.question, text)
+        messages = self.conversation.side(live_grade.grading_request(self.question, text))
+        result = live_grade.judge(self.study.provider, self.grader, messages, self.question, text)
         if result.note:
             self.listener.grade_noted(self.question, result.note)
         return result

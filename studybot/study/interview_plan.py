@@ -24,6 +24,7 @@ from studybot.costs.prices import Cost, Price
 from studybot.costs.strategy import Sent, Strategy
 from studybot.costs.whatif import measure
 from studybot.learn import grading as grade
+from studybot.learn import live_grade
 from studybot.learn import probes as probing
 from studybot.study import prompt
 from studybot.study.conversation import Asked, requests
@@ -114,11 +115,11 @@ def _side(question: Question, attempt: str, followups: int) -> Sequence[tuple[st
     """A live question's side requests: the answer's grading, then each probe and its grading."""
     points = grade.reference_points(question)
     result = grade.Grade(0.0, tuple(grade.PointResult(p, grade.MISSED) for p in points), "", "")
-    out = [("grading", grade.grading_request(question, attempt))]
+    out = [("grading", live_grade.grading_request(question, attempt))]
     for n in range(1, min(followups, len(points)) + 1):
         target = probing.Target(n, points[n - 1], grade.MISSED, None)
         out.append(("probe", probing.request(question, attempt, result, target)))
-        out.append(("grading", grade.grading_request(question, f"{attempt}\n{attempt}")))
+        out.append(("grading", live_grade.grading_request(question, f"{attempt}\n{attempt}")))
     return out
 
 

@@ -25,6 +25,7 @@ from studybot.channel.providers.offline import answer_text, has_answer
 from studybot.costs import tokens
 from studybot.errors import BadInput, ContextOverflow
 from studybot.learn import grading as grade
+from studybot.learn import live_grade
 from studybot.storage.store import SegmentRecord, SessionRecord, Store, Turn
 from studybot.study import answers, prompt, quizzing, resuming
 from studybot.study import segments as plan
@@ -289,8 +290,8 @@ def _grade(step: _Step, attempt: str, grader: grade.OfflineGrader) -> grade.Grad
     """
     session, question, store = step.session, step.question, step.store
     # A side request: it extends the main history but never enters it.
-    messages = step.conversation.side(grade.grading_request(question, attempt))
-    estimate = grade.judge(step.study.provider, grader, messages, question, attempt)
+    messages = step.conversation.side(live_grade.grading_request(question, attempt))
+    estimate = live_grade.judge(step.study.provider, grader, messages, question, attempt)
     record = answers.grade_record(session.id, question.id, attempt, estimate)
     store.record_grade(record)
     store.drop_draft(session.id, question.id)

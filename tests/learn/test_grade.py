@@ -13,6 +13,7 @@ from studybot import bank
 from studybot.bank import Question
 from studybot.channel.providers.json_modes import unbounded
 from studybot.learn import grading as grade
+from studybot.learn import live_grade
 from studybot.storage.store import Store
 
 KEY = "sk-grade-test-0123456789abcdef"
@@ -126,8 +127,8 @@ def test_a_reference_with_fenced_code_is_graded_by_its_words_not_its_code_lines(
     ],
 )
 def test_a_malformed_grading_reply_is_refused(reply):
-    with pytest.raises(grade.Malformed):
-        grade.parse(reply, ["a", "b"])
+    with pytest.raises(live_grade.Malformed):
+        live_grade.parse(reply, ["a", "b"])
 
 
 def marks(*numbered: tuple) -> str:
@@ -139,7 +140,7 @@ def test_one_mark_per_point_numbered_over_again_stands_in_the_order_asked():
     """A small model under llama.cpp's grammar wrote n = 1 for every point: with exactly
     one mark per point they are read in order, not thrown away as malformed."""
     reply = marks((1, "covered", "分块"), (1, "missed", ""), (1, "partly", "SRAM"))
-    results, _ = grade.parse(reply, ["a", "b", "c"])
+    results, _ = live_grade.parse(reply, ["a", "b", "c"])
     assert [(r.point, r.state, r.evidence) for r in results] == [
         ("a", grade.COVERED, "分块"),
         ("b", grade.MISSED, None),
@@ -156,12 +157,12 @@ def test_one_mark_per_point_numbered_over_again_stands_in_the_order_asked():
     ],
 )
 def test_marks_that_cannot_be_placed_are_still_malformed(numbered):
-    with pytest.raises(grade.Malformed):
-        grade.parse(marks(*numbered), ["a", "b"])
+    with pytest.raises(live_grade.Malformed):
+        live_grade.parse(marks(*numbered), ["a", "b"])
 
 
 def test_a_well_formed_grading_reply_is_read_point_by_point():
-    results, advice = grade.parse(
+    results, advice = live_grade.parse(
         json.dumps(
             {
                 "points": [
@@ -185,7 +186,7 @@ def test_a_well_formed_grading_reply_is_read_point_by_point():
 
 
 def test_the_schema_asked_for_is_strict_and_names_every_state():
-    schema = grade.schema(4)
+    schema = live_grade.schema(4)
     point = schema["properties"]["points"]["items"]
     assert point["properties"]["state"]["enum"] == list(grade.STATES)
     assert schema["additionalProperties"] is False and point["additionalProperties"] is False
@@ -295,8 +296,8 @@ def test_live_grading_is_a_json_side_request_and_the_main_prefix_stays_byte_stab
         assert asked["type"] == "json_schema" and asked["json_schema"]["strict"] is True
         count = points_asked(r)
         # an endpoint not known to decode by grammar: the schema without length keywords
-        assert asked["json_schema"]["schema"] == unbounded(grade.schema(count))
-        assert r.body["max_tokens"] == grade.reply_tokens(count) < 2048
+        assert asked["json_schema"]["schema"] == unbounded(live_grade.schema(count))
+        assert r.body["max_tokens"] == live_grade.reply_tokens(count) < 2048
         assert r.body["temperature"] == 0 and not r.body.get("stream")
         assert "contradicted" in r.messages[-1]["content"]  # the states are explained
     answers = [r for r in main_requests(server)]
@@ -340,9 +341,9 @@ def test_the_responses_wire_api_asks_for_json_through_text_format(live):
     for r in graders:
         asked = r.body["text"]["format"]
         assert asked["type"] == "json_schema" and asked["strict"] is True
-        assert asked["schema"] == unbounded(grade.schema(points_asked(r)))
+        assert asked["schema"] == unbounded(live_grade.schema(points_asked(r)))
         assert r.body["temperature"] == 0
-        assert r.body["max_output_tokens"] == grade.reply_tokens(points_asked(r))
+        assert r.body["max_output_tokens"] == live_grade.reply_tokens(points_asked(r))
     assert (learner.grades[1].source, learner.grades[1].covered) == ("live", 1)
 
 
@@ -382,7 +383,7 @@ def test_the_local_server_refuses_a_strict_schema_a_real_api_would_refuse():
             client.chat.completions.create(
                 model=MODEL, messages=[{"role": "user", "content": "hi"}], response_format=fmt
             )
-        fine = {**fmt, "json_schema": {"name": "x", "strict": True, "schema": grade.schema(4)}}
+        fine = {**fmt, "json_schema": {"name": "x", "strict": True, "schema": live_grade.schema(4)}}
         reply = client.chat.completions.create(
             model=MODEL, messages=[{"role": "user", "content": "hi"}], response_format=fine
         )

@@ -13,7 +13,7 @@ import pytest
 from openai_server import Fault, OpenAIServer
 
 from studybot import bank
-from studybot.learn import grading
+from studybot.learn import live_grade
 
 KEY = "sk-grading-modes-0123456789abcdef"
 MODEL = "tiny-qwen2"
@@ -99,7 +99,7 @@ def test_an_engine_refusing_both_json_modes_is_asked_in_words_and_its_fenced_rep
         assert [mode(r) for r in server.generations] == ["json_schema", "json_object", "text"]
         asked = server.generations[-1]
         assert "只输出一个 JSON 对象" in asked.messages[-1]["content"]
-        assert asked.body["max_tokens"] == grading.reply_tokens(Q22)
+        assert asked.body["max_tokens"] == live_grade.reply_tokens(Q22)
         graded(invoke, server)
         assert [mode(r) for r in server.generations][3:] == ["text"]
     assert data["source"] == "live" and data["points"][0]["state"] == "contradicted"
@@ -138,9 +138,9 @@ def test_a_grade_cut_at_its_limit_is_not_asked_again(invoke, keyed):
     with OpenAIServer(key=KEY, models=[MODEL], answer=lambda body: cut, finish_at=4096) as server:
         data, _ = graded(invoke, server)
         assert len(server.generations) == 1
-        assert server.generations[0].body["max_tokens"] == grading.reply_tokens(Q22)
+        assert server.generations[0].body["max_tokens"] == live_grade.reply_tokens(Q22)
     assert data["source"] == "offline-fallback"
-    limit = grading.reply_tokens(Q22)
+    limit = live_grade.reply_tokens(Q22)
     assert f"the model's grade was cut at its limit of {limit} tokens" in data["note"]
 
 
@@ -167,8 +167,11 @@ def test_an_engine_that_decodes_by_grammar_gets_bounded_strings_and_a_grade_budg
         grade, _ = graded(invoke, server)
         (request,) = server.generations
     assert grade["source"] == "live"
-    assert lengths(request) == {"evidence": grading.EVIDENCE_CHARS, "advice": grading.ADVICE_CHARS}
-    assert request.body["max_tokens"] == grading.reply_tokens(Q22) > 256
+    assert lengths(request) == {
+        "evidence": live_grade.EVIDENCE_CHARS,
+        "advice": live_grade.ADVICE_CHARS,
+    }
+    assert request.body["max_tokens"] == live_grade.reply_tokens(Q22) > 256
 
 
 def test_a_hosted_api_gets_the_schema_without_length_keywords(invoke, keyed):

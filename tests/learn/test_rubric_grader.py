@@ -17,7 +17,7 @@ import pytest
 
 from studybot import bank
 from studybot.bank.rubric import Number
-from studybot.learn import grading, numbers, review, words
+from studybot.learn import grading, negations, numbers, review, words
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY
 
 
@@ -170,7 +170,7 @@ def test_a_negation_negates_the_words_it_bears_on(text, alias, negated):
     clause = words.clause(text)
     found = [words.find(clause, w) for w in words.alternative(alias)]
     assert all(found), found
-    assert words.negated(clause, found) is negated
+    assert negations.negated(clause, found) is negated
 
 
 def test_a_negated_wrong_alternative_is_no_contradiction_and_a_claim_with_its_own_negation_holds(

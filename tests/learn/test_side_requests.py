@@ -17,7 +17,7 @@ import pytest
 from openai_server import Fault, OpenAIServer
 from scripted import ScriptedInterview, interview, interviewer_reply, learner_text
 
-from studybot.learn import grading
+from studybot.learn import live_grade
 from studybot.storage.store import Store
 
 KEY = "sk-side-test-0123456789abcdef"
@@ -121,9 +121,9 @@ def test_a_quote_the_learner_never_wrote_falls_back_to_the_offline_point(invoke,
     ids=["quote-marks", "ellipsis", "case-and-stop"],
 )
 def test_a_quote_as_models_write_them_is_found(quote):
-    assert grading.quoted(quote, ATTEMPT)
-    assert not grading.quoted("只在下一步用一次", ATTEMPT)
-    assert not grading.quoted("……", ATTEMPT)
+    assert live_grade.quoted(quote, ATTEMPT)
+    assert not live_grade.quoted("只在下一步用一次", ATTEMPT)
+    assert not live_grade.quoted("……", ATTEMPT)
 
 
 # -- item 8: bounded replies --------------------------------------------------------------------

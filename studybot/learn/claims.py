@@ -1,0 +1,112 @@
+"""A claim of the rubric, compiled, and what an attempt does with it.
+
+A claim compiled (``Claim``) holds its aliases and the words that deny it:
+the relation's negated alternatives without the negation (``core``), the
+relation and the subject with a word turned to its opposite (``antonyms``).
+What an attempt does with it (``Said``) is one of four states: it states
+it, denies it, only names its terms, or says nothing of it (``rubric``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from studybot.bank.rubric import Claim as ClaimRubric
+from studybot.bank.rubric import Number
+from studybot.learn import antonyms, words
+from studybot.learn.aliases import Alias
+from studybot.learn.reading import FOUND, Attempt
+
+STATED, DENIED, MENTIONED, ABSENT = "stated", "denied", "mentioned", "absent"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of a key point, compiled."""
+
+    subject: Alias
+    relation: Alias | None
+    object: Alias | None
+    value: Number | None
+    opposite: Alias | None
+    ordered: bool
+    implied: bool  # the question names the subject: an answer may leave it out
+    object_implied: bool  # ... the object: an answer that says the subject may leave it out
+    zh: str
+    en: str
+    rivals: tuple[Alias, ...] = ()  # the subjects of the question's other claims
+    # The relation's alternatives that open with a negation, without it ("不 改变" -> 改变):
+    # said negated any other way ("并不会改变") they state the claim, said plainly they deny it.
+    core: Alias | None = None
+    # The relation with a word swapped for its opposite ("从 顶层 开始" -> 从 底层 开始), and
+    # the subject so ("大模型" -> 小模型): said instead, they deny the claim (``antonyms``).
+    turned: Alias | None = None
+    rival: Alias | None = None
+
+    @classmethod
+    def of(cls, rubric: ClaimRubric, asked: Attempt) -> Claim:
+        subject = Alias.of(rubric.subject)
+        relation = Alias.of(rubric.relation) if rubric.relation else None
+        return cls(
+            subject=subject,
+            relation=relation,
+            core=_core(relation),
+            turned=_turned(relation, antonyms.SAID),
+            rival=_turned(subject, antonyms.ABOUT),
+            object=Alias.of(rubric.object) if rubric.object else None,
+            value=rubric.value,
+            opposite=Alias.of(rubric.opposite) if rubric.opposite else None,
+            ordered=rubric.ordered,
+            implied=asked.look(subject).state == FOUND,
+            object_implied=bool(rubric.object)
+            and asked.look(Alias.of(rubric.object)).state == FOUND,
+            zh=rubric.zh,
+            en=rubric.en,
+        )
+
+    @property
+    def parts(self) -> tuple[Alias, ...]:
+        return (self.subject,) + ((self.object,) if self.object else ())
+
+    @property
+    def aliases(self) -> tuple[Alias, ...]:
+        """Every right alias of the claim (its parts and its relation)."""
+        return self.parts + ((self.relation,) if self.relation else ())
+
+
+def _turned(alias: Alias | None, table) -> Alias | None:
+    """``alias`` with a word turned to its opposite, where none of its own alternatives is that."""
+    if alias is None:
+        return None
+    own = set(alias.alternatives)
+    turned = tuple(
+        dict.fromkeys(
+            t for a in alias.alternatives for t in antonyms.swapped(a, table) if t not in own
+        )
+    )
+    return Alias(alias.text, turned) if turned else None
+
+
+def _core(relation: Alias | None) -> Alias | None:
+    """The alternatives of ``relation`` that open with a negation, each without it."""
+    if relation is None:
+        return None
+    cores = tuple(
+        alternative[1:]
+        for alternative in relation.alternatives
+        if len(alternative) > 1
+        and alternative[0] in words.NEGATIONS
+        and alternative[1] not in words.NOT_NEGATED_BY  # "not just the best" is not "just …"
+    )
+    return Alias(relation.text, cores) if cores else None
+
+
+@dataclass(frozen=True)
+class Said:
+    """What an attempt does with one claim: states it, denies it, only names its terms, or not."""
+
+    state: str  # STATED, DENIED, MENTIONED or ABSENT
+    clause: int | None = None
+    spans: tuple[tuple[int, int], ...] = ()  # the words that decided, in that clause
+    link: tuple[tuple[int, int], ...] = ()  # ... of them, the relation's (or the figure's)
+    denials: tuple[Said, ...] = ()  # a claim stated nowhere: every clause that denies it

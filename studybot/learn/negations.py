@@ -1,0 +1,162 @@
+"""A negation's reach: which words of a clause a negation bears on.
+
+The negations themselves are words of the clause as cut (``words``); here
+is how far each reaches: over the words after it with only auxiliaries
+between ("不 会 被 读取"), across a short 把/被 phrase to its verb, a few
+words on in English, the whole clause when it opens it ("并不是…"), the
+verb before it for 不了 and 不动; two in a chain cancel, and a negation in
+brackets speaks of the bracket alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from studybot.learn.words import AUXILIARIES, Clause
+
+ENGLISH_REACH = 4  # words an English negation reaches across to the words it negates
+
+
+def negated(
+    where: Clause,
+    found: Sequence[Sequence[tuple[int, int]]],
+    ignore: Sequence[tuple[int, int]] = (),
+    through: Sequence[tuple[int, int]] = (),
+) -> bool:
+    """Whether a negation of ``where`` bears on an alternative's words, found at ``found``.
+
+    ``found``: per word, the spans where it is. A negation among those words
+    is theirs (不再 in "不再 更新"); one between them, or just before them
+    with only auxiliaries in between ("不会 被 读取", "is not frozen"),
+    negates them; one before another content word negates that word instead
+    ("不缩放 softmax 会饱和": 缩放, not 饱和); an English one negates the
+    next few words ("never silently drop it or default it", not "what you
+    can't map goes into an unknown bucket"); 不了 and 不动 negate the word
+    just before them ("改变不了"). Brackets and quotes are read apart: a
+    negation inside one speaks of it alone, and when all the words are
+    inside one pair, or all outside, that reading is taken. ``ignore``: words
+    whose own negations do not count ("without a cache" negates no relation);
+    ``through``: words a negation reaches across, like auxiliaries (the
+    subject in "没有微批次重叠").
+    """
+    shared = set.intersection(*({where.group(s) for s, _ in spans} for spans in found))
+    readings = [
+        [span for spans in found for span in spans if where.group(span[0]) == group]
+        for group in sorted(shared)
+    ] or [[span for spans in found for span in spans]]
+    return all(_negated(where, sorted(reading), ignore, through) for reading in readings)
+
+
+def _negated(where: Clause, found: list[tuple[int, int]], ignore=(), through=()) -> bool:
+    """``negated`` for one reading; "不…不行" (two negations, one closing the clause) cancels."""
+    said = _negated_once(where, found, ignore, through)
+    last = max((e for _, e in found), default=0)
+    return not said if said and _MUST.search(where.joined[last:]) else said
+
+
+# A clause closed by one of these after a negation says it must be so: "不按通道量化不行".
+_MUST = re.compile(r"(?:不行|不成|不可以|不可)$")
+
+
+def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), through=()) -> bool:
+    if not found:
+        return False
+    first, last = found[0][0], max(e for _, e in found)
+    groups = {where.group(s) for s, _ in found}
+    colon = where.joined.find(":", max(where.opening, 0))
+    scope = colon if colon >= 0 else len(where.joined)  # "并非处处占优：…" denies only the heading
+    if 0 <= where.opening <= first < scope and not any(s < where.opening for s, _ in ignore):
+        own = [n for n in where.negations if any(n[0] < e and n[1] > s for s, e in found)]
+        if not any(e <= where.opening for _, e in own):
+            return True  # "并不是头数越多越好", "rather than proportional": the whole clause
+    for start, end in where.negations:
+        if any(start < e and end > s for s, e in found):
+            continue  # the alternative's own word
+        if any(start < e and end > s for s, e in ignore):
+            continue  # a part's own word
+        if where.group(start) not in groups:
+            continue  # a negation in brackets speaks of the bracket, and one outside of it
+        if start in where.backward:
+            if first < start and _only_auxiliaries(where, last, start):
+                return True  # 改变不了: the verb before it
+            continue
+        if first <= start < last:
+            return True
+        if end <= first and where.joined[start:end].isascii() and _near(where, end, first):
+            return True  # English: "never silently drop it or default it to a class"
+        if end <= first and _only_auxiliaries(where, end, first, through):
+            # A chain of negations before the words: two cancel ("并不是不需要").
+            return _chain(where, first) % 2 == 1
+        if end <= first and _coverb(where, end, first):
+            return True  # "不会把任何点标为离群点": 不会 governs 标为
+        copula = end <= first and where.joined[start:end] in _COPULA_NEGATIONS
+        if copula and not _COORDINATED.search(where.joined[end:first]):
+            return True  # "损失也不是 -log p_y 那种交叉熵": 不是 denies all it goes on to say
+    return False
+
+
+# "It is not …" denies the whole predicate after it in the clause, however long, up to a
+# colon or a word that adds another predicate ("且", "and").
+_COPULA_NEGATIONS = {"不是", "并不是", "而非"}
+_COORDINATED = re.compile(r":|且|同时|并且|而且|还|and")
+
+
+COVERB_REACH = 8  # characters a negation reaches across a 把/被/随… phrase to its verb
+_COVERBS = (
+    "把",
+    "被",
+    "将",
+    "给",
+    "让",
+    "对",
+    "随",
+    "按",
+    "与",
+    "和",
+    "跟",
+    "同",
+    "用",
+    "以",
+    "从",
+    "向",
+)
+
+
+def _coverb(where: Clause, start: int, end: int) -> bool:
+    """A 把/被/随… phrase, short, between a negation and the words: "不会把任何点标为",
+    "不随长度平方增长"."""
+    between = where.joined[start:end]
+    return 0 < len(between) <= COVERB_REACH and between.startswith(_COVERBS)
+
+
+def _chain(where: Clause, first: int) -> int:
+    """How many negations stand right before offset ``first``, with only auxiliaries among them."""
+    count = 0
+    for start, end in reversed(where.tokens):
+        if end > first:
+            continue
+        word = where.joined[start:end]
+        if any(s == start and e == end for s, e in where.negations):
+            count += 1
+        elif word not in AUXILIARIES:
+            break
+    return max(count, 1)
+
+
+def _near(where: Clause, start: int, end: int) -> bool:
+    """At most ``ENGLISH_REACH`` words between ``start`` and ``end``, and no dash or colon."""
+    between = [where.joined[s:e] for s, e in where.tokens if s >= start and e <= end]
+    return len(between) <= ENGLISH_REACH and not any(w in _STOPS for w in between)
+
+
+# An English negation reaches no further than these: "needs no retraining and gives control".
+_STOPS = {"—", "–", ":", "(", ")", ";", "=", "->", "→", "and"}
+
+
+def _only_auxiliaries(where: Clause, start: int, end: int, through=()) -> bool:
+    between = [(s, e) for s, e in where.tokens if s >= start and e <= end]
+    return all(
+        where.joined[s:e] in AUXILIARIES or any(a <= s and e <= b for a, b in through)
+        for s, e in between
+    )

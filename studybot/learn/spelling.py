@@ -1,0 +1,62 @@
+"""The grader's one spelling: what an attempt and an alias are both put in before they meet.
+
+NFKC (full-width to half-width), lower case, ``n²`` as ``n^2``, ``can't``
+as ``can not``, then the grader's term variants (``variants.py``), so that
+"KV cache", "键值缓存" and "KV缓存" are one thing; English words with their
+plural, -ed, -ing and -ly folded (``fold``). Each character keeps its place
+in the text as written, so the evidence shown is the words that decided.
+"""
+
+from __future__ import annotations
+
+import re
+
+from studybot.learn.clauses import width
+from studybot.learn.variants import spelled_mapped, substitute
+
+_FOLDS = (
+    ("ically", "ic"),
+    ("ies", "y"),
+    ("ing", ""),
+    ("ed", ""),
+    ("ly", ""),
+    ("es", ""),
+    ("s", ""),
+)
+_CONTRACTIONS = ((re.compile(r"\bcan'?t\b"), "can not"), (re.compile(r"\bwon'?t\b"), "will not"))
+_NT = re.compile(r"n't\b")
+
+
+def normalise(text: str) -> str:
+    """``text`` in the grader's one spelling: half-width, lower case, term variants merged."""
+    return normalise_mapped(text)[0]
+
+
+def normalise_mapped(text: str) -> tuple[str, list[int]]:
+    """``normalise``, with each character's place in ``width(text)`` (the clause as shown)."""
+    text = width(text)
+    lowered = text.lower().replace("’", "'")
+    where = list(range(len(text))) if len(lowered) == len(text) else _spread(len(lowered), text)
+    for pattern, replacement in (*_CONTRACTIONS, (_NT, " not")):
+        lowered, where = substitute(pattern, replacement, lowered, where)
+    return spelled_mapped(lowered, where)
+
+
+def _spread(size: int, text: str) -> list[int]:
+    """Places for a lower-cased text of another length (İ): spread evenly over the original."""
+    return [min(len(text) - 1, i * len(text) // max(1, size)) for i in range(size)]
+
+
+def fold(word: str) -> str:
+    """An English word without its plural, -ed, -ing or -ly ending (both sides fold alike)."""
+    if len(word) < 4:
+        return word
+    for suffix, instead in _FOLDS:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "s" and word.endswith("ss"):
+                break
+            word = word[: len(word) - len(suffix)] + instead
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]  # embedding -> embedd -> embed
+    return word.removesuffix("e") if len(word) > 3 else word

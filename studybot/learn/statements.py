@@ -1,0 +1,378 @@
+"""Where one clause states a claim or denies it: its relation (or its value) linked to its parts.
+
+The relation found in a clause, with the claim's subject and object near it
+(``_parts``: the subject may be left out when the question names it, or
+when the clause before says it); negated, or its opposite said instead, it
+denies the claim; a figure of the claim's value, right or wrong, bound to
+its subject (``_figures``); a list of terms links nothing (``_linked``).
+``rubric`` reads each claim of a question through ``_statements``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from studybot.learn import negations
+from studybot.learn import numbers as figures
+from studybot.learn.aliases import Alias
+from studybot.learn.claims import Claim
+from studybot.learn.reading import Attempt, Phrase
+
+
+def _overlap_spans(one, other) -> bool:
+    return any(a < d and c < b for a, b in one for c, d in other)
+
+
+def _statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tuple]:
+    """Each statement of ``claim`` in clause ``n``: +1 states it or -1 denies it, with the
+    relation's words and all the words that say it.
+
+    A clause that both states and denies the claim denies it. An opposite in
+    brackets or quotes that hold none of the claim's parts is an aside
+    ("KV 缓存是线性的（注意力才是平方）") and denies nothing.
+    """
+    clause = attempt.clauses[n]
+    found: list[tuple[int, Phrase, tuple[Phrase, ...]]] = []
+    for sign, alias in (
+        (1, claim.relation),
+        (-1, claim.opposite),
+        (-1, claim.core),
+        (-1, claim.turned),
+    ):
+        if alias is None:
+            continue
+        located = []
+        for phrase in attempt.phrases(n, alias):
+            parts = _parts(claim, attempt, n, side, phrase.first, phrase.spans)
+            if parts is None:
+                continue
+            explicit = tuple(p for p in parts if p is not None)
+            if sign < 0 and _aside(clause, phrase, explicit):
+                continue
+            # A negation inside a part is the part's own: "without a cache" negates no relation;
+            # one just before the subject reaches across it: "没有微批次重叠".
+            taken = [span for part in explicit for span in part.spans]
+            negated = negations.negated(
+                clause, [[s] for s in phrase.spans], ignore=taken, through=taken
+            )
+            if alias is claim.core and not negated:
+                # What a negated relation leaves is stated by any negation before it in the
+                # clause ("提供不了学习信号", "不把上一轮的思考内容放回上下文"), and by a zero
+                # ("零额外延迟", "zero extra latency").
+                negated = any(
+                    e <= phrase.first and not _overlap_spans(((s, e),), taken)
+                    for s, e in clause.negations
+                ) or clause.joined[: phrase.first].endswith(("零", "zero"))
+            located.append((replace(phrase, negated=negated), parts))
+        for phrase, parts in _scoped_with(located):
+            if phrase.negated and sign < 0 and alias is not claim.core:
+                continue  # "并非常数" does not say it grows with n²: a negated opposite says nothing
+            if alias is claim.turned and (
+                _holds(attempt, n, claim.relation) or _CORRELATIVE.search(clause.normal)
+            ):
+                continue  # "越大越好…越小越差", "the more steps the lower the success": not a reversal
+            if alias is claim.turned and any(_standard(clause, p) for p in explicit):
+                continue  # "UMAP 比 t-SNE 更快": t-SNE is what UMAP is compared with
+            bare = alias is claim.core and not phrase.negated and phrase.size < 2
+            if bare and claim.object is None:
+                continue  # "缓存里存的不是 Q": one bare word (缓存) is no claim that Q is cached
+            found.append((-sign if phrase.negated else sign, phrase, parts))
+    if claim.value is not None:
+        for sign, phrase in _figures(claim, attempt, n, known, claim.relation is not None):
+            parts = _parts(claim, attempt, n, side, phrase.first, phrase.spans)
+            if parts is not None:
+                found.append((sign, phrase, parts))
+    found += _rival_statements(claim, attempt, n, side, known)
+    out = []
+    for polarity, link, (subject, obj) in found:
+        explicit = [p for p in (subject, obj) if p is not None]
+        if not explicit and not (_framed(attempt, n) or _continues(claim, attempt, n)):
+            continue  # a relation alone states nothing: "线性", "自己的 softmax" are terms
+        if not _linked(clause, link.spans, [p.spans for p in explicit]):
+            continue  # "KV 缓存、线性增长": listed, not linked
+        if (
+            polarity < 0
+            and subject is None
+            and not (_framed(attempt, n) or _continues(claim, attempt, n))
+        ):
+            continue  # a denial names what it denies, or goes on about it: the question's
+            # naming it is not enough ("它的长度不是固定的" may be about another memory)
+        spans = tuple(sorted(set(link.spans).union(*(p.spans for p in explicit))))
+        out.append((polarity, link.spans, spans))
+    if any(p < 0 for p, _, _ in out):
+        if any(p > 0 for p, _, _ in out) and _RESPECTIVELY.search(clause.normal):
+            # "prefill 和 decode 分别是计算受限和访存受限": each side has its own.
+            return [o for o in out if o[0] > 0]
+        # The opposite said un-negated outweighs the relation in one clause: "随长度平方增长"
+        # holds 随…增长 and 平方, and says the growth is quadratic.
+        return [o for o in out if o[0] < 0]
+    return out
+
+
+_RESPECTIVELY = re.compile(r"分别|各自|respectively")
+# A figure that numbers a list item ("1. …", "(3) …", "2、…") is no figure of the claim.
+_MARKER = re.compile(r"^\s*[(（]?#\s*(?:\.(?!\d)|[、)）:]|$)")
+# 越…越… and "the more …, the lower …" tie two things together: no word of it is reversed alone.
+_CORRELATIVE = re.compile(
+    r"越.{1,12}越|\bthe (?:more|less|fewer|larger|smaller|higher|lower|longer|shorter|bigger)\b"
+    r".{1,40}\bthe (?:more|less|fewer|larger|smaller|higher|lower|longer|shorter|bigger)\b"
+)
+
+
+def _standard(clause, part: Phrase) -> bool:
+    """Whether ``part`` is what something is compared with: "比 B", "than B"."""
+    before = clause.joined[max(0, part.first - 4) : part.first]
+    return before.endswith("比") or before.endswith("than")
+
+
+def _holds(attempt: Attempt, n: int, alias: Alias | None) -> bool:
+    return alias is not None and next(attempt.phrases(n, alias), None) is not None
+
+
+def _rival_statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list:
+    """The claim's relation said of its rival subject ("小模型更坚持先验"): a denial of it.
+
+    Not where the clause names the claim's own subject too ("大模型和小模型都…").
+    """
+    if claim.rival is None or claim.relation is None:
+        return []
+    if next(attempt.words_of(n, claim.subject), None) is not None:
+        return []
+    rival = replace(
+        claim,
+        subject=claim.rival,
+        rival=None,
+        turned=None,
+        core=None,
+        opposite=None,
+        value=None,
+        implied=False,
+        object_implied=False,
+    )
+    named = next(attempt.words_of(n, claim.rival), None)
+    if named is None or _standard(attempt.clauses[n], named):
+        return []
+    out = []
+    for polarity, link, _ in _statements(rival, attempt, n, side, known):
+        if polarity > 0:
+            phrase = Phrase(link, len(link), False)
+            out.append((-1, phrase, (next(attempt.words_of(n, claim.rival), None), None)))
+    return out
+
+
+def _aside(clause, phrase: Phrase, parts: Sequence[Phrase]) -> bool:
+    """Whether ``phrase`` sits in brackets or quotes that hold none of ``parts``."""
+    group = clause.group(phrase.first)
+    return group >= 0 and not any(clause.group(p.first) == group for p in parts)
+
+
+def _scoped_with(located):
+    """``_scoped`` over (phrase, parts) pairs, the parts kept beside each phrase."""
+    scoped = _scoped([phrase for phrase, _ in located])
+    return [(phrase, parts) for phrase, (_, parts) in zip(scoped, located, strict=True)]
+
+
+def _scoped(found) -> list[Phrase]:
+    """Phrases of one alias in a clause, a negation of one reaching those it overlaps.
+
+    "单头并非只有一个注意力分布": 并非 negates 只有一个分布, and with it the
+    shorter 一个注意力分布 inside it; but the 不 inside "帮助不大" negates
+    nothing said after it ("帮助不大，只增加成本").
+    """
+    found = list(found)
+    negated = [p for p in found if p.negated]
+    if not negated:
+        return found
+    return [
+        replace(p, negated=True) if not p.negated and any(_overlaps(p, q) for q in negated) else p
+        for p in found
+    ]
+
+
+def _overlaps(one: Phrase, other: Phrase) -> bool:
+    return one.first < other.last and other.first < one.last
+
+
+def _parts(claim: Claim, attempt: Attempt, n: int, side, near: int, avoid=()):
+    """The claim's subject and object in clause ``n`` near ``near`` (None: not there).
+
+    The subject may be left out when the question names it and the object is
+    said ("与头数无关", not about a rival side or another claim's subject), or
+    when the clause that frames this one says it ("不用缓存时，每步都要重算").
+    """
+    obj = None
+    if claim.object is not None:
+        obj = _nearest(attempt.words_of(n, claim.object, near, avoid), near)
+    subject = _nearest(attempt.words_of(n, claim.subject, near, avoid), near)
+    if subject is not None and _between(claim, attempt, n, subject, near):
+        subject = None  # "freeze the top layers and train the bottom ones": the bottom is trained
+    # The object may go unsaid when the question names it and the subject is said:
+    # "参数量不变" answers "增加头数会让参数量变多吗？".
+    if claim.object is not None and obj is None and (subject is None or not claim.object_implied):
+        return None
+    if subject is not None:
+        return subject, obj
+    implied = obj is not None and claim.implied and attempt.about(n, side)
+    if implied and not _rival(claim, attempt, n, obj):
+        return None, obj
+    if _framed(attempt, n) and next(attempt.words_of(n - 1, claim.subject), None) is not None:
+        return None, obj
+    if _continues(claim, attempt, n) and not _rival(claim, attempt, n, obj):
+        return None, obj
+    return None
+
+
+def _between(claim: Claim, attempt: Attempt, n: int, subject: Phrase, near: int) -> bool:
+    """Whether the subject's rival stands between ``subject`` and the relation at ``near``."""
+    if claim.rival is None:
+        return False
+    low, high = sorted((subject.first, near))
+    own = set(subject.spans)
+    for rival in (claim.rival,):
+        for phrase in attempt.words_of(n, rival):
+            inside = all(low < s and e <= high for s, e in phrase.spans)
+            if inside and not own & set(phrase.spans):
+                return True
+    return False
+
+
+CARRY_CHARS = 2  # a clause passes its subject on when it says this much besides it
+
+
+def _continues(claim: Claim, attempt: Attempt, n: int) -> bool:
+    """Whether clause ``n`` goes on about the subject of the clause before it in its sentence.
+
+    "K 和 V 每步都要用，算出来就不会变": the second clause's subject is the
+    first's. A bare term passes nothing on ("KV 缓存，线性增长" is a list).
+    """
+    if not n or attempt.sentence[n - 1] != attempt.sentence[n]:
+        return False
+    before = next(attempt.words_of(n - 1, claim.subject), None)
+    if before is None:
+        return False
+    said = sum(e - s for s, e in before.spans)
+    return len(attempt.clauses[n - 1].joined) - said >= CARRY_CHARS
+
+
+def _nearest(found, near: int) -> Phrase | None:
+    """Of an alias's finds in a clause, the one nearest ``near`` (the relation)."""
+    return min(found, key=lambda p: min(abs(s - near) for s, _ in p.spans), default=None)
+
+
+def _framed(attempt: Attempt, n: int) -> bool:
+    """Whether clause ``n`` follows one of its sentence that frames it ("不用缓存时，…")."""
+    return bool(n) and attempt.sentence[n - 1] == attempt.sentence[n] and attempt.framing(n - 1)
+
+
+def _rival(claim: Claim, attempt: Attempt, n: int, obj: Phrase | None) -> bool:
+    """Whether clause ``n`` names another claim's subject (words not this claim's object).
+
+    "计算量也是 h 倍" is about compute: it cannot leave out "参数量" and say the
+    parameter count grows.
+    """
+    taken = obj.spans if obj is not None else ()
+    for rival in claim.rivals:
+        for phrase in attempt.words_of(n, rival):
+            if not any(a < d and c < b for a, b in phrase.spans for c, d in taken):
+                return True
+    return False
+
+
+def _figures(claim: Claim, attempt: Attempt, n: int, known, needs_relation: bool):
+    """The claim's value in clause ``n``: the right figure (+1), or a wrong one of its family (-1).
+
+    A wrong figure must be the one nearest the claim's subject and none of the
+    figures the question states; the right figure anywhere in the clause wins.
+    """
+    clause = attempt.clauses[n]
+    number = claim.value
+    found = [
+        f
+        for f in figures.located(clause.normal, number, normalised=True, bare=True)
+        if not _MARKER.match(
+            clause.normal[: f[0]] + "#" + clause.normal[f[0] :].lstrip("0123456789")
+        )
+    ]
+    if not found:
+        return []
+    joined = [_joined(clause, start) for start, _ in found]
+    right = [j for j, (_, v) in zip(joined, found, strict=True) if figures.matches(v, number)]
+    if right:
+        if needs_relation:
+            return []  # the relation's own link carries a figure that needs it
+        return [(1, Phrase(((right[0], right[0] + 1),), 1, False))]
+    subject = next(attempt.words_of(n, claim.subject), None)
+    if subject is None:
+        return []
+    # A figure said in the claim's unit is the one bound to it; bare ones only when none is;
+    # never one inside the subject's own words ("每训练 1 万亿 token 约需 54 万 GPU 小时").
+    named = [span for p in attempt.words_of(n, claim.subject) for span in p.spans]
+    own = [i for i in range(len(found)) if any(s <= joined[i] < e for s, e in named)]
+    free = [i for i in range(len(found)) if i not in own]
+    said = [i for i in free if not isinstance(found[i][1], figures.Bare)]
+    if not (said or free):
+        return []
+    # A computation's result is what it says of the subject: "2 × 32 × 8 × 128 × 2 字节 = 64 KiB".
+    result = [i for i in (said or free) if clause.joined[joined[i] - 1 : joined[i]] == "="]
+    bound = min(result or said or free, key=lambda i: abs(joined[i] - subject.first))
+    values = found[bound][1]
+    if figures.matches(values, number) or _known_figure(values, known):
+        return []
+    return [(-1, Phrase(((joined[bound], joined[bound] + 1),), 1, False))]
+
+
+def _known_figure(values, known) -> bool:
+    """Whether a figure is one the question states: in its unit, or, said bare, as written."""
+    with_unit, bare = known
+    if isinstance(values, figures.Bare) and any(
+        abs(values.written - k) <= 1e-9 + 0.01 * abs(k) for k in bare
+    ):
+        return True
+    return any(figures.matches(values, k) for k in with_unit)
+
+
+def _joined(clause, start: int) -> int:
+    """The offset in ``clause.joined`` of the character at ``start`` in ``clause.normal``."""
+    place = clause.normal_at[start] if start < len(clause.normal_at) else len(clause.text)
+    return min(bisect.bisect_left(clause.at, place), max(0, len(clause.joined) - 1))
+
+
+BARE_CHARS = 2  # a list item holding the relation and at most this much more is a bare term
+
+
+def _linked(clause, link: Sequence[tuple[int, int]], parts: Sequence[Sequence]) -> bool:
+    """Whether the relation's words and the parts' make one statement, not items of a list.
+
+    A list mark (、 | · or a slash with a space beside it, outside brackets)
+    cuts a clause into items. The relation standing alone as an item, with
+    its parts in other items, is a term listed: "KV 缓存、线性增长"; a list
+    inside a statement is not: "在医疗、法律等领域效果下降", "E5、BGE 这些模型都是
+    两阶段训练".
+    """
+    edges = _items(clause)
+    if not edges:
+        return True
+    item = bisect.bisect_right(edges, min(s for s, _ in link))
+    outside = [
+        span for spans in parts for span in spans if bisect.bisect_right(edges, span[0]) != item
+    ]
+    if not outside:
+        return True
+    start = edges[item - 1] if item else 0
+    end = edges[item] if item < len(edges) else len(clause.joined)
+    covered = {i for s, e in (*link, *clause.negations) for i in range(s, e) if start <= i < end}
+    return (end - start) - len(covered) > BARE_CHARS
+
+
+def _one_item(clause, spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether ``spans`` all lie in one item of the clause's lists."""
+    edges = _items(clause)
+    return len({bisect.bisect_right(edges, s) for s, _ in spans}) <= 1
+
+
+def _items(clause) -> list[int]:
+    """Where the clause's list items begin (offsets in ``joined``), list marks in brackets aside."""
+    return sorted(b for b in clause.breaks if b >= len(clause.joined) or clause.group(b) < 0)

@@ -45,7 +45,7 @@ from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
 from studybot.learn.reading import Asked, Attempt
 from studybot.learn.segmenter import Lexicon
 from studybot.learn.sides import Sides, sides
-from studybot.learn.statements import _one_item, _overlap_spans, _statements
+from studybot.learn.statements import one_item, overlap_spans, statements
 
 EVIDENCE_CHARS = 48  # the clause shown as evidence, cut to about this many characters
 # A point of three claims or more is covered by two of them: labellers who never saw the
@@ -147,7 +147,7 @@ def _each_clause(claim: Claim, attempt: Attempt, side, known):
     """Each statement of ``claim`` in a clause that asserts: (polarity, clause, link, spans)."""
     for n in range(len(attempt.clauses)):
         if attempt.asserts[n]:
-            for polarity, link, spans in _statements(claim, attempt, n, side, known):
+            for polarity, link, spans in statements(claim, attempt, n, side, known):
                 yield polarity, n, link, spans
 
 
@@ -223,7 +223,7 @@ def settle(said: Sequence[Said], statements: Sequence[Said], claims: Sequence[Cl
 
 def _explained(denial: Said, statements: Sequence[Said]) -> bool:
     return any(
-        s.clause == denial.clause and _overlap_spans(denial.link, s.spans) for s in statements
+        s.clause == denial.clause and overlap_spans(denial.link, s.spans) for s in statements
     )
 
 
@@ -236,9 +236,9 @@ def _wrong(alias: Alias, point: Point, attempt: Attempt, right, said, statements
         for phrase in attempt.phrases(n, alias):
             if phrase.negated or attempt.quoted(n, phrase.spans):
                 continue
-            if any(s.clause == n and _overlap_spans(phrase.spans, s.spans) for s in statements):
+            if any(s.clause == n and overlap_spans(phrase.spans, s.spans) for s in statements):
                 continue
-            if not _one_item(attempt.clauses[n], phrase.spans):
+            if not one_item(attempt.clauses[n], phrase.spans):
                 continue
             if attempt.explained(n, phrase.spans, phrase.size, right):
                 continue

@@ -162,7 +162,7 @@ WRONG_FACTORS = (3, 7, 0.1, 13)  # a claim's value times one of these is a wrong
 def _wrong_value(claim: Claim, text: str, known=((), ())) -> str | None:
     """``text`` with the claim's figure replaced by a wrong one no figure of the question is."""
     from studybot.learn import numbers, spelling
-    from studybot.learn.statements import _known_figure
+    from studybot.learn.statements import known_figure
 
     normal, where = spelling.normalise_mapped(text)
     for start, values in numbers.located(normal, claim.value, normalised=True, bare=True):
@@ -180,7 +180,7 @@ def _wrong_value(claim: Claim, text: str, known=((), ())) -> str | None:
         for factor in WRONG_FACTORS:
             wrong = written * factor
             scaled = tuple(v * factor for v in values)
-            if not _known_figure(scaled, known) and not numbers.matches(scaled, claim.value):
+            if not known_figure(scaled, known) and not numbers.matches(scaled, claim.value):
                 return text[:at] + f"{wrong:g}" + text[at + len(digits) :]
         return None
     return None

@@ -5,7 +5,7 @@ The relation found in a clause, with the claim's subject and object near it
 when the clause before says it); negated, or its opposite said instead, it
 denies the claim; a figure of the claim's value, right or wrong, bound to
 its subject (``_figures``); a list of terms links nothing (``_linked``).
-``rubric`` reads each claim of a question through ``_statements``.
+``rubric`` reads each claim of a question through ``statements``.
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from studybot.learn.claims import Claim
 from studybot.learn.reading import Attempt, Phrase
 
 
-def _overlap_spans(one, other) -> bool:
+def overlap_spans(one, other) -> bool:
     return any(a < d and c < b for a, b in one for c, d in other)
 
 
-def _statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tuple]:
+def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tuple]:
     """Each statement of ``claim`` in clause ``n``: +1 states it or -1 denies it, with the
     relation's words and all the words that say it.
 
@@ -63,7 +63,7 @@ def _statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tup
                 # clause ("提供不了学习信号", "不把上一轮的思考内容放回上下文"), and by a zero
                 # ("零额外延迟", "zero extra latency").
                 negated = any(
-                    e <= phrase.first and not _overlap_spans(((s, e),), taken)
+                    e <= phrase.first and not overlap_spans(((s, e),), taken)
                     for s, e in clause.negations
                 ) or clause.joined[: phrase.first].endswith(("零", "zero"))
             located.append((replace(phrase, negated=negated), parts))
@@ -156,7 +156,7 @@ def _rival_statements(claim: Claim, attempt: Attempt, n: int, side, known) -> li
     if named is None or _standard(attempt.clauses[n], named):
         return []
     out = []
-    for polarity, link, _ in _statements(rival, attempt, n, side, known):
+    for polarity, link, _ in statements(rival, attempt, n, side, known):
         if polarity > 0:
             phrase = Phrase(link, len(link), False)
             out.append((-1, phrase, (next(attempt.words_of(n, claim.rival), None), None)))
@@ -319,12 +319,12 @@ def _figures(claim: Claim, attempt: Attempt, n: int, known, needs_relation: bool
     result = [i for i in (said or free) if clause.joined[joined[i] - 1 : joined[i]] == "="]
     bound = min(result or said or free, key=lambda i: abs(joined[i] - subject.first))
     values = found[bound][1]
-    if figures.matches(values, number) or _known_figure(values, known):
+    if figures.matches(values, number) or known_figure(values, known):
         return []
     return [(-1, Phrase(((joined[bound], joined[bound] + 1),), 1, False))]
 
 
-def _known_figure(values, known) -> bool:
+def known_figure(values, known) -> bool:
     """Whether a figure is one the question states: in its unit, or, said bare, as written."""
     with_unit, bare = known
     if isinstance(values, figures.Bare) and any(
@@ -367,7 +367,7 @@ def _linked(clause, link: Sequence[tuple[int, int]], parts: Sequence[Sequence]) 
     return (end - start) - len(covered) > BARE_CHARS
 
 
-def _one_item(clause, spans: Sequence[tuple[int, int]]) -> bool:
+def one_item(clause, spans: Sequence[tuple[int, int]]) -> bool:
     """Whether ``spans`` all lie in one item of the clause's lists."""
     edges = _items(clause)
     return len({bisect.bisect_right(edges, s) for s, _ in spans}) <= 1

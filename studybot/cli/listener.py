@@ -17,7 +17,8 @@ import sys
 
 from studybot.cli import reveal, terminal
 from studybot.cli.common import stderr_console, stdout_console
-from studybot.cli.render import STYLES, MarkdownStream, PrintableStream, echo, number, spinner
+from studybot.cli.markdown_stream import MarkdownStream
+from studybot.cli.render import STYLES, PrintableStream, echo, number, spinner
 from studybot.learn.review import RATINGS as RATING_NAMES
 from studybot.study.checking import ATTEMPT_CHARS
 from studybot.study.session import FOLLOW_UP, NEXT, QUIT, AttemptInterrupted

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from studybot.cli import terminal
-from studybot.cli.listener import TerminalListener, turn_line
+from studybot.cli.listener import TerminalListener
 from studybot.cli.render import echo
+from studybot.cli.turn_table import turn_line
 from studybot.learn.review import RATINGS
 from studybot.output.figures import percent
 from studybot.study.interview import InterviewListener

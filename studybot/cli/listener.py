@@ -17,9 +17,12 @@ import sys
 
 from studybot.cli import reveal, terminal
 from studybot.cli.common import stderr_console, stdout_console
-from studybot.cli.render import STYLES, MarkdownStream, PrintableStream, echo, number, spinner
+from studybot.cli.markdown_stream import MarkdownStream
+from studybot.cli.render import STYLES, PrintableStream, echo, number, spinner
+from studybot.cli.turn_table import turn_line
 from studybot.learn.review import RATINGS as RATING_NAMES
 from studybot.study.checking import ATTEMPT_CHARS
+from studybot.study.selection import id_ranges
 from studybot.study.session import FOLLOW_UP, NEXT, QUIT, AttemptInterrupted
 
 ATTEMPT_HELP = (
@@ -393,25 +396,3 @@ class TerminalListener:
         if self.waiting is not None:
             self.waiting.__exit__(None, None, None)
             self.waiting = None
-
-
-def turn_line(turn, position: int, total: int) -> str:
-    """The per-turn figures: tokens, cached tokens, context n, KV, latency."""
-    from studybot.cli.common import human_bytes
-
-    cached = f" (cached {number(turn.cached_tokens)})" if turn.cached_tokens else ""
-    kv = f" · KV {human_bytes(turn.kv_bytes)}" if turn.kv_bytes else ""
-    thrown = turn.discarded.requests
-    sent = f" · {1 + thrown} requests, {thrown} thrown away" if thrown else ""
-    return (
-        f"[{STYLES['tokens']}][{position}/{total}] Q{turn.question_id}"
-        f" · prompt {number(turn.prompt_tokens)}{cached} · answer {number(turn.completion_tokens)}"
-        f" · n={number(turn.context_tokens)}{kv} · {turn.latency_ms / 1000:.1f} s{sent}[/]"
-    )
-
-
-def id_ranges(ids) -> str:
-    """Question ids as ranges: "Q1–Q8", "Q5", or a review's "Q2, Q6–Q8, Q23"."""
-    from studybot.study.selection import runs
-
-    return ", ".join(f"Q{a}" if a == b else f"Q{a}–Q{b}" for a, b in runs(ids))

@@ -139,7 +139,7 @@ def study_session(study, store, record, as_json: bool) -> None:
 
 def _study_locked(study, store, record, as_json: bool) -> None:
     from studybot.cli.listener import TerminalListener
-    from studybot.cli.sessions import render_session
+    from studybot.cli.session_report import render_session
     from studybot.output.export import session_json
     from studybot.study import resuming, session
     from studybot.study.recorded import prefix_findings

@@ -1,9 +1,11 @@
-"""The per-turn table of ``show``: its columns, the rows under a question, what fits a terminal."""
+"""A turn's figures: the per-turn table of ``show`` (its columns, the rows under a question,
+what fits a terminal) and the line a run prints after each answer.
+"""
 
 from __future__ import annotations
 
 from studybot.cli.common import human_bytes
-from studybot.cli.render import bar, number
+from studybot.cli.render import STYLES, bar, number
 
 # The per-turn table, one (heading, cell) pair per column, so a new figure
 # (cost, grade, rating) is one more entry here.
@@ -85,3 +87,16 @@ def probe_row(probe, columns=TURN_COLUMNS) -> list[str]:
         "latency": f"{probe.latency_ms / 1000:.2f} s",
     }
     return [cells.get(heading, "") for heading, _cell in columns]
+
+
+def turn_line(turn, position: int, total: int) -> str:
+    """The per-turn figures: tokens, cached tokens, context n, KV, latency."""
+    cached = f" (cached {number(turn.cached_tokens)})" if turn.cached_tokens else ""
+    kv = f" · KV {human_bytes(turn.kv_bytes)}" if turn.kv_bytes else ""
+    thrown = turn.discarded.requests
+    sent = f" · {1 + thrown} requests, {thrown} thrown away" if thrown else ""
+    return (
+        f"[{STYLES['tokens']}][{position}/{total}] Q{turn.question_id}"
+        f" · prompt {number(turn.prompt_tokens)}{cached} · answer {number(turn.completion_tokens)}"
+        f" · n={number(turn.context_tokens)}{kv} · {turn.latency_ms / 1000:.1f} s{sent}[/]"
+    )

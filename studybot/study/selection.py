@@ -148,3 +148,8 @@ def runs(numbers: Iterable[int]) -> list[tuple[int, int]]:
 def spans(numbers: Iterable[int]) -> str:
     """Numbers with their runs joined: 3,4,5,9 -> "3–5,9"."""
     return ",".join(str(a) if a == b else f"{a}–{b}" for a, b in runs(sorted(set(numbers))))
+
+
+def id_ranges(ids) -> str:
+    """Question ids as ranges: "Q1–Q8", "Q5", or a review's "Q2, Q6–Q8, Q23"."""
+    return ", ".join(f"Q{a}" if a == b else f"Q{a}–Q{b}" for a, b in runs(ids))

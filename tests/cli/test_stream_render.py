@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from studybot.cli import render
+from studybot.cli import markdown_stream, render
 from studybot.output.markup import readable_math
 
 ORDERED = (
@@ -65,13 +65,15 @@ def whole(text: str, width: int) -> str:
     target = console(width)
     markdown = Markdown(readable_math(render.printable(text)), hyperlinks=False)
     lines = target.render_lines(markdown, target.options, pad=False)
-    target.print(render._Lines(render._without_leading_blanks(lines)), soft_wrap=False)
+    target.print(
+        markdown_stream._Lines(markdown_stream._without_leading_blanks(lines)), soft_wrap=False
+    )
     return target.file.getvalue()
 
 
 def streamed(chunks: list[str], width: int) -> str:
     target = console(width)
-    stream = render.MarkdownStream(target)
+    stream = markdown_stream.MarkdownStream(target)
     for chunk in chunks:
         stream.feed(chunk)
     stream.close()
@@ -110,7 +112,7 @@ def test_split_in_two_at_every_position(text):
 
 
 def test_blocks_settle_once_and_lists_wait_for_their_end():
-    blocks = render.Blocks()
+    blocks = markdown_stream.Blocks()
     assert blocks.feed("# 标题\n\n段") == []  # the line after the blank is not whole yet
     assert blocks.feed("落一\n\n") == ["# 标题\n\n"]
     assert blocks.feed("1. 一\n\n2. 二\n\n") == []  # a list item may belong to what is before
@@ -122,7 +124,7 @@ def test_blocks_settle_once_and_lists_wait_for_their_end():
 
 
 def test_an_open_formula_or_fence_keeps_its_block_open():
-    blocks = render.Blocks()
+    blocks = markdown_stream.Blocks()
     assert blocks.feed("$$\na\n\nb\n$$\n\nc\n") == ["$$\na\n\nb\n$$\n\n"]
     assert blocks.feed("```\nx\n\ny\n") == []
     assert blocks.close() == "c\n```\nx\n\ny\n"

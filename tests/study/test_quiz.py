@@ -198,7 +198,7 @@ def test_markdown_notes_keep_the_attempt_its_grade_and_rating(invoke):
 
 
 def test_a_segment_names_its_questions_as_ranges():
-    from studybot.cli.listener import id_ranges
+    from studybot.study.selection import id_ranges
 
     assert id_ranges((1, 2, 3, 4, 5, 6, 7, 8)) == "Q1–Q8"
     assert id_ranges((5,)) == "Q5"

@@ -3,7 +3,7 @@
 
 Side requests (grades, an interviewer's probes) may go to another channel:
 ``[grader]`` in config.toml (``provider = "NAME"``, a profile, and/or the
-profile keys themselves) or ``--grader NAME``; ``grader_settings`` gives it.
+profile keys themselves) or ``--grader NAME``; ``channel.grader`` reads it.
 
 Every effective value remembers where it came from, so ``config show`` and
 error messages can say "model (from ~/.codex/config.toml)". The API key is
@@ -184,103 +184,23 @@ def load(flags: dict[str, Any] | None = None) -> Settings:
         apply(_profile(own_data, own, str(profile)), f"{own} [providers.{profile}]")
     apply(env, "env")
     apply(flags, "flag")
-    side, side_origin = _grader(values, sources, own_data, own, grader_table)
+    from studybot.channel.grader import side_channel  # it builds on Settings, defined here
+
+    side, side_origin = side_channel(values, sources, own_data, own, grader_table)
     _openai_key(values, sources)
     if isinstance(values.get("base_url"), str):
         # "https://taotoken.net/api/" is what users paste; the slash only doubles up paths.
         values["base_url"] = values["base_url"].rstrip("/")
     if values.get("local") and not values.get("offline"):
-        _local(values, sources)
+        from studybot.channel import local
+
+        local.override(values, sources)
     settings = replace(Settings(), **values)
     object.__setattr__(settings, "sources", sources)
     object.__setattr__(settings, "side", side)
     object.__setattr__(settings, "side_origin", side_origin)
     _check(settings)
     return settings
-
-
-def _local(values: dict[str, Any], sources: dict[str, str]) -> None:
-    """--local: the server found on this machine's usual ports, its model, no key.
-
-    Only a ``--model`` flag names the model (a configured one belongs to the
-    usual provider); the engine's tokenizer counts unless token_counter is set.
-    """
-    from studybot.channel import local
-
-    if sources.get("base_url") == "flag":
-        raise ConfigError(
-            "--local and --base-url both say where the server is",
-            hint=f"drop one; {local.PORTS_ENV} lists other ports for --local to try",
-        )
-    found = local.find(local.ports(str(values.get("local_ports", ""))), _local_key())
-    asked = values.get("model") if sources.get("model") == "flag" else None
-    values["model"] = local.pick(found, asked)
-    sources["model"] = "flag" if asked else f"--local: the only model {found.engine} lists"
-    values["base_url"], sources["base_url"] = found.base_url, f"--local: {found.describe()}"
-    values["env_key"], sources["env_key"] = local.LOCAL_KEY_ENV, "--local"
-    values.setdefault("token_counter", "server")
-    sources.setdefault("token_counter", "--local")
-    if sources.get("wire_api") != "flag":
-        values["wire_api"], sources["wire_api"] = "chat", "--local"
-
-
-def _local_key() -> str | None:
-    from studybot.channel.local import LOCAL_KEY_ENV
-
-    return os.environ.get(LOCAL_KEY_ENV) or None
-
-
-def _grader(
-    values: dict[str, Any],
-    sources: dict[str, str],
-    own_data: dict[str, Any],
-    own: Path,
-    table: Any,
-) -> tuple[dict[str, str], str]:
-    """The grader's channel keys and where they came from; ({}, "") for none.
-
-    ``--grader NAME`` (or STUDYBOT_GRADER) names a profile and replaces the
-    config's ``[grader]``; the config's ``[grader]`` is a profile and/or keys.
-    """
-    name = str(values.get("grader") or "")
-    inline: dict[str, Any] = {}
-    if isinstance(table, dict) and sources.get("grader", str(own)) == str(own):
-        unknown = sorted(set(table) - {"provider", *PROFILE_KEYS})
-        if unknown:
-            raise ConfigError(
-                f"{own}: [grader] has an unknown key {unknown[0]!r}",
-                hint="[grader] takes provider (a [providers.NAME] profile) and/or "
-                + ", ".join(PROFILE_KEYS),
-            )
-        inline = {k: v for k, v in table.items() if k != "provider"}
-    side = _profile(own_data, own, name) if name else {}
-    side.update(inline)
-    for key, raw in side.items():
-        if not isinstance(raw, str):
-            raise ConfigError(f"{own}: the grader's {key} must be text", hint=f'{key} = "…"')
-    origin = f"--grader {name}" if sources.get("grader") == "flag" else f"{own} [grader]"
-    if sources.get("grader") == "env":
-        origin = f"env {ENV_NAMES['grader']}"
-    return side, origin if side else ""
-
-
-def grader_settings(settings: Settings) -> Settings | None:
-    """The settings grades and probes go through, or None when they go to the main channel.
-
-    The grader's base URL, key variable, wire API and model over the main
-    settings (timeouts, retries and the rest are shared).
-    """
-    if not settings.side:
-        return None
-    values = dict(settings.side)
-    if "base_url" in values:
-        values["base_url"] = values["base_url"].rstrip("/")
-    grader = replace(settings, **values, grader="", provider="", offline=False, engine="")
-    sources = {**settings.sources, **dict.fromkeys(values, settings.side_origin)}
-    object.__setattr__(grader, "sources", sources)
-    object.__setattr__(grader, "side", {})
-    _check(grader)
-    return grader
 
 
 def _openai_layer() -> dict[str, Any]:

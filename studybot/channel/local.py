@@ -6,15 +6,17 @@ llama.cpp's ``llama-server`` 8080, vLLM 8000, SGLang 30000
 replaces the list). A port counts when ``GET /v1/models`` answers with a
 model list; its only model is used, or the one ``--model`` names. Each try
 waits at most ``CONNECT_TIMEOUT``, and a closed port is refused at once,
-so nothing there costs milliseconds.
+so nothing there costs milliseconds. ``override`` lays what was found over
+the settings ``config.load`` is building.
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 
-from studybot.errors import BadInput, StudybotError
+from studybot.errors import BadInput, ConfigError, StudybotError
 
 HOST = "127.0.0.1"
 PORTS = {11434: "Ollama", 8080: "llama.cpp", 8000: "vLLM", 30000: "SGLang"}
@@ -105,3 +107,30 @@ def _model_ids(body) -> tuple[str, ...] | None:
     if not isinstance(data, list):
         return None
     return tuple(str(m["id"]) for m in data if isinstance(m, dict) and isinstance(m.get("id"), str))
+
+
+def override(values: dict[str, Any], sources: dict[str, str]) -> None:
+    """--local: the server found on this machine's usual ports, its model, no key.
+
+    Only a ``--model`` flag names the model (a configured one belongs to the
+    usual provider); the engine's tokenizer counts unless token_counter is set.
+    """
+    if sources.get("base_url") == "flag":
+        raise ConfigError(
+            "--local and --base-url both say where the server is",
+            hint=f"drop one; {PORTS_ENV} lists other ports for --local to try",
+        )
+    found = find(ports(str(values.get("local_ports", ""))), _key())
+    asked = values.get("model") if sources.get("model") == "flag" else None
+    values["model"] = pick(found, asked)
+    sources["model"] = "flag" if asked else f"--local: the only model {found.engine} lists"
+    values["base_url"], sources["base_url"] = found.base_url, f"--local: {found.describe()}"
+    values["env_key"], sources["env_key"] = LOCAL_KEY_ENV, "--local"
+    values.setdefault("token_counter", "server")
+    sources.setdefault("token_counter", "--local")
+    if sources.get("wire_api") != "flag":
+        values["wire_api"], sources["wire_api"] = "chat", "--local"
+
+
+def _key() -> str | None:
+    return os.environ.get(LOCAL_KEY_ENV) or None

@@ -303,7 +303,7 @@ def pack(trace: Path, output: Path, force: bool) -> None:
       studybot cache replay trace.packed --mode blocks
     """
     from studybot.costs.cache.trace import load_trace, write_packed
-    from studybot.output.export import write_file
+    from studybot.output.writing import write_file
 
     requests = load_trace(trace)
     to_stdout = str(output) == "-"

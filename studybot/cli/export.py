@@ -56,6 +56,7 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
     from studybot.cli.sessions import left_out
     from studybot.errors import BadInput
     from studybot.output import export as exports
+    from studybot.output import writing
     from studybot.storage.store import Store
 
     to_stdout = output is not None and str(output) == "-"  # -o - is standard output
@@ -85,7 +86,7 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
             )
         written: list[int] = []
         view = store.view(record.id)
-        exports.write_file(
+        writing.write_file(
             output, lambda path: written.append(anki.write_package(view, path)), force=force
         )
         click.echo(f"Wrote {output} ({number(written[0])} notes)", err=True)
@@ -99,7 +100,7 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
 
         echo(escaped_json(text) if fmt == "json" else text, nl=False)
     else:
-        exports.write_file(output, lambda path: exports.write_text(path, text), force=force)
+        writing.write_file(output, lambda path: writing.write_text(path, text), force=force)
         click.echo(f"Wrote {output} ({number(len(text.splitlines()))} lines)", err=True)
     left_out(view)
 

@@ -2,7 +2,8 @@
 
 Owns Markdown notes and JSON (``export``), an interview's report (``interview``), Anki cards and packages
 (``anki``), Markdown to HTML for cards (``markup``) and the PNG charts
-(``plots``). Everything renders from one ``SessionView``.
+(``plots``). Everything renders from one ``SessionView``; ``writing`` puts
+it in a file safely.
 
 May import: study, learn, channel, bank, costs, storage and the shared modules; never cli.
 """

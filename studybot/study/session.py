@@ -130,7 +130,7 @@ def _engine_rule(settings: Settings) -> dict[str, Any]:
 
 def grader_record(settings: Settings, live: bool) -> dict[str, Any]:
     """The grader a live session's side requests go to, as its settings keep it ({} for none)."""
-    from studybot.channel.config import grader_settings
+    from studybot.channel.grader import grader_settings
 
     side = grader_settings(settings) if live else None
     if side is None:

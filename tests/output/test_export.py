@@ -16,7 +16,7 @@ from studybot import bank
 from studybot.channel import config
 from studybot.channel.providers.offline import OfflineProvider
 from studybot.errors import BadInput
-from studybot.output import export
+from studybot.output import writing
 from studybot.storage.store import Store
 from studybot.study import carry, session
 
@@ -246,11 +246,11 @@ def test_a_full_disk_leaves_the_old_file_and_no_partial_one(tmp_path):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     with pytest.raises(BadInput, match="No space left on device"):
-        export.write_file(out, disk_full, force=True)
+        writing.write_file(out, disk_full, force=True)
     assert out.read_text(encoding="utf-8") == "old cards\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cards.txt"]
     with pytest.raises(BadInput):
-        export.write_file(tmp_path / "new.txt", disk_full)
+        writing.write_file(tmp_path / "new.txt", disk_full)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cards.txt"]
 
 

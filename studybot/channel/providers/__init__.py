@@ -47,7 +47,7 @@ def _grader(settings: Settings, notify: Notify) -> Provider | None:
     """The provider of ``[grader]`` / ``--grader``; None without one, or when the answers are
     offline (the answer key's session is graded offline, as without a grader)."""
     from studybot.channel import checks as channel
-    from studybot.channel.config import grader_settings
+    from studybot.channel.grader import grader_settings
     from studybot.errors import ConfigError
 
     side = grader_settings(settings)

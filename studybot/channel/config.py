@@ -181,7 +181,7 @@ def load(flags: dict[str, Any] | None = None) -> Settings:
     apply({k: v for k, v in own_data.items() if k != "providers"}, str(own))
     profile = flags.get("provider") or env.get("provider") or values.get("provider")
     if profile:
-        apply(_profile(own_data, own, str(profile)), f"{own} [providers.{profile}]")
+        apply(profile_keys(own_data, own, str(profile)), f"{own} [providers.{profile}]")
     apply(env, "env")
     apply(flags, "flag")
     from studybot.channel.grader import side_channel  # it builds on Settings, defined here
@@ -199,7 +199,7 @@ def load(flags: dict[str, Any] | None = None) -> Settings:
     object.__setattr__(settings, "sources", sources)
     object.__setattr__(settings, "side", side)
     object.__setattr__(settings, "side_origin", side_origin)
-    _check(settings)
+    validate(settings)
     return settings
 
 
@@ -230,7 +230,7 @@ def _offline_asked(
     return False
 
 
-def _profile(data: dict[str, Any], path: Path, name: str) -> dict[str, Any]:
+def profile_keys(data: dict[str, Any], path: Path, name: str) -> dict[str, Any]:
     profiles = data.get("providers") or {}
     if not isinstance(profiles, dict) or not isinstance(profiles.get(name), dict):
         known = ", ".join(sorted(profiles)) if isinstance(profiles, dict) else ""
@@ -335,7 +335,7 @@ def _check_range(name: str, value: float, source: str) -> None:
         )
 
 
-def _check(settings: Settings) -> None:
+def validate(settings: Settings) -> None:
     _check_secret_in_url(settings)
     if not ENV_NAME.fullmatch(settings.env_key):
         raise ConfigError(

@@ -9,12 +9,12 @@ from __future__ import annotations
 import errno
 import os
 import re
-import stat
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from studybot.errors import ConfigError
+from studybot.storage.kinds import not_regular
 
 
 def config_path() -> Path:
@@ -106,7 +106,7 @@ def _config_bytes(path: Path) -> bytes | None:
         why = "a link that leads back to itself" if exc.errno == errno.ELOOP else None
         why = why or f"cannot be read ({exc.strerror or exc})"
         raise ConfigError(f"{path}: {why}", hint=hint) from None
-    kind = _not_regular(status.st_mode)
+    kind = not_regular(status.st_mode)
     if kind:
         raise ConfigError(f"{path}: {kind}, not a settings file", hint=hint)
     if status.st_size > CONFIG_BYTES:
@@ -117,7 +117,7 @@ def _config_bytes(path: Path) -> bytes | None:
     try:  # never waiting on a FIFO swapped in since the look, never reading past the limit
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         try:
-            kind = _not_regular(os.fstat(fd).st_mode)
+            kind = not_regular(os.fstat(fd).st_mode)
             if kind:
                 raise ConfigError(f"{path}: {kind}, not a settings file", hint=hint)
             data = os.read(fd, CONFIG_BYTES + 1)
@@ -128,18 +128,6 @@ def _config_bytes(path: Path) -> bytes | None:
     if len(data) > CONFIG_BYTES:
         raise ConfigError(f"{path}: more than {CONFIG_BYTES:,} bytes", hint=hint)
     return data
-
-
-def _not_regular(mode: int) -> str | None:
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
 
 
 def codex_layer(path: Path) -> dict[str, Any]:

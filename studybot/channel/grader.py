@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from studybot.channel.config import ENV_NAMES, PROFILE_KEYS, Settings, _check, _profile
+from studybot.channel.config import ENV_NAMES, PROFILE_KEYS, Settings, profile_keys, validate
 from studybot.errors import ConfigError
 
 
@@ -39,7 +39,7 @@ def side_channel(
                 + ", ".join(PROFILE_KEYS),
             )
         inline = {k: v for k, v in table.items() if k != "provider"}
-    side = _profile(own_data, own, name) if name else {}
+    side = profile_keys(own_data, own, name) if name else {}
     side.update(inline)
     for key, raw in side.items():
         if not isinstance(raw, str):
@@ -65,5 +65,5 @@ def grader_settings(settings: Settings) -> Settings | None:
     sources = {**settings.sources, **dict.fromkeys(values, settings.side_origin)}
     object.__setattr__(grader, "sources", sources)
     object.__setattr__(grader, "side", {})
-    _check(grader)
+    validate(grader)
     return grader

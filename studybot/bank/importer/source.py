@@ -14,23 +14,16 @@ import codecs
 import json
 import os
 import re
-import stat
 from pathlib import Path
 from typing import Any
 
 from studybot.errors import BankError
+from studybot.storage.kinds import not_regular
 
 MAX_BYTES = 200 * 2**20  # 200 MB: 8× the shipped bank repeated 100 times as JSON
 MAX_QUESTIONS = 200_000
 _CHUNK = 2**20
 _SPLIT = "split the file and import each part under its own --name"
-_KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISCHR, "a device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
 SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -55,7 +48,7 @@ def read_bytes(path: Path) -> bytes:
     """The bytes of a regular file of at most MAX_BYTES, or BankError saying why not."""
     try:
         status = os.stat(path)
-        kind = _not_regular(status.st_mode)
+        kind = not_regular(status.st_mode)
         if not kind and status.st_size > MAX_BYTES:
             raise BankError(
                 [
@@ -73,7 +66,7 @@ def read_bytes(path: Path) -> bytes:
     except OSError as exc:
         raise BankError([f"{path}: cannot read ({exc.strerror or exc})"]) from None
     try:
-        kind = _not_regular(os.fstat(fd).st_mode)  # what was opened, not what was looked at
+        kind = not_regular(os.fstat(fd).st_mode)  # what was opened, not what was looked at
         if kind:
             raise BankError([f"{path}: {kind}, not a question file"])
         chunks: list[bytes] = []
@@ -94,12 +87,6 @@ def read_bytes(path: Path) -> bytes:
             hint=_SPLIT,
         )
     return b"".join(chunks)
-
-
-def _not_regular(mode: int) -> str | None:
-    if stat.S_ISREG(mode):
-        return None
-    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
 def decode(path: Path, data: bytes, force: bool = False) -> tuple[str, list[str]]:

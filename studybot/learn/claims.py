@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from studybot.bank.rubric import Claim as ClaimRubric
 from studybot.bank.rubric import Number
-from studybot.learn import antonyms, words
+from studybot.learn import antonyms, numbers, words
 from studybot.learn.aliases import Alias
 from studybot.learn.reading import FOUND, Attempt
 
@@ -42,6 +42,9 @@ class Claim:
     # the subject so ("大模型" -> 小模型): said instead, they deny the claim (``antonyms``).
     turned: Alias | None = None
     rival: Alias | None = None
+    # With no value, the figures its sentence states with a unit ("单张 48 GB 显卡"): another
+    # figure of that family bound to its subject denies it too.
+    figures: tuple[Number, ...] = ()
 
     @classmethod
     def of(cls, rubric: ClaimRubric, asked: Attempt) -> Claim:
@@ -55,13 +58,14 @@ class Claim:
             rival=_turned(subject, antonyms.ABOUT),
             object=Alias.of(rubric.object) if rubric.object else None,
             value=rubric.value,
-            opposite=Alias.of(rubric.opposite) if rubric.opposite else None,
+            opposite=_correlative(Alias.of(rubric.opposite)) if rubric.opposite else None,
             ordered=rubric.ordered,
             implied=asked.look(subject).state == FOUND,
             object_implied=bool(rubric.object)
             and asked.look(Alias.of(rubric.object)).state == FOUND,
             zh=rubric.zh,
             en=rubric.en,
+            figures=() if rubric.value is not None else numbers.stated(rubric.zh),
         )
 
     @property
@@ -72,6 +76,16 @@ class Claim:
     def aliases(self) -> tuple[Alias, ...]:
         """Every right alias of the claim (its parts and its relation)."""
         return self.parts + ((self.relation,) if self.relation else ())
+
+
+def _correlative(alias: Alias) -> Alias:
+    """An opposite with each comparative 更X said as 越X too: "越大反而过优化得越快" says 更快."""
+    more = tuple(
+        tuple("越" + w[1:] if w.startswith("更") and len(w) > 1 else w for w in a)
+        for a in alias.alternatives
+    )
+    added = tuple(a for a in more if a not in alias.alternatives)
+    return Alias(alias.text, alias.alternatives + added) if added else alias
 
 
 def _turned(alias: Alias | None, table) -> Alias | None:

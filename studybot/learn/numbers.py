@@ -175,6 +175,39 @@ def located(
     return out
 
 
+# Units read off a claim's own sentence when the rubric gives it no value: "在单张 48 GB 显卡上"
+# states 48 GB of memory as surely as a value would. No bare figure: "Llama 3.1", "第 2 层".
+_STATED_KINDS = ("bytes", "times", "percent", "count")
+_STATED_LITERAL = re.compile(
+    _FIGURE + r"\s*(维|层|头|步|秒|小时|bit|比特|epochs?|steps?|layers?|heads?)" + _AFTER
+)
+
+_OPERAND = re.compile(r"\s*[\d(]")
+_OPERAND_BEFORE = re.compile(r"[\d)]\s*$")
+
+
+def stated(text: str) -> tuple[Number, ...]:
+    """The figures ``text`` states with a unit, each as a rubric number of its family."""
+    text = normalise(text)
+    out: list[Number] = []
+    for kind in _STATED_KINDS:
+        for match in _PATTERNS[kind].finditer(text):
+            groups = [g for g in match.groups() if g is not None]
+            if kind == "times" and groups[0] == "×":
+                groups = groups[::-1]
+            value = _value(groups[0])
+            product = kind == "times" and (
+                _OPERAND.match(text, match.end()) or _OPERAND_BEFORE.search(text, 0, match.start())
+            )  # "16 × 15104" multiplies: no figure of times
+            if value is not None and not product:
+                out.append(Number(value, groups[1]))
+    for match in _STATED_LITERAL.finditer(text):
+        value = _value(match.group(1))
+        if value is not None:
+            out.append(Number(value, match.group(2)))
+    return tuple(dict.fromkeys(out))
+
+
 class Bare(tuple):
     """A figure said without a unit: its readings in base units, and the figure as written."""
 

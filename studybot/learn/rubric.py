@@ -342,14 +342,13 @@ def _known(question: Question) -> tuple[tuple[Number, ...], tuple[float, ...]]:
     bare: set[float] = set()
     for rubric in question.rubric:
         for claim in rubric.claims:
-            if claim.value is None:
-                continue
-            number = claim.value
-            unit = figures.expected(replace(number, value=1.0))[0]
-            for text in (*texts, claim.zh, claim.en):
-                for found in figures.figures(text, number):
-                    with_unit.append(replace(number, value=found[0] / unit))
-                bare.update(figures.bare_figures(text))
+            stated = (claim.value,) if claim.value else figures.stated(claim.zh)
+            for number in stated:
+                unit = figures.expected(replace(number, value=1.0))[0]
+                for text in (*texts, claim.zh, claim.en):
+                    for found in figures.figures(text, number):
+                        with_unit.append(replace(number, value=found[0] / unit))
+                    bare.update(figures.bare_figures(text))
     return tuple(with_unit), tuple(sorted(bare))
 
 

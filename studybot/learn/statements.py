@@ -85,7 +85,14 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
             parts = _parts(claim, attempt, n, side, phrase.first, phrase.spans)
             if parts is not None:
                 found.append((sign, phrase, parts))
+    own = [v for f in claim.figures for v in _said(attempt, n, f) if figures.matches(v, f)]
+    for number in () if own else claim.figures:  # its own figure said: another is no value
+        for sign, phrase in _figures(replace(claim, value=number), attempt, n, known, True):
+            parts = _parts(claim, attempt, n, side, phrase.first, phrase.spans)
+            if parts is not None:
+                found.append((sign, phrase, parts))
     found += _rival_statements(claim, attempt, n, side, known)
+
     out = []
     for polarity, link, (subject, obj) in found:
         explicit = [p for p in (subject, obj) if p is not None]
@@ -322,6 +329,11 @@ def _figures(claim: Claim, attempt: Attempt, n: int, known, needs_relation: bool
     if figures.matches(values, number) or known_figure(values, known):
         return []
     return [(-1, Phrase(((joined[bound], joined[bound] + 1),), 1, False))]
+
+
+def _said(attempt: Attempt, n: int, number) -> list:
+    """The figures of clause ``n`` in ``number``'s family, as their values."""
+    return [v for _, v in figures.located(attempt.clauses[n].normal, number, normalised=True)]
 
 
 def known_figure(values, known) -> bool:

@@ -87,8 +87,11 @@ _TABLE: tuple[tuple[str, str], ...] = (
     (r"bandwidth", "带宽"),
     (r"latenc(?:y|ies)", "延迟"),
     (r"throughput", "吞吐"),
-    (r"compute[\s-]*bound", "计算密集"),
-    (r"memory[\s-]*(?:bandwidth[\s-]*)?bound|bandwidth[\s-]*bound", "访存密集"),
+    (r"compute[\s-]*bound|(?:计算|算力)(?:受限|瓶颈)", "计算密集"),
+    (
+        r"memory[\s-]*(?:bandwidth[\s-]*)?bound|bandwidth[\s-]*bound|(?:访存|(?:内存)?带宽)(?:受限|瓶颈)",
+        "访存密集",
+    ),
     (r"quantiz(?:e|ed|es|ing|ation)|quantis(?:e|ed|es|ing|ation)", "量化"),
     (r"temperatures?", "温度"),
     # representations and retrieval

@@ -96,6 +96,7 @@ def test_labels_match_key_points_and_states(data, shipped):
 
 
 BLIND = EVAL.parent / "blind.toml"
+BENCH_KINDS = ("strong", "terse", "partial", "wrong", "english", "mixed", "salad", "negated")
 
 
 def test_the_blind_set_has_every_kind_in_three_rounds_and_lines_up_with_the_bank():
@@ -108,3 +109,15 @@ def test_the_blind_set_has_every_kind_in_three_rounds_and_lines_up_with_the_bank
         assert len(attempt["labels"]) == len(shipped.get(attempt["question"]).key_points), attempt
         if attempt["kind"] == "mixed":
             assert attempt["labels"].count("contradicted") == 1, attempt["question"]
+
+
+def test_round_four_has_every_kind_and_lines_up_with_the_bank():
+    shipped = bank.load()
+    path = EVAL.parent / "blind_round4.toml"
+    attempts = tomllib.loads(path.read_text(encoding="utf-8"))["attempt"]
+    assert Counter(a["kind"] for a in attempts) == Counter({k: 18 for k in BENCH_KINDS})
+    assert not {a["question"] for a in attempts} & {
+        a["question"] for a in tomllib.loads(BLIND.read_text(encoding="utf-8"))["attempt"]
+    }  # questions no earlier round used
+    for attempt in attempts:
+        assert len(attempt["labels"]) == len(shipped.get(attempt["question"]).key_points), attempt

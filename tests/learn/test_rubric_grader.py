@@ -141,6 +141,26 @@ def test_a_correct_answer_quoting_other_figures_is_not_contradicted(grader, ship
     assert result.points[3].state == COVERED, result.points[3]
 
 
+def test_a_figure_the_points_sentence_states_is_checked_though_the_rubric_gives_no_value(
+    grader, shipped
+):
+    question = shipped.get(155)  # point 7: "在单张 48 GB 显卡上微调了 65B 模型"
+    wrong = grader.grade(question, "QLoRA 在单张 80 GB 的显卡上微调了 65B 的 Guanaco")
+    right = grader.grade(
+        question, "QLoRA 在单张 48 GB 显卡上微调了 65B 的 Guanaco，16-bit 全量微调要 780 GB 以上"
+    )
+    assert wrong.points[6].state == CONTRADICTED and "80 GB" in wrong.points[6].evidence
+    assert right.points[6].state != CONTRADICTED and right.contradicted == 0
+
+
+def test_a_comparison_said_with_yue_reads_as_one_said_with_geng(grader, shipped):
+    question = shipped.get(160)  # point 3: larger reward models over-optimise more slowly
+    wrong = grader.grade(question, "Gao 等发现奖励模型越大，过优化得越快")
+    right = grader.grade(question, "Gao 等发现奖励模型越大，过优化得越慢")
+    assert wrong.points[2].state == CONTRADICTED
+    assert right.points[2].state != CONTRADICTED
+
+
 # -- negations -------------------------------------------------------------------------
 
 

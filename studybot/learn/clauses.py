@@ -48,8 +48,13 @@ class Piece(NamedTuple):
 def width(text: str) -> str:
     """NFKC with the powers kept as powers (NFKC alone makes n² into n2), nothing invisible."""
     text = INVISIBLE.sub("", text)
-    text = text.replace("²", "^2").replace("³", "^3").replace("−", "-").replace("–", "-")
+    text = text.replace("−", "-").replace("–", "-")
+    text = _POWER.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPT), text)
     return unicodedata.normalize("NFKC", text)
+
+
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_POWER = re.compile(r"(?<=\w)[⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+")  # "n²", "10⁹", "10⁻³": NFKC alone reads 109
 
 
 def split(text: str) -> list[str]:

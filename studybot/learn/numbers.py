@@ -57,8 +57,10 @@ _TIMES = {"倍", "×", "x", "times"}
 _PERCENT = {"%", "percent"}
 _TOKEN = {"token"}
 
+# A power of ten said as one: "9.2×10^9", "10^6" (``width`` writes 10⁹ so).
+_POWER = r"\d+(?:\.\d+)?\s*[×x*]\s*10\^-?\d+|10\^-?\d+"
 _FIGURE = (
-    r"(?<![a-z0-9_.\-@])(\d+(?:\.\d+)?e[-+]?\d+(?![a-z])|\d+(?:,\d{3})*(?:\.\d+)?"
+    r"(?<![a-z0-9_.\-@])(" + _POWER + r"|\d+(?:\.\d+)?e[-+]?\d+(?![a-z])|\d+(?:,\d{3})*(?:\.\d+)?"
     r"|[零一二两三四五六七八九十百千]+)"
 )
 _AFTER = r"(?![a-z0-9])"
@@ -71,8 +73,8 @@ _UNIT_AFTER = (
     r"|[bmkx]|times|percent|dims?)\b)"
 )
 _BARE = re.compile(
-    r"(?<![a-z0-9_.\-@])(\d+(?:\.\d+)?e[-+]?\d+(?![a-z])|\d+(?:,\d{3})*(?:\.\d+)?)"
-    r"(?!\.\d|\d|,\d|" + _UNIT_AFTER + ")"
+    r"(?<![a-z0-9_.\-@])(" + _POWER + r"|\d+(?:\.\d+)?e[-+]?\d+(?![a-z])|\d+(?:,\d{3})*(?:\.\d+)?)"
+    r"(?!\.\d|\d|,\d|\s*\^|" + _UNIT_AFTER + ")"
 )
 _PATTERNS = {
     "bytes": re.compile(
@@ -250,6 +252,10 @@ def _values(found: Iterable[re.Match[str]]) -> Iterable[float]:
 
 
 def _value(text: str) -> float | None:
+    if "^" in text:
+        base, _, power = text.rpartition("^")
+        factor = re.split(r"\s*[×x*]\s*", base)[0] if re.search(r"[×x*]", base) else "1"
+        return float(factor) * 10.0 ** int(power)
     if text[0].isdigit():
         return float(text.replace(",", ""))
     if text == "一":

@@ -111,6 +111,9 @@ def test_an_english_answer_earns_what_the_chinese_one_does(grader, shipped):
         ("约 0.525B 参数", Number(5.25, "亿")),
         ("准确率约 76%", Number(76, "%", 0.03)),
         ("576 个视觉 token", Number(576, "token", 0)),
+        ("约 9.2×10⁹ 字节", Number(9.2, "GB")),  # a power of ten, not "9.2×109"
+        ("约 9.2 × 10^9 字节", Number(9.2, "GB")),
+        ("base 调到 10⁶", Number(1e6, None, 0)),
     ],
 )
 def test_a_figure_is_read_by_value_in_its_unit_family(text, number):

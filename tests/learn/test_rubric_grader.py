@@ -156,6 +156,16 @@ def test_a_figure_the_points_sentence_states_is_checked_though_the_rubric_gives_
     assert right.points[6].state != CONTRADICTED and right.contradicted == 0
 
 
+def test_not_less_than_is_at_least_and_not_only_is_no_denial(grader, shipped):
+    ef = shipped.get(92)  # point 5: efSearch 需不小于 k
+    assert grader.grade(ef, "efSearch 至少不小于 k").points[4].state != CONTRADICTED
+    assert grader.grade(ef, "efSearch 可以小于 k").points[4].state == CONTRADICTED
+    prefix = shipped.get(150)  # point 2: Prefix Tuning 在每一层加前缀
+    said = "Prefix Tuning 不只在输入层加前缀，每一层的注意力都有"
+    assert grader.grade(prefix, said).points[1].state in (COVERED, PARTLY)
+    assert grader.grade(prefix, "Prefix Tuning 只在输入层加前缀").points[1].state == CONTRADICTED
+
+
 def test_a_comparison_said_with_yue_reads_as_one_said_with_geng(grader, shipped):
     question = shipped.get(160)  # point 3: larger reward models over-optimise more slowly
     wrong = grader.grade(question, "Gao 等发现奖励模型越大，过优化得越快")

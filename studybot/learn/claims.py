@@ -105,14 +105,25 @@ def _core(relation: Alias | None) -> Alias | None:
     """The alternatives of ``relation`` that open with a negation, each without it."""
     if relation is None:
         return None
-    cores = tuple(
-        alternative[1:]
-        for alternative in relation.alternatives
-        if len(alternative) > 1
-        and alternative[0] in words.NEGATIONS
-        and alternative[1] not in words.NOT_NEGATED_BY  # "not just the best" is not "just …"
+    cores = (
+        tuple(
+            alternative[1:]
+            for alternative in relation.alternatives
+            if len(alternative) > 1
+            and alternative[0] in words.NEGATIONS
+            and alternative[1] not in words.NOT_NEGATED_BY  # "not just the best" is not "just …"
+        )
+        + tuple(
+            (_BOUNDED[alternative[0]], *alternative[1:])
+            for alternative in relation.alternatives
+            if len(alternative) > 1 and alternative[0] in _BOUNDED
+        )
     )
     return Alias(relation.text, cores) if cores else None
+
+
+# "不小于 k" is spelled "≥ k" (``variants``): its core, said plainly, is "小于 k".
+_BOUNDED = {"≥": "小于", "≤": "大于"}
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,31 @@ def _negated(where: Clause, found: list[tuple[int, int]], ignore=(), through=())
     return not said if said and _MUST.search(where.joined[last:]) else said
 
 
+# "Not only": a negation before one of these denies the limit, not what follows it.
+_LIMITER = re.compile(r"(?:是)?(?:的)?(?P<limit>仅仅|单单|单纯|只|仅|光|止|单)")
+
+
+NOT_ONLY_REACH = 4  # characters between "不只" and the words it is about ("不只在输入层")
+
+
+def not_only(where: Clause, first: int) -> bool:
+    """Whether a "not only" (不只, 不仅, 不是单纯的) stands just before offset ``first``."""
+    before = where.joined[max(0, first - 12) : first]
+    return any(len(before) - m.end() <= NOT_ONLY_REACH for m in _NOT_ONLY.finditer(before))
+
+
+_NOT_ONLY = re.compile(r"(?:不|并不|并非|不是|并不是)" + _LIMITER.pattern)
+
+
+def _limits_elsewhere(where: Clause, end: int, found) -> bool:
+    """Whether the negation ending at ``end`` is "not only" and ``found`` is not its limit."""
+    limit = _LIMITER.match(where.joined, end)
+    if limit is None:
+        return False
+    start, stop = limit.span("limit")
+    return not any(s < stop and e > start for s, e in found)
+
+
 # A clause closed by one of these after a negation says it must be so: "不按通道量化不行".
 _MUST = re.compile(r"(?:不行|不成|不可以|不可)$")
 
@@ -68,9 +93,13 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
     scope = colon if colon >= 0 else len(where.joined)  # "并非处处占优：…" denies only the heading
     if 0 <= where.opening <= first < scope and not any(s < where.opening for s, _ in ignore):
         own = [n for n in where.negations if any(n[0] < e and n[1] > s for s, e in found)]
-        if not any(e <= where.opening for _, e in own):
+        opening = next((n for n in where.negations if n[1] == where.opening), None)
+        limited = opening is not None and _limits_elsewhere(where, opening[1], found)
+        if not any(e <= where.opening for _, e in own) and not limited:
             return True  # "并不是头数越多越好", "rather than proportional": the whole clause
     for start, end in where.negations:
+        if _limits_elsewhere(where, end, found):
+            continue  # "不只在输入层", "不是单纯的权重文件": not only, so the rest is said
         if any(start < e and end > s for s, e in found):
             continue  # the alternative's own word
         if any(start < e and end > s for s, e in ignore):

@@ -52,6 +52,8 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
             explicit = tuple(p for p in parts if p is not None)
             if sign < 0 and _aside(clause, phrase, explicit):
                 continue
+            if sign < 0 and negations.not_only(clause, phrase.first):
+                continue  # "不只在输入层": the opposite's words, said as not the whole truth
             # A negation inside a part is the part's own: "without a cache" negates no relation;
             # one just before the subject reaches across it: "没有微批次重叠".
             taken = [span for part in explicit for span in part.spans]
@@ -74,11 +76,11 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
                 _holds(attempt, n, claim.relation) or _CORRELATIVE.search(clause.normal)
             ):
                 continue  # "越大越好…越小越差", "the more steps the lower the success": not a reversal
-            if alias is claim.turned and any(_standard(clause, p) for p in explicit):
-                continue  # "UMAP 比 t-SNE 更快": t-SNE is what UMAP is compared with
             bare = alias is claim.core and not phrase.negated and phrase.size < 2
             if bare and claim.object is None:
                 continue  # "缓存里存的不是 Q": one bare word (缓存) is no claim that Q is cached
+            if alias is claim.turned and any(_standard(clause, p) for p in explicit):
+                continue  # "UMAP 比 t-SNE 更快": t-SNE is what UMAP is compared with
             found.append((-sign if phrase.negated else sign, phrase, parts))
     if claim.value is not None:
         for sign, phrase in _figures(claim, attempt, n, known, claim.relation is not None):

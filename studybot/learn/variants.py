@@ -52,6 +52,9 @@ _TABLE: tuple[tuple[str, str], ...] = (
     (r"quadratic(?:ally)?|二次方", "平方"),
     (r"linear(?:ly)?", "线性"),
     (r"proportional(?:ly)?(?: to)?|成比例", "成正比"),
+    # "不小于 k" is ≥ k, no negation of 小于 ("至少不小于 k" would read as one).
+    (r"不\s*(?:小于|低于|少于)", "≥"),
+    (r"不\s*(?:大于|高于|多于|超过)", "≤"),
     (r"增加|增大|grows?|growing|growth|increas(?:e|es|ed|ing)", "增长"),
     (r"减少|减小|下降|reduc(?:e|es|ed|ing)|decreas(?:e|es|ed|ing)", "降低"),
     # training

@@ -40,7 +40,7 @@ def render_session(view, texts: bool = True) -> None:
     console.print(
         Text(
             f"Session {record.id} · {_chosen(record)} · {record.mode} · "
-            f"{record.provider} ({record.model}) · {record.answered}/{record.total} answered"
+            f"{record.provider} ({record.model}) · {record.status} · {record.done}/{record.total} done"
         )
     )
     table = Table(

@@ -51,7 +51,7 @@ def sessions(as_json: bool) -> None:
     # One currency goes in the heading, so each row keeps to 80 columns.
     cost_heading = f"cost {currencies.pop()}" if len(currencies) == 1 else "cost"
     # questions: what was chosen (a range, "ch 3", "tag kv-cache", "ids 5,23", "weak 10", "4 due")
-    headings = ["id", "status", "questions", "answered", "mode", "model", "bank", "created"]
+    headings = ["id", "status", "questions", "done", "mode", "model", "bank", "created"]
     # Long texts are cut (a model ID, a bank path, a long list of ids); the id never is.
     cut = {"model": 24, "bank": 24, "questions": 13}
     id_width = max(len("id"), *(len(str(r.id)) for r in records))
@@ -62,7 +62,7 @@ def sessions(as_json: bool) -> None:
             str(r.id),
             r.status,
             label(r),
-            f"{r.answered}/{r.total}",
+            f"{r.done}/{r.total}",
             r.mode,
             r.model if r.live else "offline",
             r.bank,
@@ -81,7 +81,7 @@ def sessions(as_json: bool) -> None:
     for heading in kept:
         table.add_column(
             heading,
-            justify="right" if heading in {"id", "answered", cost_heading} else "left",
+            justify="right" if heading in {"id", "done", cost_heading} else "left",
             no_wrap=True,
             overflow="ellipsis" if heading in cut else "fold",
             max_width=cut.get(heading),

@@ -146,8 +146,8 @@ def to_markdown(view: SessionView) -> str:
     lines = [
         f"# 模拟面试：{escape_html_like(record.bank_title)}",
         "",
-        f"- session {record.id} · {record.status} · {len(items)}/{record.total} questions "
-        f"interviewed · asked by {record.provider} ({record.model}) · started {record.created}",
+        f"- session {record.id} · {record.status} · {record.done}/{record.total} done · "
+        f"asked by {record.provider} ({record.model}) · started {record.created}",
         "",
         "## 面试官的结论",
         "",

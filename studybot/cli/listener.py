@@ -228,16 +228,16 @@ class TerminalListener:
             self._say(answer)
 
     def confirm_marks(self, question, result):
-        """The marks step: a point's number cycles its mark, Enter confirms, u undoes."""
+        """The marks step: a point's number cycles its mark, u undoes one, Enter confirms."""
         if result.score is None or not result.points:
             return result
         keys = reveal.marks_keys(result.points)
         prompt = reveal.marks_prompt(result.points)
-        marks = result
+        changes = reveal.Changes(result)
         while True:
             key = terminal.read_key(prompt, keys)
             if key is None or key == terminal.ENTER:
-                return marks
+                return changes.marks
             if key == "q":
                 return QUIT
             if key == "?":
@@ -246,8 +246,10 @@ class TerminalListener:
             if key == "h":
                 self._hint(question)
                 continue
-            marks = result if key == "u" else reveal.cycled(marks, int(key))
-            echo(reveal.marks_line(marks, result))
+            if not changes.press(key):
+                echo("nothing to undo: these are the grader's marks")
+                continue
+            echo(reveal.marks_line(changes.marks, result))
 
     def rating_missing(self, question, result) -> None:
         """A question graded in an earlier run, its rating still to give."""

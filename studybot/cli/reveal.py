@@ -105,13 +105,35 @@ def marks_line(marks: grade.Grade, estimate: grade.Grade) -> str:
     )
 
 
+class Changes:
+    """The marks as the learner changes them, one point at a time; ``u`` takes back the last."""
+
+    def __init__(self, estimate: grade.Grade) -> None:
+        self.steps = [estimate]  # the grader's marks, then the marks after each change
+
+    @property
+    def marks(self) -> grade.Grade:
+        return self.steps[-1]
+
+    def press(self, key: str) -> bool:
+        """A point's number moves its mark on (✓→½→✗→⚠→✓); ``u`` takes back the last
+        change. False: ``u`` with no change to take back."""
+        if key != "u":
+            self.steps.append(cycled(self.marks, int(key)))
+        elif len(self.steps) == 1:
+            return False
+        else:
+            self.steps.pop()
+        return True
+
+
 def marks_keys(points: Sequence) -> dict[str, str]:
     """The keys of the marks step (``terminal.read_key``'s allowed keys)."""
     from studybot.cli.terminal import ENTER
 
     count = min(len(points), TOGGLED)
     keys = {str(n): f"change point {n}'s mark" for n in range(1, count + 1)}
-    keys |= {ENTER: "confirm the marks, then rate", "u": "undo: the grader's marks again"}
+    keys |= {ENTER: "confirm the marks, then rate", "u": "undo the last change"}
     return keys | {"h": "hint", "?": "keys", "q": "stop (resumable)"}
 
 

@@ -201,8 +201,7 @@ class TerminalListener:
         if result.score is None:
             echo(f"Not graded: {result.advice}")
             return
-        self._reveal(result)
-        echo(f"advice: {result.advice}")
+        self._reveal(result, result.advice)
         if result.usage is not None and self.stats:
             echo(
                 f"grading request: prompt {number(result.usage.prompt_tokens)} (cached "
@@ -211,11 +210,11 @@ class TerminalListener:
                 meaning="tokens",
             )
 
-    def _reveal(self, result) -> None:
-        """The grade in a line, then each point with its mark, wrapped to the terminal."""
+    def _reveal(self, result, advice: str = "") -> None:
+        """The grade in a line, each point with its mark, the advice; wrapped to the terminal."""
         echo(reveal.heading(result), meaning="question")
         width = self.err.width if self.err.is_terminal else 10**6
-        for line in reveal.point_lines(result, width):
+        for line in reveal.point_lines(result, width) + reveal.advice_lines(advice, width):
             self.err.print(line, soft_wrap=True)
 
     def _draw(self, answer: str) -> None:

@@ -72,6 +72,19 @@ def point_lines(result: grade.Grade, width: int) -> list:
     return lines
 
 
+def advice_lines(advice: str, width: int) -> list:
+    """``advice: …`` as rich Text lines, its code spans drawn as the points draw them."""
+    from rich.text import Text
+
+    from studybot.cli.render import printable
+    from studybot.cli.wrap import hang_lines, inline_markdown
+
+    if not advice:
+        return []
+    body, keep = inline_markdown(printable(advice))  # a model's advice: no escape codes
+    return hang_lines(Text("advice: "), body, width, keep)
+
+
 def _detail(point: grade.PointResult) -> list[str]:
     """What decided the point, in the attempt's words (and the key's, when contradicted)."""
     if point.state == grade.CONTRADICTED:

@@ -1,0 +1,60 @@
+"""The small ones of issue 31 item 9, as a user meets them: advice and legends without raw
+Markdown, text cut by display width, labelled peaks, aligned ratings, local times, pipes."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pexpect
+import pytest
+from screens import ROOT
+
+MISSED_Q20 = "我不太清楚。"  # Q20's first point starts with a long code span (the formula)
+
+
+def on_pty(home, shell: str, columns: int = 100, **env: str) -> str:
+    """A shell line run with its stdout on a terminal of ``columns`` (stdin may be a pipe)."""
+    environment = {
+        k: v for k, v in os.environ.items() if k not in ("PYTEST_CURRENT_TEST", "COLUMNS")
+    }
+    environment.update(PYTHONPATH=str(ROOT), STUDYBOT_HOME=str(home), NO_COLOR="1", **env)
+    environment["PATH"] = f"{os.path.dirname(sys.executable)}:{environment.get('PATH', '')}"
+    child = pexpect.spawn(
+        "bash",
+        ["-c", shell],
+        env=environment,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(40, columns),
+    )
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.before.replace("\r\n", "\n")
+
+
+def test_advice_draws_a_code_span_without_backticks(studybot_home, invoke):
+    shown = on_pty(studybot_home, f"echo {MISSED_Q20} | {sys.executable} -m studybot grade 20")
+    advice = shown[shown.index("advice: ") :]
+    assert "Attention(Q, K, V)" in advice and "`" not in shown
+    piped = invoke("grade", "20", input=MISSED_Q20)
+    line = next(x for x in piped.stdout.splitlines() if x.startswith("advice: "))
+    assert "Attention(Q, K, V)" in line and "`" not in line
+
+
+def test_the_progress_plot_legend_has_no_markdown(invoke, tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    from studybot.output import plots
+
+    drawn: list[str] = []
+
+    def keep_texts(figure, path):
+        drawn.extend(t.get_text() for t in figure.findobj(lambda o: hasattr(o, "get_text")))
+        figure.clear()
+
+    monkeypatch.setattr(plots, "save", keep_texts)
+    monkeypatch.setattr(plots, "drawing_font", lambda text, only=None: None)  # "ch N" rows
+    assert invoke("run", "--from", "1", "--to", "3").exit_code == 0
+    assert invoke("progress", "--plot", str(tmp_path / "p.png")).exit_code == 0
+    legend = [text for text in drawn if text.startswith("ch N")]
+    assert legend and not any("`" in text for text in drawn)

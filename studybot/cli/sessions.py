@@ -83,13 +83,17 @@ def sessions(as_json: bool) -> None:
             heading,
             justify="right" if heading in {"id", "done", cost_heading} else "left",
             no_wrap=True,
-            overflow="ellipsis" if heading in cut else "fold",
+            overflow="fold",  # a long cell is Cut at a word boundary
             max_width=cut.get(heading),
             min_width=id_width if heading == "id" else None,
         )
     for row in rows:
         table.add_row(
-            *(cell for heading, cell in zip(headings, row, strict=True) if heading in kept)
+            *(
+                columns.Cut(cell) if heading in cut else cell
+                for heading, cell in zip(headings, row, strict=True)
+                if heading in kept
+            )
         )
     stdout_console().print(table)
 

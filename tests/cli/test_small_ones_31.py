@@ -58,3 +58,36 @@ def test_the_progress_plot_legend_has_no_markdown(invoke, tmp_path, monkeypatch)
     assert invoke("progress", "--plot", str(tmp_path / "p.png")).exit_code == 0
     legend = [text for text in drawn if text.startswith("ch N")]
     assert legend and not any("`" in text for text in drawn)
+
+
+@pytest.mark.parametrize("columns", [60, 100])
+def test_titles_and_questions_are_cut_at_a_word_with_the_ellipsis_right_after(
+    studybot_home, invoke, columns
+):
+    from screens import on_terminal
+
+    assert invoke("run", "--from", "1", "--to", "3").exit_code == 0
+    drawn = "".join(
+        on_terminal(studybot_home, (command,), columns) for command in ("progress", "sessions")
+    )
+    cut = [line for line in drawn.splitlines() if "…" in line]
+    assert cut  # chapter 3's title does not fit
+    assert all(" …" not in line and "�" not in line for line in cut), cut
+    assert any("Transformer" in line for line in cut)
+
+
+def test_where_a_request_leaves_the_last_is_cut_at_whole_characters():
+    from studybot.costs.cache.radix import RadixCache
+    from studybot.costs.cache.recorded import RecordedRequest, report
+
+    def asking(text: str) -> RecordedRequest:
+        messages = [{"role": "system", "content": "p"}, {"role": "user", "content": text}]
+        return RecordedRequest("answer", 1, 0, "p", messages, None)
+
+    # 缓 and 缦 share their first UTF-8 bytes: the tokens part inside the character
+    pairs = [("这份笔记与缓存有关的内容很多", "这份笔记与缦存有关的内容很多"), ("生僻字", "生僻宇")]
+    for first, second in pairs:
+        split = report([asking(first), asking(second)], RadixCache())[1]
+        assert split.diverges_at is not None and "\ufffd" not in split.snippet, split.snippet
+    split = report([asking(pairs[0][0]), asking(pairs[0][1])], RadixCache())[1]
+    assert "与⟦缦存有关" in split.snippet

@@ -173,7 +173,8 @@ def _totals(console, view, peak: int) -> None:
     )
     console.print(
         f"prompt tokens {number(prompt)} · cached {number(cached)}{_share(cached, prompt)} · "
-        f"answer tokens {number(output)} · peak context n = {number(peak)}{simulated}"
+        f"answer tokens {number(output)} · peak context n = {number(peak)} of an answer "
+        f"request{simulated}"
     )
     restarts = len({t.segment for t in turns}) > 1
     console.print(
@@ -203,8 +204,11 @@ def _totals(console, view, peak: int) -> None:
 
     kv = session_kv(view)
     if kv:
+        # a summary request carries its segment's whole history: often past every answer's n
+        which = "a summary request" if kv.peak_tokens > peak else "an answer request"
         console.print(
-            f"peak KV {human_bytes(kv.peak_bytes)} ({kv.model}, n = {number(kv.peak_tokens)}) · "
+            f"peak KV {human_bytes(kv.peak_bytes)} ({kv.model}, n = {number(kv.peak_tokens)} of "
+            f"{which}) · "
             f"one long session over these questions: n = {number(kv.long_tokens)}, "
             f"KV {human_bytes(kv.long_bytes)} ({kv.ratio:.1f}× the peak)"
         )

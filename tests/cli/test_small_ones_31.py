@@ -4,6 +4,7 @@ Markdown, text cut by display width, labelled peaks, aligned ratings, local time
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 import pexpect
@@ -91,3 +92,13 @@ def test_where_a_request_leaves_the_last_is_cut_at_whole_characters():
         assert split.diverges_at is not None and "\ufffd" not in split.snippet, split.snippet
     split = report([asking(pairs[0][0]), asking(pairs[0][1])], RadixCache())[1]
     assert "与⟦缦存有关" in split.snippet
+
+
+def test_show_says_which_request_each_peak_is(invoke):
+    """A summary request carries its segment's whole history: the KV peak may be its n."""
+    assert invoke("run", "--from", "20", "--to", "39").exit_code == 0
+    shown = " ".join(invoke("show", "1", env={"COLUMNS": "100"}).stdout.split())
+    answer = re.search(r"peak context n = ([\d,]+) of an answer request", shown)
+    kv = re.search(r"peak KV [^(]+\(qwen2\.5-7b, n = ([\d,]+) of a summary request\)", shown)
+    assert answer and kv, shown
+    assert int(kv.group(1).replace(",", "")) > int(answer.group(1).replace(",", ""))

@@ -77,3 +77,17 @@ class Cut:
         from rich.text import Text
 
         yield Text(cut(self.plain, options.max_width), style=self.style, no_wrap=True)
+
+
+def aligned(rows: Sequence[Sequence[str]], right: Sequence[int] = (), gap: str = "  ") -> list[str]:
+    """Rows of cells as lines whose columns line up by display width (a CJK character takes
+    two cells); the columns numbered in ``right`` are right-aligned. No trailing spaces."""
+    from rich.cells import cell_len
+
+    widths = [max(cell_len(row[i]) for row in rows) for i in range(len(rows[0]))] if rows else []
+
+    def padded(i: int, cell: str) -> str:
+        room = " " * (widths[i] - cell_len(cell))
+        return room + cell if i in right else cell + room
+
+    return [gap.join(padded(i, cell) for i, cell in enumerate(row)).rstrip() for row in rows]

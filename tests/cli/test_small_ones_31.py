@@ -102,3 +102,25 @@ def test_show_says_which_request_each_peak_is(invoke):
     kv = re.search(r"peak KV [^(]+\(qwen2\.5-7b, n = ([\d,]+) of a summary request\)", shown)
     assert answer and kv, shown
     assert int(kv.group(1).replace(",", "")) > int(answer.group(1).replace(",", ""))
+
+
+def test_the_interview_ratings_line_up(studybot_home):
+    from rich.cells import cell_len
+    from test_interview_screen import RATINGS, say, spawn
+    from test_terminal import finish
+
+    child = spawn(studybot_home, "interview", "--ids", "1,5,24", "--followups", "0")
+    for answer in (
+        "大语言模型是在海量文本上预测下一个词元训练出来的 Transformer。",
+        "不知道。",
+        "x",
+    ):
+        say(child, answer)
+    child.expect(RATINGS)
+    screen = child.before.replace("\r\n", "\n")
+    rows = [line for line in screen.splitlines() if re.match(r"\s+\d\. Q\d+ ", line)][-3:]
+    assert len(rows) == 3, screen
+    for mark in ("grade", "→"):
+        assert len({cell_len(row[: row.index(mark)]) for row in rows}) == 1, rows
+    child.send("q\r")
+    finish(child)

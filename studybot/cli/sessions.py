@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 import click
 
@@ -55,7 +55,7 @@ def sessions(as_json: bool) -> None:
     # Long texts are cut (a model ID, a bank path, a long list of ids); the id never is.
     cut = {"model": 24, "bank": 24, "questions": 13}
     id_width = max(len("id"), *(len(str(r.id)) for r in records))
-    this_year = datetime.now(UTC).strftime("%Y")
+    this_year = datetime.now().astimezone().strftime("%Y")
     rows = []
     for r in records:
         row = [
@@ -157,7 +157,10 @@ def left_out(view) -> None:
 
 def _when(created: str, this_year: str) -> str:
     """When a session started, short: "12-01 20:57" this year, the date before (--json: all)."""
-    return created[5:16].replace("T", " ") if created.startswith(this_year) else created[:10]
+    from studybot.output.figures import local_minute
+
+    local = local_minute(created)
+    return local[5:] if local.startswith(this_year) else local[:10]
 
 
 COMMANDS = [sessions, show]

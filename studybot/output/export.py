@@ -14,7 +14,7 @@ from dataclasses import asdict
 from typing import Any
 
 from studybot.channel.providers.offline import answered_follow_up
-from studybot.output.figures import percent
+from studybot.output.figures import local_minute, percent
 from studybot.output.markup import escape_html_like
 from studybot.storage.store import SessionRecord, SessionView
 from studybot.types import Discarded
@@ -224,7 +224,7 @@ def to_markdown(view: SessionView) -> str:
         "",
         f"- session {record.id} · {record.status} · {record.done}/{record.total} done"
         + (f" · {record.unrated} not rated yet" if record.unrated else ""),
-        f"- answered by {record.provider} ({record.model}) · started {record.created}",
+        f"- answered by {record.provider} ({record.model}) · started {local_minute(record.created)}",
         "",
     ]
     recall = _recall(view)

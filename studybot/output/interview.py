@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from studybot.learn.marks import CONTRADICTED, COVERED, CREDIT, MARKS, MISSED, PARTLY, clip
 from studybot.learn.review import RATINGS
-from studybot.output.figures import percent
+from studybot.output.figures import local_minute, percent
 from studybot.output.markup import escape_html_like
 from studybot.storage.store import ProbeRecord, SessionView
 
@@ -147,7 +147,7 @@ def to_markdown(view: SessionView) -> str:
         f"# 模拟面试：{escape_html_like(record.bank_title)}",
         "",
         f"- session {record.id} · {record.status} · {record.done}/{record.total} done · "
-        f"asked by {record.provider} ({record.model}) · started {record.created}",
+        f"asked by {record.provider} ({record.model}) · started {local_minute(record.created)}",
         "",
         "## 面试官的结论",
         "",

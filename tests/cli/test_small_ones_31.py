@@ -3,6 +3,7 @@ Markdown, text cut by display width, labelled peaks, aligned ratings, local time
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -124,3 +125,34 @@ def test_the_interview_ratings_line_up(studybot_home):
         assert len({cell_len(row[: row.index(mark)]) for row in rows}) == 1, rows
     child.send("q\r")
     finish(child)
+
+
+@pytest.fixture
+def shanghai(monkeypatch):
+    """The local time zone is UTC+8 (no daylight saving) for the test."""
+    import time
+
+    monkeypatch.setenv("TZ", "Asia/Shanghai")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_reports_say_when_in_local_time_to_the_minute(invoke, shanghai):
+    from datetime import datetime, timedelta
+
+    from scripted import ScriptedInterview, interview
+
+    assert invoke("run", "--from", "1", "--to", "2").exit_code == 0
+    interview(ScriptedInterview({}), ids=[5], followups=0)
+    created = json.loads(invoke("show", "1", "--json").stdout)["created"]
+    local = datetime.fromisoformat(created) + timedelta(hours=8)  # stored in UTC
+    shown = local.strftime("%Y-%m-%d %H:%M")
+    for session in ("1", "2"):
+        notes = invoke("export", session, "-f", "md", "-o", "-").stdout
+        started = re.search(r"started (\S+ \S+)", notes).group(1)
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", started), started
+    assert f"started {shown}" in invoke("export", "1", "-f", "md", "-o", "-").stdout
+    listed = invoke("sessions", env={"COLUMNS": "120"}).stdout
+    assert shown[5:] in listed or shown[:10] in listed

@@ -183,6 +183,9 @@ def read_text(
     session = PromptSession(
         history=_history, key_bindings=keys, multiline=multiline, validator=fits
     )
+    # A terminal that does not answer the cursor-position request (CPR) gets the editor
+    # without it, quietly: prompt_toolkit would print a WARNING line into the screen.
+    session.app.renderer.cpr_not_supported_callback = None
     drop_type_ahead()
     text = session.prompt(
         prompt, default=default, prompt_continuation=lambda width, *_: " " * width

@@ -3,6 +3,7 @@ Markdown, text cut by display width, labelled peaks, aligned ratings, local time
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -156,3 +157,34 @@ def test_reports_say_when_in_local_time_to_the_minute(invoke, shanghai):
     assert f"started {shown}" in invoke("export", "1", "-f", "md", "-o", "-").stdout
     listed = invoke("sessions", env={"COLUMNS": "120"}).stdout
     assert shown[5:] in listed or shown[:10] in listed
+
+
+def test_a_terminal_that_does_not_answer_cursor_requests_gets_no_warning(studybot_home):
+    """A pty that never answers prompt_toolkit's CPR (\\x1b[6n): the editor works, quietly."""
+    import time
+
+    environment = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTEST_CURRENT_TEST", "COLUMNS", "PROMPT_TOOLKIT_NO_CPR")
+    }
+    environment.update(STUDYBOT_HOME=str(studybot_home), NO_COLOR="1", PYTHONPATH=str(ROOT))
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "studybot", "run", "--ids", "1", "--quiz"],
+        env=environment,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(40, 100),
+    )
+    child.logfile_read = io.StringIO()  # everything the terminal was sent
+    child.expect("think, then reveal")
+    child.expect("\x1b\\[6n")  # the request is sent, and never answered
+    time.sleep(2.5)  # prompt_toolkit gives up waiting after 2 s
+    child.send("大语言模型\r\r")
+    child.expect("Marks:")
+    child.send("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    seen = child.logfile_read.getvalue()
+    assert "Marks:" in seen and "cursor position" not in seen and "WARNING" not in seen

@@ -167,14 +167,14 @@ def to_markdown(view: SessionView) -> str:
 def question_lines(item: QuestionFeedback) -> list[str]:
     """One question of the report, in Markdown."""
     probe_time = sum(p.seconds or 0 for p in item.probes)
-    rating = f"{item.rating} {RATINGS[item.rating]}" if item.rating else "not rated yet"
+    rating = f"rating {item.rating} {RATINGS[item.rating]}" if item.rating else "not rated yet"
     lines = [
         f"## 第 {item.question_id} 题：{escape_html_like(item.question)}",
         "",
         f"- time: answer {'?' if item.seconds is None else f'{item.seconds:.0f}'} s"
         + (f" · {len(item.probes)} probe(s) {probe_time:.0f} s" if item.probes else " · no probe"),
         f"- grade: {_percent(item.score_before)} after the answer → "
-        f"{_percent(item.score_after)} after the probes · rating {rating}",
+        f"{_percent(item.score_after)} after the probes · {rating}",
         "",
     ]
     if item.asked.strip() and item.asked.strip() != item.question.strip():

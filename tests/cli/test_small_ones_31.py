@@ -11,33 +11,13 @@ import sys
 
 import pexpect
 import pytest
-from screens import ROOT
+from screens import ROOT, on_terminal
 
 MISSED_Q20 = "我不太清楚。"  # Q20's first point starts with a long code span (the formula)
 
 
-def on_pty(home, shell: str, columns: int = 100, **env: str) -> str:
-    """A shell line run with its stdout on a terminal of ``columns`` (stdin may be a pipe)."""
-    environment = {
-        k: v for k, v in os.environ.items() if k not in ("PYTEST_CURRENT_TEST", "COLUMNS")
-    }
-    environment.update(PYTHONPATH=str(ROOT), STUDYBOT_HOME=str(home), NO_COLOR="1", **env)
-    environment["PATH"] = f"{os.path.dirname(sys.executable)}:{environment.get('PATH', '')}"
-    child = pexpect.spawn(
-        "bash",
-        ["-c", shell],
-        env=environment,
-        encoding="utf-8",
-        timeout=60,
-        dimensions=(40, columns),
-    )
-    child.expect(pexpect.EOF)
-    child.close()
-    return child.before.replace("\r\n", "\n")
-
-
 def test_advice_draws_a_code_span_without_backticks(studybot_home, invoke):
-    shown = on_pty(studybot_home, f"echo {MISSED_Q20} | {sys.executable} -m studybot grade 20")
+    shown = on_terminal(studybot_home, ("grade", "20", "--attempt", MISSED_Q20), 100)
     advice = shown[shown.index("advice: ") :]
     assert "Attention(Q, K, V)" in advice and "`" not in shown
     piped = invoke("grade", "20", input=MISSED_Q20)
@@ -67,8 +47,6 @@ def test_the_progress_plot_legend_has_no_markdown(invoke, tmp_path, monkeypatch)
 def test_titles_and_questions_are_cut_at_a_word_with_the_ellipsis_right_after(
     studybot_home, invoke, columns
 ):
-    from screens import on_terminal
-
     assert invoke("run", "--from", "1", "--to", "3").exit_code == 0
     drawn = "".join(
         on_terminal(studybot_home, (command,), columns) for command in ("progress", "sessions")

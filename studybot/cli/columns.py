@@ -42,3 +42,52 @@ def widest(headings: Sequence[str], rows: Sequence[Sequence[object]], most: Mapp
         h: min(max([cell_len(h), *(cells(row[i]) for row in rows)]), most.get(h, 10**6))
         for i, h in enumerate(headings)
     }
+
+
+def cut(text: str, cells: int) -> str:
+    """``text`` in at most ``cells`` terminal cells: whole when it fits, else cut at a word
+    boundary (by cells within a long word) with "…" right after the last character kept."""
+    from rich.cells import cell_len, chop_cells
+
+    from studybot.cli.wrap import break_offsets
+
+    if cell_len(text) <= cells:
+        return text
+    room = max(1, cells - 1)  # the ellipsis takes a cell
+    offsets = break_offsets(text, room)
+    head = text[: offsets[0]] if offsets else text
+    if cell_len(head.rstrip()) < room // 2:  # a long word after a short one: cut it instead
+        head = chop_cells(text, room)[0]
+    return head.rstrip(" ,，;；:：·/-–—") + "…"
+
+
+class Cut:
+    """A table cell on one line, cut (``cut``) to the cells the table gives it."""
+
+    def __init__(self, text: str, style: str = "") -> None:
+        self.plain = text
+        self.style = style
+
+    def __rich_measure__(self, console, options):
+        from rich.text import Text
+
+        return Text(self.plain, no_wrap=True).__rich_measure__(console, options)
+
+    def __rich_console__(self, console, options):
+        from rich.text import Text
+
+        yield Text(cut(self.plain, options.max_width), style=self.style, no_wrap=True)
+
+
+def aligned(rows: Sequence[Sequence[str]], right: Sequence[int] = (), gap: str = "  ") -> list[str]:
+    """Rows of cells as lines whose columns line up by display width (a CJK character takes
+    two cells); the columns numbered in ``right`` are right-aligned. No trailing spaces."""
+    from rich.cells import cell_len
+
+    widths = [max(cell_len(row[i]) for row in rows) for i in range(len(rows[0]))] if rows else []
+
+    def padded(i: int, cell: str) -> str:
+        room = " " * (widths[i] - cell_len(cell))
+        return room + cell if i in right else cell + room
+
+    return [gap.join(padded(i, cell) for i, cell in enumerate(row)).rstrip() for row in rows]

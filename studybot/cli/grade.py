@@ -128,7 +128,7 @@ def show(checked) -> None:
     echo(f"Q{question.id} {question.question}", err=False, meaning="question")
     out = stdout_console()
     if out.is_terminal:  # each point wrapped under itself, as the quiz's reveal draws it
-        from studybot.cli.reveal import point_lines
+        from studybot.cli.reveal import advice_lines, point_lines
 
         for line in point_lines(result, out.width):
             out.print(line, soft_wrap=True)
@@ -142,7 +142,13 @@ def show(checked) -> None:
         + f" · {result.source} ({result.grader})",
         err=False,
     )
-    echo(f"advice: {result.advice}", err=False)
+    if out.is_terminal:
+        for line in advice_lines(result.advice, out.width):
+            out.print(line, soft_wrap=True)
+    else:
+        from studybot.cli.wrap import inline_markdown
+
+        echo(f"advice: {inline_markdown(result.advice)[0].plain}", err=False)
     if result.note:
         click.echo(paint(f"note: {result.note}", "warning"), err=True)
 

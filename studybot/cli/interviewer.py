@@ -90,13 +90,8 @@ class InterviewScreen(TerminalListener, InterviewListener):
         chosen = {row.question.id: row.suggestion for row in rows}
         while True:
             self._say("\n── Ratings (FSRS) ──", meaning="question")
-            for n, row in enumerate(rows, start=1):
-                rating = chosen[row.question.id]
-                grade = "—" if row.result.score is None else percent(row.result.score)
-                mark = "" if rating == row.suggestion else " (changed)"
-                self._say(
-                    f"  {n}. Q{row.question.id}  grade {grade}  → {rating} {RATINGS[rating]}{mark}"
-                )
+            for line in _rating_lines(rows, chosen):
+                self._say(line)
             echo(RATINGS_HELP)
             line = terminal.read_text("ratings › ")
             if line is None or line.strip().lower() == "q":
@@ -111,6 +106,21 @@ class InterviewScreen(TerminalListener, InterviewListener):
                 continue
             row, rating = change
             chosen[rows[row - 1].question.id] = rating
+
+
+def _rating_lines(rows, chosen: dict[int, int]) -> list[str]:
+    """One line per question, its number, grade and rating in columns that line up."""
+    from studybot.cli.columns import aligned
+
+    cells = []
+    for n, row in enumerate(rows, start=1):
+        rating = chosen[row.question.id]
+        grade = "—" if row.result.score is None else percent(row.result.score)
+        mark = "" if rating == row.suggestion else " (changed)"
+        cells.append(
+            [f"{n}.", f"Q{row.question.id}", "grade", grade, f"→ {rating} {RATINGS[rating]}{mark}"]
+        )
+    return ["  " + line for line in aligned(cells, right=(0, 3), gap=" ")]
 
 
 def _change(line: str, count: int) -> tuple[int, int] | None:

@@ -201,8 +201,7 @@ class TerminalListener:
         if result.score is None:
             echo(f"Not graded: {result.advice}")
             return
-        self._reveal(result)
-        echo(f"advice: {result.advice}")
+        self._reveal(result, result.advice)
         if result.usage is not None and self.stats:
             echo(
                 f"grading request: prompt {number(result.usage.prompt_tokens)} (cached "
@@ -211,11 +210,11 @@ class TerminalListener:
                 meaning="tokens",
             )
 
-    def _reveal(self, result) -> None:
-        """The grade in a line, then each point with its mark, wrapped to the terminal."""
+    def _reveal(self, result, advice: str = "") -> None:
+        """The grade in a line, each point with its mark, the advice; wrapped to the terminal."""
         echo(reveal.heading(result), meaning="question")
         width = self.err.width if self.err.is_terminal else 10**6
-        for line in reveal.point_lines(result, width):
+        for line in reveal.point_lines(result, width) + reveal.advice_lines(advice, width):
             self.err.print(line, soft_wrap=True)
 
     def _draw(self, answer: str) -> None:
@@ -228,16 +227,16 @@ class TerminalListener:
             self._say(answer)
 
     def confirm_marks(self, question, result):
-        """The marks step: a point's number cycles its mark, Enter confirms, u undoes."""
+        """The marks step: a point's number cycles its mark, u undoes one, Enter confirms."""
         if result.score is None or not result.points:
             return result
         keys = reveal.marks_keys(result.points)
         prompt = reveal.marks_prompt(result.points)
-        marks = result
+        changes = reveal.Changes(result)
         while True:
             key = terminal.read_key(prompt, keys)
             if key is None or key == terminal.ENTER:
-                return marks
+                return changes.marks
             if key == "q":
                 return QUIT
             if key == "?":
@@ -246,8 +245,10 @@ class TerminalListener:
             if key == "h":
                 self._hint(question)
                 continue
-            marks = result if key == "u" else reveal.cycled(marks, int(key))
-            echo(reveal.marks_line(marks, result))
+            if not changes.press(key):
+                echo("nothing to undo: these are the grader's marks")
+                continue
+            echo(reveal.marks_line(changes.marks, result))
 
     def rating_missing(self, question, result) -> None:
         """A question graded in an earlier run, its rating still to give."""

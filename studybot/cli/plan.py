@@ -15,6 +15,7 @@ from studybot.cli.common import (
     followups_option,
     json_option,
     segment_options,
+    selection_options,
 )
 from studybot.cli.plan_report import render_interview, render_projection
 from studybot.errors import clip
@@ -38,8 +39,7 @@ class TokenCount(click.ParamType):
 
 
 @click.command()
-@click.option("--from", "first", type=int, required=True, help="First question number.")
-@click.option("--to", "last", type=int, required=True, help="Last question number.")
+@selection_options
 @bank_option
 @click.option(
     "--window",
@@ -90,6 +90,10 @@ class TokenCount(click.ParamType):
 def plan(
     first,
     last,
+    chapter,
+    tags,
+    ids,
+    weak,
     bank_ref,
     mode,
     followups,
@@ -105,7 +109,10 @@ def plan(
     as_json,
     **flags,
 ) -> None:
-    """Project every request of a range two ways: segmented (studybot's) and single.
+    """Project every request of a selection two ways: segmented (studybot's) and single.
+
+    Choose questions as with `run` (exactly one of --from/--to, --chapter,
+    --tag, --ids or --weak).
 
     `segmented` is exactly what `studybot run` would send: its segments, the
     carried summaries (the last segment's waits for a run that continues),
@@ -125,10 +132,12 @@ def plan(
       studybot plan --from 1 --to 200 --price-input 2 --price-cached 0.5 --price-output 8 --currency CNY
       studybot plan --from 20 --to 39 --answer-tokens 600 --plot growth.png
       studybot plan --from 20 --to 35 --mode interview --followups 2
+      studybot plan --ids 5,22,24 --mode interview
 
     With --mode interview: each question's main request (the interviewer
-    puts it), its probes as side requests at a projected length and, with a
-    live model, the grading side requests, per kind and in all.
+    puts it), then its probes and gradings as side requests, as a live
+    interview sends them (offline, too: what going live would cost), per
+    kind and in all.
 
     Nothing is sent: with a key set (and no --offline), answers are
     projected at answer_tokens each instead of the offline answer key.
@@ -139,6 +148,7 @@ def plan(
     from studybot.costs import prices
     from studybot.output import plots
     from studybot.study import projection as projections
+    from studybot.study.opening import Choice, bank_key, chosen_questions
 
     if plot is not None:
         plots.require_matplotlib()
@@ -163,19 +173,32 @@ def plan(
         # A live model's answers are not the answer key's; project its expected length.
         answer_tokens = settings.answer_tokens
     bank = banks.load(bank_ref)
+    choice = Choice(first, last, tuple(chapter), tuple(tags), tuple(ids), weak)
+    questions, _ = chosen_questions(bank, choice, bank_key(bank_ref) or bank.name)
+    first, last = questions[0].id, questions[-1].id
+    numbers = [q.id for q in questions]
+    chosen = _span(numbers)
     if mode == "interview":
         from studybot.study import interview_plan
 
         planned = interview_plan.project(
-            bank, first, last, settings, followups=followups, rule=cache_rule, price=price
+            bank,
+            first,
+            last,
+            settings,
+            followups=followups,
+            rule=cache_rule,
+            price=price,
+            questions=questions,
         )
-        render_interview(planned, as_json)
+        render_interview(planned, as_json, chosen, numbers)
         return
     projection = projections.project(
         bank,
         first,
         last,
         settings,
+        questions=questions,
         answer_tokens=answer_tokens,
         rule=cache_rule,
         window=window,
@@ -184,9 +207,9 @@ def plan(
     if plot is not None:
         plots.token_growth(projection, plot)
     if as_json:
-        emit_json(projection.to_json())
+        emit_json({**projection.to_json(), "questions": numbers})
         return
-    render_projection(projection)
+    render_projection(projection, chosen)
     if price is None:
         from studybot.cli.render import echo as wrapped  # broken at word boundaries
 
@@ -198,6 +221,16 @@ def plan(
         )
     if plot is not None:
         click.echo(f"Wrote {plot}", err=True)
+
+
+def _span(numbers: list[int]) -> str:
+    """The planned questions in a title: "Q5", "Q1–8", or "Q5, Q22, Q24" for ids with gaps."""
+    from studybot.study.selection import id_ranges
+
+    first, last = numbers[0], numbers[-1]
+    if first == last:
+        return f"Q{first}"
+    return f"Q{first}–{last}" if len(numbers) == last - first + 1 else id_ranges(numbers)
 
 
 COMMANDS = [plan]

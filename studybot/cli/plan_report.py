@@ -14,8 +14,8 @@ BAR_CELLS = 24
 EIGHTHS = " ▏▎▍▌▋▊▉█"
 
 
-def render_interview(p, as_json: bool) -> None:
-    """An interview's projected requests, per kind and in all."""
+def render_interview(p, as_json: bool, chosen: str, ids: list[int]) -> None:
+    """An interview's projected requests, per kind and in all (``chosen``: the questions, in words)."""
     kinds = p.by_kind()
     cost = p.cost
     if as_json:
@@ -24,6 +24,7 @@ def render_interview(p, as_json: bool) -> None:
                 "mode": "interview",
                 "first": p.first,
                 "last": p.last,
+                "questions": ids,
                 "segments": p.segments,
                 "followups": p.followups,
                 "live": p.live,
@@ -38,10 +39,12 @@ def render_interview(p, as_json: bool) -> None:
     from rich.table import Table
 
     where = (
-        "live: the model asks, probes and grades" if p.live else "offline: probes from the rubric"
+        "live: the model asks, probes and grades"
+        if p.live
+        else "offline: the probe and grading rows are what a live run sends"
     )
     table = Table(
-        title=f"Interview plan Q{p.first}–{p.last} · {p.segments} segments · "
+        title=f"Interview plan {chosen} · {_segments(p.segments)} · "
         f"{p.followups} probe(s) per question · {where}",
         title_justify="left",
     )
@@ -57,7 +60,7 @@ def render_interview(p, as_json: bool) -> None:
         echo(f"cost: {cost.text()}")
 
 
-def render_projection(p) -> None:
+def render_projection(p, chosen: str) -> None:
     """The projection's table, its floor, break point and prefix choice, then the growth chart."""
     from rich.table import Table
 
@@ -74,7 +77,7 @@ def render_projection(p) -> None:
         answers += f" ({p.live_answers} without one at the live length, {p.live_tokens} tokens)"
     console = stdout_console()
     table = Table(
-        title=f"Plan Q{p.first}–{p.last} · {p.segments} segments · {answers} · "
+        title=f"Plan {chosen} · {_segments(p.segments)} · {answers} · "
         f"cache rule {p.rule.describe()} · {p.prefix_style} prefix · window {p.window:,}",
         title_justify="left",
     )
@@ -139,6 +142,10 @@ def render_projection(p) -> None:
     console.print("")
     for line in chart_lines(p, console.width):
         console.print(line, markup=False)
+
+
+def _segments(n: int) -> str:
+    return "1 segment" if n == 1 else f"{n} segments"
 
 
 def _prefix_text(p) -> str:

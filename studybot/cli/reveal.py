@@ -72,6 +72,19 @@ def point_lines(result: grade.Grade, width: int) -> list:
     return lines
 
 
+def advice_lines(advice: str, width: int) -> list:
+    """``advice: …`` as rich Text lines, its code spans drawn as the points draw them."""
+    from rich.text import Text
+
+    from studybot.cli.render import printable
+    from studybot.cli.wrap import hang_lines, inline_markdown
+
+    if not advice:
+        return []
+    body, keep = inline_markdown(printable(advice))  # a model's advice: no escape codes
+    return hang_lines(Text("advice: "), body, width, keep)
+
+
 def _detail(point: grade.PointResult) -> list[str]:
     """What decided the point, in the attempt's words (and the key's, when contradicted)."""
     if point.state == grade.CONTRADICTED:
@@ -105,13 +118,35 @@ def marks_line(marks: grade.Grade, estimate: grade.Grade) -> str:
     )
 
 
+class Changes:
+    """The marks as the learner changes them, one point at a time; ``u`` takes back the last."""
+
+    def __init__(self, estimate: grade.Grade) -> None:
+        self.steps = [estimate]  # the grader's marks, then the marks after each change
+
+    @property
+    def marks(self) -> grade.Grade:
+        return self.steps[-1]
+
+    def press(self, key: str) -> bool:
+        """A point's number moves its mark on (✓→½→✗→⚠→✓); ``u`` takes back the last
+        change. False: ``u`` with no change to take back."""
+        if key != "u":
+            self.steps.append(cycled(self.marks, int(key)))
+        elif len(self.steps) == 1:
+            return False
+        else:
+            self.steps.pop()
+        return True
+
+
 def marks_keys(points: Sequence) -> dict[str, str]:
     """The keys of the marks step (``terminal.read_key``'s allowed keys)."""
     from studybot.cli.terminal import ENTER
 
     count = min(len(points), TOGGLED)
     keys = {str(n): f"change point {n}'s mark" for n in range(1, count + 1)}
-    keys |= {ENTER: "confirm the marks, then rate", "u": "undo: the grader's marks again"}
+    keys |= {ENTER: "confirm the marks, then rate", "u": "undo the last change"}
     return keys | {"h": "hint", "?": "keys", "q": "stop (resumable)"}
 
 

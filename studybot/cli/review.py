@@ -157,9 +157,7 @@ def due(bank_ref: str | None, as_json: bool) -> None:
                 "state": c.state,
                 "last": review.RATINGS[c.last_rating],
                 "reviews": str(c.reviews),
-                "question": Text(
-                    texts.get((c.bank, c.question_id), ""), no_wrap=True, overflow="ellipsis"
-                ),
+                "question": columns.Cut(texts.get((c.bank, c.question_id), "")),
             }
         )
     console = stdout_console()
@@ -271,6 +269,8 @@ def _render_progress(report) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from studybot.cli import columns
+
     console = stdout_console()
     rows = []
     for c in report.chapters:
@@ -278,7 +278,7 @@ def _render_progress(report) -> None:
         rows.append(
             {
                 "ch": str(c.chapter),
-                "title": Text(c.title, no_wrap=True, overflow="ellipsis"),
+                "title": columns.Cut(c.title),
                 "seen": f"{c.seen}/{c.total}",
                 "": ProgressBar(total=c.total, completed=c.seen, width=10, complete_style=colour),
                 "due": str(c.due) if c.due == c.due_today else f"{c.due} ({c.due_today})",
@@ -292,10 +292,8 @@ def _render_progress(report) -> None:
             }
         )
     headings = ["ch", "title", "seen", "", "due", "failed", "grade", "retention", "true", "last"]
-
-    from studybot.cli import columns
-
-    cells = [[r[h] if isinstance(r[h], str | Text) else " " * 10 for h in headings] for r in rows]
+    shown = str | Text | columns.Cut  # the bar is not: it takes 10 cells
+    cells = [[r[h] if isinstance(r[h], shown) else " " * 10 for h in headings] for r in rows]
     needs = columns.widest(headings, cells, {"title": TITLE_CELLS})
     headings = columns.fitting(headings, needs, console.width, PROGRESS_DROPPED_FIRST)
     table = Table(title=Text(f"{report.title} ({report.bank})"), title_justify="left", box=None)

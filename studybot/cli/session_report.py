@@ -40,7 +40,7 @@ def render_session(view, texts: bool = True) -> None:
     console.print(
         Text(
             f"Session {record.id} · {_chosen(record)} · {record.mode} · "
-            f"{record.provider} ({record.model}) · {record.answered}/{record.total} answered"
+            f"{record.provider} ({record.model}) · {record.status} · {record.done}/{record.total} done"
         )
     )
     table = Table(
@@ -75,7 +75,7 @@ def render_session(view, texts: bool = True) -> None:
         )
     if turns:
         _totals(console, view, peak)
-        _money_line(console, money, record, NO_PRICES_HINT)
+        _money_line(console, money, view, NO_PRICES_HINT)
     if texts:
         _follow_up_texts(console, turns, follow_ups)
         _summaries(console, view.segments)
@@ -110,16 +110,13 @@ def _recall_line(console, view) -> None:
         console.print("recall (grade, rating): " + " · ".join(cells), markup=False)
 
 
-def _money_line(console, money, record, hint: str) -> None:
+def _money_line(console, money, view, hint: str) -> None:
     """The session's cost and each segment's (summary and grading requests included)."""
+    record = view.record
     if not money.cost:
         if not record.live:
-            from studybot.bank import SHIPPED
-
-            bank = "" if record.bank in ("", SHIPPED) else f" --bank {shlex.quote(record.bank)}"
             hint = (
-                f"offline answers cost nothing; what a live model would cost: studybot plan{bank} "
-                f"--from {record.first_question} --to {record.last_question} "
+                f"offline answers cost nothing; what a live model would cost: {plan_command(view)} "
                 "--price-input 2 --price-cached 0.2 --price-output 8 --currency CNY"
             )
         console.print(hint.format(model=record.model), markup=False, style=STYLES["tokens"])
@@ -133,6 +130,32 @@ def _money_line(console, money, record, hint: str) -> None:
         f" · output {total.output:.6f}, summaries included) · {segments}",
         markup=False,
     )
+
+
+def plan_command(view) -> str:
+    """``studybot plan`` of the same bank, questions and mode as this session."""
+    from studybot.bank import SHIPPED
+    from studybot.study.interview import DEFAULT_FOLLOWUPS, followups_of
+
+    record, chosen = view.record, view.record.selection
+    words = ["studybot", "plan"]
+    if record.bank not in ("", SHIPPED):
+        words += ["--bank", record.bank]
+    kind = chosen.get("kind", "range")
+    if kind == "range":
+        words += ["--from", str(record.first_question), "--to", str(record.last_question)]
+    elif kind == "chapter":
+        words += ["--chapter", ",".join(map(str, chosen["chapters"]))]
+    elif kind == "tag":
+        words += [word for tag in chosen["tags"] for word in ("--tag", tag)]
+    else:  # ids, the weakest or a review: the questions it held (the weakest change)
+        ids = sorted({q for segment in view.segments for q in segment.question_ids})
+        words += ["--ids", ",".join(map(str, ids))]
+    if record.mode == "interview":
+        words += ["--mode", "interview"]
+        if followups_of(record) != DEFAULT_FOLLOWUPS:
+            words += ["--followups", str(followups_of(record))]
+    return shlex.join(words)
 
 
 def _totals(console, view, peak: int) -> None:
@@ -150,7 +173,8 @@ def _totals(console, view, peak: int) -> None:
     )
     console.print(
         f"prompt tokens {number(prompt)} · cached {number(cached)}{_share(cached, prompt)} · "
-        f"answer tokens {number(output)} · peak context n = {number(peak)}{simulated}"
+        f"answer tokens {number(output)} · peak context n = {number(peak)} of an answer "
+        f"request{simulated}"
     )
     restarts = len({t.segment for t in turns}) > 1
     console.print(
@@ -180,8 +204,11 @@ def _totals(console, view, peak: int) -> None:
 
     kv = session_kv(view)
     if kv:
+        # a summary request carries its segment's whole history: often past every answer's n
+        which = "a summary request" if kv.peak_tokens > peak else "an answer request"
         console.print(
-            f"peak KV {human_bytes(kv.peak_bytes)} ({kv.model}, n = {number(kv.peak_tokens)}) · "
+            f"peak KV {human_bytes(kv.peak_bytes)} ({kv.model}, n = {number(kv.peak_tokens)} of "
+            f"{which}) · "
             f"one long session over these questions: n = {number(kv.long_tokens)}, "
             f"KV {human_bytes(kv.long_bytes)} ({kv.ratio:.1f}× the peak)"
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 import click
 
@@ -51,18 +51,18 @@ def sessions(as_json: bool) -> None:
     # One currency goes in the heading, so each row keeps to 80 columns.
     cost_heading = f"cost {currencies.pop()}" if len(currencies) == 1 else "cost"
     # questions: what was chosen (a range, "ch 3", "tag kv-cache", "ids 5,23", "weak 10", "4 due")
-    headings = ["id", "status", "questions", "answered", "mode", "model", "bank", "created"]
+    headings = ["id", "status", "questions", "done", "mode", "model", "bank", "created"]
     # Long texts are cut (a model ID, a bank path, a long list of ids); the id never is.
     cut = {"model": 24, "bank": 24, "questions": 13}
     id_width = max(len("id"), *(len(str(r.id)) for r in records))
-    this_year = datetime.now(UTC).strftime("%Y")
+    this_year = datetime.now().astimezone().strftime("%Y")
     rows = []
     for r in records:
         row = [
             str(r.id),
             r.status,
             label(r),
-            f"{r.answered}/{r.total}",
+            f"{r.done}/{r.total}",
             r.mode,
             r.model if r.live else "offline",
             r.bank,
@@ -81,15 +81,19 @@ def sessions(as_json: bool) -> None:
     for heading in kept:
         table.add_column(
             heading,
-            justify="right" if heading in {"id", "answered", cost_heading} else "left",
+            justify="right" if heading in {"id", "done", cost_heading} else "left",
             no_wrap=True,
-            overflow="ellipsis" if heading in cut else "fold",
+            overflow="fold",  # a long cell is Cut at a word boundary
             max_width=cut.get(heading),
             min_width=id_width if heading == "id" else None,
         )
     for row in rows:
         table.add_row(
-            *(cell for heading, cell in zip(headings, row, strict=True) if heading in kept)
+            *(
+                columns.Cut(cell) if heading in cut else cell
+                for heading, cell in zip(headings, row, strict=True)
+                if heading in kept
+            )
         )
     stdout_console().print(table)
 
@@ -153,7 +157,10 @@ def left_out(view) -> None:
 
 def _when(created: str, this_year: str) -> str:
     """When a session started, short: "12-01 20:57" this year, the date before (--json: all)."""
-    return created[5:16].replace("T", " ") if created.startswith(this_year) else created[:10]
+    from studybot.output.figures import local_minute
+
+    local = local_minute(created)
+    return local[5:] if local.startswith(this_year) else local[:10]
 
 
 COMMANDS = [sessions, show]

@@ -23,9 +23,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from studybot.bank import Bank, Question
+from studybot.bank.text import clip
 from studybot.learn import rubric
 from studybot.learn.estimate import TermEstimate
-from studybot.learn.marks import CONTRADICTED, COVERED, CREDIT, MISSED, PARTLY, STATES, clip
+from studybot.learn.marks import CONTRADICTED, COVERED, CREDIT, MISSED, PARTLY, STATES
 from studybot.types import NONE_DISCARDED, Discarded, Usage
 
 __all__ = ["CONTRADICTED", "COVERED", "CREDIT", "MISSED", "PARTLY", "STATES"]
@@ -231,9 +232,8 @@ def advice(results: Sequence[PointResult], attempt: str, restated: bool = False)
     if wrong:
         said = results[wrong[0] - 1]
         many = f"{len(wrong)} points contradict" if len(wrong) > 1 else "1 point contradicts"
-        key = (said.key or said.point).replace("`", "")
-        return f"{many} the key; start with point {wrong[0]}: {clip(key, 40)}"
-    first = clip(results[missed[0] - 1].point.replace("`", ""), 40)  # no Markdown in one line
+        return f"{many} the key; start with point {wrong[0]}: {clip(said.key or said.point, 40)}"
+    first = clip(results[missed[0] - 1].point, 40)  # Markdown: a code span is kept whole
     partly = sum(r.state == PARTLY for r in results)
     absent = len(missed) - partly  # missed outright (no point here is contradicted)
     counts = [f"{absent} missed"] if absent else []

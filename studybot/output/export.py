@@ -14,7 +14,7 @@ from dataclasses import asdict
 from typing import Any
 
 from studybot.channel.providers.offline import answered_follow_up
-from studybot.output.figures import percent
+from studybot.output.figures import local_minute, percent
 from studybot.output.markup import escape_html_like
 from studybot.storage.store import SessionRecord, SessionView
 from studybot.types import Discarded
@@ -42,6 +42,8 @@ def session_summary(record: SessionRecord) -> dict[str, Any]:
         "from": record.first_question,
         "to": record.last_question,
         "answered": record.answered,
+        "done": record.done,
+        "stopped_at": record.stopped_at,
         "total": record.total,
         "provider": record.provider,
         "model": record.model,
@@ -85,6 +87,8 @@ def session_data(view: SessionView) -> dict[str, Any]:
         "from": record.first_question,
         "to": record.last_question,
         "answered": record.answered,
+        "done": record.done,
+        "stopped_at": record.stopped_at,
         "total": record.total,
         "created": record.created,
         "mode": record.mode,
@@ -218,9 +222,9 @@ def to_markdown(view: SessionView) -> str:
     lines = [
         f"# {escape_html_like(record.bank_title)}：第 {record.first_question}–{record.last_question} 题",
         "",
-        f"- session {record.id} · {record.status} · {record.answered}/{record.total} answered"
+        f"- session {record.id} · {record.status} · {record.done}/{record.total} done"
         + (f" · {record.unrated} not rated yet" if record.unrated else ""),
-        f"- answered by {record.provider} ({record.model}) · started {record.created}",
+        f"- answered by {record.provider} ({record.model}) · started {local_minute(record.created)}",
         "",
     ]
     recall = _recall(view)

@@ -1,4 +1,7 @@
-"""How a share is written as a percentage, the same in every report.
+"""How a share and a moment are written, the same in every report.
+
+A moment stored as an ISO timestamp (UTC) is shown in the local time
+zone, to the minute: "2026-12-07 08:49".
 
 A share is shown at its precision, except that only an exact whole is
 "100%" and only an exact nothing is "0%": a share that would round onto
@@ -22,3 +25,16 @@ def percent(share: float, decimals: int = 0) -> str:
     scale = 10**places
     edge = math.floor if shown == hundred else math.ceil  # away from the end it rounded onto
     return f"{edge(round(share * 100 * scale, 6)) / scale:.{places}f}%"
+
+
+def local_minute(stamp: str) -> str:
+    """An ISO timestamp as local time to the minute ("2026-12-07 08:49"); as stored if unreadable."""
+    from datetime import UTC, datetime
+
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):
+        return stamp
+    if moment.tzinfo is None:  # stored without a zone: studybot writes UTC
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")

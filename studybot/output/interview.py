@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from studybot.learn.marks import CONTRADICTED, COVERED, CREDIT, MARKS, MISSED, PARTLY, clip
 from studybot.learn.review import RATINGS
-from studybot.output.figures import percent
+from studybot.output.figures import local_minute, percent
 from studybot.output.markup import escape_html_like
 from studybot.storage.store import ProbeRecord, SessionView
 
@@ -146,8 +146,8 @@ def to_markdown(view: SessionView) -> str:
     lines = [
         f"# 模拟面试：{escape_html_like(record.bank_title)}",
         "",
-        f"- session {record.id} · {record.status} · {len(items)}/{record.total} questions "
-        f"interviewed · asked by {record.provider} ({record.model}) · started {record.created}",
+        f"- session {record.id} · {record.status} · {record.done}/{record.total} done · "
+        f"asked by {record.provider} ({record.model}) · started {local_minute(record.created)}",
         "",
         "## 面试官的结论",
         "",
@@ -167,14 +167,14 @@ def to_markdown(view: SessionView) -> str:
 def question_lines(item: QuestionFeedback) -> list[str]:
     """One question of the report, in Markdown."""
     probe_time = sum(p.seconds or 0 for p in item.probes)
-    rating = f"{item.rating} {RATINGS[item.rating]}" if item.rating else "not rated yet"
+    rating = f"rating {item.rating} {RATINGS[item.rating]}" if item.rating else "not rated yet"
     lines = [
         f"## 第 {item.question_id} 题：{escape_html_like(item.question)}",
         "",
         f"- time: answer {'?' if item.seconds is None else f'{item.seconds:.0f}'} s"
         + (f" · {len(item.probes)} probe(s) {probe_time:.0f} s" if item.probes else " · no probe"),
         f"- grade: {_percent(item.score_before)} after the answer → "
-        f"{_percent(item.score_after)} after the probes · rating {rating}",
+        f"{_percent(item.score_after)} after the probes · {rating}",
         "",
     ]
     if item.asked.strip() and item.asked.strip() != item.question.strip():

@@ -134,7 +134,7 @@ def progress_grid(report: Progress, bank: Bank, path: Path) -> None:
     if any(q.due_today for q in states):
         legend.append(Patch(facecolor="white", edgecolor=DUE, linewidth=2, label="• due today"))
     if titled is None and any(n.startswith("ch ") for n in names):
-        legend.append(Patch(color="none", label="ch N: chapter N (`studybot progress` has titles)"))
+        legend.append(Patch(color="none", label="ch N: chapter N (titles: studybot progress)"))
     axes.legend(
         handles=legend, loc="upper left", bbox_to_anchor=(0, 0), ncol=3, fontsize=7.5, frameon=False
     )

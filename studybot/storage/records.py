@@ -19,6 +19,16 @@ OFFLINE = "offline"  # the provider name of sessions the bank's answer key answe
 POINT_STATES = ("covered", "partly", "missed", "contradicted")
 
 
+# A session's status, the same words in `sessions`, `show`, reports and --json: every
+# question done; none yet; "stopped at Q22" (the first not done); all done, ratings to give.
+FINISHED, NOT_STARTED, STOPPED_AT, NOT_RATED = (
+    "finished",
+    "not started",
+    "stopped at",
+    "not rated yet",
+)
+
+
 @dataclass(frozen=True)
 class SessionRecord:
     id: int
@@ -42,6 +52,9 @@ class SessionRecord:
     selection: dict[str, Any] = field(default_factory=dict)
     unrated: int = 0  # graded attempts not rated yet (the session stopped at "Rate recall")
     interviewing: int = 0  # interview questions asked whose answer or probes are not all in
+    # questions done: answered (and rated, if graded); an interview's: answer and probes in
+    done: int = 0
+    stopped_at: int | None = None  # the first question not done, in the session's order
 
     @property
     def live(self) -> bool:
@@ -60,7 +73,14 @@ class SessionRecord:
 
     @property
     def status(self) -> str:
-        return "complete" if self.complete else "incomplete"
+        """Where the session stands, in the words every report uses (FINISHED and the rest)."""
+        if self.complete:
+            return FINISHED
+        if self.done == 0:
+            return NOT_STARTED
+        if self.stopped_at is not None:
+            return f"{STOPPED_AT} Q{self.stopped_at}"
+        return NOT_RATED if self.unrated else "stopped at a summary"
 
 
 @dataclass(frozen=True)

@@ -181,6 +181,17 @@ class Store(Segments, Attempts, Interviews, ReviewLog):
         rows = list(self.db.query("select text from prefixes where sha256 = ?", [digest]))
         return rows[0]["text"] if rows else None
 
+    # A question of session s is done (j.value: its id, from its segment's list): an
+    # interview's when its answer and probes are all in ({finished}), the others' when it
+    # is answered and, if graded, rated.
+    _DONE = """(case when s.mode = 'interview' then {finished}
+          else exists (select 1 from turns t where t.session_id = s.id and t.question_id = j.value)
+            and not exists (select 1 from grades r where r.session_id = s.id
+              and r.question_id = j.value and not exists (select 1 from reviews v
+                where v.session_id = s.id and v.question_id = r.question_id))
+          end)"""
+    _FINISHED = """exists (select 1 from interview_answers a where a.session_id = s.id
+          and a.question_id = j.value and a.finished = 1)"""
     _SESSION_SQL = """
         select s.*, p.text as prefix,
           (select count(*) from turns t where t.session_id = s.id) as answered,
@@ -192,23 +203,30 @@ class Store(Segments, Attempts, Interviews, ReviewLog):
              (select 1 from reviews v
                 where v.session_id = s.id and v.question_id = r.question_id)
           ) as unrated,
-          (select count(*) from turns t where t.session_id = s.id and s.mode = 'interview'
-             and not exists (select 1 from interview_answers a where a.session_id = s.id
-               and a.question_id = t.question_id and a.finished = 1)
-          ) as interviewing
+          {interviewing} as interviewing,
+          (select count(*) from segments g, json_each(g.question_ids) j
+             where g.session_id = s.id and {done}) as done,
+          (select j.value from segments g, json_each(g.question_ids) j
+             where g.session_id = s.id and not {done}
+             order by g.idx, cast(j.key as integer) limit 1) as stopped_at
         from sessions s join prefixes p on p.sha256 = s.prefix_sha256
     """
+    _INTERVIEWING = """(select count(*) from turns t where t.session_id = s.id
+          and s.mode = 'interview' and not exists (select 1 from interview_answers a
+            where a.session_id = s.id and a.question_id = t.question_id and a.finished = 1))"""
 
     def _session_sql(self) -> str:
         """The query of sessions; a file whose interview answers are not where this studybot
-        keeps them (a newer one's) counts no interview question as open."""
+        keeps them (a newer one's) counts no interview question as open, and an asked one
+        as done."""
         if self.db.memory or self.db.table("interview_answers").exists():
-            return self._SESSION_SQL
-        start = self._SESSION_SQL.index(
-            "(select count(*) from turns t where t.session_id = s.id and s.mode"
-        )
-        end = self._SESSION_SQL.index(") as interviewing")
-        return self._SESSION_SQL[:start] + "0" + self._SESSION_SQL[end + 1 :]
+            finished, interviewing = self._FINISHED, self._INTERVIEWING
+        else:
+            finished = "exists (select 1 from turns t where t.session_id = s.id "
+            finished += "and t.question_id = j.value)"
+            interviewing = "0"
+        done = self._DONE.format(finished=finished)
+        return self._SESSION_SQL.format(interviewing=interviewing, done=done)
 
     def _session(self, row: dict[str, Any]) -> SessionRecord:
         row = dict(row)

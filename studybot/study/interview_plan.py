@@ -3,18 +3,22 @@
 The segments, the prefix and the summaries are the run's (``session.cut``,
 ``Conversation``); each question sends its main request (the interviewer
 puts the question: offline the bank's wording, live a reply of
-``ASKED_TOKENS``), then its side requests: live, the grading of the answer;
-then ``followups`` probes, each a side request (live: written by the model,
-``PROBE_TOKENS`` long) and, live, the grading of its answer. The learner's
-answers are stand-ins of ``ATTEMPT_TOKENS``. Offline the probes come from
-the rubric and nothing is graded by a request: only the main requests and
-summaries are counted.
+``ASKED_TOKENS``), then its side requests as a live run sends them: the
+grading of the answer, then ``followups`` probes, each a side request
+(``PROBE_TOKENS`` long) followed by the grading of its answer. The
+learner's answers are stand-ins of ``ATTEMPT_TOKENS``; every point is
+taken as missed, so every probe is asked.
+
+An offline interview probes from the rubric and grades locally, sending no
+side request; its plan counts them all the same, priced as a live run
+would send them, since a plan is read for what going live costs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from studybot.bank import Bank, Question
 from studybot.channel.config import Settings
@@ -76,28 +80,29 @@ def project(
     followups: int = DEFAULT_FOLLOWUPS,
     rule: str | None = None,
     price: Price | None = None,
+    questions: Sequence[Question] | None = None,
 ) -> InterviewPlan:
-    questions = bank.select(first, last)
+    """What ``studybot interview`` sends for ``first``..``last`` (or ``questions``)."""
+    questions = bank.select(first, last) if questions is None else questions
     live = settings.live
     prefix = prompt.system_prefix(bank, settings.prefix_style)
     asked = {q.id: STAND_IN * ASKED_TOKENS if live else q.question for q in questions}
     # Cut as a session of the questions is cut (session.start): the same segments as ``run``.
     parts = cut(questions, prefix, settings, answer_lengths(questions, settings, live))
     by_id = {q.id: q for q in questions}
-    sent = list(_sent(prefix, [p.question_ids for p in parts], by_id, asked, followups, live))
+    sent = list(_sent(prefix, [p.question_ids for p in parts], by_id, asked, followups))
     strategy = measure("interview", sent, resolve(rule, settings), settings.kv_model)
     return InterviewPlan(first, last, len(parts), followups, live, strategy, price)
 
 
-def _sent(prefix, parts, by_id, asked, followups: int, live: bool) -> Iterator[Sent]:
+def _sent(prefix, parts, by_id, asked, followups: int) -> Iterator[Sent]:
     summary: str | None = None
-    attempt = STAND_IN * ATTEMPT_TOKENS
+    side = partial(_side, attempt=STAND_IN * ATTEMPT_TOKENS, followups=followups)
     for index, ids in enumerate(parts):
         questions = [by_id[q] for q in ids]
         turns = [Asked(q, asked[q.id]) for q in questions]
         last = index == len(parts) - 1
         written = prompt.clip_summary(summary_text(questions, lines=prompt.SUMMARY_LINES))
-        side = (lambda q: _side(q, attempt, followups)) if live else None
         for item in requests(prefix, summary, turns, summarise=not last, interview=True, side=side):
             if item.kind == "summary":
                 completion = written
@@ -112,7 +117,8 @@ def _sent(prefix, parts, by_id, asked, followups: int, live: bool) -> Iterator[S
 
 
 def _side(question: Question, attempt: str, followups: int) -> Sequence[tuple[str, str]]:
-    """A live question's side requests: the answer's grading, then each probe and its grading."""
+    """A question's side requests as a live run sends them: the answer's grading, then each
+    probe and its grading."""
     points = grade.reference_points(question)
     result = grade.Grade(0.0, tuple(grade.PointResult(p, grade.MISSED) for p in points), "", "")
     out = [("grading", live_grade.grading_request(question, attempt))]

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from studybot import bank as banks
-from studybot.bank import Bank
+from studybot.bank import Bank, Question
 from studybot.channel import config, engine, providers
 from studybot.channel.config import Settings
 from studybot.channel.providers.base import Provider
@@ -136,6 +136,30 @@ def attended(mode: str, answerer: bool) -> None:
     )
 
 
+def chosen_questions(
+    bank: Bank, choice: Choice, key: str
+) -> tuple[tuple[Question, ...], Store | None]:
+    """The questions ``choice`` names in ``bank`` (sessions name it ``key``), and the store
+    read for --weak (None for any other choice: nothing else needs the database)."""
+    from studybot.storage.store import Store
+    from studybot.study import selection
+
+    # Only --weak reads the review log; a home that has none has nothing rated yet.
+    weak_from = Store.open() if choice.weak is not None and Store.exists() else None
+    questions = selection.choose(
+        bank,
+        weak_from,
+        first=choice.first,
+        last=choice.last,
+        chapters=choice.chapters,
+        tags=choice.tags,
+        ids=choice.ids,
+        weak=choice.weak,
+        bank_key=key,
+    )
+    return questions, weak_from
+
+
 def begin(
     study: Study,
     choice: Choice,
@@ -159,19 +183,7 @@ def begin(
     from studybot.storage.store import Store
     from studybot.study import carry, selection, session
 
-    # Only --weak reads the review log; a home that has none has nothing rated yet.
-    weak_from = Store.open() if choice.weak is not None and Store.exists() else None
-    questions = selection.choose(
-        study.bank,
-        weak_from,
-        first=choice.first,
-        last=choice.last,
-        chapters=choice.chapters,
-        tags=choice.tags,
-        ids=choice.ids,
-        weak=choice.weak,
-        bank_key=study.key,
-    )
+    questions, weak_from = chosen_questions(study.bank, choice, study.key)
     chosen = selection.kept(
         questions, chapters=choice.chapters, tags=choice.tags, ids=choice.ids, weak=choice.weak
     )

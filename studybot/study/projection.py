@@ -34,9 +34,11 @@ def project(
     rule: str | None = None,
     window: int | None = None,
     price: Price | None = None,
+    questions: Sequence[Question] | None = None,
 ) -> Projection:
-    """Every request of both strategies for questions ``first``..``last``."""
-    questions = bank.select(first, last)
+    """Every request of both strategies for questions ``first``..``last`` (or ``questions``,
+    a selection as ``run`` makes it: chapters, tags, ids)."""
+    questions = bank.select(first, last) if questions is None else questions
     answers, lengths = _inputs(questions, answer_tokens, settings)
     designs = {
         style: _design(bank, style, questions, settings, lengths, answers)

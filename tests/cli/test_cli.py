@@ -134,7 +134,7 @@ def test_a_run_killed_with_sigkill_resumes_to_completion_with_each_question_once
     )
     assert resumed.returncode == 0, resumed.stderr
     data = json.loads(resumed.stdout)
-    assert data["status"] == "complete"
+    assert data["status"] == "finished"
     assert [t["question_id"] for t in data["turns"]] == list(range(1, 20))
     assert all(s["summary_out"] for s in data["segments"][:-1])
 

@@ -87,10 +87,10 @@ def test_a_full_offline_interview_of_three_questions(studybot_home, invoke):
     assert "参考要点" not in during and "✓" not in during
     child.expect("面试官的结论")
     child.expect(r"1\. Q1\s+grade 100%\s+→ 4 Easy")
-    child.expect(r"3\. Q24\s+grade \d+%\s+→ 1 Again")
+    child.expect(r"3\. Q24\s+grade\s+\d+%\s+→ 1 Again")
     child.expect(RATINGS)
     child.send("3 3\r")  # the learner changes Q24's suggestion to Good
-    child.expect(r"3\. Q24\s+grade \d+%\s+→ 3 Good \(changed\)")
+    child.expect(r"3\. Q24\s+grade\s+\d+%\s+→ 3 Good \(changed\)")
     child.expect(RATINGS)
     child.send("\r")
     child.expect("Q24 saved: 3 Good")

@@ -204,6 +204,8 @@ def test_toggling_marks_changes_the_stored_grade_and_the_suggestion(studybot_hom
     child.expect(r"marks 1✓ 2✓ 3½ 4✓ · grade 88% \(estimate 100%\) · \[suggests 3 Good\]")
     child.send("u")  # undo: the grader's marks again
     child.expect(r"marks 1✓ 2✓ 3✓ 4✓ · grade 100% · \[suggests 4 Easy\]")
+    child.send("u")  # nothing left to undo
+    child.expect("nothing to undo: these are the grader's marks")
     child.send("1")
     child.expect(r"\[suggests 3 Good\]")
     for _ in range(3):  # point 2: ✓ → ½ → ✗ → ⚠
@@ -224,6 +226,28 @@ def test_toggling_marks_changes_the_stored_grade_and_the_suggestion(studybot_hom
     assert "grade 62% — you changed 2 marks; estimate 100%" in notes
     with db(studybot_home) as con:
         assert con.execute("select grade from reviews").fetchall() == [(0.625,)]
+
+
+def test_u_takes_back_the_last_change_only(studybot_home):
+    """README: `u` to undo the last change; the changes before it stay (issue 31.9)."""
+    child = spawn(studybot_home, "run", "--ids", "1", "--quiz")
+    answer(child, GOOD_Q1)
+    child.expect(MARKS)
+    child.send("3")
+    child.expect(r"marks 1✓ 2✓ 3½ 4✓")
+    child.send("4")
+    child.expect(r"marks 1✓ 2✓ 3½ 4½")
+    child.send("4")
+    child.expect(r"marks 1✓ 2✓ 3½ 4✗")
+    child.send("u")  # point 4 goes back one step; point 3 keeps its change
+    child.expect(r"marks 1✓ 2✓ 3½ 4½ ")
+    child.send("u")
+    child.expect(r"marks 1✓ 2✓ 3½ 4✓ ")
+    child.send("\r")
+    child.expect(r"\[Enter = 3 Good\]")
+    child.send("\r")
+    child.expect("saved: 3 Good")
+    assert finish(child) == 0
 
 
 # -- 20.3 width ------------------------------------------------------------------------

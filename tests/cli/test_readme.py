@@ -142,7 +142,7 @@ def test_sessions_stay_one_row_each_at_80_columns(invoke, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     lines = invoke("sessions").stdout.splitlines()
     assert len(lines) == 3 and all(len(line.rstrip()) <= 80 for line in lines)
-    assert lines[1].split()[:4] == ["2", "complete", "9–12", "4/4"]
+    assert lines[1].split()[:4] == ["2", "finished", "9–12", "4/4"]
 
 
 def plan_figures() -> tuple[list[str], str]:

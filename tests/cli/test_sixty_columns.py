@@ -39,7 +39,7 @@ def studied(invoke, studybot_home):
 
 ATTEMPT = "KV 缓存只存 K 和 V，因为 Q 只在当前步用到；显存随序列长度线性增长"
 REPORTS = {
-    "sessions": (("sessions",), ("id", "status", "questions", "answered")),
+    "sessions": (("sessions",), ("id", "status", "questions", "done")),
     "progress": (("progress",), ("ch", "title", "seen", "due", "grade", "retention")),
     "due": (("due",), ("Q", "due", "last", "question")),
     "cache": (("cache", "1"), ("#", "request", "prompt", "hit", "splits", "at", "reported")),

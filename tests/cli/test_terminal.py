@@ -214,7 +214,7 @@ def test_done_means_quiz_rate_quit_resume_then_due_progress_and_review(studybot_
 
     rated = {1: 4, 2: 1, 3: 2, 4: 3, 5: 4, 6: 1}
     shown = json.loads(invoke("show", "1", "--json").stdout)
-    assert shown["status"] == "complete" and shown["mode"] == "quiz"
+    assert shown["status"] == "finished" and shown["mode"] == "quiz"
     assert {t["question_id"]: t["rating"] for t in shown["turns"]} == rated
     assert shown["turns"][0]["attempt"] == "\n".join(GOOD_Q1)
     assert shown["turns"][0]["grade"] == 1.0 and shown["turns"][2]["grade"] == 0.0

@@ -25,6 +25,8 @@ TOP_KEYS = {
     "from",
     "to",
     "answered",
+    "done",
+    "stopped_at",
     "total",
     "created",
     "mode",
@@ -137,7 +139,7 @@ def test_notes_follow_the_session_segment_by_segment():
     record = view.record
     assert notes.startswith(f"# {record.bank_title}：第 1–14 题\n")
     # Q3-Q14 were graded but not rated: the session waits for those ratings.
-    assert f"- session {record.id} · incomplete · 14/14 answered · 12 not rated yet" in notes
+    assert f"- session {record.id} · stopped at Q3 · 2/14 done · 12 not rated yet" in notes
     assert "- answered by offline (answer-key)" in notes
     headings = [line for line in notes.splitlines() if line.startswith("## ")]
     assert headings == [
@@ -181,7 +183,7 @@ def test_a_read_session_shows_ratings_without_attempts_and_says_what_is_left():
     # read mode asks for no attempt and grades nothing; a rating given still shows
     assert "**我的作答**（rated 3 Good）：\n\n> _（先想后看，没有写下作答）_" in notes
     assert notes.count("我的作答") == 1 and "grade " not in notes
-    assert "· incomplete · 2/5 answered" in notes
+    assert "· stopped at Q3 · 2/5 done" in notes
     for question_id in (3, 4, 5):
         assert f"### 第 {question_id} 题\n\n_not answered yet_" in notes
 
@@ -213,6 +215,8 @@ def test_session_json_has_the_agreed_keys_for_scripts():
         "from",
         "to",
         "answered",
+        "done",
+        "stopped_at",
         "total",
         "provider",
         "model",

@@ -48,7 +48,7 @@ def test_run_and_resume_on_a_full_disk_say_so_and_resume_afterwards(invoke, monk
         assert again.exit_code == 1 and "is full" in again.stderr
     done = invoke("resume", "--json")  # space freed: the session is resumed to its end
     assert done.exit_code == 0, done.stderr
-    assert '"status": "complete"' in done.stdout
+    assert '"status": "finished"' in done.stdout
 
 
 # -- a bank import --------------------------------------------------------------------------

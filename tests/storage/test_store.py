@@ -67,7 +67,7 @@ def test_a_question_cannot_be_recorded_twice(studybot_home):
     other = sqlite3.connect(store.path)
     assert other.execute("select count(*) from turns").fetchone() == (1,)
     record = store.session(session_id)
-    assert record.answered == 1 and record.total == 2 and record.status == "incomplete"
+    assert record.answered == 1 and record.total == 2 and record.status == "stopped at Q2"
 
 
 def test_unknown_session_is_bad_input(studybot_home):

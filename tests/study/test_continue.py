@@ -18,7 +18,7 @@ def show(invoke, session_id: int) -> dict:
 def test_a_run_that_continues_a_session_starts_from_its_last_summary(invoke):
     assert invoke("run", "--from", "1", "--to", "8").exit_code == 0
     first = show(invoke, 1)
-    assert first["status"] == "complete"
+    assert first["status"] == "finished"
     assert first["segments"][-1]["summary_out"] is None  # nothing read it yet
     result = invoke("run", "--from", "9", "--to", "16")
     assert result.exit_code == 0, result.stderr

@@ -25,7 +25,8 @@ def test_the_plan_sends_the_bytes_an_offline_interview_sent():
     from studybot.costs import tokens
 
     assert [r.prompt_tokens for r in mains] == [tokens.prompt_tokens(r.messages) for r in recorded]
-    assert set(planned.by_kind()) == {"answer", "summary"}  # offline: no side request
+    # the offline run sent no side request; its plan counts them as a live run sends them
+    assert set(planned.by_kind()) == {"answer", "summary", "probe", "grading"}
 
 
 def test_a_live_plan_counts_probes_and_gradings_as_side_requests(invoke, monkeypatch):

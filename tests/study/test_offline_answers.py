@@ -58,7 +58,7 @@ def test_offline_answers_with_the_reference_and_leaves_the_rest_for_a_live_resum
     assert sorted(turns) == [1, 3, 5]  # nothing is recorded for Q2 and Q4
     assert turns[1] == "每个词元用自己的 Q 去和所有词元的 K 打分，再按分数加权求和 V。"
     assert turns[3] == "1. 点积的方差随维度 d 增大\n2. 不缩放时 softmax 容易饱和，梯度变小"
-    assert record.status == "incomplete"
+    assert record.status == "stopped at Q2"
 
     offline_again = invoke("resume", str(record.id))  # still no key: still unanswered
     assert offline_again.exit_code == 0

@@ -27,7 +27,7 @@ def test_a_scripted_quiz_saves_attempts_grades_and_ratings(invoke):
     assert data["mode"] == "quiz"
     assert [(t["question_id"], t["rating"]) for t in data["turns"]] == [(5, 2), (6, None)]
     assert data["turns"][1]["attempt"] == "" and data["turns"][1]["grade"] == 0.0
-    assert data["status"] == "incomplete"  # Q6 is graded but not rated: resume asks for it
+    assert data["status"] == "stopped at Q6"  # Q6 is graded but not rated: resume asks for it
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ def test_run_1_to_8_offline_then_show_and_export(invoke, tmp_path):
     assert "第 5 题" in result.stdout and "Session 1" in result.stdout
 
     shown = json.loads(invoke("show", "1", "--json").stdout)
-    assert shown["status"] == "complete" and shown["provider"] == "offline"
+    assert shown["status"] == "finished" and shown["provider"] == "offline"
     turns = shown["turns"]
     assert [t["question_id"] for t in turns] == list(range(1, 9))
     contexts = [t["context_tokens"] for t in turns]
@@ -54,6 +54,8 @@ def test_sessions_json_lists_newest_first_with_progress(invoke):
         "from",
         "to",
         "answered",
+        "done",
+        "stopped_at",
         "total",
         "provider",
         "model",
@@ -66,7 +68,7 @@ def test_sessions_json_lists_newest_first_with_progress(invoke):
     assert rows[0]["selection"] == {"kind": "range", "from": 9, "to": 14}
     assert rows[0]["cost"] is None  # no prices configured
     assert rows[0]["from"] == 9 and rows[0]["to"] == 14 and rows[0]["answered"] == 6
-    assert rows[1]["status"] == "complete"
+    assert rows[1]["status"] == "finished"
 
 
 def test_export_json(invoke):
@@ -142,7 +144,7 @@ def test_resume_command_picks_the_newest_unfinished_session(invoke):
         session.run(study, store, record, ScriptedListener({2: ["quit"]}, []))
     result = invoke("resume")
     assert result.exit_code == 0, result.stderr
-    assert json.loads(invoke("show", str(record.id), "--json").stdout)["status"] == "complete"
+    assert json.loads(invoke("show", str(record.id), "--json").stdout)["status"] == "finished"
     again = invoke("resume")
     assert again.exit_code == 2 and "no unfinished session" in again.stderr
     done = invoke("resume", str(record.id))

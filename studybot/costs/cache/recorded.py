@@ -83,9 +83,18 @@ def divergence(previous: Sequence[int], ids: Sequence[int]) -> int | None:
     return low
 
 
+PARTIAL = "\ufffd"  # what decoding shows for the bytes of a character cut by a token slice
+UTF8_MOST = 4  # bytes in a character at most: so many tokens may share one
+
+
 def _snippet(ids: Sequence[int], at: int) -> str:
-    before = tokens.decode(ids[max(0, at - SNIPPET_TOKENS) : at])
-    after = tokens.decode(ids[at : at + SNIPPET_TOKENS])
+    """The text around token ``at``, cut at whole characters (a token may hold part of one)."""
+    start = at
+    # the token that differs may begin inside a character: mark where that character begins
+    while start > max(0, at - UTF8_MOST) and tokens.decode(ids[start : at + 1]).startswith(PARTIAL):
+        start -= 1
+    before = tokens.decode(ids[max(0, start - SNIPPET_TOKENS) : start]).lstrip(PARTIAL)
+    after = tokens.decode(ids[start : at + SNIPPET_TOKENS]).rstrip(PARTIAL)
     return f"…{_flat(before)}⟦{_flat(after)}…"
 
 

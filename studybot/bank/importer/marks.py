@@ -190,8 +190,9 @@ def asks(text: str) -> bool:
 @functools.lru_cache(maxsize=1 << 18)
 def reads_as_question(text: str) -> bool:
     """A question mark, a task verb or question word in front, or a question's topic at the end."""
-    if callout_asks(text) is False:
-        return False  # "> [!tip] …", "> [!note] …": a note, whatever it says
+    declared = callout_asks(text)  # "> [!question] …" asks, "> [!tip] …" never does
+    if declared is not None:
+        return declared and len(clean(text)) >= 2
     text = clean(text)
     if len(text) < 2 or asks(text):
         return len(text) >= 2

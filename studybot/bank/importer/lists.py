@@ -90,9 +90,9 @@ class ListReading:
                 last = self._item_question(paragraph, raw_lines, label, text, rest, path)
                 continue
             if label is not None and not below and self.strong:
-                self._skip(
-                    paragraph.start, text, "a numbered item in a file whose questions are marked"
-                )
+                said = text.rstrip().endswith(_SENTENCE_END)  # a tip, a step: listed, no reason
+                why = "a numbered item in a file whose questions are marked"
+                self._skip(paragraph.start, text, why, counts=not said)
             for child in rest:
                 if child.is_list:
                     last = self._items(child, path) or last
@@ -178,6 +178,7 @@ def _mostly_asking(block: Block) -> bool:
     return bool(texts) and asking * 2 >= len(texts)
 
 
+_SENTENCE_END = ("。", "；", ";", ".", "！", "!")  # a statement's end, not a question's
 _LETTERED = re.compile(r"^[（(]?[a-h][)）]\s*(?P<text>\S.*)$")
 
 

@@ -1,0 +1,186 @@
+"""Shapes a corpus of real public question files brought (issue 34).
+
+Each file here is written for the test, in the shape those files had:
+MkDocs question boxes, metadata lines over every answer, pointers to the
+answer after a question, a bracket that ends a question, a popularity mark
+after a heading.
+"""
+
+from __future__ import annotations
+
+import json
+
+from test_import_questions import questions, read
+
+
+def test_mkdocs_question_boxes_are_questions_with_their_indented_answers(tmp_path):
+    report = read(
+        tmp_path,
+        "# Normalisation\n\n"
+        '!!! tip "How to use this page"\n'
+        "    Read each box, answer aloud, then open it.\n\n"
+        '??? question "Why does a deep network need normalisation at all?"\n'
+        "    Activations drift in scale from layer to layer, so the step size that suits one\n"
+        "    layer is wrong for the next.\n\n"
+        "    1. It keeps gradients in a usable range.\n"
+        "    2. It lets a larger learning rate work.\n\n"
+        '???+ faq "Pre-norm or post-norm"\n'
+        "    Pre-norm trains more stably in deep stacks; post-norm can reach a higher ceiling.\n\n"
+        "Which norm does LLaMA use?\n\n"
+        '??? success "Show Answer"\n'
+        "    RMSNorm, before attention and before the MLP.\n",
+    )
+    assert questions(report) == [
+        "Why does a deep network need normalisation at all?",
+        "Pre-norm or post-norm",
+        "Which norm does LLaMA use?",
+    ]
+    first, second, third = report.bank.questions
+    assert first.reference.startswith("Activations drift in scale")
+    assert "2. It lets a larger learning rate work." in first.reference
+    assert second.reference.startswith("Pre-norm trains more stably")
+    assert third.reference == "RMSNorm, before attention and before the MLP."
+    assert not report.lost
+    assert "How to use this page" not in "".join(questions(report))  # a tip box is no question
+
+
+def test_a_file_of_mkdocs_boxes_is_no_longer_refused(tmp_path, invoke):
+    path = tmp_path / "metrics.md"
+    path.write_text(
+        "# Métricas\n\n"
+        '??? question "Por que a acurácia engana com classes desbalanceadas?"\n'
+        "    Porque prever sempre a classe maior já acerta quase tudo.\n\n"
+        '??? question "O que mede o recall?"\n'
+        "    Quantos positivos reais o modelo encontrou.\n",
+        encoding="utf-8",
+    )
+    result = invoke("bank", "import", str(path), "--preview", "--json")
+    assert result.exit_code == 0, result.output
+    shown = json.loads(result.output)
+    assert shown["totals"]["questions"] == 2
+    assert shown["totals"]["with_reference"] == 2
+
+
+def test_metadata_lines_over_an_answer_become_tags(tmp_path):
+    report = read(
+        tmp_path,
+        "# Bank\n\n"
+        "### Q: Why does retrieval help a small model?\n\n"
+        "**Difficulty:** Medium  \n"
+        "**Tags:** rag, retrieval\n"
+        "**Question:** Your 3B model invents citations; say what retrieval changes.\n\n"
+        "It grounds the answer in text the model can quote.\n\n"
+        "### Q: What limits the batch size at inference?\n\n"
+        "**Company**: Acme AI | **Round**: Onsite\n\n"
+        "The KV cache: it grows with every sequence in the batch.\n\n"
+        "### Q: How is attention scaled?\n\n"
+        "**Topic:** Attention, **Level:** Easy\n"
+        "By the square root of the key dimension.\n\n"
+        "### Q: What does the level of a tree mean?\n\n"
+        "Level: the number of edges from the root, which is not a tag.\n",
+    )
+    retrieval, batch, scaled, tree = report.bank.questions
+    assert retrieval.tags == ("difficulty:medium", "rag", "retrieval")
+    assert retrieval.reference.startswith("**Question:** Your 3B model invents citations")
+    assert batch.tags == ("company:acme-ai", "round:onsite")
+    assert batch.reference == "The KV cache: it grows with every sequence in the batch."
+    assert scaled.tags == ("topic:attention", "level:easy")
+    assert scaled.reference == "By the square root of the key dimension."
+    assert tree.tags == ()
+    assert tree.reference.startswith("Level: the number of edges")
+
+
+def test_a_pointer_to_the_answer_after_a_question_is_dropped(tmp_path):
+    report = read(
+        tmp_path,
+        "# 高频题索引\n\n"
+        "1. Q、K、V 分别从哪里来？ → [01](../01_basics/README.md)\n"
+        "2. 为什么要除以 `sqrt(d_k)`？→ [Attention](/basics/attention)\n"
+        "3. KV Cache 省了什么？ → [03](../03/README.md), [05](../05/README.md)\n"
+        "4. Prefill → Decode 的瓶颈各在哪？\n"
+        "5. What does a reranker add? -> [RAG](rag.md)\n",
+    )
+    assert questions(report) == [
+        "Q、K、V 分别从哪里来？",
+        "为什么要除以 `sqrt(d_k)`？",
+        "KV Cache 省了什么？",
+        "Prefill → Decode 的瓶颈各在哪？",
+        "What does a reranker add?",
+    ]
+
+
+def test_a_bracket_that_ends_a_question_stays_in_it(tmp_path):
+    report = read(
+        tmp_path,
+        "## Optimisation\n\n"
+        "1. What is the problem with sigmoid in backpropagation? (think of its largest slope)\n"
+        "1. How do you pick hyperparameters? (grid, random, Bayesian search)\n"
+        "1. 为什么指标一旦成为目标就会失效？（Goodhart's Law）\n"
+        "1. What is transfer learning?\n",
+        force=True,
+    )
+    assert questions(report) == [
+        "What is the problem with sigmoid in backpropagation? (think of its largest slope)",
+        "How do you pick hyperparameters? (grid, random, Bayesian search)",
+        "为什么指标一旦成为目标就会失效？（Goodhart's Law）",
+        "What is transfer learning?",
+    ]
+    assert not any(q.reference for q in report.bank.questions)
+
+
+def test_a_write_ups_account_of_the_answer_in_brackets_is_still_its_answer(tmp_path):
+    report = read(
+        tmp_path,
+        "## 二面\n\n"
+        "1. 为什么用 bge 做向量检索？（说了中文效果好、能私有化部署，没答上维度怎么选）\n"
+        "2. Attention 为什么要 scale？\n",
+        force=True,
+    )
+    assert questions(report) == ["为什么用 bge 做向量检索？", "Attention 为什么要 scale？"]
+    assert report.bank.questions[0].reference == "说了中文效果好、能私有化部署，没答上维度怎么选"
+
+
+def test_a_popularity_mark_after_a_heading_is_no_part_of_the_question(tmp_path):
+    report = read(
+        tmp_path,
+        "## Async\n\n"
+        "### Що таке event loop? [💡21/100]\n\nЦикл, що по черзі виконує готові корутини.\n\n"
+        "### Для чого gather()? [🔥47/100]\n\nЗапускає кілька корутин разом і чекає на всі.\n",
+    )
+    assert questions(report) == ["Що таке event loop?", "Для чого gather()?"]
+
+
+def test_a_box_shown_as_code_stays_code(tmp_path):
+    report = read(
+        tmp_path,
+        "# Writing this page\n\n"
+        "### How do I add a question box?\n\n"
+        "Write it like this:\n\n"
+        "```markdown\n"
+        '??? question "Why scale attention?"\n'
+        "    So the softmax does not saturate.\n"
+        "```\n",
+    )
+    assert questions(report) == ["How do I add a question box?"]
+    assert '??? question "Why scale attention?"' in report.bank.questions[0].reference
+
+
+def test_a_table_that_lists_question_numbers_is_an_index_not_questions(tmp_path):
+    report = read(
+        tmp_path,
+        "# ML Q&A\n\n## Topic index\n\n"
+        "| **Topic** | **Questions** | **Count** |\n| --- | --- | --- |\n"
+        "| Foundations | 1--2, 4 | 3 |\n| Evaluation | 3 | 1 |\n\n"
+        "## Foundations\n\n"
+        "### Q1: What is overfitting?\n\n**Answer.** Fitting noise in the training set.\n\n"
+        "### Q2: What is a validation set for?\n\n**Answer.** Choosing models without the test set.\n\n"
+        "## Evaluation\n\n"
+        "### Q3: What is a confusion matrix?\n\n**Answer.** Counts of each true/predicted pair.\n\n"
+        "### Q4: Why regularise?\n\n**Answer.** To trade a little bias for less variance.\n",
+    )
+    assert questions(report) == [
+        "What is overfitting?",
+        "What is a validation set for?",
+        "What is a confusion matrix?",
+        "Why regularise?",
+    ]

@@ -184,3 +184,32 @@ def test_a_table_that_lists_question_numbers_is_an_index_not_questions(tmp_path)
         "What is a confusion matrix?",
         "Why regularise?",
     ]
+
+
+def test_numbered_tips_after_marked_questions_are_listed_but_do_not_refuse_the_file(tmp_path):
+    path = tmp_path / "moe.md"
+    path.write_text(
+        "# MoE 面试题\n\n"
+        "### Q1. MoE 的核心思想是什么？\n\n每个 token 只走少数几个专家。\n\n"
+        "### Q2. 为什么替换的是 FFN？\n\nFFN 占了大部分参数和计算。\n\n"
+        "### Q3. 负载均衡损失起什么作用？\n\n防止路由塌缩到少数专家。\n\n"
+        "## 答题建议\n\n"
+        "1. 先讲直觉，再写公式；\n"
+        "2. 伪代码写对 topk、capacity、dispatch 三段即可；\n"
+        "3. 答完一个点，主动延伸到相关的点。\n"
+        "4. 不确定时直说没做过，再讲论文里的结论。\n"
+        "5. 路由器\n",
+        encoding="utf-8",
+    )
+    from studybot.bank import importer
+
+    report = importer.inspect(path)
+    assert [q.question for q in report.bank.questions] == [
+        "MoE 的核心思想是什么？",
+        "为什么替换的是 FFN？",
+        "负载均衡损失起什么作用？",
+    ]
+    assert not report.refused
+    listed = [(s.text, s.counts) for s in report.skipped]
+    assert ("先讲直觉，再写公式；", False) in listed
+    assert ("路由器", True) in listed  # a short topic may be a question: it still counts

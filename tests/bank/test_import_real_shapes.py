@@ -213,3 +213,24 @@ def test_numbered_tips_after_marked_questions_are_listed_but_do_not_refuse_the_f
     listed = [(s.text, s.counts) for s in report.skipped]
     assert ("先讲直觉，再写公式；", False) in listed
     assert ("路由器", True) in listed  # a short topic may be a question: it still counts
+
+
+def test_a_request_with_an_adverb_before_its_verb_is_a_question_and_no_bullet_vanishes(tmp_path):
+    report = read(
+        tmp_path,
+        "# Transformer\n\n"
+        "- **为什么要除以根号 dk？**\n"
+        "    - 防止点积过大，softmax 饱和。\n"
+        "- **简单讲一下残差连接以及意义。**\n\n"
+        "    残差的意义：\n\n"
+        "    1. 缓解梯度消失：梯度可以直接传回浅层。\n"
+        "    2. 便于优化：子层只需学习残差。\n"
+        "- **详细说说 LayerNorm 和 BatchNorm 的区别**\n"
+        "    - 一个按样本归一，一个按批归一。\n",
+    )
+    assert questions(report) == [
+        "为什么要除以根号 dk？",
+        "简单讲一下残差连接以及意义。",
+        "详细说说 LayerNorm 和 BatchNorm 的区别",
+    ]
+    assert "缓解梯度消失" in report.bank.questions[1].reference

@@ -234,3 +234,25 @@ def test_a_request_with_an_adverb_before_its_verb_is_a_question_and_no_bullet_va
         "详细说说 LayerNorm 和 BatchNorm 的区别",
     ]
     assert "缓解梯度消失" in report.bank.questions[1].reference
+
+
+def test_a_numbered_item_that_goes_on_from_the_questions_before_it_is_a_question(tmp_path):
+    report = read(
+        tmp_path,
+        "## 某厂 NLP 实习一面\n\n"
+        "1. 介绍一下 bagging 和 boosting 的区别\n"
+        "2. 过拟合怎么解决？\n"
+        "3. Dropout\n"
+        "> 训练时按概率临时丢弃神经元。\n\n"
+        "4. 激活函数的比较\n"
+        "> 面试官问了一个小时，都是基础题。\n\n"
+        "## 算法刷题\n\n"
+        "1. 《剑指 Offer》\n"
+        "2. LeetCode\n",
+    )
+    assert questions(report) == [
+        "介绍一下 bagging 和 boosting 的区别",
+        "过拟合怎么解决？",
+        "Dropout",
+        "激活函数的比较",
+    ]

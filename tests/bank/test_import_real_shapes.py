@@ -256,3 +256,21 @@ def test_a_numbered_item_that_goes_on_from_the_questions_before_it_is_a_question
         "Dropout",
         "激活函数的比较",
     ]
+
+
+def test_a_marked_first_heading_is_the_first_question_not_the_title(tmp_path):
+    report = read(
+        tmp_path,
+        "# Q1. Explain the skip-gram objective.\n\n"
+        "### 1. **Context window:**\n   - the words around the target.\n\n"
+        "### 2. **Negative sampling:**\n   - a few random words as negatives.\n\n"
+        "# Q2. Explain CBOW.\n\n"
+        "### 1. **Averaging:**\n   - the context vectors are averaged.\n\n"
+        "# Q3. Why is GloVe called global?\n\nIt fits the whole co-occurrence matrix.\n",
+    )
+    assert questions(report) == [
+        "Explain the skip-gram objective.",
+        "Explain CBOW.",
+        "Why is GloVe called global?",
+    ]
+    assert "Negative sampling" in report.bank.questions[0].reference

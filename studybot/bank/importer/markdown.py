@@ -201,7 +201,7 @@ class _Reader(ParagraphReading, ListReading):
         title = clean(plain(block.raw))
         if block.level == 1 and title and title == self.out.title:
             return index + 1  # the title again (a README pasted twice): no section
-        untitled = self.out.title is None and not self.out.drafts and not path
+        untitled = not (self.out.title or self.out.drafts or path or marker(block.raw, True))
         if block.level == 1 and untitled and not reads_as_question(title):
             self.out.title = title
             return index + 1

@@ -128,7 +128,7 @@ def test_a_write_ups_own_answer_in_brackets_after_the_question_is_its_answer(tmp
     report = read(
         tmp_path,
         "## 一面\n\n"
-        "1. 为什么用 bge 做向量检索？（中文效果好、能私有化部署）\n"
+        "1. 为什么用 bge 做向量检索？（说了中文效果好、能私有化部署）\n"
         "2. Attention 为什么要 scale？\n"
         "3. 讲讲 RoPE（高频）\n"
         "4. 什么是词元？(hint: 想想分词器)\n",
@@ -140,7 +140,7 @@ def test_a_write_ups_own_answer_in_brackets_after_the_question_is_its_answer(tmp
         "什么是词元？",
     ]
     bge, scale, rope, token = report.bank.questions
-    assert bge.reference == "中文效果好、能私有化部署"
+    assert bge.reference == "说了中文效果好、能私有化部署"
     assert scale.reference is None and rope.reference is None
     assert token.hint == "想想分词器" and token.reference is None
 

@@ -32,6 +32,7 @@ from studybot.bank.format import (
 )
 from studybot.bank.importer import numbering as numbers
 from studybot.bank.importer.draft import CHAPTER, CJK, Draft, Parsed, chapter_number, strip_emphasis
+from studybot.bank.importer.metadata import leading_tags
 from studybot.bank.text import named
 from studybot.errors import BankError
 
@@ -161,7 +162,8 @@ def _bank(path: Path, title: str | None, name: str, groups) -> Bank:
 def _question(draft: Draft, chapter: Chapter, problems: list[str]) -> Question | None:
     """``draft`` as a Question: by ``parse_question`` when it has a field of an unusual shape."""
     points = [p.strip() for p in draft.key_points if p.strip()]
-    tags = [t for t in draft.tags if t]
+    found, draft.reference = leading_tags(draft.reference)  # "**Difficulty:** Medium" lines
+    tags = list(dict.fromkeys(t for t in (*draft.tags, *found) if t))
     simple = all(t == t.strip().lower() for t in tags) and draft.question.strip()
     if not simple:
         entry = {"id": draft.id, "question": draft.question, "key_points": points, "tags": tags}

@@ -85,14 +85,15 @@ class ListReading:
                     if child.is_list:
                         last = self._items(child, path) or last
                 continue
-            listed = label is not None and block.kind == "ordered_list" and mostly
+            listed = label is not None and block.kind == "ordered_list"
+            listed = listed and (mostly or self._next_number(label))
             if (asking or (listed and not self.strong)) and not (below and topic_title(text)):
                 last = self._item_question(paragraph, raw_lines, label, text, rest, path)
                 continue
             if label is not None and not below and self.strong:
-                self._skip(
-                    paragraph.start, text, "a numbered item in a file whose questions are marked"
-                )
+                said = text.rstrip().endswith(_SENTENCE_END)  # a tip, a step: listed, no reason
+                why = "a numbered item in a file whose questions are marked"
+                self._skip(paragraph.start, text, why, counts=not said)
             for child in rest:
                 if child.is_list:
                     last = self._items(child, path) or last
@@ -136,6 +137,11 @@ class ListReading:
         asking.children = [i for i in items(sub) if asks_inside([i])]
         return self._items(asking, path) or parent
 
+    def _next_number(self, label: str | int) -> bool:
+        """``19. 激活函数的比较`` right after the question numbered 18: the next question."""
+        last = self.out.drafts[-1].label if self.out.drafts else None
+        return str(label).isdigit() and (last or "").isdigit() and int(label) == int(last) + 1
+
     def _item_text(self, block: Block, item: Block, first: str):
         found = marker(first)
         if found:
@@ -178,6 +184,7 @@ def _mostly_asking(block: Block) -> bool:
     return bool(texts) and asking * 2 >= len(texts)
 
 
+_SENTENCE_END = ("。", "；", ";", ".", "！", "!")  # a statement's end, not a question's
 _LETTERED = re.compile(r"^[（(]?[a-h][)）]\s*(?P<text>\S.*)$")
 
 

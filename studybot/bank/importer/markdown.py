@@ -201,7 +201,7 @@ class _Reader(ParagraphReading, ListReading):
         title = clean(plain(block.raw))
         if block.level == 1 and title and title == self.out.title:
             return index + 1  # the title again (a README pasted twice): no section
-        untitled = self.out.title is None and not self.out.drafts and not path
+        untitled = not (self.out.title or self.out.drafts or path or marker(block.raw, True))
         if block.level == 1 and untitled and not reads_as_question(title):
             self.out.title = title
             return index + 1
@@ -351,9 +351,10 @@ _TEXT_FENCE = re.compile(
     r"(?P<fence>`{3,}|~{3,})[ \t]*(?:text|txt|plain|plaintext|markdown|md)[ \t]*\n(?P<body>.*)\n(?P=fence)",
     re.DOTALL | re.IGNORECASE,
 )
-# a write-up's own answer in brackets after the question mark (a note there is gone already)
+# "？（说了…，面试官追问…）": what a write-up says was answered; "？（Goodhart's Law）" stays
 _ANSWER_AFTER = re.compile(
-    r"^(?P<q>.*[？?])\s*[（(](?P<a>(?:[^（）()]|[（(][^（）()]*[）)]){6,})[）)]$"
+    r"^(?P<q>.*[？?])\s*[（(](?P<a>(?=.*?(?:说了|答了|回答|提到|讲了|面试官|追问|我[说答讲提]"
+    r"|\bI (?:said|answered|mentioned)\b))(?:[^（）()]|[（(][^（）()]*[）)]){6,})[）)]$"
 )
 
 

@@ -103,8 +103,8 @@ _ZH_TASK_END = re.compile(
     r"(?:推一下|推导一下|讲一下|讲讲|说一下|说说|介绍一下|解释一下|聊一下|聊聊|谈一下|谈谈"
     r"|写一下|画一下|对比一下|比较一下|分析一下|总结一下|实现一下)[。.！!]?$"
 )
-_ZH_TASK_START = re.compile(
-    "^(?:"
+_ZH_TASK_START = re.compile(  # "简单讲一下…", "详细说说…": an adverb before the verb
+    "^(?:简单|详细|具体|大概|大致|稍微|再)?(?:"
     + "|".join(map(re.escape, _ZH_TASK))
     + r")(?![:：]|题|代码|\s*[/|｜&＆]|[量性者师器机层图稿]|结果|过程|方式|方法)"
 )
@@ -190,8 +190,9 @@ def asks(text: str) -> bool:
 @functools.lru_cache(maxsize=1 << 18)
 def reads_as_question(text: str) -> bool:
     """A question mark, a task verb or question word in front, or a question's topic at the end."""
-    if callout_asks(text) is False:
-        return False  # "> [!tip] …", "> [!note] …": a note, whatever it says
+    declared = callout_asks(text)  # "> [!question] …" asks, "> [!tip] …" never does
+    if declared is not None:
+        return declared and len(clean(text)) >= 2
     text = clean(text)
     if len(text) < 2 or asks(text):
         return len(text) >= 2

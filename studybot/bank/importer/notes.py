@@ -24,7 +24,7 @@ _NOTE_WORDS = re.compile(
     r"高频|频率|必考|常考|必问|常问|重点|热门|经典|问过|都问|考过|被问|问到|出现|[一二三四终]面|hr面"
     r"|主管面|交叉面|面试|笔试|手撕|实习|校招|社招|秋招|春招|暑期|日常|大厂|每家|各家|公司|难度|简单|中等"
     r"|困难|[★☆⭐]|\d+\s*(?:min|mins|minutes|分钟)\b|字节|阿里|腾讯|美团|百度|京东|快手|小红书|拼多多|蚂蚁|华为|小米|网易|滴滴|商汤|米哈游"
-    r"|百川|智谱|月之暗面|讯飞|携程|b站|哔哩|得物|shopee|来源|出处|出自"
+    r"|百川|智谱|月之暗面|讯飞|携程|b站|哔哩|得物|shopee|来源|出处|出自|^\W*\d{1,3}\s*/\s*100$"
     r"|\b(?:source|asked|frequently|common|must|hard|easy|medium|google|meta|amazon|microsoft|apple|openai|netflix|uber|bytedance|alibaba"
     r"|tencent|nvidia)\b",
     re.IGNORECASE,
@@ -47,6 +47,12 @@ def callout_asks(text: str) -> bool | None:
 
 
 _TAGS = re.compile(r"(?:\s+#[^\s#\d][^\s#]{0,40})+\s*$")
+# "…？ → [Attention](/basics/attention)": where the answer is, no part of the question
+_LINK = r"(?:\[[^\[\]\n]{0,200}\]\([^()\s]{0,500}\)|[^？?\n\[\]]{1,80})"
+_ARROWS = ("→", "⇒", "➜", "➡", "->")
+_POINTER = re.compile(
+    rf"(?<=[？?])\s*(?:{'|'.join(_ARROWS)})\s*{_LINK}(?:\s*[,，、/|]\s*{_LINK})*\s*$"
+)
 
 
 def without_tags(text: str) -> str:
@@ -58,8 +64,11 @@ def without_tags(text: str) -> str:
 def without_note(text: str) -> str:
     """``讲讲 X（高频，字节问过）`` → ``讲讲 X``: notes on how often and where it was asked go.
 
-    A note before the question mark (``讲讲 X（高频）？``) or in front (``【字节】讲讲 X``) too.
+    A note before the question mark (``讲讲 X（高频）？``) or in front (``【字节】讲讲 X``) too,
+    and a pointer to the answer after it: ``怎么实现？ → [01](../01/README.md)``.
     """
+    if any(arrow in text for arrow in _ARROWS):
+        text = _POINTER.sub("", text)
     lead = _LEAD_NOTE.match(text)
     if lead and lead.end() < len(text):
         inside = lead["square"] or lead["round"]

@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # the reader hands itself in; no import cycle at run time
     from studybot.bank.importer.markdown import _Reader
 
 _PIPE = re.compile(r"(?<!\\)\|")
+_NUMBER_LIST = re.compile(r"[\d\s,，、.~/–—-]+")
 
 
 def cells(line: str) -> list[str]:
@@ -39,6 +40,8 @@ def read_table(reader: _Reader, block: Block, path) -> None:
     header = [plain(c) for c in cells(lines[0])]
     mapping = keys.choose(header, reader.options.mapping)
     column = _index(header, mapping.keys.get("question"))
+    if column is not None and not reader.options.mapping and _numbers(lines[2:], column):
+        column = None  # "| Topic | Questions |" with "1--3, 11, 15": which ones, not questions
     if column is None:
         _report(reader, block, header, lines)
         return
@@ -55,6 +58,12 @@ def read_table(reader: _Reader, block: Block, path) -> None:
         )
         if answer is not None and answer < len(row) and not placeholder(row[answer].strip("_* ")):
             draft.reference = row[answer].replace("<br>", "\n").strip()
+
+
+def _numbers(rows: list[str], column: int) -> bool:
+    """Whether every cell of ``column`` holds numbers and ranges only."""
+    found = [row[column] for row in map(cells, rows) if column < len(row) and row[column]]
+    return bool(found) and all(_NUMBER_LIST.fullmatch(plain(cell)) for cell in found)
 
 
 def _index(header: list[str], names: tuple[str, ...] | None) -> int | None:

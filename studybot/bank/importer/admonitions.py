@@ -1,0 +1,64 @@
+"""MkDocs/Material boxes: ``??? question "Why …?"`` with the answer indented below it.
+
+Python-Markdown's admonitions (``!!!``, and the collapsible ``???``/``???+`` of
+pymdownx.details) hold their body indented by four columns, which CommonMark
+would read as a code block. ``unboxed`` rewrites the lines before parsing,
+one for one, so every place still names the file's own line: the box's line
+and its body become an Obsidian question callout (``> [!question] …``) when
+its kind is a question's (``question``, ``faq``, ``help``, ``quiz``), a bold
+title over the body for any other kind (a question only if the title asks),
+and a box whose title only labels an answer (``??? success "Show Answer"``)
+becomes its body alone: the answer of the question above it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from studybot.bank.importer.notes import QUESTION_CALLOUTS
+
+_BOX = re.compile(
+    r"^(?P<indent>[ \t]*)(?:\?\?\?\+?|!!!)[ \t]+(?P<kind>[\w-]+)(?:[ \t]+[\w -]*?)?"
+    r'(?:[ \t]*"(?P<title>[^"\n]*)")?[ \t]*$'
+)
+# a title that labels the answer below it, not a question
+_ANSWER_LABEL = re.compile(
+    r"^(?:show|see|reveal|view|check)?\s*(?:the\s+|one\s+|an\s+)?(?:answer|solution|explanation)s?"
+    r"|^(?:查看|显示|点击查看|展开)?(?:答案|解答|解析|参考答案)",
+    re.IGNORECASE,
+)
+_BODY_INDENT = 4
+
+
+def unboxed(lines: list[str]) -> list[str]:
+    """``lines`` with each question's box as an Obsidian question callout, any other box as
+    its title and body, and a box labelled as an answer as its body alone."""
+    if not any(line.lstrip().startswith(("???", "!!!")) for line in lines):
+        return lines
+    out: list[str] = []
+    index, fenced = 0, False
+    while index < len(lines):
+        if lines[index].lstrip().startswith(("```", "~~~")):
+            fenced = not fenced  # a box shown as code in a fence stays code
+        box = None if fenced else _BOX.match(lines[index])
+        if box is None:
+            out.append(lines[index])
+            index += 1
+            continue
+        indent, title = box["indent"], (box["title"] or "").strip()
+        inner = indent + " " * _BODY_INDENT
+        end = index + 1
+        while end < len(lines) and (not lines[end].strip() or lines[end].startswith(inner)):
+            end += 1
+        while end > index + 1 and not lines[end - 1].strip():
+            end -= 1  # the blank lines after the body are no part of it
+        body = [line[len(inner) :] if line.strip() else "" for line in lines[index + 1 : end]]
+        if _ANSWER_LABEL.match(title):  # "Show Answer": the body answers the question above
+            out.extend(["", *(indent + line if line else "" for line in body)])
+        elif box["kind"].lower() in QUESTION_CALLOUTS:
+            out.append(f"{indent}> [!{box['kind'].lower()}] {title}".rstrip())
+            out.extend(f"{indent}> {line}".rstrip() for line in body)
+        else:  # a note, a tip: its title and body as text, a question only if the title asks
+            out.extend([f"{indent}**{title}**" if title else "", *(indent + ln for ln in body)])
+        index = end
+    return out

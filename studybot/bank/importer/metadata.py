@@ -1,0 +1,67 @@
+"""Lines that describe a question rather than answer it, read as its tags.
+
+Question banks open each answer with lines such as ``**Difficulty:** Medium``,
+``**Tags:** rag,retrieval``, ``**Company**: Google | **Round**: Onsite`` or
+``**Topic:** Attention, **Level:** Easy``. Such a line, at the top of an
+answer, becomes tags (``difficulty:medium``, ``rag``, ``company:google``) and
+leaves the answer; the first line that is not one ends them, so
+``**Question:** …`` or a line of the answer itself stays.
+"""
+
+from __future__ import annotations
+
+import re
+
+_KEYS = (
+    r"company|companies|round|rounds|topic|topics|level|difficulty|tags?|category|categories"
+    r"|frequency|role|position|seniority|公司|轮次|面试轮次|难度|分类|标签|频率|主题|岗位|题型|级别|类别"
+)
+_BOLD = r"(?:\*\*|__)?"
+_KEY = rf"{_BOLD}\s*(?P<key>{_KEYS})\s*{_BOLD}\s*[:：]\s*{_BOLD}"
+# one "key: value" pair; a value ends at a separator or where the next key starts
+_PAIR = re.compile(
+    rf"{_KEY}\s*(?P<value>[^|·•;；\n]*?)\s*{_BOLD}\s*"
+    rf"(?=$|[|·•;；]|[,，]\s*{_BOLD}\s*(?:{_KEYS})\s*{_BOLD}\s*[:：])",
+    re.IGNORECASE,
+)
+_SEPARATORS = re.compile(r"[\s|·•;；,，*_]*")
+_SPLIT = re.compile(r"\s*[,，、/]\s*")
+_OWN_WORDS = {"tag", "tags", "标签"}  # their values are tags themselves, not "key:value"
+_VALUE = re.compile(r"[^.。？?!！:：]{1,40}")  # a word or a name, not a sentence
+
+
+def leading_tags(answer: str | None) -> tuple[list[str], str | None]:
+    """(tags, the rest of the answer) from the metadata lines that open ``answer``."""
+    if not answer or ":" not in answer[:300] and "：" not in answer[:300]:
+        return [], answer
+    lines = answer.split("\n")
+    tags: list[str] = []
+    taken = 0
+    for taken, line in enumerate(lines):  # noqa: B007 - where the answer starts
+        if not line.strip():
+            continue
+        found = _tags_of(line)
+        if found is None:
+            break
+        tags.extend(found)
+    else:
+        taken = len(lines)
+    if not tags:
+        return [], answer
+    return tags, "\n".join(lines[taken:]).strip() or None
+
+
+def _tags_of(line: str) -> list[str] | None:
+    """The tags a metadata line holds, or None when the line says anything else."""
+    pairs = list(_PAIR.finditer(line))
+    if not pairs or _SEPARATORS.fullmatch(_PAIR.sub("", line)) is None:
+        return None
+    tags = []
+    for pair in pairs:
+        key = pair["key"].lower()
+        for value in _SPLIT.split(pair["value"].strip(" *_")):
+            if not _VALUE.fullmatch(value.strip()):
+                return None
+            value = re.sub(r"\s+", "-", value.strip().lower())
+            tags.append(value if key in _OWN_WORDS else f"{key}:{value}")
+    return tags

@@ -23,7 +23,7 @@ from typing import Any
 
 from studybot.bank import bulk
 from studybot.bank.format import Bank, Question
-from studybot.bank.importer import flashcards, markdown, records, source
+from studybot.bank.importer import decks, flashcards, markdown, records, source
 from studybot.bank.importer.assemble import assemble
 from studybot.bank.importer.draft import LimitReached, Options, Parsed, Skipped
 from studybot.bank.importer.keys import field_of, parse_map
@@ -43,6 +43,8 @@ KINDS = {
     ".json": "json",
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
+    ".apkg": "apkg",
+    ".colpkg": "apkg",
 }
 
 LOOKED_FOR = {
@@ -52,6 +54,8 @@ LOOKED_FOR = {
     "tsv": "rows under the header",
     "json": "a list of questions",
     "jsonl": "one question per line",
+    "apkg": "notes in the Anki collection",
+    "crowdanki": "notes in the CrowdAnki deck",
 }
 
 READERS: dict[str, Callable[[Path, str, Options], Parsed]] = {
@@ -61,6 +65,7 @@ READERS: dict[str, Callable[[Path, str, Options], Parsed]] = {
     "tsv": records.read_tsv,
     "json": records.read_json,
     "jsonl": records.read_jsonl,
+    "crowdanki": decks.read_crowdanki,
 }
 _ASKING_LINE = re.compile(r"[?？]\s*$", re.MULTILINE)
 # What a file of each kind needs when none of it was taken.
@@ -124,12 +129,18 @@ def _inspect(
     level: int | None,
     name: str | None,
 ) -> Import:
-    text, mended = source.decode(path, source.read_bytes(path), force)
-    kind = kind_of(path, text)
-    if kind in ("markdown", "notebook"):
-        _count_before_parsing(path, text)
+    data = source.read_bytes(path)
+    options = Options(force, mapping, level)
     try:
-        parsed = READERS[kind](path, text, Options(force, mapping, level))
+        if KINDS.get(path.suffix.lower()) == "apkg" or data.startswith(b"PK\x03\x04"):
+            kind, mended = "apkg", []
+            parsed = decks.read_apkg(path, data, options)
+        else:
+            text, mended = source.decode(path, data, force)
+            kind = kind_of(path, text)
+            if kind in ("markdown", "notebook"):
+                _count_before_parsing(path, text)
+            parsed = READERS[kind](path, text, options)
     except LimitReached:
         raise source.too_many(path) from None
     hint = parsed.suggestions[0] if parsed.suggestions else None
@@ -228,10 +239,14 @@ def kind_of(path: Path, text: str) -> str:
     kind = KINDS.get(path.suffix.lower())
     if kind == "markdown" and path.suffix.lower() == ".txt" and _cards(text):
         return "tsv"  # Anki's "Cards in Plain Text": question TAB answer, a line each
+    if kind == "json" and decks.crowdanki(text):
+        return "crowdanki"
+    head = text[:65536].lstrip()
     if kind:
         return kind
-    head = text[:65536].lstrip()
     if head.startswith("{"):
+        if decks.crowdanki(text):
+            return "crowdanki"
         if '"cells"' in head and '"cell_type"' in head:
             return "notebook"
         first = head.partition("\n")[0].rstrip()

@@ -3,7 +3,9 @@
 Every line that reads like a question and was not imported is printed with
 its place and why (a repeat, a problem ``--force`` got past, a line the
 reader did not take), and when a file was not read as well as it could be,
-the option that would read more of it.
+the option that would read more of it. A preview says where its questions
+were found, lists every asking line it left, names the ``--questions``
+option that reads the file clearly better, and ends with the command to run.
 """
 
 from __future__ import annotations
@@ -12,7 +14,25 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+import click
+
 from studybot.cli.common import echo, emit_json  # echo: a file's text without escape codes
+
+
+def remembered(file: str, name: str | None) -> tuple[str, ...]:
+    """The selectors the bank ``name`` was imported with, when it was imported from ``file``."""
+    from studybot import bank as banks
+
+    found = banks.imported_with(name) if name else None
+    if found is None or Path(found[0]) != Path(file).resolve():
+        return ()
+    return found[1]
+
+
+def selectors_of(options: tuple[str, ...]) -> tuple[str | None, str | None]:
+    """(--questions, --answers) from the options a bank remembers."""
+    given = dict(zip(options[::2], options[1::2], strict=False))
+    return given.get("--questions"), given.get("--answers")
 
 
 def save(report, file: str, name: str, force: bool, as_json: bool) -> None:
@@ -29,8 +49,11 @@ def save(report, file: str, name: str, force: bool, as_json: bool) -> None:
             "add --force to import anyway",
         )
     loaded = report.bank
-    folder = banks.save(loaded, name, source=str(Path(file).resolve()), force=force)
+    source = str(Path(file).resolve())
+    folder = banks.save(loaded, name, source=source, force=force, options=report.options)
     if as_json:
+        from studybot.bank import importer
+
         emit_json(
             {
                 "name": name,
@@ -43,13 +66,7 @@ def save(report, file: str, name: str, force: bool, as_json: bool) -> None:
                 "with_key_points": sum(1 for q in loaded.questions if q.key_points),
                 "with_reference": sum(1 for q in loaded.questions if q.reference),
                 "not_taken": len(report.skipped),
-                "numbering": list(report.numbering),
-                "notes": list(report.notes),
-                "repeats": list(report.repeats),
-                "chapters_again": list(report.chapters),
-                "problems": list(report.forced),
-                "not_taken_lines": [_skipped(s) for s in report.skipped],
-                "suggestions": list(report.suggestions),
+                **importer.report_data(report, name),
             }
         )
         return
@@ -128,6 +145,54 @@ def print_preview(data: dict[str, Any]) -> None:
         echo("Import would refuse this file: too many lines not taken (--force overrides).")
     for suggestion in data["suggestions"]:
         echo(f"Try: {suggestion}")
+    if data["steer"] is not None:
+        _steering(data["steer"], data["file"])
+    _say(f"\nRun: {data['command']}", hang="  ")
+
+
+def _steering(found: dict[str, Any], file: str) -> None:
+    """Where the questions were found, the asking lines left, and a better --questions."""
+    taken = found["taken"]
+    how = " ".join(["read with", taken["option"]]) if taken["option"] else "read by default"
+    _say(f"\nFound in: {_found_in(found['found_in'])} ({how}).", hang="  ")
+    _say(
+        f"Took {taken['questions']} question(s): {taken['asking']} of the file's "
+        f"{found['asking_lines']} asking line(s), {taken['non_asking']} that do not ask.",
+        hang="  ",
+    )
+    missed = found["asking_not_taken"]
+    if missed:
+        _say(f"Asking lines not taken ({len(missed)}):")
+        for line in missed:
+            _say(f"  {_line_of(line['where'], file)}: {line['text']}", hang="      ")
+    better = found["suggestion"]
+    if better:
+        _say(
+            f"\nTry {better['option']}: {better['questions']} questions, "
+            f"{better['non_asking']} non-asking ({better['asking']} of "
+            f"{found['asking_lines']} asking lines)",
+            hang="  ",
+        )
+        _say(
+            f"  studybot bank import {shlex.quote(file)} {better['option']} --preview", hang="    "
+        )
+
+
+def _found_in(counts: dict[str, int]) -> str:
+    return ", ".join(f"{count} {where}" for where, count in counts.items()) or "nothing"
+
+
+def _line_of(where: str, file: str) -> str:
+    """``line 12`` for ``FILE:12`` (``cell 3, line 2`` in a notebook): the file is named above."""
+    rest = where[len(file) + 1 :] if where.startswith(file + ":") else where
+    return f"line {rest}" if rest.isdigit() else rest
+
+
+def _say(text: str, hang: str = "") -> None:
+    """A line of the preview, broken at word boundaries to fit the terminal."""
+    from studybot.cli.render import fit, printable
+
+    click.echo(fit(printable(text), err=False, hang=hang))
 
 
 def _numbering(notes) -> None:
@@ -142,12 +207,3 @@ def _listed(title: str, lines) -> None:
         echo(title)
         for line in lines:
             echo(f"  {line}")
-
-
-def _skipped(skipped) -> dict[str, Any]:
-    return {
-        "where": skipped.where,
-        "text": skipped.text,
-        "why": skipped.why,
-        "counts": skipped.counts,
-    }

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from studybot.cli.common import echo, emit_json  # echo: a file's text without escape codes
+from studybot.cli.common import emit_json
 
 
 def remembered(file: str, name: str | None) -> tuple[str, ...]:
@@ -70,24 +70,24 @@ def save(report, file: str, name: str, force: bool, as_json: bool) -> None:
             }
         )
         return
-    echo(
+    _say(
         f"Imported {len(loaded.questions)} questions (Q{loaded.first}–Q{loaded.last}) in "
         f"{len(loaded.chapters)} chapter(s) as {name!r}: {folder}"
     )
     print_facts(report, forced=True)
     answered = sum(1 for q in loaded.questions if q.key_points or q.reference)
     if answered < len(loaded.questions):
-        echo(
+        _say(
             f"{len(loaded.questions) - answered} question(s) have no reference answer or key "
             "points: offline, studybot leaves them unanswered; a live model answers them."
         )
-    echo(f"Study it: studybot run --bank {name} --from {loaded.first} --to {loaded.last}")
+    _say(f"Study it: studybot run --bank {name} --from {loaded.first} --to {loaded.last}")
 
 
 def print_facts(report, forced: bool = False) -> None:
     """The key mapping, numbering, repeats, chapters that come back, lines not taken."""
     for note in report.notes:
-        echo(note[:1].upper() + note[1:])
+        _say(note[:1].upper() + note[1:])
     _numbering(report.numbering)
     _listed(
         f"{len(report.repeats)} question(s) asked again, imported once, where first asked:",
@@ -103,20 +103,20 @@ def print_facts(report, forced: bool = False) -> None:
     )
     noise = [s for s in report.skipped if not s.counts]
     if noise:
-        echo(f"Ignored as links or notes ({len(noise)}), first at {noise[0].where}")
+        _say(f"Ignored as links or notes ({len(noise)}), first at {noise[0].where}")
     for suggestion in report.suggestions:
-        echo(f"Try: {suggestion}")
+        _say(f"Try: {suggestion}")
 
 
 def print_preview(data: dict[str, Any]) -> None:
-    echo(f"{data['file']}: {data['title']} (nothing saved)")
+    _say(f"{data['file']}: {data['title']} (nothing saved)")
     for chapter in data["chapters"]:
-        echo(f"\n第 {chapter['number']} 章 {chapter['title']}: {chapter['questions']} question(s)")
-        echo(f"  first: Q{chapter['first']['id']} {chapter['first']['question']}")
-        echo(f"  last:  Q{chapter['last']['id']} {chapter['last']['question']}")
-    echo("")
+        _say(f"\n第 {chapter['number']} 章 {chapter['title']}: {chapter['questions']} question(s)")
+        _say(f"  first: Q{chapter['first']['id']} {chapter['first']['question']}")
+        _say(f"  last:  Q{chapter['last']['id']} {chapter['last']['question']}")
+    _say("")
     for note in data["notes"]:
-        echo(note[:1].upper() + note[1:])
+        _say(note[:1].upper() + note[1:])
     _numbering(data["numbering"])
     _listed(
         f"\n{len(data['repeats'])} question(s) asked again, imported once, where first asked:",
@@ -134,24 +134,29 @@ def print_preview(data: dict[str, Any]) -> None:
     noise = [s for s in data["not_taken"] if not s["counts"]]
     _listed(f"\nNot taken ({len(lost)}):", [f"{s['where']}: {s['why']}: {s['text']}" for s in lost])
     if noise:
-        echo(f"\nIgnored as links or notes ({len(noise)}), first at {noise[0]['where']}")
+        _say(f"\nIgnored as links or notes ({len(noise)}), first at {noise[0]['where']}")
     totals = data["totals"]
-    echo(
+    _say(
         f"\nTotal: {totals['questions']} question(s) in {totals['chapters']} chapter(s); "
         f"{totals['with_reference']} with a reference answer, {totals['with_key_points']} with "
         f"key points; {totals['not_taken']} question-like line(s) not taken."
     )
     if data["refused"]:
-        echo("Import would refuse this file: too many lines not taken (--force overrides).")
-    for suggestion in data["suggestions"]:
-        echo(f"Try: {suggestion}")
-    if data["steer"] is not None:
-        _steering(data["steer"], data["file"])
-    _say(f"\nRun: {data['command']}", hang="  ")
+        _say("Import would refuse this file: too many lines not taken (--force overrides).")
+    steering = data["steer"]
+    if not (steering and steering["suggestion"]):  # else the one option that reads it better
+        for suggestion in data["suggestions"]:
+            _say(f"Try: {suggestion}")
+    if steering is not None:
+        listed = {s["where"] for s in data["not_taken"] if s["counts"]}
+        _steering(steering, data["file"], listed)
+    _say("")
+    _command("Run: ", data["command"])
 
 
-def _steering(found: dict[str, Any], file: str) -> None:
-    """Where the questions were found, the asking lines left, and a better --questions."""
+def _steering(found: dict[str, Any], file: str, listed: set[str]) -> None:
+    """Where the questions were found, the asking lines left (those not ``listed`` above with
+    why), and a better --questions."""
     taken = found["taken"]
     how = " ".join(["read with", taken["option"]]) if taken["option"] else "read by default"
     _say(f"\nFound in: {_found_in(found['found_in'])} ({how}).", hang="  ")
@@ -160,9 +165,10 @@ def _steering(found: dict[str, Any], file: str) -> None:
         f"{found['asking_lines']} asking line(s), {taken['non_asking']} that do not ask.",
         hang="  ",
     )
-    missed = found["asking_not_taken"]
+    missed = [line for line in found["asking_not_taken"] if line["where"] not in listed]
     if missed:
-        _say(f"Asking lines not taken ({len(missed)}):")
+        besides = ", besides those above" if listed else ""
+        _say(f"Asking lines not taken{besides} ({len(missed)}):")
         for line in missed:
             _say(f"  {_line_of(line['where'], file)}: {line['text']}", hang="      ")
     better = found["suggestion"]
@@ -173,9 +179,7 @@ def _steering(found: dict[str, Any], file: str) -> None:
             f"{found['asking_lines']} asking lines)",
             hang="  ",
         )
-        _say(
-            f"  studybot bank import {shlex.quote(file)} {better['option']} --preview", hang="    "
-        )
+        _command("  ", f"studybot bank import {shlex.quote(file)} {better['option']} --preview")
 
 
 def _found_in(counts: dict[str, int]) -> str:
@@ -190,20 +194,40 @@ def _line_of(where: str, file: str) -> str:
 
 def _say(text: str, hang: str = "") -> None:
     """A line of the preview, broken at word boundaries to fit the terminal."""
-    from studybot.cli.render import fit, printable
+    from studybot.cli.render import fit, printable  # printable: no escape codes from a file
 
     click.echo(fit(printable(text), err=False, hang=hang))
 
 
+def _command(lead: str, command: str) -> None:
+    """A command to copy after ``lead``: broken only between its words, each line but the
+    last ending in `` \\``, so what is copied from a narrow terminal still runs in a shell."""
+    from rich.cells import cell_len
+
+    from studybot.cli.render import printable, width
+
+    cells = width(err=False)
+    words = [shlex.quote(word) for word in shlex.split(printable(command))]
+    lines, line = [], lead + words[0]
+    for word in words[1:]:
+        if cells is not None and cell_len(f"{line} {word} \\") > cells:
+            lines.append(line + " \\")
+            line = " " * (len(lead) + 4) + word
+        else:
+            line += " " + word
+    for shown in [*lines, line]:
+        click.echo(shown)
+
+
 def _numbering(notes) -> None:
     if notes:
-        echo("Numbered 1..N in file order, the source's numbers kept as labels:")
+        _say("Numbered 1..N in file order, the source's numbers kept as labels:")
         for note in notes:
-            echo(f"  - {note}")
+            _say(f"  - {note}")
 
 
 def _listed(title: str, lines) -> None:
     if lines:
-        echo(title)
+        _say(title)
         for line in lines:
-            echo(f"  {line}")
+            _say(f"  {line}")

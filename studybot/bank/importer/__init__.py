@@ -172,6 +172,8 @@ def _inspect(
     except LimitReached:
         raise source.too_many(path) from None
     hint = parsed.suggestions[0] if parsed.suggestions else None
+    if not parsed.drafts and not parsed.fatal:
+        hint = _steer_hint(path, text, kind, parsed) or hint  # the selector that takes most
     if parsed.fatal:
         hint = hint or f"see every problem with: studybot bank validate {shlex.quote(str(path))}"
         raise BankError(parsed.fatal, hint=hint)

@@ -175,3 +175,36 @@ def test_on_a_60_column_terminal_every_line_fits_and_the_commands_still_run(
     assert shlex.split(pasted.removeprefix("Run: ")) == [
         "studybot", "bank", "import", path, "--name", "folded-llm-interview-questions",
     ]  # fmt: skip
+
+
+def test_questions_asked_inside_answers_are_listed_but_every_line_is_not_suggested(
+    invoke, tmp_path
+):
+    path = tmp_path / "qa.md"
+    path.write_text(
+        "# Attention\n\n"
+        "### 1. Why scale the dot product by sqrt(d)?\n\nIts variance grows with d.\n\n"
+        "Why does that matter?\n\nThe softmax saturates.\n\n"
+        "### 2. Why several heads?\n\nEach head attends to its own subspace.\n\n"
+        "What would one head miss?\n\nMixed patterns.\n\n"
+        "### 3. What does the KV cache hold?\n\nK and V of every past token.\n\n"
+        "Why not Q?\n\nQ is used once.\n",
+        encoding="utf-8",
+    )
+    shown = invoke("bank", "import", str(path), "--preview")
+    assert (
+        "Took 3 question(s): 3 of the file's 6 asking line(s), 0 that do not ask." in shown.stdout
+    )
+    assert "  line 7: Why does that matter?\n  line 15: What would one head miss?\n" in shown.stdout
+    assert "Try --questions" not in shown.stdout  # 'lines' would cut each answer in two
+
+
+def test_a_reading_with_fewer_section_titles_is_suggested_one_that_only_takes_less_is_not():
+    from studybot.bank.importer.steer import Reading, _better
+
+    default = Reading("", 228, 212, 16)  # 212 asking items and 16 section titles
+    items = Reading("--questions items", 212, 212, 0)
+    titles = Reading("--questions headings:2", 16, 0, 16)
+    few = Reading("--questions headings:4", 3, 0, 3)  # fewer non-asking only by taking less
+    assert _better(default, [titles, items, few]) == items
+    assert _better(Reading("", 7, 0, 7), [few]) is None

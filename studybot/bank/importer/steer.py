@@ -7,9 +7,8 @@ each reading is measured the same way as the one the user previewed:
 the lines that ask and were taken, the questions that do not ask (a
 section title taken as a question). A selector is named when it takes
 clearly more asking lines, or leaves out non-asking ones, than the
-reading previewed (at least ``_MARGIN`` lines, or 3% of its questions);
-``lines`` (every asking line, so it never misses one) only when no
-selector that follows the file's structure comes as close.
+reading previewed (at least ``_MARGIN`` lines, or 3% of its questions;
+``_better`` says exactly when); ``lines`` only when nothing was taken.
 """
 
 from __future__ import annotations
@@ -156,13 +155,28 @@ def _tried(path: Path, text: str, kind: str, out: Layout):
 
 
 def _better(current: Reading, others: list[Reading]) -> Reading | None:
-    """The reading to suggest: clearly better than ``current``; ``lines`` only when it must."""
-    structural = [r for r in others if r.option != "--questions lines"]
-    lines = [r for r in others if r.option == "--questions lines"]
-    best = max(structural, key=lambda r: (r.score, -r.questions), default=None)
+    """The reading to suggest, one that follows the file's structure and, by a margin:
+
+    - takes more asking lines and no more questions that do not ask, or
+    - takes no fewer asking lines and fewer that do not ask, while most of what it takes asks
+      (taking less is no way to take fewer that do not ask);
+
+    the best of them by asking lines less non-asking ones. ``lines`` (every asking line,
+    sub-questions inside answers too) is offered only when nothing else was taken.
+    """
     margin = max(_MARGIN, current.questions * 3 // 100)
-    if lines and (best is None or lines[0].score >= best.score + margin):
-        best = lines[0]
-    if best is None or best.score < current.score + margin:
-        return None
+
+    def better(r: Reading) -> bool:
+        more = r.asking >= current.asking + margin and r.non_asking <= current.non_asking
+        cleaner = (
+            r.asking >= current.asking
+            and r.non_asking <= current.non_asking - margin
+            and r.asking >= r.non_asking
+        )
+        return more or cleaner
+
+    structural = [r for r in others if r.option != "--questions lines" and better(r)]
+    best = max(structural, key=lambda r: (r.score, -r.questions), default=None)
+    if best is None and current.questions == 0:
+        best = next((r for r in others if r.option == "--questions lines" and r.asking), None)
     return best

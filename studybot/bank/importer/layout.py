@@ -42,16 +42,17 @@ class Line:
     kind: str  # heading, item, paragraph, table, html
     raw: str  # its inline Markdown, markers and indentation gone
     level: int = 0  # a heading's level, a list item's depth (1 = top level), a row's header line
+    text: str = field(init=False)  # as a reader sees it: no links, emphasis or tags
+    asks: bool = field(init=False)  # reads like a question (a table row: one of its cells)
 
-    @property
-    def text(self) -> str:
-        return plain(self.raw).strip()
-
-    @property
-    def asks(self) -> bool:
-        if self.kind == "table":  # a row asks when one of its cells does
-            return any(reads_as_question(plain(cell).strip()) for cell in cells(self.raw))
-        return reads_as_question(self.text)
+    def __post_init__(self) -> None:  # worked out once: every selector reads them
+        text = plain(self.raw).strip()
+        if self.kind == "table":
+            asks = any(reads_as_question(plain(cell).strip()) for cell in cells(self.raw))
+        else:
+            asks = reads_as_question(text)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "asks", asks)
 
     @property
     def bold(self) -> re.Match[str] | None:

@@ -203,7 +203,8 @@ class _Ends:
 
     def first(self, lines: list[Line], at: list[int], after: int, before: int, level: int) -> int:
         """The first of ``lines`` after ``after`` and before ``before`` at ``level`` or above."""
-        for line in lines[bisect.bisect_right(at, after) :]:
+        for next_at in range(bisect.bisect_right(at, after), len(lines)):
+            line = lines[next_at]
             if line.index >= before:
                 break
             if line.level <= level:

@@ -75,23 +75,26 @@ def import_(
     would take more, and ends with the command to run.
 
     \b
-    --questions WHAT says where the questions sit (Markdown, notebooks):
-      headings:N    every heading of level N (### is 3)
-      items         every list item, at any depth; items:N one depth (1 = top)
-      bold          every line that starts in bold: **What is X?** …
-      lines         every line that asks (？, why/how/what…, 为什么/如何…)
-      table:COLUMN  the cells of that column (its name or number)
-      details       the <summary> of every <details>, its body the answer
-      cells         each Markdown cell of a notebook, code cells after it the answer
-    The answer is what follows a question up to the next one; --answers none
-    takes questions only. The bank remembers these options: importing the
-    same file again under the same --name reads it the same way.
+    --questions WHAT: where the questions sit
+      headings:N    each heading of level N (### is 3)
+      items         each list item, at any depth
+      items:N       the list items of depth N (1 = top)
+      bold          each line that starts in bold
+      lines         each line that asks
+      table:COLUMN  the cells of a column (name or number)
+      details       the <summary> of each <details>
+      cells         each Markdown cell of a notebook
+
+    The answer is what follows a question up to the next one;
+    --answers none takes the questions alone. The bank remembers
+    these options: importing the same file again under the same
+    --name reads it the same way.
 
     \b
     Example:
       studybot bank import 面试题.md --preview
       studybot bank import 面试题200问.md --name llm200
-      studybot bank import README.md --name ml --questions items:2
+      studybot bank import README.md --name ml --questions items
       studybot bank import deck.apkg --name anki
       studybot bank import qa.jsonl --name qa --map question=prompt,answer=good_answer
       studybot run --bank llm200 --from 1 --to 8

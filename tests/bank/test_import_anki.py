@@ -235,3 +235,15 @@ def test_a_session_exported_to_apkg_imports_with_the_same_questions_and_answers(
     assert [q.reference for q in loaded.questions] == [t.answer.strip() for t in turns]
     shipped = bank.load().chapters[0].title
     assert [c.title for c in loaded.chapters] == [f"01 {shipped}"]  # the exporter's deck name
+
+
+def test_an_answer_written_to_a_card_reads_back_as_the_markdown_it_was():
+    from studybot.bank.importer.htmltext import markdown_of
+    from studybot.output.markup import to_html
+
+    answer = (
+        "要点：\n\n- K、V 会被后续每一步复用\n- Q 只用一次\n\n```python\nk = cache[:t]\n```\n\n"
+        "显存 $2 \\cdot L \\cdot H$，**线性**增长，*不是*平方；`</s>` 与 <think> 照写。\n\n"
+        "1. 预填充\n2. 解码"
+    )
+    assert markdown_of(to_html(answer)) == answer

@@ -48,8 +48,7 @@ _INLINE = {
     "label",
     "tt",
 }  # fmt: skip  (no "s": ``</s>`` in a field is the end-of-sequence token)
-_BOLD = {"b", "strong"}
-_ITALIC = {"i", "em"}
+_MARKS = {"code": "`", "b": "**", "strong": "**", "i": "*", "em": "*"}
 _SOUND = re.compile(r"\[sound:[^\]\n]*\]")
 _MATH = re.compile(r"\\\((?P<inline>.+?)\\\)|\\\[(?P<display>.+?)\\\]", re.DOTALL)
 _BLANK = re.compile(r"\n{3,}")
@@ -82,21 +81,43 @@ class _Reader(HTMLParser):
         ] = []  # for each open list, [number of the next item]; 0: bullets
         self.pre = 0  # inside <pre>: lines as written, no marks
         self.dropped = 0
+        self.wrote = False  # any text yet
 
     def text(self) -> str:
         joined = "".join(self.out).replace("\xa0", " ")
         lines = [line.rstrip() for line in joined.split("\n")]
         return _BLANK.sub("\n\n", "\n".join(lines)).strip()
 
+    def _tail(self, size: int = 4) -> str:
+        """The last ``size`` characters written (without joining all that was written)."""
+        tail = ""
+        for piece in reversed(self.out):
+            tail = piece + tail
+            if len(tail) >= size:
+                break
+        return tail[-size:]
+
     def _break(self, blank: bool = False) -> None:
         """End the line being written (and leave a blank line after it)."""
-        done = "".join(self.out)
         want = "\n\n" if blank else "\n"
-        if not done.strip():
+        if not self.wrote:  # nothing above to end
             return
-        tail = len(done) - len(done.rstrip("\n"))
-        if tail < len(want):
-            self.out.append(want[tail:])
+        tail = self._tail()
+        ends = len(tail) - len(tail.rstrip("\n"))
+        if ends < len(want):
+            self.out.append(want[ends:])
+
+    def _marked(self, tag: str) -> bool:
+        """Code, bold or italic written as its mark (none inside <pre>), or a block's line
+        break; False for any other tag."""
+        if tag in _MARKS:
+            if not self.pre:
+                self.out.append(_MARKS[tag])
+            return True
+        if tag in _BLOCKS:
+            self._break(blank=tag != "div")
+            return True
+        return False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _DROPPED:
@@ -116,20 +137,11 @@ class _Reader(HTMLParser):
             self._break(blank=True)
             self.out.append("```\n")
             self.pre += 1
-        elif tag == "code" and self.pre:
+        elif tag == "code" and self.pre:  # <pre><code class="language-python">: the fence's
             language = dict(attrs).get("class") or ""
-            if language.startswith("language-") and "".join(self.out).endswith("```\n"):
-                self.out.insert(len(self.out) - 1, "```" + language.removeprefix("language-"))
-                self.out[-1] = "\n"
-        elif tag == "code":
-            self.out.append("`")
-        elif tag in _BOLD and not self.pre:
-            self.out.append("**")
-        elif tag in _ITALIC and not self.pre:
-            self.out.append("*")
-        elif tag in _BLOCKS:
-            self._break(blank=tag != "div")
-        elif tag not in _INLINE and tag != "code" and tag not in _BOLD | _ITALIC:
+            if language.startswith("language-") and self.out and self.out[-1] == "```\n":
+                self.out[-1] = "```" + language.removeprefix("language-") + "\n"
+        elif not self._marked(tag) and tag not in _INLINE:
             self.out.append(self.get_starttag_text() or f"<{tag}>")  # <think>: text, not HTML
 
     def handle_endtag(self, tag: str) -> None:
@@ -143,19 +155,11 @@ class _Reader(HTMLParser):
             self._break()
         elif tag == "pre":
             self.pre = max(0, self.pre - 1)
-            if not "".join(self.out).endswith("\n"):
+            if self._tail(1) != "\n":
                 self.out.append("\n")
             self.out.append("```")
             self._break(blank=True)
-        elif tag == "code" and not self.pre:
-            self.out.append("`")
-        elif tag in _BOLD and not self.pre:
-            self.out.append("**")
-        elif tag in _ITALIC and not self.pre:
-            self.out.append("*")
-        elif tag in _BLOCKS:
-            self._break(blank=tag != "div")
-        elif tag not in _INLINE and tag not in ("br", "code") and tag not in _BOLD | _ITALIC:
+        elif not self._marked(tag) and tag not in _INLINE and tag != "br":
             self.out.append(f"</{tag}>")  # </s>: the end-of-sequence token, as written
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -169,6 +173,7 @@ class _Reader(HTMLParser):
             return
         if not self.pre:
             data = re.sub(r"[ \t\r\n]+", " ", data)
-            if "".join(self.out[-1:]).endswith("\n") or not self.out:
+            if not self.out or self._tail(1) == "\n":
                 data = data.lstrip(" ")
         self.out.append(data)
+        self.wrote = self.wrote or bool(data.strip())

@@ -279,7 +279,7 @@ def _index(loaded: Bank, source: str | None, options: tuple[str, ...] = ()) -> s
     lines += [f"title = {_string(loaded.title)}", f"language = {_string(loaded.language)}"]
     if source:  # what a re-import of the same file reads it with (``imported_with``)
         listed = ", ".join(map(_string, options))
-        lines += ["", "[imported]", f"file = {_string(source)}", f"options = [{listed}]"]
+        lines += ["", "[imported]", f"file = {_string(named(source))}", f"options = [{listed}]"]
     for chapter in loaded.chapters:
         lines += [
             "",

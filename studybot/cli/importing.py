@@ -22,9 +22,10 @@ from studybot.cli.common import emit_json
 def remembered(file: str, name: str | None) -> tuple[str, ...]:
     """The selectors the bank ``name`` was imported with, when it was imported from ``file``."""
     from studybot import bank as banks
+    from studybot.bank.text import named
 
-    found = banks.imported_with(name) if name else None
-    if found is None or Path(found[0]) != Path(file).resolve():
+    found = banks.imported_with(name) if name else None  # the file as named: no lone surrogate
+    if found is None or found[0] != named(str(Path(file).resolve())):
         return ()
     return found[1]
 

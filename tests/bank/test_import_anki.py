@@ -172,7 +172,7 @@ CROWDANKI = {
                     ],
                     "guid": "a1",
                     "note_model_uuid": "m-basic",
-                    "tags": ["kv-cache", "高频"],
+                    "tags": ["KV-Cache", "高频", "kv-cache"],  # Anki keeps a tag's case
                 },
                 {
                     "__type__": "Note",
@@ -218,6 +218,7 @@ def test_a_crowdanki_deck_gives_every_note_of_every_sub_deck(invoke, tmp_path):
     ]
     assert [c.title for c in loaded.chapters] == ["注意力", "长上下文"]
     assert loaded.questions[0].tags == ("kv-cache", "高频")
+    assert loaded.title == "LLM 面试"
 
 
 def test_a_session_exported_to_apkg_imports_with_the_same_questions_and_answers(invoke, tmp_path):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sqlite3
 import tempfile
 import zipfile
@@ -75,7 +76,9 @@ def read_crowdanki(path: Path, text: str, options: Options) -> Parsed:
         raise BankError([f"{path}: not a CrowdAnki deck (no deck object at the top)"])
     models: dict[str, tuple[str, ...]] = {}
     notes = list(_crowdanki_notes(path, deck, models, ""))
-    return drafts(path, notes, options)
+    out = drafts(path, notes, options)
+    out.title = out.title or (str(deck["name"]).strip() if deck.get("name") else None)
+    return out
 
 
 def drafts(path: Path, notes: list[Note], options: Options) -> Parsed:
@@ -110,7 +113,9 @@ def drafts(path: Path, notes: list[Note], options: Options) -> Parsed:
             draft.id = int(numbered[0])
         draft.reference = answer or None
         draft.chapter = flashcards.deck(note.deck) or None
-        draft.tags = [t for t in note.tags if t]
+        # Anki's tags keep their case (``ML``, ``LLM::Easy``); a bank's are lowercase words
+        draft.tags = list(dict.fromkeys(re.sub(r"\s+", "-", t.strip().lower()) for t in note.tags))
+        draft.tags = [t for t in draft.tags if t]
         out.add(draft)
     return out
 

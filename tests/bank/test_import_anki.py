@@ -248,3 +248,20 @@ def test_an_answer_written_to_a_card_reads_back_as_the_markdown_it_was():
         "1. 预填充\n2. 解码"
     )
     assert markdown_of(to_html(answer)) == answer
+
+
+def test_a_session_exported_as_anki_text_imports_with_the_same_answers(invoke, tmp_path):
+    ran = invoke("run", "--from", "1", "--to", "3")
+    assert ran.exit_code == 0, ran.stderr
+    out = tmp_path / "cards.txt"
+    exported = invoke("export", "1", "-f", "anki", "-o", str(out))
+    assert exported.exit_code == 0, exported.stderr
+    result = invoke("bank", "import", str(out), "--name", "text")
+    assert result.exit_code == 0, result.stderr
+    turns = Store.open().view("1").turns
+    loaded = bank.load("text")
+    assert [q.reference for q in loaded.questions] == [t.answer.strip() for t in turns]
+    # the card's front as written: "第 1 题：…" (the GUID column names the note, not its number)
+    assert [q.question for q in loaded.questions] == [
+        f"第 {t.question_id} 题：{t.question}" for t in turns
+    ]

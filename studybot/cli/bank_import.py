@@ -133,4 +133,5 @@ def import_(
         else:
             importing.print_preview(data)
         return
+    assert name is not None  # required without --preview, checked above
     importing.save(report, file, name, force, as_json)

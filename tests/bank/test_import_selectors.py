@@ -175,6 +175,13 @@ def test_notebook_cells_are_questions_with_the_code_after_them_as_answer(invoke,
          "give --answers none"),
         (["--questions", "cells"], "--questions cells reads a Jupyter notebook (.ipynb)",
          "--questions headings:N, items or lines"),
+        (["--questions", "headings:4"],
+         "--questions headings:4 finds nothing: its headings are of level 1",
+         "preview the file without --questions to see what it holds"),
+        (["--questions", "items:3"], "--questions items:3 finds nothing: its lists go 2 deep",
+         "preview the file without --questions"),
+        (["--questions", "table:问题"], "--questions table:问题 finds nothing: no tables",
+         "preview the file without --questions"),
     ],
 )  # fmt: skip
 def test_a_bad_selector_is_one_clear_message_with_a_hint(invoke, tmp_path, options, message, hint):

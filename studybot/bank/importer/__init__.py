@@ -158,6 +158,8 @@ def _inspect(
     text = ""
     try:
         if KINDS.get(path.suffix.lower()) == "apkg" or data.startswith(b"PK\x03\x04"):
+            if chosen is not None:  # a deck's notes are its questions: --map names the field
+                selectors.read(path, "", "apkg", chosen)
             kind, mended = "apkg", []
             parsed = decks.read_apkg(path, data, options)
         else:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import shlex
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -118,7 +119,31 @@ def read(path: Path, text: str, kind: str, chosen: Selector, with_answers: bool 
     read_out = layout(path, text, kind)
     if isinstance(read_out, Parsed):
         return read_out
-    return take(read_out, chosen, with_answers)
+    parsed = take(read_out, chosen, with_answers)
+    if not parsed.drafts:
+        raise BadInput(f"{path}: --questions {chosen} finds nothing: {_has(read_out, chosen)}",
+                       hint=f"preview the file without --questions to see what it holds: "
+                       f"studybot bank import {shlex.quote(str(path))} --preview")  # fmt: skip
+    return parsed
+
+
+def _has(out: Layout, chosen: Selector) -> str:
+    """What the file has of the kind ``chosen`` looks for."""
+    found = out.found
+    if chosen.what == "headings":
+        levels = sorted({line.level for line in found if line.kind == "heading"})
+        return (
+            f"its headings are of level {', '.join(map(str, levels))}" if levels else "no headings"
+        )
+    if chosen.what == "items":
+        depths = sorted({line.level for line in found if line.kind == "item"})
+        return f"its lists go {max(depths)} deep" if depths else "no lists"
+    if chosen.what == "table":
+        headers = {tuple(table_header(out, line)) for line in found if line.kind == "table"}
+        named = "; ".join(" | ".join(header) for header in sorted(headers))
+        return f"no table has that column (columns: {named})" if headers else "no tables"
+    return {"bold": "no line starts in bold", "details": "no <details> with a <summary>",
+            "lines": "no line asks"}.get(chosen.what, "nothing of that kind")  # fmt: skip
 
 
 def take(out: Layout, chosen: Selector, with_answers: bool = True) -> Parsed:
@@ -264,17 +289,14 @@ def _not_taken(
     chosen: Selector,
     parsed: Parsed,
 ) -> None:
-    """Every line that asks and was not taken, with why: in an answer, or outside every one."""
+    """Every line that asks and is neither taken nor inside an answer (where it stays, as
+    text; the preview lists those too), with why."""
     starts = [first for _, first, _ in covered]
     for line in out.found:
         if line.index in taken or not line.asks:
             continue
         at = bisect.bisect_right(starts, line.index) - 1
-        owner = covered[at][0] if at >= 0 and line.index < covered[at][2] else None
-        if owner is not None:
-            why = f"asks, in the answer to {out.where(owner)}"
-            parsed.skipped.append(Skipped(out.where(line.index), line.text, why, counts=False))
-        else:
+        if at < 0 or line.index >= covered[at][2]:
             why = f"asks; --questions {chosen} does not take it"
             parsed.skipped.append(Skipped(out.where(line.index), line.text, why))
 

@@ -265,3 +265,16 @@ def test_a_session_exported_as_anki_text_imports_with_the_same_answers(invoke, t
     assert [q.question for q in loaded.questions] == [
         f"第 {t.question_id} 题：{t.question}" for t in turns
     ]
+
+
+def test_a_deck_takes_no_selector_its_notes_are_its_questions(invoke, tmp_path):
+    path = package(tmp_path, [(BASIC, ["What is BPE?", "Merges pairs."], "", 1)])
+    result = invoke("bank", "import", str(path), "--preview", "--questions", "items")
+    assert result.exit_code == 2
+    assert "--questions reads Markdown files and notebooks, not APKG" in result.stderr
+    assert "--map question=KEY,answer=KEY" in result.stderr
+    bare = invoke("bank", "import", str(path), "--name", "bare", "--answers", "none")
+    assert bare.exit_code == 0, bare.stderr
+    assert [(q.question, q.reference) for q in bank.load("bare").questions] == [
+        ("What is BPE?", None)
+    ]

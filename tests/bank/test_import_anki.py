@@ -221,16 +221,20 @@ def test_a_crowdanki_deck_gives_every_note_of_every_sub_deck(invoke, tmp_path):
     assert loaded.title == "LLM 面试"
 
 
-def test_a_session_exported_to_apkg_imports_with_the_same_questions_and_answers(invoke, tmp_path):
-    ran = invoke("run", "--from", "1", "--to", "6")
+def round_trip(invoke, tmp_path, fmt: str, file_name: str, last: int):
+    """Run questions 1..last, export the session as ``fmt``, import the file: (turns, bank)."""
+    ran = invoke("run", "--from", "1", "--to", str(last))
     assert ran.exit_code == 0, ran.stderr
-    out = tmp_path / "session.apkg"
-    exported = invoke("export", "1", "-f", "apkg", "-o", str(out))
+    out = tmp_path / file_name
+    exported = invoke("export", "1", "-f", fmt, "-o", str(out))
     assert exported.exit_code == 0, exported.stderr
     result = invoke("bank", "import", str(out), "--name", "again")
     assert result.exit_code == 0, result.stderr
-    turns = Store.open().view("1").turns
-    loaded = bank.load("again")
+    return Store.open().view("1").turns, bank.load("again")
+
+
+def test_a_session_exported_to_apkg_imports_with_the_same_questions_and_answers(invoke, tmp_path):
+    turns, loaded = round_trip(invoke, tmp_path, "apkg", "session.apkg", 6)
     assert [q.id for q in loaded.questions] == [t.question_id for t in turns]
     assert [q.question for q in loaded.questions] == [t.question for t in turns]
     assert [q.reference for q in loaded.questions] == [t.answer.strip() for t in turns]
@@ -251,15 +255,7 @@ def test_an_answer_written_to_a_card_reads_back_as_the_markdown_it_was():
 
 
 def test_a_session_exported_as_anki_text_imports_with_the_same_answers(invoke, tmp_path):
-    ran = invoke("run", "--from", "1", "--to", "3")
-    assert ran.exit_code == 0, ran.stderr
-    out = tmp_path / "cards.txt"
-    exported = invoke("export", "1", "-f", "anki", "-o", str(out))
-    assert exported.exit_code == 0, exported.stderr
-    result = invoke("bank", "import", str(out), "--name", "text")
-    assert result.exit_code == 0, result.stderr
-    turns = Store.open().view("1").turns
-    loaded = bank.load("text")
+    turns, loaded = round_trip(invoke, tmp_path, "anki", "cards.txt", 3)
     assert [q.reference for q in loaded.questions] == [t.answer.strip() for t in turns]
     # the card's front as written: "第 1 题：…" (the GUID column names the note, not its number)
     assert [q.question for q in loaded.questions] == [

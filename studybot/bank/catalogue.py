@@ -36,6 +36,7 @@ __all__ = [
     "Question",
     "check_name",
     "check_questions",
+    "imported_with",
     "is_question_file",
     "key_point_rule",
     "load",
@@ -154,10 +155,18 @@ def check_name(name: str) -> None:
         raise BadInput(f"{name!r} is the shipped bank's name", hint="choose another --name")
 
 
-def save(loaded: Bank, name: str, source: str | None = None, force: bool = False) -> Path:
+def save(
+    loaded: Bank,
+    name: str,
+    source: str | None = None,
+    force: bool = False,
+    options: tuple[str, ...] = (),
+) -> Path:
     """Save ``loaded`` as the imported bank ``name``; its folder.
 
-    An existing bank of that name is replaced only with ``force``.
+    An existing bank of that name is replaced only with ``force``. ``source``
+    and the selectors it was read with (``options``) are kept with it, so
+    importing the same file again reads it the same way (``imported_with``).
     """
     from studybot.bank import bulk, saved
 
@@ -170,5 +179,14 @@ def save(loaded: Bank, name: str, source: str | None = None, force: bool = False
             hint="add --force to replace it, or choose another --name",
         )
     with bulk.steady():
-        saved.write(loaded, target, source)
+        saved.write(loaded, target, source, options)
     return target
+
+
+def imported_with(name: str) -> tuple[str, tuple[str, ...]] | None:
+    """(the file, the selectors) the saved bank ``name`` was imported from; None if not known."""
+    from studybot.bank import saved
+
+    if not NAME.fullmatch(name) or name == SHIPPED:
+        return None
+    return saved.imported_with(saved_root() / name)

@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import tempfile
+import tomllib
 from pathlib import Path
 
 from studybot.bank.format import IMPORTED_KEY_POINTS, Bank, Chapter, Question, load_folder
@@ -34,7 +35,9 @@ _ESCAPES = {
 }
 
 
-def write(loaded: Bank, target: Path, source: str | None = None) -> None:
+def write(
+    loaded: Bank, target: Path, source: str | None = None, options: tuple[str, ...] = ()
+) -> None:
     """Write ``loaded`` into the folder ``target``, replacing what is there.
 
     The new bank is written beside the old one (``.NAME.new-PID-TOKEN``),
@@ -50,7 +53,7 @@ def write(loaded: Bank, target: Path, source: str | None = None) -> None:
     staging = Path(tempfile.mkdtemp(prefix=f".{name}.new-{os.getpid()}-", dir=root))
     token = staging.name.rpartition("-")[2]
     try:
-        written = files(loaded, source)
+        written = files(loaded, source, options)
         every = {**written, SNAPSHOT: _snapshot(loaded, written)}
         needed = sum(len(text.encode("utf-8")) for text in every.values())
         _room_for(root, name, needed)
@@ -253,9 +256,9 @@ def _from_snapshot(data: dict, name: str) -> Bank:
     return Bank(name, data["title"], data["language"], chapters, questions)
 
 
-def files(loaded: Bank, source: str | None = None) -> dict[str, str]:
+def files(loaded: Bank, source: str | None = None, options: tuple[str, ...] = ()) -> dict[str, str]:
     """File name -> TOML text: ``bank.toml`` and one file per chapter."""
-    out = {"bank.toml": _index(loaded, source)}
+    out = {"bank.toml": _index(loaded, source, options)}
     members: dict[int, list[Question]] = {c.number: [] for c in loaded.chapters}
     for question in loaded.questions:
         members.setdefault(question.chapter, []).append(question)
@@ -268,12 +271,15 @@ def _chapter_file(chapter: Chapter) -> str:
     return f"{chapter.number:02d}-chapter.toml"
 
 
-def _index(loaded: Bank, source: str | None) -> str:
+def _index(loaded: Bank, source: str | None, options: tuple[str, ...] = ()) -> str:
     lines = []
     if source:
         shown = " ".join(named(source).split())
         lines += [f"# Imported by `studybot bank import` from {shown}", ""]
     lines += [f"title = {_string(loaded.title)}", f"language = {_string(loaded.language)}"]
+    if source:  # what a re-import of the same file reads it with (``imported_with``)
+        listed = ", ".join(map(_string, options))
+        lines += ["", "[imported]", f"file = {_string(named(source))}", f"options = [{listed}]"]
     for chapter in loaded.chapters:
         lines += [
             "",
@@ -314,3 +320,18 @@ def _string(text: str) -> str:
 def _escape(match: re.Match[str]) -> str:
     ch = match[0]
     return _ESCAPES.get(ch) or f"\\u{ord(ch):04x}"
+
+
+def imported_with(folder: Path) -> tuple[str, tuple[str, ...]] | None:
+    """(the file, the selectors) a saved bank was imported from and with; None if not said."""
+    try:
+        with (folder / "bank.toml").open("rb") as opened:
+            found = tomllib.load(opened).get("imported")
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    if not isinstance(found, dict) or not isinstance(found.get("file"), str):
+        return None
+    options = found.get("options")
+    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+        options = []
+    return found["file"], tuple(options)

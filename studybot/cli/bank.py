@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from studybot.cli.bank_import import import_
 from studybot.cli.common import bank_option, echo, emit_json, json_option, stdout_console
 from studybot.errors import FAILURE, USAGE, Reported
 
@@ -246,77 +247,6 @@ def _self_test(loaded) -> None:
         raise Reported(FAILURE)
 
 
-@bank.command("import")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--name", help="Save it under this name: letters, digits, - and _.")
-@click.option("--preview", is_flag=True, help="Show what would be imported; save nothing.")
-@click.option(
-    "--force",
-    is_flag=True,
-    help="Replace a bank of the same name; import past problems and lines not taken.",
-)
-@click.option(
-    "--map",
-    "mapping",
-    metavar="FIELD=KEY,…",
-    help="Which key or column holds what: question, answer, chapter, id, key_points, hint, tags.",
-)
-@click.option(
-    "--level",
-    type=click.IntRange(1, 6),
-    help="Markdown: every heading of this level is a question, the text below it its answer.",
-)
-@json_option
-def import_(
-    file: str,
-    name: str | None,
-    preview: bool,
-    force: bool,
-    mapping: str | None,
-    level: int | None,
-    as_json: bool,
-) -> None:
-    """Check your own question file and save it as a bank called NAME.
-
-    FILE may be Markdown (headings, bullets, bold lines, tables, checklists,
-    <details>, Q：/A： notes, interview write-ups: a line that asks is a
-    question, what follows it its answer), a Jupyter notebook, CSV/TSV or
-    JSON/JSONL with any usual keys (question/prompt/q/问题, answer/response/
-    good_answer/答案, chapter/topic/分类; --map names others; chats and nested
-    JSON too). A question asked again is imported once; problems are listed
-    as file:line and stop the import unless --force; lines that read like
-    questions and were not taken are listed with their line. Numbers are
-    kept when unique and contiguous, else questions are numbered 1..N and
-    keep the source's number as a label. Use the bank with --bank NAME.
-
-    \b
-    Example:
-      studybot bank import 面试题.md --preview
-      studybot bank import 面试题200问.md --name llm200
-      studybot bank import qa.jsonl --name qa --map question=prompt,answer=good_answer
-      studybot run --bank llm200 --from 1 --to 8
-    """
-    from studybot import bank as banks
-    from studybot.bank import importer
-    from studybot.cli import importing
-
-    if name is None and not preview:
-        raise click.UsageError("give --name NAME to save the bank (or --preview to only look)")
-    if name is not None:
-        banks.check_name(name)
-    pairs = importer.parse_map(mapping)
-    if preview:
-        report = importer.inspect(file, name=name, force=True, mapping=pairs, level=level)
-        data = importer.preview_data(report)
-        if as_json:
-            emit_json(data)
-        else:
-            importing.print_preview(data)
-        return
-    report = importer.inspect(file, name=name, force=force, mapping=pairs, level=level)
-    importing.save(report, file, name, force, as_json)
-
-
 @bank.command("banks")
 @json_option
 def banks_(as_json: bool) -> None:
@@ -358,4 +288,5 @@ def banks_(as_json: bool) -> None:
     stdout_console().print(table)
 
 
+bank.add_command(import_)
 COMMANDS = [bank]

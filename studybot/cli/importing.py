@@ -3,7 +3,9 @@
 Every line that reads like a question and was not imported is printed with
 its place and why (a repeat, a problem ``--force`` got past, a line the
 reader did not take), and when a file was not read as well as it could be,
-the option that would read more of it.
+the option that would read more of it. A preview says where its questions
+were found, lists every asking line it left, names the ``--questions``
+option that reads the file clearly better, and ends with the command to run.
 """
 
 from __future__ import annotations
@@ -12,7 +14,26 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from studybot.cli.common import echo, emit_json  # echo: a file's text without escape codes
+import click
+
+from studybot.cli.common import emit_json
+
+
+def remembered(file: str, name: str | None) -> tuple[str, ...]:
+    """The selectors the bank ``name`` was imported with, when it was imported from ``file``."""
+    from studybot import bank as banks
+    from studybot.bank.text import named
+
+    found = banks.imported_with(name) if name else None  # the file as named: no lone surrogate
+    if found is None or found[0] != named(str(Path(file).resolve())):
+        return ()
+    return found[1]
+
+
+def selectors_of(options: tuple[str, ...]) -> tuple[str | None, str | None]:
+    """(--questions, --answers) from the options a bank remembers."""
+    given = dict(zip(options[::2], options[1::2], strict=False))
+    return given.get("--questions"), given.get("--answers")
 
 
 def save(report, file: str, name: str, force: bool, as_json: bool) -> None:
@@ -29,8 +50,11 @@ def save(report, file: str, name: str, force: bool, as_json: bool) -> None:
             "add --force to import anyway",
         )
     loaded = report.bank
-    folder = banks.save(loaded, name, source=str(Path(file).resolve()), force=force)
+    source = str(Path(file).resolve())
+    folder = banks.save(loaded, name, source=source, force=force, options=report.options)
     if as_json:
+        from studybot.bank import importer
+
         emit_json(
             {
                 "name": name,
@@ -43,34 +67,28 @@ def save(report, file: str, name: str, force: bool, as_json: bool) -> None:
                 "with_key_points": sum(1 for q in loaded.questions if q.key_points),
                 "with_reference": sum(1 for q in loaded.questions if q.reference),
                 "not_taken": len(report.skipped),
-                "numbering": list(report.numbering),
-                "notes": list(report.notes),
-                "repeats": list(report.repeats),
-                "chapters_again": list(report.chapters),
-                "problems": list(report.forced),
-                "not_taken_lines": [_skipped(s) for s in report.skipped],
-                "suggestions": list(report.suggestions),
+                **importer.report_data(report, name),
             }
         )
         return
-    echo(
+    _say(
         f"Imported {len(loaded.questions)} questions (Q{loaded.first}–Q{loaded.last}) in "
         f"{len(loaded.chapters)} chapter(s) as {name!r}: {folder}"
     )
     print_facts(report, forced=True)
     answered = sum(1 for q in loaded.questions if q.key_points or q.reference)
     if answered < len(loaded.questions):
-        echo(
+        _say(
             f"{len(loaded.questions) - answered} question(s) have no reference answer or key "
             "points: offline, studybot leaves them unanswered; a live model answers them."
         )
-    echo(f"Study it: studybot run --bank {name} --from {loaded.first} --to {loaded.last}")
+    _say(f"Study it: studybot run --bank {name} --from {loaded.first} --to {loaded.last}")
 
 
 def print_facts(report, forced: bool = False) -> None:
     """The key mapping, numbering, repeats, chapters that come back, lines not taken."""
     for note in report.notes:
-        echo(note[:1].upper() + note[1:])
+        _say(note[:1].upper() + note[1:])
     _numbering(report.numbering)
     _listed(
         f"{len(report.repeats)} question(s) asked again, imported once, where first asked:",
@@ -86,20 +104,20 @@ def print_facts(report, forced: bool = False) -> None:
     )
     noise = [s for s in report.skipped if not s.counts]
     if noise:
-        echo(f"Ignored as links or notes ({len(noise)}), first at {noise[0].where}")
+        _say(f"Ignored as links or notes ({len(noise)}), first at {noise[0].where}")
     for suggestion in report.suggestions:
-        echo(f"Try: {suggestion}")
+        _say(f"Try: {suggestion}")
 
 
 def print_preview(data: dict[str, Any]) -> None:
-    echo(f"{data['file']}: {data['title']} (nothing saved)")
+    _say(f"{data['file']}: {data['title']} (nothing saved)")
     for chapter in data["chapters"]:
-        echo(f"\n第 {chapter['number']} 章 {chapter['title']}: {chapter['questions']} question(s)")
-        echo(f"  first: Q{chapter['first']['id']} {chapter['first']['question']}")
-        echo(f"  last:  Q{chapter['last']['id']} {chapter['last']['question']}")
-    echo("")
+        _say(f"\n第 {chapter['number']} 章 {chapter['title']}: {chapter['questions']} question(s)")
+        _say(f"  first: Q{chapter['first']['id']} {chapter['first']['question']}")
+        _say(f"  last:  Q{chapter['last']['id']} {chapter['last']['question']}")
+    _say("")
     for note in data["notes"]:
-        echo(note[:1].upper() + note[1:])
+        _say(note[:1].upper() + note[1:])
     _numbering(data["numbering"])
     _listed(
         f"\n{len(data['repeats'])} question(s) asked again, imported once, where first asked:",
@@ -117,37 +135,100 @@ def print_preview(data: dict[str, Any]) -> None:
     noise = [s for s in data["not_taken"] if not s["counts"]]
     _listed(f"\nNot taken ({len(lost)}):", [f"{s['where']}: {s['why']}: {s['text']}" for s in lost])
     if noise:
-        echo(f"\nIgnored as links or notes ({len(noise)}), first at {noise[0]['where']}")
+        _say(f"\nIgnored as links or notes ({len(noise)}), first at {noise[0]['where']}")
     totals = data["totals"]
-    echo(
+    _say(
         f"\nTotal: {totals['questions']} question(s) in {totals['chapters']} chapter(s); "
         f"{totals['with_reference']} with a reference answer, {totals['with_key_points']} with "
         f"key points; {totals['not_taken']} question-like line(s) not taken."
     )
     if data["refused"]:
-        echo("Import would refuse this file: too many lines not taken (--force overrides).")
-    for suggestion in data["suggestions"]:
-        echo(f"Try: {suggestion}")
+        _say("Import would refuse this file: too many lines not taken (--force overrides).")
+    steering = data["steer"]
+    if not (steering and steering["suggestion"]):  # else the one option that reads it better
+        for suggestion in data["suggestions"]:
+            _say(f"Try: {suggestion}")
+    if steering is not None:
+        listed = {s["where"] for s in data["not_taken"] if s["counts"]}
+        _steering(steering, data["file"], listed)
+    _say("")
+    _command("Run: ", data["command"])
+
+
+def _steering(found: dict[str, Any], file: str, listed: set[str]) -> None:
+    """Where the questions were found, the asking lines left (those not ``listed`` above with
+    why), and a better --questions."""
+    taken = found["taken"]
+    how = " ".join(["read with", taken["option"]]) if taken["option"] else "read by default"
+    _say(f"\nFound in: {_found_in(found['found_in'])} ({how}).", hang="  ")
+    _say(
+        f"Took {taken['questions']} question(s): {taken['asking']} of the file's "
+        f"{found['asking_lines']} asking line(s), {taken['non_asking']} that do not ask.",
+        hang="  ",
+    )
+    missed = [line for line in found["asking_not_taken"] if line["where"] not in listed]
+    if missed:
+        besides = ", besides those above" if listed else ""
+        _say(f"Asking lines not taken{besides} ({len(missed)}):")
+        for line in missed:
+            _say(f"  {_line_of(line['where'], file)}: {line['text']}", hang="      ")
+    better = found["suggestion"]
+    if better:
+        _say(
+            f"\nTry {better['option']}: {better['questions']} questions, "
+            f"{better['non_asking']} non-asking ({better['asking']} of "
+            f"{found['asking_lines']} asking lines)",
+            hang="  ",
+        )
+        _command("  ", f"studybot bank import {shlex.quote(file)} {better['option']} --preview")
+
+
+def _found_in(counts: dict[str, int]) -> str:
+    return ", ".join(f"{count} {where}" for where, count in counts.items()) or "nothing"
+
+
+def _line_of(where: str, file: str) -> str:
+    """``line 12`` for ``FILE:12`` (``cell 3, line 2`` in a notebook): the file is named above."""
+    rest = where[len(file) + 1 :] if where.startswith(file + ":") else where
+    return f"line {rest}" if rest.isdigit() else rest
+
+
+def _say(text: str, hang: str = "") -> None:
+    """A line of the preview, broken at word boundaries to fit the terminal."""
+    from studybot.cli.render import fit, printable  # printable: no escape codes from a file
+
+    click.echo(fit(printable(text), err=False, hang=hang))
+
+
+def _command(lead: str, command: str) -> None:
+    """A command to copy after ``lead``: broken only between its words, each line but the
+    last ending in `` \\``, so what is copied from a narrow terminal still runs in a shell."""
+    from rich.cells import cell_len
+
+    from studybot.cli.render import printable, width
+
+    cells = width(err=False)
+    words = [shlex.quote(word) for word in shlex.split(printable(command))]
+    lines, line = [], lead + words[0]
+    for word in words[1:]:
+        if cells is not None and cell_len(f"{line} {word} \\") > cells:
+            lines.append(line + " \\")
+            line = " " * (len(lead) + 4) + word
+        else:
+            line += " " + word
+    for shown in [*lines, line]:
+        click.echo(shown)
 
 
 def _numbering(notes) -> None:
     if notes:
-        echo("Numbered 1..N in file order, the source's numbers kept as labels:")
+        _say("Numbered 1..N in file order, the source's numbers kept as labels:")
         for note in notes:
-            echo(f"  - {note}")
+            _say(f"  - {note}")
 
 
 def _listed(title: str, lines) -> None:
     if lines:
-        echo(title)
+        _say(title)
         for line in lines:
-            echo(f"  {line}")
-
-
-def _skipped(skipped) -> dict[str, Any]:
-    return {
-        "where": skipped.where,
-        "text": skipped.text,
-        "why": skipped.why,
-        "counts": skipped.counts,
-    }
+            _say(f"  {line}")

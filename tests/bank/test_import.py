@@ -356,6 +356,10 @@ def test_bank_banks_lists_the_shipped_bank_and_imports(invoke):
 def test_import_json_reports_what_was_saved(invoke, studybot_home):
     result = invoke("bank", "import", str(DATA / "plain-list.md"), "--name", "rag", "--json")
     data = json.loads(result.stdout)
+    steer = data.pop("steer")  # the same serialiser as --preview --json (test_import_steer.py)
+    assert steer["found_in"] == {"list items": 7}
+    assert steer["taken"] == {"option": "", "questions": 7, "asking": 7, "non_asking": 0}
+    assert data.pop("command").endswith("plain-list.md --name rag")
     assert data == {
         "name": "rag",
         "path": str(studybot_home / "banks" / "rag"),
@@ -374,6 +378,7 @@ def test_import_json_reports_what_was_saved(invoke, studybot_home):
         "problems": [],
         "not_taken_lines": [],
         "suggestions": [],
+        "options": [],
     }
 
 

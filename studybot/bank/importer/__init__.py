@@ -23,14 +23,24 @@ from typing import Any
 
 from studybot.bank import bulk
 from studybot.bank.format import Bank, Question
-from studybot.bank.importer import flashcards, markdown, records, source
+from studybot.bank.importer import decks, flashcards, markdown, records, selectors, source, steer
 from studybot.bank.importer.assemble import assemble
 from studybot.bank.importer.draft import LimitReached, Options, Parsed, Skipped
 from studybot.bank.importer.keys import field_of, parse_map
 from studybot.bank.importer.marks import reads_as_question
 from studybot.errors import BankError
 
-__all__ = ["Import", "inspect", "kind_of", "parse_map", "preview_data", "read"]
+__all__ = [
+    "Import",
+    "command",
+    "default_name",
+    "inspect",
+    "kind_of",
+    "parse_map",
+    "preview_data",
+    "read",
+    "report_data",
+]
 
 KINDS = {
     ".md": "markdown",
@@ -43,6 +53,8 @@ KINDS = {
     ".json": "json",
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
+    ".apkg": "apkg",
+    ".colpkg": "apkg",
 }
 
 LOOKED_FOR = {
@@ -52,6 +64,8 @@ LOOKED_FOR = {
     "tsv": "rows under the header",
     "json": "a list of questions",
     "jsonl": "one question per line",
+    "apkg": "notes in the Anki collection",
+    "crowdanki": "notes in the CrowdAnki deck",
 }
 
 READERS: dict[str, Callable[[Path, str, Options], Parsed]] = {
@@ -61,6 +75,7 @@ READERS: dict[str, Callable[[Path, str, Options], Parsed]] = {
     "tsv": records.read_tsv,
     "json": records.read_json,
     "jsonl": records.read_jsonl,
+    "crowdanki": decks.read_crowdanki,
 }
 _ASKING_LINE = re.compile(r"[?？]\s*$", re.MULTILINE)
 # What a file of each kind needs when none of it was taken.
@@ -88,6 +103,8 @@ class Import:
     chapters: tuple[str, ...] = ()  # chapters that come back
     forced: tuple[str, ...] = ()  # problems that --force mended or left out
     suggestions: tuple[str, ...] = ()  # the option that would read more of the file
+    options: tuple[str, ...] = ()  # the selectors it was read with: ("--questions", "items")
+    steer: steer.Steer | None = None  # where questions were found, what was left, a better option
 
     @property
     def lost(self) -> tuple[Skipped, ...]:
@@ -111,36 +128,71 @@ def inspect(
     force: bool = False,
     mapping: tuple[tuple[str, str], ...] = (),
     level: int | None = None,
+    questions: str | None = None,
+    answers: str | None = None,
+    steering: bool = False,
 ) -> Import:
-    """Read ``path`` and report what was taken, what was not, and what the file does."""
+    """Read ``path`` and report what was taken, what was not, and what the file does.
+
+    ``questions``/``answers`` are the user's selectors (``importer.selectors``);
+    with ``steering`` every selector is also tried and measured (``importer.steer``).
+    """
+    chosen = selectors.selector(questions) if questions is not None else None
+    with_answers = selectors.answers(answers)
     with bulk.steady():  # a great many small objects, no cycles
-        return _inspect(Path(path), force, mapping, level, name)
+        return _inspect(
+            Path(path), name, Options(force, mapping, level), chosen, with_answers, steering
+        )
 
 
 def _inspect(
     path: Path,
-    force: bool,
-    mapping: tuple[tuple[str, str], ...],
-    level: int | None,
     name: str | None,
+    options: Options,
+    chosen: selectors.Selector | None,
+    with_answers: bool,
+    steering: bool,
 ) -> Import:
-    text, mended = source.decode(path, source.read_bytes(path), force)
-    kind = kind_of(path, text)
-    if kind in ("markdown", "notebook"):
-        _count_before_parsing(path, text)
+    force = options.force
+    data = source.read_bytes(path)
+    text = ""
     try:
-        parsed = READERS[kind](path, text, Options(force, mapping, level))
+        if KINDS.get(path.suffix.lower()) == "apkg" or data.startswith(b"PK\x03\x04"):
+            if chosen is not None:  # a deck's notes are its questions: --map names the field
+                selectors.read(path, "", "apkg", chosen)
+            kind, mended = "apkg", []
+            parsed = decks.read_apkg(path, data, options)
+        else:
+            text, mended = source.decode(path, data, force)
+            kind = kind_of(path, text)
+            if kind in ("markdown", "notebook"):
+                _count_before_parsing(path, text)
+            if chosen is not None:
+                parsed = selectors.read(path, text, kind, chosen, with_answers)
+            else:
+                parsed = READERS[kind](path, text, options)
     except LimitReached:
         raise source.too_many(path) from None
     hint = parsed.suggestions[0] if parsed.suggestions else None
+    if not parsed.drafts and not parsed.fatal:
+        hint = _steer_hint(path, text, kind, parsed) or hint  # the selector that takes most
     if parsed.fatal:
         hint = hint or f"see every problem with: studybot bank validate {shlex.quote(str(path))}"
         raise BankError(parsed.fatal, hint=hint)
     if not parsed.drafts:
-        hint = hint or NOTHING_FOUND.get(kind, NOTHING_FOUND["markdown"])
+        hint = (
+            hint
+            or _steer_hint(path, text, kind, parsed)
+            or NOTHING_FOUND.get(kind, NOTHING_FOUND["markdown"])
+        )
         raise BankError(
             [f"{path}:1: no questions found (looked for {LOOKED_FOR[kind]})"], hint=hint
         )
+    if not with_answers and chosen is None:
+        for draft in parsed.drafts:
+            draft.reference, draft.key_points = None, []
+    used = _options_used(chosen, with_answers)
+    found = steer.analyse(path, text, kind, parsed, " ".join(used)) if steering else None
     done = assemble(path, parsed, name or str(path), force)
     return Import(
         str(path),
@@ -152,7 +204,26 @@ def _inspect(
         chapters=tuple(done.chapters),
         forced=tuple(done.forced),
         suggestions=tuple(parsed.suggestions),
+        options=used,
+        steer=found,
     )
+
+
+def _steer_hint(path: Path, text: str, kind: str, parsed: Parsed) -> str | None:
+    """When nothing was taken: the selector that takes the most of the file, as a hint."""
+    found = steer.analyse(path, text, kind, parsed, "")
+    better = found.better if found else None
+    if better is None:
+        return None
+    return (
+        f"try {better.option}: {better.questions} questions, {better.non_asking} non-asking "
+        f"(studybot bank import {shlex.quote(str(path))} {better.option} --preview)"
+    )
+
+
+def _options_used(chosen: selectors.Selector | None, with_answers: bool) -> tuple[str, ...]:
+    used = ("--questions", str(chosen)) if chosen is not None else ()
+    return used + (() if with_answers else ("--answers", "none"))
 
 
 def _count_before_parsing(path: Path, text: str) -> None:
@@ -162,7 +233,7 @@ def _count_before_parsing(path: Path, text: str) -> None:
             raise source.too_many(path)
 
 
-def preview_data(report: Import) -> dict[str, Any]:
+def preview_data(report: Import, name: str | None = None) -> dict[str, Any]:
     """What ``bank import --preview`` shows (and prints with --json): stable keys."""
     loaded = report.bank
 
@@ -184,20 +255,15 @@ def preview_data(report: Import) -> dict[str, Any]:
                 "last": brief(own[-1]),
             }
         )
+    facts = report_data(report, name)
     return {
         "file": report.source,
         "title": loaded.title,
         "chapters": chapters,
-        "numbering": list(report.numbering),
-        "notes": list(report.notes),
-        "repeats": list(report.repeats),
-        "chapters_again": list(report.chapters),
-        "problems": list(report.forced),
-        "not_taken": [
-            {"where": s.where, "text": s.text, "why": s.why, "counts": s.counts}
-            for s in report.skipped
-        ],
-        "suggestions": list(report.suggestions),
+        **{key: facts[key] for key in ("numbering", "notes", "repeats", "chapters_again")},
+        "problems": facts["problems"],
+        "not_taken": facts["not_taken_lines"],
+        "suggestions": facts["suggestions"],
         "totals": {
             "questions": len(loaded.questions),
             "chapters": len(loaded.chapters),
@@ -208,7 +274,62 @@ def preview_data(report: Import) -> dict[str, Any]:
             "problems": len(report.forced),
         },
         "refused": report.refused,
+        **{key: facts[key] for key in ("options", "steer", "command")},
     }
+
+
+def report_data(report: Import, name: str | None = None) -> dict[str, Any]:
+    """The facts of a reading that ``--preview --json`` and ``import --json`` both carry."""
+    found = report.steer
+    return {
+        "numbering": list(report.numbering),
+        "notes": list(report.notes),
+        "repeats": list(report.repeats),
+        "chapters_again": list(report.chapters),
+        "problems": list(report.forced),
+        "not_taken_lines": [
+            {"where": s.where, "text": s.text, "why": s.why, "counts": s.counts}
+            for s in report.skipped
+        ],
+        "suggestions": list(report.suggestions),
+        "options": list(report.options),
+        "steer": None if found is None else _steer_data(found),
+        "command": command(report, name),
+    }
+
+
+def _steer_data(found: steer.Steer) -> dict[str, Any]:
+    def reading(r: steer.Reading) -> dict[str, Any]:
+        return {
+            "option": r.option,
+            "questions": r.questions,
+            "asking": r.asking,
+            "non_asking": r.non_asking,
+        }
+
+    return {
+        "found_in": dict(found.found_in),
+        "asking_lines": found.asking_lines,
+        "asking_not_taken": [{"where": where, "text": text} for where, text in found.missed],
+        "taken": reading(found.current),
+        "readings": [reading(r) for r in found.others],
+        "suggestion": reading(found.better) if found.better else None,
+    }
+
+
+def command(report: Import, name: str | None = None) -> str:
+    """The command that imports what the preview showed (``--force`` where it would refuse)."""
+    name = name or default_name(report.source)
+    words = ["studybot", "bank", "import", report.source, "--name", name, *report.options]
+    if report.refused:
+        words.append("--force")
+    return shlex.join(words)
+
+
+def default_name(path: str) -> str:
+    """A bank name made from a file's name, in the letters a name may have: ``LLM 200.md`` → ``LLM-200``."""
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", Path(path).stem).strip("-")[:64]
+    return stem or "imported"
 
 
 def _cards(text: str) -> bool:
@@ -228,10 +349,14 @@ def kind_of(path: Path, text: str) -> str:
     kind = KINDS.get(path.suffix.lower())
     if kind == "markdown" and path.suffix.lower() == ".txt" and _cards(text):
         return "tsv"  # Anki's "Cards in Plain Text": question TAB answer, a line each
+    if kind == "json" and decks.crowdanki(text):
+        return "crowdanki"
+    head = text[:65536].lstrip()
     if kind:
         return kind
-    head = text[:65536].lstrip()
     if head.startswith("{"):
+        if decks.crowdanki(text):
+            return "crowdanki"
         if '"cells"' in head and '"cell_type"' in head:
             return "notebook"
         first = head.partition("\n")[0].rstrip()

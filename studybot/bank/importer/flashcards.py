@@ -6,9 +6,10 @@ Such a file starts with header lines (``#separator:tab``, ``#html:true``,
 names: the columns are named by ``#columns:``, else the numbered columns
 are the note type, deck, tags and GUID they are said to be, and the other
 columns, in order, the question and the answer. With ``#html:true`` a
-field's line breaks (``<br>``, ``<div>``, ``<p>``) become new lines,
-``&nbsp;`` a space, and the formatting tags (``<b>``, ``<span …>``) go,
-while text in angle brackets that is no HTML (``</s>``, ``<think>``,
+field is read as an Anki package's is (``htmltext``): line breaks
+(``<br>``, ``<div>``, ``<p>``) become new lines, lists, bold and code
+their Markdown, ``&nbsp;`` a space, the other formatting tags go, while
+text in angle brackets that is no HTML (``</s>``, ``<think>``,
 ``<|im_end|>``, ``<eos>``) stays as written. A deck ``LLM::训练`` is the
 chapter ``训练``; Anki's tags are separated by spaces. A cloze note asks its
 text with the gaps shown as ``[…]`` (or the gap's hint), and what fills them
@@ -17,9 +18,10 @@ is its answer.
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass, field
+
+from studybot.bank.importer.htmltext import markdown_of
 
 _HEADER = re.compile(r"^#(?P<key>[a-z][a-z ]*?)\s*:(?P<value>.*)$", re.IGNORECASE)
 KNOWN = {"separator", "html", "columns", "tags column", "deck column", "notetype column",
@@ -28,15 +30,6 @@ _SEPARATORS = {"tab": "\t", "comma": ",", "semicolon": ";", "pipe": "|", "space"
                "colon": ":"}  # fmt: skip
 _ROLES = {"deck column": "deck", "tags column": "tags", "notetype column": "notetype",
           "guid column": "guid"}  # fmt: skip
-# the tags of formatting and layout; an HTML strike-through <s> is left out: </s> is a token
-_BLOCK = re.compile(r"(?:\s*</?(?:div|p|li|ul|ol|tr|table|tbody|h[1-6]|blockquote)\b[^>]*>)+", re.I)
-_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
-_FORMAT = re.compile(
-    r"</?(?:b|i|u|em|strong|span|font|sub|sup|code|pre|a|td|th|thead|img|hr|mark|small|big"
-    r"|center|strike|del|ins)\b(?:\s[^<>]*)?/?>",
-    re.IGNORECASE,
-)
-_SOUND = re.compile(r"\[sound:[^\]\n]*\]")
 _CLOZE = re.compile(r"\{\{c\d+::(?P<text>.*?)(?:::(?P<hint>[^{}]*?))?\}\}", re.DOTALL)
 
 
@@ -96,14 +89,8 @@ def header(text: str) -> Export | None:
 
 
 def text_of(value: str) -> str:
-    """A field written as HTML, as text: breaks as new lines, no formatting tags."""
-    value = _SOUND.sub("", value)
-    value = _BREAK.sub("\n", value)
-    value = _BLOCK.sub("\n", value)
-    value = _FORMAT.sub("", value)
-    value = html.unescape(value.replace("&nbsp;", " ")).replace("\xa0", " ")
-    lines = [line.rstrip() for line in value.split("\n")]
-    return "\n".join(lines).strip()
+    """A field written as HTML, as Markdown text (``htmltext``, as for Anki packages)."""
+    return markdown_of(value)
 
 
 def cloze(question: str, extra: str) -> tuple[str, str] | None:

@@ -1,0 +1,182 @@
+"""The preview that steers: where questions were found, what was left, the option that fixes it.
+
+Every selector that has something to take in the file is run on it
+(``headings:N`` for each level it has, ``items`` and ``items:N`` for each
+depth, ``bold``, ``lines``, ``table:COLUMN``, ``details``, ``cells``) and
+each reading is measured the same way as the one the user previewed:
+the lines that ask and were taken, the questions that do not ask (a
+section title taken as a question). A selector is named when it takes
+clearly more asking lines, or leaves out non-asking ones, than the
+reading previewed (at least ``_MARGIN`` lines, or 3% of its questions;
+``_better`` says exactly when); ``lines`` only when nothing was taken.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from studybot.bank.importer import selectors
+from studybot.bank.importer.blocks import plain
+from studybot.bank.importer.draft import Draft, LimitReached, Parsed
+from studybot.bank.importer.layout import (
+    KIND_NAMES,
+    Layout,
+    Line,
+    layout,
+    row_cells,
+    table_header,
+)
+from studybot.bank.importer.marks import reads_as_question
+
+_MARGIN = 3  # asking lines (or non-asking questions) a suggestion must gain at least
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one way of reading the file takes."""
+
+    option: str  # "--questions items", or "" for the importer's own rules
+    questions: int
+    asking: int  # asking lines of the file taken as questions
+    non_asking: int  # questions taken whose text does not ask
+
+    @property
+    def score(self) -> int:
+        return self.asking - self.non_asking
+
+    def line(self) -> str:
+        return f"{self.questions} questions, {self.non_asking} non-asking"
+
+
+@dataclass(frozen=True)
+class Steer:
+    """What the preview says about the reading it shows, and the one it would rather suggest."""
+
+    found_in: tuple[tuple[str, int], ...]  # ("list items", 212), most first
+    asking_lines: int  # lines of the file that ask
+    missed: tuple[tuple[str, str], ...]  # (where, text) of each asking line not taken
+    current: Reading
+    others: tuple[Reading, ...]  # every selector tried, in the order tried
+    better: Reading | None  # the option to suggest, if one reads the file clearly better
+
+    def found_line(self) -> str:
+        return ", ".join(f"{count} {name}" for name, count in self.found_in) or "nothing"
+
+
+def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> Steer | None:
+    """Measure ``parsed`` (read with ``option``) and every selector on the file; None for records."""
+    if kind not in ("markdown", "notebook"):
+        return None
+    out = layout(path, text, kind)
+    if isinstance(out, Parsed):
+        return None
+    by_where = {out.where(line.index): line for line in out.found}
+    asking = {where for where, line in by_where.items() if line.asks}
+    current = _measure(option, parsed.drafts, asking)
+    others = tuple(
+        _measure(f"--questions {chosen}", drafts, asking)
+        for chosen, drafts in _tried(path, text, kind, out)
+    )
+    taken = {draft.where for draft in parsed.drafts}
+    missed = tuple(
+        (out.where(line.index), line.text)
+        for line in out.found
+        if line.asks and out.where(line.index) not in taken
+    )
+    return Steer(
+        found_in=_found_in(parsed.drafts, by_where),
+        asking_lines=len(asking),
+        missed=missed,
+        current=current,
+        others=others,
+        better=_better(current, [r for r in others if r.option != option]),
+    )
+
+
+def _measure(option: str, drafts: list[Draft], asking: set[str]) -> Reading:
+    taken = {draft.where for draft in drafts}
+    non_asking = sum(1 for draft in drafts if not reads_as_question(draft.question))
+    return Reading(option, len(drafts), len(taken & asking), non_asking)
+
+
+def _found_in(drafts: list[Draft], by_where: dict[str, Line]) -> tuple[tuple[str, int], ...]:
+    counts: Counter[str] = Counter()
+    for draft in drafts:
+        line = by_where.get(draft.where)
+        kind = line.kind if line else ("cell" if ":cell " in draft.where else "other")
+        counts[kind] += 1
+    named = []
+    for kind, count in counts.most_common():
+        one, many = KIND_NAMES.get(kind, ("other place", "other places"))
+        named.append((one if count == 1 else many, count))
+    return tuple(named)
+
+
+def _candidates(out: Layout) -> list[selectors.Selector]:
+    """The selectors that have something to take in this file."""
+    Selector = selectors.Selector
+    found = out.found
+    levels = sorted({line.level for line in found if line.kind == "heading"})
+    tried = [Selector("headings", level) for level in levels]
+    depths = sorted({line.level for line in found if line.kind == "item"})
+    if depths:
+        tried.append(Selector("items"))
+        tried += [Selector("items", depth) for depth in depths] if len(depths) > 1 else []
+    if any(line.bold for line in found if line.kind in ("paragraph", "item")):
+        tried.append(Selector("bold"))
+    if any(line.kind == "html" and "<summary" in line.raw.lower() for line in found):
+        tried.append(Selector("details"))
+    columns: dict[str, None] = {}  # the columns with a cell that asks, in the order met
+    for line in found:
+        if line.kind == "table" and line.asks:
+            header = table_header(out, line)
+            for name, cell in zip(header, row_cells(line), strict=False):
+                if name and reads_as_question(plain(cell).strip()):
+                    columns.setdefault(name, None)
+    tried += [Selector("table", column=name) for name in columns]
+    if out.notebook:
+        tried.append(Selector("cells"))
+    tried.append(Selector("lines"))
+    return tried
+
+
+def _tried(path: Path, text: str, kind: str, out: Layout):
+    for chosen in _candidates(out):
+        try:
+            if chosen.what == "cells":
+                drafts = selectors.read(path, text, kind, chosen).drafts
+            else:
+                drafts = selectors.take(out, chosen).drafts
+        except LimitReached:
+            continue
+        yield chosen, drafts
+
+
+def _better(current: Reading, others: list[Reading]) -> Reading | None:
+    """The reading to suggest, one that follows the file's structure and, by a margin:
+
+    - takes more asking lines and no more questions that do not ask, or
+    - takes no fewer asking lines and fewer that do not ask, while most of what it takes asks
+      (taking less is no way to take fewer that do not ask);
+
+    the best of them by asking lines less non-asking ones. ``lines`` (every asking line,
+    sub-questions inside answers too) is offered only when nothing else was taken.
+    """
+    margin = max(_MARGIN, current.questions * 3 // 100)
+
+    def better(r: Reading) -> bool:
+        more = r.asking >= current.asking + margin and r.non_asking <= current.non_asking
+        cleaner = (
+            r.asking >= current.asking
+            and r.non_asking <= current.non_asking - margin
+            and r.asking >= r.non_asking
+        )
+        return more or cleaner
+
+    structural = [r for r in others if r.option != "--questions lines" and better(r)]
+    best = max(structural, key=lambda r: (r.score, -r.questions), default=None)
+    if best is None and current.questions == 0:
+        best = next((r for r in others if r.option == "--questions lines" and r.asking), None)
+    return best

@@ -21,8 +21,9 @@ from typing import Any
 
 from studybot.bank.format import Bank, Chapter, Question, load_folder
 from studybot.bank.rubric import Claim, Number, PointRubric
+from studybot.bank.sources import Source
 
-FORMAT = 1  # of the JSON copy; a change of the types below must change it
+FORMAT = 2  # of the JSON copy; a change of the types below must change it
 _memo: dict[str, Bank] = {}  # digest -> the bank, for a process that loads it again
 
 
@@ -83,8 +84,9 @@ def _encode(loaded: Bank) -> dict[str, Any]:
 
 def _question(q: Question) -> list:
     rubric = [[[_claim(c) for c in point.claims], list(point.wrong)] for point in q.rubric]
+    sources = [[s.cite, s.ref, list(s.points)] for s in q.sources]
     return [q.id, q.chapter, q.question, list(q.key_points), list(q.tags), q.hint,
-            q.reference, q.label, rubric]  # fmt: skip
+            q.reference, q.label, rubric, sources]  # fmt: skip
 
 
 def _claim(c: Claim) -> list:
@@ -109,8 +111,11 @@ def _decode(data: dict[str, Any]) -> Bank:
                 PointRubric(tuple(_decode_claim(c) for c in claims), tuple(wrong))
                 for claims, wrong in rubric
             ),
+            sources=tuple(Source(cite, ref, tuple(backs)) for cite, ref, backs in sources),
         )
-        for i, chapter, text, points, tags, hint, reference, label, rubric in data["questions"]
+        for i, chapter, text, points, tags, hint, reference, label, rubric, sources in data[
+            "questions"
+        ]
     )
     chapters = tuple(Chapter(*c) for c in data["chapters"])
     return Bank(data["name"], data["title"], data["language"], chapters, questions)

@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from studybot.bank.rubric import PointRubric, parse_rubric
+from studybot.bank.sources import Source, check_rule, parse_sources
 from studybot.errors import BadInput, BankError, quoted
 
 SHIPPED = "default"
-QUESTION_KEYS = {"id", "question", "key_points", "tags", "hint", "reference", "label", "rubric"}
+TABLES = ("rubric", "sources")  # the [[questions.…]] tables under a question
+QUESTION_KEYS = {"id", "question", "key_points", "tags", "hint", "reference", "label", *TABLES}
 # (fewest, most) key points per question. The shipped bank is the answer key
 # users study from; an imported bank is the user's own list and may have none
 # (a live model answers it then).
@@ -38,6 +40,7 @@ class Question:
     reference: str | None = None  # an imported bank's reference answer, Markdown, kept whole
     label: str | None = None  # the source's own number when it differs from id, e.g. "4.1"
     rubric: tuple[PointRubric, ...] = ()  # one per key point, or none (graded by a term estimate)
+    sources: tuple[Source, ...] = ()  # where the points come from (bank.sources)
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,7 @@ def load_folder(folder: Path, name: str, key_points: tuple[int, int] = SHIPPED_K
         questions.extend(_chapter_questions(folder / file_name, chapter, key_points, problems))
     questions.sort(key=lambda q: q.id)
     problems.extend(check_questions(questions))
+    problems.extend(check_rule(index_path, index.get("sources"), questions))
     if not questions and not problems:
         problems.append(f"{index_path}: the bank has no questions")
     if problems:
@@ -332,6 +336,7 @@ def parse_question(
     rubric = parse_rubric(entry.get("rubric"), len(points), question_id, where, problems)
     if len(problems) > before:
         return None
+    sources = parse_sources(entry.get("sources"), len(points), question_id, where, problems)
     return Question(
         id=question_id,
         chapter=chapter.number,
@@ -339,6 +344,7 @@ def parse_question(
         key_points=tuple(p.strip() for p in points),
         tags=tuple(tags),
         rubric=rubric,
+        sources=sources,
         **optional,
     )
 
@@ -349,16 +355,14 @@ def _table_lines(lines: Sequence[str], name: str) -> list[int]:
     return [n for n, line in enumerate(lines, start=1) if pattern.match(line)]
 
 
-_RUBRIC_HEADER = re.compile(r"^\s*\[\[\s*questions\s*\.\s*rubric\s*\]\]")
-
-
 def _key_line(lines: Sequence[str], start: int, end: int, key: str | None) -> int:
-    if key is not None and key.startswith("rubric"):
+    if key is not None and key.split()[0] in TABLES:
         # "rubric" is the first [[questions.rubric]] table, "rubric 3" the third.
-        wanted = int(key.split()[1]) if " " in key else 1
+        table, wanted = key.split()[0], int(key.split()[1]) if " " in key else 1
+        header = re.compile(rf"^\s*\[\[\s*questions\s*\.\s*{table}\s*\]\]")
         seen = 0
         for number in range(start, min(end, len(lines) + 1)):
-            if _RUBRIC_HEADER.match(lines[number - 1]):
+            if header.match(lines[number - 1]):
                 seen += 1
                 if seen == wanted:
                     return number

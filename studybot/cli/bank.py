@@ -69,7 +69,7 @@ def list_(bank_ref: str | None, chapter: int | None, as_json: bool) -> None:
 @bank_option
 @json_option
 def show(number: int, bank_ref: str | None, as_json: bool) -> None:
-    """Show one question with its hint, key points and reference answer.
+    """Show one question with its hint, key points, reference answer and sources.
 
     \b
     Example:
@@ -90,6 +90,9 @@ def show(number: int, bank_ref: str | None, as_json: bool) -> None:
                 "hint": q.hint,
                 "reference": q.reference,
                 "label": q.label,
+                "sources": [
+                    {"cite": s.cite, "ref": s.ref, "points": list(s.points)} for s in q.sources
+                ],
             }
         )
         return
@@ -116,6 +119,12 @@ def show(number: int, bank_ref: str | None, as_json: bool) -> None:
         if q.key_points:
             console.print("\n参考答案：")
         console.print(Markdown(readable_math(q.reference)))  # formulas as written
+    if q.sources:
+        from studybot.bank.sources import lines
+
+        console.print("")
+        for line in lines(q.sources):
+            console.print(line, style="dim", markup=False)
     if q.tags:
         console.print(f"\n[dim]tags: {escape(', '.join(q.tags))}[/dim]")
 

@@ -228,6 +228,7 @@ def to_markdown(view: SessionView) -> str:
         "",
     ]
     recall = _recall(view)
+    cited = _sources(record.bank)
     shown: str | None = None  # the summary just printed, which the next segment starts from
     for segment in view.segments:
         lines += [f"## Segment {segment.index + 1}: Q{segment.first_id}–Q{segment.last_id}", ""]
@@ -253,6 +254,7 @@ def to_markdown(view: SessionView) -> str:
             if turn.flag_text:
                 lines += [f"> **Incomplete answer:** {turn.flag_text}", ""]
             lines += recall.get(question_id, [])
+            lines += cited.get(question_id, [])
             for item in view.followups_of(question_id):
                 asked = escape_html_like(item.question)
                 if not answered_follow_up(item.answer):  # kept, never answered: no stand-in text
@@ -292,6 +294,23 @@ def _recall(view: SessionView) -> dict[int, list[str]]:
         if g is not None and g.points:
             out[question_id] += [*_point_marks(g.points), ""]
     return out
+
+
+def _sources(bank_name: str) -> dict[int, list[str]]:
+    """Question id -> Markdown list of where its key points come from; {} for a bank now gone."""
+    from studybot import bank as banks
+    from studybot.bank.sources import lines
+    from studybot.errors import BadInput, BankError
+
+    try:
+        loaded = banks.load(bank_name or None)
+    except (BankError, BadInput):
+        return {}  # an imported bank deleted since: the notes are the session alone
+    return {
+        q.id: [*(f"- {escape_html_like(line)}" for line in lines(q.sources)), ""]
+        for q in loaded.questions
+        if q.sources
+    }
 
 
 MARK_LEGEND = "✓ 答到 · ½ 部分 · ✗ 没答 · ⚠ 说错"

@@ -117,6 +117,7 @@ def test_bank_list_and_show_json(invoke):
         "hint",
         "reference",
         "label",
+        "sources",
     }
     assert shown["id"] == 34 and shown["chapter"] == 3
     missing = invoke("bank", "show", "201")

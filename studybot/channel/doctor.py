@@ -290,7 +290,7 @@ def _long_history(
     settings: Settings, bank: Bank, ask: Asker, control: Question
 ) -> list[tuple[Question, str]]:
     """Every earlier question with its answer-key answer, trimmed to fit the window."""
-    from studybot.channel.providers.offline import answer_text
+    from studybot.bank.key import answer_text
 
     room = settings.context_window - settings.max_output_tokens
     history = [(q, answer_text(q)) for q in bank.questions if q.id < control.id]

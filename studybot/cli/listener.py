@@ -315,7 +315,7 @@ class TerminalListener:
         self._write_pending()
         if not self._close_stream():
             self._say("")
-        from studybot.channel.providers.offline import answered_follow_up
+        from studybot.bank.key import answered_follow_up
 
         if not answered_follow_up(follow_up.answer):  # offline: no request, no figures
             echo("follow-up saved, not answered (offline)", meaning="tokens")

@@ -17,8 +17,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from studybot.bank import Bank, Question
+from studybot.bank.key import summary_text
 from studybot.channel.config import Settings
-from studybot.channel.providers.offline import summary_text
 from studybot.costs.cache.rules import resolve
 from studybot.costs.prices import Cost, Price
 from studybot.costs.strategy import Sent, Strategy

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 
 from studybot.bank import Bank, Question
+from studybot.bank.key import answer_text, has_answer, summary_text
 from studybot.channel.config import Settings
-from studybot.channel.providers.offline import answer_text, has_answer, summary_text
 from studybot.costs import tokens
 from studybot.costs.cache.rules import resolve
 from studybot.costs.prices import Price

@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from studybot.bank import Question
+from studybot.bank.key import answer_text, has_answer
 from studybot.channel.config import Settings
-from studybot.channel.providers.offline import answer_text, has_answer
 from studybot.costs import tokens
 from studybot.errors import BadInput, ContextOverflow
 from studybot.learn import grading as grade
@@ -356,7 +356,7 @@ def summarise(
     except ContextOverflow:
         # A session whose summary cannot be written could never complete: carry an
         # extractive summary of the key points instead (no request, no usage).
-        from studybot.channel.providers.offline import summary_text
+        from studybot.bank.key import summary_text
 
         reply = Reply(summary_text(questions, lines=prompt.SUMMARY_LINES), usage=Usage(0, 0))
     summary = prompt.clip_summary(reply.text)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from studybot import bank
+from studybot.bank.key import answer_text
 from studybot.channel import config, files
-from studybot.channel.providers.offline import answer_text
 from studybot.costs import strategy, tokens
 from studybot.costs.cache.rules import resolve
 from studybot.costs.prices import Price

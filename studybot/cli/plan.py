@@ -159,9 +159,6 @@ def plan(
         "currency": currency,
     }
     price = prices.for_model(settings.model, files.price_tables(), given)
-    if answer_tokens is None and settings.live:
-        # A live model's answers are not the answer key's; project its expected length.
-        answer_tokens = settings.answer_tokens
     bank = banks.load(bank_ref)
     if mode == "interview":
         from studybot.study import interview_plan

@@ -237,26 +237,27 @@ class _Question:
         question = self.question
         text, source, usage, latency = probing.offline_text(target), probing.RUBRIC, None, 0.0
         thrown = NONE_DISCARDED
-        if self.study.provider.live:
-            messages = self.conversation.side(probing.request(question, attempt, current, target))
-            started = time.perf_counter()
-            try:
-                reply = self.study.provider.probe(messages, question=question)
-            except StudybotError as exc:  # the answer is saved: a failed probe is no stop
-                self.listener.notice(
-                    f"the probe request failed ({exc.message}); asking from the rubric"
-                )
-                reply, thrown = None, exc.discarded or NONE_DISCARDED
+        # A provider that declines (the answer key) returns None: the rubric asks.
+        messages = self.conversation.side(probing.request(question, attempt, current, target))
+        started = time.perf_counter()
+        try:
+            reply = self.study.provider.probe(messages, question=question)
+        except StudybotError as exc:  # the answer is saved: a failed probe is no stop
+            self.listener.notice(
+                f"the probe request failed ({exc.message}); asking from the rubric"
+            )
+            reply, thrown = None, exc.discarded or NONE_DISCARDED
             latency = (time.perf_counter() - started) * 1000
-            if reply is not None:  # sent, whatever came back: its requests count
-                read = reply.text[: probing.PROBE_READ_CHARS]  # the local count stops there too
-                usage = tokens.settle(reply.usage, messages, read).usage
-                thrown = reply.discarded
-            if reply is not None and reply.text.strip():
-                text, cut = probing.model_text(reply.text)
-                if cut:
-                    self.listener.notice(cut)
-                source = probing.MODEL
+        if reply is not None:  # sent, whatever came back: its requests count
+            latency = (time.perf_counter() - started) * 1000
+            read = reply.text[: probing.PROBE_READ_CHARS]  # the local count stops there too
+            usage = tokens.settle(reply.usage, messages, read).usage
+            thrown = reply.discarded
+        if reply is not None and reply.text.strip():
+            text, cut = probing.model_text(reply.text)
+            if cut:
+                self.listener.notice(cut)
+            source = probing.MODEL
         return ProbeRecord(
             session_id=self.session.id,
             question_id=question.id,

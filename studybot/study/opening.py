@@ -173,7 +173,13 @@ def begin(
         bank_key=study.key,
     )
     chosen = selection.kept(
-        questions, chapters=choice.chapters, tags=choice.tags, ids=choice.ids, weak=choice.weak
+        questions,
+        first=choice.first,
+        last=choice.last,
+        chapters=choice.chapters,
+        tags=choice.tags,
+        ids=choice.ids,
+        weak=choice.weak,
     )
     mode = mode or ("quiz" if quiz else "read")
     attended(mode, answerer)

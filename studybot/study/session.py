@@ -162,13 +162,41 @@ def cut(
 
 
 def answer_lengths(
-    questions: Sequence[Question], settings: Settings, live: bool
+    questions: Sequence[Question], settings: Settings, live: bool, given: int | None = None
 ) -> dict[int, int] | int:
-    """The answer tokens a cut projects: offline, each answer key's own length."""
-    if not live:
-        later = settings.answer_tokens  # for those answered live later (resume)
-        return {q.id: tokens.count(answer_text(q)) if has_answer(q) else later for q in questions}
-    return settings.answer_tokens
+    """The answer tokens a cut projects, one figure or per question (``projected_answers``)."""
+    length = projected_length(settings, live, given)
+    if length is not None:
+        return length
+    return {
+        q.id: tokens.count(answer_text(q)) if has_answer(q) else settings.answer_tokens
+        for q in questions
+    }
+
+
+def projected_answers(
+    questions: Sequence[Question], settings: Settings, live: bool, given: int | None = None
+) -> dict[int, str]:
+    """Each question's answer as run, plan and the interview plan project it.
+
+    ``given`` (``--answer-tokens``) for every question; else, live, the
+    expected ``answer_tokens``; offline, the answer key's own answer, and the
+    live length where the key has none (a live resume answers it). A live
+    model's words are unknown: a stand-in of exactly that many tokens (" x"
+    is one token each) gives every count the right length.
+    """
+    length = projected_length(settings, live, given)
+    stand_in = " x" * (settings.answer_tokens if length is None else length)
+    if length is not None:
+        return {q.id: stand_in for q in questions}
+    return {q.id: answer_text(q) if has_answer(q) else stand_in for q in questions}
+
+
+def projected_length(settings: Settings, live: bool, given: int | None) -> int | None:
+    """One answer length for every question, or None: the offline answer key's own lengths."""
+    if given is not None:
+        return given
+    return settings.answer_tokens if live else None
 
 
 def run(study: Study, store: Store, session: SessionRecord, listener: Listener) -> SessionRecord:

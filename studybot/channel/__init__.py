@@ -6,5 +6,5 @@ key and model (``checks``), the providers behind one complete contract
 (``providers``: offline answer key and any OpenAI-compatible endpoint) and
 channel diagnosis (``doctor``).
 
-May import: bank, costs, storage and the shared modules; never learn, study, output or cli.
+May import: learn, bank, costs, storage and the shared modules; never study, output or cli.
 """

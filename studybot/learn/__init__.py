@@ -12,6 +12,6 @@ ratings and what is due
 probes (``probes``). The tables live in the
 store; this package decides what goes in them.
 
-May import: channel (the provider contract), bank, costs, storage and the
-shared modules; never study, output or cli.
+May import: bank, costs, storage and the shared modules; never channel, study,
+output or cli (what grading needs of a provider is ``live_grade.Judge``).
 """

@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import Any, Protocol
 
 from studybot.bank import Question
-from studybot.channel.providers.base import Provider
 from studybot.costs import tokens
 from studybot.errors import StudybotError
 from studybot.learn import rubric
@@ -37,7 +37,7 @@ from studybot.learn.grading import (
     score,
 )
 from studybot.learn.marks import CONTRADICTED, MISSED, STATES, clip
-from studybot.types import NONE_DISCARDED, Messages, Usage
+from studybot.types import NONE_DISCARDED, Messages, Reply, Usage
 
 EVIDENCE_CHARS = 80  # a live quote is clipped to this many characters
 ADVICE_CHARS = 200  # a live advice line is clipped to this many characters
@@ -46,6 +46,21 @@ ADVICE_CHARS = 200  # a live advice line is clipped to this many characters
 # (JSON, then the local token count) would cost memory and time for nothing.
 REPLY_CHARS = 50_000
 NOTE_CHARS = 160  # what a grade's note quotes of a malformed reply's fault
+
+
+class Judge(Protocol):
+    """What grading needs of a provider (``channel.providers.base.Provider`` has it)."""
+
+    def grade(
+        self,
+        messages: Messages,
+        *,
+        question: Question,
+        schema: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+    ) -> Reply | None:
+        """A JSON judgement of the attempt in the side request ``messages``; None: declined."""
+        ...
 
 
 _ASK = """请给用户对上面这道题的作答评分，不要重新作答。
@@ -275,7 +290,7 @@ def key_claims(question: Question) -> tuple[str | None, ...]:
 
 
 def judge(
-    provider: Provider,
+    provider: Judge,
     offline: OfflineGrader,
     messages: Messages,
     question: Question,

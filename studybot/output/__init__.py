@@ -5,5 +5,5 @@ Owns Markdown notes and JSON (``export``), an interview's report (``interview``)
 (``plots``). Everything renders from one ``SessionView``; ``writing`` puts
 it in a file safely.
 
-May import: study, learn, channel, bank, costs, storage and the shared modules; never cli.
+May import: study, channel, learn, bank, costs, storage and the shared modules; never cli.
 """

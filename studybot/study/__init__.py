@@ -8,5 +8,5 @@ chooses (``selection``), resume rules (``resuming``), carried summaries
 (``carry``), turn rows from replies (``answers``), a plan's projected requests
 (``projection``), the mock interview (``interview``, ``interview_plan``) and a past session rebuilt (``recorded``).
 
-May import: learn, channel, bank, costs, storage and the shared modules; never cli or output.
+May import: channel, learn, bank, costs, storage and the shared modules; never cli or output.
 """

@@ -102,7 +102,9 @@ def settings_checks(settings: Settings) -> list[Check]:
         return [Check("local", True, f"found {found}; model {settings.model}"), *problems]
     facts = channel.key_facts(settings)
     # A key's own problems are reported on the key's line, not also as "ok key".
-    key_problems = channel.lint_key(facts.variable, settings.api_key()) if facts.usable else []
+    key_problems = (
+        channel.lint_key(facts.variable, settings.api_key() or "") if facts.usable else []
+    )
     on_key = {problem.message for problem in key_problems}
     checks = [
         Check(

@@ -313,6 +313,7 @@ def import_(
         else:
             importing.print_preview(data)
         return
+    assert name is not None  # given, or only previewed above
     report = importer.inspect(file, name=name, force=force, mapping=pairs, level=level)
     importing.save(report, file, name, force, as_json)
 
@@ -353,8 +354,8 @@ def banks_(as_json: bool) -> None:
 
     table = Table("name", "questions", "chapters", "title", box=None)
     for row in rows:
-        title = Text(row["title"]) if row["title"] else Text(f"broken: {row['error']}", "red")
-        table.add_row(row["name"], str(row["questions"]), str(row["chapters"]), title)
+        title = Text(str(row["title"])) if row["title"] else Text(f"broken: {row['error']}", "red")
+        table.add_row(str(row["name"]), str(row["questions"]), str(row["chapters"]), title)
     stdout_console().print(table)
 
 

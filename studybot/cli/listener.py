@@ -14,6 +14,8 @@ show in read mode, and in a quiz only with ``--stats``.
 from __future__ import annotations
 
 import sys
+from contextlib import AbstractContextManager
+from typing import Any
 
 from studybot.cli import reveal, terminal
 from studybot.cli.common import stderr_console, stdout_console
@@ -70,7 +72,7 @@ class TerminalListener:
         self.pending: list[str] = []  # a piped answer's text, written when its reply is whole
         self.reopen = False  # an abandoned answer was taken off the screen; its retry is drawn
         self.held: list[str] | None = None  # an answer key kept for the reveal (offline quiz)
-        self.waiting = None  # the spinner of a summary in the making
+        self.waiting: AbstractContextManager[Any] | None = None  # a summary's spinner, if one turns
         self.segment_shown: int | None = None
         self.summary_shown: str | None = None  # the summary just printed, not printed again
         self.recap = False  # asking a rating an earlier run left out: no follow-up
@@ -337,8 +339,9 @@ class TerminalListener:
 
     def summary_started(self, segment) -> None:
         if not self.quiet and self.err.is_terminal:
-            self.waiting = spinner(self.err, f"writing the summary of segment {segment.index + 1}…")
-            self.waiting.__enter__()
+            waiting = spinner(self.err, f"writing the summary of segment {segment.index + 1}…")
+            waiting.__enter__()
+            self.waiting = waiting
 
     def summary_made(self, segment, summary: str) -> None:
         self._stop_waiting()

@@ -37,7 +37,7 @@ STYLES = {
     "ok": "green",
     "code": CODE_STYLE,
 }
-CLICK_STYLES = {  # the same meanings for lines written with click.echo
+CLICK_STYLES: dict[str, dict[str, Any]] = {  # the same meanings for lines written with click.echo
     "question": {"fg": "cyan", "bold": True},
     "segment": {"fg": "magenta", "bold": True},
     "summary": {"dim": True},

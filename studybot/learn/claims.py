@@ -58,8 +58,9 @@ class Claim:
             opposite=Alias.of(rubric.opposite) if rubric.opposite else None,
             ordered=rubric.ordered,
             implied=asked.look(subject).state == FOUND,
-            object_implied=bool(rubric.object)
-            and asked.look(Alias.of(rubric.object)).state == FOUND,
+            object_implied=bool(
+                rubric.object and asked.look(Alias.of(rubric.object)).state == FOUND
+            ),
             zh=rubric.zh,
             en=rubric.en,
         )

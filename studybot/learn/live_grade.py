@@ -168,9 +168,10 @@ def parse(
         raise Malformed(f"an empty points list, expected {len(points)} points")
     marks: dict[int, tuple[str, str]] = {}
     items = [item if isinstance(item, dict) else {} for item in data["points"]]
-    numbers = [item.get("n") for item in items]
-    if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+    given = [item.get("n") for item in items]
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in given):
         raise Malformed("a point without an integer n")
+    numbers = [n for n in given if isinstance(n, int)]  # every one of them
     if len(items) == len(points) and sorted(numbers) != list(range(1, len(points) + 1)):
         # Exactly one mark per point but numbered over again (a grammar that lets a small
         # model repeat n = 1): the marks stand in the order the points were asked.

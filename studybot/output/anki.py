@@ -129,7 +129,7 @@ def write_package(view: SessionView, path: Path) -> int:
         ],
         css=CARD_CSS,
     )
-    decks: dict[str, object] = {}
+    decks: dict[str, genanki.Deck] = {}
     made = cards(view)
     for card in made:
         if card.deck not in decks:

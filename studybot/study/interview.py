@@ -177,7 +177,7 @@ class _Question:
             estimate = self._graded(attempt)
             record = answers.grade_record(session.id, question.id, attempt, estimate)
             store.record_grade(record)
-            self.listener.answer_timed(question, saved.seconds, estimate)
+            self.listener.answer_timed(question, round(seconds, 1), estimate)
             current = first = estimate  # as graded, kept here: not read back
         else:  # answered before the session stopped: its grade (probes may have lifted it)
             record = store.grades(session.id)[question.id]

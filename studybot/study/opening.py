@@ -190,7 +190,7 @@ def begin(
         store,
         questions,
         mode=mode,
-        carried=carried and carried.summary,
+        carried=carried.summary if carried else None,
         selection=chosen,
         extra=extra,
     )

@@ -108,6 +108,6 @@ def _segmented(
         last = index == len(parts) - 1
         written = prompt.clip_summary(summary_text(asked, lines=prompt.SUMMARY_LINES))
         for item in requests(prefix, summary, turns, summarise=not last):
-            completion = written if item.kind == "summary" else answers[item.question_id]
+            completion = written if item.question_id is None else answers[item.question_id]
             yield Sent(item.kind, item.question_id, index, item.messages, completion)
         summary = written

@@ -6,23 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from studybot import bank
 from studybot.learn import progress, review
-from studybot.storage.store import Store
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def store(studybot_home):
-    opened = Store.open()
-    yield opened
-    opened.close()
-
-
-@pytest.fixture(scope="module")
-def shipped():
-    return bank.load()
 
 
 def rate(store, question_id, rating, at, grade=None, bank_key="default"):

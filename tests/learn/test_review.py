@@ -16,13 +16,6 @@ from studybot.storage.store import DB_NAME, Store
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def store(studybot_home):
-    opened = Store.open()
-    yield opened
-    opened.close()
-
-
 def new_session(store: Store) -> int:
     return store.new_session(
         bank="default",

@@ -53,14 +53,13 @@ def asked(server: OpenAIServer) -> list[str]:
     return [m for m in lasts if "总结" not in m]
 
 
-@pytest.fixture
-def server(studybot_home):
-    studybot_home.mkdir(parents=True, exist_ok=True)
-    (studybot_home / "config.toml").write_text(
-        "retry_backoff = 0.001\nstream_idle_timeout = 5\nmax_retries = 1\n", encoding="utf-8"
-    )
-    with OpenAIServer(key=KEY, models=[MODEL], answer=slow_answer) as running:
-        yield running
+# The server of the `server` fixture (tests/conftest.py).
+SERVER = {
+    "key": KEY,
+    "models": [MODEL],
+    "answer": slow_answer,
+    "config": "retry_backoff = 0.001\nstream_idle_timeout = 5\nmax_retries = 1\n",
+}
 
 
 def live(server: OpenAIServer) -> tuple[str, ...]:

@@ -22,13 +22,6 @@ from studybot.types import Usage
 PREFIX = "系统前缀：只答本题。"
 
 
-@pytest.fixture
-def store(studybot_home):
-    opened = Store.open()
-    yield opened
-    opened.close()
-
-
 def new_session(store: Store, segments=((1, 2, 3), (4, 5)), prefix: str = PREFIX) -> int:
     ids = [q for part in segments for q in part]
     return store.new_session(

@@ -115,3 +115,34 @@ def server(request, monkeypatch, studybot_home):
         (studybot_home / "config.toml").write_text(config, encoding="utf-8")
     with OpenAIServer(**options) as running:
         yield running
+
+
+@pytest.fixture
+def rate(studybot_home):
+    """Record a rating of ``question_id`` as the learner gave it ``at`` (default: now).
+
+    Through ``store`` when given, else a store opened for the one rating;
+    ``extra``: the rest of ``learn.review.record_review`` (attempt, session_id).
+    """
+    from studybot.learn import review
+    from studybot.storage.store import Store
+
+    def record(
+        question_id, rating, at=None, *, grade=None, bank_key="default", store=None, **extra
+    ):
+        opened = store or Store.open()
+        try:
+            return review.record_review(
+                opened,
+                bank=bank_key,
+                question_id=question_id,
+                rating=rating,
+                grade=grade,
+                now=at,
+                **extra,
+            )
+        finally:
+            if store is None:
+                opened.close()
+
+    return record

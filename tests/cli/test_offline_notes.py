@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_terminal import PROMPT, finish, spawn
+from terminal import PROMPT, finish, spawn
 
 from studybot import bank
 from studybot.bank.key import FOLLOW_UP_NOT_ANSWERED

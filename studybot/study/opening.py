@@ -161,26 +161,16 @@ def begin(
 
     # Only --weak reads the review log; a home that has none has nothing rated yet.
     weak_from = Store.open() if choice.weak is not None and Store.exists() else None
-    questions = selection.choose(
-        study.bank,
-        weak_from,
-        first=choice.first,
-        last=choice.last,
-        chapters=choice.chapters,
-        tags=choice.tags,
-        ids=choice.ids,
-        weak=choice.weak,
-        bank_key=study.key,
-    )
-    chosen = selection.kept(
-        questions,
-        first=choice.first,
-        last=choice.last,
-        chapters=choice.chapters,
-        tags=choice.tags,
-        ids=choice.ids,
-        weak=choice.weak,
-    )
+    flags: dict[str, Any] = {  # what the user chose, as choose and kept both read it
+        "first": choice.first,
+        "last": choice.last,
+        "chapters": choice.chapters,
+        "tags": choice.tags,
+        "ids": choice.ids,
+        "weak": choice.weak,
+    }
+    questions = selection.choose(study.bank, weak_from, bank_key=study.key, **flags)
+    chosen = selection.kept(questions, **flags)
     mode = mode or ("quiz" if quiz else "read")
     attended(mode, answerer)
     store = weak_from or Store.open()

@@ -14,13 +14,11 @@ show in read mode, and in a quiz only with ``--stats``.
 from __future__ import annotations
 
 import sys
-from contextlib import AbstractContextManager
-from typing import Any
 
 from studybot.cli import reveal, terminal
 from studybot.cli.common import stderr_console, stdout_console
 from studybot.cli.markdown_stream import MarkdownStream
-from studybot.cli.render import STYLES, PrintableStream, echo, number, spinner
+from studybot.cli.render import STYLES, PrintableStream, Spinner, echo, number, spinner
 from studybot.cli.turn_table import turn_line
 from studybot.learn.review import RATINGS as RATING_NAMES
 from studybot.study.checking import ATTEMPT_CHARS
@@ -72,7 +70,7 @@ class TerminalListener:
         self.pending: list[str] = []  # a piped answer's text, written when its reply is whole
         self.reopen = False  # an abandoned answer was taken off the screen; its retry is drawn
         self.held: list[str] | None = None  # an answer key kept for the reveal (offline quiz)
-        self.waiting: AbstractContextManager[Any] | None = None  # a summary's spinner, if one turns
+        self.waiting: Spinner | None = None  # a summary's spinner, if one turns
         self.segment_shown: int | None = None
         self.summary_shown: str | None = None  # the summary just printed, not printed again
         self.recap = False  # asking a rating an earlier run left out: no follow-up

@@ -226,7 +226,10 @@ def _printable_console():
     return _console_class
 
 
-def spinner(target, text: str) -> AbstractContextManager[Any]:
+Spinner = AbstractContextManager[Any]  # a spinner turning while its block runs
+
+
+def spinner(target, text: str) -> Spinner:
     """A spinner on ``target`` (a rich Console) while the block runs; nothing off a terminal."""
     if not target.is_terminal:
         return nullcontext()

@@ -133,7 +133,7 @@ def reply(body: dict) -> str:
     from scripted import interviewer_reply
 
     from studybot import bank
-    from studybot.channel.providers.offline import answer_text
+    from studybot.bank.key import answer_text
     from studybot.study.prompt import INTERVIEW_ASK
 
     last = (body.get("messages") or body.get("input"))[-1]["content"]

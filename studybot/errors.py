@@ -16,6 +16,11 @@ turns each into one line on stderr, a hint, and the exit code it names::
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from studybot.types import Discarded
+
 # The exit codes, each named once.
 OK = 0
 FAILURE = 1  # a failure at run time
@@ -48,7 +53,7 @@ class StudybotError(Exception):
         self.hint = hint
         # a provider's failure: the requests it sent in vain (a types.Discarded), so that a
         # caller who carries on (a side request's fallback) can still count them
-        self.discarded = None
+        self.discarded: Discarded | None = None
 
 
 class BadInput(StudybotError):

@@ -20,6 +20,7 @@ import os
 import signal
 import sqlite3
 import sys
+import typing
 
 from studybot.errors import FAILURE, INTERRUPTED, OK, StudybotError
 
@@ -141,9 +142,9 @@ def _encodable_streams() -> None:
     codecs.register_error("studybot-escape", escaped)
     for stream, errors in ((sys.stdout, "studybot-escape"), (sys.stderr, "studybot-escape")):
         with contextlib.suppress(AttributeError, ValueError, OSError):
-            stream.reconfigure(errors=errors)
+            typing.cast(io.TextIOWrapper, stream).reconfigure(errors=errors)
     with contextlib.suppress(AttributeError, ValueError, OSError):
-        sys.stdin.reconfigure(errors="replace")
+        typing.cast(io.TextIOWrapper, sys.stdin).reconfigure(errors="replace")
 
 
 def _release_stdout() -> None:

@@ -118,3 +118,44 @@ def test_nothing_asks_a_provider_its_name():
 def test_type_ignores_do_not_grow(limit):
     count = sum(text.count("type: ignore") for text in sources().values())
     assert count <= limit
+
+
+# The packages whose docstrings name their modules; bank/importer's docstring is the
+# importer's own (issue 34), checked once that issue lands.
+MAPPED = (*STAGES, "channel/providers", "costs/cache", "costs/kv")
+NAMED = re.compile(r"``([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_.]*)?``")
+
+
+def modules_of(package: Path) -> set[str]:
+    """A package's modules and subpackages, by name."""
+    found = {p.stem for p in package.glob("*.py") if p.name != "__init__.py"}
+    return found | {p.name for p in package.iterdir() if (p / "__init__.py").exists()}
+
+
+@pytest.mark.parametrize("package", MAPPED)
+def test_each_package_docstring_names_exactly_its_modules(package):
+    text = (PACKAGE / package / "__init__.py").read_text(encoding="utf-8")
+    docstring = re.match(r'\s*"""(.*?)"""', text, re.S).group(1)
+    # ``name`` or ``name.attribute`` in double backquotes names a module of this package.
+    named = set(NAMED.findall(docstring))
+    assert named == modules_of(PACKAGE / package), (
+        f"studybot/{package}: names no such module {sorted(named - modules_of(PACKAGE / package))}"
+        f", leaves out {sorted(modules_of(PACKAGE / package) - named)}"
+    )
+
+
+def test_the_architecture_page_names_every_package_and_the_provider_contract():
+    from studybot.channel.providers.base import Provider
+
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for package in (*MAPPED, "bank/importer"):
+        assert f"`{package}/`" in page, f"docs/architecture.md does not name {package}/"
+    methods = {
+        name
+        for name, value in vars(Provider).items()
+        if callable(value) and not name.startswith("_")
+    }
+    assert methods == {"warm", "answer", "pose", "follow_up", "summarise", "grade", "probe"}
+    contract = page.split("## Where to add")[1].split("- **an importer")[0]
+    for method in methods:
+        assert f"`{method}`" in contract, f"the provider contract on the page leaves out {method}"

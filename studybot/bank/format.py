@@ -340,7 +340,7 @@ def parse_question(
     return Question(
         id=question_id,
         chapter=chapter.number,
-        question=text.strip(),
+        question=str(text).strip(),  # text checked above
         key_points=tuple(p.strip() for p in points),
         tags=tuple(tags),
         rubric=rubric,

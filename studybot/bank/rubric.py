@@ -136,10 +136,11 @@ def _claim(table: dict[str, Any], here: str, problems: list[str]) -> Claim | Non
         text = table.get(key)
         if not isinstance(text, str) or not text.strip():
             problems.append(f"{here}: {key} must be the claim as one sentence")
-    if len(problems) > before:
+    subject = aliases["subject"]
+    if len(problems) > before or subject is None:  # a claim without its subject is a problem
         return None
     return Claim(
-        subject=aliases["subject"],
+        subject=subject,
         relation=aliases["relation"],
         object=aliases["object"],
         value=value,

@@ -102,7 +102,9 @@ def settings_checks(settings: Settings) -> list[Check]:
         return [Check("local", True, f"found {found}; model {settings.model}"), *problems]
     facts = channel.key_facts(settings)
     # A key's own problems are reported on the key's line, not also as "ok key".
-    key_problems = channel.lint_key(facts.variable, settings.api_key()) if facts.usable else []
+    key_problems = (
+        channel.lint_key(facts.variable, settings.api_key() or "") if facts.usable else []
+    )
     on_key = {problem.message for problem in key_problems}
     checks = [
         Check(
@@ -290,7 +292,7 @@ def _long_history(
     settings: Settings, bank: Bank, ask: Asker, control: Question
 ) -> list[tuple[Question, str]]:
     """Every earlier question with its answer-key answer, trimmed to fit the window."""
-    from studybot.channel.providers.offline import answer_text
+    from studybot.bank.key import answer_text
 
     room = settings.context_window - settings.max_output_tokens
     history = [(q, answer_text(q)) for q in bank.questions if q.id < control.id]

@@ -58,7 +58,7 @@ def grader_settings(settings: Settings) -> Settings | None:
     """
     if not settings.side:
         return None
-    values = dict(settings.side)
+    values: dict[str, Any] = dict(settings.side)
     if "base_url" in values:
         values["base_url"] = values["base_url"].rstrip("/")
     grader = replace(settings, **values, grader="", provider="", offline=False, engine="")

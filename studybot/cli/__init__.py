@@ -1,13 +1,18 @@
-"""The ``studybot`` command: parse options, call the library, render results.
+"""The `studybot` command: parse options, call the library, render results.
 
 One module per user verb group (``run`` for run/resume, ``review`` for
-review/due/progress, ``grade``, ``plan`` with ``plan_report``, ``sessions`` for
-sessions/show with ``session_report``, ``export``, ``bank``, ``kv``, ``cache``,
-``config``, ``doctor``), plus the terminal (``listener``, ``terminal``, ``render``,
-``markdown_stream``) and the shared options (``common``).
+review/due/progress, ``interview``, ``grade``, ``plan`` with what it prints
+in ``plan_report``, ``sessions`` for sessions/show with ``session_report``
+and its per-turn table ``turn_table``, ``export``, ``bank`` with what import
+and validate print in ``importing``, ``kv``, ``cache``, ``config``,
+``doctor``), plus the terminal (``listener`` for a run, ``interviewer`` for
+an interview, ``reveal`` for a quiz's marks, ``terminal`` for keys and
+lines, ``render`` for what a terminal shows, ``wrap`` for CJK-aware line
+breaks, ``columns`` for tables that fit, ``markdown_stream`` for a streamed
+answer) and the shared options (``common``).
 Only click is imported at start-up; each command imports what it needs
-when it runs, so ``studybot --help`` never loads openai, torch or rich.
-Every error ends in ``studybot.launch.handle``: one line, a hint, an exit code.
+when it runs, so `studybot --help` never loads openai, torch or rich.
+Every error ends in `studybot.launch.handle`: one line, a hint, an exit code.
 
 May import: every stage; nothing imports cli.
 """

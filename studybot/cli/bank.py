@@ -292,8 +292,8 @@ def banks_(as_json: bool) -> None:
 
     table = Table("name", "questions", "chapters", "title", box=None)
     for row in rows:
-        title = Text(row["title"]) if row["title"] else Text(f"broken: {row['error']}", "red")
-        table.add_row(row["name"], str(row["questions"]), str(row["chapters"]), title)
+        title = Text(str(row["title"])) if row["title"] else Text(f"broken: {row['error']}", "red")
+        table.add_row(str(row["name"]), str(row["questions"]), str(row["chapters"]), title)
     stdout_console().print(table)
 
 

@@ -18,7 +18,7 @@ import sys
 from studybot.cli import reveal, terminal
 from studybot.cli.common import stderr_console, stdout_console
 from studybot.cli.markdown_stream import MarkdownStream
-from studybot.cli.render import STYLES, PrintableStream, echo, number, spinner
+from studybot.cli.render import STYLES, PrintableStream, Spinner, echo, number, spinner
 from studybot.cli.turn_table import turn_line
 from studybot.learn.review import RATINGS as RATING_NAMES
 from studybot.study.checking import ATTEMPT_CHARS
@@ -70,7 +70,7 @@ class TerminalListener:
         self.pending: list[str] = []  # a piped answer's text, written when its reply is whole
         self.reopen = False  # an abandoned answer was taken off the screen; its retry is drawn
         self.held: list[str] | None = None  # an answer key kept for the reveal (offline quiz)
-        self.waiting = None  # the spinner of a summary in the making
+        self.waiting: Spinner | None = None  # a summary's spinner, if one turns
         self.segment_shown: int | None = None
         self.summary_shown: str | None = None  # the summary just printed, not printed again
         self.recap = False  # asking a rating an earlier run left out: no follow-up
@@ -316,7 +316,7 @@ class TerminalListener:
         self._write_pending()
         if not self._close_stream():
             self._say("")
-        from studybot.channel.providers.offline import answered_follow_up
+        from studybot.bank.key import answered_follow_up
 
         if not answered_follow_up(follow_up.answer):  # offline: no request, no figures
             echo("follow-up saved, not answered (offline)", meaning="tokens")
@@ -338,8 +338,9 @@ class TerminalListener:
 
     def summary_started(self, segment) -> None:
         if not self.quiet and self.err.is_terminal:
-            self.waiting = spinner(self.err, f"writing the summary of segment {segment.index + 1}…")
-            self.waiting.__enter__()
+            waiting = spinner(self.err, f"writing the summary of segment {segment.index + 1}…")
+            waiting.__enter__()
+            self.waiting = waiting
 
     def summary_made(self, segment, summary: str) -> None:
         self._stop_waiting()

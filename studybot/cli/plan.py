@@ -169,9 +169,6 @@ def plan(
         "currency": currency,
     }
     price = prices.for_model(settings.model, files.price_tables(), given)
-    if answer_tokens is None and settings.live:
-        # A live model's answers are not the answer key's; project its expected length.
-        answer_tokens = settings.answer_tokens
     bank = banks.load(bank_ref)
     choice = Choice(first, last, tuple(chapter), tuple(tags), tuple(ids), weak)
     questions, _ = chosen_questions(bank, choice, bank_key(bank_ref) or bank.name)

@@ -37,7 +37,7 @@ STYLES = {
     "ok": "green",
     "code": CODE_STYLE,
 }
-CLICK_STYLES = {  # the same meanings for lines written with click.echo
+CLICK_STYLES: dict[str, dict[str, Any]] = {  # the same meanings for lines written with click.echo
     "question": {"fg": "cyan", "bold": True},
     "segment": {"fg": "magenta", "bold": True},
     "summary": {"dim": True},
@@ -226,7 +226,10 @@ def _printable_console():
     return _console_class
 
 
-def spinner(target, text: str) -> AbstractContextManager[Any]:
+Spinner = AbstractContextManager[Any]  # a spinner turning while its block runs
+
+
+def spinner(target, text: str) -> Spinner:
     """A spinner on ``target`` (a rich Console) while the block runs; nothing off a terminal."""
     if not target.is_terminal:
         return nullcontext()

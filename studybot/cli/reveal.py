@@ -43,7 +43,7 @@ def tally(result: grade.Grade) -> str:
 def heading(result: grade.Grade) -> str:
     """The grade in one line: "grade 60% · 3 ✓ · 2 ✗ (offline rubric)", naming its grader."""
     label = "" if result.source == grade.LIVE else f" (offline {result.grader})"
-    return f"grade {percent(result.score)} · {tally(result)}{label}"
+    return f"grade {_percent(result.score)} · {tally(result)}{label}"
 
 
 def point_lines(result: grade.Grade, width: int) -> list:
@@ -111,10 +111,10 @@ def changed(marks: grade.Grade, estimate: grade.Grade) -> int:
 def marks_line(marks: grade.Grade, estimate: grade.Grade) -> str:
     """After a change: every mark, the grade it makes, and the rating Enter will suggest."""
     each = " ".join(f"{n}{MARKS[p.state]}" for n, p in enumerate(marks.points, start=1))
-    was = f" (estimate {percent(estimate.score)})" if changed(marks, estimate) else ""
+    was = f" (estimate {_percent(estimate.score)})" if changed(marks, estimate) else ""
     rating = suggest_rating(marks.score, marks.contradicted)
     return (
-        f"marks {each} · grade {percent(marks.score)}{was} · [suggests {rating} {RATINGS[rating]}]"
+        f"marks {each} · grade {_percent(marks.score)}{was} · [suggests {rating} {RATINGS[rating]}]"
     )
 
 
@@ -175,3 +175,8 @@ def is_points(answer: str, points: Sequence[str]) -> bool:
 
     lines = [re.sub(r"^\s*\d+[.、)）]\s*", "", line).strip() for line in answer.splitlines()]
     return [line for line in lines if line] == [p.strip() for p in points]
+
+
+def _percent(score: float | None) -> str:
+    """A grade's share; a dash for none (an attempt with nothing to grade is never revealed)."""
+    return "—" if score is None else percent(score)

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from rich.console import JustifyMethod
+    from rich.text import Text
 
 from studybot.cli.common import (
     bank_option,
@@ -146,7 +151,7 @@ def due(bank_ref: str | None, as_json: bool) -> None:
     from studybot.cli import columns
 
     headings = ["bank", "Q", "due", "state", "last", "reviews", "question"][0 if several else 1 :]
-    rows = []
+    rows: list[dict[str, str | Text]] = []
     for c in cards:
         when = review.until(c.due, now)
         rows.append(
@@ -168,7 +173,7 @@ def due(bank_ref: str | None, as_json: bool) -> None:
     headings = columns.fitting(headings, needs, console.width, DUE_DROPPED_FIRST)
     table = Table(box=None, pad_edge=False)
     for heading in headings:
-        justify = "right" if heading in {"Q", "reviews"} else "left"
+        justify: JustifyMethod = "right" if heading in {"Q", "reviews"} else "left"
         table.add_column(heading, justify=justify, no_wrap=heading != "question")
     for row in rows:
         table.add_row(*(row[h] for h in headings))
@@ -298,7 +303,7 @@ def _render_progress(report) -> None:
     headings = columns.fitting(headings, needs, console.width, PROGRESS_DROPPED_FIRST)
     table = Table(title=Text(f"{report.title} ({report.bank})"), title_justify="left", box=None)
     for heading in headings:
-        justify = "left" if heading in {"title", ""} else "right"
+        justify: JustifyMethod = "left" if heading in {"title", ""} else "right"
         table.add_column(
             heading,
             justify=justify,

@@ -180,7 +180,7 @@ def read_text(
             error_message=f"at most {limit:,} characters: cut it, then send it again",
             move_cursor_to_end=True,
         )
-    session = PromptSession(
+    session: PromptSession[str] = PromptSession(
         history=_history, key_bindings=keys, multiline=multiline, validator=fits
     )
     # A terminal that does not answer the cursor-position request (CPR) gets the editor

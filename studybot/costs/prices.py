@@ -184,9 +184,9 @@ def session_cost(
             + _thrown(price, followup.discarded),
         )
     if side is not None and side.currency == price.currency:
-        for question_id, usage in judging(view):
+        for question_id, spent in judging(view):
             if question_id in by_question:
-                add(by_question[question_id], side.cost(*usage))
+                add(by_question[question_id], side.cost(*spent))
     for segment in view.segments:
         usage = segment.summary_usage
         if usage is not None:

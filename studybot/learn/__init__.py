@@ -1,17 +1,18 @@
 """Learning: grading an attempt, scheduling the card, and what the learner knows.
 
 Owns the graders (``grading``: the grade, the offline grader once per bank;
-``live_grade``: the live side request's strict schema and reading;
-``rubric``, with ``claims``, ``statements``, ``reading``, ``words``,
-``spelling``, ``negations``, ``clauses``, ``segmenter``, ``variants``,
-``numbers`` and ``sides``: the offline grader on the rubric's claims; ``selftest``: the
-rubric graded against itself; ``estimate`` with ``terms``: the term
-estimate of banks without one; ``lint``: rubric warnings), FSRS cards,
-ratings and what is due
+``marks``: a point's four states, their credit and the rating a grade
+suggests; ``live_grade``: the live side request's strict schema and reading;
+``rubric``, with ``claims``, ``aliases``, ``statements``, ``reading``,
+``words``, ``spelling``, ``negations``, ``antonyms``, ``clauses``,
+``segmenter``, ``variants``, ``numbers`` and ``sides``: the offline grader on
+the rubric's claims; ``selftest``: the rubric graded against itself;
+``estimate`` with ``terms``: the term estimate of banks without one;
+``lint``: rubric warnings), FSRS cards, ratings and what is due
 (``review``), per-chapter progress (``progress``) and an interviewer's
-probes (``probes``). The tables live in the
-store; this package decides what goes in them.
+probes (``probes``). The tables live in the store; this package decides
+what goes in them.
 
-May import: channel (the provider contract), bank, costs, storage and the
-shared modules; never study, output or cli.
+May import: bank, costs, storage and the shared modules; never channel, study,
+output or cli (what grading needs of a provider is ``live_grade.Judge``).
 """

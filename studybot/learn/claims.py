@@ -61,8 +61,9 @@ class Claim:
             opposite=_correlative(Alias.of(rubric.opposite)) if rubric.opposite else None,
             ordered=rubric.ordered,
             implied=asked.look(subject).state == FOUND,
-            object_implied=bool(rubric.object)
-            and asked.look(Alias.of(rubric.object)).state == FOUND,
+            object_implied=bool(
+                rubric.object and asked.look(Alias.of(rubric.object)).state == FOUND
+            ),
             zh=rubric.zh,
             en=rubric.en,
             figures=() if rubric.value is not None else numbers.stated(rubric.zh),

@@ -60,7 +60,7 @@ class TermEstimate:
         weights = {
             t: self.weight(t)
             * (QUESTION_WEIGHT if t in asked else 1.0)
-            / max(1, (shared or {}).get(t, 1)) ** SPLIT
+            / max(1, shared[t] if shared is not None and t in shared else 1) ** SPLIT
             for t in terms(point)
         }
         need = min(sum(weights.values()), ENOUGH)

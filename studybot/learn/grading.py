@@ -26,7 +26,15 @@ from studybot.bank import Bank, Question
 from studybot.bank.text import clip
 from studybot.learn import rubric
 from studybot.learn.estimate import TermEstimate
-from studybot.learn.marks import CONTRADICTED, COVERED, CREDIT, MISSED, PARTLY, STATES
+from studybot.learn.marks import (
+    CONTRADICTED,
+    COVERED,
+    CREDIT,
+    MISSED,
+    PARTLY,
+    STATES,
+    mean_credit,
+)
 from studybot.types import NONE_DISCARDED, Discarded, Usage
 
 __all__ = ["CONTRADICTED", "COVERED", "CREDIT", "MISSED", "PARTLY", "STATES"]
@@ -216,7 +224,7 @@ def warm(bank: Bank) -> None:
 
 def score(results: Sequence[PointResult]) -> float:
     """(covered + half the partly) / points; a contradicted point counts nothing."""
-    return round(sum(r.credit for r in results) / len(results), 3)
+    return mean_credit([r.state for r in results])
 
 
 def advice(results: Sequence[PointResult], attempt: str, restated: bool = False) -> str:

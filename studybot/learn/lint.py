@@ -46,9 +46,8 @@ def _question(question: Question, grader: grading.OfflineGrader) -> list[str]:
             for w in [part.strip()]
             if _one_cjk(w)
         }
-        lone = sorted(lone)
         if lone:
-            listed = " ".join(lone)
+            listed = " ".join(sorted(lone))
             out.append(f"{at} alias words of one character ({listed}) are found inside any word")
         for c, claim in enumerate(point.claims, start=1):
             for alias in filter(None, (claim.relation, claim.opposite)):

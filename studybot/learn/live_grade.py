@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import Any, Protocol
 
 from studybot.bank import Question
-from studybot.channel.providers.base import Provider
 from studybot.costs import tokens
 from studybot.errors import StudybotError
 from studybot.learn import rubric
@@ -37,7 +37,7 @@ from studybot.learn.grading import (
     score,
 )
 from studybot.learn.marks import CONTRADICTED, MISSED, STATES, clip
-from studybot.types import NONE_DISCARDED, Messages, Usage
+from studybot.types import NONE_DISCARDED, Messages, Reply, Usage
 
 EVIDENCE_CHARS = 80  # a live quote is clipped to this many characters
 ADVICE_CHARS = 200  # a live advice line is clipped to this many characters
@@ -46,6 +46,21 @@ ADVICE_CHARS = 200  # a live advice line is clipped to this many characters
 # (JSON, then the local token count) would cost memory and time for nothing.
 REPLY_CHARS = 50_000
 NOTE_CHARS = 160  # what a grade's note quotes of a malformed reply's fault
+
+
+class Judge(Protocol):
+    """What grading needs of a provider (``channel.providers.base.Provider`` has it)."""
+
+    def grade(
+        self,
+        messages: Messages,
+        *,
+        question: Question,
+        schema: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+    ) -> Reply | None:
+        """A JSON judgement of the attempt in the side request ``messages``; None: declined."""
+        ...
 
 
 _ASK = """请给用户对上面这道题的作答评分，不要重新作答。
@@ -153,9 +168,10 @@ def parse(
         raise Malformed(f"an empty points list, expected {len(points)} points")
     marks: dict[int, tuple[str, str]] = {}
     items = [item if isinstance(item, dict) else {} for item in data["points"]]
-    numbers = [item.get("n") for item in items]
-    if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+    given = [item.get("n") for item in items]
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in given):
         raise Malformed("a point without an integer n")
+    numbers = [n for n in given if isinstance(n, int)]  # every one of them
     if len(items) == len(points) and sorted(numbers) != list(range(1, len(points) + 1)):
         # Exactly one mark per point but numbered over again (a grammar that lets a small
         # model repeat n = 1): the marks stand in the order the points were asked.
@@ -275,7 +291,7 @@ def key_claims(question: Question) -> tuple[str | None, ...]:
 
 
 def judge(
-    provider: Provider,
+    provider: Judge,
     offline: OfflineGrader,
     messages: Messages,
     question: Question,

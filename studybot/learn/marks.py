@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 COVERED, PARTLY, MISSED, CONTRADICTED = "covered", "partly", "missed", "contradicted"
 STATES = (COVERED, PARTLY, MISSED, CONTRADICTED)
 CREDIT = {COVERED: 1.0, PARTLY: 0.5, MISSED: 0.0, CONTRADICTED: 0.0}
 MARKS = {COVERED: "✓", PARTLY: "½", MISSED: "✗", CONTRADICTED: "⚠"}  # as every screen shows them
+
+
+def mean_credit(states: Sequence[str]) -> float:
+    """A grade's score: (covered + half the partly) / points; a contradicted point earns nothing."""
+    return round(sum(CREDIT[state] for state in states) / len(states), 3)
 
 
 def clip(text: str, limit: int) -> str:

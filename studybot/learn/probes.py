@@ -195,9 +195,9 @@ def lifted(
         return result
     before, now = result.points[point - 1], after.points[point - 1]
     stated = alone is not None and len(alone.points) == len(result.points)
-    said = alone.points[point - 1] if stated else None
+    said = alone.points[point - 1] if alone is not None and stated else None
     if now.state == CONTRADICTED or (said is not None and said.state == CONTRADICTED):
-        state, decided = CONTRADICTED, now if now.state == CONTRADICTED else said
+        state, decided = CONTRADICTED, now if now.state == CONTRADICTED or said is None else said
     elif said is not None and said.state in (PARTLY, COVERED):
         state, decided = COVERED, said
     elif now.state in (PARTLY, COVERED) and RANK[now.state] > RANK[before.state]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from studybot.learn import negations, words
 from studybot.learn.aliases import Alias
+from studybot.learn.segmenter import Lexicon
 from studybot.learn.sides import NONE, Sides
 from studybot.learn.words import Clause, listed
 
@@ -75,7 +76,7 @@ class Asked:
     words: frozenset[str]
 
     @classmethod
-    def of(cls, question: str, cutter: words.Lexicon | None = None) -> Asked:
+    def of(cls, question: str, cutter: Lexicon | None = None) -> Asked:
         clauses = [words.clause(c, cutter=cutter) for c in words.split(question)]
         joined = "\n".join(c.joined for c in clauses)
         return cls(joined, frozenset().union(*(c.words for c in clauses)))
@@ -162,7 +163,7 @@ class Attempt:
                 continue
             found = [[s for s in f if not _overlap((s,), avoid)] or f for f in found]
             anchor = found[0][0][0] if near is None else near
-            spans = tuple(min(f, key=lambda s, a=anchor: abs(s[0] - a)) for f in found)
+            spans = tuple(min(f, key=_distance_from(anchor)) for f in found)
             yield Phrase(spans, len(alternative), negations.negated(clause, [[s] for s in spans]))
 
     def phrases(self, n: int, alias: Alias) -> Iterator[Phrase]:
@@ -273,3 +274,12 @@ def _asserting(clauses: Sequence[Clause], sentence: Sequence[int]) -> list[bool]
 
 def _overlap(one: Sequence[tuple[int, int]], other: Sequence[tuple[int, int]]) -> bool:
     return any(a < d and c < b for a, b in one for c, d in other)
+
+
+def _distance_from(anchor: int):
+    """How far a span starts from ``anchor``: the nearest of a word's places is taken."""
+
+    def distance(span: tuple[int, int]) -> int:
+        return abs(span[0] - anchor)
+
+    return distance

@@ -25,7 +25,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from fsrs import Card, Rating, Scheduler, State
 
@@ -34,8 +34,19 @@ from studybot.errors import BadInput
 from studybot.learn.marks import RATINGS, SUGGESTION_BOUNDS, suggest_rating  # noqa: F401
 from studybot.storage.store import CardRow, ReviewEntry, Store
 
-if TYPE_CHECKING:
-    from studybot.channel.config import Settings
+
+class Settings(Protocol):
+    """The settings of scheduling a learner knows from Anki (``channel.config.Settings``)."""
+
+    @property
+    def desired_retention(self) -> float: ...
+    @property
+    def maximum_interval(self) -> int: ...
+    @property
+    def reviews_per_day(self) -> int: ...
+    @property
+    def new_per_day(self) -> int: ...
+
 
 STATES = {State.Learning: "learning", State.Review: "review", State.Relearning: "relearning"}
 

@@ -158,14 +158,17 @@ def _in_order(claim: Claim, attempt: Attempt):
     top-k 截断" names it second, and denies the claim. A negated relation
     ("不是先做 top-k") turns it round.
     """
+    linked, named = claim.relation, claim.object
+    if linked is None or named is None:
+        return  # an ordered claim names its relation and both parts
     sentences: dict[int, list[int]] = {}
     for n, number in enumerate(attempt.sentence):
         if attempt.asserts[n]:
             sentences.setdefault(number, []).append(n)
     for clauses in sentences.values():
-        relation = next(((n, p) for n in clauses for p in attempt.phrases(n, claim.relation)), None)
+        relation = next(((n, p) for n in clauses for p in attempt.phrases(n, linked)), None)
         subject = _first(attempt, clauses, claim.subject)
-        obj = _first(attempt, clauses, claim.object)
+        obj = _first(attempt, clauses, named)
         if relation is None or subject is None or obj is None:
             continue
         n, phrase = relation
@@ -356,7 +359,7 @@ def alias_words(question: Question) -> set[str]:
     """Every word of every alias of the question's rubric, as written (NFKC, lower case)."""
     out: set[str] = set()
     for rubric in question.rubric:
-        aliases = [*rubric.wrong]
+        aliases: list[str | None] = [*rubric.wrong]
         for claim in rubric.claims:
             aliases += [claim.subject, claim.relation, claim.object, claim.opposite]
         for alias in filter(None, aliases):

@@ -164,9 +164,12 @@ def _wrong_value(claim: Claim, text: str, known=((), ())) -> str | None:
     from studybot.learn import numbers, spelling
     from studybot.learn.statements import known_figure
 
+    value = claim.value
+    if value is None:
+        return None  # only a claim with a value has a wrong one
     normal, where = spelling.normalise_mapped(text)
-    for start, values in numbers.located(normal, claim.value, normalised=True, bare=True):
-        if not numbers.matches(values, claim.value):
+    for start, values in numbers.located(normal, value, normalised=True, bare=True):
+        if not numbers.matches(values, value):
             continue
         at = where[start]
         digits = ""
@@ -180,7 +183,7 @@ def _wrong_value(claim: Claim, text: str, known=((), ())) -> str | None:
         for factor in WRONG_FACTORS:
             wrong = written * factor
             scaled = tuple(v * factor for v in values)
-            if not known_figure(scaled, known) and not numbers.matches(scaled, claim.value):
+            if not known_figure(scaled, known) and not numbers.matches(scaled, value):
                 return text[:at] + f"{wrong:g}" + text[at + len(digits) :]
         return None
     return None

@@ -97,7 +97,7 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
 
     out = []
     for polarity, link, (subject, obj) in found:
-        explicit = [p for p in (subject, obj) if p is not None]
+        explicit = tuple(p for p in (subject, obj) if p is not None)
         if not explicit and not (_framed(attempt, n) or _continues(claim, attempt, n)):
             continue  # a relation alone states nothing: "线性", "自己的 softmax" are terms
         if not _linked(clause, link.spans, [p.spans for p in explicit]):
@@ -298,6 +298,8 @@ def _figures(claim: Claim, attempt: Attempt, n: int, known, needs_relation: bool
     """
     clause = attempt.clauses[n]
     number = claim.value
+    if number is None:
+        return []  # asked only of a claim with a value
     found = [
         f
         for f in figures.located(clause.normal, number, normalised=True, bare=True)

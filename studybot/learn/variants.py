@@ -179,4 +179,6 @@ def substitute(
 
 
 def _one(match: re.Match[str]) -> str:
-    return f" {SPELLINGS[int(match.lastgroup[1:])]} "
+    name = match.lastgroup
+    assert name is not None  # every alternative of the pattern is a named group
+    return f" {SPELLINGS[int(name[1:])]} "

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from studybot.channel.providers.offline import answer_text, answered_follow_up
+from studybot.bank.key import answer_text, answered_follow_up
 from studybot.errors import BadInput, StudybotError
 from studybot.output.markup import to_html
 from studybot.storage.store import SessionView
@@ -129,7 +129,7 @@ def write_package(view: SessionView, path: Path) -> int:
         ],
         css=CARD_CSS,
     )
-    decks: dict[str, object] = {}
+    decks: dict[str, genanki.Deck] = {}
     made = cards(view)
     for card in made:
         if card.deck not in decks:

@@ -13,7 +13,7 @@ import re
 from dataclasses import asdict
 from typing import Any
 
-from studybot.channel.providers.offline import answered_follow_up
+from studybot.bank.key import answered_follow_up
 from studybot.output.figures import local_minute, percent
 from studybot.output.markup import escape_html_like
 from studybot.storage.store import SessionRecord, SessionView

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from studybot.learn.marks import CONTRADICTED, COVERED, CREDIT, MARKS, MISSED, PARTLY, clip
+from studybot.learn.marks import CONTRADICTED, COVERED, MARKS, MISSED, PARTLY, clip, mean_credit
 from studybot.learn.review import RATINGS
 from studybot.output.figures import local_minute, percent
 from studybot.output.markup import escape_html_like
@@ -212,7 +212,7 @@ def _quoted(text: str) -> list[str]:
 
 
 def _score(states: list[str]) -> float | None:
-    return round(sum(CREDIT[s] for s in states) / len(states), 3) if states else None
+    return mean_credit(states) if states else None
 
 
 def _percent(score: float | None) -> str:

@@ -86,8 +86,8 @@ def unclosed(text: str) -> bool:
 def _fence_closed(block: str) -> bool:
     """Whether a fenced block (as ``CODE`` matched it) ends with its closing fence."""
     lines = block.rstrip("\n").split("\n")
-    fence = re.match(r" {0,3}(`{3,}|~{3,})", lines[0]).group(1)
-    return len(lines) > 1 and lines[-1].strip() == fence
+    opened = re.match(r" {0,3}(`{3,}|~{3,})", lines[0])
+    return opened is not None and len(lines) > 1 and lines[-1].strip() == opened.group(1)
 
 
 def escape_html_like(text: str) -> str:
@@ -129,8 +129,12 @@ def to_html(text: str) -> str:
         return f"{mark}{len(formulas) - 1}X"
 
     hidden = _prose(text, lambda chunk: MATH.sub(hide, chunk))
-    parser = MarkdownIt("commonmark", {"html": False}).enable("table")
-    parser.validateLink = safe_url  # markdown-it's own rule lets mailto:, ftp: and data:image in
+
+    class SafeLinks(MarkdownIt):
+        def validateLink(self, url: str) -> bool:
+            return safe_url(url)  # markdown-it's own rule lets mailto:, ftp: and data:image in
+
+    parser = SafeLinks("commonmark", {"html": False}).enable("table")
     tokens = parser.parse(hidden)
     hidden_at = re.compile(rf"{mark}(\d+)X")
 

@@ -14,7 +14,7 @@ from studybot.output.figures import percent
 if TYPE_CHECKING:
     from studybot.bank import Bank
     from studybot.costs.whatif import Projection
-    from studybot.learn.progress import Progress
+    from studybot.learn.progress import ChapterProgress, Progress
 
 INSTALL_PLOT = "pip install 'studybot[plot]'"
 GRID_COLUMNS = 25  # questions per row of the progress grid (the longest shipped chapter has 24)
@@ -93,7 +93,7 @@ def progress_grid(report: Progress, bank: Bank, path: Path) -> None:
     # Each chapter takes a row, wrapped every GRID_COLUMNS questions (an imported
     # bank may be one long chapter); cells hold (grid row, column, question id).
     cells: list[tuple[int, int, int]] = []
-    rows: list[tuple[int, object]] = []  # (first grid row, chapter progress)
+    rows: list[tuple[int, ChapterProgress]] = []  # (first grid row, chapter progress)
     row = 0
     for chapter in report.chapters:
         ids = [q.id for q in bank.questions if q.chapter == chapter.chapter]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from studybot.storage import lenient
 from studybot.storage.dbfile import writing
@@ -98,7 +98,7 @@ def _grade(row: dict, unread: list[str] | None) -> GradeRecord:
         estimate_score = lenient.number(estimate_score)
     except lenient.Unreadable:
         estimate_score = None
-    values = {
+    values: dict[str, Any] = {
         "session_id": lenient.whole(row.get("session_id")),
         "question_id": question,
         "attempt": lenient.text(row.get("attempt"), ""),

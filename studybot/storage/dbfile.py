@@ -32,8 +32,8 @@ def connect(path: Path, *, write: bool = True) -> Database:
     if write:
         _prepare(path)
         conn = sqlite3.connect(str(path), timeout=BUSY_SECONDS)
-    elif _broken_link(path):
-        raise ConfigError(_broken_link(path), hint=LINK_HINT)
+    elif broken := _broken_link(path):
+        raise ConfigError(broken, hint=LINK_HINT)
     elif path.exists():
         conn = _read_only(path)
     else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import asdict, fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from studybot.storage import lenient
 from studybot.storage.dbfile import writing
@@ -95,7 +95,7 @@ def _answer(row: dict, unread: list[str] | None) -> InterviewAnswer:
         lenient.note(unread, f"the time of the answer to Q{question}: {why}")
         seconds = None
     return InterviewAnswer(
-        session_id=lenient.whole(row.get("session_id")),
+        session_id=lenient.whole(row.get("session_id"), 0),  # read by session: never none
         question_id=question,
         chapter=lenient.whole(row.get("chapter"), 0),
         chapter_title=lenient.text(row.get("chapter_title"), ""),
@@ -112,7 +112,7 @@ def _probe(row: dict, unread: list[str] | None) -> ProbeRecord:
     except lenient.Unreadable as why:  # the probe itself still reads
         lenient.note(unread, f"the time of a probe of Q{row.get('question_id')}: {why}")
         seconds = None
-    values = {
+    values: dict[str, Any] = {
         "session_id": lenient.whole(row.get("session_id")),
         "question_id": lenient.whole(row.get("question_id")),
         "n": lenient.whole(row.get("n")),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
-from typing import Any
+from typing import Any, overload
 
 from studybot.storage.records import POINT_STATES, PointMark
 from studybot.types import NONE_DISCARDED, Discarded
@@ -35,6 +35,10 @@ def missing_table(exc: sqlite3.OperationalError) -> bool:
     return text.startswith("no such table") or text.startswith("no such column")
 
 
+@overload
+def whole(value: Any, default: int) -> int: ...
+@overload
+def whole(value: Any, default: None = None) -> int | None: ...
 def whole(value: Any, default: int | None = None) -> int | None:
     """An integer, or ``default`` when the value is none (a bool or a float is not one)."""
     if value is None:
@@ -62,6 +66,10 @@ def number(value: Any) -> float | None:
     return found
 
 
+@overload
+def text(value: Any, default: str) -> str: ...
+@overload
+def text(value: Any, default: None = None) -> str | None: ...
 def text(value: Any, default: str | None = None) -> str | None:
     if value is None:
         return default

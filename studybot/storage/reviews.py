@@ -69,9 +69,11 @@ class ReviewLog:
 
     def reviews(self, bank: str, question_id: int | None = None) -> list[ReviewEntry]:
         """The review log of a bank (or one question of it), oldest first."""
-        sql, params = "select * from reviews where bank = ?", [bank]
+        sql = "select * from reviews where bank = ?"
+        params: list[str | int] = [bank]
         if question_id is not None:
-            sql, params = sql + " and question_id = ?", [bank, question_id]
+            sql += " and question_id = ?"
+            params.append(question_id)
         return [_entry(row) for row in self.db.query(sql + " order by id", params)]
 
     def review_stats(self, bank: str) -> dict[int, ReviewStats]:

@@ -150,7 +150,9 @@ class Store(Segments, Attempts, Interviews, ReviewLog):
                     "selection": json.dumps(chosen, ensure_ascii=False, sort_keys=True),
                 }
             )
-            session_id = int(table.last_pk)
+            inserted = table.last_pk
+            assert inserted is not None  # the row just inserted has its key
+            session_id = int(inserted)
             self.db.table("segments").insert_all(
                 {
                     "session_id": session_id,

@@ -15,8 +15,10 @@ from typing import Any
 
 from studybot.storage.store import SessionRecord, Store
 from studybot.study.conversation import Conversation, history
+from studybot.study.listening import Listener
+from studybot.study.loop import summarise
+from studybot.study.opening import Study
 from studybot.study.selection import SPANS
-from studybot.study.session import Listener, Study, summarise
 
 
 @dataclass(frozen=True)

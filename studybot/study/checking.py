@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from studybot.bank import Question
-from studybot.channel.providers.offline import answer_text
+from studybot.bank.key import answer_text
 from studybot.errors import BadInput
 from studybot.learn import grading, live_grade
 from studybot.learn.grading import Grade

@@ -1,7 +1,7 @@
 """A mock interview: ask, listen (timed), probe what the answer missed (追问), then rate.
 
-The interview walks the same segments as ``run``, with the same byte-stable
-prefix and carried summaries. Per question:
+The interview walks the same segments as ``run`` (``study.loop``), with
+the same byte-stable prefix and carried summaries; its step, per question:
 
 1. **ask**: the main request asks the model to put the question as an
    interviewer would (offline: the bank's wording); its reply is the turn
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from studybot.bank import Question
 from studybot.costs import tokens
@@ -40,10 +40,10 @@ from studybot.storage.store import (
     Store,
     Turn,
 )
-from studybot.study import answers, quizzing
-from studybot.study.conversation import Conversation, history
+from studybot.study import answers, loop, quizzing
+from studybot.study.conversation import Conversation
 from studybot.study.listening import Listener, Stopped
-from studybot.study.session import Study, summarise
+from studybot.study.opening import Study
 from studybot.types import NONE_DISCARDED, Usage
 
 DEFAULT_FOLLOWUPS = 2
@@ -99,70 +99,52 @@ def run(
     time_up: Callable[[], bool] = lambda: False,
 ) -> SessionRecord:
     """Interview every question of ``session`` not yet done, then ask the missing ratings."""
-    study.provider.notify = listener.notice
-    study.provider.discard = listener.discarded
-    answered = {turn.question_id: turn for turn in store.turns(session.id)}
-    if answered:
-        from studybot.study.recorded import session_requests
-
-        study.provider.warm(
-            (r.messages, r.output) for r in session_requests(store.view(session.id))
-        )
-    grader = grade.offline(study.bank)
-    carried: str | None = None
-    segments = store.segments(session.id)
-    for segment in segments:
-        if carried is not None:
-            segment = replace(segment, summary_in=carried)
-        last = segment.index == segments[-1].index
-        done = store.interview_answers(session.id)
-        finished = {q for q, a in done.items() if a.finished}
-        if (segment.summary_out is not None or last) and finished >= set(segment.question_ids):
-            continue
-        done_turns = [answered[q] for q in segment.question_ids if q in answered]
-        conversation = Conversation(
-            session.prefix, segment.summary_in, history(study.bank, done_turns), interview=True
-        )
-        for question_id in segment.question_ids:
-            if question_id in finished:
-                continue
-            question = study.bank.get(question_id)
-            if question_id not in answered:
-                if time_up():
-                    raise TimeUp(session.id)
-                listener.question_started(segment, question)
-                turn = _ask(study, store, session, segment, conversation, question, listener)
-                answered[question_id] = turn
-                conversation.answered(question, turn.answer)
-            else:  # asked before the session stopped: shown again, not asked again
-                listener.question_resumed(segment, question, answered[question_id])
-            step = _Question(study, store, session, conversation, question, listener, grader)
-            step.interview(done.get(question_id), followups_of(session))
-        if not last:
-            carried = summarise(study, store, session, segment, conversation, listener)
+    answered = loop.begin(study, store, session, listener)
+    step = _Interviewing(
+        study, store, session, listener, answered, time_up, grade.offline(study.bank)
+    )
+    loop.walk(study, store, session, listener, answered, step)
     ratings(study, store, store.session(session.id), listener)
     return store.session(session.id)
 
 
-def _ask(
-    study: Study,
-    store: Store,
-    session: SessionRecord,
-    segment: SegmentRecord,
-    conversation: Conversation,
-    question: Question,
-    listener: InterviewListener,
-) -> Turn:
-    """The main request: the interviewer puts the question; the turn is saved at once."""
-    messages = conversation.ask(question)
-    local_prompt = tokens.prompt_tokens(messages)
-    started = time.perf_counter()
-    reply = study.provider.pose(messages, question=question, on_text=listener.text)
-    latency_ms = (time.perf_counter() - started) * 1000
-    turn = answers.turn(session, segment, question, messages, reply, latency_ms, local_prompt)
-    store.record_turn(turn)
-    listener.turn_recorded(turn, question)
-    return turn
+@dataclass
+class _Interviewing:
+    """The interview's step: ask the question (once), then listen, grade and probe."""
+
+    study: Study
+    store: Store
+    session: SessionRecord
+    listener: InterviewListener
+    answered: dict[int, Turn]  # the questions asked so far, their turns
+    time_up: Callable[[], bool]
+    grader: grade.OfflineGrader
+    done: dict[int, InterviewAnswer] = field(default_factory=dict)  # the answers saved so far
+    interview = True
+
+    def finished(self) -> set[int]:
+        self.done = self.store.interview_answers(self.session.id)
+        return {q for q, a in self.done.items() if a.finished}
+
+    def __call__(
+        self, segment: SegmentRecord, conversation: Conversation, question: Question
+    ) -> None:
+        study, store, session, listener = self.study, self.store, self.session, self.listener
+        if question.id not in self.answered:
+            if self.time_up():
+                raise TimeUp(session.id)
+            listener.question_started(segment, question)
+            # The main request: the interviewer puts the question; the turn is saved at once.
+            messages = conversation.ask(question)
+            send = study.provider.pose
+            turn = loop.main_turn(send, store, session, segment, question, messages, listener.text)
+            listener.turn_recorded(turn, question)
+            self.answered[question.id] = turn
+            conversation.answered(question, turn.answer)
+        else:  # asked before the session stopped: shown again, not asked again
+            listener.question_resumed(segment, question, self.answered[question.id])
+        step = _Question(study, store, session, conversation, question, listener, self.grader)
+        step.interview(self.done.get(question.id), followups_of(session))
 
 
 @dataclass(frozen=True)
@@ -195,9 +177,11 @@ class _Question:
             estimate = self._graded(attempt)
             record = answers.grade_record(session.id, question.id, attempt, estimate)
             store.record_grade(record)
-            self.listener.answer_timed(question, saved.seconds, estimate)
-        record = store.grades(session.id)[question.id]
-        current, first = answers.as_grade(record)
+            self.listener.answer_timed(question, round(seconds, 1), estimate)
+            current = first = estimate  # as graded, kept here: not read back
+        else:  # answered before the session stopped: its grade (probes may have lifted it)
+            record = store.grades(session.id)[question.id]
+            current, first = answers.as_grade(record)
         asked = [p for p in store.probes(session.id) if p.question_id == question.id]
         while len(asked) < followups or (asked and asked[-1].answer is None):
             probe = asked[-1] if asked and asked[-1].answer is None else None
@@ -237,26 +221,27 @@ class _Question:
         question = self.question
         text, source, usage, latency = probing.offline_text(target), probing.RUBRIC, None, 0.0
         thrown = NONE_DISCARDED
-        if self.study.provider.live:
-            messages = self.conversation.side(probing.request(question, attempt, current, target))
-            started = time.perf_counter()
-            try:
-                reply = self.study.provider.probe(messages, question=question)
-            except StudybotError as exc:  # the answer is saved: a failed probe is no stop
-                self.listener.notice(
-                    f"the probe request failed ({exc.message}); asking from the rubric"
-                )
-                reply, thrown = None, exc.discarded or NONE_DISCARDED
+        # A provider that declines (the answer key) returns None: the rubric asks.
+        messages = self.conversation.side(probing.request(question, attempt, current, target))
+        started = time.perf_counter()
+        try:
+            reply = self.study.provider.probe(messages, question=question)
+        except StudybotError as exc:  # the answer is saved: a failed probe is no stop
+            self.listener.notice(
+                f"the probe request failed ({exc.message}); asking from the rubric"
+            )
+            reply, thrown = None, exc.discarded or NONE_DISCARDED
             latency = (time.perf_counter() - started) * 1000
-            if reply is not None:  # sent, whatever came back: its requests count
-                read = reply.text[: probing.PROBE_READ_CHARS]  # the local count stops there too
-                usage = tokens.settle(reply.usage, messages, read).usage
-                thrown = reply.discarded
-            if reply is not None and reply.text.strip():
-                text, cut = probing.model_text(reply.text)
-                if cut:
-                    self.listener.notice(cut)
-                source = probing.MODEL
+        if reply is not None:  # sent, whatever came back: its requests count
+            latency = (time.perf_counter() - started) * 1000
+            read = reply.text[: probing.PROBE_READ_CHARS]  # the local count stops there too
+            usage = tokens.settle(reply.usage, messages, read).usage
+            thrown = reply.discarded
+        if reply is not None and reply.text.strip():
+            text, cut = probing.model_text(reply.text)
+            if cut:
+                self.listener.notice(cut)
+            source = probing.MODEL
         return ProbeRecord(
             session_id=self.session.id,
             question_id=question.id,

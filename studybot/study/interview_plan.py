@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from functools import partial
 
 from studybot.bank import Bank, Question
+from studybot.bank.key import summary_text
 from studybot.channel.config import Settings
-from studybot.channel.providers.offline import summary_text
 from studybot.costs.cache.rules import resolve
 from studybot.costs.prices import Cost, Price
 from studybot.costs.strategy import Sent, Strategy

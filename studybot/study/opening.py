@@ -185,7 +185,13 @@ def begin(
 
     questions, weak_from = chosen_questions(study.bank, choice, study.key)
     chosen = selection.kept(
-        questions, chapters=choice.chapters, tags=choice.tags, ids=choice.ids, weak=choice.weak
+        questions,
+        first=choice.first,
+        last=choice.last,
+        chapters=choice.chapters,
+        tags=choice.tags,
+        ids=choice.ids,
+        weak=choice.weak,
     )
     mode = mode or ("quiz" if quiz else "read")
     attended(mode, answerer)
@@ -196,7 +202,7 @@ def begin(
         store,
         questions,
         mode=mode,
-        carried=carried and carried.summary,
+        carried=carried.summary if carried else None,
         selection=chosen,
         extra=extra,
     )

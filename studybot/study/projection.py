@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 
 from studybot.bank import Bank, Question
+from studybot.bank.key import has_answer, summary_text
 from studybot.channel.config import Settings
-from studybot.channel.providers.offline import answer_text, has_answer, summary_text
 from studybot.costs import tokens
 from studybot.costs.cache.rules import resolve
 from studybot.costs.prices import Price
@@ -21,7 +21,7 @@ from studybot.costs.strategy import Exchange, Sent
 from studybot.costs.whatif import Design, Projection, compare
 from studybot.study import prompt
 from studybot.study.conversation import Asked, requests
-from studybot.study.session import cut
+from studybot.study.session import cut, projected_answers, projected_length
 
 
 def project(
@@ -39,6 +39,7 @@ def project(
     """Every request of both strategies for questions ``first``..``last`` (or ``questions``,
     a selection as ``run`` makes it: chapters, tags, ids)."""
     questions = bank.select(first, last) if questions is None else questions
+    answer_tokens = projected_length(settings, settings.live, answer_tokens)
     answers, lengths = _inputs(questions, answer_tokens, settings)
     designs = {
         style: _design(bank, style, questions, settings, lengths, answers)
@@ -74,21 +75,11 @@ def _inputs(
     questions: Sequence[Question], answer_tokens: int | None, settings: Settings
 ) -> tuple[dict[int, str], Mapping[int, int] | int]:
     """Each question's projected answer text, and the answer lengths that cut segments."""
-    answers = _answers(questions, answer_tokens, settings.answer_tokens)
-    if answer_tokens is not None:
-        return answers, answer_tokens
+    answers = projected_answers(questions, settings, settings.live, answer_tokens)
+    length = projected_length(settings, settings.live, answer_tokens)
+    if length is not None:
+        return answers, length
     return answers, {q: tokens.count(text) for q, text in answers.items()}
-
-
-def _answers(
-    questions: Sequence[Question], answer_tokens: int | None, live_tokens: int
-) -> dict[int, str]:
-    # A live model's words are unknown; a stand-in of exactly that many tokens
-    # (" x" is one token each) gives every count the right length. A question the
-    # answer key cannot answer is answered live (on resume), so it gets the live length.
-    if answer_tokens is None:
-        return {q.id: answer_text(q) if has_answer(q) else " x" * live_tokens for q in questions}
-    return {q.id: " x" * answer_tokens for q in questions}
 
 
 def _design(
@@ -119,6 +110,6 @@ def _segmented(
         last = index == len(parts) - 1
         written = prompt.clip_summary(summary_text(asked, lines=prompt.SUMMARY_LINES))
         for item in requests(prefix, summary, turns, summarise=not last):
-            completion = written if item.kind == "summary" else answers[item.question_id]
+            completion = written if item.question_id is None else answers[item.question_id]
             yield Sent(item.kind, item.question_id, index, item.messages, completion)
         summary = written

@@ -18,7 +18,7 @@ from studybot.costs.cache.rules import CacheRule, resolve
 from studybot.costs.kv.estimate import kv_bytes
 from studybot.costs.kv.shapes import find
 from studybot.costs.kv.turns import SessionKV, kv_model
-from studybot.storage.store import SessionView
+from studybot.storage.store import SessionView, Turn
 from studybot.study.conversation import Asked, asked_question, requests
 from studybot.study.prompt import question_text
 
@@ -29,10 +29,12 @@ def session_requests(view: SessionView) -> list[RecordedRequest]:
     out: list[RecordedRequest] = []
     for segment in view.segments:
         asked: list[Asked] = []
+        kept: dict[int, Turn] = {}  # the turns of this segment, by question
         for question_id in segment.question_ids:
             turn = view.turn(question_id)
             if turn is None:
                 break
+            kept[question_id] = turn
             # The question as it was asked, with no bank: the bank may have changed since.
             question = asked_question(None, turn.question_id, turn.question)
             texts = tuple(f.question for f in view.followups_of(question_id))
@@ -46,11 +48,14 @@ def session_requests(view: SessionView) -> list[RecordedRequest]:
         for sent in requests(
             record.prefix, segment.summary_in, asked, summarise=summarised, interview=interview
         ):
-            if sent.kind == "answer":
-                turn = view.turn(sent.question_id)
+            asked_id = sent.question_id  # None only for the summary request
+            cached: int | None
+            output: str | None
+            if sent.kind == "answer" and asked_id is not None:
+                turn = kept[asked_id]
                 cached, output = turn.cached_tokens, turn.answer
-            elif sent.kind == "follow-up":
-                followup = pending[sent.question_id].pop(0)
+            elif sent.kind == "follow-up" and asked_id is not None:
+                followup = pending[asked_id].pop(0)
                 cached, output = followup.cached_tokens, followup.answer
             else:
                 usage = segment.summary_usage

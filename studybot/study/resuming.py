@@ -101,7 +101,7 @@ def unanswered_offline(store: Store, record: SessionRecord) -> list[int]:
     recorded as a turn: the session stays resumable, and a live resume answers it.
     """
     from studybot import bank as banks
-    from studybot.channel.providers.offline import has_answer
+    from studybot.bank.key import has_answer
 
     loaded = banks.load(bank_ref(record))
     present = {q.id: q for q in loaded.questions}  # a question that left the bank is not waiting

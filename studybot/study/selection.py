@@ -14,7 +14,15 @@ from studybot.bank.selection import by_chapter, by_ids, by_tag
 from studybot.errors import BadInput
 from studybot.storage.store import SessionRecord, Store
 
-FLAGS = "--from/--to, --chapter, --tag, --ids or --weak"
+# The kinds of selection and their flags, in the order an error names them.
+KINDS = {
+    "range": "--from/--to",
+    "chapter": "--chapter",
+    "tag": "--tag",
+    "ids": "--ids",
+    "weak": "--weak",
+}
+FLAGS = ", ".join(list(KINDS.values())[:-1]) + " or " + list(KINDS.values())[-1]
 
 
 def choose(
@@ -37,17 +45,35 @@ def choose(
     with the lowest mean grade (``store`` is read only for this one).
     """
     chapters, tags, ids = tuple(chapters), tuple(tags), tuple(ids)
-    given = [
-        flag
-        for flag, present in (
-            ("--from/--to", first is not None or last is not None),
-            ("--chapter", bool(chapters)),
-            ("--tag", bool(tags)),
-            ("--ids", bool(ids)),
-            ("--weak", weak is not None),
-        )
-        if present
-    ]
+    kind = kind_of(first, last, chapters, tags, ids, weak)
+    if kind == "chapter":
+        return by_chapter(bank, chapters)
+    if kind == "tag":
+        return by_tag(bank, tags)
+    if kind == "ids":
+        return by_ids(bank, ids)
+    if kind == "weak":
+        return weakest(bank, store, weak or 0, bank_key)
+    return bank.select(bank.first if first is None else first, bank.last if last is None else last)
+
+
+def kind_of(
+    first: int | None,
+    last: int | None,
+    chapters: Sequence[int],
+    tags: Sequence[str],
+    ids: Sequence[int],
+    weak: int | None,
+) -> str:
+    """Which one kind the flags choose; BadInput for none or several (``choose`` and ``kept``)."""
+    present = {
+        "range": first is not None or last is not None,
+        "chapter": bool(chapters),
+        "tag": bool(tags),
+        "ids": bool(ids),
+        "weak": weak is not None,
+    }
+    given = [kind for kind in KINDS if present[kind]]
     if not given:
         raise BadInput(
             "nothing chosen to study",
@@ -55,18 +81,10 @@ def choose(
         )
     if len(given) > 1:
         raise BadInput(
-            f"{' and '.join(given)} cannot be combined",
+            f"{' and '.join(KINDS[kind] for kind in given)} cannot be combined",
             hint=f"choose one of {FLAGS}",
         )
-    if chapters:
-        return by_chapter(bank, chapters)
-    if tags:
-        return by_tag(bank, tags)
-    if ids:
-        return by_ids(bank, ids)
-    if weak is not None:
-        return weakest(bank, store, weak, bank_key)
-    return bank.select(bank.first if first is None else first, bank.last if last is None else last)
+    return given[0]
 
 
 def weakest(bank: Bank, store: Store | None, count: int, bank_key: str) -> tuple[Question, ...]:
@@ -94,19 +112,23 @@ SPANS = ("range", "chapter")
 def kept(
     questions: tuple[Question, ...],
     *,
+    first: int | None = None,
+    last: int | None = None,
     chapters: Iterable[int] = (),
     tags: Iterable[str] = (),
     ids: Iterable[int] = (),
     weak: int | None = None,
 ) -> dict[str, Any]:
     """The selection as the session keeps it: its kind and what was given (``choose``'s flags)."""
-    if tuple(chapters):
+    chapters, tags, ids = tuple(chapters), tuple(tags), tuple(ids)
+    kind = kind_of(first, last, chapters, tags, ids, weak)
+    if kind == "chapter":
         return {"kind": "chapter", "chapters": sorted(set(chapters))}
-    if tuple(tags):
+    if kind == "tag":
         return {"kind": "tag", "tags": list(tags)}
-    if tuple(ids):
+    if kind == "ids":
         return {"kind": "ids", "ids": [q.id for q in questions]}
-    if weak is not None:
+    if kind == "weak":
         return {"kind": "weak", "count": weak}
     return {"kind": "range", "from": questions[0].id, "to": questions[-1].id}
 

@@ -1,14 +1,16 @@
-"""The study loop: start a session from a plan, then answer, record, summarise.
+"""A study session: planned into segments and started, then run: answer, record, rate.
 
 Every turn is committed before the next request, so ``resume`` picks up at
-the first unanswered question of the first unfinished segment. The loop
+the first unanswered question of the first unfinished segment. The run
 talks to the user only through a ``Listener`` (``study.listening``); the CLI
 supplies one. The quiz steps (attempt drafts, confirmed marks, ratings, the
 ratings a stopped run left out) are ``study.quizzing``.
 
-Read, quiz and review sessions run through the same loop; the session's
-mode picks a ``Policy`` (wait for an attempt first? grade it? is a rating
-expected?). The rules of resuming live in ``studybot.resuming``.
+Read, quiz and review sessions walk the segments (``study.loop``) with one
+step, ``_Answering``; the session's mode picks a ``Policy`` (wait for an
+attempt first? grade it? is a rating expected?). An interview walks them
+with its own step (``study.interview``). The rules of resuming live in
+``study.resuming``.
 """
 
 from __future__ import annotations
@@ -16,20 +18,20 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from studybot.bank import Question
+from studybot.bank.key import answer_text, has_answer
 from studybot.channel.config import Settings
-from studybot.channel.providers.offline import answer_text, has_answer
 from studybot.costs import tokens
 from studybot.errors import BadInput, ContextOverflow
 from studybot.learn import grading as grade
 from studybot.learn import live_grade
 from studybot.storage.store import SegmentRecord, SessionRecord, Store, Turn
-from studybot.study import answers, prompt, quizzing, resuming
+from studybot.study import answers, loop, prompt, quizzing, resuming
 from studybot.study import segments as plan
-from studybot.study.conversation import Conversation, history
+from studybot.study.conversation import Conversation
 from studybot.study.listening import (  # noqa: F401 - the loop's vocabulary, named here too
     FOLLOW_UP,
     NEXT,
@@ -40,7 +42,7 @@ from studybot.study.listening import (  # noqa: F401 - the loop's vocabulary, na
     Stopped,
 )
 from studybot.study.opening import Study  # noqa: F401 - what a run needs, named here too
-from studybot.types import Messages, Reply, Usage
+from studybot.types import Messages
 
 # Tokens kept free for the carried summary when projecting a segment's peak.
 SUMMARY_RESERVE = 300
@@ -59,9 +61,11 @@ POLICIES = {
     "read": Policy(attempt_first=False, grades=False, rating_expected=False),
     "quiz": Policy(attempt_first=True, grades=True, rating_expected=True),
     "review": Policy(attempt_first=True, grades=True, rating_expected=True),
-    # an interview runs its own loop (study.interview); its ratings come at the end
-    "interview": Policy(attempt_first=True, grades=True, rating_expected=True),
 }
+
+
+# An interview walks the same segments with its own step (study.interview).
+MODES = (*POLICIES, "interview")
 
 
 def start(
@@ -80,8 +84,8 @@ def start(
     ``selection`` is what the user chose (``study.selection.chosen``);
     ``extra``: settings of the mode kept with the session (an interview's follow-ups).
     """
-    if mode not in POLICIES:
-        raise BadInput(f"unknown study mode {mode!r}", hint="modes: " + ", ".join(POLICIES))
+    if mode not in MODES:
+        raise BadInput(f"unknown study mode {mode!r}", hint="modes: " + ", ".join(MODES))
     if not questions:
         raise BadInput("no questions to study", hint="choose some with --from/--to or --chapter")
     prefix = prompt.system_prefix(study.bank, study.settings.prefix_style)
@@ -162,28 +166,46 @@ def cut(
 
 
 def answer_lengths(
-    questions: Sequence[Question], settings: Settings, live: bool
+    questions: Sequence[Question], settings: Settings, live: bool, given: int | None = None
 ) -> dict[int, int] | int:
-    """The answer tokens a cut projects: offline, each answer key's own length."""
-    if not live:
-        later = settings.answer_tokens  # for those answered live later (resume)
-        return {q.id: tokens.count(answer_text(q)) if has_answer(q) else later for q in questions}
-    return settings.answer_tokens
+    """The answer tokens a cut projects, one figure or per question (``projected_answers``)."""
+    length = projected_length(settings, live, given)
+    if length is not None:
+        return length
+    return {
+        q.id: tokens.count(answer_text(q)) if has_answer(q) else settings.answer_tokens
+        for q in questions
+    }
+
+
+def projected_answers(
+    questions: Sequence[Question], settings: Settings, live: bool, given: int | None = None
+) -> dict[int, str]:
+    """Each question's answer as run, plan and the interview plan project it.
+
+    ``given`` (``--answer-tokens``) for every question; else, live, the
+    expected ``answer_tokens``; offline, the answer key's own answer, and the
+    live length where the key has none (a live resume answers it). A live
+    model's words are unknown: a stand-in of exactly that many tokens (" x"
+    is one token each) gives every count the right length.
+    """
+    length = projected_length(settings, live, given)
+    stand_in = " x" * (settings.answer_tokens if length is None else length)
+    if length is not None:
+        return {q.id: stand_in for q in questions}
+    return {q.id: answer_text(q) if has_answer(q) else stand_in for q in questions}
+
+
+def projected_length(settings: Settings, live: bool, given: int | None) -> int | None:
+    """One answer length for every question, or None: the offline answer key's own lengths."""
+    if given is not None:
+        return given
+    return settings.answer_tokens if live else None
 
 
 def run(study: Study, store: Store, session: SessionRecord, listener: Listener) -> SessionRecord:
     """Answer every unanswered question of ``session`` and write missing summaries."""
-    study.provider.notify = listener.notice
-    study.provider.discard = listener.discarded
-    answered = {turn.question_id: turn for turn in store.turns(session.id)}
-    if answered:
-        # A provider that simulates its cache must see what this session sent
-        # before it was interrupted, or its first resumed request would miss.
-        from studybot.study.recorded import session_requests
-
-        sent = session_requests(store.view(session.id))
-        study.provider.warm((r.messages, r.output) for r in sent)
-    warned = any(turn.usage_suspect for turn in answered.values())
+    answered = loop.begin(study, store, session, listener)
     policy = POLICIES.get(session.mode, POLICIES["read"])
     if policy.rating_expected and session.unrated:
         quizzing.missing_ratings(study, store, session, listener)
@@ -191,54 +213,68 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
         # The grader loads its word lists while the learner reads and types;
         # the first grade waits for the build only if it has not finished.
         threading.Thread(target=grade.warm, args=(study.bank,), daemon=True).start()
-    carried: str | None = None  # the summary just written, which the next segment starts from
-    segments = store.segments(session.id)
-    for segment in segments:
-        if carried is not None:
-            segment = replace(segment, summary_in=carried)
-        # The last segment's summary is written only when a later run reads it.
-        last = segment.index == segments[-1].index
-        done = segment.summary_out is not None or last
-        if done and all(q in answered for q in segment.question_ids):
-            continue
-        done_turns = [answered[q] for q in segment.question_ids if q in answered]
-        conversation = Conversation(
-            session.prefix, segment.summary_in, history(study.bank, done_turns)
-        )
-        for question_id in segment.question_ids:
-            if question_id in answered:
-                continue
-            question = study.bank.get(question_id)
-            if not study.provider.live and not has_answer(question):
-                listener.unanswered_offline(question)  # no turn: a live resume answers it
-                continue
-            step = _Step(study, store, session, segment, conversation, question, listener)
-            try:
-                messages = _guarded(step)
-                listener.question_started(segment, question)
-                attempt = None
-                if policy.attempt_first:
-                    attempt = quizzing.read_attempt(store, session, question, listener)
-                turn = _answer(step, messages)
-            except ContextOverflow:
-                if not conversation.history:
-                    raise  # the question does not fit even after the summary alone
-                # The way past: this question starts a fresh segment from this one's summary.
-                store.split_segment(session.id, segment.index, question_id)
-                listener.segment_split(segment, question)
-                return run(study, store, store.session(session.id), listener)
-            if turn.usage_suspect and not warned:
-                warned = True
-                listener.usage_suspect(turn)
-            answered[question_id] = turn
-            conversation.answered(question, turn.answer)
-            result = None
-            if policy.grades:
-                result = _grade(step, attempt or "", grade.offline(study.bank))
-            _after_answer(step, policy, attempt, result)
-        if not last:
-            carried = summarise(study, store, session, segment, conversation, listener)
+    step = _Answering(study, store, session, listener, policy, answered)
+    step.warned = any(turn.usage_suspect for turn in answered.values())
+    try:
+        loop.walk(study, store, session, listener, answered, step)
+    except _Split:
+        return run(study, store, store.session(session.id), listener)
     return store.session(session.id)
+
+
+class _Split(Exception):
+    """A question did not fit: its segment was split there, and the run starts over."""
+
+
+@dataclass
+class _Answering:
+    """The step of read, quiz and review: answer the question (after an attempt), grade, rate."""
+
+    study: Study
+    store: Store
+    session: SessionRecord
+    listener: Listener
+    policy: Policy
+    answered: dict[int, Turn]  # every turn of the session, grown as answers arrive
+    warned: bool = False  # a turn's reported usage looked wrong, and the user was told
+    interview = False
+
+    def finished(self) -> set[int]:
+        return set(self.answered)
+
+    def __call__(
+        self, segment: SegmentRecord, conversation: Conversation, question: Question
+    ) -> None:
+        study, store, session, listener = self.study, self.store, self.session, self.listener
+        if not study.provider.live and not has_answer(question):
+            listener.unanswered_offline(question)  # no turn: a live resume answers it
+            return
+        step = _Step(study, store, session, segment, conversation, question, listener)
+        try:
+            messages = _guarded(step)
+            listener.question_started(segment, question)
+            attempt = None
+            if self.policy.attempt_first:
+                attempt = quizzing.read_attempt(store, session, question, listener)
+            send = study.provider.answer
+            turn = loop.main_turn(send, store, session, segment, question, messages, listener.text)
+            listener.turn_recorded(turn, question)
+        except ContextOverflow:
+            if not conversation.history:
+                raise  # the question does not fit even after the summary alone
+            # The way past: this question starts a fresh segment from this one's summary.
+            store.split_segment(session.id, segment.index, question.id)
+            listener.segment_split(segment, question)
+            raise _Split from None
+        if turn.usage_suspect and not self.warned:
+            self.warned = True
+            listener.usage_suspect(turn)
+        self.answered[question.id] = turn
+        conversation.answered(question, turn.answer)
+        result = None
+        if self.policy.grades:
+            result = _grade(step, attempt or "", grade.offline(study.bank))
+        _after_answer(step, self.policy, attempt, result)
 
 
 @dataclass(frozen=True)
@@ -267,19 +303,6 @@ def _guarded(step: _Step) -> Messages:
             hint="use smaller segments (--segment-max 5) or a model with a longer context",
         )
     return messages
-
-
-def _answer(step: _Step, messages: Messages) -> Turn:
-    local_prompt = tokens.prompt_tokens(messages)
-    started = time.perf_counter()
-    reply = step.study.provider.answer(messages, question=step.question, on_text=step.listener.text)
-    latency_ms = (time.perf_counter() - started) * 1000
-    turn = answers.turn(
-        step.session, step.segment, step.question, messages, reply, latency_ms, local_prompt
-    )
-    step.store.record_turn(turn)
-    step.listener.turn_recorded(turn, step.question)
-    return turn
 
 
 def _grade(step: _Step, attempt: str, grader: grade.OfflineGrader) -> grade.Grade:
@@ -337,30 +360,3 @@ def _follow_up(step: _Step, text: str) -> None:
     follow_up = answers.follow_up(session.id, question.id, text, messages, reply, latency_ms)
     step.store.record_followup(follow_up)
     step.listener.follow_up_answered(follow_up)
-
-
-def summarise(
-    study: Study,
-    store: Store,
-    session: SessionRecord,
-    segment: SegmentRecord,
-    conversation: Conversation,
-    listener: Listener,
-) -> str:
-    """Write and record ``segment``'s summary of its ``conversation`` (also used by ``carry``)."""
-    messages = conversation.summary_request()
-    questions = [q for q, _ in conversation.history]
-    listener.summary_started(segment)
-    try:
-        reply = study.provider.summarise(messages, questions=questions, lines=prompt.SUMMARY_LINES)
-    except ContextOverflow:
-        # A session whose summary cannot be written could never complete: carry an
-        # extractive summary of the key points instead (no request, no usage).
-        from studybot.channel.providers.offline import summary_text
-
-        reply = Reply(summary_text(questions, lines=prompt.SUMMARY_LINES), usage=Usage(0, 0))
-    summary = prompt.clip_summary(reply.text)
-    usage = answers.summary_usage(messages, reply)
-    store.set_summary(session.id, segment.index, summary, usage, reply.discarded)
-    listener.summary_made(segment, summary)
-    return summary

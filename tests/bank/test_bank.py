@@ -27,11 +27,6 @@ CHAPTERS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    return bank.load()
-
-
 def test_shipped_bank_has_200_questions_in_the_14_chapters(shipped):
     assert [q.id for q in shipped.questions] == list(range(1, 201))
     assert [(c.number, c.first, c.last) for c in shipped.chapters] == CHAPTERS

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 
-from test_import_questions import questions
-from test_import_questions import read as read_as_given
+from imported import questions
+from imported import read as read_as_given
 
 
 def read(tmp_path, text: str, name: str = "q.md"):

@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
+from imported import questions, read
+
 from studybot import bank
 from studybot.bank import importer
-
-
-def read(tmp_path, text: str, name: str = "q.md", **options):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return importer.inspect(path, **options)
-
-
-def questions(report) -> list[str]:
-    return [q.question for q in report.bank.questions]
 
 
 def test_text_that_looks_like_html_is_kept_as_written(tmp_path):

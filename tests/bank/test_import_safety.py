@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from running import studybot
 
 from studybot import bank
 from studybot.bank import importer
@@ -25,25 +26,15 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "import"
 
 
-def studybot(home: Path, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("STUDYBOT_")}
-    env.update(PYTHONPATH=str(ROOT), STUDYBOT_HOME=str(home))
-    return subprocess.run(
-        [sys.executable, "-m", "studybot", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-
-
 # -- item 2: regular files only, read at most the limit ----------------------------------
 
 
 def test_a_fifo_is_refused_at_once_instead_of_waiting_for_a_writer(tmp_path):
     fifo = tmp_path / "questions.md"
     os.mkfifo(fifo)
-    result = studybot(tmp_path / "home", "bank", "import", str(fifo), "--name", "pipe", timeout=30)
+    result = studybot(
+        tmp_path / "home", "bank", "import", str(fifo), "--name", "pipe", timeout=30, loud=True
+    )
     assert result.returncode == 2
     assert (
         result.stderr.splitlines()[0] == f"Error: {fifo}: a named pipe (FIFO), not a question file"
@@ -55,11 +46,13 @@ def test_a_fifo_is_refused_at_once_instead_of_waiting_for_a_writer(tmp_path):
 def test_a_device_is_refused_before_a_byte_is_read(tmp_path, device):
     if not Path(device).exists():
         pytest.skip(f"{device} is not on this system")
-    result = studybot(tmp_path / "home", "bank", "import", device, "--preview", timeout=30)
+    result = studybot(
+        tmp_path / "home", "bank", "import", device, "--preview", timeout=30, loud=True
+    )
     assert result.returncode == 2
     assert result.stderr.splitlines()[0] == f"Error: {device}: a device, not a question file"
     assert len(result.stderr.splitlines()) == 2  # the line and its hint
-    listed = studybot(tmp_path / "home", "bank", "list", "--bank", device, timeout=30)
+    listed = studybot(tmp_path / "home", "bank", "list", "--bank", device, timeout=30, loud=True)
     assert listed.returncode == 2 and "a device, not a question file" in listed.stderr
 
 
@@ -160,7 +153,10 @@ main()
 def test_a_kill_at_any_step_of_a_forced_import_leaves_the_old_bank_or_the_new(tmp_path):
     home = tmp_path / "home"
     assert (
-        studybot(home, "bank", "import", str(DATA / "notes.md"), "--name", "mine").returncode == 0
+        studybot(
+            home, "bank", "import", str(DATA / "notes.md"), "--name", "mine", loud=True
+        ).returncode
+        == 0
     )
     old, new = 6, 7  # notes.md holds 6 questions, plain-list.md 7
     env = {k: v for k, v in os.environ.items() if not k.startswith("STUDYBOT_")}
@@ -171,7 +167,9 @@ def test_a_kill_at_any_step_of_a_forced_import_leaves_the_old_bank_or_the_new(tm
         killed = subprocess.run(
             [sys.executable, "-c", KILLER, str(step), *args], env=env, capture_output=True
         )
-        listed = studybot(home, "bank", "list", "--bank", "mine", "--json")  # the next start
+        listed = studybot(
+            home, "bank", "list", "--bank", "mine", "--json", loud=True
+        )  # the next start
         assert listed.returncode == 0, (step, listed.stderr)
         count = len(json.loads(listed.stdout))
         assert count in (old, new), step
@@ -184,7 +182,14 @@ def test_a_kill_at_any_step_of_a_forced_import_leaves_the_old_bank_or_the_new(tm
         # put the old bank back for the next step
         assert (
             studybot(
-                home, "bank", "import", str(DATA / "notes.md"), "--name", "mine", "--force"
+                home,
+                "bank",
+                "import",
+                str(DATA / "notes.md"),
+                "--name",
+                "mine",
+                "--force",
+                loud=True,
             ).returncode
             == 0
         )

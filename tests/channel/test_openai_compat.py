@@ -20,11 +20,8 @@ def messages(question: str = "第 23 题：为什么 KV 缓存只保存 K 和 V�
     return [{"role": "system", "content": LONG_SYSTEM}, {"role": "user", "content": question}]
 
 
-@pytest.fixture
-def server(monkeypatch):
-    monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
-    with OpenAIServer(key=KEY, models=[MODEL]) as running:
-        yield running
+# The server of the `server` fixture (tests/conftest.py).
+SERVER = {"key": KEY, "models": [MODEL], "key_env": True}
 
 
 def provider(

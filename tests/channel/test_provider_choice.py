@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from openai_server import Fault, OpenAIServer
 
-from studybot import bank
-from studybot.channel import config, files, providers
+from studybot.channel import config, providers
 from studybot.channel.providers.offline import OfflineProvider
 from studybot.channel.providers.openai_compat import OpenAICompatProvider
 from studybot.costs import tokens
@@ -21,18 +20,6 @@ NOTICE = (
 )
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    return bank.load()
-
-
-def write_config(text: str):
-    path = files.config_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
 def test_without_a_key_the_answer_key_answers_and_says_how_to_go_live(shipped):
     provider, notice = providers.choose(config.load(), shipped)
     assert isinstance(provider, OfflineProvider) and provider.live is False
@@ -40,7 +27,7 @@ def test_without_a_key_the_answer_key_answers_and_says_how_to_go_live(shipped):
     assert notice == NOTICE
 
 
-def test_the_notice_names_the_variable_the_settings_read(shipped, monkeypatch):
+def test_the_notice_names_the_variable_the_settings_read(write_config, shipped, monkeypatch):
     write_config('env_key = "MY_MODEL_KEY"\n')
     _, notice = providers.choose(config.load(), shipped)
     assert notice == NOTICE.replace("TAOTOKEN_API_KEY", "MY_MODEL_KEY")
@@ -50,7 +37,7 @@ def test_the_notice_names_the_variable_the_settings_read(shipped, monkeypatch):
     assert empty == NOTICE.replace("TAOTOKEN_API_KEY", "MY_MODEL_KEY (it is set but empty)")
 
 
-def test_with_a_model_set_the_notice_asks_only_for_the_key(shipped):
+def test_with_a_model_set_the_notice_asks_only_for_the_key(write_config, shipped):
     """The key alone went live and failed with "no model ID is set": the notice says both,
     and only the key once a model is configured."""
     write_config('model = "deepseek-v3"\n')
@@ -58,7 +45,7 @@ def test_with_a_model_set_the_notice_asks_only_for_the_key(shipped):
     assert notice == NOTICE.replace(" and pass --model ID", "")
 
 
-def test_offline_asked_for_names_where_it_was_asked(shipped, monkeypatch):
+def test_offline_asked_for_names_where_it_was_asked(write_config, shipped, monkeypatch):
     monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)  # a key is there, but offline wins
     provider, flagged = providers.choose(config.load({"offline": True, "model": "m"}), shipped)
     assert provider.live is False
@@ -78,7 +65,7 @@ def test_a_key_and_a_model_go_live_with_no_notice(shipped, monkeypatch):
     assert provider.notify == heard.append
 
 
-def test_a_live_providers_retry_notices_reach_the_notify_given(shipped, monkeypatch):
+def test_a_live_providers_retry_notices_reach_the_notify_given(write_config, shipped, monkeypatch):
     monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
     write_config("retry_backoff = 0.001\nmax_retries = 2\n")
     heard: list[str] = []
@@ -122,7 +109,7 @@ def ask_twice(provider, shipped) -> tuple[list[int], int]:
     return cached, len(tokens.request_ids(messages))
 
 
-def test_the_answer_keys_cached_tokens_follow_the_settings_cache_rule(shipped):
+def test_the_answer_keys_cached_tokens_follow_the_settings_cache_rule(write_config, shipped):
     default, _ = providers.choose(config.load(), shipped)
     cached, prompt = ask_twice(default, shipped)
     assert cached == [0, prompt // 128 * 128]  # openai: the repeat, in whole 128-token steps

@@ -12,11 +12,6 @@ from studybot.cli import cli
 from studybot.storage.store import Store
 
 
-def write_config(home, text: str) -> None:
-    home.mkdir(parents=True, exist_ok=True)
-    (home / "config.toml").write_text(text, encoding="utf-8")
-
-
 @pytest.mark.parametrize(
     "line",
     [
@@ -32,8 +27,10 @@ def write_config(home, text: str) -> None:
         "max_retries = 2.5",
     ],
 )
-def test_a_bad_value_names_file_and_key_and_writes_nothing(invoke, studybot_home, line):
-    write_config(studybot_home, line + "\n")
+def test_a_bad_value_names_file_and_key_and_writes_nothing(
+    write_config, invoke, studybot_home, line
+):
+    write_config(line + "\n")
     result = invoke("run", "--from", "1", "--to", "2")
     assert result.exit_code == 2, result.stderr
     name = line.split()[0]
@@ -43,14 +40,14 @@ def test_a_bad_value_names_file_and_key_and_writes_nothing(invoke, studybot_home
     assert Store.open().sessions() == []
 
 
-def test_bool_words_are_read_both_ways(studybot_home):
-    write_config(studybot_home, 'offline = "no"\nstream = "off"\n')
+def test_bool_words_are_read_both_ways(write_config, studybot_home):
+    write_config('offline = "no"\nstream = "off"\n')
     settings = config.load()
     assert settings.offline is False and settings.stream is False
 
 
-def test_zero_retries_means_one_attempt(studybot_home):
-    write_config(studybot_home, "max_retries = 0\nretry_backoff = 0\n")
+def test_zero_retries_means_one_attempt(write_config, studybot_home):
+    write_config("max_retries = 0\nretry_backoff = 0\n")
     assert config.load().max_retries == 0
 
 
@@ -112,7 +109,9 @@ def show(invoke, *args: str, env: dict | None = None) -> dict:
     return json.loads(result.stdout)
 
 
-def test_openai_variables_sit_below_studybot_settings(invoke, monkeypatch, studybot_home):
+def test_openai_variables_sit_below_studybot_settings(
+    write_config, invoke, monkeypatch, studybot_home
+):
     monkeypatch.setenv("OPENAI_BASE_URL", "https://api.openai.com/v1")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-0123456789abcdef")
     data = show(invoke, "--model", "gpt-4o-mini")
@@ -125,7 +124,7 @@ def test_openai_variables_sit_below_studybot_settings(invoke, monkeypatch, study
         "source": "env OPENAI_API_KEY",
     }
     assert data["mode"] == "live"
-    write_config(studybot_home, 'base_url = "http://localhost:11434/v1"\n')
+    write_config('base_url = "http://localhost:11434/v1"\n')
     data = show(invoke)
     assert data["settings"]["base_url"]["value"] == "http://localhost:11434/v1"
     assert data["settings"]["base_url"]["source"] == str(studybot_home / "config.toml")
@@ -192,8 +191,8 @@ wire_api = "responses"
 """
 
 
-def test_provider_profiles_switch_the_channel(invoke, studybot_home, monkeypatch):
-    write_config(studybot_home, PROFILES)
+def test_provider_profiles_switch_the_channel(write_config, invoke, studybot_home, monkeypatch):
+    write_config(PROFILES)
     data = show(invoke, "--provider", "local")
     settings = data["settings"]
     assert settings["base_url"]["value"] == "http://localhost:11434/v1"
@@ -207,8 +206,8 @@ def test_provider_profiles_switch_the_channel(invoke, studybot_home, monkeypatch
     assert show(invoke)["settings"]["model"]["value"] == "qwen2.5:7b"
 
 
-def test_an_unknown_profile_lists_the_known_ones(invoke, studybot_home):
-    write_config(studybot_home, PROFILES)
+def test_an_unknown_profile_lists_the_known_ones(write_config, invoke, studybot_home):
+    write_config(PROFILES)
     result = invoke("config", "show", "--provider", "nope")
     assert result.exit_code == 2
     assert "no provider profile 'nope'" in result.stderr and "gateway, local" in result.stderr

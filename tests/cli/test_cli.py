@@ -91,7 +91,7 @@ def env_for(home) -> dict[str, str]:
     return env
 
 
-def studybot(*args: str) -> list[str]:
+def command_line(*args: str) -> list[str]:
     return [sys.executable, "-m", "studybot", *args]
 
 
@@ -112,7 +112,7 @@ def wait_for_turns(path, count: int, timeout: float = 60.0) -> int:
 def test_a_run_killed_with_sigkill_resumes_to_completion_with_each_question_once(studybot_home):
     env = env_for(studybot_home) | {"STUDYBOT_OFFLINE_DELAY": "0.2"}
     proc = subprocess.Popen(
-        studybot("run", "--from", "1", "--to", "19"),
+        command_line("run", "--from", "1", "--to", "19"),
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -130,7 +130,7 @@ def test_a_run_killed_with_sigkill_resumes_to_completion_with_each_question_once
 
     env["STUDYBOT_OFFLINE_DELAY"] = "0"
     resumed = subprocess.run(
-        studybot("resume", "--json"), env=env, capture_output=True, text=True, timeout=120
+        command_line("resume", "--json"), env=env, capture_output=True, text=True, timeout=120
     )
     assert resumed.returncode == 0, resumed.stderr
     data = json.loads(resumed.stdout)
@@ -142,7 +142,7 @@ def test_a_run_killed_with_sigkill_resumes_to_completion_with_each_question_once
 def test_ctrl_c_during_a_turn_exits_130_and_keeps_the_session_resumable(studybot_home):
     env = env_for(studybot_home) | {"STUDYBOT_OFFLINE_DELAY": "0.3"}
     proc = subprocess.Popen(
-        studybot("run", "--from", "1", "--to", "8"),
+        command_line("run", "--from", "1", "--to", "8"),
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -185,7 +185,7 @@ def test_unexpected_errors_are_one_line_unless_debugging(studybot_home, tmp_path
     # A database path that is a folder: named as a bad home (exit 2), one line and a hint.
     (studybot_home / DB_NAME).mkdir(parents=True)
     out = subprocess.run(
-        studybot("sessions"), env=env_for(studybot_home), capture_output=True, text=True
+        command_line("sessions"), env=env_for(studybot_home), capture_output=True, text=True
     )
     assert out.returncode == 2
     assert out.stderr.startswith("Error:") and "Traceback" not in out.stderr

@@ -22,7 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 QUESTIONS = "1. 什么是注意力机制？\n2. 什么是 KV 缓存？\n3. 为什么不缓存 Q？\n"
 
 
-def studybot(home: Path | bytes, *args: str | bytes, **env: str) -> subprocess.CompletedProcess:
+def run_in_environment(
+    home: Path | bytes, *args: str | bytes, **env: str
+) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("STUDYBOT_", "TAOTOKEN_"))}
     clean.pop("PYTEST_CURRENT_TEST", None)
     base = {**clean, "PYTHONPATH": str(ROOT), **env}
@@ -58,20 +60,20 @@ def odd_file(tmp_path) -> bytes:
 
 def test_a_question_file_named_with_bytes_that_are_not_utf8_imports(tmp_path, odd_file):
     home = tmp_path / "home"
-    preview = studybot(home, "bank", "import", odd_file, "--preview")
+    preview = run_in_environment(home, "bank", "import", odd_file, "--preview")
     assert preview.returncode == 0 and not crashed(preview), said(preview)
-    saved = studybot(home, "bank", "import", odd_file, "--name", "mine")
+    saved = run_in_environment(home, "bank", "import", odd_file, "--name", "mine")
     assert saved.returncode == 0 and not crashed(saved), said(saved)
-    listed = json.loads(studybot(home, "bank", "banks", "--json").stdout)
+    listed = json.loads(run_in_environment(home, "bank", "banks", "--json").stdout)
     mine = next(b for b in listed if b["name"] == "mine")
     assert mine["title"] == "q\ufffd\ufffd" and mine["questions"] == 3
-    run = studybot(home, "run", "--bank", "mine", "--from", "1", "--to", "3")
+    run = run_in_environment(home, "run", "--bank", "mine", "--from", "1", "--to", "3")
     assert run.returncode == 0, said(run)
 
 
 def test_such_a_file_as_a_bank_path_is_refused_in_one_line(tmp_path, odd_file):
     for command in (("run", "--from", "1", "--to", "1"), ("due",), ("review",)):
-        done = studybot(tmp_path / "home", *command, "--bank", odd_file)
+        done = run_in_environment(tmp_path / "home", *command, "--bank", odd_file)
         assert done.returncode == 2, said(done)
         lines = said(done).splitlines()
         assert lines[0].startswith("Error: the bank's path ") and "not UTF-8" in lines[0]
@@ -81,8 +83,8 @@ def test_such_a_file_as_a_bank_path_is_refused_in_one_line(tmp_path, odd_file):
 @pytest.mark.parametrize("command", [("doctor",), ("doctor", "--json"), ("config", "show")])
 def test_a_home_named_with_bytes_that_are_not_utf8_is_diagnosed(tmp_path, command):
     home = os.fsencode(tmp_path) + b"/h\xfe"
-    assert studybot(home, "run", "--from", "1", "--to", "1").returncode == 0
-    done = studybot(home, *command)
+    assert run_in_environment(home, "run", "--from", "1", "--to", "1").returncode == 0
+    done = run_in_environment(home, *command)
     assert done.returncode == 0, said(done)
     assert not crashed(done)
     assert b"h\\udcfe" in done.stdout  # the byte, shown as an escape
@@ -109,8 +111,8 @@ def test_a_home_named_with_bytes_that_are_not_utf8_is_diagnosed(tmp_path, comman
 def test_an_output_that_cannot_show_chinese_gets_escapes_and_a_note(tmp_path, encoding, command):
     home = tmp_path / "home"
     if command[0] == "export":
-        assert studybot(home, "run", "--from", "1", "--to", "1").returncode == 0
-    done = studybot(home, *command, PYTHONIOENCODING=encoding)
+        assert run_in_environment(home, "run", "--from", "1", "--to", "1").returncode == 0
+    done = run_in_environment(home, *command, PYTHONIOENCODING=encoding)
     assert done.returncode == 0, said(done)
     assert not crashed(done)
     if encoding == "latin-1":  # (click writes UTF-8 itself where an output says ascii)

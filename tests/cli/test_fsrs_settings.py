@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from test_terminal import finish, spawn
+from terminal import finish, spawn
 
 from studybot.channel import config
 from studybot.learn import review

@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from test_terminal import MARKS, db, finish, spawn
+from terminal import MARKS, db, finish, spawn
 
 from studybot.study.checking import ATTEMPT_CHARS
 

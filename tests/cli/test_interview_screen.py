@@ -14,8 +14,8 @@ import signal
 import sqlite3
 
 import pexpect
-import test_terminal as terminal
-from test_terminal import finish
+import terminal
+from terminal import finish
 
 from studybot.storage.store import DB_NAME
 
@@ -33,7 +33,7 @@ WRONG_Q24 = (
 RATINGS = "ratings ›"
 
 
-def spawn(home, *args: str, key: str | None = None) -> pexpect.spawn:
+def interview_terminal(home, *args: str, key: str | None = None) -> pexpect.spawn:
     return terminal.spawn(home, *args, key=key, columns=140)
 
 
@@ -59,7 +59,7 @@ def ratings(home) -> dict[int, int]:
 
 
 def test_a_full_offline_interview_of_three_questions(studybot_home, invoke):
-    child = spawn(studybot_home, "interview", "--ids", "1,5,24")
+    child = interview_terminal(studybot_home, "interview", "--ids", "1,5,24")
     child.expect("面试官 · 第 1 题")
     child.expect("本质区别在哪里")  # the bank's question, verbatim
     say(child, STRONG_Q1)
@@ -134,7 +134,7 @@ def test_a_full_offline_interview_of_three_questions(studybot_home, invoke):
 
 
 def test_an_interview_killed_mid_probe_resumes_at_that_probe(studybot_home):
-    child = spawn(studybot_home, "interview", "--ids", "24", "--followups", "1")
+    child = interview_terminal(studybot_home, "interview", "--ids", "24", "--followups", "1")
     say(child, WRONG_Q24)
     child.expect("你说「KV 缓存和头数没有关系」")
     child.expect("›")
@@ -143,7 +143,7 @@ def test_an_interview_killed_mid_probe_resumes_at_that_probe(studybot_home):
     asked = probes(studybot_home)
     assert len(asked) == 1 and asked[0][5] is None  # asked, saved, not answered
 
-    child = spawn(studybot_home, "resume")
+    child = interview_terminal(studybot_home, "resume")
     child.expect(r"面试官 · 第 24 题 \(1/1\)")
     child.expect("对比 MHA、MQA 和 GQA")  # the question shown again, not asked again
     child.expect("你说「KV 缓存和头数没有关系」")  # the same probe, not a new one
@@ -156,7 +156,7 @@ def test_an_interview_killed_mid_probe_resumes_at_that_probe(studybot_home):
     assert len(probes(studybot_home)) == 1 and probes(studybot_home)[0][5]
     assert ratings(studybot_home) == {}
 
-    child = spawn(studybot_home, "resume")  # the ratings not saved are asked again
+    child = interview_terminal(studybot_home, "resume")  # the ratings not saved are asked again
     child.expect(r"1\. Q24")
     child.expect(RATINGS)
     child.send("\r")
@@ -182,7 +182,7 @@ def test_a_live_interview_puts_the_question_in_its_words_the_bank_wording_dim_be
     studybot_home.mkdir(parents=True, exist_ok=True)
     (studybot_home / "config.toml").write_text("retry_backoff = 0.001\n", encoding="utf-8")
     with OpenAIServer(key=key, models=["m"], answer=interviewer_reply) as server:
-        child = spawn(
+        child = interview_terminal(
             studybot_home, "interview", "--ids", "24", "--followups", "1",
             "--base-url", server.base_url, "--model", "m", key=key,
         )  # fmt: skip
@@ -201,7 +201,7 @@ def test_a_live_interview_puts_the_question_in_its_words_the_bank_wording_dim_be
 
 
 def test_an_interview_of_a_chapter_stops_on_ctrl_c_and_is_listed_as_one(studybot_home, invoke):
-    child = spawn(studybot_home, "interview", "--chapter", "1", "--followups", "0")
+    child = interview_terminal(studybot_home, "interview", "--chapter", "1", "--followups", "0")
     child.expect(r"面试官 · 第 1 题 \(1/8\)")
     say(child, STRONG_Q1)
     child.expect(r"面试官 · 第 2 题 \(2/8\)")
@@ -230,7 +230,7 @@ def test_a_live_interview_says_when_its_grading_fell_back_to_the_offline_grader(
     studybot_home.mkdir(parents=True, exist_ok=True)
     (studybot_home / "config.toml").write_text("retry_backoff = 0.001\n", encoding="utf-8")
     with OpenAIServer(key=key, models=["m"], answer=unreadable_grades) as server:
-        child = spawn(
+        child = interview_terminal(
             studybot_home, "interview", "--ids", "24", "--followups", "1",
             "--base-url", server.base_url, "--model", "m", key=key,
         )  # fmt: skip

@@ -19,13 +19,13 @@ REPORTS = [
 
 
 @pytest.fixture
-def studied(invoke):
+def read_three(invoke):
     assert invoke("run", "--from", "1", "--to", "3").exit_code == 0
 
 
 @pytest.mark.parametrize("command", REPORTS, ids=" ".join)
 @pytest.mark.parametrize("columns", ["0", "1", "19"])
-def test_a_width_below_20_prints_what_80_columns_print(invoke, studied, command, columns):
+def test_a_width_below_20_prints_what_80_columns_print(invoke, read_three, command, columns):
     usual = invoke(*command, env={"COLUMNS": "80"})
     narrow = invoke(*command, env={"COLUMNS": columns})
     assert usual.exit_code == narrow.exit_code == 0, narrow.stderr
@@ -34,7 +34,7 @@ def test_a_width_below_20_prints_what_80_columns_print(invoke, studied, command,
 
 
 @pytest.mark.parametrize("command", REPORTS, ids=" ".join)
-def test_columns_0_in_a_terminal_draws_the_report(studybot_home, studied, command):
+def test_columns_0_in_a_terminal_draws_the_report(studybot_home, read_three, command):
     text = on_terminal(studybot_home, command, 100, COLUMNS="0", LINES="40")
     longest = max(len(line) for line in text.splitlines())
     assert len(text.strip()) > 100 and longest > 20

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from test_terminal import PROMPT, finish, spawn
+from terminal import PROMPT, finish, spawn
 
 from studybot import bank
-from studybot.channel.providers.offline import FOLLOW_UP_NOT_ANSWERED
+from studybot.bank.key import FOLLOW_UP_NOT_ANSWERED
 
 
 def test_an_offline_follow_up_puts_no_placeholder_or_second_key_points_in_the_notes(

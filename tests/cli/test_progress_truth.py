@@ -7,21 +7,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from studybot.learn import review
 from studybot.storage.store import Store
 
 NOW = datetime.now(UTC)
 
 
-def rate(question_id: int, rating: int, at: datetime, grade: float | None = None) -> None:
-    store = Store.open()
-    review.record_review(
-        store, bank="default", question_id=question_id, rating=rating, grade=grade, now=at
-    )
-    store.close()
-
-
-def learnt(question_id: int, days_ago: float = 6) -> None:
+def learnt(rate, question_id: int, days_ago: float = 6) -> None:
     """Two Good ratings ten minutes apart: the card leaves its learning steps."""
     start = NOW - timedelta(days=days_ago)
     rate(question_id, 3, start, grade=0.8)
@@ -34,7 +25,7 @@ def progress_json(invoke) -> dict:
     return json.loads(result.stdout)
 
 
-def test_read_questions_count_as_seen(invoke):
+def test_read_questions_count_as_seen(rate, invoke):
     assert invoke("run", "--from", "1", "--to", "8").exit_code == 0  # a read run: no rating
     rate(2, 3, NOW, grade=0.7)
     one = progress_json(invoke)["chapters"][0]
@@ -43,9 +34,9 @@ def test_read_questions_count_as_seen(invoke):
     assert "8/8" in invoke("progress").stdout
 
 
-def test_a_lapse_a_minute_ago_is_below_100_and_stands_out(invoke):
+def test_a_lapse_a_minute_ago_is_below_100_and_stands_out(rate, invoke):
     for question_id in (20, 21, 22, 23):
-        learnt(question_id)
+        learnt(rate, question_id)
     rate(23, 3, NOW - timedelta(days=1), grade=0.9)  # a passed review
     rate(23, 1, NOW - timedelta(minutes=1), grade=0.1)  # then a lapse, a minute ago
     data = progress_json(invoke)
@@ -66,19 +57,19 @@ def test_a_lapse_a_minute_ago_is_below_100_and_stands_out(invoke):
     assert "✗ 1" in line and "100%" not in line
 
 
-def test_a_first_rating_of_again_is_no_100_percent_either(invoke):
+def test_a_first_rating_of_again_is_no_100_percent_either(rate, invoke):
     rate(5, 1, NOW - timedelta(minutes=1), grade=0.0)
     (q5,) = progress_json(invoke)["questions"]
     assert q5["failed"] and q5["retention"] < 1.0
 
 
-def test_retention_counts_the_hours_not_whole_days(invoke):
+def test_retention_counts_the_hours_not_whole_days(rate, invoke):
     rate(9, 4, NOW - timedelta(hours=20), grade=1.0)  # Easy 20 hours ago: fsrs says day 0
     (q9,) = progress_json(invoke)["questions"]
     assert 0.9 < q9["retention"] < 0.999
 
 
-def test_due_today_and_a_seven_day_forecast(invoke):
+def test_due_today_and_a_seven_day_forecast(rate, invoke):
     rate(30, 1, NOW - timedelta(days=3))  # overdue: due today
     for question_id, days_ago in ((40, 6), (41, 5), (42, 4), (43, 30)):
         rate(question_id, 4, NOW - timedelta(days=days_ago))  # Easy: back in days
@@ -109,11 +100,11 @@ def has_colour(image, hex_colour: str) -> bool:
     return bool((np.abs(image - target).max(axis=-1) < 0.02).any())
 
 
-def test_the_png_marks_failed_and_due_cells(invoke, tmp_path):
+def test_the_png_marks_failed_and_due_cells(rate, invoke, tmp_path):
     pytest.importorskip("matplotlib")
     from studybot.output import plots
 
-    learnt(25, days_ago=0.01)  # learnt a quarter of an hour ago: due in a day or more
+    learnt(rate, 25, days_ago=0.01)  # learnt a quarter of an hour ago: due in a day or more
     before = tmp_path / "before.png"
     assert invoke("progress", "--plot", str(before)).exit_code == 0
     assert not has_colour(pixels(before), plots.FAILED)

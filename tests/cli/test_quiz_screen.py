@@ -19,9 +19,9 @@ import sys
 
 import pexpect
 import pytest
-import test_terminal as terminal
+import terminal
 from rich.cells import cell_len
-from test_terminal import db, finish
+from terminal import db, finish
 
 from studybot import bank
 
@@ -40,7 +40,7 @@ GOOD_Q1 = (
 )
 
 
-def spawn(home, *args: str, columns: int = 100, rows: int = 40) -> pexpect.spawn:
+def quiz_terminal(home, *args: str, columns: int = 100, rows: int = 40) -> pexpect.spawn:
     return terminal.spawn(home, *args, columns=columns, rows=rows)  # everything sent, logged
 
 
@@ -56,7 +56,7 @@ def answer(child: pexpect.spawn, text: str = "", end: str = "\r\r") -> None:
     child.send(end)
 
 
-def rate(child: pexpect.spawn, key: str) -> None:
+def confirm_and_rate(child: pexpect.spawn, key: str) -> None:
     """Confirm the grader's marks with Enter, then press ``key`` at the rating prompt."""
     child.expect(MARKS)
     child.send("\r")
@@ -76,7 +76,7 @@ def lines(screen: str) -> list[str]:
 def test_h_and_question_mark_alone_on_a_line_show_the_hint_and_keys_without_sending(
     studybot_home,
 ):
-    child = spawn(studybot_home, "run", "--ids", "1,2", "--quiz")
+    child = quiz_terminal(studybot_home, "run", "--ids", "1,2", "--quiz")
     child.expect("›")
     child.send("h\r")
     child.expect("hint: 从训练目标、任务形式和规模三个角度回答。")
@@ -86,11 +86,11 @@ def test_h_and_question_mark_alone_on_a_line_show_the_hint_and_keys_without_send
     child.send("h\r")  # alone on the next line: the hint again, the line typed stays
     child.expect("hint: ")
     child.send("\r\r")
-    rate(child, "3")
+    confirm_and_rate(child, "3")
     # Ctrl-D on an empty first line ends the attempt (think, then reveal): no quitting.
     answer(child, end="\x04")
     child.expect(r"answer \(no attempt\)")
-    rate(child, "2")
+    confirm_and_rate(child, "2")
     assert finish(child) == 0
     with db(studybot_home) as con:
         attempts = con.execute("select question_id, attempt from grades order by question_id")
@@ -99,7 +99,7 @@ def test_h_and_question_mark_alone_on_a_line_show_the_hint_and_keys_without_send
 
 
 def test_a_draft_survives_ctrl_c_and_is_offered_on_resume(studybot_home):
-    child = spawn(studybot_home, "run", "--ids", "23,24", "--quiz")
+    child = quiz_terminal(studybot_home, "run", "--ids", "23,24", "--quiz")
     child.expect("›")
     child.send("只存 K 和 V，因为")
     child.send("\x03")
@@ -112,13 +112,13 @@ def test_a_draft_survives_ctrl_c_and_is_offered_on_resume(studybot_home):
         ]
         assert con.execute("select count(*) from turns").fetchone() == (0,)
 
-    child = spawn(studybot_home, "resume")
+    child = quiz_terminal(studybot_home, "resume")
     child.expect("Your draft from the last run is back")
     child.expect("›")
     child.send("Q 只用一次\r\r")  # the draft is in the editor: this goes on from it
-    rate(child, "3")
+    confirm_and_rate(child, "3")
     answer(child, end="\x04")
-    rate(child, "\r")
+    confirm_and_rate(child, "\r")
     assert finish(child) == 0
     with db(studybot_home) as con:
         grades = con.execute("select question_id, attempt from grades order by question_id")
@@ -130,7 +130,7 @@ def test_a_draft_survives_ctrl_c_and_is_offered_on_resume(studybot_home):
 
 
 def test_the_reveal_shows_each_point_once_with_its_mark_and_fits_40_rows(studybot_home):
-    child = spawn(studybot_home, "run", "--ids", "22", "--quiz", columns=60)
+    child = quiz_terminal(studybot_home, "run", "--ids", "22", "--quiz", columns=60)
     answer(child, "参数量与头数无关；多头在不同子空间关注不同模式")
     child.expect(MARKS)
     child.send("\r")
@@ -163,10 +163,10 @@ def test_the_per_turn_figures_show_with_stats_and_show_always_has_them(studybot_
     else:
         studybot_home.mkdir(parents=True, exist_ok=True)
         (studybot_home / "config.toml").write_text(how + "\n", encoding="utf-8")
-    child = spawn(studybot_home, *args)
+    child = quiz_terminal(studybot_home, *args)
     answer(child)
     child.expect(r"\[1/1\] Q22 · prompt [\d,]+ · answer [\d,]+ · n=[\d,]+")
-    rate(child, "1")
+    confirm_and_rate(child, "1")
     assert finish(child) == 0
     shown = json.loads(invoke("show", "1", "--json").stdout)
     assert shown["turns"][0]["prompt_tokens"] > 0
@@ -179,7 +179,7 @@ def test_a_contradicted_point_shows_both_texts_and_suggests_again(studybot_home)
     wrong = "多头是为了增加参数，头数越多参数越多，参数量随头数增加；KV 缓存和头数没有关系。"
     estimate = grading.OfflineGrader(bank.load()).grade(bank.load().get(22), wrong)
     assert estimate.contradicted
-    child = spawn(studybot_home, "run", "--ids", "22", "--quiz")
+    child = quiz_terminal(studybot_home, "run", "--ids", "22", "--quiz")
     answer(child, wrong)
     child.expect("⚠")
     child.expect(MARKS)
@@ -196,7 +196,7 @@ def test_a_contradicted_point_shows_both_texts_and_suggests_again(studybot_home)
 
 
 def test_toggling_marks_changes_the_stored_grade_and_the_suggestion(studybot_home, invoke):
-    child = spawn(studybot_home, "run", "--ids", "1", "--quiz")
+    child = quiz_terminal(studybot_home, "run", "--ids", "1", "--quiz")
     answer(child, GOOD_Q1)
     child.expect(r"grade 100% · 4 ✓")
     child.expect(MARKS)
@@ -230,7 +230,7 @@ def test_toggling_marks_changes_the_stored_grade_and_the_suggestion(studybot_hom
 
 def test_u_takes_back_the_last_change_only(studybot_home):
     """README: `u` to undo the last change; the changes before it stay (issue 31.9)."""
-    child = spawn(studybot_home, "run", "--ids", "1", "--quiz")
+    child = terminal.spawn(studybot_home, "run", "--ids", "1", "--quiz")
     answer(child, GOOD_Q1)
     child.expect(MARKS)
     child.send("3")
@@ -275,8 +275,10 @@ def drive(child: pexpect.spawn) -> str:
 
 @pytest.mark.parametrize("columns", [60, 200])
 def test_every_line_breaks_at_word_boundaries_at_60_and_200_columns(studybot_home, columns):
-    first = drive(spawn(studybot_home, "run", "--from", "1", "--to", "5", columns=columns))
-    quiz = drive(spawn(studybot_home, "run", "--from", "6", "--to", "8", "--quiz", columns=columns))
+    first = drive(quiz_terminal(studybot_home, "run", "--from", "1", "--to", "5", columns=columns))
+    quiz = drive(
+        quiz_terminal(studybot_home, "run", "--from", "6", "--to", "8", "--quiz", columns=columns)
+    )
     screen = lines(first + quiz)
     drawn = [line for line in screen if "›" not in line]  # the editor draws itself
     assert all(cell_len(line) <= columns for line in drawn), max(drawn, key=cell_len)
@@ -300,7 +302,9 @@ def test_every_line_breaks_at_word_boundaries_at_60_and_200_columns(studybot_hom
 
 
 def test_a_summary_prints_once_and_is_never_cut_inside_a_formula(studybot_home, invoke):
-    screen = "\n".join(lines(drive(spawn(studybot_home, "run", "--from", "20", "--to", "33"))))
+    screen = "\n".join(
+        lines(drive(quiz_terminal(studybot_home, "run", "--from", "20", "--to", "33")))
+    )
     assert screen.count("summary (carried into the next segment)") == 1
     assert "carried from the previous segment" not in screen  # printed once, just above
     formula = "`Attention(Q, K, V) = softmax(QKᵀ / √d_k + M) · V`"
@@ -351,7 +355,7 @@ def test_a_quiz_or_review_on_dev_null_stops_with_exit_2_and_writes_nothing(
 
 @pytest.mark.parametrize("stop", ["ctrl-c", "SIGHUP", "SIGTERM"])
 def test_a_rating_lost_at_the_rating_prompt_is_asked_first_on_resume(studybot_home, stop):
-    child = spawn(studybot_home, "run", "--ids", "5,6", "--quiz")
+    child = quiz_terminal(studybot_home, "run", "--ids", "5,6", "--quiz")
     answer(child, "注意力分数矩阵 n×n，随 n² 增长；KV 缓存随长度线性增长")
     child.expect(MARKS)
     child.send("\r")
@@ -366,7 +370,7 @@ def test_a_rating_lost_at_the_rating_prompt_is_asked_first_on_resume(studybot_ho
         assert con.execute("select question_id from grades").fetchall() == [(5,)]
         assert con.execute("select count(*) from reviews").fetchone() == (0,)
 
-    child = spawn(studybot_home, "resume")
+    child = quiz_terminal(studybot_home, "resume")
     child.expect("第 5 题 · graded, not rated yet")
     child.expect(MARKS)
     child.send("\r")
@@ -375,7 +379,7 @@ def test_a_rating_lost_at_the_rating_prompt_is_asked_first_on_resume(studybot_ho
     child.expect("saved: 2 Hard")
     child.expect("第 6 题")
     answer(child, end="\x04")
-    rate(child, "\r")
+    confirm_and_rate(child, "\r")
     assert finish(child) == 0
     with db(studybot_home) as con:
         rated = con.execute("select question_id, rating, session_id from reviews order by id")
@@ -385,14 +389,14 @@ def test_a_rating_lost_at_the_rating_prompt_is_asked_first_on_resume(studybot_ho
 def test_a_key_typed_twice_at_the_rating_prompt_rates_once_and_never_reaches_the_attempt(
     studybot_home,
 ):
-    child = spawn(studybot_home, "run", "--ids", "5,6", "--quiz")
+    child = quiz_terminal(studybot_home, "run", "--ids", "5,6", "--quiz")
     answer(child, "注意力分数矩阵 n×n，随 n² 增长")
-    rate(child, "33")
+    confirm_and_rate(child, "33")
     child.expect("saved: 3 Good")
     child.expect("第 6 题")
     child.expect("›")
     child.send("\r")  # an empty first line: if the second 3 had stayed, it would be the attempt
-    rate(child, "1")
+    confirm_and_rate(child, "1")
     assert finish(child) == 0
     with db(studybot_home) as con:
         assert con.execute("select attempt from grades where question_id = 6").fetchone() == ("",)

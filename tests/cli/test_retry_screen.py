@@ -14,10 +14,10 @@ from collections.abc import Callable
 
 import pyte
 import pytest
-import test_terminal as terminal
+import terminal
 from openai_server import Fault, OpenAIServer
 from scripted import interviewer_reply
-from test_terminal import finish
+from terminal import finish
 
 KEY = "sk-retry-screen-0123456789abcdef"
 MODEL = "m"

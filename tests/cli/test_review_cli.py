@@ -13,21 +13,9 @@ from pathlib import Path
 import pytest
 
 from studybot import bank
-from studybot.learn import review
-from studybot.storage.store import Store
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def rate(question_id: int, rating: int, *, grade=None, bank_key="default", at=None):
-    store = Store.open()
-    try:
-        return review.record_review(
-            store, bank=bank_key, question_id=question_id, rating=rating, grade=grade, now=at
-        )
-    finally:
-        store.close()
 
 
 def test_due_with_nothing_rated_says_how_to_start(invoke):
@@ -38,7 +26,7 @@ def test_due_with_nothing_rated_says_how_to_start(invoke):
     assert json.loads(invoke("due", "--json").stdout) == []
 
 
-def test_due_lists_every_card_soonest_first_with_the_agreed_keys(invoke):
+def test_due_lists_every_card_soonest_first_with_the_agreed_keys(rate, invoke):
     past = datetime.now(UTC) - timedelta(days=3)
     rate(34, 1, grade=0.2, at=past)  # Again three days ago: overdue
     rate(23, 3, grade=0.8)  # Good now: back in 10 minutes
@@ -70,7 +58,7 @@ def test_due_lists_every_card_soonest_first_with_the_agreed_keys(invoke):
     assert "1 due now, 3 later" in text and "studybot review" in text
 
 
-def test_progress_lists_every_chapter_with_the_agreed_keys(invoke):
+def test_progress_lists_every_chapter_with_the_agreed_keys(rate, invoke):
     past = datetime.now(UTC) - timedelta(days=4)
     rate(1, 3, grade=0.6, at=past)
     rate(2, 1, grade=0.2, at=past)
@@ -95,7 +83,7 @@ def test_progress_lists_every_chapter_with_the_agreed_keys(invoke):
     assert "studybot review" in text
 
 
-def test_progress_says_how_many_questions_a_grade_and_a_retention_stand_on(invoke):
+def test_progress_says_how_many_questions_a_grade_and_a_retention_stand_on(rate, invoke):
     """Read is seen, not graded or retained: 8 read and 1 rated is never "100% 100%"."""
     assert invoke("run", "--from", "1", "--to", "8").exit_code == 0
     rate(1, 3)  # rated after reading: no grade
@@ -115,7 +103,7 @@ def test_progress_of_an_unstudied_bank_says_so(invoke):
     assert "Nothing studied" in result.stdout and "0/21" in result.stdout
 
 
-def test_progress_plot_writes_a_png(invoke, tmp_path):
+def test_progress_plot_writes_a_png(rate, invoke, tmp_path):
     pytest.importorskip("matplotlib")
     rate(30, 3, grade=0.9)
     rate(31, 1, grade=0.1, at=datetime.now(UTC) - timedelta(days=2))

@@ -7,7 +7,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from test_terminal import finish, spawn
+from terminal import finish, spawn
 
 from studybot.learn import review
 from studybot.storage import migrations

@@ -27,7 +27,7 @@ def drawn(home: Path, command: tuple, columns: int) -> list[str]:
 
 
 @pytest.fixture
-def studied(invoke, studybot_home):
+def read_and_rated(invoke, studybot_home):
     assert invoke("run", "--from", "1", "--to", "8").exit_code == 0
     store = Store.open()
     try:
@@ -52,9 +52,9 @@ REPORTS = {
 
 @pytest.mark.parametrize("columns", [60, 100])
 @pytest.mark.parametrize("name", list(REPORTS))
-def test_a_report_fits_the_terminal_and_keeps_its_headers_whole(studied, name, columns):
+def test_a_report_fits_the_terminal_and_keeps_its_headers_whole(read_and_rated, name, columns):
     command, headers = REPORTS[name]
-    lines = drawn(studied, command, columns)
+    lines = drawn(read_and_rated, command, columns)
     assert lines and max(cell_len(line) for line in lines) <= columns, "\n".join(lines)
     if headers:
         unboxed = [line.replace("┃", " ").replace("│", " ") for line in lines]
@@ -65,33 +65,33 @@ def test_a_report_fits_the_terminal_and_keeps_its_headers_whole(studied, name, c
         assert all(f" {h} " in f" {header} " for h in headers), header
 
 
-def test_the_grade_wraps_each_point_under_itself(studied):
-    lines = drawn(studied, ("grade", "23", "--attempt", ATTEMPT), 60)
+def test_the_grade_wraps_each_point_under_itself(read_and_rated):
+    lines = drawn(read_and_rated, ("grade", "23", "--attempt", ATTEMPT), 60)
     points = [n for n, line in enumerate(lines) if re.match(r"[✓½✗⚠] \d ", line)]
     assert len(points) == 6
     following = lines[points[0] + 1]
     assert following.startswith("    ") and following.strip()  # the point goes on, indented
 
 
-def test_a_due_question_keeps_a_readable_part_of_its_text(studied):
+def test_a_due_question_keeps_a_readable_part_of_its_text(read_and_rated):
     from studybot import bank
 
-    lines = drawn(studied, ("due",), 60)
+    lines = drawn(read_and_rated, ("due",), 60)
     row = next(line for line in lines if line.split()[:1] == ["3"])
     assert bank.load().get(3).question[:10] in row  # not cut to 6 characters
 
 
-def test_the_growth_chart_keeps_one_row_per_question_group(studied):
-    lines = drawn(studied, ("plan", "--from", "1", "--to", "8"), 60)
+def test_the_growth_chart_keeps_one_row_per_question_group(read_and_rated):
+    lines = drawn(read_and_rated, ("plan", "--from", "1", "--to", "8"), 60)
     rows = [line for line in lines if re.match(r"Q\d+ +seg ", line)]
     assert len(rows) == 8 and all("single" in row and row.endswith("K") for row in rows)
 
 
 @pytest.mark.parametrize("columns", [60, 100])
-def test_progress_keeps_every_chapter_title_readable(studied, columns):
+def test_progress_keeps_every_chapter_title_readable(read_and_rated, columns):
     from studybot import bank
 
-    lines = drawn(studied, ("progress",), columns)
+    lines = drawn(read_and_rated, ("progress",), columns)
     for chapter in bank.load().chapters:
         row = next(line for line in lines if line.split()[:1] == [str(chapter.number)])
         assert row.split(None, 1)[1].startswith(chapter.title[:6]), (chapter.title, row)

@@ -6,22 +6,12 @@ checks what was saved through the commands (and the database) a user has.
 
 from __future__ import annotations
 
-import io
 import json
-import os
-import sqlite3
-import sys
 
-import pexpect
 import pytest
+from terminal import LEFT, MARKS, PROMPT, RATE, attempt, db, finish, spawn
 
 from studybot import bank
-from studybot.storage.store import DB_NAME
-
-PROMPT = "q stop: "  # the end of read mode's key prompt
-MARKS = r"u h \? q: "  # the end of the marks step after a reveal
-RATE = r"h \? q: "  # the end of quiz mode's rating prompt
-LEFT = "\x1b[D"
 
 GOOD_Q1 = [
     "大语言模型是在海量文本上预测下一个词元训练出来的 Transformer，参数几十亿以上，",
@@ -33,49 +23,6 @@ GOOD_Q5 = (
     "上下文长度是一次前向能处理的词元总数，生成每个输出词元都要看前面所有词元，所以算历史加输入加输出。"
     "注意力分数矩阵 n×n，随 n² 增长；KV 缓存随长度线性增长。多轮对话要分段用摘要。"
 )
-
-
-def spawn(
-    home, *args: str, key: str | None = None, columns: int = 160, rows: int = 40
-) -> pexpect.spawn:
-    """studybot in a pseudo-terminal of ``rows`` × ``columns``, offline unless ``key`` is given."""
-    env = {k: v for k, v in os.environ.items() if k not in {"TAOTOKEN_API_KEY", "COLUMNS"}}
-    env.pop("PYTEST_CURRENT_TEST", None)
-    # A pty under test cannot answer prompt_toolkit's cursor-position query.
-    env |= {"STUDYBOT_HOME": str(home), "PROMPT_TOOLKIT_NO_CPR": "1", "NO_COLOR": "1"}
-    if key:
-        env["TAOTOKEN_API_KEY"] = key
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "studybot", *args],
-        env=env,
-        encoding="utf-8",
-        timeout=30,
-        dimensions=(rows, columns),
-    )
-    child.logfile_read = io.StringIO()
-    return child
-
-
-def finish(child: pexpect.spawn) -> int:
-    child.expect(pexpect.EOF)
-    child.close()
-    return child.exitstatus
-
-
-def attempt(child: pexpect.spawn, lines: list[str], end: str = "\r") -> None:
-    """Type a multi-line attempt; ``end`` closes it: Enter on an empty line, or Ctrl-D."""
-    child.expect("think, then reveal")
-    child.expect("›")
-    for n, line in enumerate(lines):
-        child.send(line)
-        if n < len(lines) - 1:
-            child.send("\r")
-    child.send(end if end == "\x04" else "\r\r")
-
-
-def db(home):
-    return sqlite3.connect(home / DB_NAME)
 
 
 def test_single_keys_an_edited_follow_up_hint_help_and_ctrl_c_then_resume(studybot_home):

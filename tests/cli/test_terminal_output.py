@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pexpect
 import pytest
-from openai_server import OpenAIServer
 
 from studybot import bank
 from studybot.cli.render import bar, number, sparkline
@@ -34,10 +33,8 @@ def answer(body: dict) -> str:
     return "第一行小结\n第二行小结" if "总结" in last else ANSWER
 
 
-@pytest.fixture
-def server():
-    with OpenAIServer(key=KEY, models=[MODEL], answer=answer) as running:
-        yield running
+# The server of the `server` fixture (tests/conftest.py).
+SERVER = {"key": KEY, "models": [MODEL], "answer": answer}
 
 
 def command() -> str:

@@ -2,25 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
+from running import studybot
 
 from studybot.storage.store import DB_NAME
-
-
-def studybot(home, *args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
-    env["STUDYBOT_HOME"] = str(home)
-    return subprocess.run(
-        [sys.executable, "-m", "studybot", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from studybot.channel import config, files
+from studybot.channel import config
 from studybot.cli.common import CACHE_RULES
 from studybot.costs.cache import rules
 from studybot.errors import BadInput
@@ -14,12 +14,6 @@ from studybot.errors import BadInput
 
 def rule(name: str, **flags) -> rules.CacheRule:
     return rules.resolve(name, config.load(flags))
-
-
-def write_config(text: str) -> None:
-    path = files.config_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
 
 
 def serve(cache, *requests):
@@ -75,7 +69,7 @@ def test_exact_hits_every_shared_token_and_none_hits_nothing():
     assert serve(none, *trace) == [0, 0, 0]
 
 
-def test_custom_takes_min_tokens_and_step_from_config():
+def test_custom_takes_min_tokens_and_step_from_config(write_config):
     write_config('cache_rule = "custom"\ncache_min_tokens = 8\ncache_step_tokens = 4\n')
     custom = rules.resolve(None, config.load())
     assert (custom.name, custom.min_tokens, custom.step) == ("custom", 8, 4)
@@ -100,7 +94,7 @@ def test_old_names_stay_aliases_and_unknown_names_are_bad_input():
     assert sorted(CACHE_RULES) == sorted(rules.CHOICES)  # the CLI's literal list
 
 
-def test_a_bad_cache_rule_in_config_names_the_setting():
+def test_a_bad_cache_rule_in_config_names_the_setting(write_config):
     write_config('cache_rule = "fastest"\n')
     from studybot.errors import ConfigError
 
@@ -181,7 +175,7 @@ def test_llamacpp_slots_keep_threads_apart_and_pick_the_longest_match():
     assert two.request(main + a1 + q2) == 45  # slot 0 holds the grade now
 
 
-def test_llamacpp_is_chosen_in_config_with_its_slots():
+def test_llamacpp_is_chosen_in_config_with_its_slots(write_config):
     write_config('cache_rule = "llamacpp"\ncache_slots = 4\n')
     chosen = rules.resolve(None, config.load())
     assert (chosen.name, chosen.slots) == ("llamacpp", 4)

@@ -19,12 +19,6 @@ currency = "CNY"
 """
 
 
-def write_config(text: str) -> None:
-    path = files.config_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 def test_a_cost_is_uncached_input_plus_cached_input_plus_output_per_million():
     price = prices.Price("m", input=2.0, cached_input=0.5, output=8.0, currency="CNY")
     cost = price.cost(prompt_tokens=3_000_000, cached_tokens=1_000_000, completion_tokens=500_000)
@@ -33,7 +27,7 @@ def test_a_cost_is_uncached_input_plus_cached_input_plus_output_per_million():
     assert cost.to_json()["currency"] == "CNY"
 
 
-def test_prices_come_from_config_per_model_and_flags_override_them():
+def test_prices_come_from_config_per_model_and_flags_override_them(write_config):
     write_config(
         'segment_max = 8\n[prices."deepseek-chat"]\ninput = 2\noutput = 8\ncurrency = "CNY"\n'
     )
@@ -51,7 +45,7 @@ def test_prices_come_from_config_per_model_and_flags_override_them():
     config.load()  # the [prices] tables are not unknown settings
 
 
-def test_a_bad_price_names_the_model():
+def test_a_bad_price_names_the_model(write_config):
     from studybot.errors import ConfigError
 
     write_config('[prices."m"]\ninput = "cheap"\noutput = 1\n')
@@ -92,7 +86,7 @@ def test_without_prices_plan_shows_tokens_and_a_one_line_hint(invoke):
     assert 'prices."MODEL_ID"' in result.stderr
 
 
-def test_show_sessions_and_the_run_table_carry_costs(invoke):
+def test_show_sessions_and_the_run_table_carry_costs(write_config, invoke):
     write_config(OFFLINE_PRICES)
     run = invoke("run", "--from", "1", "--to", "14")
     assert run.exit_code == 0, run.stderr

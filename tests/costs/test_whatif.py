@@ -106,7 +106,7 @@ def test_break_point_is_the_first_question_past_the_window(invoke):
 
 
 def test_floor_is_the_prefix_once_plus_every_question_and_every_answer_sent_back():
-    from studybot.channel.providers.offline import answer_text
+    from studybot.bank.key import answer_text
 
     loaded = bank.load()
     projection = projections.project(loaded, 5, 6, config.load())
@@ -131,7 +131,7 @@ def test_floor_is_the_prefix_once_plus_every_question_and_every_answer_sent_back
 
 
 def test_single_from_lengths_equals_the_requests_built_token_by_token():
-    from studybot.channel.providers.offline import answer_text
+    from studybot.bank.key import answer_text
 
     loaded = bank.load()
     questions = loaded.select(20, 45)

@@ -26,11 +26,6 @@ ATTEMPTS = tomllib.loads(
 
 
 @pytest.fixture(scope="module")
-def shipped():
-    return bank.load()
-
-
-@pytest.fixture(scope="module")
 def unruled(shipped):
     """The shipped bank without its rubric: what an imported bank looks like to the grader."""
     return replace(shipped, questions=tuple(replace(q, rubric=()) for q in shipped.questions))

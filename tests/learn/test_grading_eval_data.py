@@ -55,11 +55,6 @@ def data():
         return tomllib.load(handle)
 
 
-@pytest.fixture(scope="module")
-def shipped():
-    return bank.load()
-
-
 def test_questions_and_attempts_counted(data):
     ids = [q["id"] for q in data["question"]]
     assert sorted(ids) == QUESTIONS

@@ -6,29 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from studybot import bank
 from studybot.learn import progress, review
-from studybot.storage.store import Store
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def store(studybot_home):
-    opened = Store.open()
-    yield opened
-    opened.close()
-
-
-@pytest.fixture(scope="module")
-def shipped():
-    return bank.load()
-
-
-def rate(store, question_id, rating, at, grade=None, bank_key="default"):
-    review.record_review(
-        store, bank=bank_key, question_id=question_id, rating=rating, grade=grade, now=at
-    )
 
 
 def test_an_unstudied_bank_lists_every_chapter_with_nothing_seen(store, shipped):
@@ -47,12 +27,12 @@ def test_an_unstudied_bank_lists_every_chapter_with_nothing_seen(store, shipped)
     assert report.retention == {} and report.bank == "default" and report.title == shipped.title
 
 
-def test_a_chapter_counts_seen_and_due_questions_as_of_now(store, shipped):
+def test_a_chapter_counts_seen_and_due_questions_as_of_now(rate, store, shipped):
     chapter = shipped.chapters[0]
     first, second, third = range(chapter.first, chapter.first + 3)
-    rate(store, first, 1, T0)  # Again: back in a minute
-    rate(store, second, 3, T0)  # Good: back in ten minutes
-    rate(store, third, 4, T0)  # Easy: back in days
+    rate(first, 1, T0, store=store)  # Again: back in a minute
+    rate(second, 3, T0, store=store)  # Good: back in ten minutes
+    rate(third, 4, T0, store=store)  # Easy: back in days
     soon = progress.progress(store, shipped, "default", T0 + timedelta(minutes=5))
     row = soon.chapters[0]
     assert (row.total, row.seen, row.due) == (chapter.last - chapter.first + 1, 3, 1)
@@ -62,24 +42,24 @@ def test_a_chapter_counts_seen_and_due_questions_as_of_now(store, shipped):
     assert later.chapters[0].last_studied == review.iso(T0)
 
 
-def test_the_mean_grade_weighs_each_question_once(store, shipped):
+def test_the_mean_grade_weighs_each_question_once(rate, store, shipped):
     chapter = shipped.chapters[1]
     drilled, once, ungraded = range(chapter.first, chapter.first + 3)
     for hours in range(4):  # one question drilled four times, always perfect
-        rate(store, drilled, 4, T0 + timedelta(hours=hours), grade=1.0)
-    rate(store, once, 1, T0, grade=0.0)
-    rate(store, ungraded, 3, T0 + timedelta(hours=9))  # read mode: rated, not graded
+        rate(drilled, 4, T0 + timedelta(hours=hours), grade=1.0, store=store)
+    rate(once, 1, T0, grade=0.0, store=store)
+    rate(ungraded, 3, T0 + timedelta(hours=9), store=store)  # read mode: rated, not graded
     row = progress.progress(store, shipped, "default", T0 + timedelta(days=1)).chapters[1]
     assert row.mean_grade == pytest.approx(0.5)  # not 0.8: (1.0 + 0.0) / 2
     assert row.seen == 3
     assert row.last_studied == review.iso(T0 + timedelta(hours=9))
 
 
-def test_retention_is_the_mean_recall_of_seen_questions_and_fades(store, shipped):
+def test_retention_is_the_mean_recall_of_seen_questions_and_fades(rate, store, shipped):
     chapter = shipped.chapters[2]
     ids = list(range(chapter.first, chapter.first + 2))
     for question_id in ids:
-        rate(store, question_id, 3, T0, grade=0.8)
+        rate(question_id, 3, T0, grade=0.8, store=store)
     soon = progress.progress(store, shipped, "default", T0 + timedelta(minutes=1))
     late = progress.progress(store, shipped, "default", T0 + timedelta(days=60))
     assert set(soon.retention) == set(ids)
@@ -91,9 +71,9 @@ def test_retention_is_the_mean_recall_of_seen_questions_and_fades(store, shipped
     assert late.chapters[2].retention < soon.chapters[2].retention
 
 
-def test_only_the_banks_own_cards_count(store, shipped):
-    rate(store, 1, 3, T0, grade=1.0, bank_key="elsewhere")
-    rate(store, 999, 3, T0, grade=1.0)  # a card that outlived its question
+def test_only_the_banks_own_cards_count(rate, store, shipped):
+    rate(1, 3, T0, grade=1.0, bank_key="elsewhere", store=store)
+    rate(999, 3, T0, grade=1.0, store=store)  # a card that outlived its question
     report = progress.progress(store, shipped, "default", T0)
     assert all(c.seen == 0 for c in report.chapters)
     assert report.retention == {}
@@ -101,8 +81,8 @@ def test_only_the_banks_own_cards_count(store, shipped):
     assert mine.bank == "elsewhere" and mine.chapters[0].seen == 1 and set(mine.retention) == {1}
 
 
-def test_the_json_rounds_the_ratios_and_keeps_the_agreed_keys(store, shipped):
-    rate(store, 1, 3, T0, grade=2 / 3)
+def test_the_json_rounds_the_ratios_and_keeps_the_agreed_keys(rate, store, shipped):
+    rate(1, 3, T0, grade=2 / 3, store=store)
     data = progress.progress(store, shipped, "default", T0 + timedelta(hours=2)).to_json()
     assert set(data) == {"bank", "chapters", "questions", "due_today", "forecast", "true_retention"}
     assert len(data["chapters"]) == len(shipped.chapters)

@@ -16,13 +16,6 @@ from studybot.storage.store import DB_NAME, Store
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def store(studybot_home):
-    opened = Store.open()
-    yield opened
-    opened.close()
-
-
 def new_session(store: Store) -> int:
     return store.new_session(
         bank="default",
@@ -39,12 +32,6 @@ def new_session(store: Store) -> int:
     )
 
 
-def rate(store: Store, question_id: int, rating: int, at: datetime, **extra):
-    return review.record_review(
-        store, bank="default", question_id=question_id, rating=rating, now=at, **extra
-    )
-
-
 @pytest.mark.parametrize(
     ("score", "rating"),
     [(None, 3), (0.0, 1), (0.34, 1), (0.35, 2), (0.69, 2), (0.7, 3), (0.89, 3), (0.9, 4), (1, 4)],
@@ -54,26 +41,28 @@ def test_suggested_rating_follows_the_documented_bounds(score, rating):
     assert review.RATINGS[rating] in {"Again", "Hard", "Good", "Easy"}
 
 
-def test_good_pushes_the_due_date_forward_and_again_brings_it_back_soon(store):
-    first = rate(store, 23, 3, T0)
+def test_good_pushes_the_due_date_forward_and_again_brings_it_back_soon(rate, store):
+    first = rate(23, 3, T0, store=store)
     assert first.due == T0 + timedelta(minutes=10)  # the second learning step
     assert first.interval == "in 10 minutes"
-    second = rate(store, 23, 3, first.due)
+    second = rate(23, 3, first.due, store=store)
     assert second.due - first.due >= timedelta(days=1)
     assert second.interval.endswith("days")
-    third = rate(store, 23, 3, second.due)
+    third = rate(23, 3, second.due, store=store)
     assert third.due - second.due > second.due - first.due
-    lapse = rate(store, 23, 1, third.due)
+    lapse = rate(23, 1, third.due, store=store)
     assert lapse.due - third.due <= timedelta(minutes=10)
     card = review.card_info(store, "default", 23)
     assert (card.state, card.last_rating, card.reviews) == ("relearning", 1, 4)
 
 
-def test_every_rating_is_one_log_row_with_the_card_after_it(store):
+def test_every_rating_is_one_log_row_with_the_card_after_it(rate, store):
     session_id = new_session(store)
-    rate(store, 5, 3, T0, grade=0.75, attempt="输入加输出", session_id=session_id)
-    rate(store, 5, 1, T0 + timedelta(minutes=11), grade=0.0, attempt="", session_id=session_id)
-    rate(store, 6, 4, T0)
+    rate(5, 3, T0, grade=0.75, attempt="输入加输出", session_id=session_id, store=store)
+    rate(
+        5, 1, T0 + timedelta(minutes=11), grade=0.0, attempt="", session_id=session_id, store=store
+    )
+    rate(6, 4, T0, store=store)
     rows = list(store.db.query("select * from reviews order by id"))
     assert [
         (r["bank"], r["question_id"], r["reviewed_at"], r["rating"], r["grade"], r["attempt"])
@@ -92,40 +81,40 @@ def test_every_rating_is_one_log_row_with_the_card_after_it(store):
     assert (latest[5].rating, latest[5].grade, latest[5].attempt) == (1, 0.0, "")
 
 
-def test_a_saved_rating_is_visible_to_another_connection_at_once(store, studybot_home):
-    rate(store, 34, 2, T0)
+def test_a_saved_rating_is_visible_to_another_connection_at_once(rate, store, studybot_home):
+    rate(34, 2, T0, store=store)
     other = sqlite3.connect(studybot_home / DB_NAME)
     assert other.execute("select question_id, rating from reviews").fetchall() == [(34, 2)]
     assert other.execute("select reviews from cards where question_id = 34").fetchone() == (1,)
     other.close()
 
 
-def test_a_failing_log_write_leaves_the_card_unchanged(store, monkeypatch):
-    rate(store, 7, 3, T0)
+def test_a_failing_log_write_leaves_the_card_unchanged(rate, store, monkeypatch):
+    rate(7, 3, T0, store=store)
     before = review.card_info(store, "default", 7)
     # A trigger that rejects every log row makes the second write of the pair fail.
     store.db.execute(
         "create trigger no_log before insert on reviews begin select raise(abort, 'x'); end"
     )
     with pytest.raises(sqlite3.IntegrityError):
-        rate(store, 7, 3, before.due)
+        rate(7, 3, before.due, store=store)
     assert review.card_info(store, "default", 7) == before
     assert len(store.reviews("default", 7)) == 1
 
 
-def test_bad_ratings_and_grades_are_bad_input(store):
+def test_bad_ratings_and_grades_are_bad_input(rate, store):
     with pytest.raises(BadInput):
-        rate(store, 1, 5, T0)
+        rate(1, 5, T0, store=store)
     with pytest.raises(BadInput):
-        rate(store, 1, 3, T0, grade=1.5)
+        rate(1, 3, T0, grade=1.5, store=store)
     assert review.cards(store) == []
 
 
-def test_due_questions_are_the_most_overdue_returned_in_bank_order(store):
+def test_due_questions_are_the_most_overdue_returned_in_bank_order(rate, store):
     shipped = bank.load()
     for question_id, minutes in ((40, 0), (3, 1), (25, 2), (26, 3), (120, 4)):
-        rate(store, question_id, 1, T0 + timedelta(minutes=minutes))  # due one minute later
-    rate(store, 9, 4, T0)  # Easy: not due for days
+        rate(question_id, 1, T0 + timedelta(minutes=minutes), store=store)  # due one minute later
+    rate(9, 4, T0, store=store)  # Easy: not due for days
     later = T0 + timedelta(hours=1)
     assert [q.id for q in review.due_questions(store, shipped, "default", now=later)] == [
         3,
@@ -143,20 +132,20 @@ def test_due_questions_are_the_most_overdue_returned_in_bank_order(store):
     assert review.due_questions(store, shipped, "other-bank", now=later) == []
 
 
-def test_cards_of_two_banks_are_kept_apart(store):
-    rate(store, 1, 3, T0)
+def test_cards_of_two_banks_are_kept_apart(rate, store):
+    rate(1, 3, T0, store=store)
     review.record_review(store, bank="mine", question_id=1, rating=1, now=T0)
     assert [(c.bank, c.last_rating) for c in review.cards(store)] == [("mine", 1), ("default", 3)]
     assert [c.bank for c in review.cards(store, "mine")] == ["mine"]
 
 
-def test_question_stats_and_the_weakest_first(store):
+def test_question_stats_and_the_weakest_first(rate, store):
     shipped = bank.load()
-    rate(store, 10, 3, T0, grade=0.9)
-    rate(store, 10, 3, T0 + timedelta(minutes=10), grade=0.7)
-    rate(store, 11, 1, T0, grade=0.2)
-    rate(store, 12, 2, T0)  # rated in read mode: no grade
-    rate(store, 13, 1, T0)
+    rate(10, 3, T0, grade=0.9, store=store)
+    rate(10, 3, T0 + timedelta(minutes=10), grade=0.7, store=store)
+    rate(11, 1, T0, grade=0.2, store=store)
+    rate(12, 2, T0, store=store)  # rated in read mode: no grade
+    rate(13, 1, T0, store=store)
     stats = review.question_stats(store, "default", T0 + timedelta(days=3))
     assert set(stats) == {10, 11, 12, 13}
     assert stats[10].mean_grade == pytest.approx(0.8)

@@ -15,15 +15,9 @@ from dataclasses import replace
 
 import pytest
 
-from studybot import bank
 from studybot.bank.rubric import Number
 from studybot.learn import grading, negations, numbers, review, words
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY
-
-
-@pytest.fixture(scope="module")
-def shipped():
-    return bank.load()
 
 
 @pytest.fixture(scope="module")

@@ -59,7 +59,7 @@ class AsksOnce(session.Listener):
         return FOLLOW_UP
 
 
-def studied(key: str, loaded: Bank, first: int, last: int, follow_up_on: int = 2):
+def view_with_follow_ups(key: str, loaded: Bank, first: int, last: int, follow_up_on: int = 2):
     study = session.Study(loaded, Flawed(loaded), config.load(), key=key)
     store = Store.open()
     record = session.start(study, store, loaded.select(first, last))
@@ -74,18 +74,18 @@ def saved_mini():
 
 
 def test_one_card_per_answered_question_with_a_guid_stable_across_sessions(saved_mini):
-    view = studied("mini", saved_mini, 1, 6)
+    view = view_with_follow_ups("mini", saved_mini, 1, 6)
     made = anki.cards(view)
     assert [c.guid for c in made] == [anki.guid("mini", q) for q in range(1, 7)]
     assert all(re.fullmatch(r"studybot-[0-9a-f]{20}", c.guid) for c in made)
-    again = anki.cards(studied("mini", saved_mini, 2, 4, follow_up_on=0))
+    again = anki.cards(view_with_follow_ups("mini", saved_mini, 2, 4, follow_up_on=0))
     assert [c.guid for c in again] == [made[1].guid, made[2].guid, made[3].guid]
     # the same question of another bank is another card
     assert anki.guid("other", 1) != anki.guid("mini", 1) != anki.guid("mini", 2)
 
 
 def test_each_chapter_is_its_own_deck_under_the_bank(saved_mini):
-    made = anki.cards(studied("mini", saved_mini, 1, 6))
+    made = anki.cards(view_with_follow_ups("mini", saved_mini, 1, 6))
     assert [c.deck for c in made] == ["studybot::mini::01 注意力"] * 3 + [
         "studybot::mini::02 缓存"
     ] * 3
@@ -94,7 +94,7 @@ def test_each_chapter_is_its_own_deck_under_the_bank(saved_mini):
 def test_tags_name_studybot_the_chapter_and_the_questions_own_tags(saved_mini):
     made = {
         int(c.front.split("第 ")[1].split(" ")[0]): c
-        for c in anki.cards(studied("mini", saved_mini, 1, 6))
+        for c in anki.cards(view_with_follow_ups("mini", saved_mini, 1, 6))
     }
     assert made[1].tags == ("studybot", "chapter_01", "kv-cache", "attention")  # once each
     assert made[4].tags[:2] == ("studybot", "chapter_02")
@@ -102,7 +102,7 @@ def test_tags_name_studybot_the_chapter_and_the_questions_own_tags(saved_mini):
 
 
 def test_a_cut_or_empty_answer_is_tagged_so_it_can_be_found_in_anki(saved_mini):
-    view = studied("mini", saved_mini, 1, 6)
+    view = view_with_follow_ups("mini", saved_mini, 1, 6)
     assert view.turn(3).answer_flag == "truncated" and view.turn(5).answer_flag == "empty"
     tags = {card.guid: card.tags for card in anki.cards(view)}
     assert tags[anki.guid("mini", 3)][-1] == "truncated"
@@ -112,7 +112,7 @@ def test_a_cut_or_empty_answer_is_tagged_so_it_can_be_found_in_anki(saved_mini):
 
 
 def test_the_front_is_the_question_and_the_back_the_answer_with_its_follow_ups(saved_mini):
-    view = studied("mini", saved_mini, 1, 3)
+    view = view_with_follow_ups("mini", saved_mini, 1, 3)
     first, second, _ = anki.cards(view)
     assert first.front.startswith("<p><strong>第 1 题</strong>：")
     assert saved_mini.get(1).question in first.front
@@ -128,13 +128,13 @@ def test_a_bank_given_as_a_path_is_named_by_its_folder_and_titles_lose_their_sep
     bank.save(mini(title="注意力::基础"), "tmp")
     shutil.copytree(saved_root() / "tmp", folder)
     loaded = bank.load(str(folder))
-    made = anki.cards(studied(str(folder), loaded, 1, 4, follow_up_on=0))
+    made = anki.cards(view_with_follow_ups(str(folder), loaded, 1, 4, follow_up_on=0))
     assert made[0].deck == "studybot::my:bank::01 注意力:基础"
     assert made[-1].deck == "studybot::my:bank::02 缓存"
 
 
 def test_a_session_whose_bank_is_gone_still_makes_its_cards(saved_mini):
-    view = studied("mini", saved_mini, 1, 2)
+    view = view_with_follow_ups("mini", saved_mini, 1, 2)
     shutil.rmtree(saved_root() / "mini")
     made = anki.cards(view)
     assert [c.deck for c in made] == ["studybot::mini", "studybot::mini"]
@@ -154,12 +154,14 @@ def anki_rows(text: str) -> tuple[dict[str, str], list[list[str]]]:
 
 
 def test_the_import_file_names_one_deck_in_its_header_or_each_notes_in_a_column(saved_mini):
-    one, _ = anki_rows(anki.to_text(studied("mini", saved_mini, 1, 3)))
+    one, _ = anki_rows(anki.to_text(view_with_follow_ups("mini", saved_mini, 1, 3)))
     assert one["deck"] == "studybot::mini::01 注意力" and "deck column" not in one
     assert one["columns"] == "GUID\tFront\tBack\tTags"
-    headers, rows = anki_rows(anki.to_text(studied("mini", saved_mini, 1, 6)))
+    headers, rows = anki_rows(anki.to_text(view_with_follow_ups("mini", saved_mini, 1, 6)))
     assert "deck" not in headers and headers["deck column"] == "5"
     assert headers["columns"] == "GUID\tFront\tBack\tTags\tDeck"
     assert [len(r) for r in rows] == [5] * 6
-    assert [r[4] for r in rows] == [c.deck for c in anki.cards(studied("mini", saved_mini, 1, 6))]
+    assert [r[4] for r in rows] == [
+        c.deck for c in anki.cards(view_with_follow_ups("mini", saved_mini, 1, 6))
+    ]
     assert rows[2][3].split() == ["studybot", "chapter_01", *saved_mini.get(3).tags, "truncated"]

@@ -71,7 +71,7 @@ class FollowUpOn(session.Listener):
         return FOLLOW_UP
 
 
-def studied(first: int, last: int, follow_up_on: int | None = None) -> int:
+def session_with_follow_ups(first: int, last: int, follow_up_on: int | None = None) -> int:
     loaded = bank.load()
     study = session.Study(loaded, Shaped(loaded), config.load())
     store = Store.open()
@@ -115,7 +115,7 @@ def anki_file(text: str) -> tuple[dict[str, str], list[list[str]]]:
 
 
 def test_anki_text_imports_as_basic_notes_with_stable_guids_decks_and_tags(invoke, tmp_path):
-    first = studied(5, 12, follow_up_on=9)
+    first = session_with_follow_ups(5, 12, follow_up_on=9)
     out = tmp_path / "cards.txt"
     assert invoke("export", str(first), "-f", "anki", "-o", str(out)).exit_code == 0
     headers, rows = anki_file(out.read_text(encoding="utf-8"))
@@ -156,7 +156,7 @@ def test_anki_text_imports_as_basic_notes_with_stable_guids_decks_and_tags(invok
     assert "<MLA>" not in by_question[8][2]
 
     # a second session over the same questions: same GUIDs, so Anki updates instead of adding
-    second = studied(9, 12)
+    second = session_with_follow_ups(9, 12)
     again = tmp_path / "again.txt"
     assert invoke("export", str(second), "-f", "anki", "-o", str(again)).exit_code == 0
     headers2, rows2 = anki_file(again.read_text(encoding="utf-8"))
@@ -166,7 +166,7 @@ def test_anki_text_imports_as_basic_notes_with_stable_guids_decks_and_tags(invok
 
 
 def test_apkg_opens_with_sqlite_with_notes_and_one_deck_per_chapter(invoke, tmp_path):
-    studied(5, 12, follow_up_on=9)
+    session_with_follow_ups(5, 12, follow_up_on=9)
     tsv, apkg = tmp_path / "cards.txt", tmp_path / "cards.apkg"
     invoke("export", "1", "-f", "anki", "-o", str(tsv))
     result = invoke("export", "1", "-f", "apkg", "-o", str(apkg))
@@ -189,7 +189,7 @@ def test_apkg_opens_with_sqlite_with_notes_and_one_deck_per_chapter(invoke, tmp_
 
 
 def test_apkg_without_genanki_names_the_extra(invoke, tmp_path, monkeypatch):
-    studied(1, 3)
+    session_with_follow_ups(1, 3)
     monkeypatch.setitem(sys.modules, "genanki", None)  # import genanki now raises ImportError
     folder = tmp_path / "out"
     folder.mkdir()
@@ -200,7 +200,9 @@ def test_apkg_without_genanki_names_the_extra(invoke, tmp_path, monkeypatch):
 
 
 def test_markdown_notes_render_with_html_like_text_visible_and_each_summary_once(invoke, tmp_path):
-    studied(1, 14, follow_up_on=2)  # two segments: segment 2 starts from segment 1's summary
+    session_with_follow_ups(
+        1, 14, follow_up_on=2
+    )  # two segments: segment 2 starts from segment 1's summary
     out = tmp_path / "notes.md"
     assert invoke("export", "1", "-f", "md", "-o", str(out)).exit_code == 0
     rendered = (
@@ -222,7 +224,7 @@ def test_markdown_notes_render_with_html_like_text_visible_and_each_summary_once
 
 
 def test_export_refuses_to_overwrite_without_force_and_writes_atomically(invoke, tmp_path):
-    studied(1, 3)
+    session_with_follow_ups(1, 3)
     folder = tmp_path / "out"
     folder.mkdir()
     out = folder / "notes.md"
@@ -255,7 +257,7 @@ def test_a_full_disk_leaves_the_old_file_and_no_partial_one(tmp_path):
 
 
 def test_show_prints_summaries_follow_ups_and_context_growth(invoke):
-    studied(1, 14, follow_up_on=2)
+    session_with_follow_ups(1, 14, follow_up_on=2)
     result = invoke("show", "1")
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()

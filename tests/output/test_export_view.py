@@ -123,7 +123,7 @@ class Learner(session.Listener):
         return "<MLA> 又如何？"
 
 
-def studied(first: int, last: int, *, mode="quiz", quit_at=None, carried=None):
+def view_studied(first: int, last: int, *, mode="quiz", quit_at=None, carried=None):
     loaded = bank.load()
     study = session.Study(loaded, Cut(loaded), config.load())
     store = Store.open()
@@ -134,7 +134,7 @@ def studied(first: int, last: int, *, mode="quiz", quit_at=None, carried=None):
 
 
 def test_notes_follow_the_session_segment_by_segment():
-    view = studied(1, 14)
+    view = view_studied(1, 14)
     notes = export.to_markdown(view)
     record = view.record
     assert notes.startswith(f"# {record.bank_title}：第 1–14 题\n")
@@ -155,7 +155,7 @@ def test_notes_follow_the_session_segment_by_segment():
 
 
 def test_a_carried_summary_is_quoted_once_at_the_start():
-    view = studied(9, 12, carried="Q8：温度控制采样的随机性\nQ7：解码策略")
+    view = view_studied(9, 12, carried="Q8：温度控制采样的随机性\nQ7：解码策略")
     notes = export.to_markdown(view)
     assert notes.count("> 上一段小结") == 1
     assert "> - Q8：温度控制采样的随机性\n> - Q7：解码策略" in notes
@@ -163,7 +163,7 @@ def test_a_carried_summary_is_quoted_once_at_the_start():
 
 
 def test_the_attempt_its_grade_the_rating_and_the_follow_ups_sit_under_each_answer():
-    view = studied(1, 4)
+    view = view_studied(1, 4)
     notes = export.to_markdown(view)
     q1 = notes[notes.index("### 第 1 题") : notes.index("### 第 2 题")]
     grade = view.grades[1].score
@@ -178,7 +178,7 @@ def test_the_attempt_its_grade_the_rating_and_the_follow_ups_sit_under_each_answ
 
 
 def test_a_read_session_shows_ratings_without_attempts_and_says_what_is_left():
-    view = studied(1, 5, mode="read", quit_at=2)
+    view = view_studied(1, 5, mode="read", quit_at=2)
     notes = export.to_markdown(view)
     # read mode asks for no attempt and grades nothing; a rating given still shows
     assert "**我的作答**（rated 3 Good）：\n\n> _（先想后看，没有写下作答）_" in notes
@@ -189,7 +189,7 @@ def test_a_read_session_shows_ratings_without_attempts_and_says_what_is_left():
 
 
 def test_session_json_has_the_agreed_keys_for_scripts():
-    view = studied(1, 14)
+    view = view_studied(1, 14)
     data = export.session_json(view)
     json.dumps(data)  # plain data all through
     assert set(data) == TOP_KEYS
@@ -233,14 +233,14 @@ def test_with_prices_every_turn_and_segment_has_a_cost(studybot_home):
         '[prices."answer-key"]\ninput = 2.0\ncached_input = 0.5\noutput = 8.0\ncurrency = "CNY"\n',
         encoding="utf-8",
     )
-    data = export.session_json(studied(1, 8))
+    data = export.session_json(view_studied(1, 8))
     costs = [t["cost"] for t in data["turns"]] + [s["cost"] for s in data["segments"]]
     assert all(c["currency"] == "CNY" and c["total"] > 0 for c in costs)
     assert data["cost"]["total"] == pytest.approx(sum(s["cost"]["total"] for s in data["segments"]))
 
 
 def test_render_gives_each_text_format():
-    view = studied(1, 3, mode="read")
+    view = view_studied(1, 3, mode="read")
     assert export.render(view, "md") == export.to_markdown(view)
     assert json.loads(export.render(view, "json")) == export.session_json(view)
     assert export.render(view, "anki").startswith("#separator:tab\n")
@@ -252,7 +252,7 @@ def test_the_notes_keep_each_points_confirmed_mark_as_an_ordered_list():
 
     from studybot.learn.marks import MARKS
 
-    view = studied(1, 4)
+    view = view_studied(1, 4)
     notes = export.to_markdown(view)
     q1 = notes[notes.index("### 第 1 题") : notes.index("### 第 2 题")]
     assert "**要点对照**（✓ 答到 · ½ 部分 · ✗ 没答 · ⚠ 说错）：" in q1

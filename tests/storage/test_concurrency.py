@@ -27,7 +27,7 @@ def slow_answer(body: dict) -> str:
     return f"结论：{last.splitlines()[-1][:12]} 的回答。"
 
 
-def spawn(home: Path, *args: str, key: bool = True) -> subprocess.Popen:
+def started(home: Path, *args: str, key: bool = True) -> subprocess.Popen:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("STUDYBOT_", "OPENAI_"))}
     env.update(PYTHONPATH=str(ROOT), STUDYBOT_HOME=str(home))
     env.pop("TAOTOKEN_API_KEY", None)
@@ -53,14 +53,13 @@ def asked(server: OpenAIServer) -> list[str]:
     return [m for m in lasts if "总结" not in m]
 
 
-@pytest.fixture
-def server(studybot_home):
-    studybot_home.mkdir(parents=True, exist_ok=True)
-    (studybot_home / "config.toml").write_text(
-        "retry_backoff = 0.001\nstream_idle_timeout = 5\nmax_retries = 1\n", encoding="utf-8"
-    )
-    with OpenAIServer(key=KEY, models=[MODEL], answer=slow_answer) as running:
-        yield running
+# The server of the `server` fixture (tests/conftest.py).
+SERVER = {
+    "key": KEY,
+    "models": [MODEL],
+    "answer": slow_answer,
+    "config": "retry_backoff = 0.001\nstream_idle_timeout = 5\nmax_retries = 1\n",
+}
 
 
 def live(server: OpenAIServer) -> tuple[str, ...]:
@@ -70,7 +69,7 @@ def live(server: OpenAIServer) -> tuple[str, ...]:
 def test_two_runs_at_once_on_a_fresh_home_both_finish(tmp_path, monkeypatch):
     home = tmp_path / "fresh"  # not created yet: both processes migrate it at once
     procs = [
-        spawn(home, "run", "--from", str(first), "--to", str(first + 5), "--offline")
+        started(home, "run", "--from", str(first), "--to", str(first + 5), "--offline")
         for first in (1, 20)
     ]
     results = [finish(p) for p in procs]
@@ -84,7 +83,7 @@ def test_two_runs_at_once_on_a_fresh_home_both_finish(tmp_path, monkeypatch):
 
 def test_two_live_runs_at_once_share_one_home(server, studybot_home):
     procs = [
-        spawn(studybot_home, "run", "--from", str(first), "--to", str(first + 2), *live(server))
+        started(studybot_home, "run", "--from", str(first), "--to", str(first + 2), *live(server))
         for first in (1, 20)
     ]
     results = [finish(p) for p in procs]
@@ -107,11 +106,11 @@ def test_a_second_resume_of_a_running_session_is_refused_and_sends_nothing(
     # The first resume's second answer stalls (then is cut and asked again), so it is
     # surely still studying when the second resume starts, however loaded the machine.
     server.script(None, Fault.stall(seconds=3.0))
-    first = spawn(studybot_home, "resume", "1", *live(server))
+    first = started(studybot_home, "resume", "1", *live(server))
     while len(server.generations) < 4:  # the first resume is answering
         assert first.poll() is None, first.communicate()
         time.sleep(0.02)
-    rc, err = finish(spawn(studybot_home, "resume", "1", *live(server)))
+    rc, err = finish(started(studybot_home, "resume", "1", *live(server)))
     assert rc == 2
     assert f"session 1 is being studied in another process (pid {first.pid})" in err
     assert finish(first)[0] == 0
@@ -123,12 +122,12 @@ def test_a_second_resume_of_a_running_session_is_refused_and_sends_nothing(
 
 def test_a_killed_resume_leaves_no_lock_behind(invoke, server, studybot_home, monkeypatch):
     _interrupted_session(invoke, server, monkeypatch)
-    victim = spawn(studybot_home, "resume", "1", *live(server))
+    victim = started(studybot_home, "resume", "1", *live(server))
     while len(server.generations) < 4:
         time.sleep(0.02)
     victim.send_signal(signal.SIGKILL)
     victim.wait(timeout=30)
-    rc, err = finish(spawn(studybot_home, "resume", "1", *live(server)))
+    rc, err = finish(started(studybot_home, "resume", "1", *live(server)))
     assert rc == 0, err
     record = Store.open().session(1)
     assert record.complete and record.answered == 6
@@ -146,7 +145,7 @@ def test_twenty_trials_of_two_runs_at_once_all_complete(tmp_path):
     failures = []
     for wave in range(0, TRIALS, 4):
         procs = [
-            (home, spawn(home, "run", "--from", str(first), "--to", str(first + 1), key=False))
+            (home, started(home, "run", "--from", str(first), "--to", str(first + 1), key=False))
             for home in homes[wave : wave + 4]
             for first in (1, 20)
         ]

@@ -12,7 +12,7 @@ from studybot.storage.dbfile import explain
 from studybot.storage.store import DB_NAME, Store
 
 
-def studied(invoke, studybot_home):
+def database_after_a_run(invoke, studybot_home):
     assert invoke("run", "--from", "1", "--to", "2").exit_code == 0
     return studybot_home / DB_NAME
 
@@ -29,7 +29,7 @@ def test_a_file_that_is_not_a_database_is_named(invoke, studybot_home, command):
 
 
 def test_a_truncated_database_is_named(invoke, studybot_home):
-    path = studied(invoke, studybot_home)
+    path = database_after_a_run(invoke, studybot_home)
     Store.open().db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 3])
@@ -43,13 +43,13 @@ def test_a_truncated_database_is_named(invoke, studybot_home):
 
 
 def test_doctor_reports_the_database_and_its_quick_check(invoke, studybot_home):
-    path = studied(invoke, studybot_home)
+    path = database_after_a_run(invoke, studybot_home)
     result = invoke("doctor")
     assert f"database   {path}: quick_check ok" in result.stdout
 
 
 def test_a_newer_database_is_read_but_never_written(invoke, studybot_home):
-    studied(invoke, studybot_home)
+    database_after_a_run(invoke, studybot_home)
     store = Store.open()
     store.db["_migrations"].insert(
         {"name": "m042_from_the_future", "applied_at": "2030-01-01", "studybot_version": "0.9.0"}
@@ -88,7 +88,7 @@ def test_a_home_that_is_a_file_is_a_bad_setting(invoke, tmp_path, monkeypatch):
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes through file permissions")
 def test_a_read_only_home_still_reads(invoke, studybot_home):
-    studied(invoke, studybot_home)
+    database_after_a_run(invoke, studybot_home)
     for path in studybot_home.rglob("*"):
         path.chmod(0o400 if path.is_file() else 0o500)
     studybot_home.chmod(0o500)
@@ -111,7 +111,9 @@ def test_reading_commands_open_a_read_only_database_even_as_root(
     """The permission check above is skipped as root; SQLite's mode=ro is not."""
     from studybot.storage import store
 
-    studied(invoke, studybot_home)  # offline: its last summary is written only when read
+    database_after_a_run(
+        invoke, studybot_home
+    )  # offline: its last summary is written only when read
     monkeypatch.setattr(store, "writable", lambda path: False)
     for command in (("sessions",), ("show", "1"), ("export", "1", "-f", "md")):
         result = invoke(*command)

@@ -41,7 +41,7 @@ read_only = pytest.mark.skipif(
 )
 
 
-def studybot(home: Path, *args: str, read_only: bool = False) -> subprocess.CompletedProcess:
+def run_on_home(home: Path, *args: str, read_only: bool = False) -> subprocess.CompletedProcess:
     """studybot as a user runs it; ``read_only``: with the home read-only for this command."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("STUDYBOT_", "OPENAI_"))}
     env.pop("TAOTOKEN_API_KEY", None)
@@ -72,31 +72,31 @@ def _unlock(modes: dict[Path, int]) -> None:
 
 
 @pytest.fixture
-def studied(studybot_home) -> Path:
+def home_with_sessions(studybot_home) -> Path:
     """A home with two sessions in a WAL database, closed cleanly (no -wal, no -shm left)."""
     for first in (1, 3):
-        done = studybot(studybot_home, "run", "--from", str(first), "--to", str(first + 1))
+        done = run_on_home(studybot_home, "run", "--from", str(first), "--to", str(first + 1))
         assert done.returncode == 0, done.stderr
     assert not (studybot_home / f"{DB_NAME}-shm").exists()
     return studybot_home
 
 
 @read_only
-def test_sessions_show_and_export_read_a_read_only_home(studied):
-    listed = studybot(studied, "sessions", "--json", read_only=True)
+def test_sessions_show_and_export_read_a_read_only_home(home_with_sessions):
+    listed = run_on_home(home_with_sessions, "sessions", "--json", read_only=True)
     assert listed.returncode == 0, listed.stderr
     assert [s["id"] for s in json.loads(listed.stdout)] == [2, 1]
-    shown = studybot(studied, "show", "1", read_only=True)
+    shown = run_on_home(home_with_sessions, "show", "1", read_only=True)
     assert shown.returncode == 0, shown.stderr
-    exported = studybot(studied, "export", "2", "-f", "md", read_only=True)
+    exported = run_on_home(home_with_sessions, "export", "2", "-f", "md", read_only=True)
     assert exported.returncode == 0, exported.stderr
     assert "第 3 题" in exported.stdout
-    assert not (studied / f"{DB_NAME}-shm").exists()
+    assert not (home_with_sessions / f"{DB_NAME}-shm").exists()
 
 
 @read_only
-def test_doctor_says_a_read_only_home_reads_but_cannot_save(studied):
-    result = studybot(studied, "doctor", "--json", read_only=True)
+def test_doctor_says_a_read_only_home_reads_but_cannot_save(home_with_sessions):
+    result = run_on_home(home_with_sessions, "doctor", "--json", read_only=True)
     checks = {c["name"]: c for c in json.loads(result.stdout)["checks"]}
     database = checks["database"]
     assert database["ok"] is False
@@ -106,34 +106,40 @@ def test_doctor_says_a_read_only_home_reads_but_cannot_save(studied):
 
 
 @read_only
-def test_a_run_and_a_bank_import_on_a_read_only_home_say_one_clear_line(studied, tmp_path):
-    run = studybot(studied, "run", "--from", "5", "--to", "6", read_only=True)
+def test_a_run_and_a_bank_import_on_a_read_only_home_say_one_clear_line(
+    home_with_sessions, tmp_path
+):
+    run = run_on_home(home_with_sessions, "run", "--from", "5", "--to", "6", read_only=True)
     assert run.returncode == 1
     assert "set STUDYBOT_HOME to a writable folder" in run.stderr
     source = tmp_path / "mine.md"
     source.write_text("1. 什么是词元？\n2. 什么是注意力？\n3. 什么是 KV 缓存？\n", encoding="utf-8")
-    imported = studybot(studied, "bank", "import", str(source), "--name", "mine", read_only=True)
+    imported = run_on_home(
+        home_with_sessions, "bank", "import", str(source), "--name", "mine", read_only=True
+    )
     assert imported.returncode == 1
     assert "unexpected" not in imported.stderr
     error = [line for line in imported.stderr.splitlines() if line.startswith("Error:")]
-    assert len(error) == 1 and f"{studied / 'banks'}" in error[0], imported.stderr
+    assert len(error) == 1 and f"{home_with_sessions / 'banks'}" in error[0], imported.stderr
 
 
-def test_a_read_only_database_file_keeps_its_mode_through_a_run(studied):
-    path = studied / DB_NAME
+def test_a_read_only_database_file_keeps_its_mode_through_a_run(home_with_sessions):
+    path = home_with_sessions / DB_NAME
     path.chmod(0o444)
-    studybot(studied, "run", "--from", "5", "--to", "6")  # fails as a user, works as root
+    run_on_home(
+        home_with_sessions, "run", "--from", "5", "--to", "6"
+    )  # fails as a user, works as root
     assert stat.S_IMODE(path.stat().st_mode) == 0o444
 
 
-def test_a_read_only_folder_is_read_without_creating_the_shm_file(studied, monkeypatch):
+def test_a_read_only_folder_is_read_without_creating_the_shm_file(home_with_sessions, monkeypatch):
     """The code path of a folder nobody may write, checked from inside (root included)."""
     from studybot.storage import dbfile, store
 
     real_access = os.access
 
     def access(path, mode, **kwargs):
-        if mode & os.W_OK and Path(path) in (studied, studied / DB_NAME):
+        if mode & os.W_OK and Path(path) in (home_with_sessions, home_with_sessions / DB_NAME):
             return False  # what a read-only folder answers
         return real_access(path, mode, **kwargs)
 
@@ -143,7 +149,7 @@ def test_a_read_only_folder_is_read_without_creating_the_shm_file(studied, monke
     assert not reader.writable
     assert [r.id for r in reader.sessions()] == [2, 1]
     assert reader.view(1).turns
-    assert not (studied / f"{DB_NAME}-shm").exists()  # mode=ro alone would have made one
+    assert not (home_with_sessions / f"{DB_NAME}-shm").exists()  # mode=ro alone would have made one
 
 
 def test_doctor_reports_a_home_that_is_a_file(invoke, tmp_path, monkeypatch):
@@ -174,7 +180,7 @@ def test_a_file_system_error_on_a_chosen_path_is_one_line(capsys):
 def test_a_read_only_home_with_no_database_reads_as_empty(studybot_home, command):
     """progress and due failed where sessions read (#29 item 17): each only reads."""
     studybot_home.mkdir()
-    result = studybot(studybot_home, *command, read_only=True)
+    result = run_on_home(studybot_home, *command, read_only=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() and not result.stderr.strip()
     assert list(studybot_home.iterdir()) == []
@@ -184,6 +190,6 @@ def test_a_read_only_home_with_no_database_reads_as_empty(studybot_home, command
 def test_a_read_only_home_whose_database_links_to_nothing_says_so(studybot_home, tmp_path):
     studybot_home.mkdir()
     (studybot_home / DB_NAME).symlink_to(tmp_path / "gone.db")
-    result = studybot(studybot_home, "sessions", read_only=True)
+    result = run_on_home(studybot_home, "sessions", read_only=True)
     assert result.returncode == 2
     assert f"is a link to {tmp_path / 'gone.db'}, which does not exist" in result.stderr

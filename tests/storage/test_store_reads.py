@@ -22,13 +22,6 @@ from studybot.types import Usage
 PREFIX = "系统前缀：只答本题。"
 
 
-@pytest.fixture
-def store(studybot_home):
-    opened = Store.open()
-    yield opened
-    opened.close()
-
-
 def new_session(store: Store, segments=((1, 2, 3), (4, 5)), prefix: str = PREFIX) -> int:
     ids = [q for part in segments for q in part]
     return store.new_session(
@@ -97,7 +90,7 @@ def card(question_id: int, due: str, bank: str = "default", reviews: int = 1) ->
     return CardRow(bank, question_id, "{}", due, "learning", 3, reviews)
 
 
-def rate(store: Store, question_id, due, at, grade=None, bank="default", session_id=None):
+def review_fixed(store: Store, question_id, due, at, grade=None, bank="default", session_id=None):
     """A review through the store's one transaction, with a fixed schedule."""
 
     def schedule(before: CardRow | None):
@@ -120,10 +113,12 @@ def test_a_view_holds_everything_stored_about_one_session(store):
     store.record_grade(grade(session_id, 1))
     store.set_summary(session_id, 0, "Q1：要点", Usage(400, 30, 256))
     later = "2026-01-02T00:00:00+00:00"
-    rate(store, 1, "2030-01-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00", 0.5, session_id=other)
-    rate(store, 1, "2030-01-01T00:00:00+00:00", later, 0.5, session_id=session_id)
-    rate(store, 2, "2030-01-01T00:00:00+00:00", later, 0.5, session_id=session_id)
-    rate(
+    review_fixed(
+        store, 1, "2030-01-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00", 0.5, session_id=other
+    )
+    review_fixed(store, 1, "2030-01-01T00:00:00+00:00", later, 0.5, session_id=session_id)
+    review_fixed(store, 2, "2030-01-01T00:00:00+00:00", later, 0.5, session_id=session_id)
+    review_fixed(
         store,
         2,
         "2030-01-01T00:00:00+00:00",
@@ -190,7 +185,7 @@ def test_review_hands_the_stored_card_to_the_schedule_and_logs_each_rating(store
 
 
 def test_a_schedule_that_fails_leaves_neither_card_nor_log(store):
-    rate(store, 7, "2026-01-01T00:00:00+00:00", "2025-12-31T00:00:00+00:00")
+    review_fixed(store, 7, "2026-01-01T00:00:00+00:00", "2025-12-31T00:00:00+00:00")
 
     def broken(before):
         raise RuntimeError("the scheduler broke")
@@ -208,10 +203,10 @@ def test_a_schedule_that_fails_leaves_neither_card_nor_log(store):
 
 
 def test_cards_come_soonest_due_first_per_bank_or_all(store):
-    rate(store, 5, "2026-03-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00")
-    rate(store, 2, "2026-01-15T00:00:00+00:00", "2026-01-01T00:00:00+00:00")
-    rate(store, 9, "2026-01-15T00:00:00+00:00", "2026-01-01T00:00:00+00:00")
-    rate(store, 1, "2026-02-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00", bank="mine")
+    review_fixed(store, 5, "2026-03-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00")
+    review_fixed(store, 2, "2026-01-15T00:00:00+00:00", "2026-01-01T00:00:00+00:00")
+    review_fixed(store, 9, "2026-01-15T00:00:00+00:00", "2026-01-01T00:00:00+00:00")
+    review_fixed(store, 1, "2026-02-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00", bank="mine")
     assert [c.question_id for c in store.cards("default")] == [2, 9, 5]
     assert [(c.bank, c.question_id) for c in store.cards()] == [
         ("default", 2),
@@ -223,11 +218,11 @@ def test_cards_come_soonest_due_first_per_bank_or_all(store):
 
 
 def test_due_cards_are_those_due_by_then_most_overdue_first(store):
-    rate(store, 5, "2026-01-10T00:00:00+00:00", "2026-01-01T00:00:00+00:00")
-    rate(store, 3, "2026-01-02T00:00:00+00:00", "2026-01-01T00:00:00+00:00")
-    rate(store, 8, "2026-01-10T00:00:00+00:00", "2026-01-01T00:00:00+00:00")
-    rate(store, 1, "2026-02-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00")
-    rate(store, 4, "2026-01-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00", bank="mine")
+    review_fixed(store, 5, "2026-01-10T00:00:00+00:00", "2026-01-01T00:00:00+00:00")
+    review_fixed(store, 3, "2026-01-02T00:00:00+00:00", "2026-01-01T00:00:00+00:00")
+    review_fixed(store, 8, "2026-01-10T00:00:00+00:00", "2026-01-01T00:00:00+00:00")
+    review_fixed(store, 1, "2026-02-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00")
+    review_fixed(store, 4, "2026-01-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00", bank="mine")
     assert store.due_cards("default", "2026-01-10T00:00:00+00:00") == [3, 5, 8]  # due == at is due
     assert store.due_cards("default", "2026-01-09T23:59:59+00:00") == [3]
     assert store.due_cards("default", "2025-12-31T00:00:00+00:00") == []
@@ -236,9 +231,9 @@ def test_due_cards_are_those_due_by_then_most_overdue_first(store):
 
 def test_the_review_log_is_read_oldest_first_per_bank_and_question(store):
     for at in ("2026-01-01", "2026-01-02"):
-        rate(store, 4, "2026-02-01T00:00:00+00:00", at, grade=1.0)
-    rate(store, 2, "2026-02-01T00:00:00+00:00", "2026-01-03", grade=0.0)
-    rate(store, 4, "2026-02-01T00:00:00+00:00", "2026-01-04", bank="mine")
+        review_fixed(store, 4, "2026-02-01T00:00:00+00:00", at, grade=1.0)
+    review_fixed(store, 2, "2026-02-01T00:00:00+00:00", "2026-01-03", grade=0.0)
+    review_fixed(store, 4, "2026-02-01T00:00:00+00:00", "2026-01-04", bank="mine")
     assert [(e.question_id, e.reviewed_at) for e in store.reviews("default")] == [
         (4, "2026-01-01"),
         (4, "2026-01-02"),
@@ -249,11 +244,13 @@ def test_the_review_log_is_read_oldest_first_per_bank_and_question(store):
 
 
 def test_review_stats_average_the_graded_ratings_and_name_the_last(store):
-    rate(store, 4, "2026-02-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00", grade=1.0)
-    rate(store, 4, "2026-02-01T00:00:00+00:00", "2026-01-05T00:00:00+00:00", grade=0.5)
-    rate(store, 4, "2026-02-01T00:00:00+00:00", "2026-01-03T00:00:00+00:00")  # not graded
-    rate(store, 6, "2026-02-01T00:00:00+00:00", "2026-01-02T00:00:00+00:00")  # never graded
-    rate(store, 4, "2026-02-01T00:00:00+00:00", "2026-01-09T00:00:00+00:00", 0.0, bank="mine")
+    review_fixed(store, 4, "2026-02-01T00:00:00+00:00", "2026-01-01T00:00:00+00:00", grade=1.0)
+    review_fixed(store, 4, "2026-02-01T00:00:00+00:00", "2026-01-05T00:00:00+00:00", grade=0.5)
+    review_fixed(store, 4, "2026-02-01T00:00:00+00:00", "2026-01-03T00:00:00+00:00")  # not graded
+    review_fixed(store, 6, "2026-02-01T00:00:00+00:00", "2026-01-02T00:00:00+00:00")  # never graded
+    review_fixed(
+        store, 4, "2026-02-01T00:00:00+00:00", "2026-01-09T00:00:00+00:00", 0.0, bank="mine"
+    )
     stats = store.review_stats("default")
     assert set(stats) == {4, 6}
     assert stats[4].mean_grade == pytest.approx(0.75)  # ungraded ratings do not count as 0

@@ -6,7 +6,6 @@ from dataclasses import replace
 
 import pytest
 
-from studybot import bank
 from studybot.costs import tokens
 from studybot.storage.store import Turn
 from studybot.study import conversation as talk
@@ -14,11 +13,6 @@ from studybot.study.prompt import SUMMARY_HEADING, question_text, system_prefix
 
 PREFIX = "系统前缀：只答本题。"
 SUMMARY = "Q1：注意力的代价随长度平方增长"
-
-
-@pytest.fixture(scope="module")
-def shipped():
-    return bank.load()
 
 
 def answered(conversation: talk.Conversation, questions, answers=None) -> list[list[dict]]:

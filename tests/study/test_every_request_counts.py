@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from openai_server import Fault, OpenAIServer
+from openai_server import Fault
 
 from studybot.costs import tokens
 from studybot.output.figures import percent
@@ -31,20 +31,20 @@ def counted(messages: list[dict], text: str) -> tuple[int, int]:
     return tokens.prompt_tokens(messages), tokens.count(text)
 
 
-@pytest.fixture
-def server(monkeypatch, studybot_home):
-    monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
-    studybot_home.mkdir(parents=True, exist_ok=True)
-    prices = "\n".join(f"{k} = {v}" for k, v in PRICES.items())
-    (studybot_home / "config.toml").write_text(
-        "retry_backoff = 0.001\nstream_idle_timeout = 0.3\nmax_retries = 3\n"
-        f'[prices."{MODEL}"]\n{prices}\ncurrency = "CNY"\n',
-        encoding="utf-8",
-    )
-    with OpenAIServer(
-        key=KEY, models=[MODEL], answer=answer, cache_min=64, cache_step=16, counter=counted
-    ) as running:
-        yield running
+# The server of the `server` fixture (tests/conftest.py).
+SERVER = {
+    "key": KEY,
+    "key_env": True,
+    "config": "retry_backoff = 0.001\nstream_idle_timeout = 0.3\nmax_retries = 3\n"
+    f'[prices."{MODEL}"]\n'
+    + "\n".join(f"{k} = {v}" for k, v in PRICES.items())
+    + '\ncurrency = "CNY"\n',
+    "models": [MODEL],
+    "answer": answer,
+    "cache_min": 64,
+    "cache_step": 16,
+    "counter": counted,
+}
 
 
 def run(invoke, server, *args: str):

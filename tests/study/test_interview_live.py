@@ -27,17 +27,16 @@ ANSWERS = {
 PROBE_ANSWERS = ["补充：还要指令微调和对齐。", "不清楚。", "补充：靠提示切换任务。"]
 
 
-@pytest.fixture
-def server(monkeypatch, studybot_home):
-    monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
-    studybot_home.mkdir(parents=True, exist_ok=True)
-    (studybot_home / "config.toml").write_text(
-        "retry_backoff = 0.001\nmax_retries = 1\n", encoding="utf-8"
-    )
-    with OpenAIServer(
-        key=KEY, models=[MODEL], answer=interviewer_reply, cache_min=64, cache_step=16
-    ) as running:
-        yield running
+# The server of the `server` fixture (tests/conftest.py).
+SERVER = {
+    "key": KEY,
+    "key_env": True,
+    "config": "retry_backoff = 0.001\nmax_retries = 1\n",
+    "models": [MODEL],
+    "answer": interviewer_reply,
+    "cache_min": 64,
+    "cache_step": 16,
+}
 
 
 def test_probes_extend_the_cached_prefix_and_never_join_the_main_history(server, invoke):

@@ -6,7 +6,7 @@ import json
 import socket
 
 import pytest
-from openai_server import Fault, OpenAIServer
+from openai_server import Fault
 
 from studybot.storage.store import Store
 from studybot.study import prompt
@@ -25,17 +25,16 @@ def answer(body: dict) -> str:
     return f"结论：{head} 的回答。第一点。第二点。第三点。"
 
 
-@pytest.fixture
-def server(monkeypatch, studybot_home):
-    monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
-    studybot_home.mkdir(parents=True, exist_ok=True)
-    (studybot_home / "config.toml").write_text(
-        "retry_backoff = 0.001\nstream_idle_timeout = 0.3\nmax_retries = 3\n", encoding="utf-8"
-    )
-    with OpenAIServer(
-        key=KEY, models=[MODEL], answer=answer, cache_min=64, cache_step=16
-    ) as running:
-        yield running
+# The server of the `server` fixture (tests/conftest.py).
+SERVER = {
+    "key": KEY,
+    "key_env": True,
+    "config": "retry_backoff = 0.001\nstream_idle_timeout = 0.3\nmax_retries = 3\n",
+    "models": [MODEL],
+    "answer": answer,
+    "cache_min": 64,
+    "cache_step": 16,
+}
 
 
 def run(invoke, server, *args: str, base_url: str | None = None):

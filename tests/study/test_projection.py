@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from studybot import bank
+from studybot.bank.key import answer_text
 from studybot.channel import config, files
-from studybot.channel.providers.offline import answer_text
 from studybot.costs import strategy, tokens
 from studybot.costs.cache.rules import resolve
 from studybot.costs.prices import Price
@@ -15,11 +14,6 @@ from studybot.study import projection, prompt, session
 
 NO_DISCOUNT = Price("m", input=1.0, cached_input=1.0, output=1.0, currency="USD")
 DISCOUNT = Price("m", input=1.0, cached_input=0.1, output=1.0, currency="USD")
-
-
-@pytest.fixture(scope="module")
-def shipped():
-    return bank.load()
 
 
 def exchanges(loaded, first: int, last: int, answers=None) -> list[strategy.Exchange]:

@@ -86,7 +86,7 @@ def as_sent(requests) -> list[tuple]:
 FOLLOW_UPS = {2: ["批大小会改变这个倍数吗？", "那 GQA 呢？"], 10: ["举个数字例子"]}
 
 
-def studied(first: int, last: int) -> tuple[session.Study, Store, int]:
+def recorded_session(first: int, last: int) -> tuple[session.Study, Store, int]:
     """A session with follow-ups in two segments, its last summary written as export would."""
     study = offline_study()
     store = Store.open()
@@ -97,7 +97,7 @@ def studied(first: int, last: int) -> tuple[session.Study, Store, int]:
 
 
 def test_session_requests_are_what_the_loop_sent_follow_ups_and_summaries_included():
-    study, store, session_id = studied(1, 14)
+    study, store, session_id = recorded_session(1, 14)
     view = store.view(session_id)
     assert len(view.segments) == 2 and all(s.summary_out for s in view.segments)
     rebuilt = recorded.session_requests(view)
@@ -112,7 +112,7 @@ def test_session_requests_are_what_the_loop_sent_follow_ups_and_summaries_includ
 
 
 def test_an_interrupted_and_resumed_session_rebuilds_as_one_and_its_cache_stays_warm():
-    whole_study, whole_store, whole_id = studied(1, 14)
+    whole_study, whole_store, whole_id = recorded_session(1, 14)
     whole = recorded.session_requests(whole_store.view(whole_id))
 
     first = offline_study()
@@ -131,7 +131,7 @@ def test_an_interrupted_and_resumed_session_rebuilds_as_one_and_its_cache_stays_
 
 
 def test_money_prices_every_request_the_session_sent():
-    _, store, session_id = studied(1, 14)
+    _, store, session_id = recorded_session(1, 14)
     view = store.view(session_id)
     money = recorded.money(view, {"answer-key": PRICES})
     price = prices.Price("answer-key", 2.0, 0.5, 8.0, "CNY")
@@ -157,7 +157,7 @@ def test_money_prices_every_request_the_session_sent():
 
 
 def test_money_reads_the_config_prices_and_without_any_reports_no_cost():
-    _, store, session_id = studied(1, 6)
+    _, store, session_id = recorded_session(1, 6)
     view = store.view(session_id)
     bare = recorded.money(view)
     assert bare.price is None and bare.cost is None and bare.total is None
@@ -219,7 +219,7 @@ def test_a_live_session_with_reported_usage_keeps_what_the_provider_said(monkeyp
 
 
 def test_session_kv_sets_the_peak_request_against_one_long_session():
-    _, store, session_id = studied(1, 14)
+    _, store, session_id = recorded_session(1, 14)
     view = store.view(session_id)
     kv = recorded.session_kv(view)
     turns = view.turns
@@ -255,7 +255,7 @@ def test_session_kv_is_none_without_turns():
 
 
 def test_the_cache_rule_is_the_named_one_else_the_sessions_own():
-    _, store, session_id = studied(1, 6)
+    _, store, session_id = recorded_session(1, 6)
     view = store.view(session_id)
     assert recorded.cache_rule(view).name == "openai"  # the default for the answer key
     assert recorded.cache_rule(view, "exact").name == "exact"

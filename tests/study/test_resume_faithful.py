@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from openai_server import Fault, OpenAIServer
+from openai_server import Fault
 
 from studybot import bank
 from studybot.channel import config
@@ -19,15 +19,13 @@ MODELS = ["test-model", "other-model"]
 SHIPPED = Path(__file__).resolve().parents[2] / "questions"
 
 
-@pytest.fixture
-def server(monkeypatch, studybot_home):
-    monkeypatch.setenv("TAOTOKEN_API_KEY", KEY)
-    studybot_home.mkdir(parents=True, exist_ok=True)
-    (studybot_home / "config.toml").write_text(
-        "retry_backoff = 0.001\nmax_retries = 0\n", encoding="utf-8"
-    )
-    with OpenAIServer(key=KEY, models=MODELS) as running:
-        yield running
+# The server of the `server` fixture (tests/conftest.py).
+SERVER = {
+    "key": KEY,
+    "key_env": True,
+    "config": "retry_backoff = 0.001\nmax_retries = 0\n",
+    "models": MODELS,
+}
 
 
 def live(server, model: str = "test-model") -> tuple[str, ...]:

@@ -10,7 +10,6 @@ from studybot import bank
 from studybot.bank.selection import parse_numbers
 from studybot.errors import BadInput
 from studybot.learn import review
-from studybot.storage.store import Store
 from studybot.study import segments as plan
 from studybot.study import selection
 
@@ -19,13 +18,6 @@ SHIPPED = bank.load()
 
 def ids(questions) -> list[int]:
     return [q.id for q in questions]
-
-
-@pytest.fixture
-def store(studybot_home):
-    opened = Store.open()
-    yield opened
-    opened.close()
 
 
 def test_a_range_and_either_end_alone(store):

@@ -153,7 +153,7 @@ def test_resume_command_picks_the_newest_unfinished_session(invoke):
 
 def test_a_bank_without_key_points_answers_with_a_pointer_to_a_live_model(tmp_path):
     from studybot.bank import Question
-    from studybot.channel.providers.offline import NO_KEY_ANSWER, answer_text, summary_text
+    from studybot.bank.key import NO_KEY_ANSWER, answer_text, summary_text
 
     bare = Question(1, 1, "什么是注意力？")
     assert answer_text(bare) == NO_KEY_ANSWER

@@ -1,11 +1,17 @@
 """Where answers come from: the one place that picks a provider.
 
-The contract is ``base.Provider``: ``answer`` one question, ``follow_up``
-on the side, ``summarise`` a segment, ``grade`` and ``probe`` as side
-requests a provider may decline, ``warm`` with what a resumed session sent
-before; callers ask ``provider.live``, never its name. A reply's ``usage``
-is what the provider itself reported (None when it reported nothing);
-studybot keeps its own count beside it (``costs.tokens.settle``).
+The contract is ``base.Provider``: `warm` with what a resumed session
+sent before, `answer` one question, `pose` it as an interviewer,
+`follow_up` on the side, `summarise` a segment, `grade` and `probe`
+as side requests a provider may decline (None); callers ask
+`provider.live`, never its name. The providers: the bank's answer key
+(``offline``) and any OpenAI-compatible endpoint (``openai_compat``, reading
+replies off the wire in ``wire`` and ``replies``, timing a stream in
+``watch``, failures in the user's terms in ``failures``, the JSON mode an
+endpoint takes in ``json_modes``); grades and probes to another model
+(``graded``). A reply's usage is what the provider itself reported (None
+when it reported nothing); studybot keeps its own count beside it
+(`costs.tokens.settle`).
 """
 
 from __future__ import annotations

@@ -275,8 +275,8 @@ def _server_text(exc: Any, channel: Channel) -> str:
     body = getattr(exc, "body", None)
     text = ""
     if isinstance(body, dict):
-        error = body.get("error") if isinstance(body.get("error"), dict) else body
-        text = str(error.get("message") or "")
+        error = body.get("error")
+        text = str((error if isinstance(error, dict) else body).get("message") or "")
     elif isinstance(body, str):
         text = body
     if not text:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from studybot.channel.providers.base import Provider
-from studybot.types import Messages, Notify, Reply, TextSink
+from studybot.types import Discard, Messages, Notify, Reply, TextSink
 
 if TYPE_CHECKING:
     from studybot.bank import Question
@@ -36,6 +36,15 @@ class WithGrader:
     def notify(self, notify: Notify) -> None:
         self.main.notify = notify
         self.grader.notify = notify
+
+    @property
+    def discard(self) -> Discard:
+        return self.main.discard
+
+    @discard.setter
+    def discard(self, discard: Discard) -> None:
+        # Only the main provider streams to the screen; it is the one that takes text back.
+        self.main.discard = discard
 
     def warm(self, requests: Iterable[tuple[Messages, str | None]]) -> None:
         self.main.warm(requests)

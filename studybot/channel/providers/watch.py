@@ -90,6 +90,7 @@ def _socket(stream: Any) -> socket.socket | None:
     """The socket under an ``openai`` stream's HTTP/1.1 response, if it can be reached."""
     response = getattr(stream, "response", None)
     extensions = getattr(response, "extensions", None)
-    network = extensions.get("network_stream") if hasattr(extensions, "get") else None
+    get = getattr(extensions, "get", None)
+    network = get("network_stream") if get is not None else None
     found = network.get_extra_info("socket") if network is not None else None
     return found if isinstance(found, socket.socket) else None

@@ -3,6 +3,7 @@
 ``radix`` (SGLang RadixAttention) and ``blocks`` (vLLM automatic prefix
 caching) model a serving engine's cache; ``replay.ProviderCache`` models
 an API provider's prompt cache, which also feeds the offline provider's
-``cached_tokens``. ``recorded`` rebuilds a session's real requests and
-``lint`` finds what in a system prefix defeats the cache.
+cached tokens, under a named rule (``rules``). ``recorded`` rebuilds a
+session's real requests, ``trace`` reads a JSONL token trace, and ``lint``
+finds what in a system prefix defeats the cache.
 """

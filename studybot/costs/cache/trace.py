@@ -16,8 +16,8 @@ import json
 import sys
 from array import array
 from collections.abc import Sequence
+from io import BufferedReader
 from pathlib import Path
-from typing import BinaryIO
 
 from studybot.costs.cache.radix import TOKEN_BYTES, TOKEN_CODE
 from studybot.errors import BadInput
@@ -136,7 +136,7 @@ def _bulk(bodies: list[bytes], expected: int) -> memoryview | None:
             return None
     if ids.size != expected or ids.max() >= _LIMIT:
         return None  # an empty element ("1,,2") or an id past 32 bits
-    return memoryview(ids.astype(numpy.uint32)).cast("B")
+    return ids.astype(numpy.uint32).data.cast("B")
 
 
 def _checked(path: Path, number: int, line: bytes) -> array:
@@ -177,7 +177,7 @@ def write_packed(requests: Sequence[array], path: Path) -> None:
             out.write(_little_bytes(ids))
 
 
-def _unpacked(path: Path, handle: BinaryIO) -> list[array]:
+def _unpacked(path: Path, handle: BufferedReader) -> list[array]:
     """A packed trace after its first line: each request read straight into its array."""
     count = int.from_bytes(handle.read(_COUNT_BYTES), "little")
     table = handle.read(count * 8)

@@ -2,5 +2,6 @@
 
 ``shapes`` holds the model shapes, ``estimate`` the analytic figures (pure
 arithmetic), ``measure`` the PyTorch measurement (the only module that
-imports torch) and ``turns`` the figures of a study session's turns.
+imports torch), ``turns`` the figures of a study session's turns and
+``report`` the estimate as data with stable keys.
 """

@@ -191,7 +191,11 @@ def _layer_cache(torch, shape: KVShape, tokens: int, dtype, device: str) -> list
     holds for the tensors are the same.
     """
     if shape.mla:
-        size = (shape.batch, tokens, shape.kv_lora_rank + shape.rope_dim)  # (B, T, latent)
+        size: tuple[int, ...] = (
+            shape.batch,
+            tokens,
+            shape.kv_lora_rank + shape.rope_dim,
+        )  # (B, T, latent)
         return [torch.empty(size, dtype=dtype, device=device)]
     size = (shape.batch, shape.kv_heads, tokens, shape.head_dim)  # (B, nh_kv, T, hs)
     return [torch.empty(size, dtype=dtype, device=device) for _ in ("k", "v")]

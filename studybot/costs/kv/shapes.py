@@ -9,6 +9,7 @@ and V. Pure data, no torch.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from studybot.errors import BadInput
 
@@ -163,7 +164,7 @@ def adjusted(
     shape: KVShape, dtype: str | None = None, batch: int | None = None, heads: int | None = None
 ) -> KVShape:
     """A preset with another cache dtype, batch or query-head count."""
-    changes = {"dtype": dtype, "batch": batch, "heads": heads}
+    changes: dict[str, Any] = {"dtype": dtype, "batch": batch, "heads": heads}
     shape = replace(shape, **{k: v for k, v in changes.items() if v is not None})
     check(shape)
     return shape

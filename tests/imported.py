@@ -1,0 +1,17 @@
+"""A user's file read by the importer, as the import tests read it (not a test module)."""
+
+from __future__ import annotations
+
+from studybot.bank import importer
+
+
+def read(tmp_path, text: str, name: str = "q.md", **options):
+    """``text`` written to ``tmp_path / name`` and inspected (``importer.inspect`` options)."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return importer.inspect(path, **options)
+
+
+def questions(report) -> list[str]:
+    """The questions an import report's bank holds, as text."""
+    return [q.question for q in report.bank.questions]

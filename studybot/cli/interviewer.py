@@ -90,8 +90,8 @@ class InterviewScreen(TerminalListener, InterviewListener):
         chosen = {row.question.id: row.suggestion for row in rows}
         while True:
             self._say("\n── Ratings (FSRS) ──", meaning="question")
-            for line in _rating_lines(rows, chosen):
-                self._say(line)
+            for shown in _rating_lines(rows, chosen):
+                self._say(shown)
             echo(RATINGS_HELP)
             line = terminal.read_text("ratings › ")
             if line is None or line.strip().lower() == "q":

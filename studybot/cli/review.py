@@ -151,7 +151,7 @@ def due(bank_ref: str | None, as_json: bool) -> None:
     from studybot.cli import columns
 
     headings = ["bank", "Q", "due", "state", "last", "reviews", "question"][0 if several else 1 :]
-    rows: list[dict[str, str | Text]] = []
+    rows: list[dict[str, str | Text | columns.Cut]] = []
     for c in cards:
         when = review.until(c.due, now)
         rows.append(

@@ -20,6 +20,7 @@ PROMPT = "q stop: "  # the end of read mode's key prompt
 MARKS = r"u h \? q: "  # the end of the marks step after a reveal
 RATE = r"h \? q: "  # the end of quiz mode's rating prompt
 LEFT = "\x1b[D"
+RATINGS = "ratings ›"  # an interview's closing ratings prompt
 
 
 def spawn(
@@ -63,3 +64,11 @@ def attempt(child: pexpect.spawn, lines: list[str], end: str = "\r") -> None:
 
 def db(home):
     return sqlite3.connect(home / DB_NAME)
+
+
+def say(child: pexpect.spawn, text: str) -> None:
+    """Type an interview answer at the next answer prompt; Enter twice sends it."""
+    child.expect("Ctrl-C stops, your draft is kept")
+    child.expect("›")
+    child.send(text)
+    child.send("\r\r")

@@ -177,3 +177,14 @@ def test_mypy_finds_no_error_outside_the_importer():
     ]
     assert "error:" in found.stdout or found.returncode == 0, found.stdout + found.stderr
     assert errors == [], "\n".join(errors)
+
+
+def test_no_test_module_imports_another():
+    # Shared helpers live in tests/*.py modules that are not test files (terminal, imported, …).
+    pattern = re.compile(r"^\s*(?:from|import)\s+test_\w+", re.M)
+    importing = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if pattern.search(path.read_text(encoding="utf-8"))
+    ]
+    assert importing == []

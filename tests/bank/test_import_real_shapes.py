@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from test_import_questions import questions, read
+from imported import questions, read
 
 
 def test_mkdocs_question_boxes_are_questions_with_their_indented_answers(tmp_path):

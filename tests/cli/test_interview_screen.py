@@ -15,7 +15,7 @@ import sqlite3
 
 import pexpect
 import terminal
-from terminal import finish
+from terminal import RATINGS, finish, say
 
 from studybot.storage.store import DB_NAME
 
@@ -30,19 +30,10 @@ PARTIAL_Q5 = "注意力分数矩阵是 n×n 的。多轮对话要用摘要。KV 
 WRONG_Q24 = (
     "MHA 每个头独立 KV，MQA 共享一组 KV，GQA 分组共享。KV 缓存和头数没有关系，主要是省计算。"
 )
-RATINGS = "ratings ›"
 
 
 def interview_terminal(home, *args: str, key: str | None = None) -> pexpect.spawn:
     return terminal.spawn(home, *args, key=key, columns=140)
-
-
-def say(child: pexpect.spawn, text: str) -> None:
-    """Type an answer at the next answer prompt; Enter twice sends it."""
-    child.expect("Ctrl-C stops, your draft is kept")
-    child.expect("›")
-    child.send(text)
-    child.send("\r\r")
 
 
 def probes(home) -> list[tuple]:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import json
 
-from test_interview_screen import RATINGS, say, spawn
-from test_terminal import finish
+from terminal import RATINGS, finish, say, spawn
 
 
 def everywhere(invoke, session_id: int) -> dict[str, str]:

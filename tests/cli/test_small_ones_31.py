@@ -86,8 +86,7 @@ def test_show_says_which_request_each_peak_is(invoke):
 
 def test_the_interview_ratings_line_up(studybot_home):
     from rich.cells import cell_len
-    from test_interview_screen import RATINGS, say, spawn
-    from test_terminal import finish
+    from terminal import RATINGS, finish, say, spawn
 
     child = spawn(studybot_home, "interview", "--ids", "1,5,24", "--followups", "0")
     for answer in (

@@ -1,7 +1,8 @@
 """The question bank: its format, its catalogue, importing users' files, lookups and search.
 
 Owns the canonical TOML format with its types and bank-wide rules
-(``format``) and a key point's rubric (``rubric``), which bank a name means
+(``format``), a key point's rubric (``rubric``), where each point comes from
+(``sources``: checked where the index requires them), which bank a name means
 and where it lives (``catalogue``, re-exported here), imported banks on disk
 (``saved``), the shipped bank read once through a JSON copy (``cached``),
 whole-bank work on very large files (``bulk``), readers of users' own

@@ -78,6 +78,8 @@ class TerminalListener:
         self.done = 0
         self.unanswered: list[int] = []  # questions offline could not answer
 
+    meanwhile = staticmethod(terminal.meanwhile)  # the grader's build starts once drawn
+
     def notice(self, text: str) -> None:
         """A provider's notice (a retry, a second try with more room), on stderr."""
         echo(text)

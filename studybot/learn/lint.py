@@ -15,51 +15,50 @@ to refuse the bank (how each claim grades is the self-tests' job,
 
 from __future__ import annotations
 
-from studybot.bank import Bank, Question
-from studybot.learn import grading, words
+from studybot.bank import Bank
+from studybot.bank.rubric import PointRubric
+from studybot.learn import words
 from studybot.learn.aliases import Alias
 
 
 def lint(bank: Bank) -> list[str]:
-    """Every warning of the bank's rubric, as ``Q<id> point <n>: warning: …``."""
-    grader = grading.offline(bank)  # words spelled as the grader spells them, rubrics compiled
+    """Every warning of the bank's rubric, as ``Q<id> point <n>: warning: …``.
+
+    Read from the rubric as written: only the relations and opposites are put
+    in the grader's spelling (``Alias.of``), not the whole rubric compiled.
+    """
     out: list[str] = []
     for question in bank.questions:
-        if question.rubric:
-            out.extend(_question(question, grader))
+        for n, point in enumerate(question.rubric, start=1):
+            out.extend(f"Q{question.id} point {n}: warning: {w}" for w in _point(point))
     return out
 
 
-def _question(question: Question, grader: grading.OfflineGrader) -> list[str]:
+def _point(point: PointRubric) -> list[str]:
     out: list[str] = []
-    compiled = grader.compiled(question)
-    for n, point in enumerate(compiled.points, start=1):
-        at = f"Q{question.id} point {n}: warning:"
-        parts = [a for c in point.claims for a in c.parts]
-        phrases = [a for c in point.claims for a in (c.relation, c.opposite) if a] + [*point.wrong]
-        lone = {w for alias in parts for w in _lone_characters(alias)}
-        # In a relation, an opposite or a wrong claim, only a character alone: "变" in "不 变" is fine.
-        lone |= {
-            w
-            for alias in phrases
-            for part in alias.text.split("|")
-            for w in [part.strip()]
-            if _one_cjk(w)
-        }
-        lone = sorted(lone)
-        if lone:
-            listed = " ".join(lone)
-            out.append(f"{at} alias words of one character ({listed}) are found inside any word")
-        for c, claim in enumerate(point.claims, start=1):
-            for alias in filter(None, (claim.relation, claim.opposite)):
-                tiny = [a[0] for a in alias.alternatives if len(a) == 1 and _tiny(a[0])]
-                if tiny:
-                    out.append(f"{at} claim {c}: {' '.join(tiny)!r} alone is in nearly any answer")
-            if claim.relation and claim.opposite:
-                both = set(claim.relation.alternatives) & set(claim.opposite.alternatives)
-                if both:
-                    shown = " | ".join(" ".join(a) for a in sorted(both))
-                    out.append(f"{at} claim {c}: {shown!r} is both its relation and its opposite")
+    parts = [a for c in point.claims for a in (c.subject, c.object) if a]
+    phrases = [a for c in point.claims for a in (c.relation, c.opposite) if a] + [*point.wrong]
+    lone = {w for alias in parts for w in _lone_characters(alias)}
+    # In a relation, an opposite or a wrong claim, only a character alone: "变" in "不 变" is fine.
+    lone |= {
+        w for alias in phrases for part in alias.split("|") for w in [part.strip()] if _one_cjk(w)
+    }
+    if lone:
+        out.append(
+            f"alias words of one character ({' '.join(sorted(lone))}) are found inside any word"
+        )
+    for c, claim in enumerate(point.claims, start=1):
+        relation = Alias.of(claim.relation) if claim.relation else None
+        opposite = Alias.of(claim.opposite) if claim.opposite else None
+        for alias in filter(None, (relation, opposite)):
+            tiny = [a[0] for a in alias.alternatives if len(a) == 1 and _tiny(a[0])]
+            if tiny:
+                out.append(f"claim {c}: {' '.join(tiny)!r} alone is in nearly any answer")
+        if relation and opposite:
+            both = set(relation.alternatives) & set(opposite.alternatives)
+            if both:
+                shown = " | ".join(" ".join(a) for a in sorted(both))
+                out.append(f"claim {c}: {shown!r} is both its relation and its opposite")
     return out
 
 
@@ -67,8 +66,8 @@ def _tiny(word: str) -> bool:
     return len(word) == 1 and word.isascii() and word.isalnum()
 
 
-def _lone_characters(alias: Alias) -> list[str]:
-    lone = {w for part in alias.text.split("|") for w in part.split() if _one_cjk(w)}
+def _lone_characters(alias: str) -> list[str]:
+    lone = {w for part in alias.split("|") for w in part.split() if _one_cjk(w)}
     return sorted(lone)
 
 

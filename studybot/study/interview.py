@@ -25,6 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 
 from studybot.bank import Question
 from studybot.costs import tokens
@@ -109,6 +110,8 @@ def run(
             (r.messages, r.output) for r in session_requests(store.view(session.id))
         )
     grader = grade.offline(study.bank)
+    # The grader loads its word lists while the learner reads and types the first answer.
+    listener.meanwhile(partial(grade.warm, study.bank))
     carried: str | None = None
     segments = store.segments(session.id)
     for segment in segments:

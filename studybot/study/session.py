@@ -13,10 +13,10 @@ expected?). The rules of resuming live in ``studybot.resuming``.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from studybot.bank import Question
@@ -190,7 +190,7 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
     if policy.grades:
         # The grader loads its word lists while the learner reads and types;
         # the first grade waits for the build only if it has not finished.
-        threading.Thread(target=grade.warm, args=(study.bank,), daemon=True).start()
+        listener.meanwhile(partial(grade.warm, study.bank))
     carried: str | None = None  # the summary just written, which the next segment starts from
     segments = store.segments(session.id)
     for segment in segments:

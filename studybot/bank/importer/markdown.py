@@ -50,6 +50,7 @@ from studybot.bank.importer.blocks import (
     link_target,
     parse,
     plain,
+    section_end,
     source,
     source_lines,
 )
@@ -100,14 +101,6 @@ def read_notebook(path: Path, text: str, options: Options) -> Parsed:
     out = reader.read()
     out.problems.extend(problems)
     return out
-
-
-def _section_end(blocks: list[Block], index: int) -> int:
-    level = blocks[index].level
-    for later in range(index + 1, len(blocks)):
-        if blocks[later].kind == "heading" and blocks[later].level <= level:
-            return later
-    return len(blocks)
 
 
 class _Reader(ParagraphReading, ListReading):
@@ -197,7 +190,7 @@ class _Reader(ParagraphReading, ListReading):
 
     def _heading(self, blocks: list[Block], index: int, path, in_meta: bool) -> int:
         block = blocks[index]
-        end = _section_end(blocks, index)
+        end = section_end(blocks, index)
         title = clean(plain(block.raw))
         if block.level == 1 and title and title == self.out.title:
             return index + 1  # the title again (a README pasted twice): no section
@@ -210,6 +203,11 @@ class _Reader(ParagraphReading, ListReading):
             own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
             self._walk(inner[:own], (*path, (block.start, title)), in_meta=True)
             self._walk(inner[own:], path, in_meta)  # "### 1. …" under "## 目录" is no content
+            return end
+        if _NUMBER_ALONE.fullmatch(title):  # "## 3.": the question text is lost, said so
+            own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
+            self._skip(block.start, block.raw.strip(), NO_TEXT + (BODY_LEFT if own else ""))
+            self._walk(inner[own:], path)
             return end
         found = self._heading_question(block, inner)
         if found is None:
@@ -351,6 +349,9 @@ _TEXT_FENCE = re.compile(
     r"(?P<fence>`{3,}|~{3,})[ \t]*(?:text|txt|plain|plaintext|markdown|md)[ \t]*\n(?P<body>.*)\n(?P=fence)",
     re.DOTALL | re.IGNORECASE,
 )
+# a heading that is a number alone ("## 3.", "### Q12"): its question text is lost
+_NUMBER_ALONE = re.compile(r"(?:[Qq]\s*)?(?:第\s*)?\d{1,4}\s*题?\s*[.、．:：)）]?")
+NO_TEXT, BODY_LEFT = "a numbered heading with no question text", "; the text under it is left out"
 # a write-up's own answer in brackets after the question mark (a note there is gone already)
 _ANSWER_AFTER = re.compile(
     r"^(?P<q>.*[？?])\s*[（(](?P<a>(?:[^（）()]|[（(][^（）()]*[）)]){6,})[）)]$"

@@ -28,9 +28,8 @@ _CONTRACTIONS = ((re.compile(r"\bcan'?t\b"), "can not"), (re.compile(r"\bwon'?t\
 _NT = re.compile(r"n't\b")
 
 
-@lru_cache(
-    maxsize=65536
-)  # the rubric's aliases repeat: `bank validate` spells 43,000, 30,000 unique
+# The rubric's aliases repeat: `bank validate` spells 43,000 of them, 30,000 unique.
+@lru_cache(maxsize=65536)
 def normalise(text: str) -> str:
     """``text`` in the grader's one spelling: half-width, lower case, term variants merged."""
     return normalise_mapped(text)[0]

@@ -190,20 +190,20 @@ class TerminalListener:
     def graded(self, question, result) -> None:
         if result.note:
             echo(f"Note: {result.note}")
-        held, self.held = self.held, None
+        held, self.held, rest = self.held, None, None
         if held is not None:  # the answer key, kept back: the reveal shows it once
-            answer = "".join(held[1:])
-            if result.score is not None and reveal.is_points(
-                answer, [p.point for p in result.points]
-            ):
-                echo(held[0])  # the points with their marks are the answer
-            else:
+            rest = reveal.unmarked("".join(held[1:]), result)
+            if rest is None:
                 self._say(held[0])
-                self._draw(answer)
+                self._draw("".join(held[1:]))
+            else:
+                echo(held[0])  # the points with their marks are the answer
         if result.score is None:
             echo(f"Not graded: {result.advice}")
             return
         self._reveal(result)
+        if rest:  # the key's code blocks, which no point holds
+            self._draw(rest)
         echo(f"advice: {result.advice}")
         if result.usage is not None and self.stats:
             echo(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from studybot.errors import ConfigError, StudybotError
 
-if TYPE_CHECKING:  # sqlite_utils loads when a store opens
+if TYPE_CHECKING:  # sqlite_utils (and the numpy it imports) loads when a store opens
     from sqlite_utils import Database
 
 BUSY_SECONDS = 30.0  # how long a connection waits for another process's write lock
@@ -28,7 +27,7 @@ BUSY_SECONDS = 30.0  # how long a connection waits for another process's write l
 
 def connect(path: Path, *, write: bool = True) -> Database:
     """A Database on ``path``; ``write=False`` opens it read-only, and never creates it."""
-    Database = _database_class()
+    from sqlite_utils import Database
 
     if write:
         _prepare(path)
@@ -42,23 +41,6 @@ def connect(path: Path, *, write: bool = True) -> Database:
     # No plugins: studybot uses none, and looking for them reads every installed package's
     # metadata (about 0.1 s before the first question).
     return Database(conn, execute_plugins=False)
-
-
-def _database_class() -> type[Database]:
-    """sqlite_utils' Database, imported without numpy and pandas where they are not loaded yet.
-
-    sqlite_utils imports them (about 0.1 s) only to store their values,
-    which studybot never writes; the store opens before the first question.
-    """
-    skipped = [name for name in ("numpy", "pandas") if name not in sys.modules]
-    for name in skipped:
-        sys.modules[name] = None  # type: ignore[assignment] - ``import name`` fails: passed over
-    try:
-        from sqlite_utils import Database
-    finally:
-        for name in skipped:
-            del sys.modules[name]
-    return Database
 
 
 def _read_only(path: Path) -> sqlite3.Connection:

@@ -50,8 +50,13 @@ def list_(bank_ref: str | None, chapter: int | None, as_json: bool) -> None:
         emit_json([{"id": q.id, "chapter": q.chapter, "question": q.question} for q in questions])
         return
     from rich.markup import escape
+    from rich.text import Text
+
+    from studybot.cli.wrap import hang_lines
 
     console = stdout_console()
+    # On a terminal a question goes on under its own start, broken at a word; piped, one line.
+    width = console.width if console.is_terminal else 10**6
     current = None
     for q in questions:
         if q.chapter != current:
@@ -60,7 +65,8 @@ def list_(bank_ref: str | None, chapter: int | None, as_json: bool) -> None:
             title = info.title if info else ""
             console.print(f"\n[bold]第 {q.chapter} 章 {escape(title)}[/bold]")
         label = f" [{q.label}]" if q.label else ""
-        console.print(f"{q.id:>4}.{label} {q.question}", markup=False)
+        for line in hang_lines(Text(f"{q.id:>4}.{label} "), Text(q.question), width):
+            console.print(line, soft_wrap=True)
 
 
 @bank.command("show")

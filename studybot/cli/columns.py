@@ -3,12 +3,38 @@
 ``show``, ``sessions``, ``progress`` and ``due`` drop columns the same way
 (``--json`` keeps them all): a column is as wide as its widest cell or its
 heading, a column that shrinks (a title, a question) counts only the cells
-it keeps, and each column has two cells of padding.
+it keeps, and each column has two cells of padding. Piped (stdout is no
+terminal), a table has room for every column and whole cells (``room``),
+and its lines end without padding (``print_table``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
+
+PIPED_CELLS = 10_000  # the width of a table written to a pipe or a file: its full rows
+
+
+def room(console: Any) -> int:
+    """The cells a table may fill on ``console``: the terminal's width, or full rows when piped."""
+    return console.width if console.is_terminal else PIPED_CELLS
+
+
+def print_table(console: Any, table: Any) -> None:
+    """``table`` on ``console``; piped, at its full width, each line without trailing spaces."""
+    if console.is_terminal:
+        console.print(table)
+        return
+    width = console.width
+    try:
+        console.width = PIPED_CELLS
+        with console.capture() as captured:
+            console.print(table)
+    finally:
+        console.width = width
+    lines = captured.get().splitlines()
+    console.file.write("".join(line.rstrip() + "\n" for line in lines))
 
 
 def fitting(

@@ -199,8 +199,16 @@ def read_text(
             error_message=f"at most {limit:,} characters: cut it, then send it again",
             move_cursor_to_end=True,
         )
+    from prompt_toolkit.utils import get_cwidth
+
+    from studybot.cli.editor_wrap import WordWrap
+
     session = PromptSession(
-        history=_history, key_bindings=keys, multiline=multiline, validator=fits
+        history=_history,
+        key_bindings=keys,
+        multiline=multiline,
+        validator=fits,
+        input_processors=[WordWrap(prefix=get_cwidth(prompt))],  # rows break between words
     )
     session.app.after_render += _start_meanwhile
     drop_type_ahead()

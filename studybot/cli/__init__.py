@@ -3,8 +3,9 @@
 One module per user verb group (``run`` for run/resume, ``review`` for
 review/due/progress, ``grade``, ``plan`` with ``plan_report``, ``sessions`` for
 sessions/show with ``session_report``, ``export``, ``bank``, ``kv``, ``cache``,
-``config``, ``doctor``), plus the terminal (``listener``, ``terminal``, ``render``,
-``markdown_stream``) and the shared options (``common``).
+``config``, ``doctor``), plus the terminal (``listener``, ``terminal`` with
+``editor_wrap``, ``render``, ``markdown_stream``, ``columns``) and the shared
+options (``common``).
 Only click is imported at start-up; each command imports what it needs
 when it runs, so ``studybot --help`` never loads openai, torch or rich.
 Every error ends in ``studybot.launch.handle``: one line, a hint, an exit code.

@@ -52,6 +52,7 @@ def list_(bank_ref: str | None, chapter: int | None, as_json: bool) -> None:
     from rich.markup import escape
     from rich.text import Text
 
+    from studybot.cli.render import printable
     from studybot.cli.wrap import hang_lines
 
     console = stdout_console()
@@ -65,7 +66,8 @@ def list_(bank_ref: str | None, chapter: int | None, as_json: bool) -> None:
             title = info.title if info else ""
             console.print(f"\n[bold]第 {q.chapter} 章 {escape(title)}[/bold]")
         label = f" [{q.label}]" if q.label else ""
-        for line in hang_lines(Text(f"{q.id:>4}.{label} "), Text(q.question), width):
+        text = Text(printable(q.question))  # a bank's text: no escape codes
+        for line in hang_lines(Text(printable(f"{q.id:>4}.{label} ")), text, width):
             console.print(line, soft_wrap=True)
 
 

@@ -4,12 +4,14 @@
 (``--json`` keeps them all): a column is as wide as its widest cell or its
 heading, a column that shrinks (a title, a question) counts only the cells
 it keeps, and each column has two cells of padding. Piped (stdout is no
-terminal), a table has room for every column and whole cells (``room``),
-and its lines end without padding (``print_table``).
+terminal), a table has room for every column and whole cells unless
+``COLUMNS`` says a width (``room``), and its lines end without padding
+(``print_table``).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,8 +19,10 @@ PIPED_CELLS = 10_000  # the width of a table written to a pipe or a file: its fu
 
 
 def room(console: Any) -> int:
-    """The cells a table may fill on ``console``: the terminal's width, or full rows when piped."""
-    return console.width if console.is_terminal else PIPED_CELLS
+    """The cells a table may fill: the terminal's (or ``COLUMNS``), else full rows when piped."""
+    if console.is_terminal or os.environ.get("COLUMNS", "").isdigit():
+        return console.width
+    return PIPED_CELLS
 
 
 def print_table(console: Any, table: Any) -> None:
@@ -28,7 +32,7 @@ def print_table(console: Any, table: Any) -> None:
         return
     width = console.width
     try:
-        console.width = PIPED_CELLS
+        console.width = room(console)
         with console.capture() as captured:
             console.print(table)
     finally:

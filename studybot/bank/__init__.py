@@ -2,7 +2,8 @@
 
 Owns the canonical TOML format with its types and bank-wide rules
 (``format``), a key point's rubric (``rubric``), where each point comes from
-(``sources``: checked where the index requires them), which bank a name means
+(``sources``: checked where the index requires them), what validation finds with its
+file and line (``findings``), which bank a name means
 and where it lives (``catalogue``, re-exported here), imported banks on disk
 (``saved``), the shipped bank read once through a JSON copy (``cached``),
 whole-bank work on very large files (``bulk``), readers of users' own

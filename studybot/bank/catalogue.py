@@ -36,6 +36,7 @@ __all__ = [
     "Question",
     "check_name",
     "check_questions",
+    "folder_of",
     "imported_with",
     "is_question_file",
     "key_point_rule",
@@ -108,6 +109,19 @@ def load(ref: str | None = None) -> Bank:
         f"no bank named {ref!r}",
         hint="give a folder with bank.toml, a question file, or a name from `studybot bank banks`",
     )
+
+
+def folder_of(ref: str | None) -> Path | None:
+    """The folder of TOML files that ``load(ref)`` reads (None: a question file, or no bank)."""
+    if ref in (None, "", SHIPPED):
+        return shipped_dir()
+    path = Path(ref).expanduser()
+    if path.is_file() and path.name == "bank.toml":
+        return path.parent
+    if path.is_dir() or path.exists():
+        return path if path.is_dir() else None
+    saved = saved_root() / ref
+    return saved if NAME.fullmatch(ref) and (saved / "bank.toml").is_file() else None
 
 
 def is_question_file(ref: str) -> bool:

@@ -4,10 +4,11 @@ One module per user verb group (``run`` for run/resume, ``review`` for
 review/due/progress, ``interview``, ``grade``, ``plan`` with what it prints
 in ``plan_report``, ``sessions`` for sessions/show with ``session_report``
 and its per-turn table ``turn_table``, ``export``, ``bank`` with what import
-and validate print in ``importing`` (``bank import`` itself in ``bank_import``), ``kv``, ``cache``, ``config``,
+prints in ``importing`` (``bank import`` itself in ``bank_import``) and
+``bank validate`` in ``validating``, ``kv``, ``cache``, ``config``,
 ``doctor``), plus the terminal (``listener`` for a run, ``interviewer`` for
 an interview, ``reveal`` for a quiz's marks, ``terminal`` for keys and
-lines, ``render`` for what a terminal shows, ``wrap`` for CJK-aware line
+lines (its editor's word wrap in ``editor_wrap``), ``render`` for what a terminal shows, ``wrap`` for CJK-aware line
 breaks, ``columns`` for tables that fit, ``markdown_stream`` for a streamed
 answer) and the shared options (``common``).
 Only click is imported at start-up; each command imports what it needs

@@ -51,8 +51,14 @@ def list_(bank_ref: str | None, chapter: int | None, as_json: bool) -> None:
         emit_json([{"id": q.id, "chapter": q.chapter, "question": q.question} for q in questions])
         return
     from rich.markup import escape
+    from rich.text import Text
+
+    from studybot.cli.render import printable
+    from studybot.cli.wrap import hang_lines
 
     console = stdout_console()
+    # On a terminal a question goes on under its own start, broken at a word; piped, one line.
+    width = console.width if console.is_terminal else 10**6
     current = None
     for q in questions:
         if q.chapter != current:
@@ -61,7 +67,9 @@ def list_(bank_ref: str | None, chapter: int | None, as_json: bool) -> None:
             title = info.title if info else ""
             console.print(f"\n[bold]第 {q.chapter} 章 {escape(title)}[/bold]")
         label = f" [{q.label}]" if q.label else ""
-        console.print(f"{q.id:>4}.{label} {q.question}", markup=False)
+        text = Text(printable(q.question))  # a bank's text: no escape codes
+        for line in hang_lines(Text(printable(f"{q.id:>4}.{label} ")), text, width):
+            console.print(line, soft_wrap=True)
 
 
 @bank.command("show")
@@ -175,85 +183,63 @@ def search(words: tuple[str, ...], bank_ref: str | None, as_json: bool) -> None:
 
 @bank.command("validate")
 @click.argument("path", required=False)
+@bank_option
+@click.option("--notes", is_flag=True, help="Also list the notes on style, not only their count.")
 @click.option(
     "--self-test",
     "self_test",
     is_flag=True,
     help="Also grade the rubric against itself (every claim said, negated, reversed, listed).",
 )
-def validate(path: str | None, self_test: bool) -> None:
-    """Check a bank and print every problem as file:line: message.
+@json_option
+def validate(
+    path: str | None, bank_ref: str | None, notes: bool, self_test: bool, as_json: bool
+) -> None:
+    """Check a bank and print every finding as file:line: message.
 
-    Without PATH, the shipped bank. Exits 2 when there is any problem. A
-    rubric that grades worse than its writer meant (an alias word of one
-    character, a relation of one letter, an opposite that is also the
-    relation) is a warning: listed on stderr, never a failure. With
-    --self-test, every point's own text, each claim in Chinese and English,
-    negated, reversed and as a bare list of its terms is graded, and each
-    case graded unlike it must be is listed; any such case exits 1. For a
-    question file, what the file does (a question asked again, a chapter
-    that comes back, numbers that restart) is printed as notes after OK.
+    Without PATH (or --bank), the shipped bank. Exits 2 when there is any
+    error. A rubric that grades worse than its writer meant (a relation of
+    one letter, an opposite that is also the relation) is a warning: listed
+    on stderr, never a failure. A note is a matter of style (an alias word
+    of one character): counted, listed with --notes. With --self-test,
+    every point's own text, each claim in Chinese and English, negated,
+    reversed and as a bare list of its terms is graded, and each case
+    graded unlike it must be is listed; any such case exits 1. For a
+    question file, what the file does (a question asked again, a heading
+    with no question, numbers that restart) is printed as notes after OK.
+    --json prints the findings as a list (file, line, question, point,
+    level, message).
 
     \b
     Example:
       studybot bank validate
       studybot bank validate --self-test
-      studybot bank validate ./my-bank
+      studybot bank validate --bank ./my-bank --json
       studybot bank validate 面试题.md
     """
-    from studybot import bank as banks
-    from studybot.cli.importing import print_facts
-    from studybot.errors import BankError
+    from studybot.bank.findings import from_problem
+    from studybot.cli.validating import checked as check
+    from studybot.cli.validating import print_findings, self_test_report
 
-    report = None  # a question file is read once: its bank, then what the reader found
-    try:
-        if path is not None and banks.is_question_file(path):
-            from studybot.bank import importer
-
-            report = importer.inspect(path)
-            loaded = report.bank
+    if path is not None and bank_ref is not None and path != bank_ref:
+        raise click.UsageError(f"give the bank once: {path!r} or --bank {bank_ref!r}")
+    if as_json and self_test:
+        raise click.UsageError("--self-test prints text: run it without --json")
+    checked = check(path or bank_ref)
+    if isinstance(checked, list):  # the bank does not load: its problems
+        if as_json:
+            emit_json([from_problem(p).as_json() for p in checked])
         else:
-            loaded = banks.load(path)
-    except BankError as exc:
-        for problem in exc.problems:
-            echo(problem, err=True)
-        click.echo(f"{len(exc.problems)} problem(s) found.", err=True)
-        raise Reported(USAGE) from None
-    click.echo(
-        f"OK: {len(loaded.questions)} questions in {len(loaded.chapters)} chapter(s), "
-        f"Q{loaded.first}–Q{loaded.last}."
-    )
-    from studybot.learn.lint import lint
-
-    warnings = lint(loaded)
-    for warning in warnings:
-        click.echo(warning, err=True)
-    if warnings:
-        click.echo(f"{len(warnings)} rubric warning(s); they do not fail the bank.", err=True)
-    if report is not None:
-        print_facts(report)
+            for problem in checked:
+                echo(problem, err=True)
+            click.echo(f"{len(checked)} problem(s) found.", err=True)
+        raise Reported(USAGE)
+    if as_json:
+        emit_json([f.as_json() for f in checked.findings])
+    else:
+        print_findings(checked, notes)
     if self_test:
-        _self_test(loaded)
-
-
-def _self_test(loaded) -> None:
-    """Grade the bank's rubric against itself; list each case it fails, exit 1 on any."""
-    from studybot.learn import selftest
-
-    counted, failed = selftest.run(loaded)
-    if not counted:
-        click.echo("self-test: the bank has no rubric (its points get a term estimate)")
-        return
-    for failure in failed:
-        case = failure.case
-        where = f"Q{case.question}" + (f" point {case.point}" if case.point else "")
-        where += f" claim {case.claim}" if case.claim else ""
-        echo(f"{where}: {case.kind}: {failure.got} — {' '.join(case.text.split())}", err=True)
-    click.echo(f"self-test: {sum(counted.values())} cases, {len(failed)} failed")
-    for line in selftest.summary(counted, failed):
-        click.echo("  " + line)
-    if failed:
-        raise Reported(FAILURE)
+        self_test_report(checked)
 
 
 @bank.command("banks")

@@ -204,7 +204,8 @@ def _render_session(record, reports, described: str, hit: int, total: int) -> No
                 "" if request.reported_cached is None else str(request.reported_cached),
             ]
         )
-    width = stdout_console().width
+    console = stdout_console()
+    width = columns.room(console)
     needs = columns.widest(headings, rows, {})
     boxed = sum(needs.values()) + 3 * len(headings) + 1 <= width  # "│ cell " and the last "│"
     kept = headings if boxed else columns.fitting(headings, needs, width, SESSION_DROPPED_FIRST)
@@ -219,8 +220,7 @@ def _render_session(record, reports, described: str, hit: int, total: int) -> No
         table.add_row(
             *(cell for heading, cell in zip(headings, row, strict=True) if heading in kept)
         )
-    console = stdout_console()
-    console.print(table, markup=False)
+    columns.print_table(console, table)
     rate = f" ({percent(hit / total, 1)})" if total else ""
     console.print(f"prompt tokens {total:,} · hit {hit:,}{rate}", markup=False)
     for line in splits:

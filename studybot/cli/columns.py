@@ -3,12 +3,42 @@
 ``show``, ``sessions``, ``progress`` and ``due`` drop columns the same way
 (``--json`` keeps them all): a column is as wide as its widest cell or its
 heading, a column that shrinks (a title, a question) counts only the cells
-it keeps, and each column has two cells of padding.
+it keeps, and each column has two cells of padding. Piped (stdout is no
+terminal), a table has room for every column and whole cells unless
+``COLUMNS`` says a width (``room``), and its lines end without padding
+(``print_table``).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
+from typing import Any
+
+PIPED_CELLS = 10_000  # the width of a table written to a pipe or a file: its full rows
+
+
+def room(console: Any) -> int:
+    """The cells a table may fill: the terminal's (or ``COLUMNS``), else full rows when piped."""
+    if console.is_terminal or os.environ.get("COLUMNS", "").isdigit():
+        return console.width
+    return PIPED_CELLS
+
+
+def print_table(console: Any, table: Any) -> None:
+    """``table`` on ``console``; piped, at its full width, each line without trailing spaces."""
+    if console.is_terminal:
+        console.print(table)
+        return
+    width = console.width
+    try:
+        console.width = room(console)
+        with console.capture() as captured:
+            console.print(table)
+    finally:
+        console.width = width
+    lines = captured.get().splitlines()
+    console.file.write("".join(line.rstrip() + "\n" for line in lines))
 
 
 def fitting(

@@ -25,15 +25,6 @@ from studybot.study.checking import ATTEMPT_CHARS
 from studybot.study.selection import id_ranges
 from studybot.study.session import FOLLOW_UP, NEXT, QUIT, AttemptInterrupted
 
-ATTEMPT_HELP = (
-    "Your answer (an empty line or Ctrl-D ends it; Enter on an empty first line = think, "
-    "then reveal; h or ? alone on a line = hint or keys):"
-)
-ATTEMPT_KEYS = (
-    "keys while you type: Enter a new line · Enter on an empty line or Ctrl-D send · "
-    "h alone on a line the hint · ? these keys · Ctrl-C stop (your draft is kept)"
-)
-
 
 class TerminalListener:
     """Prints questions and answers to stdout and the per-turn figures to stderr.
@@ -78,6 +69,8 @@ class TerminalListener:
         self.done = 0
         self.unanswered: list[int] = []  # questions offline could not answer
 
+    meanwhile = staticmethod(terminal.meanwhile)  # the grader's build starts once drawn
+
     def notice(self, text: str) -> None:
         """A provider's notice (a retry, a second try with more room), on stderr."""
         echo(text)
@@ -116,8 +109,8 @@ class TerminalListener:
         self.draft = draft
 
     def attempt(self, question) -> str:
-        commands = {"h": lambda: self._hint(question), "?": lambda: echo(ATTEMPT_KEYS)}
-        text = self._read_attempt(ATTEMPT_HELP, commands)
+        commands = {"h": lambda: self._hint(question), "?": lambda: echo(reveal.ATTEMPT_KEYS)}
+        text = self._read_attempt(reveal.ATTEMPT_HELP, commands)
         heading = "── answer ──" if text else "── answer (no attempt) ──"
         if self.record.live:
             self._say(heading)
@@ -188,20 +181,18 @@ class TerminalListener:
     def graded(self, question, result) -> None:
         if result.note:
             echo(f"Note: {result.note}")
-        held, self.held = self.held, None
+        held, self.held, rest = self.held, None, None
         if held is not None:  # the answer key, kept back: the reveal shows it once
-            answer = "".join(held[1:])
-            if result.score is not None and reveal.is_points(
-                answer, [p.point for p in result.points]
-            ):
-                echo(held[0])  # the points with their marks are the answer
-            else:
+            rest = reveal.unmarked("".join(held[1:]), result)
+            if rest is None:
                 self._say(held[0])
-                self._draw(answer)
+                self._draw("".join(held[1:]))
+            else:
+                echo(held[0])  # the points with their marks are the answer
         if result.score is None:
             echo(f"Not graded: {result.advice}")
             return
-        self._reveal(result, result.advice)
+        self._reveal(result, result.advice, rest)
         if result.usage is not None and self.stats:
             echo(
                 f"grading request: prompt {number(result.usage.prompt_tokens)} (cached "
@@ -210,11 +201,15 @@ class TerminalListener:
                 meaning="tokens",
             )
 
-    def _reveal(self, result, advice: str = "") -> None:
-        """The grade in a line, each point with its mark, the advice; wrapped to the terminal."""
+    def _reveal(self, result, advice: str = "", rest: str | None = None) -> None:
+        """The grade, each point with its mark, ``rest`` of the key, the advice; wrapped."""
         echo(reveal.heading(result), meaning="question")
         width = self.err.width if self.err.is_terminal else 10**6
-        for line in reveal.point_lines(result, width) + reveal.advice_lines(advice, width):
+        for line in reveal.point_lines(result, width):
+            self.err.print(line, soft_wrap=True)
+        if rest:
+            self._draw(rest)
+        for line in reveal.advice_lines(advice, width):
             self.err.print(line, soft_wrap=True)
 
     def _draw(self, answer: str) -> None:

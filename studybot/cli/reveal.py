@@ -32,6 +32,15 @@ CYCLE = {
 }
 TOGGLED = 9  # points 1-9 have a key; a tenth and later keep the grader's mark
 MARK_HELP = "✓ covered · ½ partly · ✗ missed · ⚠ contradicted"
+# What the quiz says while an attempt is typed (the listener reads it).
+ATTEMPT_HELP = (
+    "Your answer (an empty line or Ctrl-D ends it; Enter on an empty first line = think, "
+    "then reveal; h or ? alone on a line = hint or keys):"
+)
+ATTEMPT_KEYS = (
+    "keys while you type: Enter a new line · Enter on an empty line or Ctrl-D send · "
+    "h alone on a line the hint · ? these keys · Ctrl-C stop (your draft is kept)"
+)
 
 
 def tally(result: grade.Grade) -> str:
@@ -169,12 +178,36 @@ def marks_help(points: Sequence) -> str:
     )
 
 
-def is_points(answer: str, points: Sequence[str]) -> bool:
-    """Whether ``answer`` is the key points themselves, one numbered line each (the answer key)."""
+def unmarked(answer: str, result: grade.Grade) -> str | None:
+    """What of the answer key the marked points do not show: its code blocks ("" for none).
+
+    None when ``answer`` is not the points of ``result`` themselves (or it
+    has no marks). It is when it holds them one numbered line each (key
+    points), or when it is a reference answer the grader split into them
+    (an imported bank's: its prose, line by line or sentence by sentence),
+    so the reveal shows that text once.
+    """
     import re
 
-    lines = [re.sub(r"^\s*\d+[.、)）]\s*", "", line).strip() for line in answer.splitlines()]
-    return [line for line in lines if line] == [p.strip() for p in points]
+    prose: list[str] = []
+    code: list[str] = []
+    fenced = False
+    for line in answer.splitlines():
+        if re.match(r"^\s*(?:`{3,}|~{3,})", line):
+            fenced = not fenced
+            code.append(line)
+        elif fenced:
+            code.append(line)
+        elif not line.lstrip().startswith("#"):
+            prose.append(re.sub(r"^\s*(?:[-*+]|\d+[.、)）])\s*", "", line))
+
+    def bare(text: str) -> str:
+        return "".join(text.split())
+
+    points = "".join(bare(p.point) for p in result.points)
+    if result.score is None or not points or bare("".join(prose)) != points:
+        return None
+    return "\n".join(code)
 
 
 def _percent(score: float | None) -> str:

@@ -170,14 +170,14 @@ def due(bank_ref: str | None, as_json: bool) -> None:
     # the counts and the state go first.
     needs = columns.widest(headings, [[r[h] for h in headings] for r in rows], {})
     needs["question"] = min(needs["question"], QUESTION_CELLS)
-    headings = columns.fitting(headings, needs, console.width, DUE_DROPPED_FIRST)
+    headings = columns.fitting(headings, needs, columns.room(console), DUE_DROPPED_FIRST)
     table = Table(box=None, pad_edge=False)
     for heading in headings:
         justify: JustifyMethod = "right" if heading in {"Q", "reviews"} else "left"
         table.add_column(heading, justify=justify, no_wrap=heading != "question")
     for row in rows:
         table.add_row(*(row[h] for h in headings))
-    console.print(table)
+    columns.print_table(console, table)
     now_due = [c for c in cards if c.due <= now]
     line = f"{len(now_due)} due now, {len(cards) - len(now_due)} later."
     if now_due:
@@ -300,7 +300,7 @@ def _render_progress(report) -> None:
     shown = str | Text | columns.Cut  # the bar is not: it takes 10 cells
     cells = [[r[h] if isinstance(r[h], shown) else " " * 10 for h in headings] for r in rows]
     needs = columns.widest(headings, cells, {"title": TITLE_CELLS})
-    headings = columns.fitting(headings, needs, console.width, PROGRESS_DROPPED_FIRST)
+    headings = columns.fitting(headings, needs, columns.room(console), PROGRESS_DROPPED_FIRST)
     table = Table(title=Text(f"{report.title} ({report.bank})"), title_justify="left", box=None)
     for heading in headings:
         justify: JustifyMethod = "left" if heading in {"title", ""} else "right"
@@ -312,7 +312,7 @@ def _render_progress(report) -> None:
         )
     for row in rows:
         table.add_row(*(row[h] for h in headings))
-    console.print(table)
+    columns.print_table(console, table)
     console.print(_progress_footer(report), markup=False)
     seen = sum(c.seen for c in report.chapters)
     if not seen:

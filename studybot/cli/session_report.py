@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shlex
 
+from studybot.cli.columns import print_table, room
 from studybot.cli.common import human_bytes, stdout_console
 from studybot.cli.render import STYLES, number, sparkline
 from studybot.cli.turn_table import fitting, follow_up_row, money_columns, probe_row
@@ -35,7 +36,7 @@ def render_session(view, texts: bool = True) -> None:
     for item in view.followups:
         follow_ups.setdefault(item.question_id, []).append(item)
     console = stdout_console()
-    columns = fitting(money_columns(money), turns, console.width)
+    columns = fitting(money_columns(money), turns, room(console))
     # The title is a line of its own: a table's title wraps at the table's width.
     console.print(
         Text(
@@ -58,7 +59,7 @@ def render_session(view, texts: bool = True) -> None:
             table.add_row(*follow_up_row(item, columns), style=STYLES["tokens"])
         for probe in view.probes_of(t.question_id):
             table.add_row(*probe_row(probe, columns), style=STYLES["tokens"])
-    console.print(table)
+    print_table(console, table)
     _recall_line(console, view)
     for t in turns:
         if t.flag_text:

@@ -76,8 +76,10 @@ def sessions(as_json: bool) -> None:
     headings += [cost_heading] if priced else []
     from studybot.cli import columns
 
+    console = stdout_console()
+    cut = cut if console.is_terminal else {}  # piped: full rows
     needs = columns.widest(headings, rows, cut)
-    kept = columns.fitting(headings, needs, stdout_console().width, SESSIONS_DROPPED_FIRST)
+    kept = columns.fitting(headings, needs, columns.room(console), SESSIONS_DROPPED_FIRST)
     for heading in kept:
         table.add_column(
             heading,
@@ -95,7 +97,7 @@ def sessions(as_json: bool) -> None:
                 if heading in kept
             )
         )
-    stdout_console().print(table)
+    columns.print_table(console, table)
 
 
 # What a narrow terminal leaves out of `sessions` first: `show ID` and --json keep them all.

@@ -31,6 +31,7 @@ NAMES = {"\r": ENTER, "\n": ENTER, " ": ENTER, "": ENTER}
 CTRL_C, CTRL_D, ESCAPE = "\x03", "\x04", "\x1b"
 
 _history = None  # one in-memory history for every text prompt of the process
+_meanwhile: list[Callable[[], None]] = []  # work that starts once the next editor is drawn
 
 
 class Interrupted(KeyboardInterrupt):
@@ -43,6 +44,24 @@ class Interrupted(KeyboardInterrupt):
 
 def is_terminal() -> bool:
     return sys.stdin.isatty()
+
+
+def meanwhile(work: Callable[[], None]) -> None:
+    """Run ``work`` in a thread once the next text editor is on screen (now, without a terminal).
+
+    Started earlier, it would hold the interpreter while the first question
+    and its editor are being drawn.
+    """
+    _meanwhile.append(work)
+    if not is_terminal():
+        _start_meanwhile()
+
+
+def _start_meanwhile(*_) -> None:
+    import threading
+
+    while _meanwhile:
+        threading.Thread(target=_meanwhile.pop(0), daemon=True).start()
 
 
 def drop_type_ahead() -> None:
@@ -180,12 +199,21 @@ def read_text(
             error_message=f"at most {limit:,} characters: cut it, then send it again",
             move_cursor_to_end=True,
         )
+    from prompt_toolkit.utils import get_cwidth
+
+    from studybot.cli.editor_wrap import WordWrap
+
     session: PromptSession[str] = PromptSession(
-        history=_history, key_bindings=keys, multiline=multiline, validator=fits
+        history=_history,
+        key_bindings=keys,
+        multiline=multiline,
+        validator=fits,
+        input_processors=[WordWrap(prefix=get_cwidth(prompt))],  # rows break between words
     )
     # A terminal that does not answer the cursor-position request (CPR) gets the editor
     # without it, quietly: prompt_toolkit would print a WARNING line into the screen.
     session.app.renderer.cpr_not_supported_callback = None
+    session.app.after_render += _start_meanwhile
     drop_type_ahead()
     text = session.prompt(
         prompt, default=default, prompt_continuation=lambda width, *_: " " * width

@@ -21,11 +21,10 @@ import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from studybot.bank import Bank, Question
 from studybot.bank.text import clip
-from studybot.learn import rubric
-from studybot.learn.estimate import TermEstimate
 from studybot.learn.marks import (
     CONTRADICTED,
     COVERED,
@@ -36,6 +35,10 @@ from studybot.learn.marks import (
     mean_credit,
 )
 from studybot.types import NONE_DISCARDED, Discarded, Usage
+
+if TYPE_CHECKING:  # the grader's word lists load when a grade needs them (``warm``)
+    from studybot.learn import rubric
+    from studybot.learn.estimate import TermEstimate
 
 __all__ = ["CONTRADICTED", "COVERED", "CREDIT", "MISSED", "PARTLY", "STATES"]
 
@@ -175,12 +178,16 @@ class OfflineGrader:
         return self._compiled(question)
 
     def _compiled(self, question: Question) -> rubric.Rubric:
+        from studybot.learn import rubric
+
         with self._lock:
             if question not in self._points:
                 self._points[question] = rubric.compile_rubric(question)
             return self._points[question]
 
     def _estimated(self, question: Question, points: tuple[str, ...], attempt: str) -> Grade:
+        from studybot.learn.estimate import TermEstimate
+
         with self._lock:
             if self._estimate is None:
                 self._estimate = TermEstimate(self.bank, reference_points)
@@ -217,8 +224,11 @@ def warm(bank: Bank) -> None:
     """Build the bank's offline grader now: call it in a thread while the learner types.
 
     The first grade after it is as fast as any other; without it, the first
-    grade of the process pays for compiling the bank's rubric.
+    grade of the process pays for loading the grader's word lists (imported
+    here, not before the first question is on screen).
     """
+    from studybot.learn import estimate, rubric  # noqa: F401 - loaded now, used by the grade
+
     offline(bank)
 
 

@@ -24,7 +24,6 @@ from typing import Any, Protocol
 from studybot.bank import Question
 from studybot.costs import tokens
 from studybot.errors import StudybotError
-from studybot.learn import rubric
 from studybot.learn.grading import (
     FALLBACK,
     LIVE,
@@ -287,6 +286,8 @@ def key_claims(question: Question) -> tuple[str | None, ...]:
     """Per point, what the key claims in a few words (its rubric's claim or first concept)."""
     if not question.rubric:
         return ()
+    from studybot.learn import rubric
+
     return tuple(point.key() for point in rubric.points(question))
 
 

@@ -26,7 +26,6 @@ from dataclasses import dataclass, replace
 from studybot.bank import Question
 from studybot.learn import grading as grade
 from studybot.learn import live_grade
-from studybot.learn.claims import STATED
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
 
 RANK = {CONTRADICTED: 0, MISSED: 1, PARTLY: 2, COVERED: 3}  # worse first
@@ -79,6 +78,8 @@ def _concepts(
     """Per key point, what its stated claims are about, and what its other claims are about."""
     if not question.rubric:
         return []
+    from studybot.learn.claims import STATED  # with the rubric: not before the first question
+
     compiled = grader.compiled(question)
     verdicts, _ = compiled.grade(attempt)
     out = []

@@ -25,6 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from studybot.bank import Question
 from studybot.costs import tokens
@@ -103,6 +104,8 @@ def run(
     step = _Interviewing(
         study, store, session, listener, answered, time_up, grade.offline(study.bank)
     )
+    # The grader loads its word lists while the learner reads and types the first answer.
+    listener.meanwhile(partial(grade.warm, study.bank))
     loop.walk(study, store, session, listener, answered, step)
     ratings(study, store, store.session(session.id), listener)
     return store.session(session.id)

@@ -8,6 +8,9 @@ after a graded reveal, the marks the learner confirmed.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+
 from studybot.bank import Question
 from studybot.learn import grading as grade
 from studybot.storage.store import FollowUp, SegmentRecord, Turn
@@ -30,6 +33,14 @@ class AttemptInterrupted(KeyboardInterrupt):
 
 class Listener:
     """What the loop reports; every method is optional."""
+
+    def meanwhile(self, work: Callable[[], None]) -> None:
+        """``work`` to do in a thread while the learner reads and types (the grader's build).
+
+        A terminal starts it once the first answer's editor is on screen, so
+        that it never delays the first question; by default it starts now.
+        """
+        threading.Thread(target=work, daemon=True).start()
 
     def notice(self, text: str) -> None:
         """A one-line notice from the provider (a retry, a wait, a second try)."""

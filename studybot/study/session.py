@@ -15,10 +15,10 @@ with its own step (``study.interview``). The rules of resuming live in
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from studybot.bank import Question
@@ -212,7 +212,7 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
     if policy.grades:
         # The grader loads its word lists while the learner reads and types;
         # the first grade waits for the build only if it has not finished.
-        threading.Thread(target=grade.warm, args=(study.bank,), daemon=True).start()
+        listener.meanwhile(partial(grade.warm, study.bank))
     step = _Answering(study, store, session, listener, policy, answered)
     step.warned = any(turn.usage_suspect for turn in answered.values())
     try:

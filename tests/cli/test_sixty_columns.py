@@ -96,3 +96,83 @@ def test_progress_keeps_every_chapter_title_readable(read_and_rated, columns):
         row = next(line for line in lines if line.split()[:1] == [str(chapter.number)])
         assert row.split(None, 1)[1].startswith(chapter.title[:6]), (chapter.title, row)
     assert "0% of 1" in "\n".join(lines)  # Q3 rated Again: retention of one rated question
+
+
+@pytest.mark.parametrize("columns", [60, 100])
+def test_bank_list_fits_and_goes_on_under_each_question(studied, columns):
+    from studybot import bank
+
+    lines = drawn(studied, ("bank", "list", "--chapter", "3"), columns)
+    assert max(cell_len(line) for line in lines) <= columns, "\n".join(lines)
+    assert not any(line.endswith(" ") for line in lines)
+    shown = "\n".join(lines)
+    for word in (
+        "decoder-only",
+        "FlashAttention",
+        "PagedAttention",
+        "speculative",
+        "RadixAttention",
+    ):
+        assert re.search(rf"(^|\s|[^\x00-\x7f]){re.escape(word)}($|\s|[^\x00-\x7f])", shown), word
+    questions = [n for n, line in enumerate(lines) if re.match(r" *\d+\. ", line)]
+    for n in questions:  # each question's text goes on under its start, never at column 0
+        following = lines[n + 1 : next((m for m in questions if m > n), len(lines))]
+        assert all(line.startswith("      ") for line in following if line), following
+    chapter = bank.load().chapter(3)
+    assert len(questions) == chapter.last - chapter.first + 1
+
+
+PIPED = {
+    "sessions": ("sessions",),
+    "progress": ("progress",),
+    "due": ("due",),
+    "cache": ("cache", "1"),
+    "show": ("show", "1"),
+}
+
+
+@pytest.mark.parametrize("name", list(PIPED))
+def test_a_piped_table_has_full_rows_and_no_trailing_spaces(studied, invoke, monkeypatch, name):
+    from studybot import bank
+
+    monkeypatch.delenv("COLUMNS", raising=False)  # a pipe, and no width asked for
+    result = invoke(*PIPED[name])
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines and not any(line != line.rstrip() for line in lines), name
+    assert "…" not in result.stdout  # nothing cut
+    if name == "progress":
+        for chapter in bank.load().chapters:
+            assert any(chapter.title in line for line in lines), chapter.title
+    if name == "due":
+        assert bank.load().get(3).question in result.stdout
+    if name == "sessions":
+        header = lines[0].split()
+        assert header[:4] == ["id", "status", "questions", "answered"] and "created" in header
+
+
+LONG_ATTEMPT = (
+    "the attention layer uses d_k scaling because softmax saturates when the dot products "
+    "grow large with d_k and the gradients vanish 所以注意力层要缩放"
+)
+
+
+def test_the_answer_editor_breaks_its_rows_between_words(studybot_home):
+    import pyte
+    import test_terminal as terminal
+
+    child = terminal.spawn(studybot_home, "run", "--quiz", "--ids", "23", columns=60)
+    child.expect("›")
+    child.send(LONG_ATTEMPT)
+    child.expect_exact("所以注意力层要缩放")
+    screen = pyte.Screen(60, 40)
+    pyte.Stream(screen).feed(child.logfile_read.getvalue())
+    child.sendcontrol("c")
+    terminal.finish(child)
+    rows = [line.rstrip() for line in screen.display]
+    first = next(n for n, row in enumerate(rows) if row.startswith("› the"))
+    editor = rows[first : first + 4]
+    assert len([row for row in editor if row.strip()]) >= 3, editor  # it wrapped
+    words = re.findall(r"[A-Za-z_]+", LONG_ATTEMPT)
+    on_screen = re.findall(r"[A-Za-z_]+", " ".join(editor))
+    assert on_screen == words, editor  # every Latin word and d_k whole, on one row

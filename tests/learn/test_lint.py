@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from studybot import bank
+from studybot.bank.findings import NOTE, WARNING, Finding, rubric_places
 from studybot.learn.lint import lint
 
 BANK = """title = "lint"
@@ -51,28 +52,38 @@ en = "memory grows linearly"
 """
 
 
-def _warnings(tmp_path, chapter: str = CHAPTER) -> list[str]:
+def _findings(tmp_path, chapter: str = CHAPTER) -> list[Finding]:
     (tmp_path / "bank.toml").write_text(BANK, encoding="utf-8")
     (tmp_path / "01.toml").write_text(chapter, encoding="utf-8")
-    return lint(bank.load(str(tmp_path)))
+    return lint(bank.load(str(tmp_path)), rubric_places(tmp_path))
 
 
-def test_each_kind_of_rubric_warning_names_its_point_and_claim(tmp_path):
-    warnings = _warnings(tmp_path)
-    assert any(
-        w.startswith("Q1 point 1: warning: alias words of one character (头)") for w in warnings
+def _line(chapter: str, text: str, nth: int = 1) -> int:
+    """The 1-based line of the ``nth`` line of ``chapter`` that starts with ``text``."""
+    numbers = [n for n, line in enumerate(chapter.splitlines(), 1) if line.startswith(text)]
+    return numbers[nth - 1]
+
+
+def test_each_kind_of_finding_is_at_the_file_and_line_of_its_point_or_claim(tmp_path):
+    found = {(f.level, f.point): f for f in _findings(tmp_path)}
+    assert len(found) == 3, found
+    note = found[(NOTE, 1)]
+    assert note.message == "alias words of one character (头) are found inside any word"
+    assert note.shown() == (
+        f"{tmp_path / '01.toml'}:{_line(CHAPTER, '[[questions.rubric]]', 1)}: note: "
+        "alias words of one character (头) are found inside any word"
     )
-    assert any(w.startswith("Q1 point 2: warning: claim 1: 'q' alone") for w in warnings)
-    assert any(
-        w.startswith("Q1 point 3: warning: claim 1: '平方' is both its relation and its opposite")
-        for w in warnings
-    )
-    assert len(warnings) == 3, warnings
+    tiny = found[(WARNING, 2)]
+    assert tiny.message == "claim 1: 'q' alone is in nearly any answer"
+    assert tiny.line == _line(CHAPTER, "[[questions.rubric.claims]]", 2)
+    both = found[(WARNING, 3)]
+    assert both.message == "claim 1: '平方' is both its relation and its opposite"
+    assert both.line == _line(CHAPTER, "[[questions.rubric.claims]]", 3)
+    assert {f.question for f in found.values()} == {1}
 
 
-def test_a_negation_or_a_function_character_in_a_phrase_is_no_warning(tmp_path):
+def test_a_negation_or_a_function_character_in_a_phrase_is_no_finding(tmp_path):
     chapter = CHAPTER.replace('relation = "反复 读取"', 'relation = "不 再 变 | 只 读取"').replace(
         'subject = "K V | 头"', 'subject = "K V"'
     )
-    warnings = _warnings(tmp_path, chapter)
-    assert not any("point 1" in w for w in warnings), warnings
+    assert not any(f.point == 1 for f in _findings(tmp_path, chapter))

@@ -366,3 +366,12 @@ def drawn_rule(block: Block) -> bool:
 
 
 _RULE = re.compile(r"[━─═—–\-=＝_*~～·•]{3,}")
+
+
+def section_end(blocks: list[Block], index: int) -> int:
+    """Where the section of the heading ``blocks[index]`` ends: the next heading as high."""
+    level = blocks[index].level
+    for later in range(index + 1, len(blocks)):
+        if blocks[later].kind == "heading" and blocks[later].level <= level:
+            return later
+    return len(blocks)

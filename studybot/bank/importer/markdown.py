@@ -11,8 +11,7 @@ level:
   under ``### 3. 并行化策略选择篇``); everything below it up to the next
   heading of its level, or the next question, is its answer. Other
   headings, ``第一部分 …``/``一、…``/``…篇`` titles and ``**第三章 …**`` lines
-  are sections; contents, contributing, resources, license are sections
-  whose text is never a question;
+  are sections (contents, contributing, license: never with a question);
 - a paragraph line with a marker (``Q1：…``, ``**Q1：**…``, ``Q：…``,
   ``第1题：…``, ``**12.** …``) or one that asks outside any answer starts a
   question; an interview write-up's ``问了：A；B；C``, ``问了 A、B，然后…``
@@ -50,6 +49,7 @@ from studybot.bank.importer.blocks import (
     link_target,
     parse,
     plain,
+    section_end,
     source,
     source_lines,
 )
@@ -100,14 +100,6 @@ def read_notebook(path: Path, text: str, options: Options) -> Parsed:
     out = reader.read()
     out.problems.extend(problems)
     return out
-
-
-def _section_end(blocks: list[Block], index: int) -> int:
-    level = blocks[index].level
-    for later in range(index + 1, len(blocks)):
-        if blocks[later].kind == "heading" and blocks[later].level <= level:
-            return later
-    return len(blocks)
 
 
 class _Reader(ParagraphReading, ListReading):
@@ -197,7 +189,7 @@ class _Reader(ParagraphReading, ListReading):
 
     def _heading(self, blocks: list[Block], index: int, path, in_meta: bool) -> int:
         block = blocks[index]
-        end = _section_end(blocks, index)
+        end = section_end(blocks, index)
         title = clean(plain(block.raw))
         if block.level == 1 and title and title == self.out.title:
             return index + 1  # the title again (a README pasted twice): no section
@@ -210,6 +202,11 @@ class _Reader(ParagraphReading, ListReading):
             own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
             self._walk(inner[:own], (*path, (block.start, title)), in_meta=True)
             self._walk(inner[own:], path, in_meta)  # "### 1. …" under "## 目录" is no content
+            return end
+        if _NUMBER_ALONE.fullmatch(title):  # "## 3.": the question text is lost, said so
+            own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
+            self._skip(block.start, block.raw.strip(), NO_TEXT + (BODY_LEFT if own else ""))
+            self._walk(inner[own:], path)
             return end
         found = self._heading_question(block, inner)
         if found is None:
@@ -351,6 +348,9 @@ _TEXT_FENCE = re.compile(
     r"(?P<fence>`{3,}|~{3,})[ \t]*(?:text|txt|plain|plaintext|markdown|md)[ \t]*\n(?P<body>.*)\n(?P=fence)",
     re.DOTALL | re.IGNORECASE,
 )
+# a heading that is a number alone ("## 3.", "### Q12"): its question text is lost
+_NUMBER_ALONE = re.compile(r"(?:[Qq]\s*)?(?:第\s*)?\d{1,4}\s*题?\s*[.、．:：)）]?")
+NO_TEXT, BODY_LEFT = "a numbered heading with no question text", "; the text under it is left out"
 # "？（说了…，面试官追问…）": what a write-up says was answered; "？（Goodhart's Law）" stays
 _ANSWER_AFTER = re.compile(
     r"^(?P<q>.*[？?])\s*[（(](?P<a>(?=.*?(?:说了|答了|回答|提到|讲了|面试官|追问|我[说答讲提]"

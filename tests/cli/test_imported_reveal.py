@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 import pyte
-from test_quiz_screen import MARKS, RATE, answer, shown, spawn
-from test_terminal import finish
+from quizzing import MARKS, RATE, answer, shown
+from quizzing import quiz_terminal as spawn
+from terminal import finish
 
 COLUMNS, ROWS = 100, 60
 

@@ -20,16 +20,13 @@ import sys
 import pexpect
 import pytest
 import terminal
+from quizzing import ATTEMPT, MARKS, RATE, answer, quiz_terminal, shown
 from rich.cells import cell_len
 from terminal import db, finish
 
 from studybot import bank
 
-# The ends of the prompts, wherever a narrow terminal wraps them.
-MARKS = r"u\s+h\s+\?\s+q: "  # the marks step
-RATE = r"f\s+h\s+\?\s+q: "  # the rating prompt
 NEXT = r"q\s+stop: "  # read mode's key prompt
-ATTEMPT = r"think,\s+then\s+reveal;"  # the attempt prompt's help line
 ESCAPES = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
 GOOD_Q1 = (
     "大语言模型是在海量文本上预测下一个词元训练出来的 Transformer，参数几十亿以上，"
@@ -38,22 +35,6 @@ GOOD_Q1 = (
     "能力来自规模放大，出现上下文学习。BERT 是编码器输出向量，GPT 解码器直接生成文本，"
     "对话助手还要做指令微调和偏好对齐。"
 )
-
-
-def quiz_terminal(home, *args: str, columns: int = 100, rows: int = 40) -> pexpect.spawn:
-    return terminal.spawn(home, *args, columns=columns, rows=rows)  # everything sent, logged
-
-
-def shown(child: pexpect.spawn) -> str:
-    return child.logfile_read.getvalue()
-
-
-def answer(child: pexpect.spawn, text: str = "", end: str = "\r\r") -> None:
-    """Type an attempt at the next attempt prompt; Enter twice (or ``end``) sends it."""
-    child.expect(ATTEMPT)
-    child.expect("›")
-    child.send(text)
-    child.send(end)
 
 
 def confirm_and_rate(child: pexpect.spawn, key: str) -> None:

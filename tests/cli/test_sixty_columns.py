@@ -99,10 +99,10 @@ def test_progress_keeps_every_chapter_title_readable(read_and_rated, columns):
 
 
 @pytest.mark.parametrize("columns", [60, 100])
-def test_bank_list_fits_and_goes_on_under_each_question(studied, columns):
+def test_bank_list_fits_and_goes_on_under_each_question(read_and_rated, columns):
     from studybot import bank
 
-    lines = drawn(studied, ("bank", "list", "--chapter", "3"), columns)
+    lines = drawn(read_and_rated, ("bank", "list", "--chapter", "3"), columns)
     assert max(cell_len(line) for line in lines) <= columns, "\n".join(lines)
     assert not any(line.endswith(" ") for line in lines)
     shown = "\n".join(lines)
@@ -132,7 +132,9 @@ PIPED = {
 
 
 @pytest.mark.parametrize("name", list(PIPED))
-def test_a_piped_table_has_full_rows_and_no_trailing_spaces(studied, invoke, monkeypatch, name):
+def test_a_piped_table_has_full_rows_and_no_trailing_spaces(
+    read_and_rated, invoke, monkeypatch, name
+):
     from studybot import bank
 
     monkeypatch.delenv("COLUMNS", raising=False)  # a pipe, and no width asked for
@@ -148,7 +150,7 @@ def test_a_piped_table_has_full_rows_and_no_trailing_spaces(studied, invoke, mon
         assert bank.load().get(3).question in result.stdout
     if name == "sessions":
         header = lines[0].split()
-        assert header[:4] == ["id", "status", "questions", "answered"] and "created" in header
+        assert header[:4] == ["id", "status", "questions", "done"] and "created" in header
 
 
 LONG_ATTEMPT = (
@@ -159,7 +161,7 @@ LONG_ATTEMPT = (
 
 def test_the_answer_editor_breaks_its_rows_between_words(studybot_home):
     import pyte
-    import test_terminal as terminal
+    import terminal
 
     child = terminal.spawn(studybot_home, "run", "--quiz", "--ids", "23", columns=60)
     child.expect("›")

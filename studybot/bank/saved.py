@@ -21,6 +21,7 @@ import tomllib
 from pathlib import Path
 
 from studybot.bank.format import IMPORTED_KEY_POINTS, Bank, Chapter, Question, load_folder
+from studybot.bank.sources import Source
 from studybot.bank.text import named
 from studybot.errors import StudybotError
 
@@ -33,6 +34,7 @@ _ESCAPES = {
     "\f": "\\f",
     "\r": "\\r",
 }
+SNAPSHOT_FORMAT = 2  # of the JSON snapshot beside a saved bank; 2 keeps the sources
 
 
 def write(
@@ -204,7 +206,9 @@ def load(folder: Path, name: str) -> Bank:
     """
     try:
         data = json.loads((folder / SNAPSHOT).read_text(encoding="utf-8"))
-        if data.get("format") == 1 and data.get("digest") == _digest(folder, data["files"]):
+        if data.get("format") == SNAPSHOT_FORMAT and data.get("digest") == _digest(
+            folder, data["files"]
+        ):
             return _from_snapshot(data, name)
     except (OSError, ValueError, KeyError, TypeError):
         pass
@@ -217,7 +221,7 @@ def _snapshot(loaded: Bank, written: dict[str, str]) -> str:
     for file_name in names:
         digest.update(written[file_name].encode("utf-8"))
     data = {
-        "format": 1,
+        "format": SNAPSHOT_FORMAT,
         "files": names,
         "digest": digest.hexdigest(),
         "title": loaded.title,
@@ -233,6 +237,7 @@ def _snapshot(loaded: Bank, written: dict[str, str]) -> str:
                 q.hint,
                 q.reference,
                 q.label,
+                [[s.cite, s.ref, list(s.points)] for s in q.sources],
             ]
             for q in loaded.questions
         ],
@@ -250,8 +255,18 @@ def _digest(folder: Path, names: list[str]) -> str:
 def _from_snapshot(data: dict, name: str) -> Bank:
     chapters = tuple(Chapter(*c) for c in data["chapters"])
     questions = tuple(
-        Question(i, c, text, tuple(points), tuple(tags), hint, reference, label)
-        for i, c, text, points, tags, hint, reference, label in data["questions"]
+        Question(
+            i,
+            c,
+            text,
+            tuple(points),
+            tuple(tags),
+            hint,
+            reference,
+            label,
+            sources=tuple(Source(cite, ref, tuple(backs)) for cite, ref, backs in sources),
+        )
+        for i, c, text, points, tags, hint, reference, label, sources in data["questions"]
     )
     return Bank(name, data["title"], data["language"], chapters, questions)
 
@@ -306,6 +321,10 @@ def _chapter(chapter: Chapter, questions: list[Question]) -> str:
             value = getattr(question, key)
             if value:
                 lines.append(f"{key} = {_string(value)}")
+        for source in question.sources:  # where the points come from, kept with them
+            points = ", ".join(map(str, source.points))
+            lines += ["", "[[questions.sources]]", f"cite = {_string(source.cite)}"]
+            lines += [f"ref = {_string(source.ref)}", f"points = [{points}]"]
     return "\n".join(lines) + "\n"
 
 

@@ -257,7 +257,9 @@ def test_the_notes_keep_each_points_confirmed_mark_as_an_ordered_list():
     q1 = notes[notes.index("### 第 1 题") : notes.index("### 第 2 题")]
     assert "**要点对照**（✓ 答到 · ½ 部分 · ✗ 没答 · ⚠ 说错）：" in q1
     tokens = MarkdownIt().parse(q1[q1.index("**要点对照**") :])
-    items = [t.content for t in tokens if t.type == "inline"][1:]  # after the legend
+    start = next(i for i, t in enumerate(tokens) if t.type == "ordered_list_open")
+    end = next(i for i, t in enumerate(tokens) if t.type == "ordered_list_close")
+    items = [t.content for t in tokens[start:end] if t.type == "inline"]  # the marked points
     stored = view.grades[1].points
     assert [item.split(" ", 1)[0] for item in items] == [MARKS[p.state] for p in stored]
     assert [item.split(" ", 1)[1] for item in items] == [p.point for p in stored]

@@ -85,13 +85,19 @@ def _concepts(
     out = []
     for point, verdict in zip(compiled.points, verdicts, strict=True):
         seen = [
-            (_named(claim), said.state == STATED)
+            (_as_written(_named(claim), point.text), said.state == STATED)
             for claim, said in zip(point.claims, verdict.said, strict=True)
         ]
         said_names = tuple(dict.fromkeys(name for name, found in seen if found))
         missing = tuple(dict.fromkeys(n for n, f in seen if not f and n not in said_names))
         out.append((said_names, missing))
     return out
+
+
+def _as_written(name: str, text: str) -> str:
+    """``name`` spelt as the key point spells it: rubric words are lower case ("mha" is MHA)."""
+    at = text.lower().find(name.lower())
+    return text[at : at + len(name)] if at >= 0 else name
 
 
 def _named(claim) -> str:

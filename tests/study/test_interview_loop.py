@@ -117,3 +117,17 @@ def test_an_interviews_anki_cards_teach_the_banks_answer_not_the_question():
     question = study.bank.get(24)
     assert "MQA 让所有查询头共享 1 组 K/V" in card.back  # the bank's first key point
     assert question.question not in card.back  # the turn (the question as put) is the front only
+
+
+def test_a_probe_names_a_term_as_the_key_point_spells_it():
+    """The rubric's words are lower case; "「mha」" in a probe reads as a typo: it says MHA."""
+    from studybot import bank
+
+    shipped = bank.load(None)
+    question = shipped.get(24)
+    grader = grading.offline(shipped)
+    said = "GQA 让多个查询头共享一组 KV 头，KV 缓存按 KV 头数缩小。"
+    result = grader.grade(question, said)
+    asked = [probes.offline_text(t) for t in probes.targets(grader, question, said, result)]
+    assert any("「MHA」" in text or "「MQA」" in text for text in asked), asked
+    assert not any("「mha」" in text or "「mqa」" in text for text in asked), asked

@@ -19,6 +19,8 @@ from prompt_toolkit.layout.processors import Processor, Transformation, Transfor
 from prompt_toolkit.layout.utils import explode_text_fragments
 from prompt_toolkit.utils import get_cwidth
 
+from studybot.cli.wrap import CLOSING
+
 
 class WordWrap(Processor):
     """Pads each row so that no word is split across two rows of the editor."""
@@ -73,7 +75,15 @@ def padding(line: str, cells: int) -> dict[int, int]:
                 x = cells
         width = get_cwidth(char)
         if x + width > cells:  # the row is full: the character starts the next one
-            x = 0
+            start = index - 1 if index and not line[index - 1].isspace() else index
+            while 0 < start < index and _in_word(line[start]) and _in_word(line[start - 1]):
+                start -= 1  # "1，": the whole word before it
+            before = sum(get_cwidth(c) for c in line[start:index])
+            if char in CLOSING and 0 < before < x and start not in pads:
+                pads[start] = cells - (x - before)  # "；" never opens a row: what it
+                x = before  # closes goes with it, as in print
+            else:
+                x = 0
         x += width
     return pads
 

@@ -27,7 +27,7 @@ from studybot.bank.importer import decks, flashcards, markdown, records, selecto
 from studybot.bank.importer.assemble import assemble
 from studybot.bank.importer.draft import LimitReached, Options, Parsed, Skipped
 from studybot.bank.importer.keys import field_of, parse_map
-from studybot.bank.importer.marks import reads_as_question
+from studybot.bank.importer.markers import reads_as_question
 from studybot.errors import BankError
 
 __all__ = [

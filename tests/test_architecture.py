@@ -7,6 +7,7 @@ with the file that broke the rule named.
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 import subprocess
@@ -188,3 +189,59 @@ def test_no_test_module_imports_another():
         if pattern.search(path.read_text(encoding="utf-8"))
     ]
     assert importing == []
+
+
+# A basename that two modules share means one thing at two layers; each pair kept, and why.
+SAME_MEANING = {
+    "config": {"channel/config.py", "cli/config.py"},  # the settings; `config show` prints them
+    "doctor": {"channel/doctor.py", "cli/doctor.py"},  # the diagnosis; `doctor` prints it
+    "export": {"output/export.py", "cli/export.py"},  # notes and data; `export` writes them
+    "interview": {"study/interview.py", "cli/interview.py"},  # the interview; its command
+    "review": {"learn/review.py", "cli/review.py"},  # the FSRS schedule; `review`/`due` over it
+    "recorded": {"study/recorded.py", "costs/cache/recorded.py"},  # a past session's requests,
+    # rebuilt from the store (study) and replayed through a cache (costs)
+    "rubric": {"bank/rubric.py", "learn/rubric.py"},  # the rubric as written; graded on
+    "segments": {"study/segments.py", "storage/segments.py"},  # a session's segments, cut; kept
+    "selection": {"bank/selection.py", "study/selection.py"},  # questions looked up; a
+    # session's chosen from them
+}
+
+
+def module_names() -> set[str]:
+    """Every studybot module's and package's basename."""
+    names = {p.stem for p in PACKAGE.rglob("*.py") if p.stem not in {"__init__", "__main__"}}
+    return names | {p.parent.name for p in PACKAGE.rglob("__init__.py")}
+
+
+def aliases_naming_modules(path: Path, text: str, names: set[str]) -> list[str]:
+    """``import x as y`` where y is another module's name: a reader takes y for that module."""
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                own = alias.name.rsplit(".", 1)[-1]
+                if alias.asname in names and alias.asname != own:
+                    found.append(f"{path}:{node.lineno}: {alias.name} as {alias.asname}")
+    return found
+
+
+def test_no_import_aliases_a_module_to_another_modules_name():
+    names = module_names()
+    assert aliases_naming_modules(Path("x.py"), "from a.b import grading as grade\n", names)
+    found = [
+        hit
+        for folder in ("studybot", "tests", "bench")
+        for path, text in sources(ROOT / folder).items()
+        for hit in aliases_naming_modules(path.relative_to(ROOT), text, names)
+    ]
+    assert found == [], "import the module as itself (or its names):\n" + "\n".join(found)
+
+
+def test_module_basenames_repeat_only_where_they_mean_the_same_thing():
+    paths: dict[str, set[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        if path.stem not in {"__init__", "__main__"}:
+            paths.setdefault(path.stem, set()).add(str(path.relative_to(PACKAGE)))
+    repeated = {name: where for name, where in paths.items() if len(where) > 1}
+    # A new repeat with another meaning gets its own name; one with the same meaning, a line above.
+    assert repeated == SAME_MEANING

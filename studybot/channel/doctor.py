@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from studybot.bank import Bank, Question
-from studybot.channel import checks as channel
+from studybot.channel.checks import key_facts, lint, lint_key
 from studybot.channel.config import Settings
 from studybot.costs import tokens
 from studybot.errors import StudybotError
@@ -97,14 +97,12 @@ def settings_checks(settings: Settings) -> list[Check]:
         found = settings.source("base_url").removeprefix("--local: ")
         problems = [
             Check("lint", False, problem.message, points_to=CONFIG, hint=problem.hint)
-            for problem in channel.lint(settings)
+            for problem in lint(settings)
         ]
         return [Check("local", True, f"found {found}; model {settings.model}"), *problems]
-    facts = channel.key_facts(settings)
+    facts = key_facts(settings)
     # A key's own problems are reported on the key's line, not also as "ok key".
-    key_problems = (
-        channel.lint_key(facts.variable, settings.api_key() or "") if facts.usable else []
-    )
+    key_problems = lint_key(facts.variable, settings.api_key() or "") if facts.usable else []
     on_key = {problem.message for problem in key_problems}
     checks = [
         Check(
@@ -114,7 +112,7 @@ def settings_checks(settings: Settings) -> list[Check]:
             points_to=CONFIG,
             hint=problem.hint,
         )
-        for problem in channel.lint(settings)
+        for problem in lint(settings)
     ]
     if not checks:
         checked = "base URL, key and model look" if facts.usable else "base URL looks"

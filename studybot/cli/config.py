@@ -39,10 +39,9 @@ def show(as_json: bool, **flags) -> None:
       studybot config show
       studybot config show --model deepseek-v3 --json
     """
-    from studybot.channel import checks as channel
-    from studybot.channel import config
+    from studybot.channel import checks, config
 
-    data = channel.describe(config.load(config.flag_settings(flags)))
+    data = checks.describe(config.load(config.flag_settings(flags)))
     if as_json:
         emit_json(data)
         return

@@ -33,8 +33,8 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
       studybot doctor --probe --model deepseek-v3
     """
     from studybot import bank as banks
-    from studybot.channel import checks as channel
     from studybot.channel import config, doctor
+    from studybot.channel.checks import describe
     from studybot.cli.config import CHANNEL_FIELDS, render
     from studybot.errors import ConfigError, ProviderError, StudybotError
     from studybot.storage.home import home
@@ -42,7 +42,7 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
     from studybot.study.conversation import asker
 
     settings = config.load(config.flag_settings(flags))
-    described = channel.describe(settings)
+    described = describe(settings)
     database = doctor.database_check(home() / DB_NAME)
     checks = doctor.settings_checks(settings)
     if not as_json:

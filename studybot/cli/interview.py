@@ -136,7 +136,7 @@ def _interview_locked(study, store, record, minutes: int | None) -> None:
 def show_feedback(view) -> None:
     """The interview's feedback: the report drawn as Markdown on a terminal, its text when piped."""
     from studybot.cli.common import stdout_console
-    from studybot.output.interview import to_markdown
+    from studybot.output.feedback import to_markdown
 
     console = stdout_console()
     console.print("\n━━ Feedback ━━", style="bold magenta")

@@ -13,22 +13,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from studybot.learn import grading as grade
+from studybot.learn import grading
 from studybot.learn.marks import MARKS
 from studybot.learn.review import RATINGS, suggest_rating
 from studybot.output.figures import percent
 
 MARK_STYLES = {
-    grade.COVERED: "green",
-    grade.PARTLY: "yellow",
-    grade.MISSED: "red",
-    grade.CONTRADICTED: "bold red",
+    grading.COVERED: "green",
+    grading.PARTLY: "yellow",
+    grading.MISSED: "red",
+    grading.CONTRADICTED: "bold red",
 }
 CYCLE = {
-    grade.COVERED: grade.PARTLY,
-    grade.PARTLY: grade.MISSED,
-    grade.MISSED: grade.CONTRADICTED,
-    grade.CONTRADICTED: grade.COVERED,
+    grading.COVERED: grading.PARTLY,
+    grading.PARTLY: grading.MISSED,
+    grading.MISSED: grading.CONTRADICTED,
+    grading.CONTRADICTED: grading.COVERED,
 }
 TOGGLED = 9  # points 1-9 have a key; a tenth and later keep the grader's mark
 MARK_HELP = "✓ covered · ½ partly · ✗ missed · ⚠ contradicted"
@@ -43,19 +43,19 @@ ATTEMPT_KEYS = (
 )
 
 
-def tally(result: grade.Grade) -> str:
+def tally(result: grading.Grade) -> str:
     """ "3 ✓ · 1 ½ · 1 ⚠": how many points have each mark (marks no point has are left out)."""
     counts = [(sum(p.state == state for p in result.points), mark) for state, mark in MARKS.items()]
     return " · ".join(f"{count} {mark}" for count, mark in counts if count)
 
 
-def heading(result: grade.Grade) -> str:
+def heading(result: grading.Grade) -> str:
     """The grade in one line: "grade 60% · 3 ✓ · 2 ✗ (offline rubric)", naming its grader."""
-    label = "" if result.source == grade.LIVE else f" (offline {result.grader})"
+    label = "" if result.source == grading.LIVE else f" (offline {result.grader})"
     return f"grade {_percent(result.score)} · {tally(result)}{label}"
 
 
-def point_lines(result: grade.Grade, width: int) -> list:
+def point_lines(result: grading.Grade, width: int) -> list:
     """Each point as rich Text lines: its mark, its number, its text wrapped under itself."""
     from rich.cells import cell_len
     from rich.text import Text
@@ -94,30 +94,30 @@ def advice_lines(advice: str, width: int) -> list:
     return hang_lines(Text("advice: "), body, width, keep)
 
 
-def _detail(point: grade.PointResult) -> list[str]:
+def _detail(point: grading.PointResult) -> list[str]:
     """What decided the point, in the attempt's words (and the key's, when contradicted)."""
-    if point.state == grade.CONTRADICTED:
+    if point.state == grading.CONTRADICTED:
         you = [f"you: {point.evidence}"] if point.evidence else []
         return you + ([f"key: {point.key}"] if point.key else [])
     if point.mentioned and point.evidence:
         return [f"mentioned only: {point.evidence}"]
-    if point.state != grade.MISSED and point.evidence:
+    if point.state != grading.MISSED and point.evidence:
         return [f"you: {point.evidence}"]
     return []
 
 
-def cycled(result: grade.Grade, number: int) -> grade.Grade:
+def cycled(result: grading.Grade, number: int) -> grading.Grade:
     """``result`` with point ``number`` (from 1) moved on to its next mark, rescored."""
     states = [p.state for p in result.points]
     states[number - 1] = CYCLE[states[number - 1]]
     return result.with_states(states)
 
 
-def changed(marks: grade.Grade, estimate: grade.Grade) -> int:
+def changed(marks: grading.Grade, estimate: grading.Grade) -> int:
     return sum(a.state != b.state for a, b in zip(marks.points, estimate.points, strict=True))
 
 
-def marks_line(marks: grade.Grade, estimate: grade.Grade) -> str:
+def marks_line(marks: grading.Grade, estimate: grading.Grade) -> str:
     """After a change: every mark, the grade it makes, and the rating Enter will suggest."""
     each = " ".join(f"{n}{MARKS[p.state]}" for n, p in enumerate(marks.points, start=1))
     was = f" (estimate {_percent(estimate.score)})" if changed(marks, estimate) else ""
@@ -130,11 +130,11 @@ def marks_line(marks: grade.Grade, estimate: grade.Grade) -> str:
 class Changes:
     """The marks as the learner changes them, one point at a time; ``u`` takes back the last."""
 
-    def __init__(self, estimate: grade.Grade) -> None:
+    def __init__(self, estimate: grading.Grade) -> None:
         self.steps = [estimate]  # the grader's marks, then the marks after each change
 
     @property
-    def marks(self) -> grade.Grade:
+    def marks(self) -> grading.Grade:
         return self.steps[-1]
 
     def press(self, key: str) -> bool:
@@ -178,7 +178,7 @@ def marks_help(points: Sequence) -> str:
     )
 
 
-def unmarked(answer: str, result: grade.Grade) -> str | None:
+def unmarked(answer: str, result: grading.Grade) -> str | None:
     """What of the answer key the marked points do not show: its code blocks ("" for none).
 
     None when ``answer`` is not the points of ``result`` themselves (or it

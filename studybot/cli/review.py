@@ -80,7 +80,7 @@ def review(limit, bank_ref, as_json, **flags) -> None:
     """
     from studybot.cli.run import notice_line, study_session
     from studybot.cli.terminal import is_terminal
-    from studybot.learn import review as reviews
+    from studybot.learn import review
     from studybot.storage.store import Store
     from studybot.study.opening import Options, begin_review, open_study
 
@@ -88,7 +88,7 @@ def review(limit, bank_ref, as_json, **flags) -> None:
     store = Store.open()
     record = begin_review(study, store, limit, answerer=is_terminal())
     if record is None:
-        cards = reviews.cards(store, study.key)
+        cards = review.cards(store, study.key)
         click.echo(_nothing_now(store, study, cards))
         if not cards:
             click.echo("Rate questions first: studybot run --from 1 --to 8 --quiz")
@@ -99,18 +99,18 @@ def review(limit, bank_ref, as_json, **flags) -> None:
 
 def _nothing_now(store, study, cards) -> str:
     """Why review has nothing to serve: nothing due, or today's limit reached."""
-    from studybot.learn import review as reviews
+    from studybot.learn import review
 
-    due = reviews.due_questions(store, study.bank, study.key)
+    due = review.due_questions(store, study.bank, study.key)
     if due:
-        left = reviews.today(store, study.key, study.settings)
+        left = review.today(store, study.key, study.settings)
         return (
             f"Today's review limit is reached: {left.reviews_done} reviews done, "
             f"reviews_per_day {left.reviews_per_day}; {len(due)} are due "
             "(--reviews-per-day N serves more today)."
         )
     upcoming = min((c.due for c in cards), default=None)
-    when = f"; the next one is due {reviews.until(upcoming)}" if upcoming else ""
+    when = f"; the next one is due {review.until(upcoming)}" if upcoming else ""
     return f"Nothing is due for review{when}."
 
 

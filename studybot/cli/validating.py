@@ -31,7 +31,7 @@ def checked(ref: str | None) -> Checked | list[str]:
     from studybot import bank as banks
     from studybot.bank.findings import WARNING, from_problem, rubric_places
     from studybot.errors import BankError
-    from studybot.learn.lint import lint
+    from studybot.learn.rubric_lint import lint
 
     report = None  # a question file is read once: its bank, then what the reader found
     try:

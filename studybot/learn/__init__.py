@@ -7,8 +7,8 @@ suggests; ``live_grade``: the live side request's strict schema and reading;
 ``words``, ``spelling``, ``negations``, ``antonyms``, ``clauses``,
 ``segmenter``, ``variants``, ``numbers`` and ``sides``: the offline grader on
 the rubric's claims; ``selftest``: the rubric graded against itself;
-``estimate`` with ``terms``: the term estimate of banks without one;
-``lint``: rubric warnings), FSRS cards, ratings and what is due
+``term_estimate`` with ``terms``: the term estimate of banks without one;
+``rubric_lint``: rubric warnings), FSRS cards, ratings and what is due
 (``review``), per-chapter progress (``progress``) and an interviewer's
 probes (``probes``). The tables live in the store; this package decides
 what goes in them.

@@ -5,7 +5,7 @@ Two graders give the same ``Grade``:
 - offline, a question with a rubric is graded on it (``rubric``: what each
   point claims, found, partly found, missed or contradicted, with the clause
   that decided it); a question without one (an imported bank) gets the term
-  estimate (``estimate``), and the grade says which (``grader``). The
+  estimate (``term_estimate``), and the grade says which (``grader``). The
   offline grader of a bank is built once per process (``offline``), and
   ``warm`` builds it ahead, in a thread, while the learner types;
 - live, one side request through the model (``live_grade``), falling back
@@ -38,7 +38,7 @@ from studybot.types import NONE_DISCARDED, Discarded, Usage
 
 if TYPE_CHECKING:  # the grader's word lists load when a grade needs them (``warm``)
     from studybot.learn import rubric
-    from studybot.learn.estimate import TermEstimate
+    from studybot.learn.term_estimate import TermEstimate
 
 __all__ = ["CONTRADICTED", "COVERED", "CREDIT", "MISSED", "PARTLY", "STATES"]
 
@@ -186,7 +186,7 @@ class OfflineGrader:
             return self._points[question]
 
     def _estimated(self, question: Question, points: tuple[str, ...], attempt: str) -> Grade:
-        from studybot.learn.estimate import TermEstimate
+        from studybot.learn.term_estimate import TermEstimate
 
         with self._lock:
             if self._estimate is None:
@@ -227,7 +227,7 @@ def warm(bank: Bank) -> None:
     grade of the process pays for loading the grader's word lists (imported
     here, not before the first question is on screen).
     """
-    from studybot.learn import estimate, rubric  # noqa: F401 - loaded now, used by the grade
+    from studybot.learn import rubric, term_estimate  # noqa: F401 - loaded now, used by the grade
 
     offline(bank)
 

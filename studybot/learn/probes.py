@@ -24,8 +24,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 from studybot.bank import Question
-from studybot.learn import grading as grade
-from studybot.learn import live_grade
+from studybot.learn import grading, live_grade
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
 
 RANK = {CONTRADICTED: 0, MISSED: 1, PARTLY: 2, COVERED: 3}  # worse first
@@ -34,7 +33,7 @@ QUOTE_CHARS = 30  # a quoted answer in a challenge is clipped to this many chara
 TOPIC_CHARS = 24  # a point without a rubric is named by its first characters
 PROBE_CHARS = 300  # a model's probe is cut to this many characters ("一两句话" is under 100)
 PROBE_READ_CHARS = 4 * PROBE_CHARS  # of a longer reply only this much is read at all
-RUBRIC, MODEL = grade.RUBRIC, grade.MODEL  # where a probe's question came from
+RUBRIC, MODEL = grading.RUBRIC, grading.MODEL  # where a probe's question came from
 # Words that carry what a point claims: a missed point's topic is named without them.
 CLAIM_WORDS = re.compile(
     r"无关|有关|成正比|正比|不变|相关|无须|不需要|太小|太大|越多|越少|更多|更少|增加|减少"
@@ -54,10 +53,10 @@ class Target:
 
 
 def targets(
-    grader: grade.OfflineGrader,
+    grader: grading.OfflineGrader,
     question: Question,
     attempt: str,
-    result: grade.Grade,
+    result: grading.Grade,
     asked: Collection[int] = (),
 ) -> list[Target]:
     """The points to probe, worst first, leaving out those ``asked`` already."""
@@ -73,7 +72,7 @@ def targets(
 
 
 def _concepts(
-    grader: grade.OfflineGrader, question: Question, attempt: str
+    grader: grading.OfflineGrader, question: Question, attempt: str
 ) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     """Per key point, what its stated claims are about, and what its other claims are about."""
     if not question.rubric:
@@ -155,7 +154,7 @@ _STATE_WORDS = {
 }
 
 
-def request(question: Question, attempt: str, result: grade.Grade, target: Target) -> str:
+def request(question: Question, attempt: str, result: grading.Grade, target: Target) -> str:
     """The side request's last message: write one probe aimed at ``target``."""
     listed = "\n".join(
         f"{n}. [{_STATE_WORDS[p.state]}] {p.point}" for n, p in enumerate(result.points, start=1)
@@ -186,8 +185,8 @@ def graded_text(target: Target, attempt: str, answer: str) -> str:
 
 
 def lifted(
-    result: grade.Grade, point: int, after: grade.Grade, alone: grade.Grade | None = None
-) -> grade.Grade:
+    result: grading.Grade, point: int, after: grading.Grade, alone: grading.Grade | None = None
+) -> grading.Grade:
     """``result`` with ``point`` (1-based) as the probe's answer leaves it.
 
     ``after``: the answer graded as ``graded_text`` puts it; ``alone``: the

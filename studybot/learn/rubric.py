@@ -37,8 +37,7 @@ from dataclasses import dataclass, replace
 
 from studybot.bank import Question
 from studybot.bank.rubric import Number, PointRubric
-from studybot.learn import numbers as figures
-from studybot.learn import words
+from studybot.learn import numbers, words
 from studybot.learn.aliases import Alias
 from studybot.learn.claims import ABSENT, DENIED, MENTIONED, STATED, Claim, Said
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
@@ -345,13 +344,13 @@ def _known(question: Question) -> tuple[tuple[Number, ...], tuple[float, ...]]:
     bare: set[float] = set()
     for rubric in question.rubric:
         for claim in rubric.claims:
-            stated = (claim.value,) if claim.value else figures.stated(claim.zh)
+            stated = (claim.value,) if claim.value else numbers.stated(claim.zh)
             for number in stated:
-                unit = figures.expected(replace(number, value=1.0))[0]
+                unit = numbers.expected(replace(number, value=1.0))[0]
                 for text in (*texts, claim.zh, claim.en):
-                    for found in figures.figures(text, number):
+                    for found in numbers.figures(text, number):
                         with_unit.append(replace(number, value=found[0] / unit))
-                    bare.update(figures.bare_figures(text))
+                    bare.update(numbers.bare_figures(text))
     return tuple(with_unit), tuple(sorted(bare))
 
 

@@ -15,8 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from studybot.learn import negations
-from studybot.learn import numbers as figures
+from studybot.learn import negations, numbers
 from studybot.learn.aliases import Alias
 from studybot.learn.claims import Claim
 from studybot.learn.reading import Attempt, Phrase
@@ -87,7 +86,7 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
             parts = _parts(claim, attempt, n, side, phrase.first, phrase.spans)
             if parts is not None:
                 found.append((sign, phrase, parts))
-    own = [v for f in claim.figures for v in _said(attempt, n, f) if figures.matches(v, f)]
+    own = [v for f in claim.figures for v in _said(attempt, n, f) if numbers.matches(v, f)]
     for number in () if own else claim.figures:  # its own figure said: another is no value
         for sign, phrase in _figures(replace(claim, value=number), attempt, n, known, True):
             parts = _parts(claim, attempt, n, side, phrase.first, phrase.spans)
@@ -302,7 +301,7 @@ def _figures(claim: Claim, attempt: Attempt, n: int, known, needs_relation: bool
         return []  # asked only of a claim with a value
     found = [
         f
-        for f in figures.located(clause.normal, number, normalised=True, bare=True)
+        for f in numbers.located(clause.normal, number, normalised=True, bare=True)
         if not _MARKER.match(
             clause.normal[: f[0]] + "#" + clause.normal[f[0] :].lstrip("0123456789")
         )
@@ -310,7 +309,7 @@ def _figures(claim: Claim, attempt: Attempt, n: int, known, needs_relation: bool
     if not found:
         return []
     joined = [_joined(clause, start) for start, _ in found]
-    right = [j for j, (_, v) in zip(joined, found, strict=True) if figures.matches(v, number)]
+    right = [j for j, (_, v) in zip(joined, found, strict=True) if numbers.matches(v, number)]
     if right:
         if needs_relation:
             return []  # the relation's own link carries a figure that needs it
@@ -323,31 +322,31 @@ def _figures(claim: Claim, attempt: Attempt, n: int, known, needs_relation: bool
     named = [span for p in attempt.words_of(n, claim.subject) for span in p.spans]
     own = [i for i in range(len(found)) if any(s <= joined[i] < e for s, e in named)]
     free = [i for i in range(len(found)) if i not in own]
-    said = [i for i in free if not isinstance(found[i][1], figures.Bare)]
+    said = [i for i in free if not isinstance(found[i][1], numbers.Bare)]
     if not (said or free):
         return []
     # A computation's result is what it says of the subject: "2 × 32 × 8 × 128 × 2 字节 = 64 KiB".
     result = [i for i in (said or free) if clause.joined[joined[i] - 1 : joined[i]] == "="]
     bound = min(result or said or free, key=lambda i: abs(joined[i] - subject.first))
     values = found[bound][1]
-    if figures.matches(values, number) or known_figure(values, known):
+    if numbers.matches(values, number) or known_figure(values, known):
         return []
     return [(-1, Phrase(((joined[bound], joined[bound] + 1),), 1, False))]
 
 
 def _said(attempt: Attempt, n: int, number) -> list:
     """The figures of clause ``n`` in ``number``'s family, as their values."""
-    return [v for _, v in figures.located(attempt.clauses[n].normal, number, normalised=True)]
+    return [v for _, v in numbers.located(attempt.clauses[n].normal, number, normalised=True)]
 
 
 def known_figure(values, known) -> bool:
     """Whether a figure is one the question states: in its unit, or, said bare, as written."""
     with_unit, bare = known
-    if isinstance(values, figures.Bare) and any(
+    if isinstance(values, numbers.Bare) and any(
         abs(values.written - k) <= 1e-9 + 0.01 * abs(k) for k in bare
     ):
         return True
-    return any(figures.matches(values, k) for k in with_unit)
+    return any(numbers.matches(values, k) for k in with_unit)
 
 
 def _joined(clause, start: int) -> int:

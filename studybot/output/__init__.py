@@ -1,7 +1,7 @@
 """Output: a session as notes and data, and the pictures.
 
 Owns Markdown notes and JSON (``export``), an interview's report
-(``interview``), Anki cards and packages (``anki``), Markdown made safe for
+(``feedback``), Anki cards and packages (``anki``), Markdown made safe for
 cards and terminals (``markup``), a share written as a percentage
 (``figures``) and the PNG charts (``plots``: a plan's token growth, a
 progress grid). Notes render from one `SessionView`; the charts from a plan

@@ -347,9 +347,9 @@ def render(view: SessionView, fmt: str) -> str:
     """A text format (md, json, anki) as one string."""
     if fmt == "md":
         if view.record.mode == "interview":
-            from studybot.output.interview import to_markdown as interview_report
+            from studybot.output import feedback
 
-            return interview_report(view)
+            return feedback.to_markdown(view)
         return to_markdown(view)
     if fmt == "anki":
         from studybot.output.anki import to_text

@@ -15,7 +15,7 @@ from dataclasses import replace
 from studybot.bank import Question
 from studybot.costs import tokens
 from studybot.costs.kv.turns import kv_model, turn_kv_bytes
-from studybot.learn import grading as grade
+from studybot.learn import grading
 from studybot.storage.store import (
     FollowUp,
     GradeRecord,
@@ -69,7 +69,7 @@ def turn(
 
 
 def grade_record(
-    session_id: int, question_id: int, attempt: str, result: grade.Grade
+    session_id: int, question_id: int, attempt: str, result: grading.Grade
 ) -> GradeRecord:
     """The saved grade of an attempt; offline grading sends nothing and counts no tokens."""
     usage = result.usage
@@ -89,7 +89,7 @@ def grade_record(
     )
 
 
-def confirmed(record: GradeRecord, marks: grade.Grade, estimate: grade.Grade) -> GradeRecord:
+def confirmed(record: GradeRecord, marks: grading.Grade, estimate: grading.Grade) -> GradeRecord:
     """``record`` with the marks the learner confirmed, the grader's ``estimate`` kept beside.
 
     Marks equal to the estimate keep no estimate (nothing was changed).
@@ -105,18 +105,18 @@ def confirmed(record: GradeRecord, marks: grade.Grade, estimate: grade.Grade) ->
     )
 
 
-def as_grade(record: GradeRecord) -> tuple[grade.Grade, grade.Grade]:
+def as_grade(record: GradeRecord) -> tuple[grading.Grade, grading.Grade]:
     """A stored grade as (the confirmed marks, the grader's estimate), to confirm again."""
 
-    def made(marks: tuple[PointMark, ...], score: float | None) -> grade.Grade:
-        points = tuple(grade.PointResult(m.point, m.state, m.evidence) for m in marks)
-        return grade.Grade(score, points, record.advice, record.source)
+    def made(marks: tuple[PointMark, ...], score: float | None) -> grading.Grade:
+        points = tuple(grading.PointResult(m.point, m.state, m.evidence) for m in marks)
+        return grading.Grade(score, points, record.advice, record.source)
 
     shown = made(record.points, record.score)
     return shown, made(record.estimate, record.estimate_score) if record.estimate else shown
 
 
-def _marks(result: grade.Grade) -> tuple[PointMark, ...]:
+def _marks(result: grading.Grade) -> tuple[PointMark, ...]:
     return tuple(PointMark(p.point, p.state, p.evidence) for p in result.points)
 
 

@@ -30,8 +30,7 @@ from functools import partial
 from studybot.bank import Question
 from studybot.costs import tokens
 from studybot.errors import StudybotError
-from studybot.learn import grading as grade
-from studybot.learn import live_grade
+from studybot.learn import grading, live_grade
 from studybot.learn import probes as probing
 from studybot.storage.store import (
     InterviewAnswer,
@@ -59,7 +58,7 @@ class Rated:
     """A question on the closing screen: its final grade and the rating it suggests."""
 
     question: Question
-    result: grade.Grade
+    result: grading.Grade
     suggestion: int  # 1-4
 
 
@@ -72,7 +71,7 @@ class InterviewListener(Listener):
         self.text(turn.answer)
         self.turn_recorded(turn, question)
 
-    def answer_timed(self, question: Question, seconds: float, result: grade.Grade) -> None:
+    def answer_timed(self, question: Question, seconds: float, result: grading.Grade) -> None:
         """The answer is saved and graded (the grade is not shown until the feedback)."""
 
     def grade_noted(self, question: Question, note: str) -> None:
@@ -102,10 +101,10 @@ def run(
     """Interview every question of ``session`` not yet done, then ask the missing ratings."""
     answered = loop.begin(study, store, session, listener)
     step = _Interviewing(
-        study, store, session, listener, answered, time_up, grade.offline(study.bank)
+        study, store, session, listener, answered, time_up, grading.offline(study.bank)
     )
     # The grader loads its word lists while the learner reads and types the first answer.
-    listener.meanwhile(partial(grade.warm, study.bank))
+    listener.meanwhile(partial(grading.warm, study.bank))
     loop.walk(study, store, session, listener, answered, step)
     ratings(study, store, store.session(session.id), listener)
     return store.session(session.id)
@@ -121,7 +120,7 @@ class _Interviewing:
     listener: InterviewListener
     answered: dict[int, Turn]  # the questions asked so far, their turns
     time_up: Callable[[], bool]
-    grader: grade.OfflineGrader
+    grader: grading.OfflineGrader
     done: dict[int, InterviewAnswer] = field(default_factory=dict)  # the answers saved so far
     interview = True
 
@@ -160,7 +159,7 @@ class _Question:
     conversation: Conversation  # the main thread, the question's turn last
     question: Question
     listener: InterviewListener
-    grader: grade.OfflineGrader
+    grader: grading.OfflineGrader
 
     def interview(self, saved: InterviewAnswer | None, followups: int) -> None:
         session, question, store = self.session, self.question, self.store
@@ -211,7 +210,7 @@ class _Question:
         text = quizzing.read_attempt(self.store, self.session, self.question, self.listener)
         return text, time.monotonic() - started
 
-    def _graded(self, text: str) -> grade.Grade:
+    def _graded(self, text: str) -> grading.Grade:
         """``text`` graded against the question: a live side request, or the rubric."""
         messages = self.conversation.side(live_grade.grading_request(self.question, text))
         result = live_grade.judge(self.study.provider, self.grader, messages, self.question, text)
@@ -219,7 +218,7 @@ class _Question:
             self.listener.grade_noted(self.question, result.note)
         return result
 
-    def _probe(self, attempt: str, current: grade.Grade, target, n: int) -> ProbeRecord:
+    def _probe(self, attempt: str, current: grading.Grade, target, n: int) -> ProbeRecord:
         """The probe aimed at ``target``: the model's (a side request) or the rubric's."""
         question = self.question
         text, source, usage, latency = probing.offline_text(target), probing.RUBRIC, None, 0.0
@@ -261,8 +260,8 @@ class _Question:
         )
 
     def _answer(
-        self, probe: ProbeRecord, attempt: str, current: grade.Grade
-    ) -> tuple[ProbeRecord, grade.Grade]:
+        self, probe: ProbeRecord, attempt: str, current: grading.Grade
+    ) -> tuple[ProbeRecord, grading.Grade]:
         """The learner's answer to ``probe``, graded; the probe saved answered, the grade lifted."""
         text, seconds = self._listen()
         target = probing.Target(probe.point, "", probe.state_before, None)

@@ -27,8 +27,7 @@ from studybot.costs.cache.rules import resolve
 from studybot.costs.prices import Cost, Price
 from studybot.costs.strategy import Sent, Strategy
 from studybot.costs.whatif import measure
-from studybot.learn import grading as grade
-from studybot.learn import live_grade
+from studybot.learn import grading, live_grade
 from studybot.learn import probes as probing
 from studybot.study import prompt
 from studybot.study.conversation import Asked, requests
@@ -119,11 +118,13 @@ def _sent(prefix, parts, by_id, asked, followups: int) -> Iterator[Sent]:
 def _side(question: Question, attempt: str, followups: int) -> Sequence[tuple[str, str]]:
     """A question's side requests as a live run sends them: the answer's grading, then each
     probe and its grading."""
-    points = grade.reference_points(question)
-    result = grade.Grade(0.0, tuple(grade.PointResult(p, grade.MISSED) for p in points), "", "")
+    points = grading.reference_points(question)
+    result = grading.Grade(
+        0.0, tuple(grading.PointResult(p, grading.MISSED) for p in points), "", ""
+    )
     out = [("grading", live_grade.grading_request(question, attempt))]
     for n in range(1, min(followups, len(points)) + 1):
-        target = probing.Target(n, points[n - 1], grade.MISSED, None)
+        target = probing.Target(n, points[n - 1], grading.MISSED, None)
         out.append(("probe", probing.request(question, attempt, result, target)))
         out.append(("grading", live_grade.grading_request(question, f"{attempt}\n{attempt}")))
     return out
@@ -131,7 +132,7 @@ def _side(question: Question, attempt: str, followups: int) -> Sequence[tuple[st
 
 def _graded_reply(question: Question) -> str:
     """A grading reply's length: one entry per point with a short quote, and the advice."""
-    points = grade.reference_points(question)
+    points = grading.reference_points(question)
     entries = ", ".join(
         f'{{"n": {n}, "state": "partly", "evidence": "一二三四五六七八九十"}}'
         for n in range(1, len(points) + 1)

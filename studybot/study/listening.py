@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable
 
 from studybot.bank import Question
-from studybot.learn import grading as grade
+from studybot.learn import grading
 from studybot.storage.store import FollowUp, SegmentRecord, Turn
 
 NEXT, FOLLOW_UP, QUIT = "next", "follow-up", "quit"
@@ -65,13 +65,13 @@ class Listener:
 
     def turn_recorded(self, turn: Turn, question: Question) -> None: ...
 
-    def graded(self, question: Question, result: grade.Grade) -> None: ...
+    def graded(self, question: Question, result: grading.Grade) -> None: ...
 
-    def confirm_marks(self, question: Question, result: grade.Grade) -> grade.Grade | str:
+    def confirm_marks(self, question: Question, result: grading.Grade) -> grading.Grade | str:
         """The marks the learner confirms, starting from ``result`` (or ``QUIT``)."""
         return result
 
-    def rating_missing(self, question: Question, result: grade.Grade) -> None:
+    def rating_missing(self, question: Question, result: grading.Grade) -> None:
         """``question`` was graded in an earlier run that stopped before its rating."""
 
     def after_answer(self, question: Question, suggestion: int | None) -> Action:

@@ -216,10 +216,10 @@ def begin_review(
 
     None when nothing is left to serve today (``learn.review.serve``).
     """
-    from studybot.learn import review as reviews
+    from studybot.learn import review
     from studybot.study import selection, session
 
-    questions = reviews.serve(store, study.bank, study.key, study.settings, limit=limit)
+    questions = review.serve(store, study.bank, study.key, study.settings, limit=limit)
     if not questions:
         return None
     attended("review", answerer)

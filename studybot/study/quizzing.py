@@ -12,8 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from studybot.bank import Question
-from studybot.learn import grading as grade
-from studybot.learn import review
+from studybot.learn import grading, review
 from studybot.storage.store import GradeRecord, SessionRecord, Store
 from studybot.study import answers
 from studybot.study.listening import QUIT, AttemptInterrupted, Listener, Stopped
@@ -42,10 +41,10 @@ def confirm(
     session: SessionRecord,
     question: Question,
     record: GradeRecord,
-    shown: grade.Grade,
-    estimate: grade.Grade,
+    shown: grading.Grade,
+    estimate: grading.Grade,
     listener: Listener,
-) -> grade.Grade:
+) -> grading.Grade:
     """The marks the learner confirms from ``shown``; saved as the grade when they change any."""
     marks = listener.confirm_marks(question, shown)
     if isinstance(marks, str):  # QUIT
@@ -55,11 +54,11 @@ def confirm(
     return marks
 
 
-def states(result: grade.Grade) -> tuple[str, ...]:
+def states(result: grading.Grade) -> tuple[str, ...]:
     return tuple(p.state for p in result.points)
 
 
-def suggestion(result: grade.Grade | None) -> int:
+def suggestion(result: grading.Grade | None) -> int:
     """The rating Enter takes: from the confirmed grade (Again with any contradicted point)."""
     if result is None:
         return review.suggest_rating(None)
@@ -73,7 +72,7 @@ def rate(
     question: Question,
     rating: int,
     attempt: str | None,
-    result: grade.Grade | None,
+    result: grading.Grade | None,
     listener: Listener,
 ) -> None:
     scheduled = review.record_review(

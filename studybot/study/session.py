@@ -26,11 +26,9 @@ from studybot.bank.key import answer_text, has_answer
 from studybot.channel.config import Settings
 from studybot.costs import tokens
 from studybot.errors import BadInput, ContextOverflow
-from studybot.learn import grading as grade
-from studybot.learn import live_grade
+from studybot.learn import grading, live_grade
 from studybot.storage.store import SegmentRecord, SessionRecord, Store, Turn
-from studybot.study import answers, loop, prompt, quizzing, resuming
-from studybot.study import segments as plan
+from studybot.study import answers, loop, prompt, quizzing, resuming, segments
 from studybot.study.conversation import Conversation
 from studybot.study.listening import (  # noqa: F401 - the loop's vocabulary, named here too
     FOLLOW_UP,
@@ -149,14 +147,14 @@ def cut(
     prefix: str,
     settings: Settings,
     answers: Mapping[int, int] | int,
-) -> list[plan.Segment]:
+) -> list[segments.Segment]:
     """The segments a run cuts ``questions`` into (``studybot plan`` projects the same).
 
     ``answers`` are answer lengths in tokens: per question, or one figure.
     """
     question_tokens = {q.id: tokens.count(prompt.question_text(q)) for q in questions}
-    peak = plan.peak_projection(tokens.count(prefix), SUMMARY_RESERVE, question_tokens, answers)
-    return plan.segments(
+    peak = segments.peak_projection(tokens.count(prefix), SUMMARY_RESERVE, question_tokens, answers)
+    return segments.segments(
         questions,
         minimum=settings.segment_min,
         maximum=settings.segment_max,
@@ -212,7 +210,7 @@ def run(study: Study, store: Store, session: SessionRecord, listener: Listener) 
     if policy.grades:
         # The grader loads its word lists while the learner reads and types;
         # the first grade waits for the build only if it has not finished.
-        listener.meanwhile(partial(grade.warm, study.bank))
+        listener.meanwhile(partial(grading.warm, study.bank))
     step = _Answering(study, store, session, listener, policy, answered)
     step.warned = any(turn.usage_suspect for turn in answered.values())
     try:
@@ -273,7 +271,7 @@ class _Answering:
         conversation.answered(question, turn.answer)
         result = None
         if self.policy.grades:
-            result = _grade(step, attempt or "", grade.offline(study.bank))
+            result = _grade(step, attempt or "", grading.offline(study.bank))
         _after_answer(step, self.policy, attempt, result)
 
 
@@ -305,7 +303,7 @@ def _guarded(step: _Step) -> Messages:
     return messages
 
 
-def _grade(step: _Step, attempt: str, grader: grade.OfflineGrader) -> grade.Grade:
+def _grade(step: _Step, attempt: str, grader: grading.OfflineGrader) -> grading.Grade:
     """Grade the attempt, show it, and return the marks the learner confirms.
 
     The grader's estimate is saved first (a stop at the marks keeps it);
@@ -323,7 +321,7 @@ def _grade(step: _Step, attempt: str, grader: grade.OfflineGrader) -> grade.Grad
 
 
 def _after_answer(
-    step: _Step, policy: Policy, attempt: str | None, result: grade.Grade | None
+    step: _Step, policy: Policy, attempt: str | None, result: grading.Grade | None
 ) -> None:
     suggestion = quizzing.suggestion(result) if policy.rating_expected else None
     while True:

@@ -100,7 +100,7 @@ LINT_FALSE_ALARMS: dict[str, str] = {}  # "Q<id> point <n>" -> why the lint is w
 
 def test_the_rubric_lints_clean_but_for_one_character_words(shipped):
     from studybot.bank.findings import NOTE
-    from studybot.learn.lint import lint  # a wrong its own point says, a concept it lacks
+    from studybot.learn.rubric_lint import lint  # a wrong its own point says, a concept it lacks
 
     found = [f for f in lint(shipped) if f.level != NOTE]  # notes: one-character words
     assert [f for f in found if f"Q{f.question} point {f.point}" not in LINT_FALSE_ALARMS] == []

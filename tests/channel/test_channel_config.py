@@ -7,8 +7,7 @@ import json
 import pytest
 from openai_server import OpenAIServer
 
-from studybot.channel import checks as channel
-from studybot.channel import config
+from studybot.channel import checks, config
 from studybot.storage.store import Store
 
 KEY = "sk-codex-test-0123456789abcdef"
@@ -114,7 +113,7 @@ def test_config_show_masks_the_key(invoke, monkeypatch):
 
 def test_a_short_key_shows_no_characters_at_all(monkeypatch):
     monkeypatch.setenv("TAOTOKEN_API_KEY", "abc123")
-    facts = channel.key_facts(config.load())
+    facts = checks.key_facts(config.load())
     assert (facts.length, facts.starts) == (6, "")
 
 
@@ -153,7 +152,7 @@ def test_a_broken_codex_config_is_an_input_error(invoke, codex_home):
 )
 def test_base_url_lint(base_url, problem):
     settings = config.load({"base_url": base_url})
-    problems = [p.message for p in channel.lint_base_url(settings)]
+    problems = [p.message for p in checks.lint_base_url(settings)]
     if problem is None:
         assert problems == []
     else:
@@ -166,27 +165,27 @@ def test_base_url_lint(base_url, problem):
     ["YOUR_API_KEY", "your-api-key", "sk-xxx", "sk-...", "xxxxxxxx", "<key>", "$TAOTOKEN_API_KEY"],
 )
 def test_placeholder_keys(key):
-    [problem] = channel.lint_key("TAOTOKEN_API_KEY", key)
+    [problem] = checks.lint_key("TAOTOKEN_API_KEY", key)
     assert "placeholder" in problem.message and key not in problem.message + problem.hint
 
 
 @pytest.mark.parametrize("key", ["sk-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c", "tt-7QpX2mZr9LkW3vBn"])
 def test_real_looking_keys_pass(key):
-    assert channel.lint_key("TAOTOKEN_API_KEY", key) == []
+    assert checks.lint_key("TAOTOKEN_API_KEY", key) == []
 
 
 def test_lint_checks_key_and_model_only_when_a_key_is_set(monkeypatch):
     settings = config.load({"base_url": "https://taotoken.net/api/v1"})
-    assert [p.message for p in channel.lint(settings)] == [
+    assert [p.message for p in checks.lint(settings)] == [
         "base_url 'https://taotoken.net/api/v1' (from --base-url) ends in /v1"
     ]
     monkeypatch.setenv("TAOTOKEN_API_KEY", "YOUR_API_KEY")
-    assert len(channel.lint(settings)) == 3  # URL, key, and the missing model
+    assert len(checks.lint(settings)) == 3  # URL, key, and the missing model
 
 
 def test_check_names_the_count_of_further_problems(monkeypatch):
     monkeypatch.setenv("TAOTOKEN_API_KEY", "YOUR_API_KEY")
     with pytest.raises(config.ConfigError) as caught:
-        channel.check(config.load({"base_url": "https://taotoken.net/api/v1"}))
+        checks.check(config.load({"base_url": "https://taotoken.net/api/v1"}))
     assert "ends in /v1" in caught.value.message
     assert "2 more problem(s)" in caught.value.hint

@@ -151,11 +151,11 @@ def test_taotoken_never_receives_an_openai_key(invoke, monkeypatch):
     ],
 )
 def test_v1_is_fine_for_every_endpoint_but_taotoken(url, monkeypatch):
-    from studybot.channel import checks as channel
+    from studybot.channel import checks
 
     monkeypatch.setenv("TAOTOKEN_API_KEY", "sk-live-test-0123456789abcdef")
-    assert channel.lint(config.load({"base_url": url, "model": "m"})) == []
-    taotoken = channel.lint(config.load({"base_url": "https://taotoken.net/api/v1", "model": "m"}))
+    assert checks.lint(config.load({"base_url": url, "model": "m"})) == []
+    taotoken = checks.lint(config.load({"base_url": "https://taotoken.net/api/v1", "model": "m"}))
     assert "ends in /v1" in taotoken[0].message
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from studybot.costs.cache.blocks import BlockCache
+from studybot.costs.cache.paged import BlockCache
 from studybot.costs.cache.radix import RadixCache
 from studybot.costs.cache.replay import make, replay
 from studybot.costs.cache.rules import StepCache

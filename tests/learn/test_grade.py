@@ -12,8 +12,7 @@ from scripted import Scripted, learner_text, quiz
 from studybot import bank
 from studybot.bank import Question
 from studybot.channel.providers.json_modes import unbounded
-from studybot.learn import grading as grade
-from studybot.learn import live_grade
+from studybot.learn import grading, live_grade
 from studybot.storage.store import Store
 
 KEY = "sk-grade-test-0123456789abcdef"
@@ -41,7 +40,7 @@ OFF_TOPIC = {
 
 @pytest.fixture(scope="module")
 def grader():
-    return grade.offline(bank.load())
+    return grading.offline(bank.load())
 
 
 @pytest.mark.parametrize("question_id", sorted(PARAPHRASES))
@@ -52,9 +51,9 @@ def test_a_correct_chinese_paraphrase_earns_credit_and_off_topic_none(grader, qu
     assert good.score >= 0.4, [(p.state, p.point[:20]) for p in good.points]
     assert good.contradicted == 0
     assert off.score <= 0.1 and off.contradicted == 0
-    assert good.source == off.source == "offline" and good.grader == grade.RUBRIC
+    assert good.source == off.source == "offline" and good.grader == grading.RUBRIC
     assert good.total == len(question.key_points)
-    assert all(p.evidence for p in good.points if p.state != grade.MISSED)
+    assert all(p.evidence for p in good.points if p.state != grading.MISSED)
 
 
 def test_an_empty_attempt_scores_zero_and_says_so(grader):
@@ -84,13 +83,13 @@ def test_without_key_points_the_reference_answer_is_split_into_points(grader):
         question="KV 缓存为什么不存 Q？",
         reference="## 参考答案\n\n- 新 token 只用当前的 q。\n- 历史的 k 和 v 每步都要读。\n- 显存随长度线性增长。",
     )
-    assert grade.reference_points(question) == (
+    assert grading.reference_points(question) == (
         "新 token 只用当前的 q。",
         "历史的 k 和 v 每步都要读。",
         "显存随长度线性增长。",
     )
     estimate = grader.grade(question, "历史的 k 和 v 每步都要读，显存随长度线性增长")
-    assert estimate.covered == 2 and estimate.grader == grade.TERM_ESTIMATE
+    assert estimate.covered == 2 and estimate.grader == grading.TERM_ESTIMATE
     bare = Question(id=2, chapter=1, question="没有参考的题")
     assert grader.grade(bare, "随便写").score is None
 
@@ -102,14 +101,14 @@ def test_a_reference_with_fenced_code_is_graded_by_its_words_not_its_code_lines(
         question="FlashAttention 为什么快？",
         reference="分块放进 SRAM 计算，少读写 HBM。\n```\nfor each block of Q:\n    update m, l, O\n```",
     )
-    assert grade.reference_points(illustrated) == ("分块放进 SRAM 计算，少读写 HBM。",)
+    assert grading.reference_points(illustrated) == ("分块放进 SRAM 计算，少读写 HBM。",)
     code_only = Imported(
         id=4,
         chapter=1,
         question="手写 softmax",
         reference="```python\ne = x.exp()\ne / e.sum()\n```",
     )
-    assert grade.reference_points(code_only) == ("e = x.exp()\ne / e.sum()",)
+    assert grading.reference_points(code_only) == ("e = x.exp()\ne / e.sum()",)
 
 
 @pytest.mark.parametrize(
@@ -142,9 +141,9 @@ def test_one_mark_per_point_numbered_over_again_stands_in_the_order_asked():
     reply = marks((1, "covered", "分块"), (1, "missed", ""), (1, "partly", "SRAM"))
     results, _ = live_grade.parse(reply, ["a", "b", "c"])
     assert [(r.point, r.state, r.evidence) for r in results] == [
-        ("a", grade.COVERED, "分块"),
-        ("b", grade.MISSED, None),
-        ("c", grade.PARTLY, "SRAM"),
+        ("a", grading.COVERED, "分块"),
+        ("b", grading.MISSED, None),
+        ("c", grading.PARTLY, "SRAM"),
     ]
 
 
@@ -178,9 +177,9 @@ def test_a_well_formed_grading_reply_is_read_point_by_point():
         ["", "", "KV 缓存与 K/V 头数成正比"],
     )
     assert [(r.point, r.state, r.evidence) for r in results] == [
-        ("a", grade.COVERED, "切成 h 个头"),
-        ("b", grade.PARTLY, "各头独立"),
-        ("c", grade.CONTRADICTED, "KV 缓存和头数没有关系"),
+        ("a", grading.COVERED, "切成 h 个头"),
+        ("b", grading.PARTLY, "各头独立"),
+        ("c", grading.CONTRADICTED, "KV 缓存和头数没有关系"),
     ]
     assert results[2].key == "KV 缓存与 K/V 头数成正比" and advice == "补上 c"
 
@@ -188,7 +187,7 @@ def test_a_well_formed_grading_reply_is_read_point_by_point():
 def test_the_schema_asked_for_is_strict_and_names_every_state():
     schema = live_grade.schema(4)
     point = schema["properties"]["points"]["items"]
-    assert point["properties"]["state"]["enum"] == list(grade.STATES)
+    assert point["properties"]["state"]["enum"] == list(grading.STATES)
     assert schema["additionalProperties"] is False and point["additionalProperties"] is False
     assert sorted(point["required"]) == sorted(point["properties"])
 
@@ -392,14 +391,14 @@ def test_the_local_server_refuses_a_strict_schema_a_real_api_would_refuse():
 
 def test_the_advice_counts_missed_and_partly_apart_and_never_says_all_are_missing():
     """'6 of 6 not covered (4 partly)' read as nothing covered: say what each count is."""
-    P = grade.PointResult
-    partly = [P(f"p{n}", grade.PARTLY) for n in range(4)]
-    missed = [P("p4", grade.MISSED), P("p5", grade.MISSED)]
-    said = grade.advice([*partly, *missed], "我的作答")
+    P = grading.PointResult
+    partly = [P(f"p{n}", grading.PARTLY) for n in range(4)]
+    missed = [P("p4", grading.MISSED), P("p5", grading.MISSED)]
+    said = grading.advice([*partly, *missed], "我的作答")
     assert said.startswith("2 missed and 4 partly covered of 6; start with point 1: p0")
-    assert grade.advice([P("a", grade.COVERED), P("b", grade.MISSED)], "x").startswith(
+    assert grading.advice([P("a", grading.COVERED), P("b", grading.MISSED)], "x").startswith(
         "1 missed of 2; start with point 2"
     )
-    assert grade.advice([P("a", grade.PARTLY), P("b", grade.COVERED)], "x").startswith(
+    assert grading.advice([P("a", grading.PARTLY), P("b", grading.COVERED)], "x").startswith(
         "1 partly covered of 2;"
     )

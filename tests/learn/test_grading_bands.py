@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from studybot import bank
-from studybot.learn import grading as grade
-from studybot.learn import terms
+from studybot.learn import grading, terms
 
 ATTEMPTS = tomllib.loads(
     (Path(__file__).resolve().parents[1] / "data" / "grading" / "attempts.toml").read_text(
@@ -39,10 +38,10 @@ def _in_band(result, case, *, at_most_only: bool = False) -> None:
     states = {n: p.state for n, p in enumerate(result.points, start=1)}
     seen = {n: f"{p.state} {p.evidence or p.coverage}" for n, p in enumerate(result.points, 1)}
     assert result.score <= case.get("max_score", 1.0), seen
-    assert all(states[n] == grade.MISSED for n in case.get("misses", ())), seen
+    assert all(states[n] == grading.MISSED for n in case.get("misses", ())), seen
     if not at_most_only:
         assert case.get("min_score", 0.0) <= result.score, seen
-        assert all(states[n] != grade.MISSED for n in case.get("touches", ())), seen
+        assert all(states[n] != grading.MISSED for n in case.get("touches", ())), seen
 
 
 @pytest.mark.parametrize("case", ATTEMPTS, ids=_name)
@@ -50,15 +49,15 @@ def test_on_the_rubric_no_attempt_earns_more_than_its_band(shipped, case):
     # The rubric asks for what a point claims, so a short attempt in other words
     # may earn less than these bands (set for the term estimate) allow; never more.
     # How much it earns is pinned on the labelled sets (test_grading_eval.py).
-    result = grade.offline(shipped).grade(shipped.get(case["question"]), case["text"])
-    assert result.grader == grade.RUBRIC
+    result = grading.offline(shipped).grade(shipped.get(case["question"]), case["text"])
+    assert result.grader == grading.RUBRIC
     _in_band(result, case, at_most_only=True)
 
 
 @pytest.mark.parametrize("case", ATTEMPTS, ids=_name)
 def test_the_term_estimate_lands_each_attempt_in_its_band_too(unruled, case):
-    result = grade.offline(unruled).grade(unruled.get(case["question"]), case["text"])
-    assert result.grader == grade.TERM_ESTIMATE and result.source == grade.OFFLINE
+    result = grading.offline(unruled).grade(unruled.get(case["question"]), case["text"])
+    assert result.grader == grading.TERM_ESTIMATE and result.source == grading.OFFLINE
     _in_band(result, case)
 
 
@@ -73,17 +72,17 @@ def test_the_set_spans_chapters_and_kinds():
 
 def test_the_score_counts_a_partly_covered_point_half(shipped, unruled):
     for which in (shipped, unruled):
-        result = grade.offline(which).grade(which.get(23), "只存 K 和 V，Q 每步只用一次")
+        result = grading.offline(which).grade(which.get(23), "只存 K 和 V，Q 每步只用一次")
         credit = result.covered + 0.5 * result.partly
         assert result.partly >= 1 and result.score == round(credit / result.total, 3)
-    estimate = grade.offline(unruled).grade(unruled.get(23), "只存 K 和 V，Q 每步只用一次")
+    estimate = grading.offline(unruled).grade(unruled.get(23), "只存 K 和 V，Q 每步只用一次")
     assert all(p.coverage is not None and 0 <= p.coverage <= 1 for p in estimate.points)
 
 
 def test_restating_the_question_earns_nothing_and_says_so(shipped, unruled):
     for which in (shipped, unruled):
         question = which.get(5)
-        result = grade.offline(which).grade(question, question.question)
+        result = grading.offline(which).grade(question, question.question)
         assert result.score == 0 and result.partly == 0
         assert "restates the question" in result.advice
 

@@ -10,8 +10,7 @@ from studybot import bank
 from studybot.bank.selection import parse_numbers
 from studybot.errors import BadInput
 from studybot.learn import review
-from studybot.study import segments as plan
-from studybot.study import selection
+from studybot.study import segments, selection
 
 SHIPPED = bank.load()
 
@@ -110,7 +109,7 @@ def test_planner_cuts_non_contiguous_ids_along_chapters():
     chosen = selection.choose(
         SHIPPED, None, ids=(2, 4, 6, 7, 8, 21, 23, 25, 27, 30, 34, 36, 41, 43, 45, 46, 47)
     )
-    parts = plan.segments(chosen)
+    parts = segments.segments(chosen)
     assert [i for p in parts for i in p.question_ids] == ids(chosen)
     chapter = {q.id: q.chapter for q in chosen}
     assert [[chapter[i] for i in p.question_ids] for p in parts] == [

@@ -1,7 +1,7 @@
 """Reading a user's own question list into a Bank: Markdown, notebooks, CSV/TSV, JSON, JSONL.
 
 The file is read safely (``source``: a regular file, at most 200 MB, UTF-8),
-each reader (``markdown``, ``records``) turns it into ``Draft`` questions
+each reader (``markdown``, ``rows``) turns it into ``Draft`` questions
 that remember their place, plus the question-like lines it did not take and
 facts about the file (the key mapping used, keys not used); the shared step
 (``assemble``) reports repeats and chapters that come back, numbers the
@@ -23,11 +23,11 @@ from typing import Any
 
 from studybot.bank import bulk
 from studybot.bank.format import Bank, Question
-from studybot.bank.importer import decks, flashcards, markdown, records, selectors, source, steer
+from studybot.bank.importer import decks, flashcards, markdown, rows, selectors, source, steer
 from studybot.bank.importer.assemble import assemble
 from studybot.bank.importer.draft import LimitReached, Options, Parsed, Skipped
 from studybot.bank.importer.keys import field_of, parse_map
-from studybot.bank.importer.marks import reads_as_question
+from studybot.bank.importer.markers import reads_as_question
 from studybot.errors import BankError
 
 __all__ = [
@@ -71,10 +71,10 @@ LOOKED_FOR = {
 READERS: dict[str, Callable[[Path, str, Options], Parsed]] = {
     "markdown": markdown.read_markdown,
     "notebook": markdown.read_notebook,
-    "csv": records.read_csv,
-    "tsv": records.read_tsv,
-    "json": records.read_json,
-    "jsonl": records.read_jsonl,
+    "csv": rows.read_csv,
+    "tsv": rows.read_tsv,
+    "json": rows.read_json,
+    "jsonl": rows.read_jsonl,
     "crowdanki": decks.read_crowdanki,
 }
 _ASKING_LINE = re.compile(r"[?？]\s*$", re.MULTILINE)

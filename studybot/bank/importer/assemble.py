@@ -30,7 +30,7 @@ from studybot.bank.format import (
     normalise,
     parse_question,
 )
-from studybot.bank.importer import numbering as numbers
+from studybot.bank.importer import numbering
 from studybot.bank.importer.draft import CHAPTER, CJK, Draft, Parsed, chapter_number, strip_emphasis
 from studybot.bank.importer.metadata import leading_tags
 from studybot.bank.text import named
@@ -71,7 +71,7 @@ def assemble(path: Path, parsed: Parsed, name: str, force: bool) -> Assembled:
     drafts = _once(drafts, out.repeats)
     groups = _chapters(drafts, out.chapters)
     ordered = [d for _, members in groups for d in members]
-    out.numbering = numbers.number(ordered)
+    out.numbering = numbering.number(ordered)
     out.bank = _bank(path, parsed.title, name, groups)
     return out
 

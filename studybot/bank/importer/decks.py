@@ -33,7 +33,7 @@ from studybot.bank.importer import flashcards, source
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
 from studybot.bank.importer.htmltext import markdown_of
 from studybot.bank.importer.keys import field_of
-from studybot.bank.importer.marks import marker
+from studybot.bank.importer.markers import marker
 from studybot.errors import BankError
 
 COLLECTIONS = ("collection.anki21", "collection.anki2")  # the newest readable one first

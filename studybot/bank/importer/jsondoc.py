@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from studybot.bank.importer.keys import field_of
-from studybot.bank.importer.marks import reads_as_question
+from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.source import DECODER
 
 _WS = re.compile(r"[ \t\r\n]*")

@@ -4,7 +4,7 @@ Each line that holds text a reader sees is a ``Line``: a heading (its
 level), a list item's own first line (its depth: 1 for a top-level list),
 a paragraph line, a table row, an HTML line (``<summary>…</summary>``).
 Fenced code and HTML comments hold none. ``asks`` is the importer's own
-test of a line that reads like a question (``marks.reads_as_question``),
+test of a line that reads like a question (``markers.reads_as_question``),
 so the selectors, the preview's counts and the default reader agree on
 what an asking line is.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from studybot.bank.importer.blocks import Block, parse, plain, source_lines
 from studybot.bank.importer.draft import Parsed
-from studybot.bank.importer.marks import reads_as_question
+from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.notebook import front_matter, notebook_lines
 from studybot.bank.importer.tables import cells
 

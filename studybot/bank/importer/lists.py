@@ -15,7 +15,7 @@ import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import Draft
-from studybot.bank.importer.marks import (
+from studybot.bank.importer.markers import (
     DASH_ANSWER,
     INLINE_ANSWER,
     asks,

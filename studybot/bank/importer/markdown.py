@@ -1,7 +1,7 @@
 """Markdown files and Jupyter notebooks: questions, their answers and chapters.
 
 The block structure comes from markdown-it-py (``importer.blocks``); what
-makes text a question is that it asks (``importer.marks``), wherever it
+makes text a question is that it asks (``importer.markers``), wherever it
 sits, and its answer is what follows it until the next question at its
 level:
 
@@ -61,7 +61,7 @@ from studybot.bank.importer.lists import (
     over_questions,
     question_callout,
 )
-from studybot.bank.importer.marks import (
+from studybot.bank.importer.markers import (
     ANSWER_MARKER,
     HINT_LINE,
     NUMBER,

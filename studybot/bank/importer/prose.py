@@ -3,7 +3,7 @@
 A mixin of the Markdown reader (``importer.markdown._Reader``): a paragraph
 line with a marker starts a question, and so does a line that asks outside
 any answer; the lines after a question in its paragraph are its answer when
-they do not ask too (``importer.marks.split_answer``). In an interview
+they do not ask too (``importer.markers.split_answer``). In an interview
 write-up, ``问了：A；B；C`` gives one question each, ``问了 A、B，然后…`` each
 clause in front that asks, and ``手撕：…``/``场景题：…`` one task, never the
 answer of the question above;
@@ -17,7 +17,7 @@ import re
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.lists import follow_up
-from studybot.bank.importer.marks import (
+from studybot.bank.importer.markers import (
     BOLD_LEAD,
     INLINE_ANSWER,
     PARAGRAPH_NUMBER,

@@ -35,7 +35,7 @@ from studybot.bank.importer import keys
 from studybot.bank.importer.blocks import plain
 from studybot.bank.importer.draft import Draft, Parsed, Skipped
 from studybot.bank.importer.layout import Layout, Line, layout, row_cells, table_header
-from studybot.bank.importer.marks import clean, numbered
+from studybot.bank.importer.markers import clean, numbered
 from studybot.bank.importer.source import loads
 from studybot.errors import BadInput
 

@@ -28,7 +28,7 @@ from studybot.bank.importer.layout import (
     row_cells,
     table_header,
 )
-from studybot.bank.importer.marks import reads_as_question
+from studybot.bank.importer.markers import reads_as_question
 
 _MARGIN = 3  # asking lines (or non-asking questions) a suggestion must gain at least
 

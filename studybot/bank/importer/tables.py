@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from studybot.bank.importer import keys
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.draft import Parsed
-from studybot.bank.importer.marks import asks, clean, placeholder
+from studybot.bank.importer.markers import asks, clean, placeholder
 
 if TYPE_CHECKING:  # the reader hands itself in; no import cycle at run time
     from studybot.bank.importer.markdown import _Reader

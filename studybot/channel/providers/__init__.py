@@ -52,7 +52,7 @@ def choose(settings: Settings, bank: Bank, notify: Notify = quiet) -> tuple[Prov
 def _grader(settings: Settings, notify: Notify) -> Provider | None:
     """The provider of ``[grader]`` / ``--grader``; None without one, or when the answers are
     offline (the answer key's session is graded offline, as without a grader)."""
-    from studybot.channel import checks as channel
+    from studybot.channel import checks
     from studybot.channel.grader import grader_settings
     from studybot.errors import ConfigError
 
@@ -66,19 +66,19 @@ def _grader(settings: Settings, notify: Notify) -> Provider | None:
             hint=f"export {side.env_key}='…' (any value for a local server that needs no key), "
             "or set env_key in the grader's profile",
         )
-    channel.check(side)  # exit 2 on a known-bad URL or model, before any request
+    checks.check(side)  # exit 2 on a known-bad URL or model, before any request
     from studybot.channel.providers.openai_compat import OpenAICompatProvider
 
     return OpenAICompatProvider(side, notify=notify)
 
 
 def _answering(settings: Settings, bank: Bank, notify: Notify) -> tuple[Provider, str | None]:
-    from studybot.channel import checks as channel
+    from studybot.channel import checks
 
     if settings.live:
         from studybot.channel.providers.openai_compat import OpenAICompatProvider
 
-        channel.check(settings)  # exit 2 on a known-bad URL, key or model, before any request
+        checks.check(settings)  # exit 2 on a known-bad URL, key or model, before any request
         return OpenAICompatProvider(settings, notify=notify), None
     from studybot.channel.providers.offline import OfflineProvider
     from studybot.costs.cache.rules import resolve
@@ -86,10 +86,10 @@ def _answering(settings: Settings, bank: Bank, notify: Notify) -> tuple[Provider
     cache = resolve(None, settings).simulator()  # the same rule plan and show use
     provider = OfflineProvider(bank, delay=settings.offline_delay, cache=cache, notify=notify)
     if settings.offline:
-        where = channel.origin(settings, "offline")
+        where = checks.origin(settings, "offline")
         return provider, f"offline: answering from the bank's answer key ({where})"
     # The key alone is not enough: without a model ID the first live run stops.
     model = "" if settings.model else " and pass --model ID"
     # present but not live: the variable is empty
-    empty = " (it is set but empty)" if channel.key_facts(settings).present else ""
+    empty = " (it is set but empty)" if checks.key_facts(settings).present else ""
     return provider, OFFLINE_NOTICE.format(var=settings.env_key, empty=empty, model=model)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from studybot.costs.cache.blocks import BlockCache
+from studybot.costs.cache.paged import BlockCache
 from studybot.costs.cache.radix import RadixCache
 from studybot.costs.cache.rules import CacheRule
 from studybot.costs.cache.trace import load_trace

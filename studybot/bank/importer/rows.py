@@ -23,7 +23,7 @@ from typing import Any
 from studybot.bank.importer import flashcards, jsondoc
 from studybot.bank.importer import keys as fields
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
-from studybot.bank.importer.marks import reads_as_question
+from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.notes import without_note
 from studybot.bank.importer.source import SURROGATE, BigNumber, loads
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from studybot import bank
 from studybot.bank.findings import NOTE, WARNING, Finding, rubric_places
-from studybot.learn.lint import lint
+from studybot.learn.rubric_lint import lint
 
 BANK = """title = "lint"
 language = "zh-CN"

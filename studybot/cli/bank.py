@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from studybot.cli.bank_import import import_
-from studybot.cli.common import bank_option, echo, emit_json, json_option, stdout_console
+from studybot.cli.common import bank_option, emit_json, json_option, stdout_console
+from studybot.cli.render import echo
 from studybot.errors import FAILURE, USAGE, Reported
 
 
@@ -231,7 +232,7 @@ def validate(
             emit_json([from_problem(p).as_json() for p in checked])
         else:
             for problem in checked:
-                echo(problem, err=True)
+                echo(problem, wrap=False)
             click.echo(f"{len(checked)} problem(s) found.", err=True)
         raise Reported(USAGE)
     if as_json:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import click
 
-from studybot.cli.common import echo, emit_json, json_option
+from studybot.cli.common import emit_json, json_option
+from studybot.cli.render import echo
 
 
 @click.command("import")
@@ -114,7 +115,9 @@ def import_(
         if not as_json:
             echo(
                 f"Read with {' '.join(remembered)}, as when {name!r} was imported from it "
-                "(give --questions to read it otherwise)"
+                "(give --questions to read it otherwise)",
+                err=False,
+                wrap=False,
             )
     report = importer.inspect(
         file,

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from studybot.cli.common import CACHE_RULES, echo, emit_json, json_option, stdout_console
+from studybot.cli.common import CACHE_RULES, emit_json, json_option, stdout_console
+from studybot.cli.render import echo
 from studybot.errors import FAILURE, Reported
 from studybot.output.figures import percent
 
@@ -329,6 +330,6 @@ def _engine_tokens(record) -> None:
     from studybot.channel import config, engine
 
     settings = config.recorded_settings(record)
-    _, note = engine.attach(settings, lambda line: echo(line, err=True))
+    _, note = engine.attach(settings, lambda line: echo(line, wrap=False))
     if note:
-        echo(note, err=True)
+        echo(note, wrap=False)

@@ -36,13 +36,6 @@ def escaped_json(text: str) -> str:
     return _UNESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
-    """A line of text from a file or a server, without the control codes a terminal obeys."""
-    from studybot.cli.render import printable
-
-    click.echo(printable(text), err=err, nl=nl)
-
-
 def binary_to_stdout(fill: Callable[[Path], Any], *, what: str, hint: str) -> Any:
     """``-o -`` for a binary file: ``fill`` writes it to a temporary path, then it goes to stdout.
 

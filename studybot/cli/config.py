@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from studybot.cli.common import channel_options, echo, emit_json, grader_option, json_option
+from studybot.cli.common import channel_options, emit_json, grader_option, json_option
+from studybot.cli.render import echo
 from studybot.errors import clip, quoted
 
 CHANNEL_FIELDS = ("base_url", "model", "wire_api", "env_key", "offline")
@@ -58,7 +59,7 @@ def render(data: dict, fields: tuple[str, ...] | None = None) -> None:
     hang = " " * (width + 2)  # a long value or origin goes on under the value, never mid-word
 
     def line(text: str) -> None:
-        echo(fit(text, err=False, hang=hang))
+        echo(fit(text, err=False, hang=hang), err=False, wrap=False)
 
     for name in names:
         entry = settings[name]
@@ -73,8 +74,8 @@ def render(data: dict, fields: tuple[str, ...] | None = None) -> None:
     line(f"{'mode':<{width}}  {mode}{reason}")
     if fields is None:
         click.echo()
-        echo(f"studybot config: {_path(data['files']['studybot'])}")
-        echo(f"Codex config:    {_path(data['files']['codex'])}")
+        echo(f"studybot config: {_path(data['files']['studybot'])}", err=False, wrap=False)
+        echo(f"Codex config:    {_path(data['files']['codex'])}", err=False, wrap=False)
 
 
 def _path(path: str) -> str:

@@ -7,8 +7,7 @@ from contextlib import nullcontext
 import click
 
 from studybot.cli.common import channel_options, emit_json, json_option
-from studybot.cli.render import echo as wrapped
-from studybot.cli.render import fit, paint, printable
+from studybot.cli.render import echo, fit, paint, printable
 
 MARKS = {True: "ok", False: "FAIL", None: "--"}
 MEANINGS = {True: "ok", False: "error", None: "tokens"}
@@ -88,9 +87,9 @@ def doctor(probe: bool, as_json: bool, **flags) -> None:
         raise StudybotError(f"database check: {database.detail}", hint=database.hint)
     if result.ok:
         if not as_json:
-            wrapped(f"\nVerdict: {printable(result.text)}", err=False)
+            echo(f"\nVerdict: {printable(result.text)}", err=False)
             if result.hint:
-                wrapped(printable(result.hint[0].upper() + result.hint[1:]), err=False)
+                echo(printable(result.hint[0].upper() + result.hint[1:]), err=False)
         return
     if not as_json:
         click.echo("")

@@ -96,9 +96,10 @@ def export(session_id: str, fmt: str, output: Path | None, force: bool, with_sum
     text = exports.render(view, fmt)
     # On stdout, likely a terminal: no control codes (the file keeps them).
     if output is None or to_stdout:
-        from studybot.cli.common import echo, escaped_json
+        from studybot.cli.common import escaped_json
+        from studybot.cli.render import echo
 
-        echo(escaped_json(text) if fmt == "json" else text, nl=False)
+        echo(escaped_json(text) if fmt == "json" else text, nl=False, err=False, wrap=False)
     else:
         writing.write_file(output, lambda path: writing.write_text(path, text), force=force)
         click.echo(f"Wrote {output} ({number(len(text.splitlines()))} lines)", err=True)

@@ -58,9 +58,9 @@ def grade(question_id: int, text: str | None, bank_ref: str | None, as_json: boo
 
 def notice(line: str) -> None:
     """A provider's notice (a retry, a JSON mode it fell back to), on stderr."""
-    from studybot.cli.common import echo
+    from studybot.cli.render import echo
 
-    echo(line.strip("\n"), err=True)
+    echo(line.strip("\n"), wrap=False)
 
 
 def read_attempt(question_id: int) -> str:

@@ -10,7 +10,6 @@ from studybot.cli.common import (
     CACHE_RULES,
     bank_option,
     channel_options,
-    echo,
     emit_json,
     followups_option,
     json_option,
@@ -18,6 +17,7 @@ from studybot.cli.common import (
     selection_options,
 )
 from studybot.cli.plan_report import render_interview, render_projection
+from studybot.cli.render import echo
 from studybot.errors import clip
 
 
@@ -159,9 +159,9 @@ def plan(
     if settings.token_counter == "server":  # a live engine's tokenizer counts (never offline)
         from studybot.channel import engine
 
-        settings, note = engine.attach(settings, lambda line: echo(line, err=True))
+        settings, note = engine.attach(settings, lambda line: echo(line, wrap=False))
         if note:
-            echo(note, err=True)
+            echo(note, wrap=False)
     given = {
         "input": price_input,
         "cached_input": price_cached,
@@ -208,9 +208,7 @@ def plan(
         return
     render_projection(projection, chosen)
     if price is None:
-        from studybot.cli.render import echo as wrapped  # broken at word boundaries
-
-        wrapped(  # the model ID as configured: clipped, and without control characters
+        echo(  # broken at word boundaries; the model ID as configured: clipped, and without control characters
             "Hint: "
             + prices.NO_PRICES_HINT.format(model=clip(settings.model or "MODEL_ID"))
             + ", or pass --price-input/--price-cached/--price-output.",

@@ -7,7 +7,8 @@ terminal); for ``--mode interview`` its requests per kind and in all.
 
 from __future__ import annotations
 
-from studybot.cli.common import echo, emit_json, human_bytes, stdout_console
+from studybot.cli.common import emit_json, human_bytes, stdout_console
+from studybot.cli.render import echo
 
 CHART_ROWS = 40  # at most this many rows; longer ranges share a row per few questions
 BAR_CELLS = 24
@@ -57,7 +58,7 @@ def render_interview(p, as_json: bool, chosen: str, ids: list[int]) -> None:
     table.add_row("all", *(f"{v:,}" for v in total), style="bold")
     stdout_console().print(table)
     if cost is not None:
-        echo(f"cost: {cost.text()}")
+        echo(f"cost: {cost.text()}", err=False, wrap=False)
 
 
 def render_projection(p, chosen: str) -> None:

@@ -145,12 +145,23 @@ def fit(text: str, err: bool = True, hang: str = "") -> str:
     return "\n".join(wrap(text, cells, hang)) + text[len(text.rstrip(" ")) :]
 
 
-def echo(text: str = "", *, nl: bool = True, err: bool = True, meaning: str | None = None) -> None:
-    """A line (or a prompt, ``nl=False``) on stderr, wrapped at word boundaries on a terminal.
+def echo(
+    text: str = "",
+    *,
+    nl: bool = True,
+    err: bool = True,
+    meaning: str | None = None,
+    wrap: bool = True,
+) -> None:
+    """A line (or a prompt, ``nl=False``) on stderr unless ``err=False``, never with the
+    control codes a terminal obeys (a bank's, a file's or a model's text may carry them).
 
-    ``meaning`` colours it (``STYLES``) where colours are on.
+    On a terminal it is wrapped at word boundaries, unless ``wrap=False`` (a file's or a
+    server's text as it is, a line already fitted); ``meaning`` colours it (``STYLES``).
     """
-    shown = fit(printable(text), err)  # a bank's or a model's text may carry escape codes
+    shown = printable(text)
+    if wrap:
+        shown = fit(shown, err)
     click.echo(paint(shown, meaning) if meaning else shown, nl=nl, err=err)
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from studybot.cli.common import echo
+from studybot.cli.render import echo
 from studybot.errors import FAILURE, Reported
 
 if TYPE_CHECKING:  # loaded when a bank is checked, not at start-up
@@ -66,7 +66,7 @@ def print_findings(checked: Checked, notes: bool) -> None:
     warnings = [f for f in checked.findings if f.level != NOTE and report is None]
     styled = [f for f in checked.findings if f.level == NOTE]
     for finding in warnings + (styled if notes else []):
-        echo(finding.shown(), err=True)
+        echo(finding.shown(), wrap=False)
     if warnings:
         click.echo(f"{len(warnings)} rubric warning(s); they do not fail the bank.", err=True)
     if styled and not notes:
@@ -92,7 +92,7 @@ def self_test_report(checked: Checked) -> None:
         where = f"{place[0]}:{place[1]}" if place else f"Q{case.question}"
         where += f" point {case.point}" if case.point and not place else ""
         where += f" claim {case.claim}" if case.claim and not place else ""
-        echo(f"{where}: {case.kind}: {failure.got} — {' '.join(case.text.split())}", err=True)
+        echo(f"{where}: {case.kind}: {failure.got} — {' '.join(case.text.split())}", wrap=False)
     click.echo(f"self-test: {sum(counted.values())} cases, {len(failed)} failed")
     for line in selftest.summary(counted, failed):
         click.echo("  " + line)

@@ -45,7 +45,10 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
             continue
         located = []
         for phrase in attempt.phrases(n, alias):
-            parts = _parts(claim, attempt, n, side, phrase.first, phrase.spans)
+            # "不是原始网页，而是指令-回答对": the 而是 clause goes on with the subject before it,
+            # and its own words name no other claim's subject.
+            stating = phrase.spans if sign > 0 and _INSTEAD.match(clause.normal) else ()
+            parts = _parts(claim, attempt, n, side, phrase.first, phrase.spans, stating)
             if parts is None:
                 continue
             explicit = tuple(p for p in parts if p is not None)
@@ -121,6 +124,7 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
 
 
 _RESPECTIVELY = re.compile(r"分别|各自|respectively")
+_INSTEAD = re.compile(r"\s*(?:而是|而|rather|but rather|instead)\b|\s*(?:而是|而)")
 # A figure that numbers a list item ("1. …", "(3) …", "2、…") is no figure of the claim.
 _MARKER = re.compile(r"^\s*[(（]?#\s*(?:\.(?!\d)|[、)）:]|$)")
 # 越…越… and "the more …, the lower …" tie two things together: no word of it is reversed alone.
@@ -204,12 +208,13 @@ def _overlaps(one: Phrase, other: Phrase) -> bool:
     return one.first < other.last and other.first < one.last
 
 
-def _parts(claim: Claim, attempt: Attempt, n: int, side, near: int, avoid=()):
+def _parts(claim: Claim, attempt: Attempt, n: int, side, near: int, avoid=(), own=()):
     """The claim's subject and object in clause ``n`` near ``near`` (None: not there).
 
     The subject may be left out when the question names it and the object is
     said ("与头数无关", not about a rival side or another claim's subject), or
     when the clause that frames this one says it ("不用缓存时，每步都要重算").
+    ``own``: the words of the relation stating the claim, which name no rival subject.
     """
     obj = None
     if claim.object is not None:
@@ -224,11 +229,11 @@ def _parts(claim: Claim, attempt: Attempt, n: int, side, near: int, avoid=()):
     if subject is not None:
         return subject, obj
     implied = obj is not None and claim.implied and attempt.about(n, side)
-    if implied and not _rival(claim, attempt, n, obj):
+    if implied and not _rival(claim, attempt, n, obj, own):
         return None, obj
     if _framed(attempt, n) and next(attempt.words_of(n - 1, claim.subject), None) is not None:
         return None, obj
-    if _continues(claim, attempt, n) and not _rival(claim, attempt, n, obj):
+    if _continues(claim, attempt, n) and not _rival(claim, attempt, n, obj, own):
         return None, obj
     return None
 
@@ -275,13 +280,14 @@ def _framed(attempt: Attempt, n: int) -> bool:
     return bool(n) and attempt.sentence[n - 1] == attempt.sentence[n] and attempt.framing(n - 1)
 
 
-def _rival(claim: Claim, attempt: Attempt, n: int, obj: Phrase | None) -> bool:
-    """Whether clause ``n`` names another claim's subject (words not this claim's object).
+def _rival(claim: Claim, attempt: Attempt, n: int, obj: Phrase | None, avoid=()) -> bool:
+    """Whether clause ``n`` names another claim's subject (words not this claim's object,
+    nor its relation's, ``avoid``: "而是…指令-回答对" names no 回答 of another claim).
 
     "计算量也是 h 倍" is about compute: it cannot leave out "参数量" and say the
     parameter count grows.
     """
-    taken = obj.spans if obj is not None else ()
+    taken = (*(obj.spans if obj is not None else ()), *avoid)
     for rival in claim.rivals:
         for phrase in attempt.words_of(n, rival):
             if not any(a < d and c < b for a, b in phrase.spans for c, d in taken):

@@ -160,6 +160,13 @@ def test_not_less_than_is_at_least_and_not_only_is_no_denial(grader, shipped):
     assert grader.grade(prefix, "Prefix Tuning 只在输入层加前缀").points[1].state == CONTRADICTED
 
 
+def test_the_er_shi_clause_goes_on_with_the_subject_its_negated_clause_named(grader, shipped):
+    question = shipped.get(3)  # point 2: SFT trains on instruction → answer data
+    said = "SFT 用的不是原始网页，而是几万到百万级的指令-回答对。"
+    assert grader.grade(question, said).points[1].state in (COVERED, PARTLY)
+    assert grader.grade(question, "SFT 用的就是原始网页。").points[1].state != COVERED
+
+
 def test_a_comparison_said_with_yue_reads_as_one_said_with_geng(grader, shipped):
     question = shipped.get(160)  # point 3: larger reward models over-optimise more slowly
     wrong = grader.grade(question, "Gao 等发现奖励模型越大，过优化得越快")

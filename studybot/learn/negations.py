@@ -112,7 +112,8 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
             continue
         if first <= start < last:
             return True
-        if end <= first and where.joined[start:end].isascii() and _near(where, end, first):
+        english = end <= first and where.joined[start:end].isascii()
+        if english and _near(where, end, first) and not _new_predicate(where, end, first):
             return True  # English: "never silently drop it or default it to a class"
         if end <= first and _only_auxiliaries(where, end, first, through):
             # A chain of negations before the words: two cancel ("并不是不需要").
@@ -177,6 +178,18 @@ def _near(where: Clause, start: int, end: int) -> bool:
     """At most ``ENGLISH_REACH`` words between ``start`` and ``end``, and no dash or colon."""
     between = [where.joined[s:e] for s, e in where.tokens if s >= start and e <= end]
     return len(between) <= ENGLISH_REACH and not any(w in _STOPS for w in between)
+
+
+def _new_predicate(where: Clause, end: int, first: int) -> bool:
+    """Whether the words at ``first`` open a predicate of their own after "or"/"and": a verb
+    that agrees by itself ("the loss doesn't go down or blows up": it blows up)."""
+    between = where.text[where.at[end] : where.at[first]]
+    after = where.text[where.at[first] :]
+    return bool(_JOINED.search(between) and _FINITE.match(after))
+
+
+_JOINED = re.compile(r"\b(?:or|and)\s*$", re.IGNORECASE)
+_FINITE = re.compile(r"[a-z]+[^s]s\b", re.IGNORECASE)  # "blows", "goes"; not "loss", "is"
 
 
 # An English negation reaches no further than these: "needs no retraining and gives control".

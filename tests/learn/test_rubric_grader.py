@@ -167,6 +167,13 @@ def test_the_er_shi_clause_goes_on_with_the_subject_its_negated_clause_named(gra
     assert grader.grade(question, "SFT 用的就是原始网页。").points[1].state != COVERED
 
 
+def test_an_english_negation_stops_where_or_opens_a_verb_of_its_own(grader, shipped):
+    question = shipped.get(132)  # point 2: the loss does not fall, or diverges
+    said = "Symptoms of too high an LR: the training loss doesn't go down or blows up."
+    assert grader.grade(question, said).points[1].state in (COVERED, PARTLY)
+    assert grader.grade(question, "the loss never goes down").points[1].state in (COVERED, PARTLY)
+
+
 def test_a_comparison_said_with_yue_reads_as_one_said_with_geng(grader, shipped):
     question = shipped.get(160)  # point 3: larger reward models over-optimise more slowly
     wrong = grader.grade(question, "Gao 等发现奖励模型越大，过优化得越快")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from studybot.learn.words import AUXILIARIES, Clause
 
@@ -202,3 +203,24 @@ def _only_auxiliaries(where: Clause, start: int, end: int, through=()) -> bool:
         where.joined[s:e] in AUXILIARIES or any(a <= s and e <= b for a, b in through)
         for s, e in between
     )
+
+
+def scoped(found: list) -> list:
+    """Phrases of one alias in a clause, a negation of one reaching those it overlaps.
+
+    "单头并非只有一个注意力分布": 并非 negates 只有一个分布, and with it the
+    shorter 一个注意力分布 inside it; but the 不 inside "帮助不大" negates
+    nothing said after it ("帮助不大，只增加成本").
+    """
+    found = list(found)
+    negated = [p for p in found if p.negated]
+    if not negated:
+        return found
+    return [
+        replace(p, negated=True) if not p.negated and any(_overlaps(p, q) for q in negated) else p
+        for p in found
+    ]
+
+
+def _overlaps(one, other) -> bool:
+    return one.first < other.last and other.first < one.last

@@ -83,7 +83,14 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
                 continue  # "缓存里存的不是 Q": one bare word (缓存) is no claim that Q is cached
             if alias is claim.turned and any(_standard(clause, p) for p in explicit):
                 continue  # "UMAP 比 t-SNE 更快": t-SNE is what UMAP is compared with
-            found.append((-sign if phrase.negated else sign, phrase, parts))
+            said = -sign if phrase.negated else sign
+            if (
+                sign < 0
+                and parts[0] is not None
+                and clause.joined[: parts[0].first].endswith("不如")
+            ):
+                said = -said  # "用得不如 LoRA 多": the subject is what the other falls short of
+            found.append((said, phrase, parts))
     if claim.value is not None:
         for sign, phrase in _figures(claim, attempt, n, known, claim.relation is not None):
             parts = _parts(claim, attempt, n, side, phrase.first, phrase.spans)
@@ -182,30 +189,9 @@ def _aside(clause, phrase: Phrase, parts: Sequence[Phrase]) -> bool:
 
 
 def _scoped_with(located):
-    """``_scoped`` over (phrase, parts) pairs, the parts kept beside each phrase."""
-    scoped = _scoped([phrase for phrase, _ in located])
+    """``negations.scoped`` over (phrase, parts) pairs, the parts kept beside each phrase."""
+    scoped = negations.scoped([phrase for phrase, _ in located])
     return [(phrase, parts) for phrase, (_, parts) in zip(scoped, located, strict=True)]
-
-
-def _scoped(found) -> list[Phrase]:
-    """Phrases of one alias in a clause, a negation of one reaching those it overlaps.
-
-    "单头并非只有一个注意力分布": 并非 negates 只有一个分布, and with it the
-    shorter 一个注意力分布 inside it; but the 不 inside "帮助不大" negates
-    nothing said after it ("帮助不大，只增加成本").
-    """
-    found = list(found)
-    negated = [p for p in found if p.negated]
-    if not negated:
-        return found
-    return [
-        replace(p, negated=True) if not p.negated and any(_overlaps(p, q) for q in negated) else p
-        for p in found
-    ]
-
-
-def _overlaps(one: Phrase, other: Phrase) -> bool:
-    return one.first < other.last and other.first < one.last
 
 
 def _parts(claim: Claim, attempt: Attempt, n: int, side, near: int, avoid=(), own=()):

@@ -174,6 +174,13 @@ def test_an_english_negation_stops_where_or_opens_a_verb_of_its_own(grader, ship
     assert grader.grade(question, "the loss never goes down").points[1].state in (COVERED, PARTLY)
 
 
+def test_a_subject_after_buru_is_the_one_ahead(grader, shipped):
+    question = shipped.get(150)  # point 5: LoRA-style methods are used more in practice
+    said = "软提示这类方法在大模型实践里用得不如 LoRA 多。"
+    assert grader.grade(question, said).points[4].state != CONTRADICTED
+    assert grader.grade(question, "LoRA 用得不如软提示多。").points[4].state == CONTRADICTED
+
+
 def test_a_comparison_said_with_yue_reads_as_one_said_with_geng(grader, shipped):
     question = shipped.get(160)  # point 3: larger reward models over-optimise more slowly
     wrong = grader.grade(question, "Gao 等发现奖励模型越大，过优化得越快")

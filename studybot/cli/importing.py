@@ -174,12 +174,11 @@ def _steering(found: dict[str, Any], file: str, listed: set[str]) -> None:
             _say(f"  {_line_of(line['where'], file)}: {line['text']}", hang="      ")
     better = found["suggestion"]
     if better:
-        _say(
-            f"\nTry {better['option']}: {better['questions']} questions, "
+        counts = better.get("why") or (  # why: named for the file's sections, not asking lines
             f"{better['non_asking']} non-asking ({better['asking']} of "
-            f"{found['asking_lines']} asking lines)",
-            hang="  ",
+            f"{found['asking_lines']} asking lines)"
         )
+        _say(f"\nTry {better['option']}: {better['questions']} questions, {counts}", hang="  ")
         _command("  ", f"studybot bank import {shlex.quote(file)} {better['option']} --preview")
 
 

@@ -216,7 +216,8 @@ def _steer_hint(path: Path, text: str, kind: str, parsed: Parsed) -> str | None:
     if better is None:
         return None
     return (
-        f"try {better.option}: {better.questions} questions, {better.non_asking} non-asking "
+        f"try {better.option}: {better.questions} questions, "
+        f"{better.why or f'{better.non_asking} non-asking'} "
         f"(studybot bank import {shlex.quote(str(path))} {better.option} --preview)"
     )
 
@@ -305,6 +306,7 @@ def _steer_data(found: steer.Steer) -> dict[str, Any]:
             "questions": r.questions,
             "asking": r.asking,
             "non_asking": r.non_asking,
+            **({"why": r.why} if r.why else {}),
         }
 
     return {

@@ -9,12 +9,18 @@ section title taken as a question). A selector is named when it takes
 clearly more asking lines, or leaves out non-asking ones, than the
 reading previewed (at least ``_MARGIN`` lines, or 3% of its questions;
 ``_better`` says exactly when); ``lines`` only when nothing was taken.
+
+A file whose questions are headings that do not ask (``## Problem 3: 推理优化``
+with its answer below) gains nothing by that measure; ``_sections`` names
+``headings:N`` for it when the reading previewed takes headings nested in one
+another's answers and level N's headings hold the file's answers instead.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from studybot.bank.importer import selectors
@@ -41,6 +47,7 @@ class Reading:
     questions: int
     asking: int  # asking lines of the file taken as questions
     non_asking: int  # questions taken whose text does not ask
+    why: str = ""  # said instead of the asking counts when they are not why it is named
 
     @property
     def score(self) -> int:
@@ -91,7 +98,8 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         missed=missed,
         current=current,
         others=others,
-        better=_better(current, [r for r in others if r.option != option]),
+        better=_better(current, [r for r in others if r.option != option])
+        or _sections(out, parsed.drafts, others),
     )
 
 
@@ -180,3 +188,50 @@ def _better(current: Reading, others: list[Reading]) -> Reading | None:
     if best is None and current.questions == 0:
         best = next((r for r in others if r.option == "--questions lines" and r.asking), None)
     return best
+
+
+def _sections(out: Layout, drafts: list[Draft], others: tuple[Reading, ...]) -> Reading | None:
+    """``headings:N`` when the file reads as sections with their answers and the reading
+    previewed does not (a reading that takes nothing has ``--level``'s hint): most questions it
+    takes are headings, their sections hold under three quarters of the file's text (``#### 1.``
+    points of a ``## Problem 1`` taken, the problem left as a chapter), while level N (at least ``_MARGIN`` headings, none of them taken; the
+    shallowest such level) has an answer under nine in ten of its headings and holds four
+    fifths of the text."""
+    headings = [line for line in out.found if line.kind == "heading"]
+    taken = {draft.where for draft in drafts}
+    text = [line.index for line in out.found if line.kind != "heading"]
+    took = [h for h in headings if out.where(h.index) in taken]
+    if (
+        not took
+        or 2 * len(took) < len(drafts)
+        or 4 * len(_under(took, headings, text)) >= 3 * len(text)
+    ):
+        return None
+    for level in sorted({h.level for h in headings}):
+        at = [h for h in headings if h.level == level]
+        if len(at) < _MARGIN or any(h in took for h in at):
+            continue
+        held = _under(at, headings, text)
+        if 10 * len(set(held.values())) >= 9 * len(at) and 5 * len(held) >= 4 * len(text):
+            option = f"--questions headings:{level}"
+            reading = next((r for r in others if r.option == option), None)
+            why = (
+                f"{len(set(held.values()))} sections with an answer under level {level}'s headings"
+            )
+            return None if reading is None else replace(reading, why=why)
+    return None
+
+
+def _under(chosen: list[Line], headings: list[Line], text: list[int]) -> dict[int, int]:
+    """The text lines in the sections of the ``chosen`` headings, each with the line of the
+    (innermost) heading whose section holds it."""
+    ends = {h.index: h.level for h in headings}  # a section ends at a heading at its level or above
+    order = sorted(ends)
+    held: dict[int, int] = {}
+    for h in chosen:
+        k = bisect_right(order, h.index)
+        end = next((i for i in order[k:] if ends[i] <= h.level), 1 << 62)
+        lo, hi = bisect_right(text, h.index), bisect_right(text, end)
+        for i in text[lo:hi]:
+            held[i] = h.index
+    return held

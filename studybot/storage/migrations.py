@@ -337,6 +337,17 @@ def m010_interviews(db: Database) -> None:
     )
 
 
+# (table, column) m011 adds: what each kept row's thrown-away requests cost.
+DISCARDED_COLUMNS = (
+    ("turns", "discarded"),
+    ("followups", "discarded"),
+    ("grades", "discarded"),
+    ("segments", "summary_discarded"),
+    ("probes", "discarded"),
+    ("probes", "grade_discarded"),
+)
+
+
 @migration
 def m011_discarded_requests(db: Database) -> None:
     """Requests sent and thrown away (cut and asked again, failed and retried) count too.
@@ -345,12 +356,5 @@ def m011_discarded_requests(db: Database) -> None:
     "cached_tokens", "estimated"}`` beside the kept request's figures, null
     when nothing was thrown away (and in every row from before).
     """
-    for table, column in (
-        ("turns", "discarded"),
-        ("followups", "discarded"),
-        ("grades", "discarded"),
-        ("segments", "summary_discarded"),
-        ("probes", "discarded"),
-        ("probes", "grade_discarded"),
-    ):
+    for table, column in DISCARDED_COLUMNS:
         db.table(table).add_column(column, str)

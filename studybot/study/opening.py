@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -104,6 +104,10 @@ class Choice:
     ids: tuple[int, ...] = ()
     weak: int | None = None
 
+    def flags(self) -> dict[str, Any]:
+        """The choice as ``selection.choose`` and ``selection.kept`` both read it."""
+        return asdict(self)
+
 
 @dataclass(frozen=True)
 class Begun:
@@ -146,17 +150,7 @@ def chosen_questions(
 
     # Only --weak reads the review log; a home that has none has nothing rated yet.
     weak_from = Store.open() if choice.weak is not None and Store.exists() else None
-    questions = selection.choose(
-        bank,
-        weak_from,
-        first=choice.first,
-        last=choice.last,
-        chapters=choice.chapters,
-        tags=choice.tags,
-        ids=choice.ids,
-        weak=choice.weak,
-        bank_key=key,
-    )
+    questions = selection.choose(bank, weak_from, bank_key=key, **choice.flags())
     return questions, weak_from
 
 
@@ -184,15 +178,7 @@ def begin(
     from studybot.study import carry, selection, session
 
     questions, weak_from = chosen_questions(study.bank, choice, study.key)
-    chosen = selection.kept(
-        questions,
-        first=choice.first,
-        last=choice.last,
-        chapters=choice.chapters,
-        tags=choice.tags,
-        ids=choice.ids,
-        weak=choice.weak,
-    )
+    chosen = selection.kept(questions, **choice.flags())
     mode = mode or ("quiz" if quiz else "read")
     attended(mode, answerer)
     store = weak_from or Store.open()

@@ -119,14 +119,7 @@ def test_a_database_from_before_thrown_away_requests_were_kept_opens_and_migrate
     # The same file as a studybot before m011 left it: no such columns, no such migration.
     with sqlite3.connect(studybot_home / DB_NAME) as old:
         old.execute("delete from _migrations where name = 'm011_discarded_requests'")
-        for table, column in (
-            ("turns", "discarded"),
-            ("followups", "discarded"),
-            ("grades", "discarded"),
-            ("segments", "summary_discarded"),
-            ("probes", "discarded"),
-            ("probes", "grade_discarded"),
-        ):
+        for table, column in migrations.DISCARDED_COLUMNS:
             old.execute(f"alter table {table} drop column {column}")
     read = Store.open(write=False).view(1)  # a reader never migrates
     assert [t.discarded.requests for t in read.turns] == [0] * 6

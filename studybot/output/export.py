@@ -33,6 +33,11 @@ TURN_KEYS = (
 LIST_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s")
 
 
+def _span(first: int, last: int, mark: str = "Q") -> str:
+    """ "Q1–Q8", or "Q20" alone: a one-question span is no range."""
+    return f"{mark}{first}" if first == last else f"{mark}{first}–{mark}{last}"
+
+
 def session_summary(record: SessionRecord) -> dict[str, Any]:
     """One line of ``sessions --json``."""
     return {
@@ -220,7 +225,7 @@ def to_markdown(view: SessionView) -> str:
     """Notes a CommonMark renderer shows as written: HTML-like text visible, each summary once."""
     record = view.record
     lines = [
-        f"# {escape_html_like(record.bank_title)}：第 {record.first_question}–{record.last_question} 题",
+        f"# {escape_html_like(record.bank_title)}：第 {_span(record.first_question, record.last_question, '')} 题",
         "",
         f"- session {record.id} · {record.status} · {record.done}/{record.total} done"
         + (f" · {record.unrated} not rated yet" if record.unrated else ""),
@@ -231,7 +236,7 @@ def to_markdown(view: SessionView) -> str:
     cited = _sources(record.bank)
     shown: str | None = None  # the summary just printed, which the next segment starts from
     for segment in view.segments:
-        lines += [f"## Segment {segment.index + 1}: Q{segment.first_id}–Q{segment.last_id}", ""]
+        lines += [f"## Segment {segment.index + 1}: {_span(segment.first_id, segment.last_id)}", ""]
         if segment.summary_in and segment.summary_in != shown:
             lines += [
                 "> 上一段小结",

@@ -281,3 +281,11 @@ def test_a_contradicted_point_keeps_the_words_that_contradicted_it():
         "2. ⚠ 只缓存 K 和 V — 你写的：“Q 也要 &lt;缓存>”",
         "3. ✗ GQA 减少 KV 头",
     ]
+
+
+def test_a_one_question_session_is_named_by_its_question_not_a_range():
+    notes = export.to_markdown(view_studied(20, 20, mode="read"))
+    assert "：第 20 题" in notes.splitlines()[0] and "20–20" not in notes
+    assert "## Segment 1: Q20\n" in notes
+    wide = export.to_markdown(view_studied(1, 3, mode="read"))
+    assert "：第 1–3 题" in wide.splitlines()[0] and "## Segment 1: Q1–Q3" in wide

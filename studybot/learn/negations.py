@@ -70,6 +70,18 @@ def not_only(where: Clause, first: int) -> bool:
 
 
 _NOT_ONLY = re.compile(r"(?:不|并不|并非|不是|并不是)" + _LIMITER.pattern)
+_DENIER = re.compile(r"(?:不|并不|并非|不是|并不是)(?:是)?(?:的)?$")
+
+
+def only_denied(where: Clause, spans) -> bool:
+    """Whether words at ``spans`` are said as not the whole truth: "不只在输入层" is no "只在输入层"
+    and no "在输入层" either (a claim's own "only" denied, or a "not only" just before a word)."""
+    for start, end in spans:
+        if _LIMITER.fullmatch(where.joined[start:end]) and _DENIER.search(where.joined[:start]):
+            return True
+        if not_only(where, start):
+            return True
+    return False
 
 
 def _limits_elsewhere(where: Clause, end: int, found) -> bool:
@@ -90,8 +102,8 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
         return False
     first, last = found[0][0], max(e for _, e in found)
     groups = {where.group(s) for s, _ in found}
-    colon = where.joined.find(":", max(where.opening, 0))
-    scope = colon if colon >= 0 else len(where.joined)  # "并非处处占优：…" denies only the heading
+    # "并非处处占优：…" and "量也不是越多越好——几百条就够" deny only what comes before the mark.
+    scope = _scope_end(where, max(where.opening, 0))
     if 0 <= where.opening <= first < scope and not any(s < where.opening for s, _ in ignore):
         own = [n for n in where.negations if any(n[0] < e and n[1] > s for s, e in found)]
         opening = next((n for n in where.negations if n[1] == where.opening), None)
@@ -130,7 +142,14 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
 # "It is not …" denies the whole predicate after it in the clause, however long, up to a
 # colon or a word that adds another predicate ("且", "and").
 _COPULA_NEGATIONS = {"不是", "并不是", "而非"}
-_COORDINATED = re.compile(r":|且|同时|并且|而且|还|and")
+_COORDINATED = re.compile(r":|—|,|且|同时|并且|而且|还|and")  # "," only inside brackets
+_SCOPE_MARK = re.compile(r":|—|--")
+
+
+def _scope_end(where: Clause, start: int) -> int:
+    """Where a negation opening at ``start`` stops reaching: a colon or a dash, else the end."""
+    mark = _SCOPE_MARK.search(where.joined, start)
+    return mark.start() if mark else len(where.joined)
 
 
 COVERB_REACH = 8  # characters a negation reaches across a 把/被/随… phrase to its verb

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
 from dataclasses import replace
 
 from studybot.bank.rubric import Number
@@ -61,14 +60,14 @@ _TOKEN = {"token"}
 _POWER = r"\d+(?:\.\d+)?\s*[×x*]\s*10\^-?\d+|10\^-?\d+"
 _FIGURE = (
     r"(?<![a-z0-9_.\-@])(" + _POWER + r"|\d+(?:\.\d+)?e[-+]?\d+(?![a-z])|\d+(?:,\d{3})*(?:\.\d+)?"
-    r"|[零一二两三四五六七八九十百千]+)"
+    r"|[几数上]?[零一二两三四五六七八九十百千]+几?)"
 )
 _AFTER = r"(?![a-z0-9])"
 # A figure with no unit after it (no letter, sign or Chinese word; no more digits): "最长 512".
 # Digits only: a lone 一 is far more often "one of" (之一) than a figure. A unit after it
 # makes it no bare figure ("256 个 token", "3 epochs", "8B"); "2e-5 左右", "2e-5 for" stay bare.
 _UNIT_AFTER = (
-    r"[a-z%×]|\s*(?:[%×]|倍|个|维|层|头|字节|秒|分钟|小时|天|条|次|步|张|块|位|元|美元|万|亿|千|百"
+    r"[a-z%×]|\s*(?:[%×]|倍|个|维|层|头|字节|秒|分钟|小时|天|条|次|步|张|块|位|元|美元|万|亿|千|百|年|月|日|周"
     r"|(?:tokens?|epochs?|layers?|heads?|steps?|seconds?|secs?|bits?|bytes?|kib|mib|gib|[kmgt]b"
     r"|[bmkx]|times|percent|dims?)\b)"
 )
@@ -148,26 +147,26 @@ def located(
     if kind == "literal":
         unit = re.escape(_unit(number.unit))
         pattern = re.compile(_FIGURE + rf"\s*({unit})")
-        out = [(m.start(), (v,)) for m in pattern.finditer(text) for v in _values([m])]
+        out = [(m.start(), r) for m in pattern.finditer(text) for r in [_readings(m.group(1))] if r]
     else:
         for match in _PATTERNS[kind].finditer(text):
             groups = [g for g in match.groups() if g is not None]
             if kind == "times" and groups[0] == "×":
                 groups = groups[::-1]
-            value = _value(groups[0])
-            if value is None:
+            read = _readings(groups[0])
+            if not read:
                 continue
             unit = groups[1].lower() if len(groups) > 1 else ""
-            if kind == "bytes":
-                out.append((match.start(), tuple(value * f for f in _BYTES[unit])))
-            elif kind == "count":
-                out.append((match.start(), (value * _COUNTS[unit],)))
-            else:
-                out.append((match.start(), (value,)))
+            factors = (
+                _BYTES[unit] if kind == "bytes" else (_COUNTS[unit],) if kind == "count" else (1,)
+            )
+            out.append((match.start(), read.scaled(factors)))
     if bare and kind != "bare":
         taken = {start for start, _ in out}
         for match in _BARE.finditer(text):
             value = _value(match.group(1))
+            if _YEAR.fullmatch(match.group(1)):
+                continue  # "as of 2025": a year, not a figure left without its unit
             if value is not None and match.start() not in taken:
                 # In the claim's unit ("最长 512" tokens), or, for a count, the count itself
                 # ("5e9 token" against 50 亿).
@@ -176,6 +175,8 @@ def located(
         out.sort()
     return out
 
+
+_YEAR = re.compile(r"19[5-9]\d|20[0-3]\d")  # 1950–2039: 2048 is a size, 2025 a year
 
 # Units read off a claim's own sentence when the rubric gives it no value: "在单张 48 GB 显卡上"
 # states 48 GB of memory as surely as a value would. No bare figure: "Llama 3.1", "第 2 层".
@@ -239,16 +240,53 @@ def expected(number: Number) -> tuple[float, ...]:
 
 def matches(found: tuple[float, ...], number: Number) -> bool:
     """Whether a figure's values and the rubric's agree within its tolerance."""
+    if isinstance(found, Vague):
+        low, high = found
+        return any(
+            low * (1 - number.tolerance) <= b <= high * (1 + number.tolerance)
+            for b in expected(number)
+        )
     return any(
         abs(a - b) <= number.tolerance * abs(b) + 1e-9 for a in found for b in expected(number)
     )
 
 
-def _values(found: Iterable[re.Match[str]]) -> Iterable[float]:
-    for match in found:
-        value = _value(match.group(1))
-        if value is not None:
-            yield value
+class Vague(tuple):
+    """A figure said roughly ("几百", "十几", "上千"): the lowest and highest it can mean."""
+
+    def scaled(self, factors: tuple[float, ...]) -> Vague:
+        return Vague((self[0] * min(factors), self[1] * max(factors)))
+
+
+class _Exact(tuple):
+    def scaled(self, factors: tuple[float, ...]) -> _Exact:
+        return _Exact(v * f for v in self for f in factors)
+
+
+_VAGUE = re.compile(
+    r"^(?:([几数上])([十百千])|([一二三四五六七八九])?十几|([一二三四五六七八九])?([百千])几)$"
+)
+_VAGUE_PLACES = {"十": 10, "百": 100, "千": 1000}
+
+
+def _readings(text: str) -> tuple[float, ...]:
+    """A figure's values: one for a figure, the lowest and highest for a rough one (``Vague``)."""
+    value = _value(text)
+    if value is not None:
+        return _Exact((value,))
+    match = _VAGUE.match(text)
+    if match is None:
+        return ()
+    rough, place, tens, hundreds, big = match.groups()
+    if place:  # 几百 200–900, 数十 20–90, 上千 1000–9000
+        unit = _VAGUE_PLACES[place]
+        return Vague((unit if rough == "上" else 2 * unit, 9 * unit))
+    if big:  # 三百几 301–309 read loosely: 300–399
+        unit = _VAGUE_PLACES[big]
+        start = (_DIGITS[hundreds] if hundreds else 1) * unit
+        return Vague((start, start + unit - 1))
+    start = 10 * (_DIGITS[tens] if tens else 1)  # 十几 11–19, 二十几 21–29
+    return Vague((start + 1, start + 9))
 
 
 def _value(text: str) -> float | None:

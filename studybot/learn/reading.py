@@ -39,8 +39,10 @@ _FILLER = listed(
     "are and or for on as it be by with that this at from what why how ? ( ) - / , : ;"
 )
 # A clause that opens with one of these is the "if" part of a conditional: it asserts nothing.
+# A connective may come first: "而如果是有害数据，…", "but if …".
 _IF = re.compile(
-    r"^\s*(?:如果|假如|假设|假使|倘若|若是|若|要是|万一|(?:if|suppose|assuming|unless)\b)"
+    r"^\s*(?:(?:而|但|但是|不过|可是|and|but)\s*)?"
+    r"(?:如果|假如|假设|假使|倘若|若是|若|要是|万一|(?:if|suppose|assuming|unless)\b)"
 )
 # ... and so is a clause that ends like one: "模板和线上不一致的话，…".
 _IF_END = re.compile(r"的话\s*$")
@@ -182,7 +184,8 @@ class Attempt:
                     if not after:
                         break
                     spans.append(after[0])
-                if len(spans) == len(alternative) and spans[-1][1] - start <= allowed:
+                close = len(spans) == len(alternative) and spans[-1][1] - start <= allowed
+                if close and _one_phrase(clause, alternative, spans):
                     chains.append(tuple(spans))
             if chains:  # the tightest: "no loss and no gradient" says "no gradient" at its end
                 chosen = min(chains, key=lambda c: (c[-1][1] - c[0][0], -c[0][0]))
@@ -227,7 +230,9 @@ class Attempt:
         said: list[tuple[int, int]] = []
         total = 0
         for alias in aliases:
-            for phrase in self.words_of(n, alias):
+            # In any order, and in order, whose finds are tight: "给 bi-encoder" is said by
+            # "cross-encoder 给 bi-encoder 造数据" at its second encoder, not its first.
+            for phrase in (*self.words_of(n, alias), *self.phrases(n, alias)):
                 if phrase.negated or not self._close(phrase.spans):
                     continue
                 if _overlap(phrase.spans, spans):
@@ -248,6 +253,26 @@ class Attempt:
             clause = self.clauses[n]
             self._seen[key] = words.find(clause, word) if word in clause.joined else []
         return self._seen[key]
+
+
+_DIGIT = re.compile(r"\d")
+
+
+def _one_phrase(clause, alternative: tuple[str, ...], spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether words found in order make the alternative's phrase, not pieces of two.
+
+    A figure of the alternative is bound to the word before it: "s = 32" is not said
+    by "s = 40、β = 32". A negation of the alternative governs the word right after
+    it: "没有 参考模型" is not said by "并没有省掉参考模型", which is the opposite.
+    """
+    figure = any(_DIGIT.search(word) for word in alternative)
+    for word, (_, end), (start, _) in zip(alternative[:-1], spans[:-1], spans[1:], strict=True):
+        gap = clause.joined[end:start].strip()
+        if figure and _DIGIT.search(gap):
+            return False
+        if gap and word in words.NEGATIONS and gap not in words.AUXILIARIES:
+            return False
+    return True
 
 
 # A clause ending like these sets the scene for the next: "不用缓存时，…", "KV 缓存呢，…".

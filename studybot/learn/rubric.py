@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 
 from studybot.bank import Question
 from studybot.bank.rubric import Number, PointRubric
-from studybot.learn import numbers, words
+from studybot.learn import negations, numbers, words
 from studybot.learn.aliases import Alias
 from studybot.learn.claims import ABSENT, DENIED, MENTIONED, STATED, Claim, Said
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
@@ -90,13 +90,13 @@ def verdict(
     point: Point,
     attempt: Attempt,
     said: Sequence[Said],
-    right: Sequence[Alias] = (),
+    right: Sequence[Sequence[Alias]] = (),
     statements: Sequence[Said] = (),
 ) -> Verdict:
     """The state of ``point`` in ``attempt`` from what it does with each claim (``said``).
 
-    ``right``: every right alias of the question, which can explain a clause
-    holding a wrong claim's words; ``statements``: the question's claims
+    ``right``: the aliases of each claim of the question, one of which can
+    explain a clause holding a wrong claim's words; ``statements``: the question's claims
     stated, which keep a wrong claim of this point from firing in a clause
     stating one of this point's claims, or another with the same words.
     """
@@ -238,11 +238,13 @@ def _wrong(alias: Alias, point: Point, attempt: Attempt, right, said, statements
         for phrase in attempt.phrases(n, alias):
             if phrase.negated or attempt.quoted(n, phrase.spans):
                 continue
+            if negations.only_denied(attempt.clauses[n], phrase.spans):
+                continue  # "不只在输入层" denies the wrong "只在输入层"
             if any(s.clause == n and overlap_spans(phrase.spans, s.spans) for s in statements):
                 continue
             if not one_item(attempt.clauses[n], phrase.spans):
                 continue
-            if attempt.explained(n, phrase.spans, phrase.size, right):
+            if any(attempt.explained(n, phrase.spans, phrase.size, one) for one in right):
                 continue
             about = any(
                 next(attempt.words_of(n, part), None) for c in point.claims for part in c.parts
@@ -263,7 +265,7 @@ class Rubric:
     """A question's rubric, compiled: its points, every right alias, the sides it compares."""
 
     points: tuple[Point, ...]
-    right: tuple[Alias, ...]
+    right: tuple[tuple[Alias, ...], ...]  # per claim: a wrong is explained by one claim's words
     sides: Sides
     asked: Asked
     cutter: Lexicon  # the fixed words and this question's rubric words
@@ -292,7 +294,7 @@ class Rubric:
 def compile_rubric(question: Question) -> Rubric:
     cutter = words.lexicon().extended(alias_words(question))
     compiled = points(question, cutter)
-    right = tuple(alias for point in compiled for claim in point.claims for alias in claim.aliases)
+    right = tuple(claim.aliases for point in compiled for claim in point.claims)
     compared = sides(question.question, question.key_points)
     return Rubric(compiled, right, compared, Asked.of(question.question, cutter), cutter)
 

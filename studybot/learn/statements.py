@@ -105,6 +105,7 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
     found += _rival_statements(claim, attempt, n, side, known)
 
     out = []
+    negated: list = []  # the links of relations said negated (not of opposites said)
     for polarity, link, (subject, obj) in found:
         explicit = tuple(p for p in (subject, obj) if p is not None)
         if not explicit and not (_framed(attempt, n) or _continues(claim, attempt, n)):
@@ -120,14 +121,31 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
             # naming it is not enough ("它的长度不是固定的" may be about another memory)
         spans = tuple(sorted(set(link.spans).union(*(p.spans for p in explicit))))
         out.append((polarity, link.spans, spans))
+        if polarity < 0 and link.negated:
+            negated.append(link.spans)
     if any(p < 0 for p, _, _ in out):
         if any(p > 0 for p, _, _ in out) and _RESPECTIVELY.search(clause.normal):
             # "prefill 和 decode 分别是计算受限和访存受限": each side has its own.
             return [o for o in out if o[0] > 0]
+        stated = [o for o in out if o[0] > 0 and all(_apart(clause, o[1], d) for d in negated)]
+        if stated and len(negated) == sum(1 for o in out if o[0] < 0):
+            # The relation denied in one place and said in another, in brackets that hold
+            # both: "(并非从零初始化，通常拿奖励模型来初始化)" corrects itself.
+            return stated
         # The opposite said un-negated outweighs the relation in one clause: "随长度平方增长"
         # holds 随…增长 and 平方, and says the growth is quadratic.
         return [o for o in out if o[0] < 0]
     return out
+
+
+def _apart(clause, one, other) -> bool:
+    """Whether a comma (inside brackets: elsewhere it ends the clause) stands between two links."""
+    low, high = sorted((min(s for s, _ in one), min(s for s, _ in other)))
+    group = clause.group(low)
+    return any(
+        clause.joined[i] == "," and clause.group(i) == group and group == clause.group(high)
+        for i in range(low, high)
+    )
 
 
 _RESPECTIVELY = re.compile(r"分别|各自|respectively")
@@ -154,7 +172,8 @@ def _holds(attempt: Attempt, n: int, alias: Alias | None) -> bool:
 def _rival_statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list:
     """The claim's relation said of its rival subject ("小模型更坚持先验"): a denial of it.
 
-    Not where the clause names the claim's own subject too ("大模型和小模型都…").
+    Not where the clause names the claim's own subject too ("大模型和小模型都…"), nor
+    where the rival comes after the relation, as its object.
     """
     if claim.rival is None or claim.relation is None:
         return []
@@ -176,7 +195,9 @@ def _rival_statements(claim: Claim, attempt: Attempt, n: int, side, known) -> li
         return []
     out = []
     for polarity, link, _ in statements(rival, attempt, n, side, known):
-        if polarity > 0:
+        # A subject comes before what is said of it: "外推出大模型的 loss" is no statement
+        # about large models, whose loss is the object extrapolated.
+        if polarity > 0 and named.first < min(s for s, _ in link):
             phrase = Phrase(link, len(link), False)
             out.append((-1, phrase, (next(attempt.words_of(n, claim.rival), None), None)))
     return out
@@ -307,8 +328,11 @@ def _figures(claim: Claim, attempt: Attempt, n: int, known, needs_relation: bool
             return []  # the relation's own link carries a figure that needs it
         return [(1, Phrase(((right[0], right[0] + 1),), 1, False))]
     subject = next(attempt.words_of(n, claim.subject), None)
-    if subject is None:
+    # The subject may come from the clause before, which frames this one ("如果是有害数据，
+    # 几百条就能…"): the figure nearest the clause's start is then the one bound to it.
+    if subject is None and not (_framed(attempt, n) and _continues(claim, attempt, n)):
         return []
+    near = subject.first if subject is not None else 0
     # A figure said in the claim's unit is the one bound to it; bare ones only when none is;
     # never one inside the subject's own words ("每训练 1 万亿 token 约需 54 万 GPU 小时").
     named = [span for p in attempt.words_of(n, claim.subject) for span in p.spans]
@@ -319,7 +343,7 @@ def _figures(claim: Claim, attempt: Attempt, n: int, known, needs_relation: bool
         return []
     # A computation's result is what it says of the subject: "2 × 32 × 8 × 128 × 2 字节 = 64 KiB".
     result = [i for i in (said or free) if clause.joined[joined[i] - 1 : joined[i]] == "="]
-    bound = min(result or said or free, key=lambda i: abs(joined[i] - subject.first))
+    bound = min(result or said or free, key=lambda i: abs(joined[i] - near))
     values = found[bound][1]
     if numbers.matches(values, number) or known_figure(values, known):
         return []

@@ -289,6 +289,14 @@ def test_a_property_given_to_the_other_side_contradicts_the_point(grader, shippe
     assert right.contradicted == 0
 
 
+def test_two_roles_swapped_are_caught_though_each_word_belongs_to_some_claim(grader, shipped):
+    question = shipped.get(112)  # Qwen2.5-Omni: the Thinker writes text, the Talker speaks
+    said = "Qwen2.5-Omni 是 Thinker-Talker 结构，其中 Talker 负责生成文本回复，Thinker 再把它转成语音。"
+    right = "Qwen2.5-Omni 是 Thinker-Talker 结构，其中 Thinker 负责生成文本回复，Talker 再把它转成语音。"
+    assert grader.grade(question, said).points[4].state == CONTRADICTED
+    assert grader.grade(question, right).points[4].state != CONTRADICTED
+
+
 # -- graders, built once -------------------------------------------------------------------
 
 

@@ -1,0 +1,83 @@
+"""How far a word of an attempt reaches: figures said roughly or in a framed clause,
+negations that stop at a dash or a comma in brackets, a rival named as an object,
+and phrases whose words belong to two statements.
+
+Each case is a sentence a learner would write against the shipped bank's rubric;
+each rule turns one of them from a false ⚠ into a fair mark, or a missed error into ⚠.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from studybot.learn import grading
+from studybot.learn.marks import CONTRADICTED
+
+
+@pytest.fixture(scope="module")
+def grader(shipped):
+    return grading.offline(shipped)
+
+
+def state(grader, shipped, question: int, point: int, text: str) -> str:
+    return grader.grade(shipped.get(question), text).points[point - 1].state
+
+
+# -- figures ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, caught",
+    [
+        ("有害数据大约几百条就能破坏 GPT-3.5 Turbo 的安全对齐", True),  # 10 条, said roughly
+        ("如果用的是有害数据，几百条就能破坏它的安全对齐", True),  # the subject in the frame
+        ("但如果换成有害数据，上千条才能破坏它的安全对齐", True),  # a connective before 如果
+        ("如果用的是有害数据，十条就能破坏它的安全对齐", False),
+        ("有害数据十几条就能破坏 GPT-3.5 Turbo 的安全对齐", False),  # rough, and about right
+    ],
+)
+def test_a_rough_figure_is_a_range_and_a_frame_lends_its_subject(grader, shipped, text, caught):
+    said = state(grader, shipped, 164, 2, text)  # point 2: 10 条有害样本就能破坏对齐
+    assert (said == CONTRADICTED) is caught
+
+
+def test_a_year_is_no_figure_left_without_its_unit(grader, shipped):
+    text = "Using umap-learn as of 2025: n_components around 5-10 for clustering."
+    assert state(grader, shipped, 50, 3, text) != CONTRADICTED  # point 3: scales to millions
+
+
+def test_a_figure_belongs_to_the_word_before_it(grader, shipped):
+    # Q192 point 2's opposite is "s = 32"; here 32 is β's value.
+    text = "YaRN 高频不动、低频插值、中间平滑过渡，V3 的配置是 s = 40、β = 32、α = 1。"
+    assert state(grader, shipped, 192, 2, text) != CONTRADICTED
+
+
+# -- negations -------------------------------------------------------------------------------
+
+
+def test_a_negation_stops_at_a_dash(grader, shipped):
+    text = "YaRN 的做法并非一刀切——高频分量保持不变，低频才按倍数插值，中间平滑过渡。"
+    assert state(grader, shipped, 192, 2, text) != CONTRADICTED
+
+
+def test_a_negation_that_opens_a_phrase_governs_the_word_after_it(grader, shipped):
+    # "没有 参考模型" is an opposite of "KTO 仍需参考模型"; 没有 here governs 扔掉.
+    assert state(grader, shipped, 163, 4, "KTO 并没有扔掉参考模型。") != CONTRADICTED
+    assert state(grader, shipped, 163, 4, "KTO 没有参考模型。") == CONTRADICTED
+
+
+def test_a_correction_inside_brackets_states_the_claim(grader, shipped):
+    text = (
+        "PPO 要四个模型：策略、参考、奖励和价值模型（critic，不是随机初始化，"
+        "一般用奖励模型初始化，也参与训练）。"
+    )
+    assert state(grader, shipped, 159, 1, text) != CONTRADICTED
+
+
+# -- who the claim is about -------------------------------------------------------------------
+
+
+def test_a_rival_named_after_the_relation_is_its_object(grader, shipped):
+    # Q4 point 1: small runs predict the large model's loss; "大模型" is what is extrapolated.
+    text = "拟合出幂律曲线之后，就能外推出大模型大概能到多少 loss。"
+    assert state(grader, shipped, 4, 1, text) != CONTRADICTED

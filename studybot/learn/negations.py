@@ -93,8 +93,21 @@ def _limits_elsewhere(where: Clause, end: int, found) -> bool:
     return not any(s < stop and e > start for s, e in found)
 
 
-# A clause closed by one of these after a negation says it must be so: "不按通道量化不行".
-_MUST = re.compile(r"(?:不行|不成|不可以|不可)$")
+# "Not necessarily": it leaves the claim open, so it denies no claim of what can be.
+_HEDGES = {"不一定", "未必", "不见得", "不必然"}
+HEDGE_REACH = 2  # characters between a hedge and the words it is about ("不一定是固定的")
+
+
+def hedged(where: Clause, first: int) -> bool:
+    """Whether a "not necessarily" (不一定, 未必) stands just before offset ``first``."""
+    return any(
+        where.joined[s:e] in _HEDGES and 0 <= first - e <= HEDGE_REACH for s, e in where.negations
+    ) or bool(re.search(r"not necessarily\s*$", where.joined[:first]))
+
+
+# A clause closed by one of these after a negation says it must be so: "不按通道量化不行",
+# "没验证过的轨迹不要" (a bracket after it aside: "…丢掉（拒绝采样）").
+_MUST = re.compile(r"(?:不行|不成|不可以|不可|不要|丢掉|扔掉|丢弃|去掉|过滤掉)\s*(?:\([^()]*\))?$")
 
 
 def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), through=()) -> bool:

@@ -74,6 +74,12 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
         for phrase, parts in _scoped_with(located):
             if phrase.negated and sign < 0 and alias is not claim.core:
                 continue  # "并非常数" does not say it grows with n²: a negated opposite says nothing
+            if (
+                phrase.negated
+                and _POSSIBLE.search(claim.zh)
+                and negations.hedged(clause, phrase.first)
+            ):
+                continue  # "β 不一定固定" leaves open what "β 可以固定，也可以自适应" allows
             if alias is claim.turned and (
                 _holds(attempt, n, claim.relation) or _CORRELATIVE.search(clause.normal)
             ):
@@ -148,6 +154,8 @@ def _apart(clause, one, other) -> bool:
     )
 
 
+# A claim of what can be, or of either of two: "不一定" (not necessarily) denies none of it.
+_POSSIBLE = re.compile(r"可以|可能|也可|或者|或是|\bcan\b|\bmay\b|\beither\b")
 _RESPECTIVELY = re.compile(r"分别|各自|respectively")
 _INSTEAD = re.compile(r"\s*(?:而是|而|rather|but rather|instead)\b|\s*(?:而是|而)")
 # A figure that numbers a list item ("1. …", "(3) …", "2、…") is no figure of the claim.

@@ -81,3 +81,15 @@ def test_a_rival_named_after_the_relation_is_its_object(grader, shipped):
     # Q4 point 1: small runs predict the large model's loss; "大模型" is what is extrapolated.
     text = "拟合出幂律曲线之后，就能外推出大模型大概能到多少 loss。"
     assert state(grader, shipped, 4, 1, text) != CONTRADICTED
+
+
+def test_not_necessarily_leaves_open_what_can_be(grader, shipped):
+    # Q159 point 3: β can be fixed, or adaptive.
+    assert state(grader, shipped, 159, 3, "KL 系数 β 也未必固定，可以随训练调整。") != CONTRADICTED
+
+
+def test_a_negation_closed_by_throw_it_away_says_it_must_be_so(grader, shipped):
+    # Q175 point 2: the final answers are verified.
+    text = "采样出来的轨迹里，答案没验证过的一律丢掉（拒绝采样）。"
+    assert state(grader, shipped, 175, 2, text) != CONTRADICTED
+    assert state(grader, shipped, 175, 2, "答案不需要验证。") == CONTRADICTED

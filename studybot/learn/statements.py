@@ -146,6 +146,9 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
 
 def _apart(clause, one, other) -> bool:
     """Whether a comma (inside brackets: elsewhere it ends the clause) stands between two links."""
+    said = {clause.joined[s:e] for s, e in one}
+    if not said & {clause.joined[s:e] for s, e in other}:
+        return False  # a correction says the same verb again: "不是从零初始化，用奖励模型初始化"
     low, high = sorted((min(s for s, _ in one), min(s for s, _ in other)))
     group = clause.group(low)
     return any(

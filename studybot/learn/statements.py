@@ -35,6 +35,7 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
     """
     clause = attempt.clauses[n]
     found: list[tuple[int, Phrase, tuple[Phrase, ...]]] = []
+    cores: list = []  # the links said by a negated relation's core ("批内 负样本" of "不 利用 批内")
     for sign, alias in (
         (1, claim.relation),
         (-1, claim.opposite),
@@ -96,6 +97,8 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
                 and clause.joined[: parts[0].first].endswith("不如")
             ):
                 said = -said  # "用得不如 LoRA 多": the subject is what the other falls short of
+            if alias is claim.core:
+                cores.append(phrase.spans)
             found.append((said, phrase, parts))
     if claim.value is not None:
         for sign, phrase in _figures(claim, attempt, n, known, claim.relation is not None):
@@ -118,6 +121,8 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
             continue  # a relation alone states nothing: "线性", "自己的 softmax" are terms
         if not _linked(clause, link.spans, [p.spans for p in explicit]):
             continue  # "KV 缓存、线性增长": listed, not linked
+        if polarity < 0 and link.spans in cores and subject and _pronoun(clause, subject):
+            continue  # "它本质就是带批内负样本的 InfoNCE": "it" may be another loss
         if (
             polarity < 0
             and subject is None
@@ -142,6 +147,14 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
         # holds 随…增长 and 平方, and says the growth is quadratic.
         return [o for o in out if o[0] < 0]
     return out
+
+
+_PRONOUNS = frozenset(["它", "它们", "其", "该", "这", "这个", "此", "it", "its", "they", "this"])
+
+
+def _pronoun(clause, subject: Phrase) -> bool:
+    """Whether the subject is named only by a pronoun, which may point at anything."""
+    return all(clause.joined[s:e] in _PRONOUNS for s, e in subject.spans)
 
 
 def _apart(clause, one, other) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from markdown_it import MarkdownIt
 
 from studybot.bank.importer.admonitions import unboxed
+from studybot.bank.importer.draft import outside_code
 
 # bounded runs: a line of 100,000 "[" costs a linear scan, not a quadratic one
 _IMAGE = re.compile(r"!\[[^\]\n]{0,300}\]\([^)\n]{0,2000}\)")
@@ -331,10 +332,10 @@ def plain(raw: str) -> str:
         text = _LINK.sub(lambda m: m["text"], _IMAGE.sub("", text))
     if "][" in text:
         text = _REF_LINK.sub(lambda m: m["text"], text)
-    if "<" in text:
-        text = _HTML_TAG.sub("", text)
+    if "<" in text:  # "`<p>`" is code, shown as written
+        text = outside_code(text, lambda part: _HTML_TAG.sub("", part))
     if "*" in text or "_" in text or "~" in text:
-        text = _ITALIC.sub(r"\1", _EMPHASIS.sub("", text))
+        text = _ITALIC.sub(r"\1", outside_code(text, lambda part: _EMPHASIS.sub("", part)))
     return text.replace("\\", "").strip()
 
 

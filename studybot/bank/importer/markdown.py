@@ -22,7 +22,8 @@ level:
   after the question (``A：…``/``答：…``, or a line that does not ask), and
   the blocks nested under it. A list of several questions has no answer
   after it; a single numbered question does;
-- ``<details><summary>Q？</summary> answer </details>`` is a question;
+- ``<details><summary>Q？</summary> answer </details>`` is a question, and so is the
+  paragraph under ``### 题目`` in a ``## 第 3 题`` quiz section (``importer.sections``);
 - a table's cells under a question column (``问题``, ``Question``, or the
   column given by ``--map question=COLUMN``) are questions, the answer
   column their answers;
@@ -85,6 +86,7 @@ from studybot.bank.importer.markers import (
 from studybot.bank.importer.notebook import front_matter, notebook_lines
 from studybot.bank.importer.prose import ParagraphReading
 from studybot.bank.importer.resources import about_itself, faq, source_line, sources_last
+from studybot.bank.importer.sections import chapter_depth, labelled, question_level
 
 
 def read_markdown(path: Path, text: str, options: Options) -> Parsed:
@@ -111,7 +113,7 @@ class _Reader(ParagraphReading, ListReading):
         self.options = options
         self.out = Parsed()
         self.strong = self._has_markers(self.blocks)
-        self.level = options.level or _question_level(self.blocks)
+        self.level = options.level or question_level(self.blocks)
         self.listed: set[int] = set()  # id() of the drafts taken from list items
         self.loose: set[int] = set()  # id() of drafts started by a paragraph that asks
         self.after_list: Draft | None = None  # the last question of a list, for a "答：" below
@@ -120,7 +122,7 @@ class _Reader(ParagraphReading, ListReading):
         self._walk(self.blocks, ())
         if self.out.title is None:
             self.out.title = self.front_title
-        depth = _chapter_depth(self.out.drafts)
+        depth = chapter_depth(self.out.drafts)
         for draft in self.out.drafts:
             if len(draft.path) > depth:
                 line, draft.chapter = draft.path[depth]
@@ -204,6 +206,12 @@ class _Reader(ParagraphReading, ListReading):
             self._walk(inner[own:], path, in_meta)  # "### 1. …" under "## 目录" is no content
             return end
         if _NUMBER_ALONE.fullmatch(title):  # "## 3.": the question text is lost, said so
+            quiz = labelled(inner)  # "## 第 3 题" over "### 题目": the paragraph under it asks
+            if quiz is not None:
+                number = re.search(r"\d+", title)
+                draft = self._draft(quiz[0].start, number and number[0], quiz[1], path)
+                draft.blocks.extend(b for b in quiz[2] if not _navigation(b))
+                return end
             own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
             self._skip(block.start, block.raw.strip(), NO_TEXT + (BODY_LEFT if own else ""))
             self._walk(inner[own:], path)
@@ -358,22 +366,6 @@ _ANSWER_AFTER = re.compile(
 )
 
 
-def _question_level(blocks: list[Block]) -> int | None:
-    """The heading level that holds this file's questions: where most headings ask."""
-    counts: dict[int, int] = {}
-    for block in blocks:
-        if block.kind != "heading":
-            continue
-        title = clean(plain(block.raw))
-        if meta(title) or topic_title(title):
-            continue
-        if marker(block.raw, heading=True) or reads_as_question(numbered(title)[1]):
-            counts[block.level] = counts.get(block.level, 0) + 1
-    if not counts or max(counts.values()) < 2:
-        return None
-    return max(counts, key=lambda level: (counts[level], level))
-
-
 def _navigation(block: Block) -> bool:
     """``**[⬆ back to top](#contents)**``: a link within the page, no part of any answer."""
     if block.kind != "paragraph":
@@ -385,16 +377,6 @@ def _navigation(block: Block) -> bool:
 def _comment(lines: list[str], block: Block) -> bool:
     """An HTML comment on its own: a note to the author, not part of an answer."""
     return block.kind == "html" and source(lines, [block]).startswith("<!--")
-
-
-def _chapter_depth(drafts: list[Draft]) -> int:
-    """The outermost section level at which the questions fall into more than one section."""
-    deepest = max((len(d.path) for d in drafts), default=0)
-    for depth in range(deepest):
-        keys = {d.path[depth][1] if len(d.path) > depth else None for d in drafts}
-        if len(keys) > 1:
-            return depth
-    return 0
 
 
 __all__ = ["NUMBER", "read_markdown", "read_notebook"]

@@ -1,0 +1,74 @@
+"""Where a Markdown file's questions and chapters sit, from its sections.
+
+- the heading level that holds the questions: the level where most headings
+  ask (``question_level``);
+- the chapter: the outermost section level that tells questions apart
+  (``chapter_depth``);
+- a quiz section, ``## 第 3 题`` over ``### 题目`` (or ``### Question``): the
+  paragraph under that label is the question, what follows it in the
+  section (options, ``<details>`` answer, explanation) its answer
+  (``labelled``); the metadata above the label (``**类型：** 单选题``) is
+  neither.
+"""
+
+from __future__ import annotations
+
+import re
+
+from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.draft import Draft
+from studybot.bank.importer.markers import (
+    clean,
+    joined,
+    marker,
+    meta,
+    numbered,
+    reads_as_question,
+    topic_title,
+)
+
+# a heading that only says a question is below it
+_LABEL = re.compile(r"(?:题目|题干|问题|question|problem(?: statement)?)\s*[:：]?", re.IGNORECASE)
+
+
+def labelled(inner: list[Block]) -> tuple[Block, str, list[Block]] | None:
+    """In the section of a heading that is a number alone (``## 第 3 题``), the paragraph
+    under a ``### 题目`` label, its text, and the blocks after it (its answer)."""
+    at = next((j for j, b in enumerate(inner[:-1]) if _label_heading(b)), None)
+    if at is None or inner[at + 1].kind != "paragraph":
+        return None
+    asked = inner[at + 1]
+    rest = inner[at + 2 :]
+    while rest and rest[-1].kind == "hr":  # the rule before the next question
+        rest.pop()
+    return asked, clean(joined(asked.raw)), rest
+
+
+def _label_heading(block: Block) -> bool:
+    return block.kind == "heading" and bool(_LABEL.fullmatch(clean(plain(block.raw))))
+
+
+def question_level(blocks: list[Block]) -> int | None:
+    """The heading level that holds this file's questions: where most headings ask."""
+    counts: dict[int, int] = {}
+    for block in blocks:
+        if block.kind != "heading":
+            continue
+        title = clean(plain(block.raw))
+        if meta(title) or topic_title(title):
+            continue
+        if marker(block.raw, heading=True) or reads_as_question(numbered(title)[1]):
+            counts[block.level] = counts.get(block.level, 0) + 1
+    if not counts or max(counts.values()) < 2:
+        return None
+    return max(counts, key=lambda level: (counts[level], level))
+
+
+def chapter_depth(drafts: list[Draft]) -> int:
+    """The outermost section level at which the questions fall into more than one section."""
+    deepest = max((len(d.path) for d in drafts), default=0)
+    for depth in range(deepest):
+        keys = {d.path[depth][1] if len(d.path) > depth else None for d in drafts}
+        if len(keys) > 1:
+            return depth
+    return 0

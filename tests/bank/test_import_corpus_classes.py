@@ -1,0 +1,92 @@
+"""Failure classes a fifth batch of real public question files showed (issue 34).
+
+Each file here is written for the test, in the shape those files had: a
+quiz whose question sits under a ``### 题目`` label with its answer in
+``<details>``, inline code that looks like HTML, metadata sub-bullets under
+``- Question:`` items, and the rest named in each test.
+"""
+
+from __future__ import annotations
+
+from imported import questions, read
+
+_QUIZ = """# 第 2 章：作用域 - 练习
+
+**难度：** 🟢 x1 | 🟡 x1
+
+---
+
+## 第 1 题 🟢
+
+**类型：** 单选题
+**标签：** LEGB
+
+### 题目
+
+函数里读取一个只在模块顶层赋值的名字时，Python 在哪里找到它？
+
+**选项：**
+- A. 局部作用域
+- B. 全局作用域
+
+<details>
+<summary>查看答案</summary>
+
+### ✅ 正确答案：B
+
+### 📖 解析
+
+按 LEGB 顺序查找，最后在模块的全局作用域找到。
+
+</details>
+
+---
+
+## 第 2 题 🟡
+
+**类型：** 代码题
+
+### 题目
+
+以下代码中，`<module>` 里的 `__name__` 是什么？
+
+```python
+print(__name__)
+```
+
+<details>
+<summary>查看答案</summary>
+
+### ✅ 正确答案：`__main__`
+
+直接运行的脚本，模块名是 `__main__`。
+
+</details>
+"""
+
+
+def test_a_quiz_question_under_its_label_heading_is_taken_with_its_hidden_answer(tmp_path):
+    report = read(tmp_path, _QUIZ)
+    assert questions(report) == [
+        "函数里读取一个只在模块顶层赋值的名字时，Python 在哪里找到它？",
+        "以下代码中，`<module>` 里的 `__name__` 是什么？",
+    ]
+    first, second = report.bank.questions
+    assert "正确答案：B" in first.reference
+    assert "最后在模块的全局作用域找到" in first.reference
+    assert "单选题" not in first.reference  # the metadata above the label is no answer
+    assert "直接运行的脚本" in second.reference
+    assert not report.refused
+    assert [q.id for q in report.bank.questions] == [1, 2]
+
+
+def test_html_and_underscores_inside_inline_code_stay_as_written(tmp_path):
+    report = read(
+        tmp_path,
+        "1. Why does `<br>` need no closing tag, but `<p>` does?\n"
+        "2. What does `__init__` return, and why is **that** required?\n",
+    )
+    assert questions(report) == [
+        "Why does `<br>` need no closing tag, but `<p>` does?",
+        "What does `__init__` return, and why is that required?",
+    ]

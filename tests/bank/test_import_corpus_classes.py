@@ -90,3 +90,33 @@ def test_html_and_underscores_inside_inline_code_stay_as_written(tmp_path):
         "Why does `<br>` need no closing tag, but `<p>` does?",
         "What does `__init__` return, and why is that required?",
     ]
+
+
+def test_type_and_choices_sub_bullets_describe_a_question_and_are_not_its_answer(tmp_path):
+    report = read(
+        tmp_path,
+        "Format:\n"
+        "Question: ...\n"
+        "Type: Multiple Choice, Free Response\n\n"
+        "# Unit 1\n\n"
+        "- Question: Which shell command lists the files of a folder?\n"
+        "  - Type: Multiple Choice (Single Correct Answer)\n"
+        "  - Choices: ls; cd; pwd; rm\n\n"
+        "- Question: Which of the following are valid Git subcommands?\n"
+        "  - Type: Multiple Choice (Multiple Correct Answers).\n"
+        "    Choices: add, push, teleport, commit\n\n"
+        "- Question: How do you undo the last commit but keep its changes?\n"
+        "  - Type: Free Response\n"
+        "  - Choices : reset --soft, revert, checkout?\n",
+    )
+    assert questions(report) == [
+        "Which shell command lists the files of a folder?",
+        "Which of the following are valid Git subcommands?",
+        "How do you undo the last commit but keep its changes?",
+    ]
+    first, second, third = report.bank.questions
+    assert all(q.reference is None and not q.key_points for q in report.bank.questions)
+    assert "type:multiple-choice-(single-correct-answer)" in first.tags
+    assert first.hint == "Choices: ls; cd; pwd; rm"
+    assert second.hint == "Choices: add, push, teleport, commit"
+    assert third.tags == ("type:free-response",)

@@ -30,6 +30,7 @@ from studybot.bank.importer.markers import (
     split_answer,
     topic_title,
 )
+from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import callout_asks
 
 
@@ -116,7 +117,11 @@ class ListReading:
         last = owner = draft
         for child in rest:
             found = follow_up(child.raw.split("\n")[0]) if child.kind == "paragraph" else None
-            if child.is_list and any(asks_inside([c]) for c in items(child)):
+            about = described(_lines_of(child)) if child.is_list and owner is draft else None
+            if about is not None:  # "- Type: Multiple Choice", "- Choices: a; b": no answer
+                draft.tags.extend(about[0])
+                draft.hint = draft.hint or (about[1] and f"Choices: {about[1]}")
+            elif child.is_list and any(asks_inside([c]) for c in items(child)):
                 last = self._mixed(child, draft, path)
             elif found is not None:  # "a) Where would you put it, and why?" under the item
                 last = owner = self._draft(child.start, None, clean(found[1]), path)
@@ -171,6 +176,16 @@ def _marked_or_asking(block: Block) -> bool:
         return True
     texts = _first_lines(block)
     return bool(texts) and 2 * sum(1 for t in texts if asks(clean(t))) > len(texts)
+
+
+def _lines_of(block: Block) -> list[str]:
+    """Every line of a list's items, when each item is one paragraph (else one empty line)."""
+    found = []
+    for item in items(block):
+        if len(item.children) != 1 or item.children[0].kind != "paragraph":
+            return [""]
+        found += item.children[0].raw.split("\n")
+    return found
 
 
 def _first_lines(block: Block) -> list[str]:

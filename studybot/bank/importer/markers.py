@@ -74,6 +74,7 @@ PARAGRAPH_NUMBER = re.compile(
     rf"^(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*|{_BIG})\s*(?:[:：、．)）]|\.(?!\d))\s*)"
     r"(?P<text>\S.*)$"
 )
+_ELLIPSIS = re.compile(r"\s*(?:\.{2,}|…+)\s*")
 _CN_DIGITS = {c: n for n, c in enumerate("零一二三四五六七八九", start=0)}
 HINT_LINE = re.compile(r"^(?:提示|hint)\s*[:：]\s*(?P<text>.+)$", re.IGNORECASE | re.DOTALL)
 _INLINE_HINT = re.compile(r"[（(【\[]\s*(?:提示|hint)\s*[:：].*?[）)】\]]\s*$", re.IGNORECASE)
@@ -250,8 +251,8 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
     if match and (heading or bold or match["sep"] or match["n2"] or asking):
         return match["n"] or match["n2"], match["text"].strip()
     bare = BARE_MARKER.match(text)
-    if bare and not heading:
-        return None, bare["text"].strip()
+    if bare and not heading and not _ELLIPSIS.fullmatch(bare["text"]):  # "Question: ..." shows
+        return None, bare["text"].strip()  # a format, not a question
     lead = BOLD_LEAD.match(raw_line) if bold else None
     if lead and lead["rest"] and asks(plain(lead["q"])):  # "**1. Q？** its answer"
         found = NUMBER.match(plain(lead["q"]))

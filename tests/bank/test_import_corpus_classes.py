@@ -120,3 +120,37 @@ def test_type_and_choices_sub_bullets_describe_a_question_and_are_not_its_answer
     assert first.hint == "Choices: ls; cd; pwd; rm"
     assert second.hint == "Choices: add, push, teleport, commit"
     assert third.tags == ("type:free-response",)
+
+
+def test_a_solution_label_with_nothing_under_it_is_no_answer(tmp_path):
+    report = read(
+        tmp_path,
+        "**1. What is a hash collision?**\n\n"
+        "*solution*\n\n"
+        "Two keys that map to the same bucket.\n\n"
+        "**2. Why does a B-tree suit disks?**\n\n"
+        "*Solution*\n\n"
+        "**3. What does an index cost on writes?**\n\n"
+        "**Answer:**\n",
+    )
+    first, second, third = report.bank.questions
+    assert "Two keys that map to the same bucket." in first.reference
+    assert second.reference is None and third.reference is None
+
+
+def test_a_bold_numbered_line_that_continues_the_numbering_is_the_next_question(tmp_path):
+    report = read(
+        tmp_path,
+        "**1. What is overfitting?**\n\n"
+        "Fitting the noise of the training set.\n\n"
+        "**2. Name a model that rarely overfits with more trees.**\n\n"
+        "A random forest.\n\n"
+        "**3. Pick a metric for a ranking task and justify it.**\n\n"
+        "NDCG: it weighs the top of the list.\n",
+    )
+    assert questions(report) == [
+        "What is overfitting?",
+        "Name a model that rarely overfits with more trees.",
+        "Pick a metric for a ranking task and justify it.",
+    ]
+    assert report.bank.questions[1].reference == "A random forest."

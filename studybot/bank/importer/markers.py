@@ -74,7 +74,6 @@ PARAGRAPH_NUMBER = re.compile(
     rf"^(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*|{_BIG})\s*(?:[:：、．)）]|\.(?!\d))\s*)"
     r"(?P<text>\S.*)$"
 )
-_ELLIPSIS = re.compile(r"\s*(?:\.{2,}|…+)\s*")
 _CN_DIGITS = {c: n for n, c in enumerate("零一二三四五六七八九", start=0)}
 HINT_LINE = re.compile(r"^(?:提示|hint)\s*[:：]\s*(?P<text>.+)$", re.IGNORECASE | re.DOTALL)
 _INLINE_HINT = re.compile(r"[（(【\[]\s*(?:提示|hint)\s*[:：].*?[）)】\]]\s*$", re.IGNORECASE)
@@ -215,13 +214,15 @@ def reads_as_question(text: str) -> bool:
     return bool(_EN_START.match(body)) and len(body.split()) >= 2
 
 
-_PLACEHOLDER = re.compile(
-    r"[_*\s]*(?:TODO|TBD|待补充|待完善|待更新|coming soon)\b.{0,80}", re.IGNORECASE | re.DOTALL
+_PLACEHOLDER = re.compile(  # also a label with nothing under it: "*solution*", "**答案：**"
+    r"[_*\s]*(?:(?:TODO|TBD|待补充|待完善|待更新|coming soon)\b.{0,80}"
+    r"|(?:solution|answer|ans|答案|解答|参考答案)[_*\s:：]*|\.{2,}|…+)",
+    re.I | re.S,
 )
 
 
 def placeholder(answer: str) -> bool:
-    """``_TODO: add answer_``, ``待补充``: an answer still to be written."""
+    """``_TODO: add answer_``, ``待补充``, ``*solution*`` alone: an answer still to be written."""
     return bool(_PLACEHOLDER.fullmatch(answer))
 
 
@@ -251,7 +252,7 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
     if match and (heading or bold or match["sep"] or match["n2"] or asking):
         return match["n"] or match["n2"], match["text"].strip()
     bare = BARE_MARKER.match(text)
-    if bare and not heading and not _ELLIPSIS.fullmatch(bare["text"]):  # "Question: ..." shows
+    if bare and not heading and not _PLACEHOLDER.fullmatch(bare["text"]):  # "Question: ..." shows
         return None, bare["text"].strip()  # a format, not a question
     lead = BOLD_LEAD.match(raw_line) if bold else None
     if lead and lead["rest"] and asks(plain(lead["q"])):  # "**1. Q？** its answer"

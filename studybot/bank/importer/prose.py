@@ -64,7 +64,10 @@ class ParagraphReading:
         for k, raw_line in enumerate(raw_lines):
             found = marker(raw_line)
             number = PARAGRAPH_NUMBER.match(plain(raw_line)) if found is None else None
-            if number and (self.strong or number["p"] or number["c"]):
+            bold = raw_line.startswith("**") and raw_line.rstrip().endswith("**")
+            if number and bold and self._next_number(number_of(number)):
+                pass  # "**56. Name an example …**" after question 55: the next question
+            elif number and (self.strong or number["p"] or number["c"]):
                 # with markers in the file, or "（1）首先…" inside an answer: only a line that asks
                 alone = len(raw_lines) == 1 or not self.strong
                 if not (alone and reads_as_question(number["text"])):

@@ -154,3 +154,20 @@ def test_a_bold_numbered_line_that_continues_the_numbering_is_the_next_question(
         "Pick a metric for a ranking task and justify it.",
     ]
     assert report.bank.questions[1].reference == "A random forest."
+
+
+def test_a_bracketed_topic_stays_in_the_question_and_a_number_before_it_is_its_label(tmp_path):
+    report = read(
+        tmp_path,
+        "# 词向量\n\n"
+        "- 一、词向量篇\n"
+        "    - 1.1 【演变史】one-hot 有什么问题？\n"
+        "    - 1.2【演变史】word2vec 有什么问题？\n"
+        "    - 1.3【字节】GloVe 和 word2vec 的区别？\n",
+    )
+    assert questions(report) == [
+        "【演变史】one-hot 有什么问题？",
+        "【演变史】word2vec 有什么问题？",
+        "GloVe 和 word2vec 的区别？",  # where it was asked is a note, not the question
+    ]
+    assert [q.label for q in report.bank.questions] == ["1.1", "1.2", "1.3"]

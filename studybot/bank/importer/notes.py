@@ -72,7 +72,7 @@ def without_note(text: str) -> str:
     lead = _LEAD_NOTE.match(text)
     if lead and lead.end() < len(text):
         inside = lead["square"] or lead["round"]
-        if (lead["square"] or _NOTE_WORDS.search(inside)) and "://" not in inside:
+        if _NOTE_WORDS.search(inside) and "://" not in inside:  # "【演变史】…" is a topic
             text = text[lead.end() :]
     while True:
         if not text.rstrip().rstrip("？?").rstrip().endswith(_CLOSING):

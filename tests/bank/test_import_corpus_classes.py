@@ -171,3 +171,27 @@ def test_a_bracketed_topic_stays_in_the_question_and_a_number_before_it_is_its_l
         "GloVe 和 word2vec 的区别？",  # where it was asked is a note, not the question
     ]
     assert [q.label for q in report.bank.questions] == ["1.1", "1.2", "1.3"]
+
+
+def test_one_marked_line_in_a_write_up_does_not_turn_its_numbered_items_into_answers(tmp_path):
+    report = read(
+        tmp_path,
+        "# My data science interviews\n\n"
+        "## Statistics round\n\n"
+        "1. Differences between bagging and boosting:\n"
+        "   Bagging averages, boosting corrects.\n"
+        "2. How do you pick k in k-means?\n"
+        "3. Explain the bias-variance trade-off\n"
+        "4. Precision and recall for a rare-disease test\n\n"
+        "## Startup round\n\n"
+        "Question: what would you cache first in a slow dashboard?\n",
+    )
+    assert questions(report) == [
+        "Differences between bagging and boosting:",
+        "How do you pick k in k-means?",
+        "Explain the bias-variance trade-off",
+        "Precision and recall for a rare-disease test",
+        "what would you cache first in a slow dashboard?",
+    ]
+    assert report.bank.questions[0].reference == "Bagging averages, boosting corrects."
+    assert not report.lost and not report.refused

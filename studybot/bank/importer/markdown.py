@@ -112,7 +112,7 @@ class _Reader(ParagraphReading, ListReading):
         self.where = where
         self.options = options
         self.out = Parsed()
-        self.strong = self._has_markers(self.blocks)
+        self.strong = self._has_markers(self.blocks) >= 2
         self.level = options.level or question_level(self.blocks)
         self.listed: set[int] = set()  # id() of the drafts taken from list items
         self.loose: set[int] = set()  # id() of drafts started by a paragraph that asks
@@ -341,15 +341,18 @@ class _Reader(ParagraphReading, ListReading):
             sources_last("\n\n".join(filter(None, (draft.reference, reference)))) or None
         )
 
-    def _has_markers(self, blocks: list[Block]) -> bool:
+    def _has_markers(self, blocks: list[Block], seen: int = 0) -> int:
+        """How many marked lines (``Q1：…``) the file has, counting up to two: one
+        ``Question: …`` in a write-up does not make its numbered items answers."""
         for block in blocks:
             if block.kind in ("heading", "paragraph"):
                 heading = block.kind == "heading"
-                if any(marker(line, heading) for line in block.raw.split("\n")):
-                    return True
-            elif self._has_markers(block.children):
-                return True
-        return False
+                seen += sum(1 for line in block.raw.split("\n") if marker(line, heading))
+            else:
+                seen = self._has_markers(block.children, seen)
+            if seen >= 2:
+                return seen
+        return seen
 
 
 _TEXT_FENCE = re.compile(

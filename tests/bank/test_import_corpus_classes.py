@@ -195,3 +195,44 @@ def test_one_marked_line_in_a_write_up_does_not_turn_its_numbered_items_into_ans
     ]
     assert report.bank.questions[0].reference == "Bagging averages, boosting corrects."
     assert not report.lost and not report.refused
+
+
+def test_a_file_of_numbered_links_to_answers_takes_each_link_as_a_question(tmp_path):
+    report = read(
+        tmp_path,
+        "# 推荐系统面试题汇总\n\n"
+        "## 目录\n\n"
+        "1. [召回](#召回)\n"
+        "2. [排序](#排序)\n\n"
+        "## 召回\n\n"
+        "1. [双塔模型的负采样](https://example.org/posts/two-tower)\n"
+        "2. [Item2Vec 和 Word2Vec 的区别](https://example.org/posts/item2vec)\n\n"
+        "## 排序\n\n"
+        "1. [DIN 的注意力](https://example.org/din)[DIN 源码解读](https://example.org/din-code)\n"
+        "2. [多目标排序怎么融合分数？](https://example.org/mmoe)\n\n"
+        "## 推荐阅读\n\n"
+        "- [一本推荐系统的书](https://example.org/book)\n",
+    )
+    assert questions(report) == [
+        "双塔模型的负采样",
+        "Item2Vec 和 Word2Vec 的区别",
+        "DIN 的注意力",
+        "多目标排序怎么融合分数？",
+    ]
+    first, _, third, _ = report.bank.questions
+    assert first.reference == "[双塔模型的负采样](https://example.org/posts/two-tower)"
+    assert "https://example.org/din-code" in third.reference
+    assert not report.lost
+
+
+def test_links_beside_questions_that_ask_stay_links(tmp_path):
+    report = read(
+        tmp_path,
+        "## Reading\n\n"
+        "1. [A survey of retrieval](https://example.org/a)\n"
+        "2. [Dense passage retrieval](https://example.org/b)\n"
+        "3. [ColBERT](https://example.org/c)\n\n"
+        "## Questions\n\n"
+        "1. Why does BM25 still win on rare terms?\n",
+    )
+    assert questions(report) == ["Why does BM25 still win on rare terms?"]

@@ -82,6 +82,8 @@ class ListReading:
                 if asking or label is not None:
                     why = "a table-of-contents link" if target.startswith("#") else "a link only"
                     self._skip(paragraph.start, text, why, counts=False)
+                if away and label is not None and block.kind == "ordered_list":
+                    self.links.append((paragraph.start, label, paragraph.raw, path))
                 for child in rest:
                     if child.is_list:
                         last = self._items(child, path) or last
@@ -132,6 +134,17 @@ class ListReading:
                 owner.blocks.append(child)
         return last
 
+    def _linked(self) -> None:
+        """A file whose only questions are numbered links to their answers (``1. [梯度裁剪
+        的原理](https://…)``): each is a question, its link the answer."""
+        taken = set()
+        for line, label, raw, path in self.links:
+            first = _FIRST_LINK.match(raw)  # "[A](…)[B](…)": A asks, both answer
+            text = clean(plain(first[1] if first else raw))
+            self._draft(line, label, text, path).reference = raw.strip()
+            taken.add(self.where(line))
+        self.out.skipped = [s for s in self.out.skipped if s.where not in taken]
+
     def _mixed(self, sub: Block, parent: Draft, path) -> Draft:
         """A question's sub-list: asking items are questions, the others its points."""
         points = Block(sub.kind, sub.start, sub.end)
@@ -155,6 +168,9 @@ class ListReading:
         if label is None and block.kind == "ordered_list":
             label = item.number
         return label, text.strip(), False
+
+
+_FIRST_LINK = re.compile(r"\s*\[([^\]\n]{1,300})\]\(")
 
 
 def _continues(block: Block, current: Draft) -> bool:

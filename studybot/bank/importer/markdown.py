@@ -22,6 +22,8 @@ level:
   after the question (``A：…``/``答：…``, or a line that does not ask), and
   the blocks nested under it. A list of several questions has no answer
   after it; a single numbered question does;
+- in a file where nothing else asks, numbered items that are a link away
+  (``1. [梯度裁剪的原理](https://…)``) are the questions, the links their answers;
 - ``<details><summary>Q？</summary> answer </details>`` is a question, and so is the
   paragraph under ``### 题目`` in a ``## 第 3 题`` quiz section (``importer.sections``);
 - a table's cells under a question column (``问题``, ``Question``, or the
@@ -116,10 +118,13 @@ class _Reader(ParagraphReading, ListReading):
         self.level = options.level or question_level(self.blocks)
         self.listed: set[int] = set()  # id() of the drafts taken from list items
         self.loose: set[int] = set()  # id() of drafts started by a paragraph that asks
+        self.links: list[tuple] = []  # numbered items that are a link away: (line, label, …)
         self.after_list: Draft | None = None  # the last question of a list, for a "答：" below
 
     def read(self) -> Parsed:
         self._walk(self.blocks, ())
+        if not self.out.drafts and len(self.links) >= 3:  # nothing asks but numbered links
+            self._linked()
         if self.out.title is None:
             self.out.title = self.front_title
         depth = chapter_depth(self.out.drafts)

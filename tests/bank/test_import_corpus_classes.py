@@ -236,3 +236,21 @@ def test_links_beside_questions_that_ask_stay_links(tmp_path):
         "1. Why does BM25 still win on rare terms?\n",
     )
     assert questions(report) == ["Why does BM25 still win on rare terms?"]
+
+
+def test_q_dot_without_a_number_marks_a_question_and_leaves_its_text(tmp_path):
+    report = read(
+        tmp_path,
+        "## easy\n"
+        "### Q. What is a p-value?\n"
+        "The chance of data this extreme if the null hypothesis holds.\n"
+        "## medium\n"
+        "### Q. Sketch the curve of log(x + 1)\n"
+        "### Q. Derive the variance of a Bernoulli variable\n",
+    )
+    assert questions(report) == [
+        "What is a p-value?",
+        "Sketch the curve of log(x + 1)",
+        "Derive the variance of a Bernoulli variable",
+    ]
+    assert report.bank.questions[0].reference.startswith("The chance of data")

@@ -79,7 +79,6 @@ from studybot.bank.importer.markers import (
     marker,
     meta,
     numbered,
-    placeholder,
     q_marker,
     reads_as_question,
     section_title,
@@ -87,7 +86,13 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.notebook import front_matter, notebook_lines
 from studybot.bank.importer.prose import ParagraphReading
-from studybot.bank.importer.resources import about_itself, faq, source_line, sources_last
+from studybot.bank.importer.resources import (
+    about_itself,
+    faq,
+    placeholder,
+    source_line,
+    sources_last,
+)
 from studybot.bank.importer.sections import chapter_depth, labelled, question_level
 
 

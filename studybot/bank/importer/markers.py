@@ -24,11 +24,12 @@ import unicodedata
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import CHAPTER, CJK
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
-from studybot.bank.importer.resources import source_line
+from studybot.bank.importer.resources import placeholder, source_line
 
 _SEP = r"[:：.、．)）]"
 MARKER = re.compile(
-    rf"^(?:(?:[Qq]|Question|问题|题目)\s*(?P<n>\d+)|第\s*(?P<n2>\d+)\s*题)\s*(?P<sep>{_SEP})?\s*(?P<text>.*)$",
+    rf"^(?:(?:[Qq]|Question|问题|题目)\s*(?P<n>\d+)|第\s*(?P<n2>\d+)\s*题|[Qq](?=\s*\.\s))"
+    rf"\s*(?P<sep>{_SEP})?\s*(?P<text>.*)$",
     re.DOTALL,
 )
 # "Q：…", "问：…", "Question: …" without a number
@@ -214,18 +215,6 @@ def reads_as_question(text: str) -> bool:
     return bool(_EN_START.match(body)) and len(body.split()) >= 2
 
 
-_PLACEHOLDER = re.compile(  # also a label with nothing under it: "*solution*", "**答案：**"
-    r"[_*\s]*(?:(?:TODO|TBD|待补充|待完善|待更新|coming soon)\b.{0,80}"
-    r"|(?:solution|answer|ans|答案|解答|参考答案)[_*\s:：]*|\.{2,}|…+)",
-    re.I | re.S,
-)
-
-
-def placeholder(answer: str) -> bool:
-    """``_TODO: add answer_``, ``待补充``, ``*solution*`` alone: an answer still to be written."""
-    return bool(_PLACEHOLDER.fullmatch(answer))
-
-
 def link_only(text: str) -> bool:
     return text.startswith(("http://", "https://", "www."))
 
@@ -252,7 +241,7 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
     if match and (heading or bold or match["sep"] or match["n2"] or asking):
         return match["n"] or match["n2"], match["text"].strip()
     bare = BARE_MARKER.match(text)
-    if bare and not heading and not _PLACEHOLDER.fullmatch(bare["text"]):  # "Question: ..." shows
+    if bare and not heading and not placeholder(bare["text"]):  # "Question: ..." shows
         return None, bare["text"].strip()  # a format, not a question
     lead = BOLD_LEAD.match(raw_line) if bold else None
     if lead and lead["rest"] and asks(plain(lead["q"])):  # "**1. Q？** its answer"

@@ -254,3 +254,25 @@ def test_q_dot_without_a_number_marks_a_question_and_leaves_its_text(tmp_path):
         "Derive the variance of a Bernoulli variable",
     ]
     assert report.bank.questions[0].reference.startswith("The chance of data")
+
+
+def test_an_answer_guide_heading_after_a_question_in_prose_is_its_answer(tmp_path):
+    report = read(
+        tmp_path,
+        "---\ntitle: Pick a cache eviction policy\ndifficulty: middle\n---\n\n"
+        "# Pick a cache eviction policy\n\n"
+        "How do you choose between LRU and LFU for a product catalogue cache?\n\n"
+        "## Answer guide\n\n"
+        "- LRU suits recency-driven traffic.\n"
+        "- LFU keeps the long-lived best sellers.\n\n"
+        "## What to learn next\n\n"
+        "- [Caching strategies](https://example.org/caching)\n",
+    )
+    assert questions(report) == [
+        "How do you choose between LRU and LFU for a product catalogue cache?"
+    ]
+    (only,) = report.bank.questions
+    assert only.key_points == (
+        "LRU suits recency-driven traffic.",
+        "LFU keeps the long-lived best sellers.",
+    )

@@ -376,3 +376,16 @@ def section_end(blocks: list[Block], index: int) -> int:
         if blocks[later].kind == "heading" and blocks[later].level <= level:
             return later
     return len(blocks)
+
+
+def navigation(block: Block) -> bool:
+    """``**[⬆ back to top](#contents)**``: a link within the page, no part of any answer."""
+    if block.kind != "paragraph":
+        return False
+    target = link_target(block.raw.strip("*_ "))
+    return target is not None and target.startswith("#")
+
+
+def html_comment(lines: list[str], block: Block) -> bool:
+    """An HTML comment on its own: a note to the author, not part of an answer."""
+    return block.kind == "html" and source(lines, [block]).startswith("<!--")

@@ -49,7 +49,8 @@ from studybot.bank.importer import tables
 from studybot.bank.importer.blocks import (
     Block,
     drawn_rule,
-    link_target,
+    html_comment,
+    navigation,
     parse,
     plain,
     section_end,
@@ -93,7 +94,12 @@ from studybot.bank.importer.resources import (
     source_line,
     sources_last,
 )
-from studybot.bank.importer.sections import chapter_depth, labelled, question_level
+from studybot.bank.importer.sections import (
+    answer_heading,
+    chapter_depth,
+    labelled,
+    question_level,
+)
 
 
 def read_markdown(path: Path, text: str, options: Options) -> Parsed:
@@ -150,7 +156,12 @@ class _Reader(ParagraphReading, ListReading):
             block = blocks[index]
             after_list, self.after_list = self.after_list, None
             if block.kind == "heading":
-                index = self._heading(blocks, index, path, in_meta)
+                if current is not None and answer_heading(block):  # "## Answer guide"
+                    end = section_end(blocks, index)
+                    current.blocks.extend(blocks[index + 1 : end])
+                    index = end
+                else:
+                    index = self._heading(blocks, index, path, in_meta)
                 current = None
                 continue
             if block.kind == "hr" or drawn_rule(block):
@@ -179,7 +190,7 @@ class _Reader(ParagraphReading, ListReading):
                 continue
             elif in_meta:
                 self._skip_meta(block)
-            elif _navigation(block):
+            elif navigation(block):
                 pass
             elif block.kind == "paragraph":
                 if current is None and after_list and ANSWER_MARKER.match(block.raw):
@@ -220,7 +231,7 @@ class _Reader(ParagraphReading, ListReading):
             if quiz is not None:
                 number = re.search(r"\d+", title)
                 draft = self._draft(quiz[0].start, number and number[0], quiz[1], path)
-                draft.blocks.extend(b for b in quiz[2] if not _navigation(b))
+                draft.blocks.extend(b for b in quiz[2] if not navigation(b))
                 return end
             own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
             self._skip(block.start, block.raw.strip(), NO_TEXT + (BODY_LEFT if own else ""))
@@ -233,7 +244,7 @@ class _Reader(ParagraphReading, ListReading):
         draft = self._draft(block.start, *found, path)
         stop = next((j for j, b in enumerate(inner) if self._next_question(b)), len(inner))
         rule = next((j for j, b in enumerate(inner[:stop]) if b.kind == "hr"), stop)
-        draft.blocks.extend(b for b in inner[:rule] if not _navigation(b))
+        draft.blocks.extend(b for b in inner[:rule] if not navigation(b))
         if rule < len(inner):
             self._walk(inner[rule:], path)
         return end
@@ -322,7 +333,7 @@ class _Reader(ParagraphReading, ListReading):
 
     def _finish(self, draft: Draft) -> None:
         """Hint, options, key points and the reference answer from the blocks below a question."""
-        blocks = [b for b in draft.blocks if not _comment(self.lines, b) and not _navigation(b)]
+        blocks = [b for b in draft.blocks if not html_comment(self.lines, b) and not navigation(b)]
         blocks = unwrapped(self.lines, blocks) or blocks  # "<details><summary>Answer</summary>"
         after = _ANSWER_AFTER.match(draft.question)
         hinted = after is not None and HINT_LINE.match(after["a"].strip())  # "(hint: …)"
@@ -377,19 +388,6 @@ _ANSWER_AFTER = re.compile(
     r"^(?P<q>.*[？?])\s*[（(](?P<a>(?=.*?(?:说了|答了|回答|提到|讲了|面试官|追问|我[说答讲提]"
     r"|\bI (?:said|answered|mentioned)\b))(?:[^（）()]|[（(][^（）()]*[）)]){6,})[）)]$"
 )
-
-
-def _navigation(block: Block) -> bool:
-    """``**[⬆ back to top](#contents)**``: a link within the page, no part of any answer."""
-    if block.kind != "paragraph":
-        return False
-    target = link_target(block.raw.strip("*_ "))
-    return target is not None and target.startswith("#")
-
-
-def _comment(lines: list[str], block: Block) -> bool:
-    """An HTML comment on its own: a note to the author, not part of an answer."""
-    return block.kind == "html" and source(lines, [block]).startswith("<!--")
 
 
 __all__ = ["NUMBER", "read_markdown", "read_notebook"]

@@ -8,7 +8,10 @@
   paragraph under that label is the question, what follows it in the
   section (options, ``<details>`` answer, explanation) its answer
   (``labelled``); the metadata above the label (``**类型：** 单选题``) is
-  neither.
+  neither;
+- a heading that only says an answer follows (``## Answer guide``, ``### 答案``,
+  ``#### Solution``) after a question in prose or a list: its section is that
+  question's answer (``answer_heading``).
 """
 
 from __future__ import annotations
@@ -29,6 +32,16 @@ from studybot.bank.importer.markers import (
 
 # a heading that only says a question is below it
 _LABEL = re.compile(r"(?:题目|题干|问题|question|problem(?: statement)?)\s*[:：]?", re.IGNORECASE)
+# a heading that only says the answer is below it
+_ANSWER = re.compile(
+    r"(?:answer|answers|answer guide|model answer|suggested answer|solution|explanation"
+    r"|答案|参考答案|答案解析|解析|解答|回答)\s*[:：]?",
+    re.IGNORECASE,
+)
+
+
+def answer_heading(block: Block) -> bool:
+    return bool(_ANSWER.fullmatch(clean(plain(block.raw))))
 
 
 def labelled(inner: list[Block]) -> tuple[Block, str, list[Block]] | None:

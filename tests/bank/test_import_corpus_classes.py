@@ -276,3 +276,32 @@ def test_an_answer_guide_heading_after_a_question_in_prose_is_its_answer(tmp_pat
         "LRU suits recency-driven traffic.",
         "LFU keeps the long-lived best sellers.",
     )
+
+
+def test_bold_label_items_are_fields_of_an_answer_and_a_list_right_below_a_question_answers_it(
+    tmp_path,
+):
+    report = read(
+        tmp_path,
+        "1. **Which models suit which tasks?**\n\n"
+        "   Encoder-only\n"
+        "      - **Best for**: classification.\n"
+        "      - **Why?**: it reads the whole sentence at once.\n\n"
+        "Decoder-only models generate.\n\n"
+        "2. **What ways of batching requests do you know?**\n"
+        "- **Static batching**: wait for a full batch.\n"
+        "- **Continuous batching**: join requests between decoding steps.\n\n"
+        "3. **What does paged attention fix?**\n\n"
+        "Fragmented KV cache memory.\n",
+    )
+    assert questions(report) == [
+        "Which models suit which tasks?",
+        "What ways of batching requests do you know?",
+        "What does paged attention fix?",
+    ]
+    first, second, _ = report.bank.questions
+    assert "it reads the whole sentence at once" in (first.reference or "")
+    assert second.key_points == (
+        "Static batching: wait for a full batch.",
+        "Continuous batching: join requests between decoding steps.",
+    )

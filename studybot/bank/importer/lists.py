@@ -48,8 +48,10 @@ class ListReading:
             return current
         before = len(self.out.drafts)
         taken = self._items(block, path)
-        # a list item's answer is inside the item: a list after it is not that answer
-        if taken is None and current is not None and id(current) not in self.listed:
+        # a list item's answer is inside the item: a list after it is not that answer, unless
+        # it follows with no blank line ("67. **Q？**" then "- **Data**: …" on the next line)
+        tight = block.start > 0 and bool(self.lines[block.start - 1].strip())
+        if taken is None and current is not None and (id(current) not in self.listed or tight):
             current.blocks.append(block)
             return current
         if taken is None:
@@ -77,6 +79,8 @@ class ListReading:
             target = link_target(paragraph.raw)
             dash = DASH_ANSWER.match(text)
             asking = found or reads_as_question(text) or bool(dash and reads_as_question(dash["q"]))
+            if asking and not found and not asks(text) and _field(raw_lines[0]):
+                asking = False  # "- **Why?**: because …" is a field of an answer
             away = target is not None and target.startswith(("http://", "https://"))
             if target is not None and (target.startswith("#") or away or not asking):
                 if asking or label is not None:
@@ -170,7 +174,14 @@ class ListReading:
         return label, text.strip(), False
 
 
+_FIELD = re.compile(r"^\s*(?:\*\*|__)(?P<key>[^*_\n]{1,40})(?:\*\*|__)\s*[:：]\s*\S")
 _FIRST_LINK = re.compile(r"\s*\[([^\]\n]{1,300})\]\(")
+
+
+def _field(raw_line: str) -> bool:
+    """``**Key**: value`` where the key does not ask (``**Why?**``, ``**Architecture**``)."""
+    field = _FIELD.match(raw_line)
+    return field is not None and not reads_as_question(plain(field["key"]))
 
 
 def _continues(block: Block, current: Draft) -> bool:

@@ -80,6 +80,7 @@ HINT_LINE = re.compile(r"^(?:提示|hint)\s*[:：]\s*(?P<text>.+)$", re.IGNORECA
 _INLINE_HINT = re.compile(r"[（(【\[]\s*(?:提示|hint)\s*[:：].*?[）)】\]]\s*$", re.IGNORECASE)
 OPTIONS = re.compile(r"以下|下列|下面哪|如下|选项|which of|which one of", re.IGNORECASE)
 
+_ONE_WORD = re.compile(r"[*_\s]*[A-Za-z]+[*_\s]*[?？]")
 _CHECKBOX = re.compile(r"^\[[ xX✓✔]\]\s+")
 _CITATION = re.compile(
     r"\s*\[?\[(?:src|source|sources|answer|answers|solution|link|ref|reference|参考|答案|解答|详解|原文|链接|来源)\]\]?"
@@ -183,8 +184,8 @@ def _emoji(ch: str) -> bool:
 def asks(text: str) -> bool:
     """True when ``text`` ends in a question mark (a bracketed hint or note after it aside)."""
     text = _INLINE_HINT.sub("", text).rstrip()
-    if text.endswith(("？", "?")):
-        return True
+    if text.endswith(("？", "?")):  # "**Why?**: …" is a label: one word asks nothing
+        return not _ONE_WORD.fullmatch(text)
     return text.endswith(("）", ")", "】")) and without_note(text).endswith(("？", "?"))
 
 

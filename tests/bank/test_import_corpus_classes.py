@@ -305,3 +305,14 @@ def test_bold_label_items_are_fields_of_an_answer_and_a_list_right_below_a_quest
         "Static batching: wait for a full batch.",
         "Continuous batching: join requests between decoding steps.",
     )
+
+
+def test_a_pointer_after_a_task_goes_and_a_quantity_in_front_stays(tmp_path):
+    report = read(
+        tmp_path,
+        "## 手撕 / 项目\n\n"
+        "41. 手写 RMSNorm → [07](../07_Code/README.md)\n"
+        "42. 手算 KV Cache 大小 → [07](../07_Code/README.md), [08](../08_Serving/README.md)\n"
+        "43. 3 分钟怎么讲清你的项目？ → [09](../09_Project/README.md)\n",
+    )
+    assert questions(report) == ["手写 RMSNorm", "手算 KV Cache 大小", "3 分钟怎么讲清你的项目？"]

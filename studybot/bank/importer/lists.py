@@ -31,7 +31,7 @@ from studybot.bank.importer.markers import (
     topic_title,
 )
 from studybot.bank.importer.metadata import described
-from studybot.bank.importer.notes import callout_asks
+from studybot.bank.importer.notes import callout_asks, without_pointer
 
 
 class ListReading:
@@ -168,12 +168,14 @@ class ListReading:
         found = marker(first)
         if found:
             return found[0], found[1].strip(), True
-        label, text = numbered(clean(plain(first)))
-        if label is None and block.kind == "ordered_list":
-            label = item.number
-        return label, text.strip(), False
+        text = clean(plain(without_pointer(first)))
+        label, rest = numbered(text)
+        if block.kind == "ordered_list" and (label is None or _QUANTITY.match(text)):
+            return item.number, text.strip(), False  # "124. 90 秒怎么…？": 90 is no number
+        return label, rest.strip(), False
 
 
+_QUANTITY = re.compile(r"\d{1,4}\s+(?![\d.、．:：)）])")
 _FIELD = re.compile(r"^\s*(?:\*\*|__)(?P<key>[^*_\n]{1,40})(?:\*\*|__)\s*[:：]\s*\S")
 _FIRST_LINK = re.compile(r"\s*\[([^\]\n]{1,300})\]\(")
 

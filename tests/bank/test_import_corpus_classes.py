@@ -316,3 +316,20 @@ def test_a_pointer_after_a_task_goes_and_a_quantity_in_front_stays(tmp_path):
         "43. 3 分钟怎么讲清你的项目？ → [09](../09_Project/README.md)\n",
     )
     assert questions(report) == ["手写 RMSNorm", "手算 KV Cache 大小", "3 分钟怎么讲清你的项目？"]
+
+
+def test_section_numbers_before_chinese_text_and_lettered_sub_questions_are_labels(tmp_path):
+    report = read(
+        tmp_path,
+        "# Q1. What is an embedding?\nA dense vector for a token.\n\n"
+        "# Q 1.a) Explain how the embedding table is trained.\nBy backpropagation.\n\n"
+        "### **2.1.3为什么要做特征归一化？**\n梯度下降收敛更快。\n\n"
+        "### **2.1.4 3.5亿参数的模型要多少显存？**\n约 700 MB（FP16）。\n",
+    )
+    assert questions(report) == [
+        "What is an embedding?",
+        "Explain how the embedding table is trained.",
+        "为什么要做特征归一化？",
+        "3.5亿参数的模型要多少显存？",
+    ]
+    assert [q.label for q in report.bank.questions][1:3] == ["1.a", "2.1.3"]

@@ -28,7 +28,7 @@ from studybot.bank.importer.resources import placeholder, source_line
 
 _SEP = r"[:：.、．)）]"
 MARKER = re.compile(
-    rf"^(?:(?:[Qq]|Question|问题|题目)\s*(?P<n>\d+)|第\s*(?P<n2>\d+)\s*题|[Qq](?=\s*\.\s))"
+    rf"^(?:(?:[Qq]|Question|问题|题目)\s*(?P<n>\d+(?:\.[a-z](?=\)))?)|第\s*(?P<n2>\d+)\s*题|[Qq](?=\s*\.\s))"
     rf"\s*(?P<sep>{_SEP})?\s*(?P<text>.*)$",
     re.DOTALL,
 )
@@ -65,9 +65,11 @@ _ZH_NUMBER = (
     r"|(?P<o>[①-⑳])\s*"
     r"|第\s*(?P<t>\d{1,4}|[一二三四五六七八九十]{1,3})\s*题\s*[:：.、．]?\s*"
 )
+# "1.3.7为什么…": a section number right before Chinese text ("3.5亿…" is an amount)
+_DOTTED_CJK = r"(?<=\d\.\d|\.\d\d)(?=[\u4e00-\u9fff])(?![亿万千百倍秒年个元天月日时分米次])"
 _BIG = r"\d{5,6}(?=[.、．:：)）])"  # "10000. …" past 9,999: a separator, not "10000 tokens"
 NUMBER = re.compile(
-    rf"^(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*|{_BIG})(?:\s*[、．:：)）]|\.(?!\d)|\s|(?=【))\s*)"
+    rf"^(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*|{_BIG})(?:\s*[、．:：)）]|\.(?!\d)|\s|(?=【)|{_DOTTED_CJK})\s*)"
     r"(?P<text>\S.*)$",
     re.DOTALL,
 )

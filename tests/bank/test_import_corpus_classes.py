@@ -333,3 +333,28 @@ def test_section_numbers_before_chinese_text_and_lettered_sub_questions_are_labe
         "3.5亿参数的模型要多少显存？",
     ]
     assert [q.label for q in report.bank.questions][1:3] == ["1.a", "2.1.3"]
+
+
+def test_sub_numbered_questions_under_a_numbered_heading_question_are_questions(tmp_path):
+    report = read(
+        tmp_path,
+        "## 向量数据库面\n\n"
+        "### 1、 什么是向量数据库?\n"
+        "专门存储和检索向量的数据库。\n\n"
+        "###2、 向量数据库包含哪些 核心组件？\n"
+        "2.1 向量数据库中 索引 是什么？\n"
+        "索引 作用：加速近邻检索。\n"
+        "优点：查询延迟低，有助于提升召回的理解\n"
+        "注：索引要定期重建\n\n"
+        "2.2 向量数据库中 分片 是什么？\n"
+        "分片 作用：把数据分到多台机器上。\n",
+    )
+    assert questions(report) == [
+        "什么是向量数据库?",
+        "向量数据库包含哪些 核心组件？",
+        "向量数据库中 索引 是什么？",
+        "向量数据库中 分片 是什么？",
+    ]
+    index = report.bank.questions[2]
+    assert index.label == "2.1"
+    assert "优点：查询延迟低" in index.reference

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 
-from studybot.bank.importer.admonitions import unboxed
+from studybot.bank.importer.admonitions import spaced_headings, unboxed
 from studybot.bank.importer.draft import outside_code
 
 # bounded runs: a line of 100,000 "[" costs a linear scan, not a quadratic one
@@ -82,12 +82,13 @@ _PARSER = (
 
 def source_lines(text: str) -> list[str]:
     """The lines of ``text`` with tabs expanded, indentation cut to ``INDENT_COLUMNS`` and
-    MkDocs boxes (``??? question "…"``) read as the Markdown they stand for."""
+    MkDocs boxes (``??? question "…"``) and ``###2、…`` headings read as the Markdown they
+    stand for."""
     if "\t" in text or " " * INDENT_COLUMNS in text:
         # cut in the whole text first: its lines are never all in memory at full length
         text = _DEEP_INDENT.sub(lambda m: m[0].expandtabs(4)[:INDENT_COLUMNS], text)
         text = text.expandtabs(4)
-    return unboxed(text.splitlines())
+    return spaced_headings(unboxed(text.splitlines()))
 
 
 _DEEP_INDENT = re.compile(rf"^[ \t]{{{INDENT_COLUMNS // 4},}}", re.MULTILINE)  # a tab is up to 4

@@ -99,6 +99,7 @@ from studybot.bank.importer.sections import (
     chapter_depth,
     labelled,
     question_level,
+    sub_question,
 )
 
 
@@ -242,7 +243,9 @@ class _Reader(ParagraphReading, ListReading):
             self._walk(inner, (*path, (block.start, title)))
             return end
         draft = self._draft(block.start, *found, path)
-        stop = next((j for j, b in enumerate(inner) if self._next_question(b)), len(inner))
+        stop = next(
+            (j for j, b in enumerate(inner) if self._next_question(b, found[0])), len(inner)
+        )
         rule = next((j for j, b in enumerate(inner[:stop]) if b.kind == "hr"), stop)
         draft.blocks.extend(b for b in inner[:rule] if not navigation(b))
         if rule < len(inner):
@@ -271,9 +274,9 @@ class _Reader(ParagraphReading, ListReading):
             return (label, rest) if not asks_inside(inner) else None
         return None
 
-    def _next_question(self, block: Block) -> bool:
-        if block.kind == "paragraph":
-            return q_marker(block)
+    def _next_question(self, block: Block, label: str | None = None) -> bool:
+        if block.kind == "paragraph":  # "Q2：…", or "2.1 …？" under "### 2、…？"
+            return q_marker(block) or sub_question(block, label)
         if block.kind != "heading":
             return False
         if marker(block.raw, heading=True) is not None:

@@ -11,7 +11,9 @@
   neither;
 - a heading that only says an answer follows (``## Answer guide``, ``### 答案``,
   ``#### Solution``) after a question in prose or a list: its section is that
-  question's answer (``answer_heading``).
+  question's answer (``answer_heading``);
+- under ``### 2、 …？``, a paragraph ``2.1 …？`` is the next question, not part of
+  the answer (``sub_question``).
 """
 
 from __future__ import annotations
@@ -42,6 +44,15 @@ _ANSWER = re.compile(
 
 def answer_heading(block: Block) -> bool:
     return bool(_ANSWER.fullmatch(clean(plain(block.raw))))
+
+
+def sub_question(block: Block, label: str | None) -> bool:
+    """A paragraph that opens with a number under ``label`` (``2.1`` under ``2``) and asks."""
+    if not label or not label.isdigit():
+        return False
+    first = plain(block.raw.split("\n", 1)[0])
+    number, rest = numbered(first)
+    return bool(number and number.startswith(label + ".") and reads_as_question(rest))
 
 
 def labelled(inner: list[Block]) -> tuple[Block, str, list[Block]] | None:

@@ -358,3 +358,30 @@ def test_sub_numbered_questions_under_a_numbered_heading_question_are_questions(
     index = report.bank.questions[2]
     assert index.label == "2.1"
     assert "优点：查询延迟低" in index.reference
+
+
+def test_marked_follow_up_bullets_after_a_heading_answer_are_questions(tmp_path):
+    report = read(
+        tmp_path,
+        "## Q01 · 什么是 KV Cache？\n\n"
+        "缓存已算过的 K/V，解码时不再重算。\n\n"
+        "直观理解：\n\n"
+        "- **K**：我能被怎样找到；\n"
+        "- **V**：我提供什么内容。\n\n"
+        "### 面试常见追问\n\n"
+        "- **Q：KV Cache 的显存怎么估算？**\n"
+        "  A：2 × 层数 × 头数 × 头维度 × 序列长度 × 字节数。\n\n"
+        "- **Q：为什么 prefill 和 decode 的瓶颈不同？**\n"
+        "  A：prefill 算力受限，decode 带宽受限。\n\n"
+        "## Q02 · 什么是 PagedAttention？\n\n"
+        "按页管理 KV Cache。\n",
+    )
+    assert questions(report) == [
+        "什么是 KV Cache？",
+        "KV Cache 的显存怎么估算？",
+        "为什么 prefill 和 decode 的瓶颈不同？",
+        "什么是 PagedAttention？",
+    ]
+    first, second, _, _ = report.bank.questions
+    assert "**V**：我提供什么内容。" in first.reference
+    assert second.reference.startswith("2 × 层数")

@@ -250,6 +250,13 @@ def has_marker_items(block: Block) -> bool:
     return False
 
 
+def follow_ups(block: Block) -> bool:
+    """A list of marked questions only: ``- **Q：…？**`` items, each asking."""
+    firsts = [p.raw.split("\n")[0] for i in items(block) if (p := i.first_paragraph())]
+    found = [marker(line) for line in firsts]
+    return bool(found) and all(f is not None and asks(clean(f[1])) for f in found)
+
+
 def key_points_of(block: Block) -> list[str] | None:
     """The key points of a list that reads as such (a few short items, plain text, no
     links alone), each with its sub-items after a ``；``; None for any other list."""

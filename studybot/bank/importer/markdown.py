@@ -61,6 +61,7 @@ from studybot.bank.importer.collapsible import collapsible, unwrapped
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed, Skipped
 from studybot.bank.importer.lists import (
     ListReading,
+    follow_ups,
     key_points_of,
     over_questions,
     question_callout,
@@ -277,6 +278,8 @@ class _Reader(ParagraphReading, ListReading):
     def _next_question(self, block: Block, label: str | None = None) -> bool:
         if block.kind == "paragraph":  # "Q2：…", or "2.1 …？" under "### 2、…？"
             return q_marker(block) or sub_question(block, label)
+        if block.is_list:  # "- **Q：…？**" follow-ups after the answer ("- **Q**：查询；" no)
+            return follow_ups(block)
         if block.kind != "heading":
             return False
         if marker(block.raw, heading=True) is not None:

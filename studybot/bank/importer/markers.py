@@ -26,7 +26,7 @@ from studybot.bank.importer.draft import CHAPTER, CJK
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
 from studybot.bank.importer.resources import placeholder, source_line
 
-_SEP = r"[:：.、．)）]"
+_SEP = r"[:：.、．)）·]"
 MARKER = re.compile(
     rf"^(?:(?:[Qq]|Question|问题|题目)\s*(?P<n>\d+(?:\.[a-z](?=\)))?)|第\s*(?P<n2>\d+)\s*题|[Qq](?=\s*\.\s))"
     rf"\s*(?P<sep>{_SEP})?\s*(?P<text>.*)$",

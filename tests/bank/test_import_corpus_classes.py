@@ -385,3 +385,28 @@ def test_marked_follow_up_bullets_after_a_heading_answer_are_questions(tmp_path)
     first, second, _, _ = report.bank.questions
     assert "**V**：我提供什么内容。" in first.reference
     assert second.reference.startswith("2 × 层数")
+
+
+def test_a_bullet_list_between_answered_numbered_questions_answers_the_one_above(tmp_path):
+    report = read(
+        tmp_path,
+        "1. **What does a tokenizer do?**\n"
+        "It turns text into ids.\n"
+        "2. **Which tokenizers do you know?**\n\n"
+        "- **BPE**: merges frequent pairs.\n"
+        "- **Unigram**: prunes a large vocabulary.\n\n"
+        "3. **Why add special tokens?**\n"
+        "To mark boundaries and roles.\n\n"
+        "## More questions\n\n"
+        "1. What is a byte-level BPE?\n"
+        "2. What is SentencePiece?\n\n"
+        "- [A tokenizer survey](https://example.org/survey)\n",
+    )
+    second = report.bank.questions[1]
+    assert second.question == "Which tokenizers do you know?"
+    assert second.key_points == (
+        "BPE: merges frequent pairs.",
+        "Unigram: prunes a large vocabulary.",
+    )
+    last = report.bank.questions[-1]
+    assert last.question == "What is SentencePiece?" and last.reference is None  # a bare list

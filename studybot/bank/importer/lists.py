@@ -54,9 +54,17 @@ class ListReading:
         if taken is None and current is not None and (id(current) not in self.listed or tight):
             current.blocks.append(block)
             return current
+        lone, self.lone = self.lone, None
+        if taken is None and lone and lone[1] == block.start and block.kind == "bullet_list":
+            lone[0].blocks.append(block)  # "54. **Q？**", then its answer as a bullet list
+            return lone[0]
         if taken is None:
             return current
-        if len(self.out.drafts) - before > 1:
+        new = self.out.drafts[before:]
+        answered = len(new) == 1 or any(d.blocks or d.reference for d in new[:-1])
+        if block.kind == "ordered_list" and answered and not (taken.blocks or taken.reference):
+            self.lone = (taken, block.end)  # the last of answered questions has none yet
+        if len(new) > 1:
             self.after_list = taken
             return None  # the prose after a list of questions answers none of them
         return taken

@@ -131,6 +131,7 @@ class _Reader(ParagraphReading, ListReading):
         self.level = options.level or question_level(self.blocks)
         self.listed: set[int] = set()  # id() of the drafts taken from list items
         self.loose: set[int] = set()  # id() of drafts started by a paragraph that asks
+        self.lone: tuple[Draft, int] | None = None  # a list's last question, yet unanswered
         self.links: list[tuple] = []  # numbered items that are a link away: (line, label, …)
         self.after_list: Draft | None = None  # the last question of a list, for a "答：" below
 

@@ -410,3 +410,17 @@ def test_a_bullet_list_between_answered_numbered_questions_answers_the_one_above
     )
     last = report.bank.questions[-1]
     assert last.question == "What is SentencePiece?" and last.reference is None  # a bare list
+
+
+def test_an_item_that_leads_into_its_own_sub_list_is_part_of_the_answer(tmp_path):
+    report = read(
+        tmp_path,
+        "31. **Explain the k-means algorithm.**\n"
+        "   It splits points into k clusters.\n"
+        "   * How k-means works:\n"
+        "     1. Pick k centres.\n"
+        "     2. Assign each point to the nearest centre.\n"
+        "     3. Move each centre to the mean of its points.\n",
+    )
+    assert questions(report) == ["Explain the k-means algorithm."]
+    assert "How k-means works:" in report.bank.questions[0].reference

@@ -87,8 +87,9 @@ class ListReading:
             target = link_target(paragraph.raw)
             dash = DASH_ANSWER.match(text)
             asking = found or reads_as_question(text) or bool(dash and reads_as_question(dash["q"]))
-            if asking and not found and not asks(text) and _field(raw_lines[0]):
-                asking = False  # "- **Why?**: because …" is a field of an answer
+            lead_in = text.endswith((":", "：")) and any(child.is_list for child in rest)
+            if asking and not found and not asks(text) and (lead_in or _field(raw_lines[0])):
+                asking = False  # "- **Why?**: because …", "* How LDA works:" over its steps
             away = target is not None and target.startswith(("http://", "https://"))
             if target is not None and (target.startswith("#") or away or not asking):
                 if asking or label is not None:

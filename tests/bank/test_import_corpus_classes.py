@@ -424,3 +424,26 @@ def test_an_item_that_leads_into_its_own_sub_list_is_part_of_the_answer(tmp_path
     )
     assert questions(report) == ["Explain the k-means algorithm."]
     assert "How k-means works:" in report.bank.questions[0].reference
+
+
+def test_a_numbered_answer_framework_of_key_value_items_is_no_lost_question(tmp_path):
+    report = read(
+        tmp_path,
+        "## 基础\n\n"
+        "1. **Q**: 解释 BatchNorm 的作用\n"
+        "   **A**: 让每层输入的分布稳定，训练更快。\n\n"
+        "2. **Q**: 为什么 Transformer 用 LayerNorm？\n"
+        "   **A**: 序列长度不一，按样本归一化更合适。\n\n"
+        "3. **Q**: Dropout 在推理时怎么处理？\n"
+        "   **A**: 关闭，并按保留概率缩放。\n\n"
+        "## 答题框架\n\n"
+        "1. 定义：清晰解释概念\n"
+        "2. 原理：说明工作机制\n"
+        "3. 应用：结合实际场景\n",
+    )
+    assert questions(report) == [
+        "解释 BatchNorm 的作用",
+        "为什么 Transformer 用 LayerNorm？",
+        "Dropout 在推理时怎么处理？",
+    ]
+    assert not report.refused and not report.lost

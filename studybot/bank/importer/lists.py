@@ -21,6 +21,7 @@ from studybot.bank.importer.markers import (
     asks,
     asks_inside,
     clean,
+    field_line,
     items,
     join,
     joined,
@@ -107,7 +108,7 @@ class ListReading:
                 last = self._item_question(paragraph, raw_lines, label, text, rest, path)
                 continue
             if label is not None and not below and self.strong:
-                said = text.rstrip().endswith(_SENTENCE_END)  # a tip, a step: listed, no reason
+                said = text.rstrip().endswith(_SENTENCE_END) or field_line(text)  # a tip, a step
                 why = "a numbered item in a file whose questions are marked"
                 self._skip(paragraph.start, text, why, counts=not said)
             for child in rest:

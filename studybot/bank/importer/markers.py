@@ -191,6 +191,14 @@ def asks(text: str) -> bool:
     return text.endswith(("）", ")", "】")) and without_note(text).endswith(("？", "?"))
 
 
+def field_line(text: str) -> bool:
+    """``作用：负责…``, ``定义：清晰解释概念``, ``Pros: fast``: a short key and its value, not asking."""
+    return bool(_FIELD.match(text)) and not asks(text)
+
+
+_FIELD = re.compile(r"^[^：:？?]{1,24}[：:]\s*\S")
+
+
 @functools.lru_cache(maxsize=1 << 18)
 def reads_as_question(text: str) -> bool:
     """A question mark, a task verb or question word in front, or a question's topic at the end."""

@@ -25,6 +25,7 @@ from studybot.bank.importer.markers import (
     SPEAKER,
     asks,
     clean,
+    field_line,
     join,
     joined,
     marker,
@@ -45,7 +46,6 @@ _LEAD = re.compile(
 
 
 _STATEMENT = ("。", "：", ":", "！")
-_FIELD = re.compile(r"^[^：:？?]{1,24}[：:]\s*\S")  # "作用：负责…", "Pros: …"
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
@@ -53,7 +53,7 @@ def _one_a_line(texts: list[str]) -> bool:
     """Three or more short lines, two in three of them asking: a list of questions, a line each."""
     if len(texts) < 3 or any(len(t) > 200 for t in texts):
         return False
-    asking = [t for t in texts if reads_as_question(t) and not (_FIELD.match(t) and not asks(t))]
+    asking = [t for t in texts if reads_as_question(t) and not field_line(t)]
     return 3 * len(asking) >= 2 * len(texts)  # "优点：有助于…的理解" is a field, not a question
 
 

@@ -447,3 +447,26 @@ def test_a_numbered_answer_framework_of_key_value_items_is_no_lost_question(tmp_
         "Dropout 在推理时怎么处理？",
     ]
     assert not report.refused and not report.lost
+
+
+def test_a_topic_heading_whose_answer_is_only_links_to_read_is_still_a_question(tmp_path):
+    report = read(
+        tmp_path,
+        "# Machine Learning - Questions and Answers\n\n"
+        "## Bagging vs Boosting\n"
+        "Bagging averages independent models; boosting fits each model to the last one's errors.\n\n"
+        "## Precision vs Recall\n"
+        "###### Medium: https://example.org/precision-recall\n"
+        "###### Reference: https://example.org/lecture.pdf\n\n"
+        "## Why use dropout\n"
+        "It keeps units from co-adapting.\n\n"
+        "## How to pick a learning rate\n"
+        "Sweep it on a log scale.\n",
+    )
+    assert questions(report) == [
+        "Bagging vs Boosting",
+        "Precision vs Recall",
+        "Why use dropout",
+        "How to pick a learning rate",
+    ]
+    assert "https://example.org/precision-recall" in report.bank.questions[1].reference

@@ -96,8 +96,10 @@ from studybot.bank.importer.resources import (
     sources_last,
 )
 from studybot.bank.importer.sections import (
+    NUMBER_ALONE,
     answer_heading,
     chapter_depth,
+    has_body,
     labelled,
     question_level,
     sub_question,
@@ -229,7 +231,7 @@ class _Reader(ParagraphReading, ListReading):
             self._walk(inner[:own], (*path, (block.start, title)), in_meta=True)
             self._walk(inner[own:], path, in_meta)  # "### 1. …" under "## 目录" is no content
             return end
-        if _NUMBER_ALONE.fullmatch(title):  # "## 3.": the question text is lost, said so
+        if NUMBER_ALONE.fullmatch(title):  # "## 3.": the question text is lost, said so
             quiz = labelled(inner)  # "## 第 3 题" over "### 题目": the paragraph under it asks
             if quiz is not None:
                 number = re.search(r"\d+", title)
@@ -266,7 +268,7 @@ class _Reader(ParagraphReading, ListReading):
             return (label, rest) if block.level == self.options.level else None
         if reads_as_question(rest):
             return label, rest
-        body = any(b.kind != "heading" for b in inner)
+        body = has_body(inner)
         if self.level is not None and block.level == self.level:
             # a section only when questions sit in headings below it
             below = [b for b in inner if b.kind == "heading"]
@@ -387,8 +389,6 @@ _TEXT_FENCE = re.compile(
     r"(?P<fence>`{3,}|~{3,})[ \t]*(?:text|txt|plain|plaintext|markdown|md)[ \t]*\n(?P<body>.*)\n(?P=fence)",
     re.DOTALL | re.IGNORECASE,
 )
-# a heading that is a number alone ("## 3.", "### Q12"): its question text is lost
-_NUMBER_ALONE = re.compile(r"(?:[Qq]\s*)?(?:第\s*)?\d{1,4}\s*题?\s*[.、．:：)）]?")
 NO_TEXT, BODY_LEFT = "a numbered heading with no question text", "; the text under it is left out"
 # "？（说了…，面试官追问…）": what a write-up says was answered; "？（Goodhart's Law）" stays
 _ANSWER_AFTER = re.compile(

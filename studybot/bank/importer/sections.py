@@ -32,6 +32,8 @@ from studybot.bank.importer.markers import (
     topic_title,
 )
 
+# a heading that is a number alone ("## 3.", "### Q12"): its question text is lost
+NUMBER_ALONE = re.compile(r"(?:[Qq]\s*)?(?:第\s*)?\d{1,4}\s*题?\s*[.、．:：)）]?")
 # a heading that only says a question is below it
 _LABEL = re.compile(r"(?:题目|题干|问题|question|problem(?: statement)?)\s*[:：]?", re.IGNORECASE)
 # a heading that only says the answer is below it
@@ -44,6 +46,15 @@ _ANSWER = re.compile(
 
 def answer_heading(block: Block) -> bool:
     return bool(_ANSWER.fullmatch(clean(plain(block.raw))))
+
+
+def has_body(inner: list[Block]) -> bool:
+    """Text under a heading: any block but a heading, or a heading that is a link to read
+    (``###### Medium: https://…`` under ``## L1 vs L2``: where its answer is)."""
+    return any(b.kind != "heading" or _LINK_LINE.fullmatch(plain(b.raw)) for b in inner)
+
+
+_LINK_LINE = re.compile(r"[^:：\n]{0,40}[:：]?\s*<?https?://\S+>?\s*")
 
 
 def sub_question(block: Block, label: str | None) -> bool:

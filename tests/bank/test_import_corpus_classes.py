@@ -470,3 +470,21 @@ def test_a_topic_heading_whose_answer_is_only_links_to_read_is_still_a_question(
         "How to pick a learning rate",
     ]
     assert "https://example.org/precision-recall" in report.bank.questions[1].reference
+
+
+def test_a_heading_over_marked_follow_up_questions_is_their_topic(tmp_path):
+    report = read(
+        tmp_path,
+        "### Q1：RAG 的主链路怎么设计？\n\n切分、召回、重排、生成。\n\n"
+        "### Q2：怎么评估检索质量？\n\n看 Recall@K 和 MRR。\n\n"
+        "### 追问链一：检索结果被污染\n\n"
+        "场景：网页片段里夹带了指令。\n\n"
+        "**追问：检索片段和系统指令冲突时信谁？**  \n系统指令优先。\n\n"
+        "**追问：怎么在工程上隔离证据和指令？**  \n用不同的消息角色。\n",
+    )
+    assert questions(report) == [
+        "RAG 的主链路怎么设计？",
+        "怎么评估检索质量？",
+        "检索片段和系统指令冲突时信谁？",
+        "怎么在工程上隔离证据和指令？",
+    ]

@@ -101,6 +101,7 @@ from studybot.bank.importer.sections import (
     chapter_depth,
     has_body,
     labelled,
+    marks_inside,
     question_level,
     sub_question,
 )
@@ -272,7 +273,7 @@ class _Reader(ParagraphReading, ListReading):
         if self.level is not None and block.level == self.level:
             # a section only when questions sit in headings below it
             below = [b for b in inner if b.kind == "heading"]
-            topic = asks_inside(below) or over_questions(inner)  # "## 位置编码" over "- 为什么…？"
+            topic = asks_inside(below) or over_questions(inner) or marks_inside(inner)
             return (label, rest) if (body or label) and not topic else None
         if label is not None and (self.level is None or block.level > self.level):
             return (label, rest) if not asks_inside(inner) else None
@@ -372,8 +373,7 @@ class _Reader(ParagraphReading, ListReading):
         )
 
     def _has_markers(self, blocks: list[Block], seen: int = 0) -> int:
-        """How many marked lines (``Q1：…``) the file has, counting up to two: one
-        ``Question: …`` in a write-up does not make its numbered items answers."""
+        """Marked lines (``Q1：…``), counted up to two: one alone does not mark a file."""
         for block in blocks:
             if block.kind in ("heading", "paragraph"):
                 heading = block.kind == "heading"

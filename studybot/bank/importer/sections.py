@@ -23,11 +23,13 @@ import re
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.markers import (
+    asks,
     clean,
     joined,
     marker,
     meta,
     numbered,
+    q_marker,
     reads_as_question,
     topic_title,
 )
@@ -55,6 +57,18 @@ def has_body(inner: list[Block]) -> bool:
 
 
 _LINK_LINE = re.compile(r"[^:：\n]{0,40}[:：]?\s*<?https?://\S+>?\s*")
+
+
+def marks_inside(inner: list[Block]) -> bool:
+    """Marked questions in a heading's own text (``**追问：…？**`` under ``### 追问链一``): the
+    heading is their topic (as ``## 位置编码`` over ``- 为什么…？``), not a question."""
+    own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
+    return any(b.kind == "paragraph" and q_marker(b) and _asks(b) for b in inner[:own])
+
+
+def _asks(block: Block) -> bool:
+    found = marker(block.raw.split("\n")[0])
+    return found is not None and asks(clean(found[1]))
 
 
 def sub_question(block: Block, label: str | None) -> bool:

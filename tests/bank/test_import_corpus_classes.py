@@ -488,3 +488,20 @@ def test_a_heading_over_marked_follow_up_questions_is_their_topic(tmp_path):
         "检索片段和系统指令冲突时信谁？",
         "怎么在工程上隔离证据和指令？",
     ]
+
+
+def test_a_part_heading_that_asks_over_question_headings_is_a_part(tmp_path):
+    report = read(
+        tmp_path,
+        "# 01 · LLM Fundamentals\n\n"
+        "# Part A. 从文本到输入\n\n"
+        "## Q1. Tokenizer 是什么？\n\n把文本切成 token 的组件。\n\n"
+        "# Part B. Transformer 为什么出现\n\n"
+        "## Q2. 为什么 Transformer 取代了 RNN？\n\n可以并行训练。\n\n"
+        "## Q3. Decoder-only 为什么成为主流？\n\n生成任务统一，扩展性好。\n",
+    )
+    assert questions(report) == [
+        "Tokenizer 是什么？",
+        "为什么 Transformer 取代了 RNN？",
+        "Decoder-only 为什么成为主流？",
+    ]

@@ -101,7 +101,9 @@ from studybot.bank.importer.sections import (
     chapter_depth,
     has_body,
     labelled,
+    marked_lines,
     marks_inside,
+    opens_on_question,
     question_level,
     sub_question,
 )
@@ -130,7 +132,7 @@ class _Reader(ParagraphReading, ListReading):
         self.where = where
         self.options = options
         self.out = Parsed()
-        self.strong = self._has_markers(self.blocks) >= 2
+        self.strong = marked_lines(self.blocks) >= 2
         self.level = options.level or question_level(self.blocks)
         self.listed: set[int] = set()  # id() of the drafts taken from list items
         self.loose: set[int] = set()  # id() of drafts started by a paragraph that asks
@@ -267,7 +269,7 @@ class _Reader(ParagraphReading, ListReading):
         label, rest = numbered(text)
         if self.options.level:
             return (label, rest) if block.level == self.options.level else None
-        if reads_as_question(rest):
+        if reads_as_question(rest) and not opens_on_question(inner):  # "# Part B. 为什么…"
             return label, rest
         body = has_body(inner)
         if self.level is not None and block.level == self.level:
@@ -371,18 +373,6 @@ class _Reader(ParagraphReading, ListReading):
         draft.reference = (
             sources_last("\n\n".join(filter(None, (draft.reference, reference)))) or None
         )
-
-    def _has_markers(self, blocks: list[Block], seen: int = 0) -> int:
-        """Marked lines (``Q1：…``), counted up to two: one alone does not mark a file."""
-        for block in blocks:
-            if block.kind in ("heading", "paragraph"):
-                heading = block.kind == "heading"
-                seen += sum(1 for line in block.raw.split("\n") if marker(line, heading))
-            else:
-                seen = self._has_markers(block.children, seen)
-            if seen >= 2:
-                return seen
-        return seen
 
 
 _TEXT_FENCE = re.compile(

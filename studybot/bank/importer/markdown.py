@@ -269,7 +269,8 @@ class _Reader(ParagraphReading, ListReading):
         label, rest = numbered(text)
         if self.options.level:
             return (label, rest) if block.level == self.options.level else None
-        if reads_as_question(rest) and not opens_on_question(inner):  # "# Part B. 为什么…"
+        part = opens_on_question(inner) or (marks_inside(inner) and not asks(rest))
+        if reads_as_question(rest) and not part:  # "# Part B. 为什么…", "### 追问链二：…"
             return label, rest
         body = has_body(inner)
         if self.level is not None and block.level == self.level:

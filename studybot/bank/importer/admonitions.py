@@ -62,3 +62,22 @@ def unboxed(lines: list[str]) -> list[str]:
             out.extend([f"{indent}**{title}**" if title else "", *(indent + ln for ln in body)])
         index = end
     return out
+
+
+def spaced_headings(lines: list[str]) -> list[str]:
+    """``###2、 …`` (no space after the hashes, a number next: a heading meant, which
+    CommonMark reads as text) as ``### 2、 …``; lines inside fenced code are left as they are."""
+    fence = None
+    out = []
+    for line in lines:
+        opening = _FENCE.match(line)
+        if opening and (fence is None or opening[1][0] == fence):
+            fence = None if fence else opening[1][0]
+        elif fence is None and line[:2] == "##":
+            line = _UNSPACED.sub(r"\1 ", line, count=1)
+        out.append(line)
+    return out
+
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_UNSPACED = re.compile(r"^(#{2,6})(?=\d)")

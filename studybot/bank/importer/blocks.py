@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 
-from studybot.bank.importer.admonitions import unboxed
+from studybot.bank.importer.admonitions import spaced_headings, unboxed
+from studybot.bank.importer.draft import outside_code
 
 # bounded runs: a line of 100,000 "[" costs a linear scan, not a quadratic one
 _IMAGE = re.compile(r"!\[[^\]\n]{0,300}\]\([^)\n]{0,2000}\)")
@@ -81,12 +82,13 @@ _PARSER = (
 
 def source_lines(text: str) -> list[str]:
     """The lines of ``text`` with tabs expanded, indentation cut to ``INDENT_COLUMNS`` and
-    MkDocs boxes (``??? question "…"``) read as the Markdown they stand for."""
+    MkDocs boxes (``??? question "…"``) and ``###2、…`` headings read as the Markdown they
+    stand for."""
     if "\t" in text or " " * INDENT_COLUMNS in text:
         # cut in the whole text first: its lines are never all in memory at full length
         text = _DEEP_INDENT.sub(lambda m: m[0].expandtabs(4)[:INDENT_COLUMNS], text)
         text = text.expandtabs(4)
-    return unboxed(text.splitlines())
+    return spaced_headings(unboxed(text.splitlines()))
 
 
 _DEEP_INDENT = re.compile(rf"^[ \t]{{{INDENT_COLUMNS // 4},}}", re.MULTILINE)  # a tab is up to 4
@@ -331,10 +333,10 @@ def plain(raw: str) -> str:
         text = _LINK.sub(lambda m: m["text"], _IMAGE.sub("", text))
     if "][" in text:
         text = _REF_LINK.sub(lambda m: m["text"], text)
-    if "<" in text:
-        text = _HTML_TAG.sub("", text)
+    if "<" in text:  # "`<p>`" is code, shown as written
+        text = outside_code(text, lambda part: _HTML_TAG.sub("", part))
     if "*" in text or "_" in text or "~" in text:
-        text = _ITALIC.sub(r"\1", _EMPHASIS.sub("", text))
+        text = _ITALIC.sub(r"\1", outside_code(text, lambda part: _EMPHASIS.sub("", part)))
     return text.replace("\\", "").strip()
 
 
@@ -375,3 +377,16 @@ def section_end(blocks: list[Block], index: int) -> int:
         if blocks[later].kind == "heading" and blocks[later].level <= level:
             return later
     return len(blocks)
+
+
+def navigation(block: Block) -> bool:
+    """``**[⬆ back to top](#contents)**``: a link within the page, no part of any answer."""
+    if block.kind != "paragraph":
+        return False
+    target = link_target(block.raw.strip("*_ "))
+    return target is not None and target.startswith("#")
+
+
+def html_comment(lines: list[str], block: Block) -> bool:
+    """An HTML comment on its own: a note to the author, not part of an answer."""
+    return block.kind == "html" and source(lines, [block]).startswith("<!--")

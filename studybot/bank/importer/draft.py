@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,7 +85,22 @@ class LimitReached(Exception):
 
 
 def strip_emphasis(text: str) -> str:
-    return re.sub(EMPHASIS, "", text).strip()
+    return outside_code(text, lambda part: re.sub(EMPHASIS, "", part)).strip()
+
+
+_CODE_SPAN = re.compile(r"(?<!`)(`{1,3})(?!`)[^\n]{0,500}?[^`\n]\1(?!`)")
+
+
+def outside_code(text: str, change: Callable[[str], str]) -> str:
+    """``change`` applied to the text between inline code spans, the spans kept as written
+    (``<p>`` and ``__init__`` in backticks are code, not HTML or emphasis)."""
+    if "`" not in text:
+        return change(text)
+    parts, at = [], 0
+    for span in _CODE_SPAN.finditer(text):
+        parts += [change(text[at : span.start()]), span.group(0)]
+        at = span.end()
+    return "".join([*parts, change(text[at:])])
 
 
 def chapter_number(match: re.Match[str]) -> str:

@@ -21,6 +21,7 @@ from studybot.bank.importer.markers import (
     asks,
     asks_inside,
     clean,
+    field_line,
     items,
     join,
     joined,
@@ -30,7 +31,8 @@ from studybot.bank.importer.markers import (
     split_answer,
     topic_title,
 )
-from studybot.bank.importer.notes import callout_asks
+from studybot.bank.importer.metadata import described
+from studybot.bank.importer.notes import callout_asks, without_pointer
 
 
 class ListReading:
@@ -47,13 +49,23 @@ class ListReading:
             return current
         before = len(self.out.drafts)
         taken = self._items(block, path)
-        # a list item's answer is inside the item: a list after it is not that answer
-        if taken is None and current is not None and id(current) not in self.listed:
+        # a list item's answer is inside the item: a list after it is not that answer, unless
+        # it follows with no blank line ("67. **Q？**" then "- **Data**: …" on the next line)
+        tight = block.start > 0 and bool(self.lines[block.start - 1].strip())
+        if taken is None and current is not None and (id(current) not in self.listed or tight):
             current.blocks.append(block)
             return current
+        lone, self.lone = self.lone, None
+        if taken is None and lone and lone[1] == block.start and block.kind == "bullet_list":
+            lone[0].blocks.append(block)  # "54. **Q？**", then its answer as a bullet list
+            return lone[0]
         if taken is None:
             return current
-        if len(self.out.drafts) - before > 1:
+        new = self.out.drafts[before:]
+        answered = len(new) == 1 or any(d.blocks or d.reference for d in new[:-1])
+        if block.kind == "ordered_list" and answered and not (taken.blocks or taken.reference):
+            self.lone = (taken, block.end)  # the last of answered questions has none yet
+        if len(new) > 1:
             self.after_list = taken
             return None  # the prose after a list of questions answers none of them
         return taken
@@ -76,11 +88,16 @@ class ListReading:
             target = link_target(paragraph.raw)
             dash = DASH_ANSWER.match(text)
             asking = found or reads_as_question(text) or bool(dash and reads_as_question(dash["q"]))
+            lead_in = text.endswith((":", "：")) and any(child.is_list for child in rest)
+            if asking and not found and not asks(text) and (lead_in or _field(raw_lines[0])):
+                asking = False  # "- **Why?**: because …", "* How LDA works:" over its steps
             away = target is not None and target.startswith(("http://", "https://"))
             if target is not None and (target.startswith("#") or away or not asking):
                 if asking or label is not None:
                     why = "a table-of-contents link" if target.startswith("#") else "a link only"
                     self._skip(paragraph.start, text, why, counts=False)
+                if away and label is not None and block.kind == "ordered_list":
+                    self.links.append((paragraph.start, label, paragraph.raw, path))
                 for child in rest:
                     if child.is_list:
                         last = self._items(child, path) or last
@@ -91,7 +108,7 @@ class ListReading:
                 last = self._item_question(paragraph, raw_lines, label, text, rest, path)
                 continue
             if label is not None and not below and self.strong:
-                said = text.rstrip().endswith(_SENTENCE_END)  # a tip, a step: listed, no reason
+                said = text.rstrip().endswith(_SENTENCE_END) or field_line(text)  # a tip, a step
                 why = "a numbered item in a file whose questions are marked"
                 self._skip(paragraph.start, text, why, counts=not said)
             for child in rest:
@@ -116,7 +133,11 @@ class ListReading:
         last = owner = draft
         for child in rest:
             found = follow_up(child.raw.split("\n")[0]) if child.kind == "paragraph" else None
-            if child.is_list and any(asks_inside([c]) for c in items(child)):
+            about = described(_lines_of(child)) if child.is_list and owner is draft else None
+            if about is not None:  # "- Type: Multiple Choice", "- Choices: a; b": no answer
+                draft.tags.extend(about[0])
+                draft.hint = draft.hint or (about[1] and f"Choices: {about[1]}")
+            elif child.is_list and any(asks_inside([c]) for c in items(child)):
                 last = self._mixed(child, draft, path)
             elif found is not None:  # "a) Where would you put it, and why?" under the item
                 last = owner = self._draft(child.start, None, clean(found[1]), path)
@@ -126,6 +147,17 @@ class ListReading:
             else:
                 owner.blocks.append(child)
         return last
+
+    def _linked(self) -> None:
+        """A file whose only questions are numbered links to their answers (``1. [梯度裁剪
+        的原理](https://…)``): each is a question, its link the answer."""
+        taken = set()
+        for line, label, raw, path in self.links:
+            first = _FIRST_LINK.match(raw)  # "[A](…)[B](…)": A asks, both answer
+            text = clean(plain(first[1] if first else raw))
+            self._draft(line, label, text, path).reference = raw.strip()
+            taken.add(self.where(line))
+        self.out.skipped = [s for s in self.out.skipped if s.where not in taken]
 
     def _mixed(self, sub: Block, parent: Draft, path) -> Draft:
         """A question's sub-list: asking items are questions, the others its points."""
@@ -146,10 +178,22 @@ class ListReading:
         found = marker(first)
         if found:
             return found[0], found[1].strip(), True
-        label, text = numbered(clean(plain(first)))
-        if label is None and block.kind == "ordered_list":
-            label = item.number
-        return label, text.strip(), False
+        text = clean(plain(without_pointer(first)))
+        label, rest = numbered(text)
+        if block.kind == "ordered_list" and (label is None or _QUANTITY.match(text)):
+            return item.number, text.strip(), False  # "124. 90 秒怎么…？": 90 is no number
+        return label, rest.strip(), False
+
+
+_QUANTITY = re.compile(r"\d{1,4}\s+(?![\d.、．:：)）])")
+_FIELD = re.compile(r"^\s*(?:\*\*|__)(?P<key>[^*_\n]{1,40})(?:\*\*|__)\s*[:：]\s*\S")
+_FIRST_LINK = re.compile(r"\s*\[([^\]\n]{1,300})\]\(")
+
+
+def _field(raw_line: str) -> bool:
+    """``**Key**: value`` where the key does not ask (``**Why?**``, ``**Architecture**``)."""
+    field = _FIELD.match(raw_line)
+    return field is not None and not reads_as_question(plain(field["key"]))
 
 
 def _continues(block: Block, current: Draft) -> bool:
@@ -171,6 +215,16 @@ def _marked_or_asking(block: Block) -> bool:
         return True
     texts = _first_lines(block)
     return bool(texts) and 2 * sum(1 for t in texts if asks(clean(t))) > len(texts)
+
+
+def _lines_of(block: Block) -> list[str]:
+    """Every line of a list's items, when each item is one paragraph (else one empty line)."""
+    found = []
+    for item in items(block):
+        if len(item.children) != 1 or item.children[0].kind != "paragraph":
+            return [""]
+        found += item.children[0].raw.split("\n")
+    return found
 
 
 def _first_lines(block: Block) -> list[str]:
@@ -204,6 +258,13 @@ def has_marker_items(block: Block) -> bool:
         if paragraph is not None and marker(paragraph.raw.split("\n")[0]):
             return True
     return False
+
+
+def follow_ups(block: Block) -> bool:
+    """A list of marked questions only: ``- **Q：…？**`` items, each asking."""
+    firsts = [p.raw.split("\n")[0] for i in items(block) if (p := i.first_paragraph())]
+    found = [marker(line) for line in firsts]
+    return bool(found) and all(f is not None and asks(clean(f[1])) for f in found)
 
 
 def key_points_of(block: Block) -> list[str] | None:

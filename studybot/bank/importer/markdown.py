@@ -22,7 +22,10 @@ level:
   after the question (``A：…``/``答：…``, or a line that does not ask), and
   the blocks nested under it. A list of several questions has no answer
   after it; a single numbered question does;
-- ``<details><summary>Q？</summary> answer </details>`` is a question;
+- in a file where nothing else asks, numbered items that are a link away
+  (``1. [梯度裁剪的原理](https://…)``) are the questions, the links their answers;
+- ``<details><summary>Q？</summary> answer </details>`` is a question, and so is the
+  paragraph under ``### 题目`` in a ``## 第 3 题`` quiz section (``importer.sections``);
 - a table's cells under a question column (``问题``, ``Question``, or the
   column given by ``--map question=COLUMN``) are questions, the answer
   column their answers;
@@ -46,7 +49,8 @@ from studybot.bank.importer import tables
 from studybot.bank.importer.blocks import (
     Block,
     drawn_rule,
-    link_target,
+    html_comment,
+    navigation,
     parse,
     plain,
     section_end,
@@ -57,6 +61,7 @@ from studybot.bank.importer.collapsible import collapsible, unwrapped
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed, Skipped
 from studybot.bank.importer.lists import (
     ListReading,
+    follow_ups,
     key_points_of,
     over_questions,
     question_callout,
@@ -76,7 +81,6 @@ from studybot.bank.importer.markers import (
     marker,
     meta,
     numbered,
-    placeholder,
     q_marker,
     reads_as_question,
     section_title,
@@ -84,7 +88,25 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.notebook import front_matter, notebook_lines
 from studybot.bank.importer.prose import ParagraphReading
-from studybot.bank.importer.resources import about_itself, faq, source_line, sources_last
+from studybot.bank.importer.resources import (
+    about_itself,
+    faq,
+    placeholder,
+    source_line,
+    sources_last,
+)
+from studybot.bank.importer.sections import (
+    NUMBER_ALONE,
+    answer_heading,
+    chapter_depth,
+    has_body,
+    labelled,
+    marked_lines,
+    marks_inside,
+    opens_on_question,
+    question_level,
+    sub_question,
+)
 
 
 def read_markdown(path: Path, text: str, options: Options) -> Parsed:
@@ -110,17 +132,21 @@ class _Reader(ParagraphReading, ListReading):
         self.where = where
         self.options = options
         self.out = Parsed()
-        self.strong = self._has_markers(self.blocks)
-        self.level = options.level or _question_level(self.blocks)
+        self.strong = marked_lines(self.blocks) >= 2
+        self.level = options.level or question_level(self.blocks)
         self.listed: set[int] = set()  # id() of the drafts taken from list items
         self.loose: set[int] = set()  # id() of drafts started by a paragraph that asks
+        self.lone: tuple[Draft, int] | None = None  # a list's last question, yet unanswered
+        self.links: list[tuple] = []  # numbered items that are a link away: (line, label, …)
         self.after_list: Draft | None = None  # the last question of a list, for a "答：" below
 
     def read(self) -> Parsed:
         self._walk(self.blocks, ())
+        if not self.out.drafts and len(self.links) >= 3:  # nothing asks but numbered links
+            self._linked()
         if self.out.title is None:
             self.out.title = self.front_title
-        depth = _chapter_depth(self.out.drafts)
+        depth = chapter_depth(self.out.drafts)
         for draft in self.out.drafts:
             if len(draft.path) > depth:
                 line, draft.chapter = draft.path[depth]
@@ -138,7 +164,12 @@ class _Reader(ParagraphReading, ListReading):
             block = blocks[index]
             after_list, self.after_list = self.after_list, None
             if block.kind == "heading":
-                index = self._heading(blocks, index, path, in_meta)
+                if current is not None and answer_heading(block):  # "## Answer guide"
+                    end = section_end(blocks, index)
+                    current.blocks.extend(blocks[index + 1 : end])
+                    index = end
+                else:
+                    index = self._heading(blocks, index, path, in_meta)
                 current = None
                 continue
             if block.kind == "hr" or drawn_rule(block):
@@ -167,7 +198,7 @@ class _Reader(ParagraphReading, ListReading):
                 continue
             elif in_meta:
                 self._skip_meta(block)
-            elif _navigation(block):
+            elif navigation(block):
                 pass
             elif block.kind == "paragraph":
                 if current is None and after_list and ANSWER_MARKER.match(block.raw):
@@ -203,7 +234,13 @@ class _Reader(ParagraphReading, ListReading):
             self._walk(inner[:own], (*path, (block.start, title)), in_meta=True)
             self._walk(inner[own:], path, in_meta)  # "### 1. …" under "## 目录" is no content
             return end
-        if _NUMBER_ALONE.fullmatch(title):  # "## 3.": the question text is lost, said so
+        if NUMBER_ALONE.fullmatch(title):  # "## 3.": the question text is lost, said so
+            quiz = labelled(inner)  # "## 第 3 题" over "### 题目": the paragraph under it asks
+            if quiz is not None:
+                number = re.search(r"\d+", title)
+                draft = self._draft(quiz[0].start, number and number[0], quiz[1], path)
+                draft.blocks.extend(b for b in quiz[2] if not navigation(b))
+                return end
             own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
             self._skip(block.start, block.raw.strip(), NO_TEXT + (BODY_LEFT if own else ""))
             self._walk(inner[own:], path)
@@ -213,9 +250,11 @@ class _Reader(ParagraphReading, ListReading):
             self._walk(inner, (*path, (block.start, title)))
             return end
         draft = self._draft(block.start, *found, path)
-        stop = next((j for j, b in enumerate(inner) if self._next_question(b)), len(inner))
+        stop = next(
+            (j for j, b in enumerate(inner) if self._next_question(b, found[0])), len(inner)
+        )
         rule = next((j for j, b in enumerate(inner[:stop]) if b.kind == "hr"), stop)
-        draft.blocks.extend(b for b in inner[:rule] if not _navigation(b))
+        draft.blocks.extend(b for b in inner[:rule] if not navigation(b))
         if rule < len(inner):
             self._walk(inner[rule:], path)
         return end
@@ -230,21 +269,24 @@ class _Reader(ParagraphReading, ListReading):
         label, rest = numbered(text)
         if self.options.level:
             return (label, rest) if block.level == self.options.level else None
-        if reads_as_question(rest):
+        part = opens_on_question(inner) or (marks_inside(inner) and not asks(rest))
+        if reads_as_question(rest) and not part:  # "# Part B. 为什么…", "### 追问链二：…"
             return label, rest
-        body = any(b.kind != "heading" for b in inner)
+        body = has_body(inner)
         if self.level is not None and block.level == self.level:
             # a section only when questions sit in headings below it
             below = [b for b in inner if b.kind == "heading"]
-            topic = asks_inside(below) or over_questions(inner)  # "## 位置编码" over "- 为什么…？"
+            topic = asks_inside(below) or over_questions(inner) or marks_inside(inner)
             return (label, rest) if (body or label) and not topic else None
         if label is not None and (self.level is None or block.level > self.level):
             return (label, rest) if not asks_inside(inner) else None
         return None
 
-    def _next_question(self, block: Block) -> bool:
-        if block.kind == "paragraph":
-            return q_marker(block)
+    def _next_question(self, block: Block, label: str | None = None) -> bool:
+        if block.kind == "paragraph":  # "Q2：…", or "2.1 …？" under "### 2、…？"
+            return q_marker(block) or sub_question(block, label)
+        if block.is_list:  # "- **Q：…？**" follow-ups after the answer ("- **Q**：查询；" no)
+            return follow_ups(block)
         if block.kind != "heading":
             return False
         if marker(block.raw, heading=True) is not None:
@@ -304,7 +346,7 @@ class _Reader(ParagraphReading, ListReading):
 
     def _finish(self, draft: Draft) -> None:
         """Hint, options, key points and the reference answer from the blocks below a question."""
-        blocks = [b for b in draft.blocks if not _comment(self.lines, b) and not _navigation(b)]
+        blocks = [b for b in draft.blocks if not html_comment(self.lines, b) and not navigation(b)]
         blocks = unwrapped(self.lines, blocks) or blocks  # "<details><summary>Answer</summary>"
         after = _ANSWER_AFTER.match(draft.question)
         hinted = after is not None and HINT_LINE.match(after["a"].strip())  # "(hint: …)"
@@ -333,68 +375,17 @@ class _Reader(ParagraphReading, ListReading):
             sources_last("\n\n".join(filter(None, (draft.reference, reference)))) or None
         )
 
-    def _has_markers(self, blocks: list[Block]) -> bool:
-        for block in blocks:
-            if block.kind in ("heading", "paragraph"):
-                heading = block.kind == "heading"
-                if any(marker(line, heading) for line in block.raw.split("\n")):
-                    return True
-            elif self._has_markers(block.children):
-                return True
-        return False
-
 
 _TEXT_FENCE = re.compile(
     r"(?P<fence>`{3,}|~{3,})[ \t]*(?:text|txt|plain|plaintext|markdown|md)[ \t]*\n(?P<body>.*)\n(?P=fence)",
     re.DOTALL | re.IGNORECASE,
 )
-# a heading that is a number alone ("## 3.", "### Q12"): its question text is lost
-_NUMBER_ALONE = re.compile(r"(?:[Qq]\s*)?(?:第\s*)?\d{1,4}\s*题?\s*[.、．:：)）]?")
 NO_TEXT, BODY_LEFT = "a numbered heading with no question text", "; the text under it is left out"
 # "？（说了…，面试官追问…）": what a write-up says was answered; "？（Goodhart's Law）" stays
 _ANSWER_AFTER = re.compile(
     r"^(?P<q>.*[？?])\s*[（(](?P<a>(?=.*?(?:说了|答了|回答|提到|讲了|面试官|追问|我[说答讲提]"
     r"|\bI (?:said|answered|mentioned)\b))(?:[^（）()]|[（(][^（）()]*[）)]){6,})[）)]$"
 )
-
-
-def _question_level(blocks: list[Block]) -> int | None:
-    """The heading level that holds this file's questions: where most headings ask."""
-    counts: dict[int, int] = {}
-    for block in blocks:
-        if block.kind != "heading":
-            continue
-        title = clean(plain(block.raw))
-        if meta(title) or topic_title(title):
-            continue
-        if marker(block.raw, heading=True) or reads_as_question(numbered(title)[1]):
-            counts[block.level] = counts.get(block.level, 0) + 1
-    if not counts or max(counts.values()) < 2:
-        return None
-    return max(counts, key=lambda level: (counts[level], level))
-
-
-def _navigation(block: Block) -> bool:
-    """``**[⬆ back to top](#contents)**``: a link within the page, no part of any answer."""
-    if block.kind != "paragraph":
-        return False
-    target = link_target(block.raw.strip("*_ "))
-    return target is not None and target.startswith("#")
-
-
-def _comment(lines: list[str], block: Block) -> bool:
-    """An HTML comment on its own: a note to the author, not part of an answer."""
-    return block.kind == "html" and source(lines, [block]).startswith("<!--")
-
-
-def _chapter_depth(drafts: list[Draft]) -> int:
-    """The outermost section level at which the questions fall into more than one section."""
-    deepest = max((len(d.path) for d in drafts), default=0)
-    for depth in range(deepest):
-        keys = {d.path[depth][1] if len(d.path) > depth else None for d in drafts}
-        if len(keys) > 1:
-            return depth
-    return 0
 
 
 __all__ = ["NUMBER", "read_markdown", "read_notebook"]

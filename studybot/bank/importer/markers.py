@@ -24,11 +24,12 @@ import unicodedata
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import CHAPTER, CJK
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
-from studybot.bank.importer.resources import source_line
+from studybot.bank.importer.resources import placeholder, source_line
 
-_SEP = r"[:：.、．)）]"
+_SEP = r"[:：.、．)）·]"
 MARKER = re.compile(
-    rf"^(?:(?:[Qq]|Question|问题|题目)\s*(?P<n>\d+)|第\s*(?P<n2>\d+)\s*题)\s*(?P<sep>{_SEP})?\s*(?P<text>.*)$",
+    rf"^(?:(?:[Qq]|Question|问题|题目)\s*(?P<n>\d+(?:\.[a-z](?=\)))?)|第\s*(?P<n2>\d+)\s*题|[Qq](?=\s*\.\s))"
+    rf"\s*(?P<sep>{_SEP})?\s*(?P<text>.*)$",
     re.DOTALL,
 )
 # "Q：…", "问：…", "Question: …" without a number
@@ -64,9 +65,11 @@ _ZH_NUMBER = (
     r"|(?P<o>[①-⑳])\s*"
     r"|第\s*(?P<t>\d{1,4}|[一二三四五六七八九十]{1,3})\s*题\s*[:：.、．]?\s*"
 )
+# "1.3.7为什么…": a section number right before Chinese text ("3.5亿…" is an amount)
+_DOTTED_CJK = r"(?<=\d\.\d|\.\d\d)(?=[\u4e00-\u9fff])(?![亿万千百倍秒年个元天月日时分米次])"
 _BIG = r"\d{5,6}(?=[.、．:：)）])"  # "10000. …" past 9,999: a separator, not "10000 tokens"
 NUMBER = re.compile(
-    rf"^(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*|{_BIG})(?:\s*[、．:：)）]|\.(?!\d)|\s)\s*)"
+    rf"^(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*|{_BIG})(?:\s*[、．:：)）]|\.(?!\d)|\s|(?=【)|{_DOTTED_CJK})\s*)"
     r"(?P<text>\S.*)$",
     re.DOTALL,
 )
@@ -79,6 +82,7 @@ HINT_LINE = re.compile(r"^(?:提示|hint)\s*[:：]\s*(?P<text>.+)$", re.IGNORECA
 _INLINE_HINT = re.compile(r"[（(【\[]\s*(?:提示|hint)\s*[:：].*?[）)】\]]\s*$", re.IGNORECASE)
 OPTIONS = re.compile(r"以下|下列|下面哪|如下|选项|which of|which one of", re.IGNORECASE)
 
+_ONE_WORD = re.compile(r"[*_\s]*[A-Za-z]+[*_\s]*[?？]")
 _CHECKBOX = re.compile(r"^\[[ xX✓✔]\]\s+")
 _CITATION = re.compile(
     r"\s*\[?\[(?:src|source|sources|answer|answers|solution|link|ref|reference|参考|答案|解答|详解|原文|链接|来源)\]\]?"
@@ -130,7 +134,7 @@ META = re.compile(
     r"|how to contribute|how to use|使用说明|使用方法|license|licence|许可|许可证|resources|references"
     r"|further reading|reading list|links|useful links|related|acknowledge?ments?|credits|致谢"
     r"|参考|参考资料|参考文献|参考链接|相关链接|推荐阅读|贡献|贡献指南|star history|stargazers|sponsors?"
-    r"|changelog|更新日志|更新记录|about|关于|关于作者|作者|todo|to do|待办|notes to self|back to top|反问(?:环节)?$"
+    r"|changelog|更新日志|更新记录|what to learn next|next steps|about|关于|关于作者|作者|todo|to do|待办|notes to self|back to top|反问(?:环节)?$"
     r"|(?:小结|总结|结语|后记|写在最后|summary|conclusions?|recap)$)\b",
     re.IGNORECASE,
 )
@@ -182,9 +186,17 @@ def _emoji(ch: str) -> bool:
 def asks(text: str) -> bool:
     """True when ``text`` ends in a question mark (a bracketed hint or note after it aside)."""
     text = _INLINE_HINT.sub("", text).rstrip()
-    if text.endswith(("？", "?")):
-        return True
+    if text.endswith(("？", "?")):  # "**Why?**: …" is a label: one word asks nothing
+        return not _ONE_WORD.fullmatch(text)
     return text.endswith(("）", ")", "】")) and without_note(text).endswith(("？", "?"))
+
+
+def field_line(text: str) -> bool:
+    """``作用：负责…``, ``定义：清晰解释概念``, ``Pros: fast``: a short key and its value, not asking."""
+    return bool(_FIELD.match(text)) and not asks(text)
+
+
+_FIELD = re.compile(r"^[^：:？?]{1,24}[：:]\s*\S")
 
 
 @functools.lru_cache(maxsize=1 << 18)
@@ -214,16 +226,6 @@ def reads_as_question(text: str) -> bool:
     return bool(_EN_START.match(body)) and len(body.split()) >= 2
 
 
-_PLACEHOLDER = re.compile(
-    r"[_*\s]*(?:TODO|TBD|待补充|待完善|待更新|coming soon)\b.{0,80}", re.IGNORECASE | re.DOTALL
-)
-
-
-def placeholder(answer: str) -> bool:
-    """``_TODO: add answer_``, ``待补充``: an answer still to be written."""
-    return bool(_PLACEHOLDER.fullmatch(answer))
-
-
 def link_only(text: str) -> bool:
     return text.startswith(("http://", "https://", "www."))
 
@@ -250,8 +252,8 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
     if match and (heading or bold or match["sep"] or match["n2"] or asking):
         return match["n"] or match["n2"], match["text"].strip()
     bare = BARE_MARKER.match(text)
-    if bare and not heading:
-        return None, bare["text"].strip()
+    if bare and not heading and not placeholder(bare["text"]):  # "Question: ..." shows
+        return None, bare["text"].strip()  # a format, not a question
     lead = BOLD_LEAD.match(raw_line) if bold else None
     if lead and lead["rest"] and asks(plain(lead["q"])):  # "**1. Q？** its answer"
         found = NUMBER.match(plain(lead["q"]))

@@ -6,6 +6,10 @@ Question banks open each answer with lines such as ``**Difficulty:** Medium``,
 answer, becomes tags (``difficulty:medium``, ``rag``, ``company:google``) and
 leaves the answer; the first line that is not one ends them, so
 ``**Question:** …`` or a line of the answer itself stays.
+
+A sub-list under a question made only of such lines (``- Type: Multiple
+Choice``, ``- Choices: a; b; c``) describes it too: its keys become tags and
+its choices the question's hint, never its text or its answer.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import re
 
 _KEYS = (
     r"company|companies|round|rounds|topic|topics|level|difficulty|tags?|category|categories"
-    r"|frequency|role|position|seniority|公司|轮次|面试轮次|难度|分类|标签|频率|主题|岗位|题型|级别|类别"
+    r"|frequency|role|position|seniority|type|question type|公司|轮次|面试轮次|难度|分类|标签|频率|主题|岗位|题型|级别|类别"
 )
 _BOLD = r"(?:\*\*|__)?"
 _KEY = rf"{_BOLD}\s*(?P<key>{_KEYS})\s*{_BOLD}\s*[:：]\s*{_BOLD}"
@@ -27,6 +31,12 @@ _PAIR = re.compile(
 _SEPARATORS = re.compile(r"[\s|·•;；,，*_]*")
 _SPLIT = re.compile(r"\s*[,，、/]\s*")
 _OWN_WORDS = {"tag", "tags", "标签"}  # their values are tags themselves, not "key:value"
+# "Choices: a; b; c": what a multiple-choice question offers, shown as its hint
+_CHOICES = re.compile(
+    r"^\s*(?:\*\*|__)?\s*(?:choices|options|选项)\s*(?:\*\*|__)?\s*[:：]\s*(?P<text>\S.*)$",
+    re.IGNORECASE,
+)
+_ONE = re.compile(rf"^{_KEY}\s*(?P<value>[^\n]{{1,100}}?)\s*{_BOLD}\s*[.。]?$", re.IGNORECASE)
 _VALUE = re.compile(r"[^.。？?!！:：]{1,40}")  # a word or a name, not a sentence
 
 
@@ -65,3 +75,21 @@ def _tags_of(line: str) -> list[str] | None:
             value = re.sub(r"\s+", "-", value.strip().lower())
             tags.append(value if key in _OWN_WORDS else f"{key}:{value}")
     return tags
+
+
+def described(lines: list[str]) -> tuple[list[str], str | None] | None:
+    """(tags, choices) when every line is metadata (``Type: …``, ``Choices: …``), else None."""
+    tags: list[str] = []
+    choices = None
+    for line in (line.strip() for line in lines):
+        choice = _CHOICES.match(line)
+        if choice:
+            choices = choice["text"].strip()
+            continue
+        one = _ONE.match(line)
+        found = _tags_of(line) if line else []
+        if found is None and one is None:
+            return None
+        slug = one and re.sub(r"\W+", "-", one["value"].lower()).strip("-")
+        tags.extend(found if found is not None else [f"{one['key'].lower()}:{slug}"])
+    return (tags, choices) if tags or choices else None

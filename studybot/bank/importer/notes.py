@@ -50,14 +50,21 @@ _TAGS = re.compile(r"(?:\s+#[^\s#\d][^\s#]{0,40})+\s*$")
 # "…？ → [Attention](/basics/attention)": where the answer is, no part of the question
 _LINK = r"(?:\[[^\[\]\n]{0,200}\]\([^()\s]{0,500}\)|[^？?\n\[\]]{1,80})"
 _ARROWS = ("→", "⇒", "➜", "➡", "->")
-_POINTER = re.compile(
+_MD_LINK = r"\[[^\[\]\n]{0,200}\]\([^()\s]{0,500}\)"
+_POINTER = re.compile(  # after a task that does not ask ("手写 LoRA → [13](…)"): a link only
     rf"(?<=[？?])\s*(?:{'|'.join(_ARROWS)})\s*{_LINK}(?:\s*[,，、/|]\s*{_LINK})*\s*$"
+    rf"|\s+(?:{'|'.join(_ARROWS)})\s*{_MD_LINK}(?:\s*[,，、/|]\s*{_MD_LINK})*\s*$"
 )
 
 
 def without_tags(text: str) -> str:
     """``为什么用 LayerNorm？ #高频`` → ``为什么用 LayerNorm？``."""
     return _TAGS.sub("", text) if "#" in text else text
+
+
+def without_pointer(raw: str) -> str:
+    """``手写 LoRA → [13](../13/README.md)`` → ``手写 LoRA``, read before links become text."""
+    return _POINTER.sub("", raw) if any(arrow in raw for arrow in _ARROWS) else raw
 
 
 @functools.lru_cache(maxsize=1 << 18)  # asked of one line's text several times
@@ -72,7 +79,7 @@ def without_note(text: str) -> str:
     lead = _LEAD_NOTE.match(text)
     if lead and lead.end() < len(text):
         inside = lead["square"] or lead["round"]
-        if (lead["square"] or _NOTE_WORDS.search(inside)) and "://" not in inside:
+        if _NOTE_WORDS.search(inside) and "://" not in inside:  # "【演变史】…" is a topic
             text = text[lead.end() :]
     while True:
         if not text.rstrip().rstrip("？?").rstrip().endswith(_CLOSING):

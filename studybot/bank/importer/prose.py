@@ -25,6 +25,7 @@ from studybot.bank.importer.markers import (
     SPEAKER,
     asks,
     clean,
+    field_line,
     join,
     joined,
     marker,
@@ -52,7 +53,8 @@ def _one_a_line(texts: list[str]) -> bool:
     """Three or more short lines, two in three of them asking: a list of questions, a line each."""
     if len(texts) < 3 or any(len(t) > 200 for t in texts):
         return False
-    return 3 * sum(1 for t in texts if reads_as_question(t)) >= 2 * len(texts)
+    asking = [t for t in texts if reads_as_question(t) and not field_line(t)]
+    return 3 * len(asking) >= 2 * len(texts)  # "优点：有助于…的理解" is a field, not a question
 
 
 class ParagraphReading:
@@ -64,7 +66,10 @@ class ParagraphReading:
         for k, raw_line in enumerate(raw_lines):
             found = marker(raw_line)
             number = PARAGRAPH_NUMBER.match(plain(raw_line)) if found is None else None
-            if number and (self.strong or number["p"] or number["c"]):
+            bold = raw_line.startswith("**") and raw_line.rstrip().endswith("**")
+            if number and bold and self._next_number(number_of(number)):
+                pass  # "**56. Name an example …**" after question 55: the next question
+            elif number and (self.strong or number["p"] or number["c"]):
                 # with markers in the file, or "（1）首先…" inside an answer: only a line that asks
                 alone = len(raw_lines) == 1 or not self.strong
                 if not (alone and reads_as_question(number["text"])):

@@ -8,6 +8,9 @@ answer: it moves to the end of the answer, kept as written, so the answer
 a quiz shows opens with what answers the question (with nothing else
 under the question, they are its answer: a link may be where the answer
 is). Lines inside fenced code are left where they are.
+
+An answer still to be written (``_TODO_``, ``待补充``) or a label with nothing
+under it (``*solution*``, ``**答案：**``, ``...``) is no answer.
 """
 
 from __future__ import annotations
@@ -27,6 +30,18 @@ SOURCE_LINE = re.compile(
     r"|<?(?:https?://|www\.)\S+>?)\s*$",  # a link alone
     re.IGNORECASE,
 )
+_PLACEHOLDER = re.compile(  # also a label with nothing under it: "*solution*", "**答案：**"
+    r"[_*\s]*(?:(?:TODO|TBD|待补充|待完善|待更新|coming soon)\b.{0,80}"
+    r"|(?:solution|answer|ans|答案|解答|参考答案)[_*\s:：]*|\.{2,}|…+)",
+    re.I | re.S,
+)
+
+
+def placeholder(answer: str) -> bool:
+    """``_TODO: add answer_``, ``待补充``, ``*solution*`` alone: an answer still to be written."""
+    return bool(_PLACEHOLDER.fullmatch(answer))
+
+
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 _LIST_MARK = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+)?(?:[*_](?=[^\s*_]))?")  # "*Source: …*"
 

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from studybot.bank.importer import keys
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.draft import Parsed
-from studybot.bank.importer.markers import asks, clean, placeholder
+from studybot.bank.importer.markers import asks, clean
+from studybot.bank.importer.resources import placeholder
 
 if TYPE_CHECKING:  # the reader hands itself in; no import cycle at run time
     from studybot.bank.importer.markdown import _Reader

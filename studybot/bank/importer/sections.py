@@ -1,0 +1,148 @@
+"""Where a Markdown file's questions and chapters sit, from its sections.
+
+- the heading level that holds the questions: the level where most headings
+  ask (``question_level``);
+- the chapter: the outermost section level that tells questions apart
+  (``chapter_depth``);
+- a quiz section, ``## 第 3 题`` over ``### 题目`` (or ``### Question``): the
+  paragraph under that label is the question, what follows it in the
+  section (options, ``<details>`` answer, explanation) its answer
+  (``labelled``); the metadata above the label (``**类型：** 单选题``) is
+  neither;
+- a heading that only says an answer follows (``## Answer guide``, ``### 答案``,
+  ``#### Solution``) after a question in prose or a list: its section is that
+  question's answer (``answer_heading``);
+- under ``### 2、 …？``, a paragraph ``2.1 …？`` is the next question, not part of
+  the answer (``sub_question``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.draft import Draft
+from studybot.bank.importer.markers import (
+    asks,
+    clean,
+    joined,
+    marker,
+    meta,
+    numbered,
+    q_marker,
+    reads_as_question,
+    topic_title,
+)
+
+# a heading that is a number alone ("## 3.", "### Q12"): its question text is lost
+NUMBER_ALONE = re.compile(r"(?:[Qq]\s*)?(?:第\s*)?\d{1,4}\s*题?\s*[.、．:：)）]?")
+# a heading that only says a question is below it
+_LABEL = re.compile(r"(?:题目|题干|问题|question|problem(?: statement)?)\s*[:：]?", re.IGNORECASE)
+# a heading that only says the answer is below it
+_ANSWER = re.compile(
+    r"(?:answer|answers|answer guide|model answer|suggested answer|solution|explanation"
+    r"|答案|参考答案|答案解析|解析|解答|回答)\s*[:：]?",
+    re.IGNORECASE,
+)
+
+
+def answer_heading(block: Block) -> bool:
+    return bool(_ANSWER.fullmatch(clean(plain(block.raw))))
+
+
+def has_body(inner: list[Block]) -> bool:
+    """Text under a heading: any block but a heading, or a heading that is a link to read
+    (``###### Medium: https://…`` under ``## L1 vs L2``: where its answer is)."""
+    return any(b.kind != "heading" or _LINK_LINE.fullmatch(plain(b.raw)) for b in inner)
+
+
+_LINK_LINE = re.compile(r"[^:：\n]{0,40}[:：]?\s*<?https?://\S+>?\s*")
+
+
+def marks_inside(inner: list[Block]) -> bool:
+    """Marked questions in a heading's own text (``**追问：…？**`` under ``### 追问链一``): the
+    heading is their topic (as ``## 位置编码`` over ``- 为什么…？``), not a question."""
+    own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
+    return any(b.kind == "paragraph" and q_marker(b) and _asks(b) for b in inner[:own])
+
+
+def _asks(block: Block) -> bool:
+    found = marker(block.raw.split("\n")[0])
+    return found is not None and asks(clean(found[1]))
+
+
+def marked_lines(blocks: list[Block], seen: int = 0) -> int:
+    """Marked lines (``Q1：…``), counted up to two: one ``Question: …`` alone in a write-up
+    does not make a file's numbered items answers."""
+    for block in blocks:
+        if block.kind in ("heading", "paragraph"):
+            heading = block.kind == "heading"
+            seen += sum(1 for line in block.raw.split("\n") if marker(line, heading))
+        else:
+            seen = marked_lines(block.children, seen)
+        if seen >= 2:
+            return seen
+    return seen
+
+
+def opens_on_question(inner: list[Block]) -> bool:
+    """A heading's section that starts with a question heading (``# Part B. 为什么…`` over
+    ``## Q10. …？``): the heading names a part, it asks nothing itself."""
+    first = inner[0] if inner else None
+    if first is None or first.kind != "heading":
+        return False
+    return bool(
+        marker(first.raw, heading=True) or reads_as_question(numbered(clean(plain(first.raw)))[1])
+    )
+
+
+def sub_question(block: Block, label: str | None) -> bool:
+    """A paragraph that opens with a number under ``label`` (``2.1`` under ``2``) and asks."""
+    if not label or not label.isdigit():
+        return False
+    first = plain(block.raw.split("\n", 1)[0])
+    number, rest = numbered(first)
+    return bool(number and number.startswith(label + ".") and reads_as_question(rest))
+
+
+def labelled(inner: list[Block]) -> tuple[Block, str, list[Block]] | None:
+    """In the section of a heading that is a number alone (``## 第 3 题``), the paragraph
+    under a ``### 题目`` label, its text, and the blocks after it (its answer)."""
+    at = next((j for j, b in enumerate(inner[:-1]) if _label_heading(b)), None)
+    if at is None or inner[at + 1].kind != "paragraph":
+        return None
+    asked = inner[at + 1]
+    rest = inner[at + 2 :]
+    while rest and rest[-1].kind == "hr":  # the rule before the next question
+        rest.pop()
+    return asked, clean(joined(asked.raw)), rest
+
+
+def _label_heading(block: Block) -> bool:
+    return block.kind == "heading" and bool(_LABEL.fullmatch(clean(plain(block.raw))))
+
+
+def question_level(blocks: list[Block]) -> int | None:
+    """The heading level that holds this file's questions: where most headings ask."""
+    counts: dict[int, int] = {}
+    for block in blocks:
+        if block.kind != "heading":
+            continue
+        title = clean(plain(block.raw))
+        if meta(title) or topic_title(title):
+            continue
+        if marker(block.raw, heading=True) or reads_as_question(numbered(title)[1]):
+            counts[block.level] = counts.get(block.level, 0) + 1
+    if not counts or max(counts.values()) < 2:
+        return None
+    return max(counts, key=lambda level: (counts[level], level))
+
+
+def chapter_depth(drafts: list[Draft]) -> int:
+    """The outermost section level at which the questions fall into more than one section."""
+    deepest = max((len(d.path) for d in drafts), default=0)
+    for depth in range(deepest):
+        keys = {d.path[depth][1] if len(d.path) > depth else None for d in drafts}
+        if len(keys) > 1:
+            return depth
+    return 0

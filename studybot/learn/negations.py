@@ -53,7 +53,8 @@ def _negated(where: Clause, found: list[tuple[int, int]], ignore=(), through=())
     """``negated`` for one reading; "不…不行" (two negations, one closing the clause) cancels."""
     said = _negated_once(where, found, ignore, through)
     last = max((e for _, e in found), default=0)
-    return not said if said and _MUST.search(where.joined[last:]) else said
+    rest = where.joined[last:]
+    return not said if said and (_MUST.search(rest) or _THEN_NOT.match(rest)) else said
 
 
 # "Not only": a negation before one of these denies the limit, not what follows it.
@@ -93,8 +94,24 @@ def _limits_elsewhere(where: Clause, end: int, found) -> bool:
     return not any(s < stop and e > start for s, e in found)
 
 
-# A clause closed by one of these after a negation says it must be so: "不按通道量化不行".
-_MUST = re.compile(r"(?:不行|不成|不可以|不可)$")
+# "不重新校准就不能当概率用": without it, not the rest, so it is needed.
+_THEN_NOT = re.compile(r"[^,:;就]{0,12}就(?:不|没|无法|难以|会出错|会出问题|失效)")
+
+# "Not necessarily": it leaves the claim open, so it denies no claim of what can be.
+_HEDGES = {"不一定", "未必", "不见得", "不必然"}
+HEDGE_REACH = 2  # characters between a hedge and the words it is about ("不一定是固定的")
+
+
+def hedged(where: Clause, first: int) -> bool:
+    """Whether a "not necessarily" (不一定, 未必) stands just before offset ``first``."""
+    return any(
+        where.joined[s:e] in _HEDGES and 0 <= first - e <= HEDGE_REACH for s, e in where.negations
+    ) or bool(re.search(r"not necessarily\s*$", where.joined[:first]))
+
+
+# A clause closed by one of these after a negation says it must be so: "不按通道量化不行",
+# "没验证过的轨迹不要" (a bracket after it aside: "…丢掉（拒绝采样）").
+_MUST = re.compile(r"(?:不行|不成|不可以|不可|不要|丢掉|扔掉|丢弃|去掉|过滤掉)\s*(?:\([^()]*\))?$")
 
 
 def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), through=()) -> bool:
@@ -177,7 +194,12 @@ def _coverb(where: Clause, start: int, end: int) -> bool:
     """A 把/被/随… phrase, short, between a negation and the words: "不会把任何点标为",
     "不随长度平方增长"."""
     between = where.joined[start:end]
-    return 0 < len(between) <= COVERB_REACH and between.startswith(_COVERBS)
+    if not (0 < len(between) <= COVERB_REACH and between.startswith(_COVERBS)):
+        return False
+    if _SCOPE_MARK.search(between):
+        return False  # "并不对称：A 用随机高斯" ends at the colon
+    # The coverb is a word of its own: 对 in "对称" is no coverb.
+    return any(s == start and e - s == 1 for s, e in where.tokens)
 
 
 def _chain(where: Clause, first: int) -> int:

@@ -31,6 +31,7 @@ of it, ``statements``.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -240,6 +241,8 @@ def _wrong(alias: Alias, point: Point, attempt: Attempt, right, said, statements
                 continue
             if negations.only_denied(attempt.clauses[n], phrase.spans):
                 continue  # "不只在输入层" denies the wrong "只在输入层"
+            if _REJECTED.match(attempt.clauses[n].joined, max(e for _, e in phrase.spans)):
+                continue  # "直接在像素上扩散太贵": said to be turned down, not done
             if any(s.clause == n and overlap_spans(phrase.spans, s.spans) for s in statements):
                 continue
             if not one_item(attempt.clauses[n], phrase.spans):
@@ -252,6 +255,13 @@ def _wrong(alias: Alias, point: Point, attempt: Attempt, right, said, statements
             if phrase.size > 1 or about:  # one word alone says little out of context
                 return n, phrase.spans
     return None
+
+
+# What a clause says of a way of doing it when it turns it down: too costly, not workable.
+_REJECTED = re.compile(
+    r".{0,4}?(?:太|过于|非常)(?:贵|慢|大|高|耗|难|昂贵)|.{0,4}?(?:不可行|不现实|不划算|代价(?:太|很)?(?:大|高))"
+    r"|.{0,8}?(?:(?:is|are|be)(?:too|prohibitively)(?:expensive|slow|costly)|impractical)"
+)
 
 
 def _shown(attempt: Attempt, n: int | None, spans) -> str | None:

@@ -35,6 +35,7 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
     """
     clause = attempt.clauses[n]
     found: list[tuple[int, Phrase, tuple[Phrase, ...]]] = []
+    cores: list = []  # the links said by a negated relation's core ("批内 负样本" of "不 利用 批内")
     for sign, alias in (
         (1, claim.relation),
         (-1, claim.opposite),
@@ -74,6 +75,12 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
         for phrase, parts in _scoped_with(located):
             if phrase.negated and sign < 0 and alias is not claim.core:
                 continue  # "并非常数" does not say it grows with n²: a negated opposite says nothing
+            if (
+                phrase.negated
+                and _POSSIBLE.search(claim.zh)
+                and negations.hedged(clause, phrase.first)
+            ):
+                continue  # "β 不一定固定" leaves open what "β 可以固定，也可以自适应" allows
             if alias is claim.turned and (
                 _holds(attempt, n, claim.relation) or _CORRELATIVE.search(clause.normal)
             ):
@@ -90,6 +97,8 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
                 and clause.joined[: parts[0].first].endswith("不如")
             ):
                 said = -said  # "用得不如 LoRA 多": the subject is what the other falls short of
+            if alias is claim.core:
+                cores.append(phrase.spans)
             found.append((said, phrase, parts))
     if claim.value is not None:
         for sign, phrase in _figures(claim, attempt, n, known, claim.relation is not None):
@@ -112,6 +121,8 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
             continue  # a relation alone states nothing: "线性", "自己的 softmax" are terms
         if not _linked(clause, link.spans, [p.spans for p in explicit]):
             continue  # "KV 缓存、线性增长": listed, not linked
+        if polarity < 0 and link.spans in cores and subject and _pronoun(clause, subject):
+            continue  # "它本质就是带批内负样本的 InfoNCE": "it" may be another loss
         if (
             polarity < 0
             and subject is None
@@ -138,8 +149,19 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
     return out
 
 
+_PRONOUNS = frozenset(["它", "它们", "其", "该", "这", "这个", "此", "it", "its", "they", "this"])
+
+
+def _pronoun(clause, subject: Phrase) -> bool:
+    """Whether the subject is named only by a pronoun, which may point at anything."""
+    return all(clause.joined[s:e] in _PRONOUNS for s, e in subject.spans)
+
+
 def _apart(clause, one, other) -> bool:
     """Whether a comma (inside brackets: elsewhere it ends the clause) stands between two links."""
+    said = {clause.joined[s:e] for s, e in one}
+    if not said & {clause.joined[s:e] for s, e in other}:
+        return False  # a correction says the same verb again: "不是从零初始化，用奖励模型初始化"
     low, high = sorted((min(s for s, _ in one), min(s for s, _ in other)))
     group = clause.group(low)
     return any(
@@ -148,6 +170,8 @@ def _apart(clause, one, other) -> bool:
     )
 
 
+# A claim of what can be, or of either of two: "不一定" (not necessarily) denies none of it.
+_POSSIBLE = re.compile(r"可以|可能|也可|或者|或是|\bcan\b|\bmay\b|\beither\b")
 _RESPECTIVELY = re.compile(r"分别|各自|respectively")
 _INSTEAD = re.compile(r"\s*(?:而是|而|rather|but rather|instead)\b|\s*(?:而是|而)")
 # A figure that numbers a list item ("1. …", "(3) …", "2、…") is no figure of the claim.

@@ -68,7 +68,7 @@ NOT_NEGATIONS = listed(
     "对不对 是不是 有没有 会不会 能不能 要不要 好不好 行不行 可不可以 是否 用不用 需不需要 "
     "算不算 够不够 有无 不如 毋宁 类别 级别 差别 识别 个别 分别 特别 告别 性别 鉴别 辨别 判别 "
     "甄别 未知 未知数 无人 无线 无缝 无序 无穷大 非结构化 非对称 非凸 非负 无参数 不确定性 "
-    "未登录 未登录词 无损 无穷小"
+    "未登录 未登录词 无损 无穷小 无条件 无关紧要"
 )
 _NEGATION_CHARS = set("不没无非未别")
 NOT_NEGATED_BY = {"only", "just", "merely", "matter"}  # "not only", "no matter"
@@ -238,7 +238,7 @@ AUXILIARIES = frozenset(
     for word in listed(
         "会 能 能够 要 需 需要 应 应该 该 必 必须 再 太 很 那么 这么 是 被 用 一定 就 都 也 还 可 "
         "可以 得 只 仅 真 完全 根本 总 总是 一直 从来 算 算是 怎么 让 使 把 对 给 随 随着 因 用来 "
-        "更 更加 越 越来越 比较 相对 特别 十分 最 有点 有些 稍微 略 较 再次 同样 也就 "
+        "更 更加 越 越来越 比较 相对 特别 十分 最 有点 有些 稍微 略 较 再次 同样 也就 什么 任何 "
         "be is are was were been do doe did will would can could should may might must has have "
         "had to the a an that it always necessarily really at all any much more than"
     )

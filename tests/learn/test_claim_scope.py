@@ -81,3 +81,38 @@ def test_a_rival_named_after_the_relation_is_its_object(grader, shipped):
     # Q4 point 1: small runs predict the large model's loss; "大模型" is what is extrapolated.
     text = "拟合出幂律曲线之后，就能外推出大模型大概能到多少 loss。"
     assert state(grader, shipped, 4, 1, text) != CONTRADICTED
+
+
+def test_not_necessarily_leaves_open_what_can_be(grader, shipped):
+    # Q159 point 3: β can be fixed, or adaptive.
+    assert state(grader, shipped, 159, 3, "KL 系数 β 也未必固定，可以随训练调整。") != CONTRADICTED
+
+
+def test_a_negation_closed_by_throw_it_away_says_it_must_be_so(grader, shipped):
+    # Q175 point 2: the final answers are verified.
+    text = "采样出来的轨迹里，答案没验证过的一律丢掉（拒绝采样）。"
+    assert state(grader, shipped, 175, 2, text) != CONTRADICTED
+    assert state(grader, shipped, 175, 2, "答案不需要验证。") == CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    "question, point, text",
+    [
+        (44, 6, "换了训练分布，不重新校准的话就不能把输出直接当概率。"),  # without it, not: needed
+        (18, 2, "输入端和输出端想要的几何结构并没有什么不一样。"),  # 没有 … 不同 cancel
+        (115, 3, "CFG 每一步都要跑有条件和无条件两次前向。"),  # 无条件 is a word
+        (151, 2, "两个矩阵的初始化并不对称：A 用随机高斯，B 置零。"),  # 对 in 对称 is no coverb
+        (115, 2, "直接在像素空间上扩散太贵，所以先用 VAE 压到潜空间。"),  # a way turned down
+    ],
+)
+def test_correct_sentences_that_hold_a_negation_or_a_wrong_word_are_no_contradiction(
+    grader, shipped, question, point, text
+):
+    assert state(grader, shipped, question, point, text) != CONTRADICTED
+
+
+def test_it_is_no_name_for_a_denial_by_a_negated_relations_core(grader, shipped):
+    # Q124 point 5: CosineSimilarityLoss does not use in-batch negatives; "it" may be MNRL.
+    assert state(grader, shipped, 124, 5, "它说白了就是带批内负样本的 InfoNCE。") != CONTRADICTED
+    said = "CosineSimilarityLoss 也利用批内负样本。"
+    assert state(grader, shipped, 124, 5, said) == CONTRADICTED

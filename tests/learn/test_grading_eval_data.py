@@ -106,13 +106,14 @@ def test_the_blind_set_has_every_kind_in_three_rounds_and_lines_up_with_the_bank
             assert attempt["labels"].count("contradicted") == 1, attempt["question"]
 
 
-def test_round_four_has_every_kind_and_lines_up_with_the_bank():
+@pytest.mark.parametrize("later", ["blind_round4.toml", "blind_round5.toml"])
+def test_each_later_round_has_every_kind_and_lines_up_with_the_bank(later):
     shipped = bank.load()
-    path = EVAL.parent / "blind_round4.toml"
+    path = EVAL.parent / later
     attempts = tomllib.loads(path.read_text(encoding="utf-8"))["attempt"]
     assert Counter(a["kind"] for a in attempts) == Counter({k: 18 for k in BENCH_KINDS})
-    assert not {a["question"] for a in attempts} & {
-        a["question"] for a in tomllib.loads(BLIND.read_text(encoding="utf-8"))["attempt"]
-    }  # questions no earlier round used
+    earlier = [BLIND] + sorted(p for p in EVAL.parent.glob("blind_round*.toml") if p.name < later)
+    used = {a["question"] for p in earlier for a in tomllib.loads(p.read_text("utf-8"))["attempt"]}
+    assert not {a["question"] for a in attempts} & used  # questions no earlier round used
     for attempt in attempts:
         assert len(attempt["labels"]) == len(shipped.get(attempt["question"]).key_points), attempt

@@ -256,6 +256,7 @@ class Attempt:
 
 
 _DIGIT = re.compile(r"\d")
+_COMPARED = re.compile(r"[<>≤≥]|大于|小于|超过|低于|高于|不到|至少|最多|abov|below|over|under|least|most|than")
 
 
 def _one_phrase(clause, alternative: tuple[str, ...], spans: Sequence[tuple[int, int]]) -> bool:
@@ -268,8 +269,8 @@ def _one_phrase(clause, alternative: tuple[str, ...], spans: Sequence[tuple[int,
     figure = any(_DIGIT.search(word) for word in alternative)
     for word, (_, end), (start, _) in zip(alternative[:-1], spans[:-1], spans[1:], strict=True):
         gap = clause.joined[end:start].strip()
-        if figure and _DIGIT.search(gap):
-            return False
+        if figure and (_DIGIT.search(gap) or _COMPARED.search(gap)):
+            return False  # "temperature > 0" says no "temperature 0"
         if gap and word in words.NEGATIONS and gap not in words.AUXILIARIES:
             return False
     return True

@@ -233,17 +233,19 @@ def _explained(denial: Said, statements: Sequence[Said]) -> bool:
 
 def _wrong(alias: Alias, point: Point, attempt: Attempt, right, said, statements):
     """The clause and words of a wrong claim asserted in ``attempt``, if one is."""
-    own = {s.clause for s in said if s.state == STATED}
     for n in range(len(attempt.clauses)):
-        if not attempt.asserts[n] or n in own:
+        if not attempt.asserts[n]:
             continue
         for phrase in attempt.phrases(n, alias):
             if phrase.negated or attempt.quoted(n, phrase.spans):
                 continue
             if negations.only_denied(attempt.clauses[n], phrase.spans):
                 continue  # "不只在输入层" denies the wrong "只在输入层"
-            if _REJECTED.match(attempt.clauses[n].joined, max(e for _, e in phrase.spans)):
+            after = max(e for _, e in phrase.spans)
+            if _REJECTED.match(attempt.clauses[n].joined, after):
                 continue  # "直接在像素上扩散太贵": said to be turned down, not done
+            if _SUPPOSED.match(attempt.clauses[n].joined, after):
+                continue  # "EOS 不参与 loss 的话模型学不会停": the if-part of a conditional
             if any(s.clause == n and overlap_spans(phrase.spans, s.spans) for s in statements):
                 continue
             if not one_item(attempt.clauses[n], phrase.spans):
@@ -263,6 +265,9 @@ _REJECTED = re.compile(
     r".{0,4}?(?:太|过于|非常)(?:贵|慢|大|高|耗|难|昂贵)|.{0,4}?(?:不可行|不现实|不划算|代价(?:太|很)?(?:大|高))"
     r"|.{0,8}?(?:(?:is|are|be)(?:too|prohibitively)(?:expensive|slow|costly)|impractical)"
 )
+
+
+_SUPPOSED = re.compile(r".{0,3}?的话")
 
 
 def _swaps(found: Verdict, point: Point, attempt: Attempt) -> Verdict:

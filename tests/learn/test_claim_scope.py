@@ -129,3 +129,22 @@ def test_two_named_things_given_each_others_properties_are_swapped(grader, shipp
     assert state(grader, shipped, 86, 1, swapped) == CONTRADICTED
     assert state(grader, shipped, 86, 1, right) != CONTRADICTED
     assert state(grader, shipped, 86, 1, compared) != CONTRADICTED
+
+
+def test_a_wrong_said_beside_a_right_claim_of_its_point_is_still_caught(grader, shipped):
+    # Q121 point 5: keep negatives scoring BELOW 95% of the positive; the 95% is right here.
+    text = "NV-Retriever 以正例分数为锚，只保留分数高于正例分数 95% 的候选当负样本。"
+    assert state(grader, shipped, 121, 5, text) == CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    "question, point, text",
+    [
+        (143, 2, "EOS 不参与 loss 的话，模型就学不会停。"),  # the if-part of a conditional
+        (169, 1, "Sample N candidates independently at a temperature above 0."),  # not "at 0"
+    ],
+)
+def test_a_wrong_in_a_supposition_or_with_a_comparison_is_not_asserted(
+    grader, shipped, question, point, text
+):
+    assert state(grader, shipped, question, point, text) != CONTRADICTED

@@ -58,7 +58,7 @@ def _negated(where: Clause, found: list[tuple[int, int]], ignore=(), through=())
 
 
 # "Not only": a negation before one of these denies the limit, not what follows it.
-_LIMITER = re.compile(r"(?:是)?(?:的)?(?P<limit>仅仅|单单|单纯|只|仅|光|止|单)")
+_LIMITER = re.compile(r"(?:是)?(?:的)?(?P<limit>仅仅|单单|单纯|简单地|简单|只|仅|光|止|单)")
 
 
 NOT_ONLY_REACH = 4  # characters between "不只" and the words it is about ("不只在输入层")
@@ -140,8 +140,8 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
             if first < start and _only_auxiliaries(where, last, start):
                 return True  # 改变不了: the verb before it
             continue
-        if first <= start < last:
-            return True
+        if first <= start < last and not _SCOPE_MARK.search(where.joined, start, last):
+            return True  # a negation among the words, not across a colon or a dash
         english = end <= first and where.joined[start:end].isascii()
         if english and _near(where, end, first) and not _new_predicate(where, end, first):
             return True  # English: "never silently drop it or default it to a class"

@@ -256,7 +256,9 @@ class Attempt:
 
 
 _DIGIT = re.compile(r"\d")
-_COMPARED = re.compile(r"[<>≤≥]|大于|小于|超过|低于|高于|不到|至少|最多|abov|below|over|under|least|most|than")
+_COMPARED = re.compile(
+    r"[<>≤≥]|大于|小于|超过|低于|高于|不到|至少|最多|abov|below|over|under|least|most|than"
+)
 
 
 def _one_phrase(clause, alternative: tuple[str, ...], spans: Sequence[tuple[int, int]]) -> bool:

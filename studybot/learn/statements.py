@@ -91,11 +91,8 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
             if alias is claim.turned and any(_standard(clause, p) for p in explicit):
                 continue  # "UMAP 比 t-SNE 更快": t-SNE is what UMAP is compared with
             said = -sign if phrase.negated else sign
-            if (
-                sign < 0
-                and parts[0] is not None
-                and clause.joined[: parts[0].first].endswith("不如")
-            ):
+            named = list(attempt.words_of(n, claim.subject)) if parts[0] is not None else []
+            if sign < 0 and named and _short_of(clause, phrase, parts[0], named):
                 said = -said  # "用得不如 LoRA 多": the subject is what the other falls short of
             if alias is claim.core:
                 cores.append(phrase.spans)
@@ -107,7 +104,8 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
                 found.append((sign, phrase, parts))
     own = [v for f in claim.figures for v in _said(attempt, n, f) if numbers.matches(v, f)]
     for number in () if own else claim.figures:  # its own figure said: another is no value
-        for sign, phrase in _figures(replace(claim, value=number), attempt, n, known, True):
+        # A figure read off the claim's sentence is bound to its unit: a bare one is not it.
+        for sign, phrase in _figures(replace(claim, value=number), attempt, n, known, True, False):
             parts = _parts(claim, attempt, n, side, phrase.first, phrase.spans)
             if parts is not None:
                 found.append((sign, phrase, parts))
@@ -155,6 +153,15 @@ _PRONOUNS = frozenset(["它", "它们", "其", "该", "这", "这个", "此", "i
 def _pronoun(clause, subject: Phrase) -> bool:
     """Whether the subject is named only by a pronoun, which may point at anything."""
     return all(clause.joined[s:e] in _PRONOUNS for s, e in subject.spans)
+
+
+def _short_of(clause, phrase: Phrase, subject: Phrase, named: Sequence[Phrase]) -> bool:
+    """Whether the subject stands after a 不如 that opens or is the opposite's words:
+    "用得不如 LoRA 多", "单取头都不如头 128 + 尾 382 的组合" (the subject is ahead)."""
+    if clause.joined[: subject.first].endswith("不如"):
+        return True
+    at = next((s for s, e in phrase.spans if clause.joined[s:e] == "不如"), None)
+    return at is not None and any(all(s > at for s, _ in p.spans) for p in named)
 
 
 def _apart(clause, one, other) -> bool:
@@ -326,7 +333,9 @@ def _rival(claim: Claim, attempt: Attempt, n: int, obj: Phrase | None, avoid=())
     return False
 
 
-def _figures(claim: Claim, attempt: Attempt, n: int, known, needs_relation: bool):
+def _figures(
+    claim: Claim, attempt: Attempt, n: int, known, needs_relation: bool, bare: bool = True
+):
     """The claim's value in clause ``n``: the right figure (+1), or a wrong one of its family (-1).
 
     A wrong figure must be the one nearest the claim's subject and none of the
@@ -338,7 +347,7 @@ def _figures(claim: Claim, attempt: Attempt, n: int, known, needs_relation: bool
         return []  # asked only of a claim with a value
     found = [
         f
-        for f in numbers.located(clause.normal, number, normalised=True, bare=True)
+        for f in numbers.located(clause.normal, number, normalised=True, bare=bare)
         if not _MARKER.match(
             clause.normal[: f[0]] + "#" + clause.normal[f[0] :].lstrip("0123456789")
         )

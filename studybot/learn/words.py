@@ -68,10 +68,10 @@ NOT_NEGATIONS = listed(
     "对不对 是不是 有没有 会不会 能不能 要不要 好不好 行不行 可不可以 是否 用不用 需不需要 "
     "算不算 够不够 有无 不如 毋宁 类别 级别 差别 识别 个别 分别 特别 告别 性别 鉴别 辨别 判别 "
     "甄别 未知 未知数 无人 无线 无缝 无序 无穷大 非结构化 非对称 非凸 非负 无参数 不确定性 "
-    "未登录 未登录词 无损 无穷小 无条件 无关紧要"
+    "未登录 未登录词 无损 无穷小 无条件 无关紧要 从不同"
 )
 _NEGATION_CHARS = set("不没无非未别")
-NOT_NEGATED_BY = {"only", "just", "merely", "matter"}  # "not only", "no matter"
+NOT_NEGATED_BY = {"only", "just", "merely", "simply", "matter"}  # "not only", "no matter"
 # Latin tokens that are several symbols written together: "kv" is K and V.
 _COMPOUNDS = {"kv": (1,), "qk": (1,), "qkv": (1, 2)}
 _PIECE = re.compile(rf"([{CJK}]+)|([a-z]+)|(\d+(?:[.,]\d+)*)|(\S)")

@@ -148,3 +148,18 @@ def test_a_wrong_in_a_supposition_or_with_a_comparison_is_not_asserted(
     grader, shipped, question, point, text
 ):
     assert state(grader, shipped, question, point, text) != CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    "question, point, text",
+    [
+        (64, 2, "自洽性有效，是因为对的答案能从不同路径殊途同归。"),  # 从不同 is no 从不
+        (130, 1, "句对不是简单拼接，而是 [CLS] A [SEP] B [SEP]，再加句段嵌入。"),  # not merely
+        (140, 1, "Sun 等发现单取头或单取尾都不如头 128 + 尾 382 的组合。"),  # the subject ahead
+        (13, 2, "Llama 1/2 的 32K 词表对中文很吃亏, average around 1.5."),  # a bare 1.5, no 32K
+    ],
+)
+def test_correct_sentences_with_a_word_that_looks_like_a_denial(
+    grader, shipped, question, point, text
+):
+    assert state(grader, shipped, question, point, text) != CONTRADICTED

@@ -1,0 +1,99 @@
+"""Failure classes a sixth batch of real public question files showed (issue 34).
+
+Each file here is written for the test, in the shape those files had: a
+code-output quiz whose every heading asks the same words over different
+code, with the answer in ``<details>`` under a ``#### 答案`` heading, and the
+rest named in each test.
+"""
+
+from __future__ import annotations
+
+from imported import questions, read
+
+_OUTPUT_QUIZ = """# Python 输出题
+
+每题下方折叠处是答案。
+
+---
+
+###### 1. 输出是什么？
+
+```python
+print(len({1, 1, 2}))
+```
+
+- A: `3`
+- B: `2`
+- C: `1`
+
+<details><summary><b>答案</b></summary>
+<p>
+
+#### 答案：B
+
+集合去掉了重复的 `1`，剩下两个元素。
+
+</p>
+</details>
+
+---
+
+###### 2. 输出是什么？
+
+```python
+print(bool([]))
+```
+
+- A: `True`
+- B: `False`
+
+<details><summary><b>答案</b></summary>
+<p>
+
+#### 答案：B
+
+空列表的真值为假。
+
+</p>
+</details>
+
+---
+
+###### 3. 事件循环里先执行哪一个？
+
+- A: 微任务
+- B: 宏任务
+
+<details><summary><b>答案</b></summary>
+<p>
+
+#### 答案：A
+
+当前任务结束后先清空微任务队列。
+
+</p>
+</details>
+"""
+
+
+def test_the_code_under_a_repeated_quiz_heading_is_part_of_each_question(tmp_path):
+    report = read(tmp_path, _OUTPUT_QUIZ)
+    assert questions(report) == [
+        "输出是什么？\n\n```\nprint(len({1, 1, 2}))\n```",
+        "输出是什么？\n\n```\nprint(bool([]))\n```",
+        "事件循环里先执行哪一个？",
+    ]
+    assert report.repeats == ()  # the same words over different code: no repeat
+    first, second, third = report.bank.questions
+    assert first.reference.startswith("- A: `3`")  # the options, then the hidden answer
+    assert "#### 答案：B\n\n集合去掉了重复的 `1`" in first.reference
+    assert "<details>" not in first.reference and "<p>" not in first.reference
+    assert "空列表的真值为假" in second.reference
+    assert not third.key_points  # lettered options are no key points
+    assert "清空微任务队列" in third.reference
+
+
+def test_headings_inside_an_answer_box_are_no_chapters(tmp_path):
+    report = read(tmp_path, _OUTPUT_QUIZ)
+    assert [c.title for c in report.bank.chapters] == ["Python 输出题"]
+    assert not report.lost

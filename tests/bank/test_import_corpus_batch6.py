@@ -97,3 +97,31 @@ def test_headings_inside_an_answer_box_are_no_chapters(tmp_path):
     report = read(tmp_path, _OUTPUT_QUIZ)
     assert [c.title for c in report.bank.chapters] == ["Python 输出题"]
     assert not report.lost
+
+
+def test_records_with_text_ids_keep_their_order_and_the_id_as_a_tag(tmp_path):
+    records = (
+        '{"meta": {"total": 3}, "questions": [\n'
+        '  {"id": "net_010", "question": "What does a TCP handshake establish?", '
+        '"answer": "Both sides agree on sequence numbers.", "tags": ["tcp"]},\n'
+        '  {"id": "net_002", "question": "Why does DNS use UDP by default?", '
+        '"answer": ["Small queries", "No handshake"]},\n'
+        '  {"id": "Q-017", "question": "What is a subnet mask for?", "answer": "Splitting an '
+        'address into network and host parts."}\n]}\n'
+    )
+    report = read(tmp_path, records, name="net.json")
+    assert not report.forced and not report.refused
+    assert questions(report) == [
+        "What does a TCP handshake establish?",
+        "Why does DNS use UDP by default?",
+        "What is a subnet mask for?",
+    ]
+    assert [q.tags for q in report.bank.questions] == [("tcp", "net_010"), ("net_002",), ("q-017",)]
+    assert [q.id for q in report.bank.questions] == [1, 2, 3]
+    assert all(q.reference for q in report.bank.questions)
+    lines = (
+        '{"id": "a1", "question": "Why is a hash map lookup O(1) on average?"}\n'
+        '{"id": "a2", "question": "When does a hash map resize?"}\n'
+    )
+    report = read(tmp_path, lines, name="maps.jsonl")
+    assert [q.tags for q in report.bank.questions] == [("a1",), ("a2",)]

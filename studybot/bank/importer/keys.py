@@ -254,3 +254,18 @@ def suggest_map(names: list[str], records: list[dict[str, Any]] = ()) -> str:
 
     best = max(names, key=score) if records else (names[0] if names else "KEY")
     return f"--map question={best} (and answer=KEY, chapter=KEY) says which key holds what"
+
+
+_POINT_PREFIX = re.compile(r"^\s*(?:[-*+•]|\d+\s*(?:[、．)）]|\.(?!\d)))\s*")
+
+
+def split_points(value: Any) -> list[str]:
+    """Key points from a list, or from one text split at its lines, ``|`` or ``；``."""
+    if isinstance(value, list):
+        parts = [("" if v is None else str(v)) for v in value]
+    else:
+        text = "" if value is None else str(value)
+        separator = next((s for s in ("\n", "|", "；") if s in text), None)
+        parts = text.split(separator) if separator else [text]
+    points = [_POINT_PREFIX.sub("", p).strip() for p in parts]
+    return [p for p in points if p]

@@ -125,3 +125,38 @@ def test_records_with_text_ids_keep_their_order_and_the_id_as_a_tag(tmp_path):
     )
     report = read(tmp_path, lines, name="maps.jsonl")
     assert [q.tags for q in report.bank.questions] == [("a1",), ("a2",)]
+
+
+def test_difficulty_marks_and_company_tails_are_tags_not_question_text(tmp_path):
+    report = read(
+        tmp_path,
+        "# Databases\n\n"
+        "### Why Do B-Trees Suit Disks? - IBM, Oracle Interview Question\n\n"
+        "**Difficulty:** 🔴 Hard | **Tags:** `Indexes`, `Storage` | **Asked by:** IBM, Oracle\n\n"
+        "A node fills a disk page, so a lookup reads few pages.\n\n"
+        "### What Is a Covering Index? - Stripe Interview Question\n\n"
+        "**Difficulty:** 🟢 Easy | **Tags:** `Indexes`\n\n"
+        "An index that holds every column the query reads.\n\n"
+        "## Practice\n\n"
+        "1. [E] What does a foreign key guarantee?\n"
+        "2. [M] When would you denormalise a schema?\n"
+        "3. [H] How does MVCC avoid read locks?\n",
+    )
+    assert questions(report) == [
+        "Why Do B-Trees Suit Disks?",
+        "What Is a Covering Index?",
+        "What does a foreign key guarantee?",
+        "When would you denormalise a schema?",
+        "How does MVCC avoid read locks?",
+    ]
+    first, second, *practice = report.bank.questions
+    assert first.tags == (
+        "difficulty:hard", "indexes", "storage", "company:ibm", "company:oracle"
+    )  # fmt: skip
+    assert first.reference == "A node fills a disk page, so a lookup reads few pages."
+    assert second.tags == ("difficulty:easy", "indexes")
+    assert [q.tags for q in practice] == [
+        ("difficulty:easy",),
+        ("difficulty:medium",),
+        ("difficulty:hard",),
+    ]

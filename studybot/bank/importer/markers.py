@@ -11,8 +11,7 @@ cleaned the same way: a checkbox, a ``Q：`` marker, a company suffix
 (`` - Google, Amazon``), a citation link (``[[src]](…)``), a trailing
 emoji and a note on where it was asked (``（高频，字节问过）``, ``【美团】``)
 leave it; ``</s>``, ``<think>`` and other text in angle brackets stay.
-``importer.markdown`` decides from the block structure which block is a
-question and what its answer is.
+``importer.markdown`` decides from the blocks which is a question, and its answer.
 """
 
 from __future__ import annotations
@@ -162,12 +161,13 @@ def _without_company(text: str) -> str:
     if not dashes:
         return text
     cut = len(text) - 200 + dashes[-1].start() if len(text) > 200 else dashes[-1].start()
-    suffix = _INTERVIEW.sub("", text[cut + 3 :].strip().strip("*_ "))
+    tail = text[cut + 3 :].strip().strip("*_ ")
+    suffix = _INTERVIEW.sub("", tail)  # "- NVIDIA, Meta Interview Question": acronyms too
     names = [n.strip(" *_") for n in re.split(r"[,/&]", suffix)]
     if not suffix or not cut or not all(names):
         return text
     for name in names:  # companies are capitalised words, not acronyms: "- LSTM" stays
-        if not _COMPANY_NAME.fullmatch(name) or not any(c.islower() for c in name):
+        if not _COMPANY_NAME.fullmatch(name) or not (suffix != tail or any(map(str.islower, name))):
             return text
     return text[:cut].rstrip()
 

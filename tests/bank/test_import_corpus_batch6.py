@@ -160,3 +160,45 @@ def test_difficulty_marks_and_company_tails_are_tags_not_question_text(tmp_path)
         ("difficulty:medium",),
         ("difficulty:hard",),
     ]
+
+
+def test_questions_typed_as_indented_lines_are_taken_and_real_code_stays_code(tmp_path):
+    report = read(
+        tmp_path,
+        "# 1. 网络相关\n\n"
+        "    【基础】  \n"
+        "    TCP三次握手的过程  \n"
+        "    为什么挥手要四次  \n"
+        "    HTTP/2 有了解过嘛  \n"
+        "    拥塞控制\n\n"
+        "# 2. 数据库相关\n"
+        "    索引为什么用B+树  \n"
+        "    事务隔离级别有哪些  \n"
+        "    MVCC\n",
+    )
+    assert questions(report) == [
+        "TCP三次握手的过程",
+        "为什么挥手要四次",
+        "HTTP/2 有了解过嘛",
+        "拥塞控制",
+        "索引为什么用B+树",
+        "事务隔离级别有哪些",
+        "MVCC",
+    ]
+    assert [q.chapter for q in report.bank.questions] == [1, 1, 1, 1, 2, 2, 2]  # the headings
+    assert "数据库相关" in report.bank.chapters[1].title
+    assert all(q.label is None and q.reference is None for q in report.bank.questions)
+    code = read(
+        tmp_path,
+        "## 1. 什么是生成器？\n\n"
+        "调用时才计算下一个值：\n\n"
+        "    def count(n):\n"
+        "        while n:\n"
+        "            yield n\n"
+        "            n -= 1\n\n"
+        "## 2. 什么是装饰器？\n\n"
+        "接受函数、返回函数的函数。\n",
+        name="code.md",
+    )
+    assert questions(code) == ["什么是生成器？", "什么是装饰器？"]
+    assert "        yield n" in code.bank.questions[0].reference

@@ -73,7 +73,7 @@ class ListReading:
     def _items(self, block: Block, path) -> Draft | None:
         """Questions among the items of a list (and their sub-lists); the last one taken."""
         last: Draft | None = None
-        mostly = _mostly_asking(block)
+        mostly = block.taken or _mostly_asking(block)
         for item in items(block):
             paragraph = item.first_paragraph()
             if paragraph is None:

@@ -83,6 +83,7 @@ from studybot.bank.importer.markers import (
     section_title,
     topic_title,
 )
+from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.notebook import front_matter, notebook_lines
 from studybot.bank.importer.prose import ParagraphReading
 from studybot.bank.importer.quiz import lettered, shown
@@ -126,7 +127,8 @@ class _Reader(ParagraphReading, ListReading):
     def __init__(self, text: str, where: Callable[[int], str], options: Options) -> None:
         self.lines = source_lines(text)
         self.front_title = front_matter(self.lines)  # blanks the front matter's lines
-        self.blocks = demoted(self.lines, parse("\n".join(self.lines)))
+        blocks = lifted(self.lines, parse("\n".join(self.lines)))  # "    GAN的原理" asks
+        self.blocks = demoted(self.lines, blocks)
         self.where = where
         self.options = options
         self.out = Parsed()

@@ -59,6 +59,7 @@ from studybot.bank.importer.blocks import (
 )
 from studybot.bank.importer.collapsible import collapsible, demoted, kept_source, unwrapped
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed, Skipped
+from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.lists import (
     ListReading,
     follow_ups,
@@ -83,7 +84,6 @@ from studybot.bank.importer.markers import (
     section_title,
     topic_title,
 )
-from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.notebook import front_matter, notebook_lines
 from studybot.bank.importer.prose import ParagraphReading
 from studybot.bank.importer.quiz import lettered, shown

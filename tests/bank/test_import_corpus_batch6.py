@@ -202,3 +202,31 @@ def test_questions_typed_as_indented_lines_are_taken_and_real_code_stays_code(tm
     )
     assert questions(code) == ["什么是生成器？", "什么是装饰器？"]
     assert "        yield n" in code.bank.questions[0].reference
+
+
+def test_numbered_sub_items_under_a_numbered_stem_are_questions_of_their_own(tmp_path):
+    report = read(
+        tmp_path,
+        "## Caching\n\n"
+        "11. [E] What is a cache hit ratio?\n"
+        "12. Eviction policies.\n"
+        "    4. [E] How does LRU decide what to evict?\n"
+        "    5. [M] When does LFU beat LRU?\n"
+        "13. Why do caches need invalidation?\n"
+        "14. Cache write policies.\n"
+        "    6. [H] Sketch a write-back cache for a workload that is:\n"
+        "        1. read heavy\n"
+        "        2. write heavy\n"
+        "    7. [E] What happens to dirty lines on a crash?\n",
+    )
+    assert questions(report) == [
+        "What is a cache hit ratio?",
+        "How does LRU decide what to evict?",
+        "When does LFU beat LRU?",
+        "Why do caches need invalidation?",
+        "Sketch a write-back cache for a workload that is:\n1. read heavy\n2. write heavy",
+        "What happens to dirty lines on a crash?",
+    ]
+    assert [q.label for q in report.bank.questions] == ["11", "4", "5", "13", "6", "7"]
+    assert report.bank.questions[1].tags == ("difficulty:easy",)
+    assert not report.lost

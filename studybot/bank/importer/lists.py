@@ -33,6 +33,7 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import callout_asks, without_pointer
+from studybot.bank.importer.subitems import asking, sub_items
 
 
 class ListReading:
@@ -83,6 +84,10 @@ class ListReading:
                 continue
             rest = item.children[1:]
             raw_lines = paragraph.raw.split("\n")
+            subs = sub_items(self.lines, item, paragraph)  # "    26. [E] …" under "43. Stem."
+            if subs:
+                last = self._sub_items(paragraph, raw_lines[0], subs, rest, path) or last
+                continue
             label, text, found = self._item_text(block, item, raw_lines[0])
             below = any(asks_inside([child]) for child in rest)
             target = link_target(paragraph.raw)
@@ -114,6 +119,20 @@ class ListReading:
             for child in rest:
                 if child.is_list:
                     last = self._items(child, path) or last
+        return last
+
+    def _sub_items(self, paragraph: Block, first: str, subs, rest, path) -> Draft | None:
+        """The stem when it asks, then each numbered sub-item that is a question."""
+        stem = clean(plain(first))
+        label, text = numbered(stem)
+        last = None
+        if reads_as_question(text):
+            last = self._draft(paragraph.start, label, text, path)
+        for line, number, sub in asking(subs):
+            last = self._draft(line, number, numbered(sub)[1] or sub, path)
+            self.listed.add(id(last))
+        if last is not None:
+            last.blocks.extend(rest)  # what is nested below answers the last one
         return last
 
     def _item_question(self, paragraph: Block, raw_lines, label, text, rest, path) -> Draft:

@@ -230,3 +230,34 @@ def test_numbered_sub_items_under_a_numbered_stem_are_questions_of_their_own(tmp
     assert [q.label for q in report.bank.questions] == ["11", "4", "5", "13", "6", "7"]
     assert report.bank.questions[1].tags == ("difficulty:easy",)
     assert not report.lost
+
+
+def test_a_bare_question_label_takes_its_question_from_the_lines_below(tmp_path):
+    report = read(
+        tmp_path,
+        "### 后端能力\n\n"
+        "1. **问题：**\n"
+        "   - 中文：你如何给一个慢接口定位瓶颈？\n"
+        "   - English: How do you find the bottleneck of a slow endpoint?\n\n"
+        "**参考答案：**\n"
+        "   - 中文：先看链路追踪，再看数据库慢查询。\n\n"
+        "12. **问题：**\n"
+        "   - 中文：请说明你如何设计接口的幂等性。\n"
+        "   - English: Explain how you would make an endpoint idempotent.\n\n"
+        "### 1. 缓存\n"
+        "**问题：**\n"
+        "- 缓存穿透和缓存击穿有什么区别，各自如何防护？\n\n"
+        "**参考答案：**\n"
+        "- 穿透查的是不存在的键，用布隆过滤器；击穿是热点键过期，用互斥锁。\n",
+    )
+    assert not report.forced and not report.refused
+    assert questions(report) == [
+        "你如何给一个慢接口定位瓶颈？",
+        "请说明你如何设计接口的幂等性。",
+        "缓存穿透和缓存击穿有什么区别，各自如何防护？",
+    ]
+    first, second, third = report.bank.questions
+    assert first.hint == "English: How do you find the bottleneck of a slow endpoint?"
+    assert "先看链路追踪" in first.reference
+    assert second.hint == "English: Explain how you would make an endpoint idempotent."
+    assert "布隆过滤器" in third.reference

@@ -33,13 +33,18 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import callout_asks, without_pointer
-from studybot.bank.importer.subitems import asking, sub_items
+from studybot.bank.importer.subitems import asking, sub_items, under_label
 
 
 class ListReading:
     """The list rules of the Markdown reader."""
 
     def _list(self, block: Block, path, current: Draft | None) -> Draft | None:
+        if current is not None and not current.question and not current.blocks:
+            found = _under_label(block)  # "**问题：**" (or "19. **问题：**") over "- 中文：…"
+            if found is not None:
+                current.question, current.hint = found
+                return current
         if (
             current is not None
             and self.strong
@@ -89,6 +94,9 @@ class ListReading:
                 last = self._sub_items(paragraph, raw_lines[0], subs, rest, path) or last
                 continue
             label, text, found = self._item_text(block, item, raw_lines[0])
+            if found and not text and rest and rest[0].is_list:  # "1. **问题：**" over "- 中文：…"
+                last = self._labelled(paragraph, label, rest, path) or last
+                continue
             below = any(asks_inside([child]) for child in rest)
             target = link_target(paragraph.raw)
             dash = DASH_ANSWER.match(text)
@@ -134,6 +142,17 @@ class ListReading:
         if last is not None:
             last.blocks.extend(rest)  # what is nested below answers the last one
         return last
+
+    def _labelled(self, paragraph: Block, label, rest, path) -> Draft | None:
+        """A bare ``**问题：**`` item: its question is in the sub-items below it."""
+        found = _under_label(rest[0])
+        if found is None:
+            return None
+        draft = self._draft(paragraph.start, label, found[0], path)
+        draft.hint = found[1]
+        draft.blocks.extend(rest[1:])
+        self.listed.add(id(draft))
+        return draft
 
     def _item_question(self, paragraph: Block, raw_lines, label, text, rest, path) -> Draft:
         end = split_answer(raw_lines)
@@ -207,6 +226,11 @@ class ListReading:
 _QUANTITY = re.compile(r"\d{1,4}\s+(?![\d.、．:：)）])")
 _FIELD = re.compile(r"^\s*(?:\*\*|__)(?P<key>[^*_\n]{1,40})(?:\*\*|__)\s*[:：]\s*\S")
 _FIRST_LINK = re.compile(r"\s*\[([^\]\n]{1,300})\]\(")
+
+
+def _under_label(block: Block) -> tuple[str, str | None] | None:
+    texts = [joined(p.raw) for i in items(block) if (p := i.first_paragraph())]
+    return under_label([clean(t) for t in texts])
 
 
 def _field(raw_line: str) -> bool:

@@ -50,3 +50,23 @@ def asking(found: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
+
+
+# "中文：…", "English: …": the same question in two languages, one a sub-item each
+_LANGUAGE = re.compile(
+    r"(?P<name>中文|英文|汉语|chinese|english|cn|en|zh)\s*[:：]\s*(?P<text>\S.*)", re.I | re.S
+)
+
+
+def under_label(texts: list[str]) -> tuple[str, str | None] | None:
+    """The question in the sub-items under a bare ``**问题：**`` label, and its translation
+    as a hint: ``- 中文：…？`` over ``- English: …?`` is one question; None when no
+    sub-item holds text."""
+    texts = [t for t in texts if t.strip()]
+    if not texts:
+        return None
+    first = _LANGUAGE.fullmatch(texts[0])
+    if first is None or len(texts) == 1:
+        return (first["text"] if first else texts[0]).strip(), None
+    others = [t for t in texts[1:] if _LANGUAGE.fullmatch(t)]
+    return first["text"].strip(), "\n".join(others) or None

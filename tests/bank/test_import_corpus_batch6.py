@@ -261,3 +261,42 @@ def test_a_bare_question_label_takes_its_question_from_the_lines_below(tmp_path)
     assert "先看链路追踪" in first.reference
     assert second.hint == "English: Explain how you would make an endpoint idempotent."
     assert "布隆过滤器" in third.reference
+
+
+def test_the_preview_total_counts_every_asking_line_it_lists_as_not_taken(invoke, tmp_path):
+    path = tmp_path / "locks.md"
+    path.write_text(
+        "# Locks\n\n"
+        "## What is a mutex?\n\n"
+        "A lock one thread holds at a time.\n\n"
+        "## What is a semaphore?\n\n"
+        "A counter of permits.\n\n"
+        "- How many threads may enter at once?\n"
+        "- Can its count go below zero?\n",
+        encoding="utf-8",
+    )
+    shown = invoke("bank", "import", str(path), "--preview")
+    assert shown.exit_code == 0, shown.stderr
+    out = shown.stdout
+    assert "2 question-like line(s) not taken." in out
+    assert "Asking lines not taken (2):" in out
+    assert "line 11: How many threads may enter at once?" in out
+    assert "line 12: Can its count go below zero?" in out
+
+
+def test_a_task_that_opens_with_build_find_or_compute_is_a_question(tmp_path):
+    report = read(
+        tmp_path,
+        "## Asked at a data team\n"
+        "- How do you join two tables without a shared key?\n"
+        "- Build a small ETL job and explain how it retries\n"
+        "- Find the median of a stream of numbers\n"
+        "- Compute the top ten users by spend\n"
+        "- Build artefacts are cached for a week\n",
+    )
+    assert questions(report) == [
+        "How do you join two tables without a shared key?",
+        "Build a small ETL job and explain how it retries",
+        "Find the median of a stream of numbers",
+        "Compute the top ten users by spend",
+    ]

@@ -43,7 +43,7 @@ class ListReading:
         if current is not None and not current.question and not current.blocks:
             found = _under_label(block)  # "**问题：**" (or "19. **问题：**") over "- 中文：…"
             if found is not None:
-                current.question, current.hint = found
+                self._held(current, found, block)
                 return current
         if (
             current is not None
@@ -148,11 +148,17 @@ class ListReading:
         found = _under_label(rest[0])
         if found is None:
             return None
-        draft = self._draft(paragraph.start, label, found[0], path)
-        draft.hint = found[1]
+        draft = self._draft(paragraph.start, label, "", path)
+        self._held(draft, found, rest[0])
         draft.blocks.extend(rest[1:])
         self.listed.add(id(draft))
         return draft
+
+    def _held(self, draft: Draft, found: tuple[str, str | None], below: Block) -> None:
+        """``draft`` asks what the sub-items ``below`` its label say: its place is theirs."""
+        draft.question, draft.hint = found
+        lines = [i.start for i in items(below)]
+        draft.where, draft.also = self.where(lines[0]), [self.where(n) for n in lines[1:]]
 
     def _item_question(self, paragraph: Block, raw_lines, label, text, rest, path) -> Draft:
         end = split_answer(raw_lines)

@@ -31,8 +31,7 @@ MARKER = re.compile(
     rf"\s*(?P<sep>{_SEP})?\s*(?P<text>.*)$",
     re.DOTALL,
 )
-# "Q：…", "问：…", "Question: …" without a number
-# and an interviewer's follow-up inside an answer: "【面试官追问】…", "追问：…", "Follow-up: …"
+# "Q：…", "Question: …" without a number, and a follow-up: "【面试官追问】…", "Follow-up: …"
 BARE_MARKER = re.compile(
     r"^(?:(?:[Qq]|问|问题|题目|Question|(?:面试官)?追问|Follow[- ]?up)\s*[:：]|【(?:面试官)?追问】)"
     r"\s*(?P<text>.*)$",

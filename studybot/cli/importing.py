@@ -113,8 +113,9 @@ def print_preview(data: dict[str, Any]) -> None:
     _say(f"{data['file']}: {data['title']} (nothing saved)")
     for chapter in data["chapters"]:
         _say(f"\n第 {chapter['number']} 章 {chapter['title']}: {chapter['questions']} question(s)")
-        _say(f"  first: Q{chapter['first']['id']} {chapter['first']['question']}")
-        _say(f"  last:  Q{chapter['last']['id']} {chapter['last']['question']}")
+        for label, which in (("first:", "first"), ("last: ", "last")):
+            shown = _first_line(chapter[which]["question"])
+            _say(f"  {label} Q{chapter[which]['id']} {shown}", hang=" " * 9)
     _say("")
     for note in data["notes"]:
         _say(note[:1].upper() + note[1:])
@@ -190,6 +191,13 @@ def _line_of(where: str, file: str) -> str:
     """``line 12`` for ``FILE:12`` (``cell 3, line 2`` in a notebook): the file is named above."""
     rest = where[len(file) + 1 :] if where.startswith(file + ":") else where
     return f"line {rest}" if rest.isdigit() else rest
+
+
+def _first_line(question: str) -> str:
+    """A question's first line, and how many more it has (a quiz's options, its code)."""
+    lines = [line for line in question.splitlines() if line.strip()]
+    more = len(lines) - 1
+    return lines[0].strip() + (f" (+{more} line{'s' if more > 1 else ''})" if more > 0 else "")
 
 
 def _say(text: str, hang: str = "") -> None:

@@ -170,8 +170,8 @@ def located(
             if value is not None and match.start() not in taken:
                 # In the claim's unit ("最长 512" tokens), or, for a count, the count itself
                 # ("5e9 token" against 50 亿).
-                read = (value * _base(number),) + ((value,) if kind == "count" else ())
-                out.append((match.start(), Bare(read, value)))
+                values = (value * _base(number),) + ((value,) if kind == "count" else ())
+                out.append((match.start(), Bare(values, value)))
         out.sort()
     return out
 
@@ -269,7 +269,7 @@ _VAGUE = re.compile(
 _VAGUE_PLACES = {"十": 10, "百": 100, "千": 1000}
 
 
-def _readings(text: str) -> tuple[float, ...]:
+def _readings(text: str) -> Vague | _Exact | tuple[()]:
     """A figure's values: one for a figure, the lowest and highest for a rough one (``Vague``)."""
     value = _value(text)
     if value is not None:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 
 from studybot.bank import Question
 from studybot.bank.rubric import Number, PointRubric
-from studybot.learn import negations, numbers, words
+from studybot.learn import negations, numbers, pairs, words
 from studybot.learn.aliases import Alias
 from studybot.learn.claims import ABSENT, DENIED, MENTIONED, STATED, Claim, Said
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
@@ -61,6 +61,7 @@ class Point:
     claims: tuple[Claim, ...]
     wrong: tuple[Alias, ...]
     known: tuple = ((), ())  # figures the question states, with a unit and bare: never wrong
+    pairs: tuple = ()  # two named things the point tells apart (``pairs``)
 
     @classmethod
     def of(cls, text: str, rubric: PointRubric, asked: Attempt, known=()) -> Point:
@@ -264,6 +265,18 @@ _REJECTED = re.compile(
 )
 
 
+def _swaps(found: Verdict, point: Point, attempt: Attempt) -> Verdict:
+    """``found``, or a contradiction where the attempt swaps two things the point tells apart."""
+    if found.state == CONTRADICTED:
+        return found
+    for pair in point.pairs:
+        n = pairs.swapped(pair, attempt)
+        if n is not None:
+            shown = attempt.clauses[n].shown((), EVIDENCE_CHARS)
+            return replace(found, state=CONTRADICTED, evidence=shown, key=clip(point.text, 40))
+    return found
+
+
 def _shown(attempt: Attempt, n: int | None, spans) -> str | None:
     if n is None:
         return None
@@ -295,10 +308,11 @@ class Rubric:
             settle(group, statements, point.claims, read)
             for group, point in zip(said, self.points, strict=True)
         ]
-        return [
+        verdicts = [
             verdict(point, read, group, self.right, statements)
             for point, group in zip(self.points, said, strict=True)
-        ], read
+        ]
+        return [_swaps(v, p, read) for v, p in zip(verdicts, self.points, strict=True)], read
 
 
 def compile_rubric(question: Question) -> Rubric:
@@ -315,7 +329,7 @@ def points(question: Question, cutter: Lexicon | None = None) -> tuple[Point, ..
     cutter = cutter or words.lexicon().extended(alias_words(question))
     asked = Attempt(question.question, Asked("", frozenset()), cutter=cutter)
     compiled = [
-        Point.of(t, r, asked, known)
+        replace(Point.of(t, r, asked, known), pairs=pairs.pairs_of(Attempt(t, "", cutter=cutter)))
         for t, r in zip(question.key_points, question.rubric, strict=True)
     ]
     subjects = [c.subject for p in compiled for c in p.claims]

@@ -114,7 +114,7 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
     found += _rival_statements(claim, attempt, n, side, known)
 
     out = []
-    negated: list = []  # the links of relations said negated (not of opposites said)
+    said_negated: list = []  # the links of relations said negated (not of opposites said)
     for polarity, link, (subject, obj) in found:
         explicit = tuple(p for p in (subject, obj) if p is not None)
         if not explicit and not (_framed(attempt, n) or _continues(claim, attempt, n)):
@@ -133,13 +133,13 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
         spans = tuple(sorted(set(link.spans).union(*(p.spans for p in explicit))))
         out.append((polarity, link.spans, spans))
         if polarity < 0 and link.negated:
-            negated.append(link.spans)
+            said_negated.append(link.spans)
     if any(p < 0 for p, _, _ in out):
         if any(p > 0 for p, _, _ in out) and _RESPECTIVELY.search(clause.normal):
             # "prefill 和 decode 分别是计算受限和访存受限": each side has its own.
             return [o for o in out if o[0] > 0]
-        stated = [o for o in out if o[0] > 0 and all(_apart(clause, o[1], d) for d in negated)]
-        if stated and len(negated) == sum(1 for o in out if o[0] < 0):
+        stated = [o for o in out if o[0] > 0 and all(_apart(clause, o[1], d) for d in said_negated)]
+        if stated and len(said_negated) == sum(1 for o in out if o[0] < 0):
             # The relation denied in one place and said in another, in brackets that hold
             # both: "(并非从零初始化，通常拿奖励模型来初始化)" corrects itself.
             return stated

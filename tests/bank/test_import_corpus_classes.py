@@ -80,6 +80,21 @@ def test_a_quiz_question_under_its_label_heading_is_taken_with_its_hidden_answer
     assert [q.id for q in report.bank.questions] == [1, 2]
 
 
+def test_choices_right_under_a_quiz_question_are_part_of_what_it_asks(tmp_path):
+    quiz = (
+        "## 第 1 题\n\n### 题目\n\n哪种做法能让 KV 缓存减半？\n\n"
+        "- A. 把批大小加倍\n- B. 用 GQA 把 KV 头数减半\n\n"
+        "<details><summary>查看答案</summary>\n\n答案：B。\n\n</details>\n\n"
+        "## 第 2 题\n\n### 题目\n\n前缀缓存省下哪一阶段的计算？\n\n"
+        "- A. prefill\n- B. decode\n\n"
+        "<details><summary>查看答案</summary>\n\n答案：A。\n\n</details>\n"
+    )
+    first, second = read(tmp_path, quiz).bank.questions
+    assert first.question.endswith("- A. 把批大小加倍\n- B. 用 GQA 把 KV 头数减半")
+    assert second.question.endswith("- A. prefill\n- B. decode")  # short choices too
+    assert second.reference.strip().endswith("A。") and not second.key_points
+
+
 def test_html_and_underscores_inside_inline_code_stay_as_written(tmp_path):
     report = read(
         tmp_path,

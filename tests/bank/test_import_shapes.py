@@ -388,3 +388,16 @@ def test_a_run_names_each_question_by_its_source_label_too(invoke):
     assert result.exit_code == 0, result.stderr
     assert "第 4 题（原题号 2.1）" in result.stdout
     assert "第 5 题（原题号 2.2）" in result.stdout
+
+
+def test_preview_shows_a_long_question_by_its_first_line(invoke, tmp_path, studybot_home):
+    path = tmp_path / "quiz.md"
+    path.write_text(
+        "## 第 1 题\n\n### 题目\n\n哪种做法能让 KV 缓存减半？\n\n- A. 批大小加倍\n- B. 用 GQA\n"
+        "- C. 提高温度\n\n<details><summary>查看答案</summary>\n\n答案：B。\n\n</details>\n",
+        encoding="utf-8",
+    )
+    result = invoke("bank", "import", str(path), "--preview")
+    assert result.exit_code == 0, result.stderr
+    assert "first: Q1 哪种做法能让 KV 缓存减半？ (+3 lines)" in result.stdout
+    assert "- A. 批大小加倍" not in result.stdout  # the choices stay in the question, not here

@@ -116,3 +116,16 @@ def test_it_is_no_name_for_a_denial_by_a_negated_relations_core(grader, shipped)
     assert state(grader, shipped, 124, 5, "它说白了就是带批内负样本的 InfoNCE。") != CONTRADICTED
     said = "CosineSimilarityLoss 也利用批内负样本。"
     assert state(grader, shipped, 124, 5, said) == CONTRADICTED
+
+
+# -- two things told apart -----------------------------------------------------------------
+
+
+def test_two_named_things_given_each_others_properties_are_swapped(grader, shipped):
+    # Q86 point 1: gVisor is a user-space kernel, Firecracker a microVM.
+    swapped = "代码放进一次性沙箱。Firecracker 是用户态内核的容器。gVisor 是轻量的微虚拟机。"
+    right = "代码放进一次性沙箱。gVisor 是用户态内核的容器。Firecracker 是轻量的微虚拟机。"
+    compared = "代码放进一次性沙箱，gVisor 用用户态内核隔离。Firecracker 比 gVisor 的容器隔离更强。"
+    assert state(grader, shipped, 86, 1, swapped) == CONTRADICTED
+    assert state(grader, shipped, 86, 1, right) != CONTRADICTED
+    assert state(grader, shipped, 86, 1, compared) != CONTRADICTED

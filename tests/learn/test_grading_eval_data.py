@@ -106,7 +106,7 @@ def test_the_blind_set_has_every_kind_in_three_rounds_and_lines_up_with_the_bank
             assert attempt["labels"].count("contradicted") == 1, attempt["question"]
 
 
-@pytest.mark.parametrize("later", ["blind_round4.toml", "blind_round5.toml"])
+@pytest.mark.parametrize("later", ["blind_round4.toml", "blind_round5.toml", "blind_round6.toml"])
 def test_each_later_round_has_every_kind_and_lines_up_with_the_bank(later):
     shipped = bank.load()
     path = EVAL.parent / later

@@ -235,7 +235,9 @@ class _Reader(ParagraphReading, ListReading):
             self._walk(inner[own:], path, in_meta)  # "### 1. …" under "## 目录" is no content
             return end
         if NUMBER_ALONE.fullmatch(title):  # "## 3.": the question text is lost, said so
-            quiz = labelled(inner)  # "## 第 3 题" over "### 题目": the paragraph under it asks
+            quiz = labelled(
+                inner, self.lines
+            )  # "## 第 3 题" over "### 题目": the paragraph under it asks
             if quiz is not None:
                 number = re.search(r"\d+", title)
                 draft = self._draft(quiz[0].start, number and number[0], quiz[1], path)

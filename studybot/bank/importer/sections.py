@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.blocks import Block, plain, source
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.markers import (
     asks,
@@ -105,17 +105,33 @@ def sub_question(block: Block, label: str | None) -> bool:
     return bool(number and number.startswith(label + ".") and reads_as_question(rest))
 
 
-def labelled(inner: list[Block]) -> tuple[Block, str, list[Block]] | None:
+def labelled(inner: list[Block], lines: list[str]) -> tuple[Block, str, list[Block]] | None:
     """In the section of a heading that is a number alone (``## 第 3 题``), the paragraph
-    under a ``### 题目`` label, its text, and the blocks after it (its answer)."""
+    under a ``### 题目`` label, its text, and the blocks after it (its answer).
+
+    A list of choices right under the paragraph ("- A. …", "- B. …") is part of what
+    is asked: a learner needs them to answer.
+    """
     at = next((j for j, b in enumerate(inner[:-1]) if _label_heading(b)), None)
     if at is None or inner[at + 1].kind != "paragraph":
         return None
     asked = inner[at + 1]
+    text = clean(joined(asked.raw))
     rest = inner[at + 2 :]
+    if rest and rest[0].is_list and all(_choice(item) for item in rest[0].children):
+        text += "\n" + source(lines, [rest[0]]).strip()
+        rest = rest[1:]
     while rest and rest[-1].kind == "hr":  # the rule before the next question
         rest.pop()
-    return asked, clean(joined(asked.raw)), rest
+    return asked, text, rest
+
+
+_CHOICE = re.compile(r"^\s*[(（]?[A-Ha-h][.．、)）]\s*\S")
+
+
+def _choice(item: Block) -> bool:
+    first = item.first_paragraph()
+    return first is not None and bool(_CHOICE.match(first.raw))
 
 
 def _label_heading(block: Block) -> bool:

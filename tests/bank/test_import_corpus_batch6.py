@@ -76,18 +76,16 @@ print(bool([]))
 """
 
 
-def test_the_code_under_a_repeated_quiz_heading_is_part_of_each_question(tmp_path):
+def test_the_code_and_options_under_a_repeated_quiz_heading_are_part_of_each_question(tmp_path):
     report = read(tmp_path, _OUTPUT_QUIZ)
     assert questions(report) == [
-        "输出是什么？\n\n```\nprint(len({1, 1, 2}))\n```",
-        "输出是什么？\n\n```\nprint(bool([]))\n```",
-        "事件循环里先执行哪一个？",
+        "输出是什么？\n\n```\nprint(len({1, 1, 2}))\n```\n- A: `3`\n- B: `2`\n- C: `1`",
+        "输出是什么？\n\n```\nprint(bool([]))\n```\n- A: `True`\n- B: `False`",
+        "事件循环里先执行哪一个？\n- A: 微任务\n- B: 宏任务",
     ]
     assert report.repeats == ()  # the same words over different code: no repeat
     first, second, third = report.bank.questions
-    assert first.reference.startswith("- A: `3`")  # the options, then the hidden answer
-    assert "#### 答案：B\n\n集合去掉了重复的 `1`" in first.reference
-    assert "<details>" not in first.reference and "<p>" not in first.reference
+    assert first.reference == "#### 答案：B\n\n集合去掉了重复的 `1`，剩下两个元素。"
     assert "空列表的真值为假" in second.reference
     assert not third.key_points  # lettered options are no key points
     assert "清空微任务队列" in third.reference
@@ -300,3 +298,22 @@ def test_a_task_that_opens_with_build_find_or_compute_is_a_question(tmp_path):
         "Find the median of a stream of numbers",
         "Compute the top ten users by spend",
     ]
+
+
+def test_the_tags_of_an_answer_box_after_some_answer_text_are_left_out(tmp_path):
+    report = read(
+        tmp_path,
+        "### 1. 为什么要做梯度裁剪？\n\n"
+        "先想想梯度爆炸时会发生什么。\n\n"
+        "<details><summary><b>答案</b></summary>\n<p>\n\n"
+        "#### 答案\n\n"
+        "限制梯度范数，避免一步更新过大。\n\n"
+        "</p>\n</details>\n\n"
+        "### 2. 学习率预热有什么用？\n\n"
+        "前 1000 步线性增大学习率。\n",
+    )
+    first, _ = report.bank.questions
+    assert first.reference == (
+        "先想想梯度爆炸时会发生什么。\n\n#### 答案\n\n限制梯度范数，避免一步更新过大。"
+    )
+    assert len(report.bank.chapters) == 1  # "#### 答案" in the box is no chapter

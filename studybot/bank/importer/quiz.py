@@ -2,11 +2,11 @@
 
 ``###### 3. 输出是什么？`` over a fenced block and ``- A: …``/``- B: …``
 asks about that code: the code is part of the question (a hundred items may
-share the heading's words, never the code). Code counts only when options
-follow it, so a question's worked example stays in its answer. The options
-are in the question when it says so (``以下哪个…``, ``which of…``); lettered
-options under other questions stay in the answer, as written, and are never
-its key points.
+share the heading's words, never the code), and so are the options: a learner
+needs them to answer. Options are lettered (``A: …``, ``B. …`` in turn) or
+follow a question that says so (``以下哪个…``, ``which of…``); code counts
+only when options follow it, so a question's worked example stays in its
+answer. Lettered options are never key points.
 """
 
 from __future__ import annotations
@@ -30,20 +30,14 @@ def lettered(block: Block) -> bool:
 
 
 def shown(lines: list[str], question: str, blocks: list[Block]) -> tuple[str, list[Block]]:
-    """``question`` with the code (and named options) under it, and the blocks left for
-    its answer."""
+    """``question`` with the code and options under it, and the blocks left for its answer."""
     code = 0
     while code < len(blocks) and blocks[code].kind == "fence":
         code += 1
     listed = blocks[code] if code < len(blocks) else None
-    if listed is None or not listed.is_list:
+    if listed is None or not (lettered(listed) or (not code and OPTIONS.search(question))):
         return question, blocks
-    if code and lettered(listed):
+    if code:
         question += "\n\n" + _FENCE_INFO.sub(r"\1", source(lines, blocks[:code]))
-        blocks = blocks[code:]
-    elif code or not OPTIONS.search(question):
-        return question, blocks
-    if not OPTIONS.search(question):
-        return question, blocks
-    options = [joined(p.raw) for i in items(blocks[0]) if (p := i.first_paragraph())]
-    return question + "".join(f"\n- {option}" for option in options), blocks[1:]
+    options = [joined(p.raw) for i in items(listed) if (p := i.first_paragraph())]
+    return question + "".join(f"\n- {option}" for option in options), blocks[code + 1 :]

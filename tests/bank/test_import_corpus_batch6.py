@@ -149,10 +149,10 @@ def test_difficulty_marks_and_company_tails_are_tags_not_question_text(tmp_path)
     ]
     first, second, *practice = report.bank.questions
     assert first.tags == (
-        "difficulty:hard", "indexes", "storage", "company:ibm", "company:oracle"
+        "company:ibm", "company:oracle", "difficulty:hard", "indexes", "storage"
     )  # fmt: skip
     assert first.reference == "A node fills a disk page, so a lookup reads few pages."
-    assert second.tags == ("difficulty:easy", "indexes")
+    assert second.tags == ("company:stripe", "difficulty:easy", "indexes")
     assert [q.tags for q in practice] == [
         ("difficulty:easy",),
         ("difficulty:medium",),

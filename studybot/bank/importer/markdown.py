@@ -84,6 +84,7 @@ from studybot.bank.importer.markers import (
     section_title,
     topic_title,
 )
+from studybot.bank.importer.metadata import company_tags
 from studybot.bank.importer.notebook import front_matter, notebook_lines
 from studybot.bank.importer.prose import ParagraphReading
 from studybot.bank.importer.quiz import lettered, shown
@@ -324,7 +325,10 @@ class _Reader(ParagraphReading, ListReading):
     # -- recording --------------------------------------------------------------------
 
     def _draft(self, line: int, label: str | None, text: str, path) -> Draft:
-        return self.out.add(Draft(self.where(line), text.strip(), label=label, path=path))
+        tags = company_tags(self.lines[line]) if line < len(self.lines) else []  # "- Google …"
+        return self.out.add(
+            Draft(self.where(line), text.strip(), label=label, path=path, tags=tags)
+        )
 
     def _skip(self, line: int, text: str, why: str, counts: bool = True) -> None:
         self.out.skipped.append(Skipped(self.where(line), text, why, counts))

@@ -116,3 +116,21 @@ def difficulty_mark(question: str) -> tuple[list[str], str]:
         return [], question
     level = mark["mark"].lower()
     return [f"difficulty:{_LEVELS.get(level, level)}"], question[mark.end() :]
+
+
+# "### What is X? - Google, NVIDIA Interview Question": who asked it, a tag each
+_ASKED_BY = re.compile(
+    r"\s[-–—]\s+(?:\*\*|__)?(?P<names>[A-Z][\w&.'’]*(?:[ ,/&]+[A-Z][\w&.'’]*){0,9})"
+    r"(?:\*\*|__)?\s+interview\s+questions?\W*$",
+    re.IGNORECASE,
+)
+
+
+def company_tags(line: str) -> list[str]:
+    """``company:google`` and the rest from a question line that ends ``- Google, Amazon
+    Interview Question`` (the text itself loses that tail in ``markers.clean``)."""
+    found = _ASKED_BY.search(line[-300:])
+    if found is None:
+        return []
+    names = [n.strip() for n in re.split(r"\s*[,/&]\s*", found["names"]) if n.strip()]
+    return ["company:" + re.sub(r"\s+", "-", n.lower()) for n in names]

@@ -283,6 +283,7 @@ def test_the_preview_total_counts_every_asking_line_it_lists_as_not_taken(invoke
 
 
 def test_a_task_that_opens_with_build_find_or_compute_is_a_question(tmp_path):
+    # and a CSS property named like a verb (justify-content) is none
     report = read(
         tmp_path,
         "## Asked at a data team\n"
@@ -290,7 +291,8 @@ def test_a_task_that_opens_with_build_find_or_compute_is_a_question(tmp_path):
         "- Build a small ETL job and explain how it retries\n"
         "- Find the median of a stream of numbers\n"
         "- Compute the top ten users by spend\n"
-        "- Build artefacts are cached for a week\n",
+        "- Build artefacts are cached for a week\n"
+        "- justify-content: center; keeps the banner in the middle\n",
     )
     assert questions(report) == [
         "How do you join two tables without a shared key?",

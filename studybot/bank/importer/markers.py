@@ -123,7 +123,7 @@ _EN_START = re.compile(
     r"|implement|define|discuss|design|list|give|walk\s+(?:(?:me|us)\s+)?through|tell\s+(?:me|us)"
     r"|write|prove|outline|summari[sz]e|calculate|estimate|illustrate|differentiate"
     r"|distinguish|evaluate|propose|justify|identify|sketch|share|elaborate|talk\s+about"
-    r"|(?:build|create|find|compute)\s+(?:a|an|the|your)\s)\b",
+    r"|(?:build|create|find|compute)\s+(?:a|an|the|your)\s)\b(?!-)",  # "justify-content" no
     re.IGNORECASE,
 )
 _STATEMENT_END = ("。", "！", "!", "；", ";", "~", "～", "：", ":")

@@ -319,3 +319,17 @@ def test_the_tags_of_an_answer_box_after_some_answer_text_are_left_out(tmp_path)
         "先想想梯度爆炸时会发生什么。\n\n#### 答案\n\n限制梯度范数，避免一步更新过大。"
     )
     assert len(report.bank.chapters) == 1  # "#### 答案" in the box is no chapter
+
+
+def test_a_parenthesis_that_says_what_to_focus_on_stays_in_the_question(tmp_path):
+    report = read(
+        tmp_path,
+        "#### 1. [`Keep-Alive` 响应头（重点是 `timeout`）](https://example.org/a)\n\n"
+        "#### 2. [讲讲 HTTP/2 多路复用（重点）](https://example.org/b)\n\n"
+        "#### 3. [HTTP 缓存的协商过程](https://example.org/c)\n",
+    )
+    assert questions(report) == [
+        "`Keep-Alive` 响应头（重点是 `timeout`）",
+        "讲讲 HTTP/2 多路复用",
+        "HTTP 缓存的协商过程",
+    ]

@@ -101,7 +101,8 @@ def test_records_with_text_ids_keep_their_order_and_the_id_as_a_tag(tmp_path):
     records = (
         '{"meta": {"total": 3}, "questions": [\n'
         '  {"id": "net_010", "question": "What does a TCP handshake establish?", '
-        '"answer": "Both sides agree on sequence numbers.", "tags": ["tcp"]},\n'
+        '"answer": "Both sides agree on sequence numbers.", "tags": ["tcp"], '
+        '"company": "Acme Cloud", "round": "phone", "role": "SRE"},\n'
         '  {"id": "net_002", "question": "Why does DNS use UDP by default?", '
         '"answer": ["Small queries", "No handshake"]},\n'
         '  {"id": "Q-017", "question": "What is a subnet mask for?", "answer": "Splitting an '
@@ -114,7 +115,13 @@ def test_records_with_text_ids_keep_their_order_and_the_id_as_a_tag(tmp_path):
         "Why does DNS use UDP by default?",
         "What is a subnet mask for?",
     ]
-    assert [q.tags for q in report.bank.questions] == [("tcp", "net_010"), ("net_002",), ("q-017",)]
+    assert [q.tags for q in report.bank.questions] == [
+        ("tcp", "net_010", "company:acme-cloud", "round:phone"),
+        ("net_002",),
+        ("q-017",),
+    ]
+    assert "as tags: 'company', 'round'" in report.notes
+    assert "not used: 'role'" in report.notes
     assert [q.id for q in report.bank.questions] == [1, 2, 3]
     assert all(q.reference for q in report.bank.questions)
     lines = (

@@ -272,8 +272,12 @@ def _records(
 
 def _note_mapping(out: Parsed, mapping: fields.Mapping) -> None:
     out.notes.append(f"read {mapping.line()}")
-    if mapping.unused:
-        out.notes.append(f"not used: {', '.join(repr(k) for k in mapping.unused)}")
+    tagged = [k for k in mapping.unused if fields.describing(k)]  # "company": tags
+    unused = [k for k in mapping.unused if not fields.describing(k)]
+    if tagged:
+        out.notes.append(f"as tags: {', '.join(repr(k) for k in tagged)}")
+    if unused:
+        out.notes.append(f"not used: {', '.join(repr(k) for k in unused)}")
 
 
 # -- one record ------------------------------------------------------------------------
@@ -323,7 +327,8 @@ def _draft(item: Any, mapping: fields.Mapping, where: str, mend: bool = True) ->
     draft.hint = _scalar(record.get("hint")).strip() or None
     draft.reference = _scalar(record.get("answer")).strip() or None
     tags = record.get("tags") or []
-    tags = [*(tags if isinstance(tags, list) else _TAG_SPLIT.split(str(tags))), *_named(record)]
+    tags = tags if isinstance(tags, list) else _TAG_SPLIT.split(str(tags))
+    tags = [*tags, *fields.named_by(record.get("id")), *fields.described(item)]
     draft.tags = [_SPACES.sub("-", str(t).strip().lower()) for t in tags if str(t).strip()]
     if mend:
         _mend_surrogates(draft, _strings(item))
@@ -344,13 +349,6 @@ def _label(raw: Any, draft: Draft, where: str) -> str | None:
         f"{where}: id must be a whole number from 1 to {MAX_ID}, got {kind} {shown}"
     )
     return None
-
-
-def _named(record: dict[str, Any]) -> list[str]:
-    """A record's id that names it rather than numbers it, as its tag; none for a number."""
-    text = _scalar(record.get("id")).strip()
-    number = isinstance(record.get("id"), int) or text.lstrip("Qq#").isdigit()
-    return [] if not text or number else [text]
 
 
 def _mend_surrogates(draft: Draft, strings: Iterator[str] | list[str]) -> None:

@@ -3,8 +3,8 @@
 Interview notes are often typed with each question indented under a topic
 heading (``# 1. 深度学习相关`` over ``    GAN的原理``). Markdown reads those
 lines as a code block, so no question would be seen. When the indented
-(not fenced) blocks of a file read as questions — most of their lines ask,
-more asking lines sit in them than outside them — they are the file's
+(not fenced) blocks of a file read as questions — half their lines ask, and
+twice as many asking lines sit in them as outside them — they are the file's
 questions: their lines are read as if written at the margin. Real code
 (``def f(x):``, ``x = 1``) never reads as questions, so it stays code.
 """
@@ -29,7 +29,7 @@ def lifted(lines: list[str], blocks: list[Block]) -> list[Block]:
         return blocks
     taken = {id(b) for b in indented}
     outside = sum(1 for b in blocks if id(b) not in taken for _ in _asking_lines(lines, b))
-    if outside >= asking:
+    if 2 * outside >= asking:  # most of the file's asking lines are indented
         return blocks
     return [_as_list(lines, b) if id(b) in taken else b for b in blocks]
 

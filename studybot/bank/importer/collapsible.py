@@ -23,13 +23,18 @@ _DETAILS = re.compile(
     r"<(/?)details\b[^>]{0,500}>|<summary\b[^>]{0,500}>(.{0,2000}?)</summary>", re.I | re.S
 )
 
+# what an answer box's summary says: "答案", "<b>查看答案</b>", "Show answer", "Solution"
+_ANSWER_LABEL = (
+    r"\s*(?:<[^>]{1,20}>\s*)*(?:查看|点击|显示|展开)?\s*(?:参考)?"
+    r"(?:答案|解析|解答|answers?|solutions?|show answer)\s*(?:<[^>]{1,20}>\s*)*"
+)
 # the tags around a hidden answer: "<details><summary><b>答案</b></summary>", "<p>", "</details>"
 _BOX_TAGS = re.compile(
-    r"</?details\b[^>]{0,500}>|</?(?:p|br|b|strong)\s*/?>|<summary\b[^>]{0,500}>\s*(?:<[^>]{1,20}>\s*)*"
-    r"(?:查看|点击|显示|展开)?\s*(?:参考)?(?:答案|解析|解答|answers?|solutions?|show answer)\s*"
-    r"(?:<[^>]{1,20}>\s*)*</summary>",
+    rf"</?details\b[^>]{{0,500}}>|</?(?:p|br|b|strong)\s*/?>|<summary\b[^>]{{0,500}}>{_ANSWER_LABEL}"
+    r"</summary>",
     re.I,
 )
+_ANSWER_SUMMARY = re.compile(_ANSWER_LABEL, re.I)
 _WRAPPER = re.compile(r"</?(?:p|br|b|strong)\s*/?>", re.I)  # "<p>" around the answer, no text
 
 
@@ -94,10 +99,11 @@ def unwrapped(lines: list[str], blocks: list[Block]) -> list[Block] | None:
 
 
 def demoted(lines: list[str], blocks: list[Block]) -> list[Block]:
-    """``blocks`` with each heading inside a closed ``<details>`` that does not ask read as
-    a paragraph: ``#### 答案：D`` in an answer box neither ends a question nor opens a chapter."""
+    """``blocks`` with each heading inside a closed answer box (``<details>`` whose summary
+    says ``答案``/``Answer``) that does not ask read as a paragraph: ``#### 答案：D`` in it
+    neither ends a question nor opens a chapter."""
     inside: list[tuple[int, int]] = []  # (first, last) block of each closed top-level box
-    depth, opened = 0, 0
+    depth, opened, answer = 0, 0, False
     for j, block in enumerate(blocks):
         if block.kind not in ("html", "paragraph"):
             continue
@@ -105,14 +111,14 @@ def demoted(lines: list[str], blocks: list[Block]) -> list[Block]:
         if "details" not in text.lower():
             continue
         for match in _DETAILS.finditer(text):
-            if match[1] is None:
-                continue
-            if match[1] == "":
-                opened = j if depth == 0 else opened
+            if match[1] is None:  # a summary
+                answer = answer or (depth == 1 and bool(_ANSWER_SUMMARY.fullmatch(match[2])))
+            elif match[1] == "":
+                opened, answer = (j, False) if depth == 0 else (opened, answer)
                 depth += 1
             elif depth > 0:
                 depth -= 1
-                if depth == 0:
+                if depth == 0 and answer:
                     inside.append((opened, j))
     if not inside:
         return blocks

@@ -19,14 +19,20 @@ def write(tmp_path, name: str, data) -> str:
 
 def test_the_usual_names_are_mapped_and_the_mapping_and_unused_keys_are_printed(invoke, tmp_path):
     rows = [
-        {"prompt": "什么是 SFT？", "good_answer": "用指令数据微调。", "topic": "微调", "level": 1},
+        {
+            "prompt": "什么是 SFT？",
+            "good_answer": "用指令数据微调。",
+            "topic": "微调",
+            "author": "a",
+        },
         {"prompt": "什么是 DPO？", "good_answer": "直接偏好优化。", "topic": "对齐", "level": 2},
     ]
     path = write(tmp_path, "qa.jsonl", rows)
     result = invoke("bank", "import", path, "--name", "qa")
     assert result.exit_code == 0, result.stderr
     assert "Read question ← 'prompt', answer ← 'good_answer', chapter ← 'topic'" in result.stdout
-    assert "Not used: 'level'" in result.stdout
+    assert "Not used: 'author'" in result.stdout
+    assert "As tags: 'level'" in result.stdout  # how hard it is: a tag (issue 34)
     loaded = bank.load("qa")
     assert [(q.question, q.reference, q.chapter) for q in loaded.questions] == [
         ("什么是 SFT？", "用指令数据微调。", 1),

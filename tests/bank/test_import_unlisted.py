@@ -100,8 +100,9 @@ def test_headers_in_other_words_are_matched_by_their_words(invoke, tmp_path):
     result = invoke("bank", "import", str(chinese), "--name", "zhcsv")
     assert result.exit_code == 0, result.stderr
     assert "answer ← '参考答案' or '答案解析', chapter ← '所属分类', id ← '序号'" in result.stdout
-    assert "Not used: '难度'" in result.stdout
+    assert "As tags: '难度'" in result.stdout  # how hard it is: a tag (issue 34)
     question = bank.load("zhcsv").get(1)
+    assert question.tags == ("difficulty:2",)
     assert (question.question, question.reference) == (
         "什么是困惑度？",
         "负对数似然的指数。\n\n越低越好。",

@@ -270,13 +270,20 @@ def preview_data(report: Import, name: str | None = None) -> dict[str, Any]:
             "chapters": len(loaded.chapters),
             "with_reference": sum(1 for q in loaded.questions if q.reference),
             "with_key_points": sum(1 for q in loaded.questions if q.key_points),
-            "not_taken": len(report.lost),
+            "not_taken": len(report.lost) + len(_asking_left(report)),
             "repeats": len(report.repeats),
             "problems": len(report.forced),
         },
         "refused": report.refused,
         **{key: facts[key] for key in ("options", "steer", "command")},
     }
+
+
+def _asking_left(report: Import) -> list[tuple[str, str]]:
+    """The asking lines not taken besides those listed with why: the preview lists both, and
+    its Total counts both."""
+    listed = {s.where for s in report.lost}
+    return [m for m in (report.steer.missed if report.steer else ()) if m[0] not in listed]
 
 
 def report_data(report: Import, name: str | None = None) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from studybot.bank.format import (
 )
 from studybot.bank.importer import numbering
 from studybot.bank.importer.draft import CHAPTER, CJK, Draft, Parsed, chapter_number, strip_emphasis
-from studybot.bank.importer.metadata import leading_tags
+from studybot.bank.importer.metadata import difficulty_mark, leading_tags
 from studybot.bank.text import named
 from studybot.errors import BankError
 
@@ -163,6 +163,8 @@ def _question(draft: Draft, chapter: Chapter, problems: list[str]) -> Question |
     """``draft`` as a Question: by ``parse_question`` when it has a field of an unusual shape."""
     points = [p.strip() for p in draft.key_points if p.strip()]
     found, draft.reference = leading_tags(draft.reference)  # "**Difficulty:** Medium" lines
+    marked, draft.question = difficulty_mark(draft.question)  # "[E] …"
+    found = [*marked, *found]
     tags = list(dict.fromkeys(t for t in (*draft.tags, *found) if t))
     simple = all(t == t.strip().lower() for t in tags) and draft.question.strip()
     if not simple:

@@ -49,6 +49,7 @@ class Block:
     raw: str = ""  # inline Markdown of a heading or paragraph, lines joined by "\n"
     number: str | None = None  # an ordered list item's own number
     children: list[Block] = field(default_factory=list)
+    taken: bool = False  # a list whose every item is a question (``importer.indented``)
 
     @property
     def is_list(self) -> bool:

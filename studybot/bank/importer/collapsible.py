@@ -8,18 +8,34 @@ The tags are found in the source of the HTML and Markdown blocks they span
 line), nested ``<details>`` (a "Show example") staying inside the answer.
 A ``<details>`` never closed holds no more than its own tags: what follows
 it is read as if the tags were not there, so it cannot take the rest of
-the file with it.
+the file with it. A heading inside a closed ``<details>`` that does not ask
+(``#### 答案：D``) is a line of its answer, not a section (``demoted``).
 """
 
 from __future__ import annotations
 
 import re
 
-from studybot.bank.importer.blocks import Block
+from studybot.bank.importer.blocks import Block, plain, source
+from studybot.bank.importer.markers import clean, reads_as_question
 
 _DETAILS = re.compile(
     r"<(/?)details\b[^>]{0,500}>|<summary\b[^>]{0,500}>(.{0,2000}?)</summary>", re.I | re.S
 )
+
+# what an answer box's summary says: "答案", "<b>查看答案</b>", "Show answer", "Solution"
+_ANSWER_LABEL = (
+    r"\s*(?:<[^>]{1,20}>\s*)*(?:查看|点击|显示|展开)?\s*(?:参考)?"
+    r"(?:答案|解析|解答|answers?|solutions?|show answer)\s*(?:<[^>]{1,20}>\s*)*"
+)
+# the tags around a hidden answer: "<details><summary><b>答案</b></summary>", "<p>", "</details>"
+_BOX_TAGS = re.compile(
+    rf"</?details\b[^>]{{0,500}}>|</?(?:p|br|b|strong)\s*/?>|<summary\b[^>]{{0,500}}>{_ANSWER_LABEL}"
+    r"</summary>",
+    re.I,
+)
+_ANSWER_SUMMARY = re.compile(_ANSWER_LABEL, re.I)
+_WRAPPER = re.compile(r"</?(?:p|br|b|strong)\s*/?>", re.I)  # "<p>" around the answer, no text
 
 
 def collapsible(lines: list[str], blocks: list[Block], index: int):
@@ -77,6 +93,55 @@ def unwrapped(lines: list[str], blocks: list[Block]) -> list[Block] | None:
             inside.append(block)
             continue
         text = "\n".join(lines[block.start : block.end])
-        if _DETAILS.sub("", text).strip():
+        if _WRAPPER.sub("", _DETAILS.sub("", text)).strip():
             return None
     return inside
+
+
+def demoted(lines: list[str], blocks: list[Block]) -> list[Block]:
+    """``blocks`` with each heading inside a closed answer box (``<details>`` whose summary
+    says ``答案``/``Answer``) that does not ask read as a paragraph: ``#### 答案：D`` in it
+    neither ends a question nor opens a chapter."""
+    inside: list[tuple[int, int]] = []  # (first, last) block of each closed top-level box
+    depth, opened, answer = 0, 0, False
+    for j, block in enumerate(blocks):
+        if block.kind not in ("html", "paragraph"):
+            continue
+        text = "\n".join(lines[block.start : block.end])
+        if "details" not in text.lower():
+            continue
+        for match in _DETAILS.finditer(text):
+            if match[1] is None:  # a summary
+                answer = answer or (depth == 1 and bool(_ANSWER_SUMMARY.fullmatch(match[2])))
+            elif match[1] == "":
+                opened, answer = (j, False) if depth == 0 else (opened, answer)
+                depth += 1
+            elif depth > 0:
+                depth -= 1
+                if depth == 0 and answer:
+                    inside.append((opened, j))
+    if not inside:
+        return blocks
+    out = list(blocks)
+    for first, last in inside:
+        for j in range(first + 1, last):
+            block = out[j]
+            if block.kind == "heading" and not reads_as_question(clean(plain(block.raw))):
+                out[j] = Block("paragraph", block.start, block.end, raw=block.raw)
+    return out
+
+
+def kept_source(lines: list[str], blocks: list[Block]) -> str:
+    """The source of ``blocks`` as written, less the lines between them that were left out
+    (the tags of an answer box, a comment): each run of adjacent blocks, a blank line apart."""
+    runs: list[list[Block]] = []
+    for block in blocks:
+        last = runs[-1][-1] if runs else None
+        gap = "\n".join(lines[last.end : block.start]) if last is not None else ""
+        if last is None or (gap.strip() and not _BOX_TAGS.sub("", gap).strip()):
+            runs.append([block])  # the tags of an answer box
+        elif gap.strip():
+            runs[-1].extend([Block("html", last.end, block.start), block])  # as written
+        else:
+            runs[-1].append(block)
+    return "\n\n".join(source(lines, run) for run in runs)

@@ -38,6 +38,7 @@ class Draft:
     reference: str | None = None  # the answer below the question, Markdown, kept whole
     blocks: list[Any] = field(default_factory=list, repr=False)  # Markdown: the answer's blocks
     path: tuple[tuple[int, str], ...] = ()  # Markdown: (line, title) of each enclosing section
+    also: list[str] = field(default_factory=list)  # "file:line" of other lines it holds (a hint)
 
 
 @dataclass(frozen=True)

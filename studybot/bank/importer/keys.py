@@ -254,3 +254,52 @@ def suggest_map(names: list[str], records: list[dict[str, Any]] = ()) -> str:
 
     best = max(names, key=score) if records else (names[0] if names else "KEY")
     return f"--map question={best} (and answer=KEY, chapter=KEY) says which key holds what"
+
+
+_POINT_PREFIX = re.compile(r"^\s*(?:[-*+•]|\d+\s*(?:[、．)）]|\.(?!\d)))\s*")
+
+
+def split_points(value: Any) -> list[str]:
+    """Key points from a list, or from one text split at its lines, ``|`` or ``；``."""
+    if isinstance(value, list):
+        parts = [("" if v is None else str(v)) for v in value]
+    else:
+        text = "" if value is None else str(value)
+        separator = next((s for s in ("\n", "|", "；") if s in text), None)
+        parts = text.split(separator) if separator else [text]
+    points = [_POINT_PREFIX.sub("", p).strip() for p in parts]
+    return [p for p in points if p]
+
+
+def named_by(raw: Any) -> list[str]:
+    """A record's id that names it rather than numbers it (``ml_fund_001``, ``q-017``), as
+    its tag; none for a number (``17``, ``Q17``)."""
+    text = "" if raw is None else str(raw).strip()
+    number = isinstance(raw, int) or text.lstrip("Qq#").isdigit()
+    return [] if not text or number else [text]
+
+
+# keys that say who asked a question and how hard it is: tags, never text
+_DESCRIBING = {
+    "company": "company", "companies": "company", "round": "round", "level": "level",
+    "difficulty": "difficulty", "seniority": "level", "公司": "company", "轮次": "round",
+    "难度": "difficulty", "级别": "level",
+}  # fmt: skip
+
+
+def described(item: dict[str, Any]) -> list[str]:
+    """``company:google``, ``level:l4/e4``… from a record's describing keys (short values)."""
+    tags = []
+    for key, value in item.items():
+        name = describing(key)
+        values = value if isinstance(value, list) else [value]
+        if name is None or not all(isinstance(v, (str, int)) for v in values):
+            continue
+        words = [re.sub(r"\s+", "-", str(v).strip().lower()) for v in values]
+        tags += [f"{name}:{w}" for w in words if w and len(w) <= 40]
+    return tags
+
+
+def describing(key: Any) -> str | None:
+    """The tag name a describing key gives (``Company`` → ``company``), else None."""
+    return _DESCRIBING.get(str(key).strip().lower())

@@ -33,12 +33,18 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import callout_asks, without_pointer
+from studybot.bank.importer.subitems import asking, sub_items, under_label
 
 
 class ListReading:
     """The list rules of the Markdown reader."""
 
     def _list(self, block: Block, path, current: Draft | None) -> Draft | None:
+        if current is not None and not current.question and not current.blocks:
+            found = _under_label(block)  # "**问题：**" (or "19. **问题：**") over "- 中文：…"
+            if found is not None:
+                self._held(current, found, block)
+                return current
         if (
             current is not None
             and self.strong
@@ -73,7 +79,7 @@ class ListReading:
     def _items(self, block: Block, path) -> Draft | None:
         """Questions among the items of a list (and their sub-lists); the last one taken."""
         last: Draft | None = None
-        mostly = _mostly_asking(block)
+        mostly = block.taken or _mostly_asking(block)
         for item in items(block):
             paragraph = item.first_paragraph()
             if paragraph is None:
@@ -83,7 +89,14 @@ class ListReading:
                 continue
             rest = item.children[1:]
             raw_lines = paragraph.raw.split("\n")
+            subs = sub_items(self.lines, item, paragraph)  # "    26. [E] …" under "43. Stem."
+            if subs:
+                last = self._sub_items(paragraph, raw_lines[0], subs, rest, path) or last
+                continue
             label, text, found = self._item_text(block, item, raw_lines[0])
+            if found and not text and rest and rest[0].is_list:  # "1. **问题：**" over "- 中文：…"
+                last = self._labelled(paragraph, label, rest, path) or last
+                continue
             below = any(asks_inside([child]) for child in rest)
             target = link_target(paragraph.raw)
             dash = DASH_ANSWER.match(text)
@@ -115,6 +128,37 @@ class ListReading:
                 if child.is_list:
                     last = self._items(child, path) or last
         return last
+
+    def _sub_items(self, paragraph: Block, first: str, subs, rest, path) -> Draft | None:
+        """The stem when it asks, then each numbered sub-item that is a question."""
+        stem = clean(plain(first))
+        label, text = numbered(stem)
+        last = None
+        if reads_as_question(text):
+            last = self._draft(paragraph.start, label, text, path)
+        for line, number, sub in asking(subs):
+            last = self._draft(line, number, numbered(sub)[1] or sub, path)
+            self.listed.add(id(last))
+        if last is not None:
+            last.blocks.extend(rest)  # what is nested below answers the last one
+        return last
+
+    def _labelled(self, paragraph: Block, label, rest, path) -> Draft | None:
+        """A bare ``**问题：**`` item: its question is in the sub-items below it."""
+        found = _under_label(rest[0])
+        if found is None:
+            return None
+        draft = self._draft(paragraph.start, label, "", path)
+        self._held(draft, found, rest[0])
+        draft.blocks.extend(rest[1:])
+        self.listed.add(id(draft))
+        return draft
+
+    def _held(self, draft: Draft, found: tuple[str, str | None], below: Block) -> None:
+        """``draft`` asks what the sub-items ``below`` its label say: its place is theirs."""
+        draft.question, draft.hint = found
+        lines = [i.start for i in items(below)]
+        draft.where, draft.also = self.where(lines[0]), [self.where(n) for n in lines[1:]]
 
     def _item_question(self, paragraph: Block, raw_lines, label, text, rest, path) -> Draft:
         end = split_answer(raw_lines)
@@ -188,6 +232,11 @@ class ListReading:
 _QUANTITY = re.compile(r"\d{1,4}\s+(?![\d.、．:：)）])")
 _FIELD = re.compile(r"^\s*(?:\*\*|__)(?P<key>[^*_\n]{1,40})(?:\*\*|__)\s*[:：]\s*\S")
 _FIRST_LINK = re.compile(r"\s*\[([^\]\n]{1,300})\]\(")
+
+
+def _under_label(block: Block) -> tuple[str, str | None] | None:
+    texts = [joined(p.raw) for i in items(block) if (p := i.first_paragraph())]
+    return under_label([clean(t) for t in texts])
 
 
 def _field(raw_line: str) -> bool:

@@ -57,8 +57,9 @@ from studybot.bank.importer.blocks import (
     source,
     source_lines,
 )
-from studybot.bank.importer.collapsible import collapsible, unwrapped
+from studybot.bank.importer.collapsible import collapsible, demoted, kept_source, unwrapped
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed, Skipped
+from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.lists import (
     ListReading,
     follow_ups,
@@ -70,14 +71,11 @@ from studybot.bank.importer.markers import (
     ANSWER_MARKER,
     HINT_LINE,
     NUMBER,
-    OPTIONS,
     PARAGRAPH_NUMBER,
     asks,
     asks_inside,
     chapter_line,
     clean,
-    items,
-    joined,
     marker,
     meta,
     numbered,
@@ -86,8 +84,10 @@ from studybot.bank.importer.markers import (
     section_title,
     topic_title,
 )
+from studybot.bank.importer.metadata import company_tags
 from studybot.bank.importer.notebook import front_matter, notebook_lines
 from studybot.bank.importer.prose import ParagraphReading
+from studybot.bank.importer.quiz import lettered, shown
 from studybot.bank.importer.resources import (
     about_itself,
     faq,
@@ -128,7 +128,8 @@ class _Reader(ParagraphReading, ListReading):
     def __init__(self, text: str, where: Callable[[int], str], options: Options) -> None:
         self.lines = source_lines(text)
         self.front_title = front_matter(self.lines)  # blanks the front matter's lines
-        self.blocks = parse("\n".join(self.lines))
+        blocks = lifted(self.lines, parse("\n".join(self.lines)))  # "    GAN的原理" asks
+        self.blocks = demoted(self.lines, blocks)
         self.where = where
         self.options = options
         self.out = Parsed()
@@ -324,7 +325,10 @@ class _Reader(ParagraphReading, ListReading):
     # -- recording --------------------------------------------------------------------
 
     def _draft(self, line: int, label: str | None, text: str, path) -> Draft:
-        return self.out.add(Draft(self.where(line), text.strip(), label=label, path=path))
+        tags = company_tags(self.lines[line]) if line < len(self.lines) else []  # "- Google …"
+        return self.out.add(
+            Draft(self.where(line), text.strip(), label=label, path=path, tags=tags)
+        )
 
     def _skip(self, line: int, text: str, why: str, counts: bool = True) -> None:
         self.out.skipped.append(Skipped(self.where(line), text, why, counts))
@@ -360,15 +364,14 @@ class _Reader(ParagraphReading, ListReading):
         if hint and "\n" not in first.raw and draft.hint is None:
             draft.hint = hint["text"].strip()
             blocks.pop(0)
-        if blocks and blocks[0].is_list and OPTIONS.search(draft.question):
-            options = [joined(p.raw) for i in items(blocks.pop(0)) if (p := i.first_paragraph())]
-            draft.question += "".join(f"\n- {option}" for option in options)
-        points = key_points_of(blocks[0]) if blocks and blocks[0].is_list else None
+        draft.question, blocks = shown(self.lines, draft.question, blocks)  # code, options
+        listed = blocks and blocks[0].is_list and not lettered(blocks[0])  # options, no points
+        points = key_points_of(blocks[0]) if listed else None
         if points and not any(map(source_line, points)):  # "- Source: …" is no key point
             draft.key_points = points
             if len(blocks) == 1:
                 return
-        reference = ANSWER_MARKER.sub("", source(self.lines, blocks), count=1).strip()
+        reference = ANSWER_MARKER.sub("", kept_source(self.lines, blocks), count=1).strip()
         boxed = _TEXT_FENCE.fullmatch(reference)  # prose in a ```text box, not code
         reference = boxed["body"].strip() if boxed else reference
         reference = "" if placeholder(reference) else reference  # "_TODO: add answer_"

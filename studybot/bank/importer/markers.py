@@ -11,8 +11,7 @@ cleaned the same way: a checkbox, a ``Q：`` marker, a company suffix
 (`` - Google, Amazon``), a citation link (``[[src]](…)``), a trailing
 emoji and a note on where it was asked (``（高频，字节问过）``, ``【美团】``)
 leave it; ``</s>``, ``<think>`` and other text in angle brackets stay.
-``importer.markdown`` decides from the block structure which block is a
-question and what its answer is.
+``importer.markdown`` decides from the blocks which is a question, and its answer.
 """
 
 from __future__ import annotations
@@ -32,8 +31,7 @@ MARKER = re.compile(
     rf"\s*(?P<sep>{_SEP})?\s*(?P<text>.*)$",
     re.DOTALL,
 )
-# "Q：…", "问：…", "Question: …" without a number
-# and an interviewer's follow-up inside an answer: "【面试官追问】…", "追问：…", "Follow-up: …"
+# "Q：…", "Question: …" without a number, and a follow-up: "【面试官追问】…", "Follow-up: …"
 BARE_MARKER = re.compile(
     r"^(?:(?:[Qq]|问|问题|题目|Question|(?:面试官)?追问|Follow[- ]?up)\s*[:：]|【(?:面试官)?追问】)"
     r"\s*(?P<text>.*)$",
@@ -114,7 +112,7 @@ _ZH_TASK_START = re.compile(  # "简单讲一下…", "详细说说…": an adve
 )
 _ZH_ASKING = re.compile(
     r"为什么|为何|如何|怎么|怎样|什么|哪些|哪个|哪种|哪一|哪里|哪儿|是否|能否|可否|有没有|是不是"
-    r"|能不能|会不会|要不要|多少|多大|多久|几种|几个|区别|差异|异同|优缺点|优劣|利弊|[吗呢]$"
+    r"|能不能|会不会|要不要|多少|多大|多久|几种|几个|区别|差异|异同|优缺点|优劣|利弊|有何|[吗呢嘛]$"
 )
 _ZH_TOPIC_END = re.compile(
     r"的(?:作用|原理|区别|关系|联系|缺点|优点|优势|劣势|难点|意义|思路|流程|过程|目的|本质|影响|好处"
@@ -124,7 +122,8 @@ _EN_START = re.compile(
     r"^(?:what|why|how|when|where|which|who|whose|explain|describe|compare|contrast|derive"
     r"|implement|define|discuss|design|list|give|walk\s+(?:(?:me|us)\s+)?through|tell\s+(?:me|us)"
     r"|write|prove|outline|summari[sz]e|calculate|estimate|illustrate|differentiate"
-    r"|distinguish|evaluate|propose|justify|identify|sketch|share|elaborate|talk\s+about)\b",
+    r"|distinguish|evaluate|propose|justify|identify|sketch|share|elaborate|talk\s+about"
+    r"|(?:build|create|find|compute)\s+(?:a|an|the|your)\s)\b(?!-)",  # "justify-content" no
     re.IGNORECASE,
 )
 _STATEMENT_END = ("。", "！", "!", "；", ";", "~", "～", "：", ":")
@@ -162,12 +161,13 @@ def _without_company(text: str) -> str:
     if not dashes:
         return text
     cut = len(text) - 200 + dashes[-1].start() if len(text) > 200 else dashes[-1].start()
-    suffix = _INTERVIEW.sub("", text[cut + 3 :].strip().strip("*_ "))
+    tail = text[cut + 3 :].strip().strip("*_ ")
+    suffix = _INTERVIEW.sub("", tail)  # "- NVIDIA, Meta Interview Question": acronyms too
     names = [n.strip(" *_") for n in re.split(r"[,/&]", suffix)]
     if not suffix or not cut or not all(names):
         return text
     for name in names:  # companies are capitalised words, not acronyms: "- LSTM" stays
-        if not _COMPANY_NAME.fullmatch(name) or not any(c.islower() for c in name):
+        if not _COMPANY_NAME.fullmatch(name) or not (suffix != tail or any(map(str.islower, name))):
             return text
     return text[:cut].rstrip()
 

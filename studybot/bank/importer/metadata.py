@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 _KEYS = (
-    r"company|companies|round|rounds|topic|topics|level|difficulty|tags?|category|categories"
+    r"company|companies|asked by|asked at|round|rounds|topic|topics|level|difficulty|tags?|category|categories"
     r"|frequency|role|position|seniority|type|question type|公司|轮次|面试轮次|难度|分类|标签|频率|主题|岗位|题型|级别|类别"
 )
 _BOLD = r"(?:\*\*|__)?"
@@ -37,6 +37,19 @@ _CHOICES = re.compile(
     re.IGNORECASE,
 )
 _ONE = re.compile(rf"^{_KEY}\s*(?P<value>[^\n]{{1,100}}?)\s*{_BOLD}\s*[.。]?$", re.IGNORECASE)
+_SYMBOLS = re.compile(r"[`\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F]")  # "🟢 Easy", "`RAG`"
+# "[E] …", "[Hard] …": a difficulty mark before a question
+_MARK = re.compile(
+    r"^\s*[\[【](?P<mark>[EMH]|easy|medium|hard|简单|中等|困难)[\]】]\s+(?=\S)", re.I
+)
+_LEVELS = {
+    "e": "easy",
+    "m": "medium",
+    "h": "hard",
+    "简单": "easy",
+    "中等": "medium",
+    "困难": "hard",
+}
 _VALUE = re.compile(r"[^.。？?!！:：]{1,40}")  # a word or a name, not a sentence
 
 
@@ -72,7 +85,8 @@ def _tags_of(line: str) -> list[str] | None:
         for value in _SPLIT.split(pair["value"].strip(" *_")):
             if not _VALUE.fullmatch(value.strip()):
                 return None
-            value = re.sub(r"\s+", "-", value.strip().lower())
+            value = re.sub(r"\s+", "-", _SYMBOLS.sub("", value).strip().lower())
+            key = "company" if key.startswith("asked") else key
             tags.append(value if key in _OWN_WORDS else f"{key}:{value}")
     return tags
 
@@ -93,3 +107,30 @@ def described(lines: list[str]) -> tuple[list[str], str | None] | None:
         slug = one and re.sub(r"\W+", "-", one["value"].lower()).strip("-")
         tags.extend(found if found is not None else [f"{one['key'].lower()}:{slug}"])
     return (tags, choices) if tags or choices else None
+
+
+def difficulty_mark(question: str) -> tuple[list[str], str]:
+    """(``["difficulty:easy"]``, the question) from ``[E] question``; no tag without a mark."""
+    mark = _MARK.match(question)
+    if mark is None:
+        return [], question
+    level = mark["mark"].lower()
+    return [f"difficulty:{_LEVELS.get(level, level)}"], question[mark.end() :]
+
+
+# "### What is X? - Google, NVIDIA Interview Question": who asked it, a tag each
+_ASKED_BY = re.compile(
+    r"\s[-–—]\s+(?:\*\*|__)?(?P<names>[A-Z][\w&.'’]*(?:[ ,/&]+[A-Z][\w&.'’]*){0,9})"
+    r"(?:\*\*|__)?\s+interview\s+questions?\W*$",
+    re.IGNORECASE,
+)
+
+
+def company_tags(line: str) -> list[str]:
+    """``company:google`` and the rest from a question line that ends ``- Google, Amazon
+    Interview Question`` (the text itself loses that tail in ``markers.clean``)."""
+    found = _ASKED_BY.search(line[-300:])
+    if found is None:
+        return []
+    names = [n.strip() for n in re.split(r"\s*[,/&]\s*", found["names"]) if n.strip()]
+    return ["company:" + re.sub(r"\s+", "-", n.lower()) for n in names]

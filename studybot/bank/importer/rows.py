@@ -30,7 +30,6 @@ from studybot.bank.importer.source import SURROGATE, BigNumber, loads
 MAX_ID = 2**63 - 1  # SQLite's largest integer
 _SCALARS = (str, int, float, type(None))
 _TOO_DEEP = "JSON nested too deeply to be a question list"
-_POINT_PREFIX = re.compile(r"^\s*(?:[-*+•]|\d+\s*(?:[、．)）]|\.(?!\d)))\s*")
 _TAG_SPLIT = re.compile(r"[,，|；;]")
 _SPACES = re.compile(r"\s+")
 _AHEAD = 50  # rows looked at to tell a header row from a first card
@@ -273,8 +272,12 @@ def _records(
 
 def _note_mapping(out: Parsed, mapping: fields.Mapping) -> None:
     out.notes.append(f"read {mapping.line()}")
-    if mapping.unused:
-        out.notes.append(f"not used: {', '.join(repr(k) for k in mapping.unused)}")
+    tagged = [k for k in mapping.unused if fields.describing(k)]  # "company": tags
+    unused = [k for k in mapping.unused if not fields.describing(k)]
+    if tagged:
+        out.notes.append(f"as tags: {', '.join(repr(k) for k in tagged)}")
+    if unused:
+        out.notes.append(f"not used: {', '.join(repr(k) for k in unused)}")
 
 
 # -- one record ------------------------------------------------------------------------
@@ -320,11 +323,12 @@ def _draft(item: Any, mapping: fields.Mapping, where: str, mend: bool = True) ->
     draft.question = without_note(_scalar(record.get("question")).strip())
     draft.label = _label(record.get("id"), draft, where)
     draft.chapter = _scalar(record.get("chapter")).strip() or None
-    draft.key_points = _split_points(record.get("key_points"))
+    draft.key_points = fields.split_points(record.get("key_points"))
     draft.hint = _scalar(record.get("hint")).strip() or None
     draft.reference = _scalar(record.get("answer")).strip() or None
     tags = record.get("tags") or []
     tags = tags if isinstance(tags, list) else _TAG_SPLIT.split(str(tags))
+    tags = [*tags, *fields.named_by(record.get("id")), *fields.described(item)]
     draft.tags = [_SPACES.sub("-", str(t).strip().lower()) for t in tags if str(t).strip()]
     if mend:
         _mend_surrogates(draft, _strings(item))
@@ -339,6 +343,8 @@ def _label(raw: Any, draft: Draft, where: str) -> str | None:
         return str(int(text))
     shown = f"{text[:12]}… ({len(text):,} digits)" if len(text) > 24 else repr(raw)
     kind = "number" if isinstance(raw, (int, BigNumber)) else "text"
+    if kind == "text" and not text.isdigit():  # "ml_fund_001", "q-017": a name, kept as a tag
+        return None
     draft.problem = draft.problem or (
         f"{where}: id must be a whole number from 1 to {MAX_ID}, got {kind} {shown}"
     )
@@ -387,14 +393,3 @@ def _text_or_texts(value: Any) -> bool:
 
 def _scalar(value: Any) -> str:
     return "" if value is None else str(value)
-
-
-def _split_points(value: Any) -> list[str]:
-    if isinstance(value, list):
-        parts = [_scalar(v) for v in value]
-    else:
-        text = _scalar(value)
-        separator = next((s for s in ("\n", "|", "；") if s in text), None)
-        parts = text.split(separator) if separator else [text]
-    points = [_POINT_PREFIX.sub("", p).strip() for p in parts]
-    return [p for p in points if p]

@@ -86,7 +86,7 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         _measure(f"--questions {chosen}", drafts, asking)
         for chosen, drafts in _tried(path, text, kind, out)
     )
-    taken = {draft.where for draft in parsed.drafts}
+    taken = {where for draft in parsed.drafts for where in (draft.where, *draft.also)}
     missed = tuple(
         (out.where(line.index), line.text)
         for line in out.found
@@ -104,7 +104,7 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
 
 
 def _measure(option: str, drafts: list[Draft], asking: set[str]) -> Reading:
-    taken = {draft.where for draft in drafts}
+    taken = {where for draft in drafts for where in (draft.where, *draft.also)}
     non_asking = sum(1 for draft in drafts if not reads_as_question(draft.question))
     return Reading(option, len(drafts), len(taken & asking), non_asking)
 

@@ -1,0 +1,72 @@
+"""Numbered sub-items that Markdown reads as the text of the item above them.
+
+``43. Neural network in simple Numpy.`` over ``    26. [E] Write the forward
+pass…`` and ``    27. [M] Implement dropout…``: a list may interrupt a
+paragraph only when it starts at 1, so CommonMark reads the sub-items,
+numbered on from an earlier list, as more lines of the stem's paragraph.
+Lines indented past the item's own marker that open with a number are such
+sub-items: each is a question when it asks, or when most of them ask (a
+numbered list of questions); the stem is one only when it asks itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.markers import clean, join, reads_as_question
+
+_SUB_ITEM = re.compile(r"(?P<number>\d{1,4})[.)]\s+(?P<text>\S.*)")
+
+
+def sub_items(lines: list[str], item: Block, paragraph: Block) -> list[tuple[int, str, str]]:
+    """(line, number, text) of the numbered sub-items inside ``paragraph``'s lines, the stem's
+    lines before them left out; [] when there are none."""
+    indent = _indent(lines[item.start]) if item.start < len(lines) else 0
+    found: list[tuple[int, str, str]] = []
+    level = None  # the sub-items' own indentation: deeper numbered lines go on the one above
+    for line in range(paragraph.start + 1, min(paragraph.end, len(lines))):
+        raw = lines[line]
+        sub = _SUB_ITEM.fullmatch(raw.strip())
+        if sub and _indent(raw) > indent and (level is None or _indent(raw) <= level):
+            level = _indent(raw) if level is None else level
+            found.append((line, sub["number"], clean(plain(sub["text"]))))
+        elif found and sub:  # "1. too high" under "…when the learning rate is:"
+            at, number, text = found[-1]
+            found[-1] = (at, number, f"{text}\n{plain(raw.strip())}")
+        elif found and raw.strip():  # a line that goes on the sub-item above
+            at, number, text = found[-1]
+            found[-1] = (at, number, join(text, clean(plain(raw.strip()))))
+        elif raw.strip():
+            return []  # the stem's text goes on after its first line: no sub-items
+    return found
+
+
+def asking(found: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
+    """The sub-items that are questions: those that ask, or all when most of them do."""
+    ask = [f for f in found if reads_as_question(f[2])]
+    return found if 2 * len(ask) >= len(found) else ask
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+# "中文：…", "English: …": the same question in two languages, one a sub-item each
+_LANGUAGE = re.compile(
+    r"(?P<name>中文|英文|汉语|chinese|english|cn|en|zh)\s*[:：]\s*(?P<text>\S.*)", re.I | re.S
+)
+
+
+def under_label(texts: list[str]) -> tuple[str, str | None] | None:
+    """The question in the sub-items under a bare ``**问题：**`` label, and its translation
+    as a hint: ``- 中文：…？`` over ``- English: …?`` is one question; None when no
+    sub-item holds text."""
+    texts = [t for t in texts if t.strip()]
+    if not texts:
+        return None
+    first = _LANGUAGE.fullmatch(texts[0])
+    if first is None or len(texts) == 1:
+        return (first["text"] if first else texts[0]).strip(), None
+    others = [t for t in texts[1:] if _LANGUAGE.fullmatch(t)]
+    return first["text"].strip(), "\n".join(others) or None

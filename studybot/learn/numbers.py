@@ -51,7 +51,11 @@ _COUNTS = {
     "thousand": 1e3,
     "k": 1e3,
     "trillion": 1e12,
+    # a number counted with a classifier is a count too: "新增约 5000 个" against 2 万
+    "个": 1.0,
+    "条": 1.0,
 }
+_CLASSIFIERS = {"个", "条"}
 _TIMES = {"倍", "×", "x", "times"}
 _PERCENT = {"%", "percent"}
 _TOKEN = {"token"}
@@ -84,7 +88,7 @@ _PATTERNS = {
     "percent": re.compile(_FIGURE + r"\s*(%|percent)"),
     "count": re.compile(
         _FIGURE
-        + r"\s*(万亿|百万|千万|亿|万|千|trillion|billion|bn|million|thousand|b|m|k)"
+        + r"\s*(万亿|百万|千万|亿|万|千|个|条|trillion|billion|bn|million|thousand|b|m|k)"
         + _AFTER
     ),
     "token": re.compile(_FIGURE + r"\s*(?:个)?\s*(?:[\u4e00-\u9fff]{1,4}\s*|[a-z]+\s+)?(token)"),
@@ -202,7 +206,8 @@ def stated(text: str) -> tuple[Number, ...]:
             product = kind == "times" and (
                 _OPERAND.match(text, match.end()) or _OPERAND_BEFORE.search(text, 0, match.start())
             )  # "16 × 15104" multiplies: no figure of times
-            if value is not None and not product:
+            classifier = groups[1] in _CLASSIFIERS  # "1.5 个汉字" is no count to check others by
+            if value is not None and not product and not classifier:
                 out.append(Number(value, groups[1]))
     for match in _STATED_LITERAL.finditer(text):
         value = _value(match.group(1))

@@ -24,6 +24,8 @@ _TABLE: tuple[tuple[str, str], ...] = (
     (r"无须|不需要|不必|不用", "无需"),
     (r"并非|并不是", "不是"),
     (r"从未|从来不|从来没有", "从不"),
+    # "stands for" said several ways: <|eot_id|> 代表/意味着/表示 the end of a turn
+    (r"代表|意味着|标志着", "表示"),
     # names that hold a common word: Prompt Tuning is not a prompt
     (r"prompt[\s-]*tuning", "prompttuning"),
     (r"prefix[\s-]*tuning", "prefixtuning"),

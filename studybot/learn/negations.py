@@ -54,11 +54,15 @@ def _negated(where: Clause, found: list[tuple[int, int]], ignore=(), through=())
     said = _negated_once(where, found, ignore, through)
     last = max((e for _, e in found), default=0)
     rest = where.joined[last:]
-    return not said if said and (_MUST.search(rest) or _THEN_NOT.match(rest)) else said
+    mark = _SCOPE_MARK.search(rest)  # "中文不分词是不行的：默认规则…": up to the colon
+    closed = _MUST.search(rest[: mark.start()] if mark else rest)
+    return not said if said and (closed or _THEN_NOT.match(rest)) else said
 
 
 # "Not only": a negation before one of these denies the limit, not what follows it.
-_LIMITER = re.compile(r"(?:是)?(?:的)?(?P<limit>仅仅|单单|单纯|简单地|简单|只|仅|光|止|单)")
+_LIMITER = re.compile(
+    r"(?:是)?(?:的)?(?P<limit>仅仅|单单|单纯|简单地|简单|只|仅|光|止|单|无限|一味|盲目|无休止)"
+)  # "不是无限重试" denies the endlessness, not the retry
 
 
 NOT_ONLY_REACH = 4  # characters between "不只" and the words it is about ("不只在输入层")
@@ -111,7 +115,10 @@ def hedged(where: Clause, first: int) -> bool:
 
 # A clause closed by one of these after a negation says it must be so: "不按通道量化不行",
 # "没验证过的轨迹不要" (a bracket after it aside: "…丢掉（拒绝采样）").
-_MUST = re.compile(r"(?:不行|不成|不可以|不可|不要|丢掉|扔掉|丢弃|去掉|过滤掉)\s*(?:\([^()]*\))?$")
+_MUST = re.compile(
+    r"(?:是)?(?:不行|不成|不可以|不可|不要|丢掉|扔掉|丢弃|去掉|过滤掉|(?:用不了|做不了|没法用)[^,]{0,6}?)"
+    r"(?:的)?\s*(?:\([^()]*\))?$"
+)
 
 
 def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), through=()) -> bool:

@@ -119,6 +119,8 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
             continue  # a relation alone states nothing: "线性", "自己的 softmax" are terms
         if not _linked(clause, link.spans, [p.spans for p in explicit]):
             continue  # "KV 缓存、线性增长": listed, not linked
+        if polarity < 0 and subject is not None and _across(clause, subject, link):
+            continue  # "并不需要把激活都存着——普通训练全存": the denial is not about 普通训练
         if polarity < 0 and link.spans in cores and subject and _pronoun(clause, subject):
             continue  # "它本质就是带批内负样本的 InfoNCE": "it" may be another loss
         if (
@@ -148,6 +150,17 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
 
 
 _PRONOUNS = frozenset(["它", "它们", "其", "该", "这", "这个", "此", "it", "its", "they", "this"])
+
+
+def _across(clause, subject: Phrase, link: Phrase) -> bool:
+    """Whether the subject stands after a dash that follows the relation: what
+    comes after the mark is said of something new ("X：并非 Y" still denies Y of X)."""
+    return link.first < subject.first and bool(
+        _MARKS.search(clause.joined, link.first, subject.first)
+    )
+
+
+_MARKS = re.compile(r"—")  # a dash turns to something else; a colon elaborates
 
 
 def _pronoun(clause, subject: Phrase) -> bool:

@@ -177,3 +177,23 @@ def test_a_count_with_a_classifier_and_a_verb_said_another_way(
     grader, shipped, question, point, text, caught
 ):
     assert (state(grader, shipped, question, point, text) == CONTRADICTED) is caught
+
+
+@pytest.mark.parametrize(
+    "question, point, text",
+    [
+        (71, 1, "JSON 解析失败时也不是无限重试，修复不了才重试一两次。"),  # not endlessly
+        (54, 5, "中文不分词是不行的：默认规则会把一整串汉字当成一个词。"),  # up to the colon
+        (196, 4, "没有能自动核对的标准答案的题是用不了这种奖励的。"),  # 用不了: required
+        (
+            147,
+            2,
+            "重算只多一次前向：原来前向加反向约 3 个单位，现在约 4 个。",
+        ),  # no phrase over ':'
+        (147, 1, "用了检查点就不必把每层激活都存着——普通训练是全存的。"),  # a dash turns away
+    ],
+)
+def test_marks_and_limits_that_keep_a_negation_off_the_claim(
+    grader, shipped, question, point, text
+):
+    assert state(grader, shipped, question, point, text) != CONTRADICTED

@@ -107,7 +107,14 @@ def test_the_blind_set_has_every_kind_in_three_rounds_and_lines_up_with_the_bank
 
 
 @pytest.mark.parametrize(
-    "later", ["blind_round4.toml", "blind_round5.toml", "blind_round6.toml", "blind_round7.toml"]
+    "later",
+    [
+        "blind_round4.toml",
+        "blind_round5.toml",
+        "blind_round6.toml",
+        "blind_round7.toml",
+        "blind_round8.toml",
+    ],
 )
 def test_each_later_round_has_every_kind_and_lines_up_with_the_bank(later):
     shipped = bank.load()

@@ -1,6 +1,7 @@
 """List items: a question when it asks, or numbered in a list that mostly asks.
 
-A mixin of the Markdown reader (``importer.markdown._Reader``). A list
+A part of the Markdown reader (``importer.markdown._Reader``), on the state
+all its parts share (``importer.state.ReaderState``). A list
 item's answer is inside the item: the lines after its question (``A：…``,
 ``答：…``, a line that does not ask) and the blocks nested under it; its
 sub-list's asking items are questions of their own, the others its points.
@@ -33,10 +34,11 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import callout_asks, without_pointer
+from studybot.bank.importer.state import ReaderState
 from studybot.bank.importer.subitems import asking, sub_items, under_label
 
 
-class ListReading:
+class ListReading(ReaderState):
     """The list rules of the Markdown reader."""
 
     def _list(self, block: Block, path, current: Draft | None) -> Draft | None:
@@ -168,7 +170,9 @@ class ListReading:
         if inline and not reads_as_question(inline["q"]):  # "- What is X? — X is …" is one
             inline = None
         answer = inline["a"].strip() if inline else ""
-        draft = self._draft(paragraph.start, label, clean(inline["q"] if answer else text), path)
+        draft = self._draft(
+            paragraph.start, label, clean(inline["q"] if inline and answer else text), path
+        )
         if answer:
             draft.reference = "\n".join([answer, *raw_lines[1:]]).strip()
         self.listed.add(id(draft))
@@ -213,11 +217,6 @@ class ListReading:
         asking.children = [i for i in items(sub) if asks_inside([i])]
         return self._items(asking, path) or parent
 
-    def _next_number(self, label: str | int) -> bool:
-        """``19. 激活函数的比较`` right after the question numbered 18: the next question."""
-        last = self.out.drafts[-1].label if self.out.drafts else None
-        return str(label).isdigit() and (last or "").isdigit() and int(label) == int(last) + 1
-
     def _item_text(self, block: Block, item: Block, first: str):
         found = marker(first)
         if found:
@@ -249,12 +248,13 @@ def _continues(block: Block, current: Draft) -> bool:
     """``2. 聊聊…`` after the answer of ``1. 讲讲…`` (a number or two may be skipped): the next
     question, not part of that answer."""
     listed = items(block)
-    if block.kind != "ordered_list" or not listed or not (current.label or "").isdigit():
+    label = current.label or ""
+    if block.kind != "ordered_list" or not listed or not label.isdigit():
         return False
     paragraph = listed[0].first_paragraph()
     text = clean(plain(paragraph.raw.split("\n")[0])) if paragraph else ""
     number = str(listed[0].number or "")
-    nearby = number.isdigit() and 0 < int(number) - int(current.label) <= 3  # "13." after "11."
+    nearby = number.isdigit() and 0 < int(number) - int(label) <= 3  # "13." after "11."
     return nearby and reads_as_question(text)
 
 
@@ -334,9 +334,10 @@ def key_points_of(block: Block) -> list[str] | None:
             if not child.is_list or key_points_of(child) is None:
                 return None
             for sub in items(child):
-                point += ("" if point.endswith(("：", ":")) else "；") + joined(
-                    sub.first_paragraph().raw
-                )
+                below = sub.first_paragraph()  # there is one: the child reads as key points
+                if below is None:
+                    return None
+                point += ("" if point.endswith(("：", ":")) else "；") + joined(below.raw)
         points.append(point)
     return points
 

@@ -1,6 +1,7 @@
 """Paragraphs: marked questions (``Q1：…``), lines that ask, and interview write-ups.
 
-A mixin of the Markdown reader (``importer.markdown._Reader``): a paragraph
+A part of the Markdown reader (``importer.markdown._Reader``), on the state all
+its parts share (``importer.state.ReaderState``): a paragraph
 line with a marker starts a question, and so does a line that asks outside
 any answer; the lines after a question in its paragraph are its answer when
 they do not ask too (``importer.markers.split_answer``). In an interview
@@ -34,6 +35,7 @@ from studybot.bank.importer.markers import (
     reads_as_question,
     split_answer,
 )
+from studybot.bank.importer.state import ReaderState
 
 # "问了：A；B" (a colon: each part), "问了 A、B，然后…" (no colon: the parts that ask),
 # "手撕：…"/"场景题：…" (one task), "代码：手撕 …" (one, when it asks)
@@ -57,7 +59,7 @@ def _one_a_line(texts: list[str]) -> bool:
     return 3 * len(asking) >= 2 * len(texts)  # "优点：有助于…的理解" is a field, not a question
 
 
-class ParagraphReading:
+class ParagraphReading(ReaderState):
     """The paragraph rules of the Markdown reader."""
 
     def _paragraph(self, block: Block, path, current: Draft | None) -> Draft | None:
@@ -99,7 +101,7 @@ class ParagraphReading:
         for (k, label, text), stop in zip(starts, bounds, strict=True):
             beside = _beside(raw_lines[k])  # "**Q？**<br />answer", "**1. Q？** answer"
             found = marker(beside[0]) if beside else None
-            if found is not None and found[1]:
+            if beside is not None and found is not None and found[1]:
                 current = self._draft(block.start + k, label, clean(found[1]), path)
                 current.reference = "\n".join([beside[1], *raw_lines[k + 1 : stop]]).strip() or None
                 answered = True

@@ -34,14 +34,14 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import callout_asks, without_pointer
-from studybot.bank.importer.state import ReaderState
+from studybot.bank.importer.state import ReaderState, Trail
 from studybot.bank.importer.subitems import asking, sub_items, under_label
 
 
 class ListReading(ReaderState):
     """The list rules of the Markdown reader."""
 
-    def _list(self, block: Block, path, current: Draft | None) -> Draft | None:
+    def _list(self, block: Block, path: Trail, current: Draft | None) -> Draft | None:
         if current is not None and not current.question and not current.blocks:
             found = _under_label(block)  # "**问题：**" (or "19. **问题：**") over "- 中文：…"
             if found is not None:
@@ -78,7 +78,7 @@ class ListReading(ReaderState):
             return None  # the prose after a list of questions answers none of them
         return taken
 
-    def _items(self, block: Block, path) -> Draft | None:
+    def _items(self, block: Block, path: Trail) -> Draft | None:
         """Questions among the items of a list (and their sub-lists); the last one taken."""
         last: Draft | None = None
         mostly = block.taken or _mostly_asking(block)
@@ -131,7 +131,7 @@ class ListReading(ReaderState):
                     last = self._items(child, path) or last
         return last
 
-    def _sub_items(self, paragraph: Block, first: str, subs, rest, path) -> Draft | None:
+    def _sub_items(self, paragraph: Block, first: str, subs, rest, path: Trail) -> Draft | None:
         """The stem when it asks, then each numbered sub-item that is a question."""
         stem = clean(plain(first))
         label, text = numbered(stem)
@@ -145,7 +145,7 @@ class ListReading(ReaderState):
             last.blocks.extend(rest)  # what is nested below answers the last one
         return last
 
-    def _labelled(self, paragraph: Block, label, rest, path) -> Draft | None:
+    def _labelled(self, paragraph: Block, label, rest, path: Trail) -> Draft | None:
         """A bare ``**问题：**`` item: its question is in the sub-items below it."""
         found = _under_label(rest[0])
         if found is None:
@@ -162,7 +162,7 @@ class ListReading(ReaderState):
         lines = [i.start for i in items(below)]
         draft.where, draft.also = self.where(lines[0]), [self.where(n) for n in lines[1:]]
 
-    def _item_question(self, paragraph: Block, raw_lines, label, text, rest, path) -> Draft:
+    def _item_question(self, paragraph: Block, raw_lines, label, text, rest, path: Trail) -> Draft:
         end = split_answer(raw_lines)
         for line in raw_lines[1:end]:
             text = join(text, plain(line))
@@ -207,7 +207,7 @@ class ListReading(ReaderState):
             taken.add(self.where(line))
         self.out.skipped = [s for s in self.out.skipped if s.where not in taken]
 
-    def _mixed(self, sub: Block, parent: Draft, path) -> Draft:
+    def _mixed(self, sub: Block, parent: Draft, path: Trail) -> Draft:
         """A question's sub-list: asking items are questions, the others its points."""
         points = Block(sub.kind, sub.start, sub.end)
         points.children = [i for i in items(sub) if not asks_inside([i])]

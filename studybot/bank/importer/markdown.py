@@ -99,6 +99,7 @@ from studybot.bank.importer.sections import (
     opens_on_question,
     sub_question,
 )
+from studybot.bank.importer.state import Trail
 
 
 def read_markdown(path: Path, text: str, options: Options) -> Parsed:
@@ -137,7 +138,7 @@ class _Reader(ParagraphReading, ListReading):
 
     # -- structure --------------------------------------------------------------------
 
-    def _walk(self, blocks: list[Block], path, in_meta: bool = False) -> None:
+    def _walk(self, blocks: list[Block], path: Trail, in_meta: bool = False) -> None:
         current: Draft | None = None  # the question whose answer the next blocks are
         index = 0
         while index < len(blocks):
@@ -198,7 +199,7 @@ class _Reader(ParagraphReading, ListReading):
                 self._walk(block.children, path)  # "> Q1：…" outside any answer
             index += 1
 
-    def _heading(self, blocks: list[Block], index: int, path, in_meta: bool) -> int:
+    def _heading(self, blocks: list[Block], index: int, path: Trail, in_meta: bool) -> int:
         block = blocks[index]
         end = section_end(blocks, index)
         title = clean(plain(block.raw))
@@ -278,7 +279,7 @@ class _Reader(ParagraphReading, ListReading):
             return True
         return self.level is not None and block.level <= self.level and reads_as_question(rest)
 
-    def _details(self, blocks: list[Block], index: int, path, current, in_meta):
+    def _details(self, blocks: list[Block], index: int, path: Trail, current, in_meta):
         """``<details><summary>Q？</summary>answer</details>``, as many as the blocks hold."""
         end, found, closed = collapsible(self.lines, blocks, index)
         if current is not None:  # its answer, inside "<summary>Answer</summary>" (_finish)

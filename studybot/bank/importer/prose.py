@@ -35,7 +35,7 @@ from studybot.bank.importer.markers import (
     reads_as_question,
     split_answer,
 )
-from studybot.bank.importer.state import ReaderState
+from studybot.bank.importer.state import ReaderState, Trail
 
 # "问了：A；B" (a colon: each part), "问了 A、B，然后…" (no colon: the parts that ask),
 # "手撕：…"/"场景题：…" (one task), "代码：手撕 …" (one, when it asks)
@@ -62,7 +62,7 @@ def _one_a_line(texts: list[str]) -> bool:
 class ParagraphReading(ReaderState):
     """The paragraph rules of the Markdown reader."""
 
-    def _paragraph(self, block: Block, path, current: Draft | None) -> Draft | None:
+    def _paragraph(self, block: Block, path: Trail, current: Draft | None) -> Draft | None:
         raw_lines = block.raw.split("\n")
         starts: list[tuple[int, str | None, str]] = []  # (line in paragraph, label, text)
         for k, raw_line in enumerate(raw_lines):
@@ -130,7 +130,7 @@ class ParagraphReading(ReaderState):
             return None  # the prose after it answers none of them ("答：…" aside)
         return current
 
-    def _loose(self, block: Block, raw_lines: list[str], path) -> Draft | None:
+    def _loose(self, block: Block, raw_lines: list[str], path: Trail) -> Draft | None:
         """Questions among lines outside any answer: each asking line, ``问了：…``, ``手撕：…``."""
         texts = [plain(line) for line in raw_lines]
         if any(_LEAD.match(t) for t in texts):
@@ -177,7 +177,7 @@ class ParagraphReading(ReaderState):
         self.loose.add(id(draft))
         return draft
 
-    def _lead(self, line: int, lead: re.Match[str], path) -> Draft | None:
+    def _lead(self, line: int, lead: re.Match[str], path: Trail) -> Draft | None:
         """``问了：A；B；C`` (one question each), ``问了 A、B，然后…`` (each that asks) or
         ``手撕：…`` (one task)."""
         rest = lead["rest"]

@@ -242,8 +242,7 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
     text = plain(raw_line)
     if not bold and text[:1] not in _MARKER_FIRST:
         return None
-    lead = _BOLD_Q.match(raw_line) if bold else None
-    if lead:
+    if bold and (lead := _BOLD_Q.match(raw_line)):
         return None, plain(raw_line[lead.end() :])
     speaker = SPEAKER.match(text)
     if speaker:

@@ -156,11 +156,12 @@ def _inspect(
     force = options.force
     data = source.read_bytes(path)
     text = ""
+    mended: list[str] = []  # notes on mended bytes (a deck is read as bytes: none)
     try:
         if KINDS.get(path.suffix.lower()) == "apkg" or data.startswith(b"PK\x03\x04"):
             if chosen is not None:  # a deck's notes are its questions: --map names the field
                 selectors.read(path, "", "apkg", chosen)
-            kind, mended = "apkg", []
+            kind = "apkg"
             parsed = decks.read_apkg(path, data, options)
         else:
             text, mended = source.decode(path, data, force)

@@ -173,6 +173,7 @@ def _question(draft: Draft, chapter: Chapter, problems: list[str]) -> Question |
             if getattr(draft, key):
                 entry[key] = getattr(draft, key)
         return parse_question(entry, chapter, _at(draft.where), problems, IMPORTED_KEY_POINTS)
+    assert draft.id is not None  # every draft is numbered (importer.numbering) before this
     return Question(
         id=draft.id,
         chapter=chapter.number,

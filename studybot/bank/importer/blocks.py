@@ -240,6 +240,8 @@ def _plain_list(lines: list[str], first: int, end: int) -> Block | None:
     """One list of one-line items with one marker (``-``, ``*``, ``+``, ``1.`` or ``1)``);
     an item ends at the next text."""
     item = _PLAIN_ITEM.match(lines[first])
+    if item is None:  # the caller saw an item there
+        return None
     marker = item[0][-2]  # a bullet, or the "." or ")" after a number
     found: list[Block] = []
     at = first
@@ -255,11 +257,11 @@ def _plain_list(lines: list[str], first: int, end: int) -> Block | None:
             return None  # a line right under an item continues it
         paragraph = Block("paragraph", at, at + 1, raw=text.strip())
         found.append(Block("item", at, below, number=item["number"], children=[paragraph]))
-        item = _PLAIN_ITEM.match(after) if after is not None else None
-        if item is None or item[0][-2] != marker:
+        following = _PLAIN_ITEM.match(after) if after is not None else None
+        if following is None or following[0][-2] != marker:
             kind = "bullet_list" if found[0].number is None else "ordered_list"
             return Block(kind, first, below, children=found)
-        at = below
+        item, at = following, below
 
 
 def _ends_item(line: str) -> bool:

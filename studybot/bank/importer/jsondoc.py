@@ -109,10 +109,10 @@ def _tree(node: Any, question_keys: tuple[str, ...], key: str | None = None, top
     for name, value in node.items():
         if name in ("messages", "conversations") or not isinstance(value, (list, dict)):
             continue
-        own = shaped and not _holds_objects(value) and not _question_map(value)
+        its_own = shaped and not _holds_objects(value) and not _question_map(value)
         # a record's own lists (tags, key points) are none; "提示工程": [records] is a topic
         group = not shaped and _holds_records(value, question_keys)
-        if own or (_says_field(str(name), question=True) and not group):
+        if its_own or (_says_field(str(name), question=True) and not group):
             continue
         inner = _tree(value, question_keys, str(name))
         label = None if _structural(str(name), group) else str(name).strip()
@@ -221,8 +221,8 @@ def _by_steps(data: Any, depth: int = 0) -> tuple[str | None, list[Any], Groups]
     value of an object).
     """
     if isinstance(data, list):
-        titled = [_group(item) for item in data]
-        if data and all(titled):
+        titled = [g for g in map(_group, data) if g is not None]
+        if data and len(titled) == len(data):
             key = titled[0][1]
             if all(g[1] == key for g in titled):
                 return None, ["*", key, "*"], [(g[0], g[2]) for g in titled]
@@ -321,4 +321,5 @@ def _end(text: str, at: int) -> int:
 
 
 def _skip(text: str, at: int) -> int:
-    return _WS.match(text, at).end()
+    spaces = _WS.match(text, at)  # matches everywhere: it takes no character or more
+    return spaces.end() if spaces else at

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,9 +164,9 @@ class Mapping:
         """
         names = self.keys.get(field, ())
         if field == "answer" and len(names) > 1:
-            found = [value(record, key) for key in names]
-            texts = [v.strip() for v in found if isinstance(v, str) and v.strip()]
-            if len(texts) > 1 and all(v is None or isinstance(v, str) for v in found):
+            values = [value(record, key) for key in names]
+            texts = [v.strip() for v in values if isinstance(v, str) and v.strip()]
+            if len(texts) > 1 and all(v is None or isinstance(v, str) for v in values):
                 return "\n\n".join(texts)
         for key in names:
             found = value(record, key)
@@ -245,7 +245,7 @@ def chat_turns(record: dict[str, Any]) -> tuple[Any, Any] | None:
     return (question, answer) if question is not None else None
 
 
-def suggest_map(names: list[str], records: list[dict[str, Any]] = ()) -> str:
+def suggest_map(names: list[str], records: Sequence[dict[str, Any]] = ()) -> str:
     """``--map question=KEY``, KEY the one whose values read most like questions."""
 
     def score(name: str) -> tuple[int, int]:

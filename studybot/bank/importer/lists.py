@@ -1,6 +1,7 @@
 """List items: a question when it asks, or numbered in a list that mostly asks.
 
-A mixin of the Markdown reader (``importer.markdown._Reader``). A list
+A part of the Markdown reader (``importer.markdown._Reader``), on the state
+all its parts share (``importer.state.ReaderState``). A list
 item's answer is inside the item: the lines after its question (``A：…``,
 ``答：…``, a line that does not ask) and the blocks nested under it; its
 sub-list's asking items are questions of their own, the others its points.
@@ -33,13 +34,14 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import callout_asks, without_pointer
+from studybot.bank.importer.state import ReaderState, Trail
 from studybot.bank.importer.subitems import asking, sub_items, under_label
 
 
-class ListReading:
+class ListReading(ReaderState):
     """The list rules of the Markdown reader."""
 
-    def _list(self, block: Block, path, current: Draft | None) -> Draft | None:
+    def _list(self, block: Block, path: Trail, current: Draft | None) -> Draft | None:
         if current is not None and not current.question and not current.blocks:
             found = _under_label(block)  # "**问题：**" (or "19. **问题：**") over "- 中文：…"
             if found is not None:
@@ -76,7 +78,7 @@ class ListReading:
             return None  # the prose after a list of questions answers none of them
         return taken
 
-    def _items(self, block: Block, path) -> Draft | None:
+    def _items(self, block: Block, path: Trail) -> Draft | None:
         """Questions among the items of a list (and their sub-lists); the last one taken."""
         last: Draft | None = None
         mostly = block.taken or _mostly_asking(block)
@@ -129,7 +131,7 @@ class ListReading:
                     last = self._items(child, path) or last
         return last
 
-    def _sub_items(self, paragraph: Block, first: str, subs, rest, path) -> Draft | None:
+    def _sub_items(self, paragraph: Block, first: str, subs, rest, path: Trail) -> Draft | None:
         """The stem when it asks, then each numbered sub-item that is a question."""
         stem = clean(plain(first))
         label, text = numbered(stem)
@@ -143,7 +145,7 @@ class ListReading:
             last.blocks.extend(rest)  # what is nested below answers the last one
         return last
 
-    def _labelled(self, paragraph: Block, label, rest, path) -> Draft | None:
+    def _labelled(self, paragraph: Block, label, rest, path: Trail) -> Draft | None:
         """A bare ``**问题：**`` item: its question is in the sub-items below it."""
         found = _under_label(rest[0])
         if found is None:
@@ -160,7 +162,7 @@ class ListReading:
         lines = [i.start for i in items(below)]
         draft.where, draft.also = self.where(lines[0]), [self.where(n) for n in lines[1:]]
 
-    def _item_question(self, paragraph: Block, raw_lines, label, text, rest, path) -> Draft:
+    def _item_question(self, paragraph: Block, raw_lines, label, text, rest, path: Trail) -> Draft:
         end = split_answer(raw_lines)
         for line in raw_lines[1:end]:
             text = join(text, plain(line))
@@ -168,7 +170,9 @@ class ListReading:
         if inline and not reads_as_question(inline["q"]):  # "- What is X? — X is …" is one
             inline = None
         answer = inline["a"].strip() if inline else ""
-        draft = self._draft(paragraph.start, label, clean(inline["q"] if answer else text), path)
+        draft = self._draft(
+            paragraph.start, label, clean(inline["q"] if inline and answer else text), path
+        )
         if answer:
             draft.reference = "\n".join([answer, *raw_lines[1:]]).strip()
         self.listed.add(id(draft))
@@ -203,7 +207,7 @@ class ListReading:
             taken.add(self.where(line))
         self.out.skipped = [s for s in self.out.skipped if s.where not in taken]
 
-    def _mixed(self, sub: Block, parent: Draft, path) -> Draft:
+    def _mixed(self, sub: Block, parent: Draft, path: Trail) -> Draft:
         """A question's sub-list: asking items are questions, the others its points."""
         points = Block(sub.kind, sub.start, sub.end)
         points.children = [i for i in items(sub) if not asks_inside([i])]
@@ -212,11 +216,6 @@ class ListReading:
         asking = Block(sub.kind, sub.start, sub.end)
         asking.children = [i for i in items(sub) if asks_inside([i])]
         return self._items(asking, path) or parent
-
-    def _next_number(self, label: str | int) -> bool:
-        """``19. 激活函数的比较`` right after the question numbered 18: the next question."""
-        last = self.out.drafts[-1].label if self.out.drafts else None
-        return str(label).isdigit() and (last or "").isdigit() and int(label) == int(last) + 1
 
     def _item_text(self, block: Block, item: Block, first: str):
         found = marker(first)
@@ -249,12 +248,13 @@ def _continues(block: Block, current: Draft) -> bool:
     """``2. 聊聊…`` after the answer of ``1. 讲讲…`` (a number or two may be skipped): the next
     question, not part of that answer."""
     listed = items(block)
-    if block.kind != "ordered_list" or not listed or not (current.label or "").isdigit():
+    label = current.label or ""
+    if block.kind != "ordered_list" or not listed or not label.isdigit():
         return False
     paragraph = listed[0].first_paragraph()
     text = clean(plain(paragraph.raw.split("\n")[0])) if paragraph else ""
     number = str(listed[0].number or "")
-    nearby = number.isdigit() and 0 < int(number) - int(current.label) <= 3  # "13." after "11."
+    nearby = number.isdigit() and 0 < int(number) - int(label) <= 3  # "13." after "11."
     return nearby and reads_as_question(text)
 
 
@@ -334,9 +334,10 @@ def key_points_of(block: Block) -> list[str] | None:
             if not child.is_list or key_points_of(child) is None:
                 return None
             for sub in items(child):
-                point += ("" if point.endswith(("：", ":")) else "；") + joined(
-                    sub.first_paragraph().raw
-                )
+                below = sub.first_paragraph()  # there is one: the child reads as key points
+                if below is None:
+                    return None
+                point += ("" if point.endswith(("：", ":")) else "；") + joined(below.raw)
         points.append(point)
     return points
 

@@ -42,7 +42,6 @@ A line that reads like a question and is not taken is reported with why.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 
 from studybot.bank.importer import tables
@@ -51,15 +50,12 @@ from studybot.bank.importer.blocks import (
     drawn_rule,
     html_comment,
     navigation,
-    parse,
     plain,
     section_end,
     source,
-    source_lines,
 )
-from studybot.bank.importer.collapsible import collapsible, demoted, kept_source, unwrapped
-from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed, Skipped
-from studybot.bank.importer.indented import lifted
+from studybot.bank.importer.collapsible import collapsible, kept_source, unwrapped
+from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
 from studybot.bank.importer.lists import (
     ListReading,
     follow_ups,
@@ -71,7 +67,6 @@ from studybot.bank.importer.markers import (
     ANSWER_MARKER,
     HINT_LINE,
     NUMBER,
-    PARAGRAPH_NUMBER,
     asks,
     asks_inside,
     chapter_line,
@@ -84,8 +79,7 @@ from studybot.bank.importer.markers import (
     section_title,
     topic_title,
 )
-from studybot.bank.importer.metadata import company_tags
-from studybot.bank.importer.notebook import front_matter, notebook_lines
+from studybot.bank.importer.notebook import notebook_lines
 from studybot.bank.importer.prose import ParagraphReading
 from studybot.bank.importer.quiz import lettered, shown
 from studybot.bank.importer.resources import (
@@ -101,12 +95,11 @@ from studybot.bank.importer.sections import (
     chapter_depth,
     has_body,
     labelled,
-    marked_lines,
     marks_inside,
     opens_on_question,
-    question_level,
     sub_question,
 )
+from studybot.bank.importer.state import Trail
 
 
 def read_markdown(path: Path, text: str, options: Options) -> Parsed:
@@ -125,21 +118,8 @@ def read_notebook(path: Path, text: str, options: Options) -> Parsed:
 
 
 class _Reader(ParagraphReading, ListReading):
-    def __init__(self, text: str, where: Callable[[int], str], options: Options) -> None:
-        self.lines = source_lines(text)
-        self.front_title = front_matter(self.lines)  # blanks the front matter's lines
-        blocks = lifted(self.lines, parse("\n".join(self.lines)))  # "    GAN的原理" asks
-        self.blocks = demoted(self.lines, blocks)
-        self.where = where
-        self.options = options
-        self.out = Parsed()
-        self.strong = marked_lines(self.blocks) >= 2
-        self.level = options.level or question_level(self.blocks)
-        self.listed: set[int] = set()  # id() of the drafts taken from list items
-        self.loose: set[int] = set()  # id() of drafts started by a paragraph that asks
-        self.lone: tuple[Draft, int] | None = None  # a list's last question, yet unanswered
-        self.links: list[tuple] = []  # numbered items that are a link away: (line, label, …)
-        self.after_list: Draft | None = None  # the last question of a list, for a "答：" below
+    """The structure rules (headings, sections, ``<details>``) over the list and paragraph
+    rules it inherits; what they all share is declared in ``state.ReaderState``."""
 
     def read(self) -> Parsed:
         self._walk(self.blocks, ())
@@ -158,7 +138,7 @@ class _Reader(ParagraphReading, ListReading):
 
     # -- structure --------------------------------------------------------------------
 
-    def _walk(self, blocks: list[Block], path, in_meta: bool = False) -> None:
+    def _walk(self, blocks: list[Block], path: Trail, in_meta: bool = False) -> None:
         current: Draft | None = None  # the question whose answer the next blocks are
         index = 0
         while index < len(blocks):
@@ -219,7 +199,7 @@ class _Reader(ParagraphReading, ListReading):
                 self._walk(block.children, path)  # "> Q1：…" outside any answer
             index += 1
 
-    def _heading(self, blocks: list[Block], index: int, path, in_meta: bool) -> int:
+    def _heading(self, blocks: list[Block], index: int, path: Trail, in_meta: bool) -> int:
         block = blocks[index]
         end = section_end(blocks, index)
         title = clean(plain(block.raw))
@@ -299,7 +279,7 @@ class _Reader(ParagraphReading, ListReading):
             return True
         return self.level is not None and block.level <= self.level and reads_as_question(rest)
 
-    def _details(self, blocks: list[Block], index: int, path, current, in_meta):
+    def _details(self, blocks: list[Block], index: int, path: Trail, current, in_meta):
         """``<details><summary>Q？</summary>answer</details>``, as many as the blocks hold."""
         end, found, closed = collapsible(self.lines, blocks, index)
         if current is not None:  # its answer, inside "<summary>Answer</summary>" (_finish)
@@ -324,25 +304,6 @@ class _Reader(ParagraphReading, ListReading):
 
     # -- recording --------------------------------------------------------------------
 
-    def _draft(self, line: int, label: str | None, text: str, path) -> Draft:
-        tags = company_tags(self.lines[line]) if line < len(self.lines) else []  # "- Google …"
-        return self.out.add(
-            Draft(self.where(line), text.strip(), label=label, path=path, tags=tags)
-        )
-
-    def _skip(self, line: int, text: str, why: str, counts: bool = True) -> None:
-        self.out.skipped.append(Skipped(self.where(line), text, why, counts))
-
-    def _skip_lines(self, block: Block, raw_lines: list[str], path) -> None:
-        for k, raw_line in enumerate(raw_lines):
-            text = plain(raw_line)
-            if asks(text) and len(text) > 3:
-                self._skip(block.start + k, text, "a question mark inside prose, not a question")
-            elif self.strong and PARAGRAPH_NUMBER.match(text):
-                self._skip(
-                    block.start + k, text, "a numbered line in a file whose questions are marked"
-                )
-
     def _skip_meta(self, block: Block) -> None:
         """An asking line in a contents, contributing or links section: listed, never a reason."""
         for line in range(block.start, min(block.end, block.start + 50)):
@@ -361,7 +322,7 @@ class _Reader(ParagraphReading, ListReading):
         draft.blocks = []
         first = blocks[0] if blocks else None
         hint = HINT_LINE.match(plain(first.raw)) if first and first.kind == "paragraph" else None
-        if hint and "\n" not in first.raw and draft.hint is None:
+        if hint and first is not None and "\n" not in first.raw and draft.hint is None:
             draft.hint = hint["text"].strip()
             blocks.pop(0)
         draft.question, blocks = shown(self.lines, draft.question, blocks)  # code, options

@@ -242,8 +242,8 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
     text = plain(raw_line)
     if not bold and text[:1] not in _MARKER_FIRST:
         return None
-    if bold and _BOLD_Q.match(raw_line):
-        return None, plain(raw_line[_BOLD_Q.match(raw_line).end() :])
+    if bold and (lead := _BOLD_Q.match(raw_line)):
+        return None, plain(raw_line[lead.end() :])
     speaker = SPEAKER.match(text)
     if speaker:
         return (None, speaker["text"].strip()) if asks(clean(speaker["text"])) else None

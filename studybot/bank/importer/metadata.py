@@ -104,8 +104,11 @@ def described(lines: list[str]) -> tuple[list[str], str | None] | None:
         found = _tags_of(line) if line else []
         if found is None and one is None:
             return None
-        slug = one and re.sub(r"\W+", "-", one["value"].lower()).strip("-")
-        tags.extend(found if found is not None else [f"{one['key'].lower()}:{slug}"])
+        if found is not None:
+            tags.extend(found)
+        elif one is not None:
+            slug = re.sub(r"\W+", "-", one["value"].lower()).strip("-")
+            tags.append(f"{one['key'].lower()}:{slug}")
     return (tags, choices) if tags or choices else None
 
 

@@ -88,8 +88,8 @@ def without_note(text: str) -> str:
         if note is None or note.start() == 0:
             return text
         inside = note["round"] or note["square"] or note["ascii"]
-        worded = _NOTE_WORDS.search(inside) and "://" not in inside
-        worded = worded or (note["ascii"] is not None and _TAG_NAME.fullmatch(inside))
+        worded = bool(_NOTE_WORDS.search(inside)) and "://" not in inside
+        worded = worded or (note["ascii"] is not None and bool(_TAG_NAME.fullmatch(inside)))
         if note["square"] is None and not worded:
             return text  # "（基于人类反馈的强化学习）" is part of the question
         if note["square"] is not None and inside.rstrip().endswith(("？", "?")):

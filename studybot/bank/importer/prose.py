@@ -1,6 +1,7 @@
 """Paragraphs: marked questions (``Q1：…``), lines that ask, and interview write-ups.
 
-A mixin of the Markdown reader (``importer.markdown._Reader``): a paragraph
+A part of the Markdown reader (``importer.markdown._Reader``), on the state all
+its parts share (``importer.state.ReaderState``): a paragraph
 line with a marker starts a question, and so does a line that asks outside
 any answer; the lines after a question in its paragraph are its answer when
 they do not ask too (``importer.markers.split_answer``). In an interview
@@ -34,6 +35,7 @@ from studybot.bank.importer.markers import (
     reads_as_question,
     split_answer,
 )
+from studybot.bank.importer.state import ReaderState, Trail
 
 # "问了：A；B" (a colon: each part), "问了 A、B，然后…" (no colon: the parts that ask),
 # "手撕：…"/"场景题：…" (one task), "代码：手撕 …" (one, when it asks)
@@ -57,10 +59,10 @@ def _one_a_line(texts: list[str]) -> bool:
     return 3 * len(asking) >= 2 * len(texts)  # "优点：有助于…的理解" is a field, not a question
 
 
-class ParagraphReading:
+class ParagraphReading(ReaderState):
     """The paragraph rules of the Markdown reader."""
 
-    def _paragraph(self, block: Block, path, current: Draft | None) -> Draft | None:
+    def _paragraph(self, block: Block, path: Trail, current: Draft | None) -> Draft | None:
         raw_lines = block.raw.split("\n")
         starts: list[tuple[int, str | None, str]] = []  # (line in paragraph, label, text)
         for k, raw_line in enumerate(raw_lines):
@@ -99,7 +101,7 @@ class ParagraphReading:
         for (k, label, text), stop in zip(starts, bounds, strict=True):
             beside = _beside(raw_lines[k])  # "**Q？**<br />answer", "**1. Q？** answer"
             found = marker(beside[0]) if beside else None
-            if found is not None and found[1]:
+            if beside is not None and found is not None and found[1]:
                 current = self._draft(block.start + k, label, clean(found[1]), path)
                 current.reference = "\n".join([beside[1], *raw_lines[k + 1 : stop]]).strip() or None
                 answered = True
@@ -128,7 +130,7 @@ class ParagraphReading:
             return None  # the prose after it answers none of them ("答：…" aside)
         return current
 
-    def _loose(self, block: Block, raw_lines: list[str], path) -> Draft | None:
+    def _loose(self, block: Block, raw_lines: list[str], path: Trail) -> Draft | None:
         """Questions among lines outside any answer: each asking line, ``问了：…``, ``手撕：…``."""
         texts = [plain(line) for line in raw_lines]
         if any(_LEAD.match(t) for t in texts):
@@ -175,7 +177,7 @@ class ParagraphReading:
         self.loose.add(id(draft))
         return draft
 
-    def _lead(self, line: int, lead: re.Match[str], path) -> Draft | None:
+    def _lead(self, line: int, lead: re.Match[str], path: Trail) -> Draft | None:
         """``问了：A；B；C`` (one question each), ``问了 A、B，然后…`` (each that asks) or
         ``手撕：…`` (one task)."""
         rest = lead["rest"]

@@ -19,7 +19,7 @@ from studybot.bank.importer.markers import asks, clean
 from studybot.bank.importer.resources import placeholder
 
 if TYPE_CHECKING:  # the reader hands itself in; no import cycle at run time
-    from studybot.bank.importer.markdown import _Reader
+    from studybot.bank.importer.state import ReaderState
 
 _PIPE = re.compile(r"(?<!\\)\|")
 _NUMBER_LIST = re.compile(r"[\d\s,，、.~/–—-]+")
@@ -33,7 +33,7 @@ def cells(line: str) -> list[str]:
     return [cell.strip() for cell in _PIPE.split(line)]
 
 
-def read_table(reader: _Reader, block: Block, path) -> None:
+def read_table(reader: ReaderState, block: Block, path) -> None:
     """Questions from a table with a question column; else its asking cells are reported."""
     lines = reader.lines[block.start : block.end]
     if len(lines) < 3:
@@ -72,7 +72,7 @@ def _index(header: list[str], names: tuple[str, ...] | None) -> int | None:
     return header.index(found) if found is not None else None
 
 
-def _report(reader: _Reader, block: Block, header: list[str], lines: list[str]) -> None:
+def _report(reader: ReaderState, block: Block, header: list[str], lines: list[str]) -> None:
     asking = [0] * len(header)
     for offset, line in enumerate(lines[2:], start=2):
         row = [plain(c) for c in cells(line)]

@@ -1,0 +1,87 @@
+"""What the Markdown reader's rules share while they read one file, declared in one place.
+
+The reader (``importer.markdown._Reader``) is this state with its rules: the
+structure rules in ``markdown``, the list rules in ``lists.ListReading`` and
+the paragraph rules in ``prose.ParagraphReading``, and ``tables.read_table``
+hands a table to it. Each rule group inherits ``ReaderState``, so what one
+group sets and another reads (the drafts taken from list items, a list's
+last question still unanswered, …) is named and typed here, and so are the
+ways a rule records what it found: a question (``_draft``), or a line not
+taken and why (``_skip``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from studybot.bank.importer.blocks import Block, parse, plain, source_lines
+from studybot.bank.importer.collapsible import demoted
+from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
+from studybot.bank.importer.indented import lifted
+from studybot.bank.importer.markers import PARAGRAPH_NUMBER, asks
+from studybot.bank.importer.metadata import company_tags
+from studybot.bank.importer.notebook import front_matter
+from studybot.bank.importer.sections import marked_lines, question_level
+
+Trail = tuple[tuple[int, str], ...]  # (line, title) of each section a block sits in
+Linked = tuple[int, str, str, Trail]  # a numbered item a link away: (line, label, raw, trail)
+
+
+class ReaderState:
+    """One reading of one Markdown file: its lines and blocks, what was found so far."""
+
+    lines: list[str]  # the file's lines, front matter blanked
+    front_title: str | None  # the front matter's ``title``
+    blocks: list[Block]  # the file's blocks, as the rules walk them
+    where: Callable[[int], str]  # a line index to its "file:line" (a notebook's cell)
+    options: Options  # the user's --level, --map, --force
+    out: Parsed  # the drafts, lines not taken and suggestions so far
+    strong: bool  # the file marks its questions ("Q1：…"): a bare numbered line is no question
+    level: int | None  # the heading level where this file's questions are, if any
+    listed: set[int]  # id() of the drafts taken from list items
+    loose: set[int]  # id() of the drafts started by a paragraph that asks
+    lone: tuple[Draft, int] | None  # a list's last question, yet unanswered, and the list's end
+    links: list[Linked]  # numbered items that are a link away, the questions if nothing asks
+    after_list: Draft | None  # the last question of a list, for an "答：" paragraph below it
+
+    def __init__(self, text: str, where: Callable[[int], str], options: Options) -> None:
+        self.lines = source_lines(text)
+        self.front_title = front_matter(self.lines)  # blanks the front matter's lines
+        blocks = lifted(self.lines, parse("\n".join(self.lines)))  # "    GAN的原理" asks
+        self.blocks = demoted(self.lines, blocks)
+        self.where = where
+        self.options = options
+        self.out = Parsed()
+        self.strong = marked_lines(self.blocks) >= 2
+        self.level = options.level or question_level(self.blocks)
+        self.listed = set()
+        self.loose = set()
+        self.lone = None
+        self.links = []
+        self.after_list = None
+
+    # -- recording --------------------------------------------------------------------
+
+    def _draft(self, line: int, label: str | None, text: str, path: Trail) -> Draft:
+        tags = company_tags(self.lines[line]) if line < len(self.lines) else []  # "- Google …"
+        return self.out.add(
+            Draft(self.where(line), text.strip(), label=label, path=path, tags=tags)
+        )
+
+    def _skip(self, line: int, text: str, why: str, counts: bool = True) -> None:
+        self.out.skipped.append(Skipped(self.where(line), text, why, counts))
+
+    def _skip_lines(self, block: Block, raw_lines: list[str], path: Trail) -> None:
+        for k, raw_line in enumerate(raw_lines):
+            text = plain(raw_line)
+            if asks(text) and len(text) > 3:
+                self._skip(block.start + k, text, "a question mark inside prose, not a question")
+            elif self.strong and PARAGRAPH_NUMBER.match(text):
+                self._skip(
+                    block.start + k, text, "a numbered line in a file whose questions are marked"
+                )
+
+    def _next_number(self, label: str | int) -> bool:
+        """``19. 激活函数的比较`` right after the question numbered 18: the next question."""
+        last = (self.out.drafts[-1].label if self.out.drafts else None) or ""
+        return str(label).isdigit() and last.isdigit() and int(label) == int(last) + 1

@@ -240,3 +240,15 @@ def test_module_basenames_repeat_only_where_they_mean_the_same_thing():
     repeated = {name: where for name, where in paths.items() if len(where) > 1}
     # A new repeat with another meaning gets its own name; one with the same meaning, a line above.
     assert repeated == SAME_MEANING
+
+
+MODULE_LINES = 400  # the house rule: a module is read whole, in one sitting
+
+
+def test_no_module_is_longer_than_a_reader_holds():
+    long = {
+        str(path.relative_to(ROOT)): text.count("\n")
+        for path, text in sources().items()
+        if text.count("\n") > MODULE_LINES
+    }
+    assert not long, long

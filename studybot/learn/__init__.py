@@ -3,7 +3,7 @@
 Owns the graders (``grading``: the grade, the offline grader once per bank;
 ``marks``: a point's four states, their credit and the rating a grade
 suggests; ``live_grade``: the live side request's strict schema and reading;
-``rubric``, with ``claims``, ``aliases``, ``statements``, ``reading``,
+``rubric``, with ``claims``, ``aliases``, ``statements``, ``links``, ``reading``,
 ``words``, ``spelling``, ``negations``, ``antonyms``, ``clauses``,
 ``segmenter``, ``variants``, ``numbers``, ``sides`` and ``pairs``: the offline
 grader on the rubric's claims; ``selftest``: the rubric graded against itself;

@@ -41,11 +41,12 @@ from studybot.bank.rubric import Number, PointRubric
 from studybot.learn import negations, numbers, pairs, words
 from studybot.learn.aliases import Alias
 from studybot.learn.claims import ABSENT, DENIED, MENTIONED, STATED, Claim, Said
+from studybot.learn.links import one_item
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
 from studybot.learn.reading import Asked, Attempt
 from studybot.learn.segmenter import Lexicon
 from studybot.learn.sides import Sides, sides
-from studybot.learn.statements import one_item, overlap_spans, statements
+from studybot.learn.statements import overlap_spans, statements
 
 EVIDENCE_CHARS = 48  # the clause shown as evidence, cut to about this many characters
 # A point of three claims or more is covered by two of them: labellers who never saw the

@@ -4,7 +4,7 @@ The relation found in a clause, with the claim's subject and object near it
 (``_parts``: the subject may be left out when the question names it, or
 when the clause before says it); negated, or its opposite said instead, it
 denies the claim; a figure of the claim's value, right or wrong, bound to
-its subject (``_figures``); a list of terms links nothing (``_linked``).
+its subject (``_figures``); a list of terms links nothing (``links.linked``).
 ``rubric`` reads each claim of a question through ``statements``.
 """
 
@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from studybot.learn import negations, numbers
+from studybot.learn import links, negations, numbers
 from studybot.learn.aliases import Alias
 from studybot.learn.claims import Claim
 from studybot.learn.reading import Attempt, Phrase
@@ -88,11 +88,11 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
             bare = alias is claim.core and not phrase.negated and phrase.size < 2
             if bare and claim.object is None:
                 continue  # "缓存里存的不是 Q": one bare word (缓存) is no claim that Q is cached
-            if alias is claim.turned and any(_standard(clause, p) for p in explicit):
+            if alias is claim.turned and any(links.standard(clause, p) for p in explicit):
                 continue  # "UMAP 比 t-SNE 更快": t-SNE is what UMAP is compared with
             said = -sign if phrase.negated else sign
             named = list(attempt.words_of(n, claim.subject)) if parts[0] is not None else []
-            if sign < 0 and named and _short_of(clause, phrase, parts[0], named):
+            if sign < 0 and named and links.short_of(clause, phrase, parts[0], named):
                 said = -said  # "用得不如 LoRA 多": the subject is what the other falls short of
             if alias is claim.core:
                 cores.append(phrase.spans)
@@ -117,11 +117,11 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
         explicit = tuple(p for p in (subject, obj) if p is not None)
         if not explicit and not (_framed(attempt, n) or _continues(claim, attempt, n)):
             continue  # a relation alone states nothing: "线性", "自己的 softmax" are terms
-        if not _linked(clause, link.spans, [p.spans for p in explicit]):
+        if not links.linked(clause, link.spans, [p.spans for p in explicit]):
             continue  # "KV 缓存、线性增长": listed, not linked
-        if polarity < 0 and subject is not None and _across(clause, subject, link):
+        if polarity < 0 and subject is not None and links.across(clause, subject, link):
             continue  # "并不需要把激活都存着——普通训练全存": the denial is not about 普通训练
-        if polarity < 0 and link.spans in cores and subject and _pronoun(clause, subject):
+        if polarity < 0 and link.spans in cores and subject and links.pronoun(clause, subject):
             continue  # "它本质就是带批内负样本的 InfoNCE": "it" may be another loss
         if (
             polarity < 0
@@ -138,7 +138,9 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
         if any(p > 0 for p, _, _ in out) and _RESPECTIVELY.search(clause.normal):
             # "prefill 和 decode 分别是计算受限和访存受限": each side has its own.
             return [o for o in out if o[0] > 0]
-        stated = [o for o in out if o[0] > 0 and all(_apart(clause, o[1], d) for d in said_negated)]
+        stated = [
+            o for o in out if o[0] > 0 and all(links.apart(clause, o[1], d) for d in said_negated)
+        ]
         if stated and len(said_negated) == sum(1 for o in out if o[0] < 0):
             # The relation denied in one place and said in another, in brackets that hold
             # both: "(并非从零初始化，通常拿奖励模型来初始化)" corrects itself.
@@ -147,47 +149,6 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
         # holds 随…增长 and 平方, and says the growth is quadratic.
         return [o for o in out if o[0] < 0]
     return out
-
-
-_PRONOUNS = frozenset(["它", "它们", "其", "该", "这", "这个", "此", "it", "its", "they", "this"])
-
-
-def _across(clause, subject: Phrase, link: Phrase) -> bool:
-    """Whether the subject stands after a dash that follows the relation: what
-    comes after the mark is said of something new ("X：并非 Y" still denies Y of X)."""
-    return link.first < subject.first and bool(
-        _MARKS.search(clause.joined, link.first, subject.first)
-    )
-
-
-_MARKS = re.compile(r"—")  # a dash turns to something else; a colon elaborates
-
-
-def _pronoun(clause, subject: Phrase) -> bool:
-    """Whether the subject is named only by a pronoun, which may point at anything."""
-    return all(clause.joined[s:e] in _PRONOUNS for s, e in subject.spans)
-
-
-def _short_of(clause, phrase: Phrase, subject: Phrase, named: Sequence[Phrase]) -> bool:
-    """Whether the subject stands after a 不如 that opens or is the opposite's words:
-    "用得不如 LoRA 多", "单取头都不如头 128 + 尾 382 的组合" (the subject is ahead)."""
-    if clause.joined[: subject.first].endswith("不如"):
-        return True
-    at = next((s for s, e in phrase.spans if clause.joined[s:e] == "不如"), None)
-    return at is not None and any(all(s > at for s, _ in p.spans) for p in named)
-
-
-def _apart(clause, one, other) -> bool:
-    """Whether a comma (inside brackets: elsewhere it ends the clause) stands between two links."""
-    said = {clause.joined[s:e] for s, e in one}
-    if not said & {clause.joined[s:e] for s, e in other}:
-        return False  # a correction says the same verb again: "不是从零初始化，用奖励模型初始化"
-    low, high = sorted((min(s for s, _ in one), min(s for s, _ in other)))
-    group = clause.group(low)
-    return any(
-        clause.joined[i] == "," and clause.group(i) == group and group == clause.group(high)
-        for i in range(low, high)
-    )
 
 
 # A claim of what can be, or of either of two: "不一定" (not necessarily) denies none of it.
@@ -201,12 +162,6 @@ _CORRELATIVE = re.compile(
     r"越.{1,12}越|\bthe (?:more|less|fewer|larger|smaller|higher|lower|longer|shorter|bigger)\b"
     r".{1,40}\bthe (?:more|less|fewer|larger|smaller|higher|lower|longer|shorter|bigger)\b"
 )
-
-
-def _standard(clause, part: Phrase) -> bool:
-    """Whether ``part`` is what something is compared with: "比 B", "than B"."""
-    before = clause.joined[max(0, part.first - 4) : part.first]
-    return before.endswith("比") or before.endswith("than")
 
 
 def _holds(attempt: Attempt, n: int, alias: Alias | None) -> bool:
@@ -235,7 +190,7 @@ def _rival_statements(claim: Claim, attempt: Attempt, n: int, side, known) -> li
         object_implied=False,
     )
     named = next(attempt.words_of(n, claim.rival), None)
-    if named is None or _standard(attempt.clauses[n], named):
+    if named is None or links.standard(attempt.clauses[n], named):
         return []
     out = []
     for polarity, link, _ in statements(rival, attempt, n, side, known):
@@ -415,41 +370,3 @@ def _joined(clause, start: int) -> int:
     """The offset in ``clause.joined`` of the character at ``start`` in ``clause.normal``."""
     place = clause.normal_at[start] if start < len(clause.normal_at) else len(clause.text)
     return min(bisect.bisect_left(clause.at, place), max(0, len(clause.joined) - 1))
-
-
-BARE_CHARS = 2  # a list item holding the relation and at most this much more is a bare term
-
-
-def _linked(clause, link: Sequence[tuple[int, int]], parts: Sequence[Sequence]) -> bool:
-    """Whether the relation's words and the parts' make one statement, not items of a list.
-
-    A list mark (、 | · or a slash with a space beside it, outside brackets)
-    cuts a clause into items. The relation standing alone as an item, with
-    its parts in other items, is a term listed: "KV 缓存、线性增长"; a list
-    inside a statement is not: "在医疗、法律等领域效果下降", "E5、BGE 这些模型都是
-    两阶段训练".
-    """
-    edges = _items(clause)
-    if not edges:
-        return True
-    item = bisect.bisect_right(edges, min(s for s, _ in link))
-    outside = [
-        span for spans in parts for span in spans if bisect.bisect_right(edges, span[0]) != item
-    ]
-    if not outside:
-        return True
-    start = edges[item - 1] if item else 0
-    end = edges[item] if item < len(edges) else len(clause.joined)
-    covered = {i for s, e in (*link, *clause.negations) for i in range(s, e) if start <= i < end}
-    return (end - start) - len(covered) > BARE_CHARS
-
-
-def one_item(clause, spans: Sequence[tuple[int, int]]) -> bool:
-    """Whether ``spans`` all lie in one item of the clause's lists."""
-    edges = _items(clause)
-    return len({bisect.bisect_right(edges, s) for s, _ in spans}) <= 1
-
-
-def _items(clause) -> list[int]:
-    """Where the clause's list items begin (offsets in ``joined``), list marks in brackets aside."""
-    return sorted(b for b in clause.breaks if b >= len(clause.joined) or clause.group(b) < 0)

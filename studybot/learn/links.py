@@ -1,0 +1,101 @@
+"""How the words a clause holds link up: a list's items, a pronoun, a dash, a 不如.
+
+Small readings the statements of a claim rest on (``statements``): whether a
+relation and its parts make one statement or items of a list ("KV 缓存、线性
+增长"), whether a subject is only "它", whether a dash turns to something else,
+whether the subject stands after 不如 (ahead of the other), whether a comma in
+brackets sets two links apart, and whether a part is what something is compared
+with ("比 B").
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+
+from studybot.learn.reading import Phrase
+
+_PRONOUNS = frozenset(["它", "它们", "其", "该", "这", "这个", "此", "it", "its", "they", "this"])
+
+
+def across(clause, subject: Phrase, link: Phrase) -> bool:
+    """Whether the subject stands after a dash that follows the relation: what
+    comes after the mark is said of something new ("X：并非 Y" still denies Y of X)."""
+    return link.first < subject.first and bool(
+        _DASH.search(clause.joined, link.first, subject.first)
+    )
+
+
+_DASH = re.compile(r"—")  # a dash turns to something else; a colon elaborates
+
+
+def pronoun(clause, subject: Phrase) -> bool:
+    """Whether the subject is named only by a pronoun, which may point at anything."""
+    return all(clause.joined[s:e] in _PRONOUNS for s, e in subject.spans)
+
+
+def short_of(clause, phrase: Phrase, subject: Phrase, named: Sequence[Phrase]) -> bool:
+    """Whether the subject stands after a 不如 that opens or is the opposite's words:
+    "用得不如 LoRA 多", "单取头都不如头 128 + 尾 382 的组合" (the subject is ahead)."""
+    if clause.joined[: subject.first].endswith("不如"):
+        return True
+    at = next((s for s, e in phrase.spans if clause.joined[s:e] == "不如"), None)
+    return at is not None and any(all(s > at for s, _ in p.spans) for p in named)
+
+
+def apart(clause, one, other) -> bool:
+    """Whether a comma (inside brackets: elsewhere it ends the clause) stands between two links."""
+    said = {clause.joined[s:e] for s, e in one}
+    if not said & {clause.joined[s:e] for s, e in other}:
+        return False  # a correction says the same verb again: "不是从零初始化，用奖励模型初始化"
+    low, high = sorted((min(s for s, _ in one), min(s for s, _ in other)))
+    group = clause.group(low)
+    return any(
+        clause.joined[i] == "," and clause.group(i) == group and group == clause.group(high)
+        for i in range(low, high)
+    )
+
+
+def standard(clause, part: Phrase) -> bool:
+    """Whether ``part`` is what something is compared with: "比 B", "than B"."""
+    before = clause.joined[max(0, part.first - 4) : part.first]
+    return before.endswith("比") or before.endswith("than")
+
+
+BARE_CHARS = 2  # a list item holding the relation and at most this much more is a bare term
+
+
+def linked(clause, link: Sequence[tuple[int, int]], parts: Sequence[Sequence]) -> bool:
+    """Whether the relation's words and the parts' make one statement, not items of a list.
+
+    A list mark (、 | · or a slash with a space beside it, outside brackets)
+    cuts a clause into items. The relation standing alone as an item, with
+    its parts in other items, is a term listed: "KV 缓存、线性增长"; a list
+    inside a statement is not: "在医疗、法律等领域效果下降", "E5、BGE 这些模型都是
+    两阶段训练".
+    """
+    edges = items(clause)
+    if not edges:
+        return True
+    item = bisect.bisect_right(edges, min(s for s, _ in link))
+    outside = [
+        span for spans in parts for span in spans if bisect.bisect_right(edges, span[0]) != item
+    ]
+    if not outside:
+        return True
+    start = edges[item - 1] if item else 0
+    end = edges[item] if item < len(edges) else len(clause.joined)
+    covered = {i for s, e in (*link, *clause.negations) for i in range(s, e) if start <= i < end}
+    return (end - start) - len(covered) > BARE_CHARS
+
+
+def one_item(clause, spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether ``spans`` all lie in one item of the clause's lists."""
+    edges = items(clause)
+    return len({bisect.bisect_right(edges, s) for s, _ in spans}) <= 1
+
+
+def items(clause) -> list[int]:
+    """Where the clause's list items begin (offsets in ``joined``), list marks in brackets aside."""
+    return sorted(b for b in clause.breaks if b >= len(clause.joined) or clause.group(b) < 0)

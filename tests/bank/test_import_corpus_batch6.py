@@ -340,3 +340,42 @@ def test_a_parenthesis_that_says_what_to_focus_on_stays_in_the_question(tmp_path
         "讲讲 HTTP/2 多路复用",
         "HTTP 缓存的协商过程",
     ]
+
+
+_BOLD_QUESTIONS_BULLET_ANSWERS = """# Retrieval notes
+
+**1. What does a vector index store?**
+- One vector per chunk, plus the chunk's id
+- Built once, queried many times
+
+**2. How is a hybrid score made?**
+- score = a·S + b·D
+- Q: query terms, D: document terms, a/b: weights
+- Tuned on held-out queries
+
+**3. What are the parts of a retrieval query?**
+- Filter: Which documents may answer?
+- Vector: What does the query mean?
+- Limit: How many come back?
+- Rerank step: a cross-encoder orders the top ones
+
+**4. Why rerank at all?**
+- The first stage favours recall over precision
+"""
+
+
+def test_a_legend_or_word_meanings_that_ask_inside_a_bullet_answer_stay_in_that_answer(tmp_path):
+    report = read(tmp_path, _BOLD_QUESTIONS_BULLET_ANSWERS)
+    assert questions(report) == [
+        "What does a vector index store?",
+        "How is a hybrid score made?",
+        "What are the parts of a retrieval query?",
+        "Why rerank at all?",
+    ]
+    second, third = report.bank.questions[1:3]
+    assert "Q: query terms, D: document terms, a/b: weights" in second.key_points
+    assert third.key_points[:3] == (
+        "Filter: Which documents may answer?",
+        "Vector: What does the query mean?",
+        "Limit: How many come back?",
+    )

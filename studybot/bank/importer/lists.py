@@ -259,11 +259,17 @@ def _continues(block: Block, current: Draft) -> bool:
 
 
 def _marked_or_asking(block: Block) -> bool:
-    """A list of questions after a marked one: items with markers, or mostly ending in ？."""
-    if has_marker_items(block):
-        return True
+    """A list of questions after a marked one: items with markers, or mostly ending in ？.
+    A legend (``- Q: Queries, K: Keys``) is no marker and a word's meaning (``- Query: What
+    am I looking for?``) asks nothing: such a list is the answer of the question above."""
+    for item in items(block):
+        paragraph = item.first_paragraph()
+        found = marker(paragraph.raw.split("\n")[0]) if paragraph is not None else None
+        if found is not None and not _LEGEND.match(found[1]):
+            return True
     texts = _first_lines(block)
-    return bool(texts) and 2 * sum(1 for t in texts if asks(clean(t))) > len(texts)
+    asking = sum(1 for t in texts if asks(clean(t)) and not _MEANING.match(clean(t)))
+    return bool(texts) and 2 * asking > len(texts)
 
 
 def _lines_of(block: Block) -> list[str]:
@@ -287,6 +293,8 @@ def _mostly_asking(block: Block) -> bool:
     return bool(texts) and asking * 2 >= len(texts)
 
 
+_LEGEND = re.compile(r"^[^?？,，]{1,30}[,，]\s*[B-Z]\s*[:：]")  # "Queries, K: Keys, V: Values"
+_MEANING = re.compile(r"^[A-Z][a-z]+:\s+\S")  # "Query: What am I looking for?"
 _SENTENCE_END = ("。", "；", ";", ".", "！", "!")  # a statement's end, not a question's
 _LETTERED = re.compile(r"^[（(]?[a-h][)）]\s*(?P<text>\S.*)$")
 
@@ -299,14 +307,6 @@ def follow_up(raw_line: str) -> tuple[None, str] | None:
 
 KEY_POINTS_MOST = 6
 _POINT_CHARS = 300
-
-
-def has_marker_items(block: Block) -> bool:
-    for item in items(block):
-        paragraph = item.first_paragraph()
-        if paragraph is not None and marker(paragraph.raw.split("\n")[0]):
-            return True
-    return False
 
 
 def follow_ups(block: Block) -> bool:

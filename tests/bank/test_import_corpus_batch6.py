@@ -379,3 +379,48 @@ def test_a_legend_or_word_meanings_that_ask_inside_a_bullet_answer_stay_in_that_
         "Vector: What does the query mean?",
         "Limit: How many come back?",
     )
+
+
+_LEAD_IN_BEFORE_PART_TWO = """# 面试题
+
+### 沟通能力（接上篇第 28 题）
+
+29. **问题：**
+   - 中文：你如何向非技术同事解释一次线上故障？
+   - English: How do you explain an outage to non-technical colleagues?
+
+30. **问题：**
+   - 中文：需求频繁变更时，你怎么和产品经理沟通？
+   - English: How do you talk with the product manager when requirements keep changing?
+
+
+
+以下是第二部分的技术问题与参考答案，按主题整理。
+
+### 1. 缓存
+**问题：**
+- 缓存穿透和缓存击穿有什么区别？
+
+**参考答案：**
+- 穿透查的是不存在的数据，击穿是热点数据过期的瞬间。
+
+Here are the questions we could not fit above:
+
+## Extra
+
+- How would you shard a counter?
+"""
+
+
+def test_a_line_that_opens_the_next_part_is_no_answer_of_the_question_above(tmp_path):
+    report = read(tmp_path, _LEAD_IN_BEFORE_PART_TWO)
+    assert questions(report) == [
+        "你如何向非技术同事解释一次线上故障？",
+        "需求频繁变更时，你怎么和产品经理沟通？",
+        "缓存穿透和缓存击穿有什么区别？",
+        "How would you shard a counter?",
+    ]
+    second, third = report.bank.questions[1:3]
+    assert second.reference is None and not second.key_points
+    assert "热点数据过期" in (third.reference or "".join(third.key_points))
+    assert "could not fit" not in (third.reference or "".join(third.key_points))

@@ -80,7 +80,7 @@ from studybot.bank.importer.markers import (
     topic_title,
 )
 from studybot.bank.importer.notebook import notebook_lines
-from studybot.bank.importer.prose import ParagraphReading
+from studybot.bank.importer.prose import ParagraphReading, introduces
 from studybot.bank.importer.quiz import lettered, shown
 from studybot.bank.importer.resources import (
     about_itself,
@@ -184,6 +184,8 @@ class _Reader(ParagraphReading, ListReading):
             elif block.kind == "paragraph":
                 if current is None and after_list and ANSWER_MARKER.match(block.raw):
                     after_list.blocks.append(block)
+                elif current is not None and introduces(block, blocks[index + 1 :]):
+                    current = None  # "以下是…列表。" over the next heading: it opens what follows
                 else:
                     current = self._paragraph(block, path, current)
             elif block.is_list:

@@ -48,6 +48,23 @@ _LEAD = re.compile(
 
 
 _STATEMENT = ("。", "：", ":", "！")
+# "当然，以下是…的详细列表。", "Here are the questions of part two:": a line that opens what
+# comes next
+_LEAD_IN = re.compile(
+    r"^(?:(?:当然|好的)[，,]\s*)?(?:以下|下面)(?:是|为|列出|给出)"
+    r"|^(?:(?:sure|of course)[,!.]\s*)?(?:here|below) (?:are|is)\b|^the following (?:are|is)\b",
+    re.IGNORECASE,
+)
+
+
+def introduces(block: Block, after: list[Block]) -> bool:
+    """A one-line paragraph that opens what comes next (``以下是…``, ``Here are…``) right before
+    a heading, or with nothing after it: no answer of the question above it."""
+    raw = block.raw.strip()
+    ahead = not after or after[0].kind == "heading"
+    return ahead and "\n" not in raw and bool(_LEAD_IN.match(plain(raw)))
+
+
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 

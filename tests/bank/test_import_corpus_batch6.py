@@ -8,6 +8,8 @@ rest named in each test.
 
 from __future__ import annotations
 
+import json
+
 from imported import questions, read
 
 _OUTPUT_QUIZ = """# Python 输出题
@@ -424,3 +426,54 @@ def test_a_line_that_opens_the_next_part_is_no_answer_of_the_question_above(tmp_
     assert second.reference is None and not second.key_points
     assert "热点数据过期" in (third.reference or "".join(third.key_points))
     assert "could not fit" not in (third.reference or "".join(third.key_points))
+
+
+def _cell(kind: str, text: str) -> dict:
+    return {"cell_type": kind, "metadata": {}, "source": text.splitlines(keepends=True)}
+
+
+_TAKE_HOME = [
+    _cell("markdown", "# Data take-home\n\n## Part 1: Cleaning\n\n**Data:** `orders.csv`\n"),
+    _cell(
+        "markdown",
+        "**Tasks:**\n1. Load `orders.csv` into a DataFrame.\n"
+        "2. Drop rows — duplicates and empty ones — before anything else.\n"
+        "3. Compute the revenue per customer.\n4. Sort customers by revenue.\n",
+    ),
+    _cell("code", "# 1. Load orders.csv\n"),
+    _cell(
+        "markdown",
+        "## Part 2: Caching\n\nA service answers in two seconds. Implement a cache in front of "
+        "it that keeps answers for one minute.\n",
+    ),
+    _cell("code", "# Answer here\n"),
+    _cell(
+        "markdown",
+        "## Part 3: Queue\n\n**Goal:** Design a queue that never loses a job.\n\n"
+        "**Instructions:**\n- Jobs may be retried.\n- Workers may crash.\n",
+    ),
+    _cell("code", "class JobQueue:\n    pass\n"),
+    _cell(
+        "markdown",
+        "## Part 4: Graphs\n\nA bipartite graph splits its nodes in two sets. Your task is to "
+        "write a function, `two_sets`, that returns the two sets or None.\n",
+    ),
+]
+
+
+def test_a_take_home_notebooks_task_list_and_section_tasks_are_its_questions(tmp_path):
+    notebook = {"cells": _TAKE_HOME, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    report = read(tmp_path, json.dumps(notebook), name="take-home.ipynb")
+    assert questions(report) == [
+        "Load `orders.csv` into a DataFrame.",
+        "Drop rows — duplicates and empty ones — before anything else.",
+        "Compute the revenue per customer.",
+        "Sort customers by revenue.",
+        "A service answers in two seconds. Implement a cache in front of it that keeps answers"
+        " for one minute.",
+        "Goal: Design a queue that never loses a job.",
+        "A bipartite graph splits its nodes in two sets. Your task is to write a function,"
+        " `two_sets`, that returns the two sets or None.",
+    ]
+    goal = report.bank.questions[5]
+    assert goal.reference is None and not goal.key_points  # its brief is no answer

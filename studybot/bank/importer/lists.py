@@ -233,6 +233,18 @@ _FIELD = re.compile(r"^\s*(?:\*\*|__)(?P<key>[^*_\n]{1,40})(?:\*\*|__)\s*[:：]\
 _FIRST_LINK = re.compile(r"\s*\[([^\]\n]{1,300})\]\(")
 
 
+_TASKS = re.compile(
+    r"^(?:tasks?|exercises?|questions?|problems?|practice|练习题?|习题|思考题|任务)\s*[:：]?$",
+    re.IGNORECASE,
+)
+
+
+def names_tasks(block: Block, after: list[Block]) -> bool:
+    """``**Tasks:**`` (``Exercises:``, ``练习：``) alone over a numbered list: each item is one."""
+    title = plain(block.raw).strip("*_ ")
+    return bool(after) and after[0].kind == "ordered_list" and bool(_TASKS.match(title))
+
+
 def _under_label(block: Block) -> tuple[str, str | None] | None:
     texts = [joined(p.raw) for i in items(block) if (p := i.first_paragraph())]
     return under_label([clean(t) for t in texts])

@@ -60,6 +60,7 @@ from studybot.bank.importer.lists import (
     ListReading,
     follow_ups,
     key_points_of,
+    names_tasks,
     over_questions,
     question_callout,
 )
@@ -186,6 +187,8 @@ class _Reader(ParagraphReading, ListReading):
                     after_list.blocks.append(block)
                 elif current is not None and introduces(block, blocks[index + 1 :]):
                     current = None  # "以下是…列表。" over the next heading: it opens what follows
+                elif current is None and names_tasks(block, blocks[index + 1 :]):
+                    blocks[index + 1].taken = True  # "**Tasks:**" over "1. Read the file."
                 else:
                     current = self._paragraph(block, path, current)
             elif block.is_list:

@@ -68,6 +68,23 @@ def introduces(block: Block, after: list[Block]) -> bool:
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
+# "**Goal:** Identify …", "… from. Implement a threaded version …", "Your task is to write …"
+_GOAL = re.compile(r"^(?:goal|task|objective|exercise)\s*[:：]\s*(?P<rest>\S.*)$", re.IGNORECASE)
+_TASK_SENTENCE = re.compile(
+    r"(?<=[.!])\s+(?:your task is to|implement|write an? )\b", re.IGNORECASE
+)
+
+
+def _sets_a_task(text: str) -> bool:
+    """A line outside any answer that sets a task after a label or a sentence or two of setting
+    (a take-home's section): one question."""
+    goal = _GOAL.match(text)
+    if goal is not None:
+        return reads_as_question(goal["rest"])
+    task = _TASK_SENTENCE.search(text)
+    return task is not None and text[: task.start()].count(". ") < 2 and len(text) <= 500
+
+
 def _one_a_line(texts: list[str]) -> bool:
     """Three or more short lines, two in three of them asking: a list of questions, a line each."""
     if len(texts) < 3 or any(len(t) > 200 for t in texts):
@@ -175,6 +192,9 @@ class ParagraphReading(ReaderState):
                 draft = self._draft(block.start + k, *numbered(clean(text)), path)
             self.loose.add(id(draft))
             return draft
+        if len(texts) == 1 and _sets_a_task(texts[0]):
+            self._draft(block.start, None, clean(texts[0]), path)
+            return None  # what follows a task is its brief ("**Instructions:** …"), no answer
         if not reads_as_question(texts[0]):
             told = _told(texts) if any(_ROUND.search(title) for _, title in path) else []
             for k, text in told:  # "他先问了：“…？”我说…" in a write-up's round

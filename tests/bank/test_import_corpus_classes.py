@@ -523,3 +523,26 @@ def test_a_part_heading_that_asks_over_question_headings_is_a_part(tmp_path):
         "为什么 Transformer 取代了 RNN？",
         "Decoder-only 为什么成为主流？",
     ]
+
+
+_CONTENTS_UNDER_ANY_NAME = """# 第 3 章 推理
+
+## 🗂 本章索引
+
+- [Q01 · KV Cache 是什么](#q01--kv-cache-是什么)
+- [Q02 · 投机解码](#q02--投机解码)
+
+## Q01 · KV Cache 是什么
+
+缓存每层已算过的 K、V，生成下一个 token 时只算新的一行。
+
+## Q02 · 投机解码
+
+小模型先猜几个 token，大模型一次验证。
+"""
+
+
+def test_a_section_of_links_into_the_file_is_a_table_of_contents_under_any_name(tmp_path):
+    report = read(tmp_path, _CONTENTS_UNDER_ANY_NAME)
+    assert questions(report) == ["KV Cache 是什么", "投机解码"]
+    assert "缓存每层" in report.bank.questions[0].reference

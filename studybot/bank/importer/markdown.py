@@ -94,6 +94,7 @@ from studybot.bank.importer.sections import (
     NUMBER_ALONE,
     answer_heading,
     chapter_depth,
+    contents,
     has_body,
     labelled,
     marks_inside,
@@ -215,7 +216,8 @@ class _Reader(ParagraphReading, ListReading):
             self.out.title = title
             return index + 1
         inner = blocks[index + 1 : end]
-        if in_meta or meta(title) or (faq(title) and about_itself(source(self.lines, inner))):
+        itself = faq(title) and about_itself(source(self.lines, inner))
+        if in_meta or meta(title) or itself or contents(inner):
             own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
             self._walk(inner[:own], (*path, (block.start, title)), in_meta=True)
             self._walk(inner[own:], path, in_meta)  # "### 1. …" under "## 目录" is no content

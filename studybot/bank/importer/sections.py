@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import re
 
-from studybot.bank.importer.blocks import Block, plain, source
+from studybot.bank.importer.blocks import Block, link_target, plain, source
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.markers import (
     asks,
     clean,
+    items,
     joined,
     marker,
     meta,
@@ -44,6 +45,21 @@ _ANSWER = re.compile(
     r"|答案|参考答案|答案解析|解析|解答|回答)\s*[:：]?",
     re.IGNORECASE,
 )
+
+
+def contents(inner: list[Block]) -> bool:
+    """A section that is only a list of links into the file itself (``- [Q01 · …](#q01)``), two
+    or more: a table of contents under any name (``## 📑 本章目录``), no question."""
+    own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
+    anchors = [_anchor(item) for block in inner[:own] if block.is_list for item in items(block)]
+    lists = [b for b in inner[:own] if b.kind != "hr"]
+    return len(anchors) >= 2 and all(anchors) and all(b.is_list for b in lists)
+
+
+def _anchor(item: Block) -> bool:
+    paragraph = item.first_paragraph()
+    target = link_target(paragraph.raw) if paragraph is not None else None
+    return target is not None and target.startswith("#")
 
 
 def answer_heading(block: Block) -> bool:

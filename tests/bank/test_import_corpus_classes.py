@@ -546,3 +546,30 @@ def test_a_section_of_links_into_the_file_is_a_table_of_contents_under_any_name(
     report = read(tmp_path, _CONTENTS_UNDER_ANY_NAME)
     assert questions(report) == ["KV Cache 是什么", "投机解码"]
     assert "缓存每层" in report.bank.questions[0].reference
+
+
+_QUALIFIED_REFERENCES = """# Serving
+
+## Q1. Why batch requests on a GPU?
+
+One pass over the weights serves every request in the batch.
+
+## Q2. What does paged attention page?
+
+The KV cache, in fixed-size blocks.
+
+## Additional references
+
+- Orca: https://example.org/orca
+- vLLM paper: https://example.org/vllm
+
+## Recommended reading
+
+- A blog post on continuous batching
+"""
+
+
+def test_a_references_or_reading_section_with_a_qualifier_in_front_holds_no_question(tmp_path):
+    report = read(tmp_path, _QUALIFIED_REFERENCES)
+    assert questions(report) == ["Why batch requests on a GPU?", "What does paged attention page?"]
+    assert report.bank.questions[1].reference == "The KV cache, in fixed-size blocks."

@@ -8,7 +8,9 @@ they do not ask too (``importer.markers.split_answer``). In an interview
 write-up, ``问了：A；B；C`` gives one question each, ``问了 A、B，然后…`` each
 clause in front that asks, and ``手撕：…``/``场景题：…`` one task, never the
 answer of the question above;
-``反问…`` is the candidate's own question and no question of the bank.
+``反问…`` is the candidate's own question and no question of the bank. A line that
+sets a task (``**Goal:** …``, ``… Implement …``) is one question; a line that opens
+what follows (``以下是…``) right before a heading answers nothing.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@
   ``#### Solution``) after a question in prose or a list: its section is that
   question's answer (``answer_heading``);
 - under ``### 2、 …？``, a paragraph ``2.1 …？`` is the next question, not part of
-  the answer (``sub_question``).
+  the answer (``sub_question``);
+- a section that is only links into the file is a table of contents (``contents``).
 """
 
 from __future__ import annotations

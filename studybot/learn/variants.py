@@ -26,6 +26,8 @@ _TABLE: tuple[tuple[str, str], ...] = (
     (r"从未|从来不|从来没有", "从不"),
     # "stands for" said several ways: <|eot_id|> 代表/意味着/表示 the end of a turn
     (r"代表|意味着|标志着", "表示"),
+    # where a thing is put in a prompt: 放在/写在/摆在/放到 开头
+    (r"写在|摆在|放到|搁在", "放在"),
     # names that hold a common word: Prompt Tuning is not a prompt
     (r"prompt[\s-]*tuning", "prompttuning"),
     (r"prefix[\s-]*tuning", "prefixtuning"),

@@ -171,6 +171,7 @@ def test_correct_sentences_with_a_word_that_looks_like_a_denial(
         (13, 6, "Chinese-LLaMA 在原词表上新增了约 5000 个中文 token。", True),  # 个 counts, 2 万
         (13, 6, "Chinese-LLaMA 在原词表上新增了约 2 万个中文 token。", False),
         (14, 4, "停止符也要分清：Llama 3 里 <|eot_id|> 代表整篇文档结束。", True),  # 代表 = 表示
+        (59, 4, "我会把具体问题写在最开头，再贴长文档。", True),  # 写在 = 放在
     ],
 )
 def test_a_count_with_a_classifier_and_a_verb_said_another_way(

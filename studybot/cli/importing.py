@@ -37,39 +37,18 @@ def selectors_of(options: tuple[str, ...]) -> tuple[str | None, str | None]:
 
 
 def save(report, file: str, name: str, force: bool, as_json: bool) -> None:
-    """Save the imported bank (unless too much was not taken) and say what happened."""
+    """Save the imported bank (unless the importer refuses it) and say what happened."""
     from studybot import bank as banks
-    from studybot.errors import BadInput
+    from studybot.bank import importer
 
-    if report.refused and not force:
-        first = report.lost[0]
-        raise BadInput(
-            f"{len(report.lost)} question-like line(s) of {file} were not taken "
-            f"(first at {first.where}: {first.why}); {len(report.bank.questions)} would be imported",
-            hint=f"see them with: studybot bank import {shlex.quote(file)} --preview; "
-            "add --force to import anyway",
-        )
+    refused = None if force else importer.refusal(report, file)
+    if refused is not None:
+        raise refused
     loaded = report.bank
     source = str(Path(file).resolve())
     folder = banks.save(loaded, name, source=source, force=force, options=report.options)
     if as_json:
-        from studybot.bank import importer
-
-        emit_json(
-            {
-                "name": name,
-                "path": str(folder),
-                "title": loaded.title,
-                "questions": len(loaded.questions),
-                "chapters": len(loaded.chapters),
-                "first": loaded.first,
-                "last": loaded.last,
-                "with_key_points": sum(1 for q in loaded.questions if q.key_points),
-                "with_reference": sum(1 for q in loaded.questions if q.reference),
-                "not_taken": len(report.skipped),
-                **importer.report_data(report, name),
-            }
-        )
+        emit_json(importer.saved_data(report, name, folder))
         return
     _say(
         f"Imported {len(loaded.questions)} questions (Q{loaded.first}–Q{loaded.last}) in "

@@ -1,15 +1,18 @@
-"""Reading a user's own question list into a Bank: Markdown, notebooks, CSV/TSV, JSON, JSONL.
+"""Reading a user's own question list into a Bank: Markdown, notebooks, CSV/TSV, JSON, JSONL, Anki.
 
-The file is read safely (``source``: a regular file, at most 200 MB, UTF-8),
-each reader (``markdown``, ``rows``) turns it into ``Draft`` questions
+The file is read safely (``source``: a regular file, at most 200 MB, UTF-8);
+``KINDS`` names each kind of file, how it is recognised (its extensions, a
+package's first bytes; ``kind_of`` looks at the text too) and its reader
+(``markdown``, ``rows``, ``decks``), which turns it into ``Draft`` questions
 that remember their place, plus the question-like lines it did not take and
 facts about the file (the key mapping used, keys not used); the shared step
 (``assemble``) reports repeats and chapters that come back, numbers the
 questions (``numbering``), groups them into chapters and validates them
 with the canonical format's own rules, except that key points are
 optional. A problem names ``file:line`` (``file:cell N, line M`` in a
-notebook); problems stop the import unless ``force``. This package builds
-on ``bankformat`` only; the catalogue (``studybot.bank``) sits above it.
+notebook); problems stop the import unless ``force``. What a reading gave,
+when it is refused and its JSON are ``outcome``. This package builds on
+``bankformat`` only; the catalogue (``studybot.bank``) sits above it.
 """
 
 from __future__ import annotations
@@ -19,19 +22,29 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from studybot.bank import bulk
-from studybot.bank.format import Bank, Question
+from studybot.bank.format import Bank
 from studybot.bank.importer import decks, flashcards, markdown, rows, selectors, source, steer
 from studybot.bank.importer.assemble import assemble
-from studybot.bank.importer.draft import LimitReached, Options, Parsed, Skipped
+from studybot.bank.importer.draft import LimitReached, Options, Parsed
 from studybot.bank.importer.keys import field_of, parse_map
 from studybot.bank.importer.markers import reads_as_question
+from studybot.bank.importer.outcome import (
+    Import,
+    command,
+    default_name,
+    preview_data,
+    refusal,
+    report_data,
+    saved_data,
+)
 from studybot.errors import BankError
 
 __all__ = [
+    "KINDS",
     "Import",
+    "Kind",
     "command",
     "default_name",
     "inspect",
@@ -39,82 +52,80 @@ __all__ = [
     "parse_map",
     "preview_data",
     "read",
+    "refusal",
     "report_data",
+    "saved_data",
 ]
 
-KINDS = {
-    ".md": "markdown",
-    ".markdown": "markdown",
-    ".txt": "markdown",
-    ".ipynb": "notebook",
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".tab": "tsv",
-    ".json": "json",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".apkg": "apkg",
-    ".colpkg": "apkg",
-}
+TextReader = Callable[[Path, str, Options], Parsed]
+PackageReader = Callable[[Path, bytes, Options], Parsed]
 
-LOOKED_FOR = {
-    "markdown": "questions: lines, headings or items that ask, `1. …`, `Q1：…`, `### 1. …`",
-    "notebook": "Markdown cells with questions: lines that ask, `1. …`, `Q1：…`, `### 1. …`",
-    "csv": "rows under the header",
-    "tsv": "rows under the header",
-    "json": "a list of questions",
-    "jsonl": "one question per line",
-    "apkg": "notes in the Anki collection",
-    "crowdanki": "notes in the CrowdAnki deck",
-}
-
-READERS: dict[str, Callable[[Path, str, Options], Parsed]] = {
-    "markdown": markdown.read_markdown,
-    "notebook": markdown.read_notebook,
-    "csv": rows.read_csv,
-    "tsv": rows.read_tsv,
-    "json": rows.read_json,
-    "jsonl": rows.read_jsonl,
-    "crowdanki": decks.read_crowdanki,
-}
-_ASKING_LINE = re.compile(r"[?？]\s*$", re.MULTILINE)
-# What a file of each kind needs when none of it was taken.
-NOTHING_FOUND = {
-    "markdown": "a question is a heading, list item or line that asks (？, 为什么/如何/什么是…, "
-    "what/why/how/explain…); with topics as headings, --level N takes each as one",
-    "csv": "put one question per row under the header: question,answer (a header alone holds none)",
-    "tsv": "put one question per row under the header: question<TAB>answer (a header alone "
-    "holds none)",
-    "json": 'give a list of questions: [{"question": "…", "answer": "…"}]',
-    "jsonl": 'give one question per line: {"question": "…", "answer": "…"}',
-}
+# What a file of a kind needs when none of it was taken (the Markdown hint unless told).
+_ASKING = (
+    "a question is a heading, list item or line that asks (？, 为什么/如何/什么是…, "
+    "what/why/how/explain…); with topics as headings, --level N takes each as one"
+)
 
 
 @dataclass(frozen=True)
-class Import:
-    """What reading a file gave: the bank, the lines not taken, and what the file does."""
+class Kind:
+    """A kind of file the importer reads: how it is recognised and what reads it."""
 
-    source: str  # the file read
-    bank: Bank
-    skipped: tuple[Skipped, ...]  # question-like lines that were not taken, with why
-    numbering: tuple[str, ...]  # notes when the source's numbers could not be kept
-    notes: tuple[str, ...] = ()  # facts: the key mapping, keys not used, mended bytes
-    repeats: tuple[str, ...] = ()  # each question asked again, imported once
-    chapters: tuple[str, ...] = ()  # chapters that come back
-    forced: tuple[str, ...] = ()  # problems that --force mended or left out
-    suggestions: tuple[str, ...] = ()  # the option that would read more of the file
-    options: tuple[str, ...] = ()  # the selectors it was read with: ("--questions", "items")
-    steer: steer.Steer | None = None  # where questions were found, what was left, a better option
+    extensions: tuple[str, ...]  # recognised by these; ``kind_of`` also looks at the text
+    looked_for: str  # what a question is in it, named when none was found
+    read: TextReader | None = None  # reads its decoded text
+    read_package: PackageReader | None = None  # or its bytes: a zip package
+    signature: bytes = b""  # a package is recognised by its first bytes too
+    needs: str = _ASKING  # the hint when none of it was taken
 
-    @property
-    def lost(self) -> tuple[Skipped, ...]:
-        """The skipped lines that may be questions (a table of contents is not)."""
-        return tuple(s for s in self.skipped if s.counts)
 
-    @property
-    def refused(self) -> bool:
-        """Too many question-like lines were not taken to import without --force."""
-        return len(self.lost) > max(2, len(self.bank.questions) // 10)
+KINDS: dict[str, Kind] = {
+    "markdown": Kind(
+        (".md", ".markdown", ".txt"),
+        "questions: lines, headings or items that ask, `1. …`, `Q1：…`, `### 1. …`",
+        markdown.read_markdown,
+    ),
+    "notebook": Kind(
+        (".ipynb",),
+        "Markdown cells with questions: lines that ask, `1. …`, `Q1：…`, `### 1. …`",
+        markdown.read_notebook,
+    ),
+    "csv": Kind(
+        (".csv",),
+        "rows under the header",
+        rows.read_csv,
+        needs="put one question per row under the header: question,answer (a header alone "
+        "holds none)",
+    ),
+    "tsv": Kind(
+        (".tsv", ".tab"),
+        "rows under the header",
+        rows.read_tsv,
+        needs="put one question per row under the header: question<TAB>answer (a header alone "
+        "holds none)",
+    ),
+    "json": Kind(
+        (".json",),
+        "a list of questions",
+        rows.read_json,
+        needs='give a list of questions: [{"question": "…", "answer": "…"}]',
+    ),
+    "jsonl": Kind(
+        (".jsonl", ".ndjson"),
+        "one question per line",
+        rows.read_jsonl,
+        needs='give one question per line: {"question": "…", "answer": "…"}',
+    ),
+    "crowdanki": Kind((), "notes in the CrowdAnki deck", decks.read_crowdanki),  # by its text
+    "apkg": Kind(
+        (".apkg", ".colpkg"),
+        "notes in the Anki collection",
+        read_package=decks.read_apkg,
+        signature=b"PK\x03\x04",
+    ),
+}
+_BY_EXTENSION = {extension: name for name, kind in KINDS.items() for extension in kind.extensions}
+_ASKING_LINE = re.compile(r"[?？]\s*$", re.MULTILINE)
 
 
 def read(path: Path | str, name: str | None = None, force: bool = False) -> Bank:
@@ -158,11 +169,12 @@ def _inspect(
     text = ""
     mended: list[str] = []  # notes on mended bytes (a deck is read as bytes: none)
     try:
-        if KINDS.get(path.suffix.lower()) == "apkg" or data.startswith(b"PK\x03\x04"):
+        package = _package(path, data)
+        if package is not None:
+            kind, read_package = package
             if chosen is not None:  # a deck's notes are its questions: --map names the field
-                selectors.read(path, "", "apkg", chosen)
-            kind = "apkg"
-            parsed = decks.read_apkg(path, data, options)
+                selectors.read(path, "", kind, chosen)
+            parsed = read_package(path, data, options)
         else:
             text, mended = source.decode(path, data, force)
             kind = kind_of(path, text)
@@ -171,7 +183,7 @@ def _inspect(
             if chosen is not None:
                 parsed = selectors.read(path, text, kind, chosen, with_answers)
             else:
-                parsed = READERS[kind](path, text, options)
+                parsed = _text_reader(kind)(path, text, options)
     except LimitReached:
         raise source.too_many(path) from None
     hint = parsed.suggestions[0] if parsed.suggestions else None
@@ -181,13 +193,9 @@ def _inspect(
         hint = hint or f"see every problem with: studybot bank validate {shlex.quote(str(path))}"
         raise BankError(parsed.fatal, hint=hint)
     if not parsed.drafts:
-        hint = (
-            hint
-            or _steer_hint(path, text, kind, parsed)
-            or NOTHING_FOUND.get(kind, NOTHING_FOUND["markdown"])
-        )
+        hint = hint or _steer_hint(path, text, kind, parsed) or KINDS[kind].needs
         raise BankError(
-            [f"{path}:1: no questions found (looked for {LOOKED_FOR[kind]})"], hint=hint
+            [f"{path}:1: no questions found (looked for {KINDS[kind].looked_for})"], hint=hint
         )
     if not with_answers and chosen is None:
         for draft in parsed.drafts:
@@ -208,6 +216,22 @@ def _inspect(
         options=used,
         steer=found,
     )
+
+
+def _package(path: Path, data: bytes) -> tuple[str, PackageReader] | None:
+    """The kind of a package read from its bytes, by its extension or its first bytes."""
+    for name, kind in KINDS.items():
+        by_name = path.suffix.lower() in kind.extensions
+        if kind.read_package and (by_name or (kind.signature and data.startswith(kind.signature))):
+            return name, kind.read_package
+    return None
+
+
+def _text_reader(kind: str) -> TextReader:
+    reader = KINDS[kind].read
+    if reader is None:  # kind_of names a package by its extension; _package read it first
+        raise AssertionError(f"{kind} is read from its bytes")
+    return reader
 
 
 def _steer_hint(path: Path, text: str, kind: str, parsed: Parsed) -> str | None:
@@ -235,113 +259,6 @@ def _count_before_parsing(path: Path, text: str) -> None:
             raise source.too_many(path)
 
 
-def preview_data(report: Import, name: str | None = None) -> dict[str, Any]:
-    """What ``bank import --preview`` shows (and prints with --json): stable keys."""
-    loaded = report.bank
-
-    def brief(question: Question) -> dict[str, Any]:
-        return {"id": question.id, "label": question.label, "question": question.question}
-
-    chapters = []
-    members: dict[int, list[Question]] = {}
-    for question in loaded.questions:
-        members.setdefault(question.chapter, []).append(question)
-    for chapter in loaded.chapters:
-        own = members.get(chapter.number, [])
-        chapters.append(
-            {
-                "number": chapter.number,
-                "title": chapter.title,
-                "questions": len(own),
-                "first": brief(own[0]),
-                "last": brief(own[-1]),
-            }
-        )
-    facts = report_data(report, name)
-    return {
-        "file": report.source,
-        "title": loaded.title,
-        "chapters": chapters,
-        **{key: facts[key] for key in ("numbering", "notes", "repeats", "chapters_again")},
-        "problems": facts["problems"],
-        "not_taken": facts["not_taken_lines"],
-        "suggestions": facts["suggestions"],
-        "totals": {
-            "questions": len(loaded.questions),
-            "chapters": len(loaded.chapters),
-            "with_reference": sum(1 for q in loaded.questions if q.reference),
-            "with_key_points": sum(1 for q in loaded.questions if q.key_points),
-            "not_taken": len(report.lost) + len(_asking_left(report)),
-            "repeats": len(report.repeats),
-            "problems": len(report.forced),
-        },
-        "refused": report.refused,
-        **{key: facts[key] for key in ("options", "steer", "command")},
-    }
-
-
-def _asking_left(report: Import) -> list[tuple[str, str]]:
-    """The asking lines not taken besides those listed with why: the preview lists both, and
-    its Total counts both."""
-    listed = {s.where for s in report.lost}
-    return [m for m in (report.steer.missed if report.steer else ()) if m[0] not in listed]
-
-
-def report_data(report: Import, name: str | None = None) -> dict[str, Any]:
-    """The facts of a reading that ``--preview --json`` and ``import --json`` both carry."""
-    found = report.steer
-    return {
-        "numbering": list(report.numbering),
-        "notes": list(report.notes),
-        "repeats": list(report.repeats),
-        "chapters_again": list(report.chapters),
-        "problems": list(report.forced),
-        "not_taken_lines": [
-            {"where": s.where, "text": s.text, "why": s.why, "counts": s.counts}
-            for s in report.skipped
-        ],
-        "suggestions": list(report.suggestions),
-        "options": list(report.options),
-        "steer": None if found is None else _steer_data(found),
-        "command": command(report, name),
-    }
-
-
-def _steer_data(found: steer.Steer) -> dict[str, Any]:
-    def reading(r: steer.Reading) -> dict[str, Any]:
-        return {
-            "option": r.option,
-            "questions": r.questions,
-            "asking": r.asking,
-            "non_asking": r.non_asking,
-            **({"why": r.why} if r.why else {}),
-        }
-
-    return {
-        "found_in": dict(found.found_in),
-        "asking_lines": found.asking_lines,
-        "asking_not_taken": [{"where": where, "text": text} for where, text in found.missed],
-        "taken": reading(found.current),
-        "readings": [reading(r) for r in found.others],
-        "suggestion": reading(found.better) if found.better else None,
-    }
-
-
-def command(report: Import, name: str | None = None) -> str:
-    """The command that imports what the preview showed (``--force`` where it would refuse)."""
-    name = name or default_name(report.source)
-    words = ["studybot", "bank", "import", report.source, "--name", name, *report.options]
-    if report.refused:
-        words.append("--force")
-    return shlex.join(words)
-
-
-def default_name(path: str) -> str:
-    """A bank name made from a file's name, in the letters a name may have: ``LLM 200.md`` → ``LLM-200``."""
-    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", Path(path).stem).strip("-")[:64]
-    return stem or "imported"
-
-
 def _cards(text: str) -> bool:
     """Lines of ``question<TAB>answer``: every line (of the first 200) has one tab and
     most of them ask before it."""
@@ -356,7 +273,7 @@ def kind_of(path: Path, text: str) -> str:
     """The reader for ``path``: by extension, else by a look at the content."""
     if flashcards.header(text) is not None:  # a flashcard export, whatever its extension
         return "csv" if path.suffix.lower() == ".csv" else "tsv"
-    kind = KINDS.get(path.suffix.lower())
+    kind = _BY_EXTENSION.get(path.suffix.lower())
     if kind == "markdown" and path.suffix.lower() == ".txt" and _cards(text):
         return "tsv"  # Anki's "Cards in Plain Text": question TAB answer, a line each
     if kind == "json" and decks.crowdanki(text):

@@ -15,8 +15,9 @@ import re
 from collections.abc import Sequence
 
 from studybot.learn.reading import Phrase
+from studybot.learn.words import listed
 
-_PRONOUNS = frozenset(["它", "它们", "其", "该", "这", "这个", "此", "it", "its", "they", "this"])
+_PRONOUNS = listed("它 它们 其 该 这 这个 此 it its they this")
 
 
 def across(clause, subject: Phrase, link: Phrase) -> bool:

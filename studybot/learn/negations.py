@@ -54,7 +54,7 @@ def _negated(where: Clause, found: list[tuple[int, int]], ignore=(), through=())
     said = _negated_once(where, found, ignore, through)
     last = max((e for _, e in found), default=0)
     rest = where.joined[last:]
-    mark = _SCOPE_MARK.search(rest)  # "中文不分词是不行的：默认规则…": up to the colon
+    mark = SCOPE_MARK.search(rest)  # "中文不分词是不行的：默认规则…": up to the colon
     closed = _MUST.search(rest[: mark.start()] if mark else rest)
     return not said if said and (closed or _THEN_NOT.match(rest)) else said
 
@@ -147,7 +147,7 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
             if first < start and _only_auxiliaries(where, last, start):
                 return True  # 改变不了: the verb before it
             continue
-        if first <= start < last and not _SCOPE_MARK.search(where.joined, start, last):
+        if first <= start < last and not SCOPE_MARK.search(where.joined, start, last):
             return True  # a negation among the words, not across a colon or a dash
         english = end <= first and where.joined[start:end].isascii()
         if english and _near(where, end, first) and not _new_predicate(where, end, first):
@@ -167,12 +167,12 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
 # colon or a word that adds another predicate ("且", "and").
 _COPULA_NEGATIONS = {"不是", "并不是", "而非"}
 _COORDINATED = re.compile(r":|—|,|且|同时|并且|而且|还|and")  # "," only inside brackets
-_SCOPE_MARK = re.compile(r":|—|--")
+SCOPE_MARK = re.compile(r":|—|--")  # a colon or a dash: what stands on its two sides is apart
 
 
 def _scope_end(where: Clause, start: int) -> int:
     """Where a negation opening at ``start`` stops reaching: a colon or a dash, else the end."""
-    mark = _SCOPE_MARK.search(where.joined, start)
+    mark = SCOPE_MARK.search(where.joined, start)
     return mark.start() if mark else len(where.joined)
 
 
@@ -203,7 +203,7 @@ def _coverb(where: Clause, start: int, end: int) -> bool:
     between = where.joined[start:end]
     if not (0 < len(between) <= COVERB_REACH and between.startswith(_COVERBS)):
         return False
-    if _SCOPE_MARK.search(between):
+    if SCOPE_MARK.search(between):
         return False  # "并不对称：A 用随机高斯" ends at the colon
     # The coverb is a word of its own: 对 in "对称" is no coverb.
     return any(s == start and e - s == 1 for s, e in where.tokens)

@@ -17,7 +17,6 @@ with words of its own, holds a pair.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from studybot.learn import negations, words
@@ -74,13 +73,13 @@ def swapped(pair: Pair, attempt) -> int | None:
     for n, clause in enumerate(attempt.clauses):
         if not attempt.asserts[n]:
             continue
-        named = {w for w, _, _ in _names(clause) if w in pair.names}
-        if len(named) != 1:
+        places = [(w, end) for w, _, end in _names(clause) if w in pair.names]
+        if len({w for w, _ in places}) != 1:
             continue  # a clause naming both compares them; one naming neither may be about either
-        for side, start, stop in _territories(clause, pair.names):
-            theirs, mine = pair.own[1 - side], pair.own[side]
-            if _says(clause, theirs, start, stop) and not _says(clause, mine, start, stop):
-                given.setdefault(side, n)
+        side, start, stop = pair.names.index(places[0][0]), places[0][1], len(clause.joined)
+        theirs, mine = pair.own[1 - side], pair.own[side]
+        if _says(clause, theirs, start, stop) and not _says(clause, mine, start, stop):
+            given.setdefault(side, n)
     return min(given.values()) if len(given) == 2 else None
 
 
@@ -115,14 +114,6 @@ def _content(clause, start: int, stop: int) -> set[str]:
             if len(word) >= 2 and telling and not _NAME.fullmatch(word):
                 out.add(word)
     return out
-
-
-def _territories(clause, names: Sequence[str]):
-    """(side, start, stop) for each stretch of the clause after one of the pair's names."""
-    places = [(names.index(w), s, e) for w, s, e in _names(clause) if w in names]
-    for i, (side, _, end) in enumerate(places):
-        stop = places[i + 1][1] if i + 1 < len(places) else len(clause.joined)
-        yield side, end, stop
 
 
 def _says(clause, owned: frozenset[str], start: int, stop: int) -> bool:

@@ -256,7 +256,6 @@ class Attempt:
 
 
 _DIGIT = re.compile(r"\d")
-_MARK = re.compile(r"[:—]")  # a colon or a dash: a phrase's words never stand on both sides
 _COMPARED = re.compile(
     r"[<>≤≥]|大于|小于|超过|低于|高于|不到|至少|最多|abov|below|over|under|least|most|than"
 )
@@ -274,7 +273,7 @@ def _one_phrase(clause, alternative: tuple[str, ...], spans: Sequence[tuple[int,
         gap = clause.joined[end:start].strip()
         if figure and (_DIGIT.search(gap) or _COMPARED.search(gap)):
             return False  # "temperature > 0" says no "temperature 0"
-        if _MARK.search(gap):
+        if negations.SCOPE_MARK.search(gap):  # a phrase's words never stand on both sides
             return False  # "多一次前向：原来前向加反向" says no "多一次反向"
         if gap and word in words.NEGATIONS and gap not in words.AUXILIARIES:
             return False

@@ -106,7 +106,7 @@ def verdict(
     said = tuple(said)
     wrongs = []  # (clause, spans, the key shown beside it): the first one said decides
     for alias in point.wrong:
-        fired = _wrong(alias, point, attempt, right, said, statements)
+        fired = _wrong(alias, point, attempt, right, statements)
         if fired is not None:
             wrongs.append((*fired, point.key()))
     for claim, seen in zip(point.claims, said, strict=True):
@@ -232,7 +232,7 @@ def _explained(denial: Said, statements: Sequence[Said]) -> bool:
     )
 
 
-def _wrong(alias: Alias, point: Point, attempt: Attempt, right, said, statements):
+def _wrong(alias: Alias, point: Point, attempt: Attempt, right, statements):
     """The clause and words of a wrong claim asserted in ``attempt``, if one is."""
     for n in range(len(attempt.clauses)):
         if not attempt.asserts[n]:

@@ -64,6 +64,25 @@ def standard(clause, part: Phrase) -> bool:
     return before.endswith("比") or before.endswith("than")
 
 
+def outdone(clause, link: Phrase, subject: Phrase | None, named: Sequence[Phrase]) -> bool:
+    """Whether a comparative relation is said of another thing, with the subject what it is
+    compared with: "[CLS] 比 mean pooling 效果更好" says no "mean pooling 更好" (but
+    "成对比胜率更靠谱" names the subject before its 比: it is still the subject's)."""
+    if subject is None or not standard(clause, subject):
+        return False
+    if any(p.first < subject.first - 1 for p in named):
+        return False
+    if any(s < subject.first <= e or s <= subject.first - 1 < e for s, e in link.spans):
+        return False  # the rubric's own comparison: "比 PCA 更能保留非线性" is PCA's relation
+    return any(_COMPARATIVE.search(clause.joined[s:e]) for s, e in link.spans)
+
+
+_COMPARATIVE = re.compile(
+    r"更|优于|好于|胜过|强于|高于|低于|大于|小于|快于|慢于|多于|少于|"
+    r"better|worse|more|less|fewer|faster|slower|higher|lower|larger|smaller|outperform|beats"
+)
+
+
 BARE_CHARS = 2  # a list item holding the relation and at most this much more is a bare term
 
 

@@ -92,6 +92,10 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
                 continue  # "UMAP 比 t-SNE 更快": t-SNE is what UMAP is compared with
             said = -sign if phrase.negated else sign
             named = list(attempt.words_of(n, claim.subject)) if parts[0] is not None else []
+            if links.outdone(clause, phrase, parts[0], named):
+                if sign < 0:
+                    continue  # "B 比 A 更慢" is no denial of "A 更快"
+                said = -said  # "B 比 A 更好" denies "A 更好"
             if sign < 0 and named and links.short_of(clause, phrase, parts[0], named):
                 said = -said  # "用得不如 LoRA 多": the subject is what the other falls short of
             if alias is claim.core:

@@ -131,6 +131,26 @@ def test_two_named_things_given_each_others_properties_are_swapped(grader, shipp
     assert state(grader, shipped, 86, 1, compared) != CONTRADICTED
 
 
+@pytest.mark.parametrize(
+    "text, caught",
+    [
+        ("SBERT 默认取 [CLS]，[CLS] 比 mean pooling 效果更好。", True),  # the subject outdone
+        ("[CLS] 比 mean pooling 效果更好", True),
+        ("mean pooling 比 [CLS] 效果更好", False),
+    ],
+)
+def test_a_comparison_said_of_the_other_thing_denies_the_claim(grader, shipped, text, caught):
+    # Q123 point 2: mean pooling (the default) does better than [CLS].
+    assert (state(grader, shipped, 123, 2, text) == CONTRADICTED) is caught
+
+
+def test_a_comparison_whose_subject_is_named_before_its_than_is_still_its_own(grader, shipped):
+    # Q165 point 3: pairwise comparison is more stable; "成对比" is 成对比较, not "than".
+    assert state(grader, shipped, 165, 3, "成对比胜率更靠谱") != CONTRADICTED
+    # Q50 point 1: the rubric's own relation holds the comparison ("比 PCA 更能保留非线性").
+    assert state(grader, shipped, 50, 1, "而且比 PCA 更能保留非线性的结构") != CONTRADICTED
+
+
 def test_a_wrong_said_beside_a_right_claim_of_its_point_is_still_caught(grader, shipped):
     # Q121 point 5: keep negatives scoring BELOW 95% of the positive; the 95% is right here.
     text = "NV-Retriever 以正例分数为锚，只保留分数高于正例分数 95% 的候选当负样本。"

@@ -21,10 +21,11 @@ _SAID = """
 大于 小于 | 高于 低于 | 多于 少于 | 优于 劣于 | 之前 之后 | 以前 以后 | 前面 后面
 顶层 底层 | 上层 下层 | 高层 低层 | 深层 浅层 | 靠近 输出 靠近 输入
 线性 平方 | 平坦 尖锐 | 稀疏 稠密 | 集中 分散 | 较大 较小 | 较高 较低 | 拉高 拉低
-大部分 小部分 | 绝大部分 一小部分 | 计算密集 访存密集
+大部分 小部分 | 绝大部分 一小部分 | 计算密集 访存密集 | 乘以 除以 | 乘上 除以 | 放大 缩小
 larger smaller | higher lower | more less | more fewer | longer shorter | faster slower
 stronger weaker | better worse | top bottom | upper lower | before after | earlier later
 sparse dense | linear quadratic | flatter sharper | increas decreas | rise fall | bigger smaller
+multiply divide | multiplied divided
 """
 # What a claim is about: its rival ("小模型" for a claim about "大模型", ``rival``). Named
 # methods (Pre-LN and Post-LN, DPO and PPO) are not: their answers say true things of both.

@@ -165,6 +165,10 @@ def located(
                 _BYTES[unit] if kind == "bytes" else (_COUNTS[unit],) if kind == "count" else (1,)
             )
             out.append((match.start(), read.scaled(factors)))
+    if kind in ("times", "percent"):
+        scale = 100.0 if kind == "percent" else 1.0
+        out += [(start, _Exact((value * scale,))) for start, value in fractions(text)]
+        out.sort()
     if bare and kind != "bare":
         taken = {start for start, _ in out}
         for match in _BARE.finditer(text):
@@ -177,6 +181,34 @@ def located(
                 values = (value * _base(number),) + ((value,) if kind == "count" else ())
                 out.append((match.start(), Bare(values, value)))
         out.sort()
+    return out
+
+
+# A share said in words, read as times (or percent): "一半" 0.5, "打一折" 0.1, "2.5 折" 0.25,
+# "三分之一" 1/3, "half", "a tenth".
+_FRACTION = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?|[一二两三四五六七八九])\s*折(?![扣中叠线腾算])"
+    r"|([一二两三四五六七八九十百千]+|\d+)\s*分之\s*([一二两三四五六七八九十]+|\d+)"
+    r"|(一半|半价|对折|\bhalf\b)|\b(?:a|one)\s+(tenth|third|quarter)\b"
+)
+_SHARES = {"tenth": 0.1, "third": 1 / 3, "quarter": 0.25}
+
+
+def fractions(text: str) -> list[tuple[int, float]]:
+    """The shares ``text`` says in words, each with where it starts (``_FRACTION``)."""
+    out = []
+    for m in _FRACTION.finditer(text):
+        discount, whole, part, half, share = m.groups()
+        if discount:
+            tenths = _DIGITS[discount] if discount in _DIGITS else float(discount)
+            value = tenths / 10 if tenths < 10 else None
+        elif whole:
+            low, high = _value(part) or _DIGITS.get(part), _value(whole)
+            value = low / high if low and high else None
+        else:
+            value = 0.5 if half else _SHARES[share]
+        if value is not None:
+            out.append((m.start(), value))
     return out
 
 

@@ -103,14 +103,14 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
             found.append((said, phrase, parts))
     if claim.value is not None:
         for sign, phrase in _figures(claim, attempt, n, known, claim.relation is not None):
-            parts = _parts(claim, attempt, n, side, phrase.first, phrase.spans)
+            parts = _parts(claim, attempt, n, side, phrase.first, phrase.spans, phrase.spans)
             if parts is not None:
                 found.append((sign, phrase, parts))
     own = [v for f in claim.figures for v in _said(attempt, n, f) if numbers.matches(v, f)]
     for number in () if own else claim.figures:  # its own figure said: another is no value
         # A figure read off the claim's sentence is bound to its unit: a bare one is not it.
         for sign, phrase in _figures(replace(claim, value=number), attempt, n, known, True, False):
-            parts = _parts(claim, attempt, n, side, phrase.first, phrase.spans)
+            parts = _parts(claim, attempt, n, side, phrase.first, phrase.spans, phrase.spans)
             if parts is not None:
                 found.append((sign, phrase, parts))
     found += _rival_statements(claim, attempt, n, side, known)
@@ -335,7 +335,9 @@ def _figures(
     subject = next(attempt.words_of(n, claim.subject), None)
     # The subject may come from the clause before, which frames this one ("如果是有害数据，
     # 几百条就能…"): the figure nearest the clause's start is then the one bound to it.
-    if subject is None and not (_framed(attempt, n) and _continues(claim, attempt, n)):
+    if subject is None and not (
+        (_framed(attempt, n) or _restates(clause, found)) and _continues(claim, attempt, n)
+    ):
         return []
     near = subject.first if subject is not None else 0
     # A figure said in the claim's unit is the one bound to it; bare ones only when none is;
@@ -352,7 +354,28 @@ def _figures(
     values = found[bound][1]
     if numbers.matches(values, number) or known_figure(values, known):
         return []
-    return [(-1, Phrase(((joined[bound], joined[bound] + 1),), 1, False))]
+    return [(-1, Phrase((_figure_span(clause, joined[bound]),), 1, False))]
+
+
+_FIGURE = re.compile(r"[\d.,]*[a-z%]*")
+
+
+def _figure_span(clause, start: int) -> tuple[int, int]:
+    """A figure's words in ``joined`` with its Latin unit ("0.5fps"): no rival's subject there."""
+    return start, max(start + 1, _FIGURE.match(clause.joined, start).end())
+
+
+# A clause that is a figure and little else, or opens "也就是", says the clause before again:
+# "20 步全部成功的概率是 0.95^20，大约 64%", "每 2 秒采 1 帧，也就是 0.5 fps".
+_RESTATING = re.compile(r"^\s*(?:也就是|也即|亦即|即|换句话说|相当于|i\.e\.|that is|that's)")
+RESTATED_CHARS = 4  # ... besides its figures, at most this many characters
+
+
+def _restates(clause, found) -> bool:
+    if _RESTATING.match(clause.normal):
+        return True
+    digits = sum(1 for c in clause.normal if c.isdigit() or c in ".%")
+    return len(clause.normal.replace(" ", "")) - digits <= RESTATED_CHARS + 2 * len(found)
 
 
 def _said(attempt: Attempt, n: int, number) -> list:

@@ -52,6 +52,41 @@ def test_a_figure_belongs_to_the_word_before_it(grader, shipped):
     assert state(grader, shipped, 192, 2, text) != CONTRADICTED
 
 
+@pytest.mark.parametrize(
+    "question, point, text, caught",
+    [
+        (85, 1, "20 步全部成功的概率是 0.95^20，大约 64%", True),  # a figure and little else
+        (85, 1, "20 步全部成功的概率是 0.95^20，大约 36%", False),
+        (110, 2, "Qwen2-VL 是每 2 秒采 1 帧，也就是 0.5 fps", True),  # 也就是 says it again
+        (110, 2, "Qwen2-VL 每秒采 2 帧，也就是 2 fps", False),
+    ],
+)
+def test_a_clause_that_says_a_figure_again_goes_on_about_the_subject(
+    grader, shipped, question, point, text, caught
+):
+    assert (state(grader, shipped, question, point, text) == CONTRADICTED) is caught
+
+
+@pytest.mark.parametrize(
+    "text, caught",
+    [
+        ("Anthropic 的缓存读取打一折", False),  # 0.1 倍, said as a discount
+        ("Anthropic 的缓存读取是基础价的十分之一", False),
+        ("Anthropic 的缓存读取打三折", True),
+        ("Anthropic 的缓存读取是基础价的三分之一", True),
+    ],
+)
+def test_a_share_said_in_words_is_a_figure_of_times(grader, shipped, text, caught):
+    # Q72 point 5: Anthropic's cache reads cost about 0.1× the base input price.
+    assert (state(grader, shipped, 72, 5, text) == CONTRADICTED) is caught
+
+
+def test_divided_is_the_opposite_of_multiplied(grader, shipped):
+    # Q139 point 5: following Hinton, the soft-target term is multiplied by T².
+    assert state(grader, shipped, 139, 5, "所以把这一项除以 T²") == CONTRADICTED
+    assert state(grader, shipped, 139, 5, "所以把这一项乘以 T²") != CONTRADICTED
+
+
 # -- negations -------------------------------------------------------------------------------
 
 

@@ -14,6 +14,7 @@ import bisect
 import re
 from collections.abc import Sequence
 
+from studybot.learn import negations
 from studybot.learn.reading import Phrase
 from studybot.learn.words import listed
 
@@ -119,3 +120,40 @@ def one_item(clause, spans: Sequence[tuple[int, int]]) -> bool:
 def items(clause) -> list[int]:
     """Where the clause's list items begin (offsets in ``joined``), list marks in brackets aside."""
     return sorted(b for b in clause.breaks if b >= len(clause.joined) or clause.group(b) < 0)
+
+
+def beyond(clause, stated, denied) -> bool:
+    """Whether a statement's words lie in one stretch of the clause and a denial's in
+    another, stretches ending at a colon, a dash or a list mark."""
+    edges = sorted(
+        {*items(clause), *(m.start() for m in negations.SCOPE_MARK.finditer(clause.joined))}
+    )
+    own = {bisect.bisect_right(edges, s) for s, _ in stated}
+    return len(own) == 1 and all(bisect.bisect_right(edges, s) not in own for s, _ in denied)
+
+
+# A clause that is a figure and little else, or opens "也就是", says the clause before again:
+# "20 步全部成功的概率是 0.95^20，大约 64%", "每 2 秒采 1 帧，也就是 0.5 fps".
+_RESTATING = re.compile(r"^\s*(?:也就是|也即|亦即|即|换句话说|相当于|i\.e\.|that is|that's)")
+RESTATED_CHARS = 4  # ... besides its figures, at most this many characters
+
+
+def restates(clause, found) -> bool:
+    """Whether a clause only says a figure of the clause before again."""
+    if _RESTATING.match(clause.normal):
+        return True
+    digits = sum(1 for c in clause.normal if c.isdigit() or c in ".%")
+    return len(clause.normal.replace(" ", "")) - digits <= RESTATED_CHARS + 2 * len(found)
+
+
+def negating_parts(clause, finds) -> list[tuple[int, int]]:
+    """The words of a claim's parts, each part found in one run, that hold a negation of the
+    clause: it is the part's own wherever the part stands ("没有支持的句子和错误引用删掉",
+    though the subject nearest the relation is 错误引用)."""
+    return [
+        (s, e)
+        for found in finds
+        if all(one[1] == two[0] for one, two in zip(found.spans, found.spans[1:], strict=False))
+        for s, e in found.spans
+        if any(ns < e and s < ne for ns, ne in clause.negations)
+    ]

@@ -116,7 +116,8 @@ def hedged(where: Clause, first: int) -> bool:
 # A clause closed by one of these after a negation says it must be so: "不按通道量化不行",
 # "没验证过的轨迹不要" (a bracket after it aside: "…丢掉（拒绝采样）").
 _MUST = re.compile(
-    r"(?:是)?(?:不行|不成|不可以|不可|不要|丢掉|扔掉|丢弃|去掉|过滤掉|(?:用不了|做不了|没法用)[^,]{0,6}?)"
+    r"(?:是)?(?:不行|不成|不可以|不可|不要|丢掉|扔掉|丢弃|去掉|过滤掉|[训学做]不好|训练不好|学不会|训不出来"
+    r"|(?:用不了|做不了|没法用)[^,]{0,6}?)"
     r"(?:的)?\s*(?:\([^()]*\))?$"
 )
 

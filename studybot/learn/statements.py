@@ -60,15 +60,20 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
             # A negation inside a part is the part's own: "without a cache" negates no relation;
             # one just before the subject reaches across it: "没有微批次重叠".
             taken = [span for part in explicit for span in part.spans]
+            elsewhere = links.negating_parts(
+                clause, (f for a in claim.parts for f in attempt.words_of(n, a))
+            )
             negated = negations.negated(
-                clause, [[s] for s in phrase.spans], ignore=taken, through=taken
+                clause, [[s] for s in phrase.spans], ignore=taken + elsewhere, through=taken
             )
             if alias is claim.core and not negated:
                 # What a negated relation leaves is stated by any negation before it in the
                 # clause ("提供不了学习信号", "不把上一轮的思考内容放回上下文"), and by a zero
                 # ("零额外延迟", "zero extra latency").
                 negated = any(
-                    e <= phrase.first and not overlap_spans(((s, e),), taken)
+                    e <= phrase.first
+                    and not overlap_spans(((s, e),), taken)
+                    and not negations.SCOPE_MARK.search(clause.joined, e, phrase.first)
                     for s, e in clause.negations
                 ) or clause.joined[: phrase.first].endswith(("零", "zero"))
             located.append((replace(phrase, negated=negated), parts))
@@ -148,6 +153,12 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
         if stated and len(said_negated) == sum(1 for o in out if o[0] < 0):
             # The relation denied in one place and said in another, in brackets that hold
             # both: "(并非从零初始化，通常拿奖励模型来初始化)" corrects itself.
+            return stated
+        if stated and all(
+            links.beyond(clause, o[2], d[1]) for o in stated for d in out if d[0] < 0
+        ):
+            # "不能只看通用基准：标几百条就够", "12 层减半、隐藏维度不变": the opposite is
+            # another statement's, past a colon or in another item of a list.
             return stated
         # The opposite said un-negated outweighs the relation in one clause: "随长度平方增长"
         # holds 随…增长 and 平方, and says the growth is quadratic.
@@ -336,7 +347,7 @@ def _figures(
     # The subject may come from the clause before, which frames this one ("如果是有害数据，
     # 几百条就能…"): the figure nearest the clause's start is then the one bound to it.
     if subject is None and not (
-        (_framed(attempt, n) or _restates(clause, found)) and _continues(claim, attempt, n)
+        (_framed(attempt, n) or links.restates(clause, found)) and _continues(claim, attempt, n)
     ):
         return []
     near = subject.first if subject is not None else 0
@@ -362,20 +373,8 @@ _FIGURE = re.compile(r"[\d.,]*[a-z%]*")
 
 def _figure_span(clause, start: int) -> tuple[int, int]:
     """A figure's words in ``joined`` with its Latin unit ("0.5fps"): no rival's subject there."""
-    return start, max(start + 1, _FIGURE.match(clause.joined, start).end())
-
-
-# A clause that is a figure and little else, or opens "也就是", says the clause before again:
-# "20 步全部成功的概率是 0.95^20，大约 64%", "每 2 秒采 1 帧，也就是 0.5 fps".
-_RESTATING = re.compile(r"^\s*(?:也就是|也即|亦即|即|换句话说|相当于|i\.e\.|that is|that's)")
-RESTATED_CHARS = 4  # ... besides its figures, at most this many characters
-
-
-def _restates(clause, found) -> bool:
-    if _RESTATING.match(clause.normal):
-        return True
-    digits = sum(1 for c in clause.normal if c.isdigit() or c in ".%")
-    return len(clause.normal.replace(" ", "")) - digits <= RESTATED_CHARS + 2 * len(found)
+    figure = _FIGURE.match(clause.joined, start)
+    return start, max(start + 1, figure.end() if figure else start)
 
 
 def _said(attempt: Attempt, n: int, number) -> list:

@@ -153,6 +153,27 @@ def test_it_is_no_name_for_a_denial_by_a_negated_relations_core(grader, shipped)
     assert state(grader, shipped, 124, 5, said) == CONTRADICTED
 
 
+@pytest.mark.parametrize(
+    "question, point, text",
+    [
+        (99, 3, "没有支持的句子和错误引用删掉或标记"),  # 没有 is the subject's own word
+        (127, 6, "评估不能只看通用基准：在领域内标几十到几百条 query-文档对就够"),  # past a colon
+        (139, 1, "DistilBERT 把 BERT-base 的 12 层减半为 6 层、隐藏维度不变"),  # another list item
+        (128, 1, "bi-encoder 没有大量句对训不好"),  # without it, it trains badly: it is needed
+    ],
+)
+def test_an_opposite_or_a_negation_that_belongs_elsewhere_denies_nothing(
+    grader, shipped, question, point, text
+):
+    assert state(grader, shipped, question, point, text) != CONTRADICTED
+
+
+def test_the_opposite_said_of_the_subject_in_its_own_stretch_still_denies(grader, shipped):
+    # Q139 point 1: the hidden size stays 768; here it is the hidden size that is halved.
+    text = "DistilBERT 把层数从 12 减到 6、隐藏维度也减半"
+    assert state(grader, shipped, 139, 1, text) == CONTRADICTED
+
+
 # -- two things told apart -----------------------------------------------------------------
 
 

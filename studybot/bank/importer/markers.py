@@ -231,8 +231,9 @@ def link_only(text: str) -> bool:
 
 
 def meta(title: str) -> bool:
-    """A section that holds no questions: contents, contributing, license, links…"""
-    return bool(META.match(numbered(clean(title).lstrip("#*_ ").strip())[1]))  # "4 总结" too
+    """A section that holds no questions: contents, links… ("How to use await …?" asks)."""
+    rest = numbered(clean(title).lstrip("#*_ ").strip())[1]  # "4 总结" too
+    return bool(META.match(rest)) and not rest.endswith(("?", "？"))
 
 
 @functools.lru_cache(maxsize=1 << 18)  # asked of each heading by several rules

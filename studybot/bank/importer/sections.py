@@ -14,12 +14,15 @@
   question's answer (``answer_heading``);
 - under ``### 2、 …？``, a paragraph ``2.1 …？`` is the next question, not part of
   the answer (``sub_question``);
-- a section that is only links into the file is a table of contents (``contents``).
+- a section that is only links into the file is a table of contents (``contents``);
+- a list whose items each open with a heading (``1. ### What is …`` over its
+  answer, indented) is those headings and what each item holds (``heading_items``).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from studybot.bank.importer.blocks import Block, link_target, plain, source
 from studybot.bank.importer.draft import Draft
@@ -46,6 +49,38 @@ _ANSWER = re.compile(
     r"|答案|参考答案|答案解析|解析|解答|回答)\s*[:：]?",
     re.IGNORECASE,
 )
+
+
+def heading_items(blocks: list[Block]) -> list[Block]:
+    """``blocks`` with each list item that opens with a heading (``1. ### What is a prototype
+    chain`` over its indented answer) read as that heading followed by the rest of the item,
+    so the heading rules take it as any heading; the items around it stay lists (an answer's
+    ``1. map`` … ``3. reduce`` run on into ``460. ### …`` in one list). The item's number is
+    the heading's (``1. What is …``)."""
+    out: list[Block] = []
+    for block in blocks:
+        if not block.is_list or not any(map(_opens_on_heading, block.children)):
+            out.append(block)
+            continue
+        run: list[Block] = []  # the items since the last heading item
+        for item in block.children:
+            if not _opens_on_heading(item):
+                run.append(item)
+                continue
+            if run:
+                out.append(replace(block, start=run[0].start, end=run[-1].end, children=run))
+                run = []
+            heading, *rest = item.children
+            if item.number and block.kind == "ordered_list":
+                heading = replace(heading, raw=f"{item.number}. {heading.raw}")
+            out.extend((heading, *rest))
+        if run:
+            out.append(replace(block, start=run[0].start, end=run[-1].end, children=run))
+    return out
+
+
+def _opens_on_heading(item: Block) -> bool:
+    return bool(item.children) and item.children[0].kind == "heading"
 
 
 def contents(inner: list[Block]) -> bool:

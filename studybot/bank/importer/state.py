@@ -21,7 +21,7 @@ from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.markers import PARAGRAPH_NUMBER, asks
 from studybot.bank.importer.metadata import company_tags
 from studybot.bank.importer.notebook import front_matter
-from studybot.bank.importer.sections import marked_lines, question_level
+from studybot.bank.importer.sections import heading_items, marked_lines, question_level
 
 Trail = tuple[tuple[int, str], ...]  # (line, title) of each section a block sits in
 Linked = tuple[int, str, str, Trail]  # a numbered item a link away: (line, label, raw, trail)
@@ -48,7 +48,7 @@ class ReaderState:
         self.lines = source_lines(text)
         self.front_title = front_matter(self.lines)  # blanks the front matter's lines
         blocks = lifted(self.lines, parse("\n".join(self.lines)))  # "    GAN的原理" asks
-        self.blocks = demoted(self.lines, blocks)
+        self.blocks = heading_items(demoted(self.lines, blocks))  # "1. ### What is …"
         self.where = where
         self.options = options
         self.out = Parsed()

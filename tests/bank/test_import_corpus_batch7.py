@@ -62,3 +62,108 @@ def test_a_heading_inside_a_numbered_item_is_a_question_answered_by_what_the_ite
     assert "top level" in wait.reference
     assert "returns a new array" in (each.reference or "\n".join(each.key_points))
     assert not report.lost
+
+
+_ANSWER_SECTIONS = """## 集合
+
+### 1. HashMap 为什么线程不安全？
+
+#### 问题的根源
+
+多个线程同时扩容时，链表可能成环。
+
+#### 如何复现？
+
+两个线程同时 put 大量元素。
+
+#### 关键要点
+
+- 扩容时没有加锁
+- 读写不可见
+
+### 2. ArrayList 和 LinkedList 的区别？
+
+#### 核心区别
+
+一个基于数组，一个基于链表。
+
+#### 详细对比
+
+随机访问前者快，插入删除后者快。
+
+#### 关键要点
+
+- 数组连续
+- 链表分散
+
+### 3. ConcurrentHashMap 怎么保证线程安全？
+
+#### 实现原理
+
+CAS 加上对桶的首节点加锁。
+"""
+
+
+def test_sections_under_a_question_heading_belong_to_its_answer(tmp_path):
+    report = read(tmp_path, _ANSWER_SECTIONS)
+    assert questions(report) == [
+        "HashMap 为什么线程不安全？",
+        "ArrayList 和 LinkedList 的区别？",
+        "ConcurrentHashMap 怎么保证线程安全？",
+    ]
+    unsafe, lists, _ = report.bank.questions
+    # the answer runs to the next question heading, its one asking sub-heading included
+    assert "链表可能成环" in unsafe.reference
+    assert "#### 如何复现？" in unsafe.reference
+    assert "扩容时没有加锁" in unsafe.reference
+    assert "随机访问前者快" in lists.reference and "链表分散" in lists.reference
+
+
+_ANSWER_LABELS = """# 模拟面试
+
+## 1. 协同编辑时怎么识别离线期间的操作？
+
+## 答案
+
+### 核心要点
+
+每个操作带上本地时钟和设备号。
+
+---
+
+### 1. 什么是向量时钟？
+
+每个副本一个计数器，比较时逐项取大。
+
+## 2. 如何判定客户端离线？
+
+## 答案
+
+### 核心要点
+
+心跳超时即视为离线。
+
+## 3. 项目出发点与优化点
+
+## 答案
+
+### 1. 出发点
+
+简历编辑需要多人协作。
+"""
+
+
+def test_an_answer_label_at_the_question_level_is_its_answer_not_a_question(tmp_path):
+    report = read(tmp_path, _ANSWER_LABELS)
+    assert questions(report) == [
+        "协同编辑时怎么识别离线期间的操作？",
+        "如何判定客户端离线？",
+        "项目出发点与优化点",
+    ]
+    offline, heartbeat, start = report.bank.questions
+    assert "本地时钟和设备号" in offline.reference
+    # a rule and a numbered heading that asks, both inside the answer, do not end it
+    assert "逐项取大" in offline.reference
+    assert "心跳超时" in heartbeat.reference
+    assert "多人协作" in start.reference
+    assert "## 答案" not in offline.reference

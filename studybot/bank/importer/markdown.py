@@ -239,11 +239,23 @@ class _Reader(ParagraphReading, ListReading):
         if found is None:
             self._walk(inner, (*path, (block.start, title)))
             return end
+        while end < len(blocks) and _answer_label(blocks[end], block.level):  # "## 答案"
+            after = section_end(blocks, end)
+            inner, end = [*inner, *blocks[end + 1 : after]], after
         draft = self._draft(block.start, *found, path)
+        own = block.level == self.level  # its answer runs to the next heading at its level
         stop = next(
-            (j for j, b in enumerate(inner) if self._next_question(b, found[0])), len(inner)
+            (
+                j
+                for j, b in enumerate(inner)
+                if not (own and b.kind == "heading") and self._next_question(b, found[0])
+            ),
+            len(inner),
         )
+        # a rule ends the answer, unless the sub-sections of a question at its level go on
         rule = next((j for j, b in enumerate(inner[:stop]) if b.kind == "hr"), stop)
+        if own and any(b.kind == "heading" for b in inner[rule:stop]):
+            rule = stop
         draft.blocks.extend(b for b in inner[:rule] if not navigation(b))
         if rule < len(inner):
             self._walk(inner[rule:], path)
@@ -347,6 +359,11 @@ class _Reader(ParagraphReading, ListReading):
         draft.reference = (
             sources_last("\n\n".join(filter(None, (draft.reference, reference)))) or None
         )
+
+
+def _answer_label(block: Block, level: int) -> bool:
+    """``## 答案`` right after the question ``## 1. …？``: its answer, at its own level."""
+    return block.kind == "heading" and block.level == level and answer_heading(block)
 
 
 _TEXT_FENCE = re.compile(

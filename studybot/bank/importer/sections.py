@@ -191,19 +191,37 @@ def _label_heading(block: Block) -> bool:
 
 
 def question_level(blocks: list[Block]) -> int | None:
-    """The heading level that holds this file's questions: where most headings ask."""
+    """The heading level that holds this file's questions: where most headings ask.
+
+    The headings under one that asks, most of which do not ask (``#### 关键要点``,
+    ``#### 详细解析``, and a ``#### 如何保证不可变？`` among them, under ``### 8. …？``),
+    are its answer's sections: they are not counted."""
+    headings = [b for b in blocks if b.kind == "heading"]
+    asking = [_asking_heading(b) for b in headings]
+    inside: set[int] = set()
+    for at, block in enumerate(headings):
+        if not asking[at] or at in inside:
+            continue
+        below = next(
+            (j for j in range(at + 1, len(headings)) if headings[j].level <= block.level),
+            len(headings),
+        )
+        if 2 * sum(asking[at + 1 : below]) < below - at - 1:
+            inside.update(range(at + 1, below))
     counts: dict[int, int] = {}
-    for block in blocks:
-        if block.kind != "heading":
-            continue
-        title = clean(plain(block.raw))
-        if meta(title) or topic_title(title):
-            continue
-        if marker(block.raw, heading=True) or reads_as_question(numbered(title)[1]):
+    for at, block in enumerate(headings):
+        if asking[at] and at not in inside:
             counts[block.level] = counts.get(block.level, 0) + 1
     if not counts or max(counts.values()) < 2:
         return None
     return max(counts, key=lambda level: (counts[level], level))
+
+
+def _asking_heading(block: Block) -> bool:
+    title = clean(plain(block.raw))
+    if meta(title) or topic_title(title):
+        return False
+    return bool(marker(block.raw, heading=True) or reads_as_question(numbered(title)[1]))
 
 
 def chapter_depth(drafts: list[Draft]) -> int:

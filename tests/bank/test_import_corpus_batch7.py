@@ -167,3 +167,52 @@ def test_an_answer_label_at_the_question_level_is_its_answer_not_a_question(tmp_
     assert "心跳超时" in heartbeat.reference
     assert "多人协作" in start.reference
     assert "## 答案" not in offline.reference
+
+
+_CLOSING = """# Interview Questions: Garbage Collection
+
+## 1. What is a GC root?
+
+### ✅ Clear Answer
+An object the collector starts from: stack slots, static fields.
+
+## 2. Why does a full GC stop the world?
+
+### Explanation
+Objects move, so every reference must be updated at once.
+
+## 3. What does the young generation hold?
+
+### Answer
+New objects; most die young.
+
+---
+
+## 🚫 Common Pitfalls to Avoid
+
+- ❌ Saying System.gc() forces a collection
+- ❌ Saying finalize runs right away
+
+## 📌 Quick Mental Model
+
+allocate → eden → survivor → old
+"""
+
+
+def test_sections_after_the_numbered_questions_are_left_and_listed(invoke, tmp_path):
+    report = read(tmp_path, _CLOSING)
+    assert questions(report) == [
+        "What is a GC root?",
+        "Why does a full GC stop the world?",
+        "What does the young generation hold?",
+    ]
+    assert all(q.reference for q in report.bank.questions)
+    left = {s.text: s.where.rsplit(":", 1)[1] for s in report.skipped}
+    assert left == {"🚫 Common Pitfalls to Avoid": "20", "📌 Quick Mental Model": "25"}
+    shown = invoke("bank", "import", str(tmp_path / "q.md"), "--preview")
+    assert shown.exit_code == 0, shown.stderr
+    assert (
+        "Took 3 question(s): 3 of the file's 3 asking line(s), 0 that do not ask." in shown.stdout
+    )
+    assert "q.md:20" in shown.stdout
+    assert "--level" not in shown.stdout  # its "### Answer" headings are no level to try

@@ -235,7 +235,9 @@ class _Reader(ParagraphReading, ListReading):
             self._skip(block.start, block.raw.strip(), NO_TEXT + (BODY_LEFT if own else ""))
             self._walk(inner[own:], path)
             return end
-        found = self._heading_question(block, inner)
+        found = None if block.start in self.closing else self._heading_question(block, inner)
+        if block.start in self.closing:
+            self._skip(block.start, title, "a closing section after the questions", counts=False)
         if found is None:
             self._walk(inner, (*path, (block.start, title)))
             return end

@@ -15,6 +15,9 @@
 - under ``### 2、 …？``, a paragraph ``2.1 …？`` is the next question, not part of
   the answer (``sub_question``);
 - a section that is only links into the file is a table of contents (``contents``);
+- after the numbered questions at the question level, the headings at that level
+  that neither ask nor have a number (``## Common Pitfalls``, ``## 总结``) close the
+  file: no questions (``closing``);
 - a list whose items each open with a heading (``1. ### What is …`` over its
   answer, indented) is those headings and what each item holds (``heading_items``).
 """
@@ -215,6 +218,25 @@ def question_level(blocks: list[Block]) -> int | None:
     if not counts or max(counts.values()) < 2:
         return None
     return max(counts, key=lambda level: (counts[level], level))
+
+
+def closing(blocks: list[Block], level: int | None) -> set[int]:
+    """The first lines of the headings at ``level`` after a run of numbered ones that ask
+    (two or more, three in four of the headings up to its end) that neither ask nor have a number: ``## 🚫 Common Pitfalls``,
+    ``## 📌 Quick Mental Model`` after ``## 8. What happens if …?``."""
+    at_level = [b for b in blocks if b.kind == "heading" and b.level == level]
+    run = [j for j, b in enumerate(at_level) if _numbered_asking(b)]
+    if len(run) < 2 or 4 * len(run) < 3 * (run[-1] + 1):  # the level's headings: a run
+        return set()
+    return {
+        b.start
+        for b in at_level[run[-1] + 1 :]
+        if numbered(clean(plain(b.raw)))[0] is None and not _asking_heading(b)
+    }
+
+
+def _numbered_asking(block: Block) -> bool:
+    return numbered(clean(plain(block.raw)))[0] is not None and _asking_heading(block)
 
 
 def _asking_heading(block: Block) -> bool:

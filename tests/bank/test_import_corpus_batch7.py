@@ -216,3 +216,42 @@ def test_sections_after_the_numbered_questions_are_left_and_listed(invoke, tmp_p
     )
     assert "q.md:20" in shown.stdout
     assert "--level" not in shown.stdout  # its "### Answer" headings are no level to try
+
+
+_ONE_QUESTION = """---
+id: case-0007
+title: 缓存击穿怎么防
+difficulty: medium
+---
+
+# 题目
+
+热点 key 过期的瞬间大量请求打到数据库，怎么防止缓存击穿？
+
+# 一句话结论
+
+互斥重建加逻辑过期，让只有一个请求去查库。
+
+# 核心机制
+
+1. 重建缓存前先抢分布式锁
+2. 热点数据只设逻辑过期时间
+
+# 标准答案
+
+先判断是否为热点 key；热点 key 用逻辑过期，后台线程异步刷新。
+
+# 常见误答
+
+- 只把过期时间设得很长
+"""
+
+
+def test_a_file_of_one_question_under_a_label_is_that_question_answered_by_the_rest(tmp_path):
+    report = read(tmp_path, _ONE_QUESTION)
+    assert questions(report) == ["热点 key 过期的瞬间大量请求打到数据库，怎么防止缓存击穿？"]
+    (only,) = report.bank.questions
+    for said in ("互斥重建", "先抢分布式锁", "后台线程异步刷新", "只把过期时间设得很长"):
+        assert said in only.reference
+    assert report.bank.title == "缓存击穿怎么防"
+    assert not report.skipped and not report.lost

@@ -98,6 +98,7 @@ from studybot.bank.importer.sections import (
     has_body,
     labelled,
     marks_inside,
+    one_question,
     opens_on_question,
     sub_question,
 )
@@ -124,7 +125,12 @@ class _Reader(ParagraphReading, ListReading):
     rules it inherits; what they all share is declared in ``state.ReaderState``."""
 
     def read(self) -> Parsed:
-        self._walk(self.blocks, ())
+        one = None if self.options.level else one_question(self.blocks)
+        if one is not None:  # "# 题目" over the one question, "# 标准答案" … its answer
+            asked, text, answer = one
+            self._draft(asked.start, *numbered(text), ()).blocks.extend(answer)
+        else:
+            self._walk(self.blocks, ())
         if not self.out.drafts and len(self.links) >= 3:  # nothing asks but numbered links
             self._linked()
         if self.out.title is None:

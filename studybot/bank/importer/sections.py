@@ -9,6 +9,9 @@
   section (options, ``<details>`` answer, explanation) its answer
   (``labelled``); the metadata above the label (``**类型：** 单选题``) is
   neither;
+- a file that is one question, ``# 题目`` over a paragraph (a title above it at
+  most) and sections that do not ask (``# 标准答案``, ``# 必答点``): the paragraph
+  is the question, everything after it its answer (``one_question``);
 - a heading that only says an answer follows (``## Answer guide``, ``### 答案``,
   ``#### Solution``) after a question in prose or a list: its section is that
   question's answer (``answer_heading``);
@@ -179,6 +182,24 @@ def labelled(inner: list[Block], lines: list[str]) -> tuple[Block, str, list[Blo
     while rest and rest[-1].kind == "hr":  # the rule before the next question
         rest.pop()
     return asked, text, rest
+
+
+def one_question(blocks: list[Block]) -> tuple[Block, str, list[Block]] | None:
+    """In a file that holds one question, the paragraph under its ``# 题目`` (``# Question``)
+    label, its text and the blocks after it (its answer); None in any other file."""
+    headings = [j for j, b in enumerate(blocks) if b.kind == "heading"]
+    labels = [j for j in headings if _label_heading(blocks[j])]
+    if len(labels) != 1 or labels[0] + 1 >= len(blocks):
+        return None
+    at = labels[0]
+    above = [blocks[j] for j in headings if j < at]
+    titled = not above or (len(above) == 1 and above[0].level < blocks[at].level)
+    asked = blocks[at + 1]
+    if not titled or asked.kind != "paragraph":
+        return None
+    if any(_asking_heading(blocks[j]) for j in headings if j > at):
+        return None
+    return asked, clean(joined(asked.raw)), blocks[at + 2 :]
 
 
 _CHOICE = re.compile(r"^\s*[(（]?[A-Ha-h][.．、)）]\s*\S")

@@ -9,7 +9,11 @@ level:
   level where this file's questions are (the level most asking headings
   have: ``### SwiGLU 激活函数`` between two that ask, ``#### 3.1 单机单卡``
   under ``### 3. 并行化策略选择篇``); everything below it up to the next
-  heading of its level, or the next question, is its answer. Other
+  heading of its level, or the next question, is its answer (under a heading
+  of the question level, its sub-sections, ``## 答案`` right after it and
+  rules between its sections too). ``1. ### …`` is such a heading; a file
+  that is one ``# 题目`` is one question; after the numbered questions,
+  ``## Common Pitfalls``-like headings close the file. Other
   headings, ``第一部分 …``/``一、…``/``…篇`` titles and ``**第三章 …**`` lines
   are sections (contents, contributing, license: never with a question);
 - a paragraph line with a marker (``Q1：…``, ``**Q1：**…``, ``Q：…``,

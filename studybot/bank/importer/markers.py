@@ -127,8 +127,7 @@ _EN_START = re.compile(
     re.IGNORECASE,
 )
 _STATEMENT_END = ("。", "！", "!", "；", ";", "~", "～", "：", ":")
-# sections whose content is never a question: a table of contents, how to contribute, links
-META = re.compile(
+META = re.compile(  # sections whose content is never a question: contents, contributing, links
     r"^(?:(?:primary|additional|further|other|useful|recommended)\s+)?(?:table of contents|toc|目录"
     r"|contents|contribut(?:ing|ions?|ors)|how to contribute|how to use|使用说明|使用方法|license|licence"
     r"|许可|许可证|resources|references|reading|links|related|acknowledge?ments?|credits|致谢"

@@ -255,3 +255,4 @@ def test_a_file_of_one_question_under_a_label_is_that_question_answered_by_the_r
         assert said in only.reference
     assert report.bank.title == "缓存击穿怎么防"
     assert not report.skipped and not report.lost
+    assert not report.suggestions  # its "# 标准答案" sections are no level to try

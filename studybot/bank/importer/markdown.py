@@ -145,7 +145,8 @@ class _Reader(ParagraphReading, ListReading):
                 line, draft.chapter = draft.path[depth]
                 draft.section = line + 1
             self._finish(draft)
-        tables.suggest_level(self.out, self.blocks, self.level)
+        if one is None:  # a one-question file's sections are its answer, no level to try
+            tables.suggest_level(self.out, self.blocks, self.level)
         return self.out
 
     # -- structure --------------------------------------------------------------------

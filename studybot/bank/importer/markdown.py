@@ -9,7 +9,11 @@ level:
   level where this file's questions are (the level most asking headings
   have: ``### SwiGLU 激活函数`` between two that ask, ``#### 3.1 单机单卡``
   under ``### 3. 并行化策略选择篇``); everything below it up to the next
-  heading of its level, or the next question, is its answer. Other
+  heading of its level, or the next question, is its answer (under a heading
+  of the question level, its sub-sections, ``## 答案`` right after it and
+  rules between its sections too). ``1. ### …`` is such a heading; a file
+  that is one ``# 题目`` is one question; after the numbered questions,
+  ``## Common Pitfalls``-like headings close the file. Other
   headings, ``第一部分 …``/``一、…``/``…篇`` titles and ``**第三章 …**`` lines
   are sections (contents, contributing, license: never with a question);
 - a paragraph line with a marker (``Q1：…``, ``**Q1：**…``, ``Q：…``,
@@ -98,6 +102,7 @@ from studybot.bank.importer.sections import (
     has_body,
     labelled,
     marks_inside,
+    one_question,
     opens_on_question,
     sub_question,
 )
@@ -124,7 +129,12 @@ class _Reader(ParagraphReading, ListReading):
     rules it inherits; what they all share is declared in ``state.ReaderState``."""
 
     def read(self) -> Parsed:
-        self._walk(self.blocks, ())
+        one = None if self.options.level else one_question(self.blocks)
+        if one is not None:  # "# 题目" over the one question, "# 标准答案" … its answer
+            asked, text, answer = one
+            self._draft(asked.start, *numbered(text), ()).blocks.extend(answer)
+        else:
+            self._walk(self.blocks, ())
         if not self.out.drafts and len(self.links) >= 3:  # nothing asks but numbered links
             self._linked()
         if self.out.title is None:
@@ -135,7 +145,8 @@ class _Reader(ParagraphReading, ListReading):
                 line, draft.chapter = draft.path[depth]
                 draft.section = line + 1
             self._finish(draft)
-        tables.suggest_level(self.out, self.blocks, self.level)
+        if one is None:  # a one-question file's sections are its answer, no level to try
+            tables.suggest_level(self.out, self.blocks, self.level)
         return self.out
 
     # -- structure --------------------------------------------------------------------
@@ -235,15 +246,29 @@ class _Reader(ParagraphReading, ListReading):
             self._skip(block.start, block.raw.strip(), NO_TEXT + (BODY_LEFT if own else ""))
             self._walk(inner[own:], path)
             return end
-        found = self._heading_question(block, inner)
+        found = None if block.start in self.closing else self._heading_question(block, inner)
+        if block.start in self.closing:
+            self._skip(block.start, title, "a closing section after the questions", counts=False)
         if found is None:
             self._walk(inner, (*path, (block.start, title)))
             return end
+        while end < len(blocks) and _answer_label(blocks[end], block.level):  # "## 答案"
+            after = section_end(blocks, end)
+            inner, end = [*inner, *blocks[end + 1 : after]], after
         draft = self._draft(block.start, *found, path)
+        own = block.level == self.level  # its answer runs to the next heading at its level
         stop = next(
-            (j for j, b in enumerate(inner) if self._next_question(b, found[0])), len(inner)
+            (
+                j
+                for j, b in enumerate(inner)
+                if not (own and b.kind == "heading") and self._next_question(b, found[0])
+            ),
+            len(inner),
         )
+        # a rule ends the answer, unless the sub-sections of a question at its level go on
         rule = next((j for j, b in enumerate(inner[:stop]) if b.kind == "hr"), stop)
+        if own and any(b.kind == "heading" for b in inner[rule:stop]):
+            rule = stop
         draft.blocks.extend(b for b in inner[:rule] if not navigation(b))
         if rule < len(inner):
             self._walk(inner[rule:], path)
@@ -347,6 +372,11 @@ class _Reader(ParagraphReading, ListReading):
         draft.reference = (
             sources_last("\n\n".join(filter(None, (draft.reference, reference)))) or None
         )
+
+
+def _answer_label(block: Block, level: int) -> bool:
+    """``## 答案`` right after the question ``## 1. …？``: its answer, at its own level."""
+    return block.kind == "heading" and block.level == level and answer_heading(block)
 
 
 _TEXT_FENCE = re.compile(

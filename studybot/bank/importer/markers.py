@@ -127,8 +127,7 @@ _EN_START = re.compile(
     re.IGNORECASE,
 )
 _STATEMENT_END = ("。", "！", "!", "；", ";", "~", "～", "：", ":")
-# sections whose content is never a question: a table of contents, how to contribute, links
-META = re.compile(
+META = re.compile(  # sections whose content is never a question: contents, contributing, links
     r"^(?:(?:primary|additional|further|other|useful|recommended)\s+)?(?:table of contents|toc|目录"
     r"|contents|contribut(?:ing|ions?|ors)|how to contribute|how to use|使用说明|使用方法|license|licence"
     r"|许可|许可证|resources|references|reading|links|related|acknowledge?ments?|credits|致谢"
@@ -231,8 +230,9 @@ def link_only(text: str) -> bool:
 
 
 def meta(title: str) -> bool:
-    """A section that holds no questions: contents, contributing, license, links…"""
-    return bool(META.match(numbered(clean(title).lstrip("#*_ ").strip())[1]))  # "4 总结" too
+    """A section that holds no questions: contents, links… ("How to use await …?" asks)."""
+    rest = numbered(clean(title).lstrip("#*_ ").strip())[1]  # "4 总结" too
+    return bool(META.match(rest)) and not rest.endswith(("?", "？"))
 
 
 @functools.lru_cache(maxsize=1 << 18)  # asked of each heading by several rules

@@ -9,17 +9,26 @@
   section (options, ``<details>`` answer, explanation) its answer
   (``labelled``); the metadata above the label (``**类型：** 单选题``) is
   neither;
+- a file that is one question, ``# 题目`` over a paragraph (a title above it at
+  most) and sections that do not ask (``# 标准答案``, ``# 必答点``): the paragraph
+  is the question, everything after it its answer (``one_question``);
 - a heading that only says an answer follows (``## Answer guide``, ``### 答案``,
   ``#### Solution``) after a question in prose or a list: its section is that
   question's answer (``answer_heading``);
 - under ``### 2、 …？``, a paragraph ``2.1 …？`` is the next question, not part of
   the answer (``sub_question``);
-- a section that is only links into the file is a table of contents (``contents``).
+- a section that is only links into the file is a table of contents (``contents``);
+- after the numbered questions at the question level, the headings at that level
+  that neither ask nor have a number (``## Common Pitfalls``, ``## 总结``) close the
+  file: no questions (``closing``);
+- a list whose items each open with a heading (``1. ### What is …`` over its
+  answer, indented) is those headings and what each item holds (``heading_items``).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from studybot.bank.importer.blocks import Block, link_target, plain, source
 from studybot.bank.importer.draft import Draft
@@ -46,6 +55,38 @@ _ANSWER = re.compile(
     r"|答案|参考答案|答案解析|解析|解答|回答)\s*[:：]?",
     re.IGNORECASE,
 )
+
+
+def heading_items(blocks: list[Block]) -> list[Block]:
+    """``blocks`` with each list item that opens with a heading (``1. ### What is a prototype
+    chain`` over its indented answer) read as that heading followed by the rest of the item,
+    so the heading rules take it as any heading; the items around it stay lists (an answer's
+    ``1. map`` … ``3. reduce`` run on into ``460. ### …`` in one list). The item's number is
+    the heading's (``1. What is …``)."""
+    out: list[Block] = []
+    for block in blocks:
+        if not block.is_list or not any(map(_opens_on_heading, block.children)):
+            out.append(block)
+            continue
+        run: list[Block] = []  # the items since the last heading item
+        for item in block.children:
+            if not _opens_on_heading(item):
+                run.append(item)
+                continue
+            if run:
+                out.append(replace(block, start=run[0].start, end=run[-1].end, children=run))
+                run = []
+            heading, *rest = item.children
+            if item.number and block.kind == "ordered_list":
+                heading = replace(heading, raw=f"{item.number}. {heading.raw}")
+            out.extend((heading, *rest))
+        if run:
+            out.append(replace(block, start=run[0].start, end=run[-1].end, children=run))
+    return out
+
+
+def _opens_on_heading(item: Block) -> bool:
+    return bool(item.children) and item.children[0].kind == "heading"
 
 
 def contents(inner: list[Block]) -> bool:
@@ -143,6 +184,24 @@ def labelled(inner: list[Block], lines: list[str]) -> tuple[Block, str, list[Blo
     return asked, text, rest
 
 
+def one_question(blocks: list[Block]) -> tuple[Block, str, list[Block]] | None:
+    """In a file that holds one question, the paragraph under its ``# 题目`` (``# Question``)
+    label, its text and the blocks after it (its answer); None in any other file."""
+    headings = [j for j, b in enumerate(blocks) if b.kind == "heading"]
+    labels = [j for j in headings if _label_heading(blocks[j])]
+    if len(labels) != 1 or labels[0] + 1 >= len(blocks):
+        return None
+    at = labels[0]
+    above = [blocks[j] for j in headings if j < at]
+    titled = not above or (len(above) == 1 and above[0].level < blocks[at].level)
+    asked = blocks[at + 1]
+    if not titled or asked.kind != "paragraph":
+        return None
+    if any(_asking_heading(blocks[j]) for j in headings if j > at):
+        return None
+    return asked, clean(joined(asked.raw)), blocks[at + 2 :]
+
+
 _CHOICE = re.compile(r"^\s*[(（]?[A-Ha-h][.．、)）]\s*\S")
 
 
@@ -156,19 +215,56 @@ def _label_heading(block: Block) -> bool:
 
 
 def question_level(blocks: list[Block]) -> int | None:
-    """The heading level that holds this file's questions: where most headings ask."""
+    """The heading level that holds this file's questions: where most headings ask.
+
+    The headings under one that asks, most of which do not ask (``#### 关键要点``,
+    ``#### 详细解析``, and a ``#### 如何保证不可变？`` among them, under ``### 8. …？``),
+    are its answer's sections: they are not counted."""
+    headings = [b for b in blocks if b.kind == "heading"]
+    asking = [_asking_heading(b) for b in headings]
+    inside: set[int] = set()
+    for at, block in enumerate(headings):
+        if not asking[at] or at in inside:
+            continue
+        below = next(
+            (j for j in range(at + 1, len(headings)) if headings[j].level <= block.level),
+            len(headings),
+        )
+        if 2 * sum(asking[at + 1 : below]) < below - at - 1:
+            inside.update(range(at + 1, below))
     counts: dict[int, int] = {}
-    for block in blocks:
-        if block.kind != "heading":
-            continue
-        title = clean(plain(block.raw))
-        if meta(title) or topic_title(title):
-            continue
-        if marker(block.raw, heading=True) or reads_as_question(numbered(title)[1]):
+    for at, block in enumerate(headings):
+        if asking[at] and at not in inside:
             counts[block.level] = counts.get(block.level, 0) + 1
     if not counts or max(counts.values()) < 2:
         return None
     return max(counts, key=lambda level: (counts[level], level))
+
+
+def closing(blocks: list[Block], level: int | None) -> set[int]:
+    """The first lines of the headings at ``level`` after a run of numbered ones that ask
+    (two or more, three in four of the headings up to its end) that neither ask nor have a number: ``## 🚫 Common Pitfalls``,
+    ``## 📌 Quick Mental Model`` after ``## 8. What happens if …?``."""
+    at_level = [b for b in blocks if b.kind == "heading" and b.level == level]
+    run = [j for j, b in enumerate(at_level) if _numbered_asking(b)]
+    if len(run) < 2 or 4 * len(run) < 3 * (run[-1] + 1):  # the level's headings: a run
+        return set()
+    return {
+        b.start
+        for b in at_level[run[-1] + 1 :]
+        if numbered(clean(plain(b.raw)))[0] is None and not _asking_heading(b)
+    }
+
+
+def _numbered_asking(block: Block) -> bool:
+    return numbered(clean(plain(block.raw)))[0] is not None and _asking_heading(block)
+
+
+def _asking_heading(block: Block) -> bool:
+    title = clean(plain(block.raw))
+    if meta(title) or topic_title(title):
+        return False
+    return bool(marker(block.raw, heading=True) or reads_as_question(numbered(title)[1]))
 
 
 def chapter_depth(drafts: list[Draft]) -> int:

@@ -21,7 +21,7 @@ from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.markers import PARAGRAPH_NUMBER, asks
 from studybot.bank.importer.metadata import company_tags
 from studybot.bank.importer.notebook import front_matter
-from studybot.bank.importer.sections import marked_lines, question_level
+from studybot.bank.importer.sections import closing, heading_items, marked_lines, question_level
 
 Trail = tuple[tuple[int, str], ...]  # (line, title) of each section a block sits in
 Linked = tuple[int, str, str, Trail]  # a numbered item a link away: (line, label, raw, trail)
@@ -38,6 +38,7 @@ class ReaderState:
     out: Parsed  # the drafts, lines not taken and suggestions so far
     strong: bool  # the file marks its questions ("Q1：…"): a bare numbered line is no question
     level: int | None  # the heading level where this file's questions are, if any
+    closing: set[int]  # the first lines of the headings that close the file ("## 总结")
     listed: set[int]  # id() of the drafts taken from list items
     loose: set[int]  # id() of the drafts started by a paragraph that asks
     lone: tuple[Draft, int] | None  # a list's last question, yet unanswered, and the list's end
@@ -48,12 +49,13 @@ class ReaderState:
         self.lines = source_lines(text)
         self.front_title = front_matter(self.lines)  # blanks the front matter's lines
         blocks = lifted(self.lines, parse("\n".join(self.lines)))  # "    GAN的原理" asks
-        self.blocks = demoted(self.lines, blocks)
+        self.blocks = heading_items(demoted(self.lines, blocks))  # "1. ### What is …"
         self.where = where
         self.options = options
         self.out = Parsed()
         self.strong = marked_lines(self.blocks) >= 2
         self.level = options.level or question_level(self.blocks)
+        self.closing = set() if options.level else closing(self.blocks, self.level)
         self.listed = set()
         self.loose = set()
         self.lone = None

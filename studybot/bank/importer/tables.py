@@ -100,7 +100,8 @@ def suggest_level(out: Parsed, blocks: list[Block], level: int | None) -> None:
     if not with_body:
         return
     best = max(with_body, key=lambda n: (with_body[n], n))
-    if best != level and with_body[best] > max(2, len(out.drafts)):
+    deeper = level is not None and best > level  # sections of the answers ("### Answer")
+    if best != level and not deeper and with_body[best] > max(2, len(out.drafts)):
         out.suggestions.append(
             f"--level {best} reads each of the {with_body[best]} level-{best} headings "
             "as a question, with the text under it as its answer"

@@ -206,7 +206,7 @@ def _inspect(
     return Import(
         str(path),
         done.bank,
-        tuple(parsed.skipped),
+        (*parsed.skipped, *done.left),
         tuple(done.numbering),
         notes=(*mended, *parsed.notes),
         repeats=tuple(done.repeats),

@@ -182,7 +182,7 @@ def command(report: Import, name: str | None = None) -> str:
     """The command that imports what the preview showed (``--force`` where it would refuse)."""
     name = name or default_name(report.source)
     words = ["studybot", "bank", "import", report.source, "--name", name, *report.options]
-    if report.refused:
+    if report.refused or report.forced:  # what the preview showed needs --force to import
         words.append("--force")
     return shlex.join(words)
 

@@ -5,12 +5,12 @@ again is imported once, where it first appears (a later copy's answer fills
 a first copy that has none), and each repeat is named with its line; a
 chapter that comes back later in the file, or questions before the first
 heading, are chapters like any other (the questions of a chapter that comes
-back join its first part). A record that cannot be used as it is (no
-question text, an id that is no number, a lone surrogate, more than 7 key
-points) is a problem: it stops the import, listed with ``file:line``,
-unless ``--force`` mends it (drops the bad id, keeps the points as the
-answer, replaces what is no character with �) or, without question text,
-leaves it out. Numbering is ``importer.numbering``'s; the result passes the
+back join its first part). A question with no text is left out and
+listed as not taken: one empty heading never stops the rest. A record
+that cannot be used as it is (an id that is no number, a lone surrogate,
+more than 7 key points) is a problem: it stops the import, listed with
+``file:line``, unless ``--force`` mends it (drops the bad id, keeps the
+points as the answer, replaces what is no character with �). Numbering is ``importer.numbering``'s; the result passes the
 canonical format's own checks.
 """
 

@@ -165,6 +165,8 @@ def _steer_data(found: steer.Steer) -> dict[str, Any]:
             "questions": r.questions,
             "asking": r.asking,
             "non_asking": r.non_asking,
+            "answered": r.answered,
+            "needs_force": r.refused,
             **({"why": r.why} if r.why else {}),
         }
 

@@ -377,7 +377,10 @@ def test_import_json_reports_what_was_saved(invoke, studybot_home):
     data = json.loads(result.stdout)
     steer = data.pop("steer")  # the same serialiser as --preview --json (test_import_steer.py)
     assert steer["found_in"] == {"list items": 7}
-    assert steer["taken"] == {"option": "", "questions": 7, "asking": 7, "non_asking": 0}
+    assert steer["taken"] == {"option": "", "questions": 7, "asking": 7, "non_asking": 0} | {
+        "answered": 1,
+        "needs_force": False,
+    }
     assert data.pop("command").endswith("plain-list.md --name rag")
     assert data == {
         "name": "rag",

@@ -40,7 +40,7 @@ from studybot.bank.importer.draft import (
     chapter_number,
     strip_emphasis,
 )
-from studybot.bank.importer.metadata import difficulty_mark, leading_tags
+from studybot.bank.importer.metadata import difficulty_mark, leading_tags, without_source
 from studybot.bank.text import named
 from studybot.errors import BankError
 
@@ -66,8 +66,10 @@ def assemble(path: Path, parsed: Parsed, name: str, force: bool) -> Assembled:
     problems = list(parsed.problems)
     drafts: list[Draft] = []
     left: list[Skipped] = []
+    _decimal_labels(parsed.drafts)
     for draft in parsed.drafts:
         _take_hint(draft)
+        draft.question, draft.reference = without_source(draft.question, draft.reference)
         if not draft.problem and not draft.question.strip():
             left.append(_no_text(draft))  # one empty heading never stops the rest
             continue
@@ -103,6 +105,23 @@ def _problem(draft: Draft) -> str | None:
             f"(need at most {MOST_POINTS})"
         )
     return None
+
+
+_DECIMAL = re.compile(r"^(?P<whole>\d+)\.(?P<part>\d+)$")
+
+
+def _decimal_labels(drafts: list[Draft]) -> None:
+    """``892.32位…`` between questions 891 and 893 is question 892, ``32位…``: a label that reads
+    as a decimal is the whole number and the start of the text when its neighbours count by
+    whole numbers and the whole number is the one between theirs."""
+    for at, draft in enumerate(drafts):
+        found = _DECIMAL.match(draft.label or "")
+        if found is None or not draft.question[:1].strip():
+            continue
+        whole = int(found["whole"])
+        near = [(drafts[at + step].label or "", step) for step in (-1, 1) if 0 <= at + step < len(drafts)]
+        if near and all(label.isdigit() and int(label) == whole + step for label, step in near):
+            draft.label, draft.question = found["whole"], found["part"] + draft.question
 
 
 def _no_text(draft: Draft) -> Skipped:

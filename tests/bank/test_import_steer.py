@@ -110,7 +110,7 @@ def test_nothing_taken_by_default_names_the_selector_in_the_refusal(invoke, tmp_
     assert refused.exit_code == 2
     assert "no questions found" in refused.stderr
     assert (
-        f"Hint: try --questions items: 8 questions, 0 non-asking "
+        f"Hint: try --questions items: 8 questions, 0 with an answer, 0 non-asking "
         f"(studybot bank import {path} --questions items --preview)" in refused.stderr
     )
 

@@ -119,7 +119,11 @@ def _decimal_labels(drafts: list[Draft]) -> None:
         if found is None or not draft.question[:1].strip():
             continue
         whole = int(found["whole"])
-        near = [(drafts[at + step].label or "", step) for step in (-1, 1) if 0 <= at + step < len(drafts)]
+        near = [
+            (drafts[at + step].label or "", step)
+            for step in (-1, 1)
+            if 0 <= at + step < len(drafts)
+        ]
         if near and all(label.isdigit() and int(label) == whole + step for label, step in near):
             draft.label, draft.question = found["whole"], found["part"] + draft.question
 

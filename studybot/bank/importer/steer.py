@@ -91,7 +91,8 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
     asking = {where for where, line in by_where.items() if line.asks}
     current = _measure(option, parsed, asking)
     others = tuple(
-        _measure(f"--questions {chosen}", got, asking) for chosen, got in _tried(path, text, kind, out)
+        _measure(f"--questions {chosen}", got, asking)
+        for chosen, got in _tried(path, text, kind, out)
     )
     taken = {where for draft in parsed.drafts for where in (draft.where, *draft.also)}
     missed = tuple(

@@ -205,3 +205,17 @@ def test_a_mark_before_a_heading_number_still_strips_the_number(tmp_path):
         (6, "什么是缓存雪崩？"),
         (7, "什么是缓存击穿？"),
     ]
+
+
+def test_answers_alone_or_a_reading_that_needs_force_are_not_suggested():
+    from studybot.bank.importer.steer import Reading, _better
+
+    default = Reading("", 180, 168, 12, answered=18)
+    table = Reading("--questions table:Title", 100, 100, 0, answered=100, refused=True)
+    assert _better(default, [table]) is None  # fewer asking lines, and it needs --force
+    taken = Reading("", 82, 78, 4, answered=68)
+    bold = Reading("--questions bold", 82, 78, 4, answered=78)
+    assert _better(taken, [bold]) is None  # the same questions: more answers alone
+    sections = Reading("", 42, 18, 24, answered=18)
+    level = Reading("--questions headings:3", 8, 8, 0, answered=8)
+    assert _better(sections, [level]) == level

@@ -36,6 +36,7 @@ from studybot.bank.importer.layout import (
     table_header,
 )
 from studybot.bank.importer.markers import reads_as_question
+from studybot.bank.importer.metadata import without_source
 
 _MARGIN = 3  # asking lines (or non-asking questions) a suggestion must gain at least
 
@@ -129,7 +130,7 @@ _NUMBER_FIELD = re.compile(r"^\s*(?:[^:：\n]{0,24}[:：])?\s*[#\d.\-\s]*$")
 def _answer(draft: Draft) -> bool:
     """Whether ``draft`` has an answer that says something: a numbering column (``No.: 12``)
     taken as the answer says nothing."""
-    text = "\n".join([draft.reference or "", *draft.key_points])
+    text = "\n".join([without_source("", draft.reference)[1] or "", *draft.key_points])
     return any(line.strip() and not _NUMBER_FIELD.match(line) for line in text.splitlines())
 
 
@@ -192,6 +193,7 @@ def _better(current: Reading, others: list[Reading]) -> Reading | None:
     - takes more asking lines and no more questions that do not ask, or
     - takes no fewer asking lines and fewer that do not ask, while most of what it takes asks
       (taking less is no way to take fewer that do not ask);
+    - gives more asking questions with a real answer less those that do not ask (``_gives``);
 
     the best of them by asking lines less non-asking ones. ``lines`` (every asking line,
     sub-questions inside answers too) is offered only when nothing else was taken.
@@ -205,8 +207,7 @@ def _better(current: Reading, others: list[Reading]) -> Reading | None:
             and r.non_asking <= current.non_asking - margin
             and r.asking >= r.non_asking
         )
-        gives = r.gives >= current.gives + margin and r.answered >= r.non_asking
-        return more or cleaner or gives
+        return more or cleaner or _gives(r, current, margin)
 
     structural = [r for r in others if r.option != "--questions lines" and better(r)]
     # what the user gets first; one that needs --force only where none that does not helps
@@ -216,6 +217,21 @@ def _better(current: Reading, others: list[Reading]) -> Reading | None:
     if best is None and current.questions == 0:
         best = next((r for r in others if r.option == "--questions lines" and r.asking), None)
     return best
+
+
+def _gives(r: Reading, current: Reading, margin: int) -> bool:
+    """Whether ``r`` gives the user clearly more asking questions with a real answer, less the
+    questions that do not ask, by taking more asking lines or fewer that do not ask (answers
+    alone are no reason), never by taking more that do not ask, nor by needing --force where
+    the reading previewed does not; where it took nothing, any reading that gives more."""
+    took = current.questions > 0
+    return (
+        (current.refused or not r.refused or not took)
+        and (r.non_asking <= current.non_asking or not took)
+        and (r.non_asking < current.non_asking or r.asking > current.asking)
+        and r.answered >= r.non_asking
+        and r.gives >= current.gives + margin
+    )
 
 
 def _sections(out: Layout, drafts: list[Draft], others: tuple[Reading, ...]) -> Reading | None:

@@ -155,9 +155,9 @@ def _steering(found: dict[str, Any], file: str, listed: set[str]) -> None:
     better = found["suggestion"]
     if better:
         counts = better.get("why") or (  # why: named for the file's sections, not asking lines
-            f"{better['non_asking']} non-asking ({better['asking']} of "
-            f"{found['asking_lines']} asking lines)"
-        )
+            f"{better['answered']} asking with an answer, {better['non_asking']} non-asking "
+            f"({better['asking']} of {found['asking_lines']} asking lines)"
+        ) + (", needs --force" if better["needs_force"] else "")
         _say(f"\nTry {better['option']}: {better['questions']} questions, {counts}", hang="  ")
         _command("  ", f"studybot bank import {shlex.quote(file)} {better['option']} --preview")
 

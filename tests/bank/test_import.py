@@ -150,7 +150,6 @@ def test_a_bold_number_alone_takes_the_question_on_the_next_line(tmp_path):
 # -- broken files: file:line, message, exit 2, nothing saved --------------------------
 
 BROKEN = [
-    ("empty.md", "Q1：什么是词元？\nQ2：\n\nQ3：什么是注意力？\n", 2, "Q2 has no question text"),
     (
         "none.md",
         "# 读书笔记\n\n今天读完了第三章，还没整理题目。\n\n- 注意力\n- KV 缓存\n",
@@ -165,7 +164,6 @@ BROKEN = [
     ),
     ("blank-header.tsv", "\n什么是词元？\n", 1, "no question column in the header"),
     ("quote.csv", '题目\n什么是词元？\n"什么是嵌入？\n什么是注意力？\n', 3, "unreadable CSV"),
-    ("empty-cell.csv", "编号,题目\n1,什么是词元？\n2,\n", 3, "Q2 has no question text"),
     ("syntax.json", '[\n  "什么是词元？",\n  "什么是嵌入？",\n]\n', 4, "JSON syntax error"),
     (
         "fields.json",
@@ -234,33 +232,54 @@ def test_a_csv_that_is_not_utf8_names_the_line_of_the_bad_byte(invoke, tmp_path,
     assert not (studybot_home / "banks" / "excel").exists()
 
 
-def test_several_problems_report_the_first_in_the_file_and_a_count(invoke, tmp_path):
+@pytest.mark.parametrize(
+    ("name", "text", "line"),
+    [
+        ("empty.md", "Q1：什么是词元？\nQ2：\n\nQ3：什么是注意力？\n", 2),
+        ("empty-cell.csv", "编号,题目\n1,什么是词元？\n2,\n3,什么是注意力？\n", 3),
+    ],
+)
+def test_a_question_with_no_text_is_left_out_and_listed_the_rest_imports(
+    invoke, tmp_path, name, text, line
+):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    result = invoke("bank", "import", str(path), "--name", "mine")
+    assert result.exit_code == 0, result.stderr
+    assert "Imported 2 questions" in result.stdout
+    assert f"{path}:{line}: Q2 has no question text; not taken" in result.stdout
+    listed = invoke("bank", "validate", str(path))
+    assert f"{path}:{line}: Q2 has no question text" in listed.stdout
+
+
+def test_a_file_of_questions_with_no_text_only_is_refused_naming_each(invoke, tmp_path):
     path = tmp_path / "messy.md"
-    path.write_text("Q1：什么是词元？\nQ2：\nQ3：什么是词元？\nQ4：\n", encoding="utf-8")
+    path.write_text("Q1：\nQ2：\n", encoding="utf-8")
     result = invoke("bank", "import", str(path), "--name", "messy")
     assert result.exit_code == 2
-    assert f"Error: {path}:2: Q2 has no question text (and 1 more problem)" in result.stderr
-    assert "--force imports the rest" in result.stderr
+    assert f"Error: {path}:1: Q1 has no question text (and 1 more problem)" in result.stderr
+    assert "write each question after its number" in result.stderr
     listed = invoke("bank", "validate", str(path))
     assert listed.exit_code == 2
     assert listed.stderr.splitlines() == [
+        f"{path}:1: Q1 has no question text",
         f"{path}:2: Q2 has no question text",
-        f"{path}:4: Q4 has no question text",
         "2 problem(s) found.",
     ]
 
 
-def test_notebook_problems_name_the_cell(tmp_path):
+def test_notebook_questions_with_no_text_name_the_cell(tmp_path):
     cells = [
         {"cell_type": "markdown", "source": ["# 复习\n", "Q1：什么是 LoRA？\n"]},
         {"cell_type": "markdown", "source": ["Q2：什么是 QLoRA？\n", "\n", "Q3：\n"]},
     ]
     path = tmp_path / "empty.ipynb"
     path.write_text(json.dumps({"cells": cells, "nbformat": 4}), encoding="utf-8")
-    with pytest.raises(BankError) as caught:
-        importer.read(path)
-    assert caught.value.message.startswith(f"{path}:cell 2, line 3: Q3 has no question text")
-    assert caught.value.exit_code == 2
+    report = importer.inspect(path)
+    assert [q.question for q in report.bank.questions] == ["什么是 LoRA？", "什么是 QLoRA？"]
+    assert [(s.where, s.why) for s in report.lost] == [
+        (f"{path}:cell 2, line 3", "Q3 has no question text; not taken")
+    ]
 
 
 # -- saving: the canonical TOML, round trips, names -------------------------------------
@@ -358,7 +377,10 @@ def test_import_json_reports_what_was_saved(invoke, studybot_home):
     data = json.loads(result.stdout)
     steer = data.pop("steer")  # the same serialiser as --preview --json (test_import_steer.py)
     assert steer["found_in"] == {"list items": 7}
-    assert steer["taken"] == {"option": "", "questions": 7, "asking": 7, "non_asking": 0}
+    assert steer["taken"] == {"option": "", "questions": 7, "asking": 7, "non_asking": 0} | {
+        "answered": 1,
+        "needs_force": False,
+    }
     assert data.pop("command").endswith("plain-list.md --name rag")
     assert data == {
         "name": "rag",

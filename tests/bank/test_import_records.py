@@ -77,8 +77,10 @@ def test_nested_json_chapters_and_line_numbers(tmp_path):
         ("进阶", 2, 2),
     ]
     assert report.bank.get(1).reference == "最小单位。"
-    # the empty record is named at its own line (indent=2: line 23), and --force leaves it out
-    assert report.forced == (f"{path}:23: a question with no text",)
+    # the empty record is named at its own line (indent=2: line 23) and left out
+    assert [(s.where, s.why) for s in report.lost] == [
+        (f"{path}:23", "a question with no text; not taken")
+    ]
 
 
 def test_an_object_of_chapters_and_a_data_list_at_any_depth(tmp_path):

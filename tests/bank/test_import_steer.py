@@ -72,7 +72,10 @@ def test_the_preview_counts_lists_what_it_left_and_names_the_option_that_takes_i
     assert "Asking lines not taken (8):" in out
     for line, text in LISTED:
         assert f"  line {line}: {text}\n" in out
-    assert "Try --questions items: 8 questions, 0 non-asking (8 of 9 asking lines)" in out
+    assert (
+        "Try --questions items: 8 questions, 0 asking with an answer, 0 non-asking "
+        "(8 of 9 asking lines)" in out
+    )
     assert f"studybot bank import {path} --questions items --preview" in out
     assert "--level 3" not in out  # one option offered, the one that reads it better
     assert out.rstrip("\n").split("\n")[-1] == f"Run: studybot bank import {path} --name bagu"
@@ -107,7 +110,7 @@ def test_nothing_taken_by_default_names_the_selector_in_the_refusal(invoke, tmp_
     assert refused.exit_code == 2
     assert "no questions found" in refused.stderr
     assert (
-        f"Hint: try --questions items: 8 questions, 0 non-asking "
+        f"Hint: try --questions items: 8 questions, 0 with an answer, 0 non-asking "
         f"(studybot bank import {path} --questions items --preview)" in refused.stderr
     )
 
@@ -122,16 +125,20 @@ def test_preview_json_and_import_json_carry_the_same_steering(invoke, tmp_path):
     assert [(a["where"], a["text"]) for a in steer["asking_not_taken"]] == [
         (f"{path}:{line}", text) for line, text in LISTED
     ]
-    assert steer["taken"] == {"option": "", "questions": 1, "asking": 1, "non_asking": 0}
+    plain = {"answered": 0, "needs_force": False}
+    assert steer["taken"] == {"option": "", "questions": 1, "asking": 1, "non_asking": 0} | {
+        "answered": 1,
+        "needs_force": False,
+    }
     assert steer["suggestion"] == {
         "option": "--questions items",
         "questions": 8,
         "asking": 8,
         "non_asking": 0,
+        **plain,
     }
-    assert {"option": "--questions headings:3", "questions": 4, "asking": 1, "non_asking": 3} in (
-        steer["readings"]
-    )
+    three = {"option": "--questions headings:3", "questions": 4, "asking": 1, "non_asking": 3}
+    assert three | {"answered": 1, "needs_force": False} in steer["readings"]
     assert preview["command"] == f"studybot bank import {path} --name folded"
     saved = invoke("bank", "import", str(path), "--name", "folded", "--json")
     assert saved.exit_code == 0, saved.stderr

@@ -206,7 +206,7 @@ def _inspect(
     return Import(
         str(path),
         done.bank,
-        tuple(parsed.skipped),
+        (*parsed.skipped, *done.left),
         tuple(done.numbering),
         notes=(*mended, *parsed.notes),
         repeats=tuple(done.repeats),
@@ -242,7 +242,7 @@ def _steer_hint(path: Path, text: str, kind: str, parsed: Parsed) -> str | None:
         return None
     return (
         f"try {better.option}: {better.questions} questions, "
-        f"{better.why or f'{better.non_asking} non-asking'} "
+        f"{better.why or f'{better.answered} with an answer, {better.non_asking} non-asking'} "
         f"(studybot bank import {shlex.quote(str(path))} {better.option} --preview)"
     )
 

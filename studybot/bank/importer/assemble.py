@@ -5,12 +5,12 @@ again is imported once, where it first appears (a later copy's answer fills
 a first copy that has none), and each repeat is named with its line; a
 chapter that comes back later in the file, or questions before the first
 heading, are chapters like any other (the questions of a chapter that comes
-back join its first part). A record that cannot be used as it is (no
-question text, an id that is no number, a lone surrogate, more than 7 key
-points) is a problem: it stops the import, listed with ``file:line``,
-unless ``--force`` mends it (drops the bad id, keeps the points as the
-answer, replaces what is no character with �) or, without question text,
-leaves it out. Numbering is ``importer.numbering``'s; the result passes the
+back join its first part). A question with no text is left out and
+listed as not taken: one empty heading never stops the rest. A record
+that cannot be used as it is (an id that is no number, a lone surrogate,
+more than 7 key points) is a problem: it stops the import, listed with
+``file:line``, unless ``--force`` mends it (drops the bad id, keeps the
+points as the answer, replaces what is no character with �). Numbering is ``importer.numbering``'s; the result passes the
 canonical format's own checks.
 """
 
@@ -31,8 +31,16 @@ from studybot.bank.format import (
     parse_question,
 )
 from studybot.bank.importer import numbering
-from studybot.bank.importer.draft import CHAPTER, CJK, Draft, Parsed, chapter_number, strip_emphasis
-from studybot.bank.importer.metadata import difficulty_mark, leading_tags
+from studybot.bank.importer.draft import (
+    CHAPTER,
+    CJK,
+    Draft,
+    Parsed,
+    Skipped,
+    chapter_number,
+    strip_emphasis,
+)
+from studybot.bank.importer.metadata import difficulty_mark, leading_tags, without_source
 from studybot.bank.text import named
 from studybot.errors import BankError
 
@@ -40,6 +48,7 @@ _HINT = re.compile(r"[（(【\[]\s*(?:提示|hint)\s*[:：]\s*(?P<text>.*?)\s*[�
 _CN_DIGITS = "零一二三四五六七八九"
 _NUMBERED_TITLE = re.compile(r"^(?P<n>\d+)\s*(?:[、．:：]|\.(?!\d))\s*")
 MOST_POINTS = IMPORTED_KEY_POINTS[1]
+_LEFT = "; not taken"
 
 
 @dataclass
@@ -49,25 +58,35 @@ class Assembled:
     repeats: list[str] = field(default_factory=list)  # "file:L repeats file:M" for each repeat
     chapters: list[str] = field(default_factory=list)  # chapters that come back
     forced: list[str] = field(default_factory=list)  # problems --force mended or left out
+    left: list[Skipped] = field(default_factory=list)  # questions with no text: not taken
 
 
 def assemble(path: Path, parsed: Parsed, name: str, force: bool) -> Assembled:
     """The Bank of ``parsed``: BankError listing every problem unless ``force``."""
     problems = list(parsed.problems)
     drafts: list[Draft] = []
+    left: list[Skipped] = []
+    _decimal_labels(parsed.drafts)
     for draft in parsed.drafts:
         _take_hint(draft)
+        draft.question, draft.reference = without_source(draft.question, draft.reference)
+        if not draft.problem and not draft.question.strip():
+            left.append(_no_text(draft))  # one empty heading never stops the rest
+            continue
         own = _problem(draft)
         if own:
             problems.append(own)
-            if not force or not draft.question.strip():
+            if not force:
                 continue
             _mend(draft)
         drafts.append(draft)
+    if left and not drafts and not problems:  # nothing but questions with no text
+        said = [f"{s.where}: {s.why.removesuffix(_LEFT)}" for s in left]
+        raise BankError(in_file_order(path, said), hint="write each question after its number")
     if problems and not force:
         hint = f"see every problem with: studybot bank validate {shlex.quote(str(path))}"
         raise BankError(in_file_order(path, problems), hint=hint + "; --force imports the rest")
-    out = Assembled(Bank(name, "", "en", (), ()), forced=in_file_order(path, problems))
+    out = Assembled(Bank(name, "", "en", (), ()), forced=in_file_order(path, problems), left=left)
     drafts = _once(drafts, out.repeats)
     groups = _chapters(drafts, out.chapters)
     ordered = [d for _, members in groups for d in members]
@@ -79,9 +98,6 @@ def assemble(path: Path, parsed: Parsed, name: str, force: bool) -> Assembled:
 def _problem(draft: Draft) -> str | None:
     if draft.problem:
         return draft.problem
-    if not draft.question.strip():
-        said = f"Q{draft.label} has no question text" if draft.label else "a question with no text"
-        return f"{draft.where}: {said}"
     if len(draft.key_points) > MOST_POINTS:
         number = f"Q{draft.label}" if draft.label else "a question"
         return (
@@ -89,6 +105,34 @@ def _problem(draft: Draft) -> str | None:
             f"(need at most {MOST_POINTS})"
         )
     return None
+
+
+_DECIMAL = re.compile(r"^(?P<whole>\d+)\.(?P<part>\d+)$")
+
+
+def _decimal_labels(drafts: list[Draft]) -> None:
+    """``892.32位…`` between questions 891 and 893 is question 892, ``32位…``: a label that reads
+    as a decimal is the whole number and the start of the text when its neighbours count by
+    whole numbers and the whole number is the one between theirs."""
+    for at, draft in enumerate(drafts):
+        found = _DECIMAL.match(draft.label or "")
+        if found is None or not draft.question[:1].strip():
+            continue
+        whole = int(found["whole"])
+        near = [
+            (drafts[at + step].label or "", step)
+            for step in (-1, 1)
+            if 0 <= at + step < len(drafts)
+        ]
+        if near and all(label.isdigit() and int(label) == whole + step for label, step in near):
+            draft.label, draft.question = found["whole"], found["part"] + draft.question
+
+
+def _no_text(draft: Draft) -> Skipped:
+    """A question with no text, left out and listed with what is under it."""
+    said = f"Q{draft.label} has no question text" if draft.label else "a question with no text"
+    under = next((ln.strip() for ln in (draft.reference or "").splitlines() if ln.strip()), "")
+    return Skipped(draft.where, under[:80] or "(nothing under it)", said + _LEFT)
 
 
 def _mend(draft: Draft) -> None:

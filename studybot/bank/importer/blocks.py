@@ -21,7 +21,7 @@ from studybot.bank.importer.draft import outside_code
 # bounded runs: a line of 100,000 "[" costs a linear scan, not a quadratic one
 _IMAGE = re.compile(r"!\[[^\]\n]{0,300}\]\([^)\n]{0,2000}\)")
 _LINK = re.compile(r"\[(?P<text>[^\]\n]{0,300})\]\([^)\n]{0,2000}\)")
-_REF_LINK = re.compile(r"!?\[(?P<text>[^\]\n]{0,300})\]\[[^\]\n]{0,200}\]")
+_REF_LINK = re.compile(r"(?<![A-Za-z0-9_\]])!?\[(?P<text>[^\]\n]{0,300})\]\[[^\]\n]{0,200}\]")
 # HTML a reader does not see; ``</s>``, ``<think>``, ``<eos>`` and ``<|im_end|>`` are text
 _HTML_TAG = re.compile(
     r"</?(?:a|abbr|aside|b|big|blockquote|br|center|code|dd|del|details|div|dl|dt|em|font"

@@ -177,3 +177,15 @@ class _Reader(HTMLParser):
                 data = data.lstrip(" ")
         self.out.append(data)
         self.wrote = self.wrote or bool(data.strip())
+
+
+# a field is HTML where it holds markup that breaks lines (``<br>``, ``<p>``, ``</div>``) or
+# entities with no bare tag beside them; "<div> and <span>" in a question is text about HTML
+MARKUP = re.compile(r"<br\s*/?>|<p\b[^<>]*>|</p>|</div>|</li>|&nbsp;", re.IGNORECASE)
+_ENTITY = re.compile(r"&(?:[a-z]+|#\d+|#x[0-9a-f]+);", re.IGNORECASE)
+_TAG = re.compile(r"<[a-z][^<>]*>", re.IGNORECASE)
+
+
+def holds_markup(field: str) -> bool:
+    """Whether a record's field is written as HTML rather than as text that names tags."""
+    return bool(MARKUP.search(field) or (_ENTITY.search(field) and not _TAG.search(field)))

@@ -137,3 +137,22 @@ def company_tags(line: str) -> list[str]:
         return []
     names = [n.strip() for n in re.split(r"\s*[,/&]\s*", found["names"]) if n.strip()]
     return ["company:" + re.sub(r"\s+", "-", n.lower()) for n in names]
+
+
+# "（D:\notes\redis.md）", "（https://…）" after a question: where the author copied it from
+_SOURCE = (
+    r"[（(]\s*(?:[A-Za-z]:[\\/][^\s（）()]*|https?://[^\s（）()]+|[^\s（）()]+\.(?:md|markdown|txt|html?|pdf))"
+    r"\s*[）)]"
+)
+_SOURCE_TAIL = re.compile(rf"\s*{_SOURCE}\s*$")
+_SOURCE_LINE = re.compile(rf"^\s*{_SOURCE}\s*(?:\n|$)")
+
+
+def without_source(question: str, answer: str | None) -> tuple[str, str | None]:
+    """A question and its answer without the source path or address that follows the question:
+    neither its text nor its answer."""
+    question = _SOURCE_TAIL.sub("", question)
+    lead = _SOURCE_LINE.match(answer) if answer else None
+    if answer and lead:
+        answer = answer[lead.end() :].strip() or None
+    return question, answer

@@ -165,6 +165,8 @@ def _steer_data(found: steer.Steer) -> dict[str, Any]:
             "questions": r.questions,
             "asking": r.asking,
             "non_asking": r.non_asking,
+            "answered": r.answered,
+            "needs_force": r.refused,
             **({"why": r.why} if r.why else {}),
         }
 
@@ -182,7 +184,7 @@ def command(report: Import, name: str | None = None) -> str:
     """The command that imports what the preview showed (``--force`` where it would refuse)."""
     name = name or default_name(report.source)
     words = ["studybot", "bank", "import", report.source, "--name", name, *report.options]
-    if report.refused:
+    if report.refused or report.forced:  # what the preview showed needs --force to import
         words.append("--force")
     return shlex.join(words)
 

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from studybot.bank.importer import flashcards, jsondoc
+from studybot.bank.importer import flashcards, htmltext, jsondoc
 from studybot.bank.importer import keys as fields
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
 from studybot.bank.importer.markers import reads_as_question
@@ -33,7 +33,7 @@ _TOO_DEEP = "JSON nested too deeply to be a question list"
 _TAG_SPLIT = re.compile(r"[,，|；;]")
 _SPACES = re.compile(r"\s+")
 _AHEAD = 50  # rows looked at to tell a header row from a first card
-_HTML = re.compile(r"<br\s*/?>|<div\b|</div>|&nbsp;", re.IGNORECASE)
+_AS_HTML = "<br> and <div> are line breaks, &nbsp; a space"
 # a row with nothing but "注：答案仅供参考" in it: a note on the table, not a question
 _NOTE_ROW = re.compile(r"^\s*(?:注|备注|说明|声明|ps|p\.s\.|note|notes|nb)\s*[:：]", re.IGNORECASE)
 # a lone surrogate comes only from a "\ud800" escape: records are searched only if there is one
@@ -104,9 +104,8 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
         else:
             start = reader.line_num + 1
         _note_mapping(out, mapping)
-        html = export is None and bool(_HTML.search(text[:1_000_000]))
-        if html:
-            out.notes.append("cells read as HTML: <br> and <div> are line breaks, &nbsp; a space")
+        html = export is None and bool(htmltext.MARKUP.search(text[:1_000_000]) or "&" in text)
+        as_html = 0  # the rows with a cell read as HTML: the others are text
         for row in rows:
             where, start = f"{path}:{start + skipped}", reader.line_num + 1
             if not any(cell.strip() for cell in row):
@@ -114,8 +113,12 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
             record = {name: row[i] if i < len(row) else "" for i, name in enumerate(names)}
             if export is not None:
                 record = _note(record, export, mapping)
-            elif html:
-                record = {name: flashcards.text_of(cell) for name, cell in record.items()}
+            elif html and any(htmltext.holds_markup(cell) for cell in record.values()):
+                as_html += 1
+                record = {
+                    name: flashcards.text_of(cell) if htmltext.holds_markup(cell) else cell
+                    for name, cell in record.items()
+                }
             draft = _draft(record, mapping, where, mend=False)  # UTF-8 text has no surrogates
             if sum(1 for cell in row if cell.strip()) == 1 and _NOTE_ROW.match(draft.question):
                 out.skipped.append(Skipped(where, draft.question, "a note below the table", False))
@@ -123,6 +126,8 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
             if export is not None and export.deck and not draft.chapter:
                 draft.chapter = flashcards.deck(export.deck)  # "#deck:…": every note's deck
             out.add(draft)
+        if as_html:
+            out.notes.append(f"cells read as HTML in {as_html} row(s): {_AS_HTML}")
     except csv.Error as exc:
         if "field larger than field limit" in str(exc):  # a quote opened and never closed
             limit = csv.field_size_limit()

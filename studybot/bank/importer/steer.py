@@ -18,6 +18,7 @@ another's answers and level N's headings hold the file's answers instead.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -35,6 +36,7 @@ from studybot.bank.importer.layout import (
     table_header,
 )
 from studybot.bank.importer.markers import reads_as_question
+from studybot.bank.importer.metadata import without_source
 
 _MARGIN = 3  # asking lines (or non-asking questions) a suggestion must gain at least
 
@@ -48,10 +50,17 @@ class Reading:
     asking: int  # asking lines of the file taken as questions
     non_asking: int  # questions taken whose text does not ask
     why: str = ""  # said instead of the asking counts when they are not why it is named
+    answered: int = 0  # asking questions taken with an answer that is more than a number
+    refused: bool = False  # leaves too many asking lines to import without --force
 
     @property
     def score(self) -> int:
         return self.asking - self.non_asking
+
+    @property
+    def gives(self) -> int:
+        """What a user gets: asking questions with a real answer, less what does not ask."""
+        return self.answered - self.non_asking
 
     def line(self) -> str:
         return f"{self.questions} questions, {self.non_asking} non-asking"
@@ -81,10 +90,10 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         return None
     by_where = {out.where(line.index): line for line in out.found}
     asking = {where for where, line in by_where.items() if line.asks}
-    current = _measure(option, parsed.drafts, asking)
+    current = _measure(option, parsed, asking)
     others = tuple(
-        _measure(f"--questions {chosen}", drafts, asking)
-        for chosen, drafts in _tried(path, text, kind, out)
+        _measure(f"--questions {chosen}", got, asking)
+        for chosen, got in _tried(path, text, kind, out)
     )
     taken = {where for draft in parsed.drafts for where in (draft.where, *draft.also)}
     missed = tuple(
@@ -103,10 +112,26 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
     )
 
 
-def _measure(option: str, drafts: list[Draft], asking: set[str]) -> Reading:
+def _measure(option: str, parsed: Parsed, asking: set[str]) -> Reading:
+    drafts = parsed.drafts
     taken = {where for draft in drafts for where in (draft.where, *draft.also)}
-    non_asking = sum(1 for draft in drafts if not reads_as_question(draft.question))
-    return Reading(option, len(drafts), len(taken & asking), non_asking)
+    asks = [reads_as_question(draft.question) for draft in drafts]
+    answered = sum(1 for draft, a in zip(drafts, asks, strict=True) if a and _answer(draft))
+    lost = sum(1 for s in parsed.skipped if s.counts)
+    refused = lost > max(2, len(drafts) // 10)  # as outcome.Import.refused
+    return Reading(
+        option, len(drafts), len(taken & asking), asks.count(False), "", answered, refused
+    )
+
+
+_NUMBER_FIELD = re.compile(r"^\s*(?:[^:：\n]{0,24}[:：])?\s*[#\d.\-\s]*$")
+
+
+def _answer(draft: Draft) -> bool:
+    """Whether ``draft`` has an answer that says something: a numbering column (``No.: 12``)
+    taken as the answer says nothing."""
+    text = "\n".join([without_source("", draft.reference)[1] or "", *draft.key_points])
+    return any(line.strip() and not _NUMBER_FIELD.match(line) for line in text.splitlines())
 
 
 def _found_in(drafts: list[Draft], by_where: dict[str, Line]) -> tuple[tuple[str, int], ...]:
@@ -154,12 +179,12 @@ def _tried(path: Path, text: str, kind: str, out: Layout):
     for chosen in _candidates(out):
         try:
             if chosen.what == "cells":
-                drafts = selectors.read(path, text, kind, chosen).drafts
+                got = selectors.read(path, text, kind, chosen)
             else:
-                drafts = selectors.take(out, chosen).drafts
+                got = selectors.take(out, chosen)
         except LimitReached:
             continue
-        yield chosen, drafts
+        yield chosen, got
 
 
 def _better(current: Reading, others: list[Reading]) -> Reading | None:
@@ -168,6 +193,7 @@ def _better(current: Reading, others: list[Reading]) -> Reading | None:
     - takes more asking lines and no more questions that do not ask, or
     - takes no fewer asking lines and fewer that do not ask, while most of what it takes asks
       (taking less is no way to take fewer that do not ask);
+    - gives more asking questions with a real answer less those that do not ask (``_gives``);
 
     the best of them by asking lines less non-asking ones. ``lines`` (every asking line,
     sub-questions inside answers too) is offered only when nothing else was taken.
@@ -181,13 +207,31 @@ def _better(current: Reading, others: list[Reading]) -> Reading | None:
             and r.non_asking <= current.non_asking - margin
             and r.asking >= r.non_asking
         )
-        return more or cleaner
+        return more or cleaner or _gives(r, current, margin)
 
     structural = [r for r in others if r.option != "--questions lines" and better(r)]
-    best = max(structural, key=lambda r: (r.score, -r.questions), default=None)
+    # what the user gets first; one that needs --force only where none that does not helps
+    best = max(
+        structural, key=lambda r: (not r.refused, r.gives, r.score, -r.questions), default=None
+    )
     if best is None and current.questions == 0:
         best = next((r for r in others if r.option == "--questions lines" and r.asking), None)
     return best
+
+
+def _gives(r: Reading, current: Reading, margin: int) -> bool:
+    """Whether ``r`` gives the user clearly more asking questions with a real answer, less the
+    questions that do not ask, by taking more asking lines or fewer that do not ask (answers
+    alone are no reason), never by taking more that do not ask, nor by needing --force where
+    the reading previewed does not; where it took nothing, any reading that gives more."""
+    took = current.questions > 0
+    return (
+        (current.refused or not r.refused or not took)
+        and (r.non_asking <= current.non_asking or not took)
+        and (r.non_asking < current.non_asking or r.asking > current.asking)
+        and r.answered >= r.non_asking
+        and r.gives >= current.gives + margin
+    )
 
 
 def _sections(out: Layout, drafts: list[Draft], others: tuple[Reading, ...]) -> Reading | None:

@@ -87,12 +87,12 @@ def test_a_numbering_column_is_no_answer_the_headings_that_hold_answers_are_sugg
     invoke, tmp_path
 ):
     path = _readme(tmp_path)
-    refused = invoke("bank", "import", str(path), "--name", "js")
-    assert refused.exit_code == 2
-    hint = refused.stderr.split("Hint: ", 1)[1]
-    assert hint.startswith("try --questions headings:3: 9 questions, 8 with an answer")
-    assert "table:Questions" not in refused.stderr
-    shown = invoke("bank", "import", str(path), "--questions", "headings:3", "--name", "js")
+    # The headings inside the numbered items are the questions by default; the table's
+    # numbering column is never offered as a reading with answers.
+    preview = invoke("bank", "import", str(path), "--preview")
+    assert preview.exit_code == 0, preview.stderr
+    assert "table:Questions" not in preview.stdout
+    shown = invoke("bank", "import", str(path), "--name", "js")
     assert shown.exit_code == 0, shown.stderr
     loaded = bank.load("js")
     asked = [q for q in loaded.questions if q.question.endswith("？")]
@@ -102,7 +102,7 @@ def test_a_numbering_column_is_no_answer_the_headings_that_hold_answers_are_sugg
     assert [q.reference for q in table.bank.questions][:2] == ["No.: 1", "No.: 2"]
 
 
-def test_sub_sections_under_each_question_suggest_the_questions_heading_level(invoke, tmp_path):
+def test_sub_sections_under_each_question_need_no_option(invoke, tmp_path):
     parts = ["不可变", "相等比较", "拼接性能", "常量池", "编码"]
     body = "".join(
         f"### {n}. 字符串的{s}是怎么回事？\n\n一句话概括{s}。\n\n#### 核心区别\n\n- 第一点\n"
@@ -113,11 +113,8 @@ def test_sub_sections_under_each_question_suggest_the_questions_heading_level(in
     path.write_text("## 字符串\n\n" + body, encoding="utf-8")
     preview = invoke("bank", "import", str(path), "--preview")
     assert preview.exit_code == 0, preview.stderr
-    assert "Try --questions headings:3: 5 questions, 5 asking with an answer, 0 non-asking" in (
-        preview.stdout
-    )
-    better = invoke("bank", "import", str(path), "--questions", "headings:3", "--preview")
-    words = _run_line(invoke, better.stdout)
+    assert "Try --questions" not in preview.stdout  # the default reads them already
+    words = _run_line(invoke, preview.stdout)
     assert invoke(*words).exit_code == 0
     loaded = bank.load("string")
     assert [q.question for q in loaded.questions] == [f"字符串的{s}是怎么回事？" for s in parts]

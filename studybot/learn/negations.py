@@ -156,10 +156,13 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
         if end <= first and _only_auxiliaries(where, end, first, through):
             # A chain of negations before the words: two cancel ("并不是不需要").
             return _chain(where, first) % 2 == 1
+        copula = end <= first and where.joined[start:end] in _COPULA_NEGATIONS
+        between = where.joined[end:first]
+        if copula and _MANNER.match(between):
+            continue  # "v1 总分不是按任务类型平均": an average, of something else
         if end <= first and _coverb(where, end, first):
             return True  # "不会把任何点标为离群点": 不会 governs 标为
-        copula = end <= first and where.joined[start:end] in _COPULA_NEGATIONS
-        if copula and not _COORDINATED.search(where.joined[end:first]):
+        if copula and not _COORDINATED.search(between):
             return True  # "损失也不是 -log p_y 那种交叉熵": 不是 denies all it goes on to say
     return False
 
@@ -167,6 +170,8 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
 # "It is not …" denies the whole predicate after it in the clause, however long, up to a
 # colon or a word that adds another predicate ("且", "and").
 _COPULA_NEGATIONS = {"不是", "并不是", "而非"}
+# ... but one followed by a way of doing it denies the way (the 是…的 focus).
+_MANNER = re.compile(r"(?:按照|按|依据|根据|基于|通过|靠|用)\S")
 _COORDINATED = re.compile(r":|—|,|且|同时|并且|而且|还|and")  # "," only inside brackets
 SCOPE_MARK = re.compile(r":|—|--")  # a colon or a dash: what stands on its two sides is apart
 

@@ -168,6 +168,18 @@ def test_an_opposite_or_a_negation_that_belongs_elsewhere_denies_nothing(
     assert state(grader, shipped, question, point, text) != CONTRADICTED
 
 
+@pytest.mark.parametrize(
+    "text, caught",
+    [
+        ("v1 总分不是按任务类型平均", False),  # it is an average, of something else
+        ("v1 总分不是平均", True),
+    ],
+)
+def test_not_by_way_of_denies_the_way_not_the_doing(grader, shipped, text, caught):
+    # Q129 point 4: the v1 overall score is the plain average over 56 datasets.
+    assert (state(grader, shipped, 129, 4, text) == CONTRADICTED) is caught
+
+
 def test_the_opposite_said_of_the_subject_in_its_own_stretch_still_denies(grader, shipped):
     # Q139 point 1: the hidden size stays 768; here it is the hidden size that is halved.
     text = "DistilBERT 把层数从 12 减到 6、隐藏维度也减半"

@@ -157,3 +157,26 @@ def negating_parts(clause, finds) -> list[tuple[int, int]]:
         for s, e in found.spans
         if any(ns < e and s < ne for ns, ne in clause.negations)
     ]
+
+
+def framing(clause, phrase: Phrase) -> bool:
+    """Whether ``phrase`` sits in a stretch after a colon or dash that ends as a condition does
+    ("有效的前提是有外部反馈——没有外部信号时"): what a condition negates is not denied."""
+    if not negations.SCOPE_MARK.search(clause.joined, 0, phrase.first):
+        return False
+    mark = negations.SCOPE_MARK.search(clause.joined, phrase.last)
+    stretch = clause.joined[phrase.last : mark.start() if mark else len(clause.joined)]
+    return bool(_CONDITION_END.search(stretch))
+
+
+_CONDITION_END = re.compile(r"(?:时|时候|的话)$")
+
+
+def replaced(clause, phrase: Phrase) -> bool:
+    """Whether ``phrase`` is what something takes the place of ("代替梯度更新", "instead of
+    fine-tuning"): it is not said to be done."""
+    before = clause.joined[max(0, phrase.first - 12) : phrase.first]
+    return bool(_REPLACES.search(before))
+
+
+_REPLACES = re.compile(r"(?:代替|取代|替代|替换|而不是|而非|insteadof|ratherthan)\S{0,2}$")

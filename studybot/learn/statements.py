@@ -57,6 +57,8 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
                 continue
             if sign < 0 and negations.not_only(clause, phrase.first):
                 continue  # "不只在输入层": the opposite's words, said as not the whole truth
+            if sign < 0 and links.replaced(clause, phrase):
+                continue  # "用语言反馈代替梯度更新": what is replaced is not done
             # A negation inside a part is the part's own: "without a cache" negates no relation;
             # one just before the subject reaches across it: "没有微批次重叠".
             taken = [span for part in explicit for span in part.spans]
@@ -80,6 +82,8 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
         for phrase, parts in _scoped_with(located):
             if phrase.negated and sign < 0 and alias is not claim.core:
                 continue  # "并非常数" does not say it grows with n²: a negated opposite says nothing
+            if phrase.negated and links.framing(clause, phrase):
+                continue  # "…——没有外部信号时": a condition, not a denial
             if (
                 phrase.negated
                 and _POSSIBLE.search(claim.zh)

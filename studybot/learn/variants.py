@@ -61,9 +61,11 @@ _TABLE: tuple[tuple[str, str], ...] = (
     (r"不\s*(?:大于|高于|多于|超过)", "≤"),
     (r"增加|增大|grows?|growing|growth|increas(?:e|es|ed|ing)", "增长"),
     (
-        r"减少|减小|下降|reduc(?:e|es|ed|ing)|decreas(?:e|es|ed|ing)|(?:go(?:es|ing)?|went|gone) down",
+        r"减少|减小|下降|降下来|降下去|调低|下调|压低"
+        r"|reduc(?:e|es|ed|ing)|decreas(?:e|es|ed|ing)|(?:go(?:es|ing)?|went|gone) down",
         "降低",
     ),
+    (r"调高|上调|升高|抬高", "提高"),
     # training
     (r"self[\s-]*supervis(?:ed|ion)|自监督", "自监督"),
     (r"unsupervised|无监督", "无监督"),

@@ -180,6 +180,27 @@ def test_not_by_way_of_denies_the_way_not_the_doing(grader, shipped, text, caugh
     assert (state(grader, shipped, 129, 4, text) == CONTRADICTED) is caught
 
 
+@pytest.mark.parametrize(
+    "question, point, text",
+    [
+        (82, 2, "等于用语言反馈代替梯度更新"),  # what is replaced is not done
+        (
+            82,
+            5,
+            "它们有效的前提是有可靠的外部反馈——没有外部信号时，自我纠错基本无效",
+        ),  # a condition
+    ],
+)
+def test_what_is_replaced_or_only_supposed_is_not_denied(grader, shipped, question, point, text):
+    assert state(grader, shipped, question, point, text) != CONTRADICTED
+
+
+def test_lowered_said_as_brought_down_is_the_opposite_of_raised(grader, shipped):
+    # Q111 point 6: a segment that fails the thresholds is decoded again at a higher temperature.
+    text = "看压缩比和平均 log 概率，不达标的片段就把温度降下来重新解码"
+    assert state(grader, shipped, 111, 6, text) == CONTRADICTED
+
+
 def test_the_opposite_said_of_the_subject_in_its_own_stretch_still_denies(grader, shipped):
     # Q139 point 1: the hidden size stays 768; here it is the hidden size that is halved.
     text = "DistilBERT 把层数从 12 减到 6、隐藏维度也减半"

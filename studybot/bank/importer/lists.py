@@ -49,7 +49,7 @@ class ListReading(ReaderState):
                 return current
         if (
             current is not None
-            and self.strong
+            and (self.strong or self.bold)  # or "**Q？**" over its answer's list
             and not _marked_or_asking(block)
             and not _continues(block, current)
         ):

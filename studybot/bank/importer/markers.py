@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import CHAPTER, CJK
+from studybot.bank.importer.marks import without_marks
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
 from studybot.bank.importer.resources import placeholder, source_line
 
@@ -151,7 +151,7 @@ def clean(text: str) -> str:
     text = _without_company(text)
     if "]" in text:
         text = _CITATION.sub("", text)
-    return without_note(_trailing_symbols(without_tags(text))).strip()
+    return without_note(without_marks(without_tags(text))).strip()
 
 
 def _without_company(text: str) -> str:
@@ -171,20 +171,9 @@ def _without_company(text: str) -> str:
     return text[:cut].rstrip()
 
 
-def _trailing_symbols(text: str) -> str:
-    end = len(text)
-    while end and (text[end - 1].isspace() or _emoji(text[end - 1]) or text[end - 2 : end] == " *"):
-        end -= 1
-    return text[:end]
-
-
-def _emoji(ch: str) -> bool:
-    return unicodedata.category(ch) in ("So", "Sk", "Cf") and ch not in "°±×÷"
-
-
 def asks(text: str) -> bool:
     """True when ``text`` ends in a question mark (a bracketed hint or note after it aside)."""
-    text = _INLINE_HINT.sub("", text).rstrip()
+    text = without_marks(_INLINE_HINT.sub("", text))  # "What is X? 👶": a mark after it
     if text.endswith(("？", "?")):  # "**Why?**: …" is a label: one word asks nothing
         return not _ONE_WORD.fullmatch(text)
     return text.endswith(("）", ")", "】")) and without_note(text).endswith(("？", "?"))

@@ -37,6 +37,7 @@ from studybot.bank.importer.markers import (
     reads_as_question,
     split_answer,
 )
+from studybot.bank.importer.marks import bold_question
 from studybot.bank.importer.state import ReaderState, Trail
 
 # "问了：A；B" (a colon: each part), "问了 A、B，然后…" (no colon: the parts that ask),
@@ -115,6 +116,9 @@ class ParagraphReading(ReaderState):
             if number:
                 found = (number_of(number), number["text"])
             found = found or follow_up(raw_line)
+            bold = bold_question(raw_line) if found is None and self.bold else None
+            if bold is not None and (len(raw_lines) == 1 or asks(bold)):  # "**What is X? 👶**"
+                found = numbered(bold)
             if found is not None:
                 starts.append((k, *found))
         if not starts:

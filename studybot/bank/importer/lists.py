@@ -28,6 +28,7 @@ from studybot.bank.importer.markers import (
     joined,
     marker,
     numbered,
+    q_marker,
     reads_as_question,
     split_answer,
     topic_title,
@@ -365,6 +366,11 @@ def over_questions(inner: list[Block]) -> bool:
 
 
 def question_callout(quote: Block) -> bool:
-    """``> [!question] …``: a quote that is a question of its own, not the answer above."""
+    """``> [!question] …``, ``> 第 152 题：…``: a quote that is a question of its own, not the
+    answer above."""
     first = quote.children[0] if quote.children else None
-    return first is not None and first.kind == "paragraph" and bool(callout_asks(first.raw))
+    return (
+        first is not None
+        and first.kind == "paragraph"
+        and (bool(callout_asks(first.raw)) or q_marker(first))
+    )

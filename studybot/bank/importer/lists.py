@@ -300,6 +300,20 @@ def _first_lines(block: Block) -> list[str]:
     return [joined(p.raw.split("\n")[0]) for i in items(block) if (p := i.first_paragraph())]
 
 
+def labelled_questions(blocks: list[Block]) -> bool:
+    """A bold label alone (``**常见问题**``) right over a list of items that mostly ask: the
+    file's questions are in lists, so a heading over the whole file is its title."""
+    return any(
+        first.kind == "paragraph"
+        and "\n" not in first.raw.strip()
+        and first.raw.strip().startswith(("**", "__"))
+        and not asks(plain(first.raw))
+        and second.is_list
+        and _mostly_asking(second)
+        for first, second in zip(blocks, blocks[1:], strict=False)
+    )
+
+
 def _mostly_asking(block: Block) -> bool:
     texts = _first_lines(block)
     asking = sum(1 for t in texts if reads_as_question(numbered(clean(t))[1]) or marker(t))

@@ -83,7 +83,7 @@ OPTIONS = re.compile(r"以下|下列|下面哪|如下|选项|which of|which one 
 _ONE_WORD = re.compile(r"[*_\s]*[A-Za-z]+[*_\s]*[?？]")
 _CHECKBOX = re.compile(r"^\[[ xX✓✔]\]\s+")
 _CITATION = re.compile(
-    r"\s*\[?\[(?:src|source|sources|answer|answers|solution|link|ref|reference|参考|答案|解答|详解|原文|链接|来源)\]\]?"
+    r"\s*\[?\[(?:src|source|sources|answer|answers|solution|link|ref|reference|参考|答案|解答|详解|原文|链接|来源|more|read more|更多|详情|阅读更多)\]\]?"
     r"(?:\([^)\n]{0,2000}\))?\s*$",
     re.IGNORECASE,
 )
@@ -207,7 +207,7 @@ def reads_as_question(text: str) -> bool:
             return True
         if _ZH_TASK_END.search(body) and len(body) > 5:  # "DPO 的 loss 推一下"
             return True
-        if body.endswith(_STATEMENT_END):
+        if body.endswith(_STATEMENT_END) or re.search(r"[^.]\.$", body):  # "…, 并进行讨论."
             return False
         # a question word inside a long sentence ("后台很多同学问到底考什么。我把…") is prose
         return bool((len(body) <= 80 and _ZH_ASKING.search(body)) or _ZH_TOPIC_END.search(body))

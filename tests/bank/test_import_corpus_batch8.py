@@ -113,6 +113,12 @@ A stored query that reads like a table.
 **What is a deadlock? 🚀**
 
 _TODO_
+
+**What is a cursor? 🚀**
+
+<details><summary>Answer</summary>
+
+</details>
 """
 
 
@@ -123,9 +129,10 @@ def test_a_placeholder_answer_is_no_answer(tmp_path):
         "What is an index?",
         "What is a view?",
         "What is a deadlock?",
+        "What is a cursor?",
     ]
     answers = [q.reference for q in report.bank.questions]
-    assert answers == [None, None, "A stored query that reads like a table.", None]
+    assert answers == [None, None, "A stored query that reads like a table.", None, None]
 
 
 _QUOTED = """# 每日一题

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 from studybot.bank.importer.blocks import Block, plain
 
@@ -71,7 +72,7 @@ def bold_question(raw_line: str) -> str | None:
     return text if text and not text.endswith((":", "：")) and len(text) <= 200 else None
 
 
-def bold_questions(blocks: list[Block], asks) -> bool:
+def bold_questions(blocks: list[Block], asks: Callable[[str], bool]) -> bool:
     """Three or more paragraphs open with a bold line alone, two in three of them asking."""
     lines = [
         found

@@ -116,9 +116,9 @@ class ParagraphReading(ReaderState):
             if number:
                 found = (number_of(number), number["text"])
             found = found or follow_up(raw_line)
-            bold = bold_question(raw_line) if found is None and self.bold else None
-            if bold is not None and (len(raw_lines) == 1 or asks(bold)):  # "**What is X? 👶**"
-                found = numbered(bold)
+            alone = bold_question(raw_line) if found is None and self.bold else None
+            if alone is not None and (len(raw_lines) == 1 or asks(alone)):  # "**What is X? 👶**"
+                found = numbered(alone)
             if found is not None:
                 starts.append((k, *found))
         if not starts:

@@ -116,9 +116,9 @@ class ParagraphReading(ReaderState):
             if number:
                 found = (number_of(number), number["text"])
             found = found or follow_up(raw_line)
-            alone = bold_question(raw_line) if found is None and self.bold else None
-            if alone is not None and (len(raw_lines) == 1 or asks(alone)):  # "**What is X? 👶**"
-                found = numbered(alone)
+            strong = bold_question(raw_line) if found is None and self.bold else None
+            if strong is not None and (len(raw_lines) == 1 or asks(strong)):  # "**What is X?**"
+                found = numbered(strong)
             if found is not None:
                 starts.append((k, *found))
         if not starts:

@@ -20,8 +20,8 @@ import functools
 import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
+from studybot.bank.importer.decorations import without_marks
 from studybot.bank.importer.draft import CHAPTER, CJK
-from studybot.bank.importer.marks import without_marks
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
 from studybot.bank.importer.resources import placeholder, source_line
 

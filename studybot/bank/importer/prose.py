@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.decorations import bold_question
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.lists import follow_up
 from studybot.bank.importer.markers import (
@@ -37,7 +38,6 @@ from studybot.bank.importer.markers import (
     reads_as_question,
     split_answer,
 )
-from studybot.bank.importer.marks import bold_question
 from studybot.bank.importer.state import ReaderState, Trail
 
 # "问了：A；B" (a colon: each part), "问了 A、B，然后…" (no colon: the parts that ask),

@@ -16,10 +16,10 @@ from collections.abc import Callable
 
 from studybot.bank.importer.blocks import Block, parse, plain, source_lines
 from studybot.bank.importer.collapsible import demoted
+from studybot.bank.importer.decorations import bold_questions, mark_tags
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
 from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.markers import PARAGRAPH_NUMBER, asks
-from studybot.bank.importer.marks import bold_questions, mark_tags
 from studybot.bank.importer.metadata import company_tags
 from studybot.bank.importer.notebook import front_matter
 from studybot.bank.importer.sections import closing, heading_items, marked_lines, question_level

@@ -1,4 +1,4 @@
-"""Marks around a question that are no part of it, and bold lines as a file's questions.
+"""What decorates a question and is no part of it (level marks), and bold lines as its questions.
 
 A difficulty or frequency mark before or after a question (``👶``, ``‍⭐️`` with a
 zero-width joiner and a variation selector, ``🚀``, ``🔥``, ``[easy]``/``[hard]``,

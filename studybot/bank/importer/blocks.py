@@ -20,7 +20,9 @@ from studybot.bank.importer.draft import outside_code
 
 # bounded runs: a line of 100,000 "[" costs a linear scan, not a quadratic one
 _IMAGE = re.compile(r"!\[[^\]\n]{0,300}\]\([^)\n]{0,2000}\)")
-_LINK = re.compile(r"\[(?P<text>[^\]\n]{0,300})\]\([^)\n]{0,2000}\)")
+# a link's text may hold brackets once: "[[more]](…)", "[`[Basic]` 类型判断](…)"
+_TEXT = r"(?:[^\[\]\n]|\[[^\[\]\n]{0,100}\]){0,300}"
+_LINK = re.compile(rf"\[(?P<text>{_TEXT})\]\([^)\n]{{0,2000}}\)")
 _REF_LINK = re.compile(r"(?<![A-Za-z0-9_\]])!?\[(?P<text>[^\]\n]{0,300})\]\[[^\]\n]{0,200}\]")
 # HTML a reader does not see; ``</s>``, ``<think>``, ``<eos>`` and ``<|im_end|>`` are text
 _HTML_TAG = re.compile(
@@ -35,7 +37,7 @@ _ITALIC = re.compile(r"(?<![\w*])\*(?![\s*])([^*\n]+?)(?<![\s*])\*(?![\w*])")
 _WIKI = re.compile(r"\[\[(?P<page>[^\[\]|\n]{1,200})(?:\|(?P<shown>[^\[\]\n]{1,200}))?\]\](?!\()")
 _HIGHLIGHT = re.compile(r"(?<![\w=])==(?=[^\s=])([^=\n]{1,300}?)(?<=[^\s=])==(?![\w=])")
 _QUOTED = re.compile(r"^ {0,3}> ?", re.MULTILINE)
-_LINK_TARGET = re.compile(r"!?\[[^\]\n]{0,300}\]\((?P<target>[^)\s]{0,2000})[^)\n]{0,2000}\)")
+_LINK_TARGET = re.compile(rf"!?\[{_TEXT}\]\((?P<target>[^)\s]{{0,2000}})[^)\n]{{0,2000}}\)")
 
 
 @dataclass(slots=True)

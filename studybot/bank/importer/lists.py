@@ -28,6 +28,7 @@ from studybot.bank.importer.markers import (
     joined,
     marker,
     numbered,
+    q_marker,
     reads_as_question,
     split_answer,
     topic_title,
@@ -49,7 +50,7 @@ class ListReading(ReaderState):
                 return current
         if (
             current is not None
-            and self.strong
+            and (self.strong or self.bold)  # or "**Q？**" over its answer's list
             and not _marked_or_asking(block)
             and not _continues(block, current)
         ):
@@ -299,6 +300,20 @@ def _first_lines(block: Block) -> list[str]:
     return [joined(p.raw.split("\n")[0]) for i in items(block) if (p := i.first_paragraph())]
 
 
+def labelled_questions(blocks: list[Block]) -> bool:
+    """A bold label alone (``**常见问题**``) right over a list of items that mostly ask: the
+    file's questions are in lists, so a heading over the whole file is its title."""
+    return any(
+        first.kind == "paragraph"
+        and "\n" not in first.raw.strip()
+        and first.raw.strip().startswith(("**", "__"))
+        and not asks(plain(first.raw))
+        and second.is_list
+        and _mostly_asking(second)
+        for first, second in zip(blocks, blocks[1:], strict=False)
+    )
+
+
 def _mostly_asking(block: Block) -> bool:
     texts = _first_lines(block)
     asking = sum(1 for t in texts if reads_as_question(numbered(clean(t))[1]) or marker(t))
@@ -365,6 +380,11 @@ def over_questions(inner: list[Block]) -> bool:
 
 
 def question_callout(quote: Block) -> bool:
-    """``> [!question] …``: a quote that is a question of its own, not the answer above."""
+    """``> [!question] …``, ``> 第 152 题：…``: a quote that is a question of its own, not the
+    answer above."""
     first = quote.children[0] if quote.children else None
-    return first is not None and first.kind == "paragraph" and bool(callout_asks(first.raw))
+    return (
+        first is not None
+        and first.kind == "paragraph"
+        and (bool(callout_asks(first.raw)) or q_marker(first))
+    )

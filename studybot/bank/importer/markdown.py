@@ -64,6 +64,7 @@ from studybot.bank.importer.lists import (
     ListReading,
     follow_ups,
     key_points_of,
+    labelled_questions,
     names_tasks,
     over_questions,
     question_callout,
@@ -223,7 +224,12 @@ class _Reader(ParagraphReading, ListReading):
         if block.level == 1 and title and title == self.out.title:
             return index + 1  # the title again (a README pasted twice): no section
         untitled = not (self.out.title or self.out.drafts or path or marker(block.raw, True))
-        if block.level == 1 and untitled and not reads_as_question(title):
+        # "# 如何通过…面试" over "**常见问题**" and its list of questions is the title
+        if (
+            block.level == 1
+            and untitled
+            and (not reads_as_question(title) or labelled_questions(self.blocks))
+        ):
             self.out.title = title
             return index + 1
         inner = blocks[index + 1 : end]

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 
 from studybot.bank.importer.blocks import Block, link_target, plain
+from studybot.bank.importer.decorations import without_marks
 from studybot.bank.importer.draft import CHAPTER, CJK
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
 from studybot.bank.importer.resources import placeholder, source_line
@@ -83,7 +83,7 @@ OPTIONS = re.compile(r"以下|下列|下面哪|如下|选项|which of|which one 
 _ONE_WORD = re.compile(r"[*_\s]*[A-Za-z]+[*_\s]*[?？]")
 _CHECKBOX = re.compile(r"^\[[ xX✓✔]\]\s+")
 _CITATION = re.compile(
-    r"\s*\[?\[(?:src|source|sources|answer|answers|solution|link|ref|reference|参考|答案|解答|详解|原文|链接|来源)\]\]?"
+    r"\s*\[?\[(?:src|source|sources|answer|answers|solution|link|ref|reference|参考|答案|解答|详解|原文|链接|来源|more|read more|更多|详情|阅读更多)\]\]?"
     r"(?:\([^)\n]{0,2000}\))?\s*$",
     re.IGNORECASE,
 )
@@ -151,7 +151,7 @@ def clean(text: str) -> str:
     text = _without_company(text)
     if "]" in text:
         text = _CITATION.sub("", text)
-    return without_note(_trailing_symbols(without_tags(text))).strip()
+    return without_note(without_marks(without_tags(text))).strip()
 
 
 def _without_company(text: str) -> str:
@@ -171,20 +171,9 @@ def _without_company(text: str) -> str:
     return text[:cut].rstrip()
 
 
-def _trailing_symbols(text: str) -> str:
-    end = len(text)
-    while end and (text[end - 1].isspace() or _emoji(text[end - 1]) or text[end - 2 : end] == " *"):
-        end -= 1
-    return text[:end]
-
-
-def _emoji(ch: str) -> bool:
-    return unicodedata.category(ch) in ("So", "Sk", "Cf") and ch not in "°±×÷"
-
-
 def asks(text: str) -> bool:
     """True when ``text`` ends in a question mark (a bracketed hint or note after it aside)."""
-    text = _INLINE_HINT.sub("", text).rstrip()
+    text = without_marks(_INLINE_HINT.sub("", text))  # "What is X? 👶": a mark after it
     if text.endswith(("？", "?")):  # "**Why?**: …" is a label: one word asks nothing
         return not _ONE_WORD.fullmatch(text)
     return text.endswith(("）", ")", "】")) and without_note(text).endswith(("？", "?"))
@@ -218,7 +207,7 @@ def reads_as_question(text: str) -> bool:
             return True
         if _ZH_TASK_END.search(body) and len(body) > 5:  # "DPO 的 loss 推一下"
             return True
-        if body.endswith(_STATEMENT_END):
+        if body.endswith(_STATEMENT_END) or re.search(r"[^.]\.$", body):  # "…, 并进行讨论."
             return False
         # a question word inside a long sentence ("后台很多同学问到底考什么。我把…") is prose
         return bool((len(body) <= 80 and _ZH_ASKING.search(body)) or _ZH_TOPIC_END.search(body))

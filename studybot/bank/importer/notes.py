@@ -62,8 +62,16 @@ def without_tags(text: str) -> str:
     return _TAGS.sub("", text) if "#" in text else text
 
 
+# "…? [more](/sections/a.md#q-1)", "[[more]](…)", "[详情](…)": where to read more, no part of it
+_MORE = re.compile(
+    r"\s*\[\[?(?:more|read more|details?|更多|详情|阅读更多)\]?\]\([^()\s]{0,500}\)\s*$", re.I
+)
+
+
 def without_pointer(raw: str) -> str:
-    """``手写 LoRA → [13](../13/README.md)`` → ``手写 LoRA``, read before links become text."""
+    """``手写 LoRA → [13](../13/README.md)`` → ``手写 LoRA``, read before links become text;
+    ``…? [more](…)`` → ``…?``."""
+    raw = _MORE.sub("", raw) if "](" in raw else raw
     return _POINTER.sub("", raw) if any(arrow in raw for arrow in _ARROWS) else raw
 
 

@@ -31,14 +31,18 @@ SOURCE_LINE = re.compile(
     re.IGNORECASE,
 )
 _PLACEHOLDER = re.compile(  # also a label with nothing under it: "*solution*", "**答案：**"
-    r"[_*\s]*(?:(?:TODO|TBD|待补充|待完善|待更新|coming soon)\b.{0,80}"
-    r"|(?:solution|answer|ans|答案|解答|参考答案)[_*\s:：]*|\.{2,}|…+)",
+    r"[_*\s]*(?:(?:TODO|TBD|待补充|待完善|待更新|coming soon)(?![A-Za-z0-9]).{0,80}"
+    r"|(?:solution|answer|ans|答案|解答|参考答案)[_*\s:：]*|\.{2,}|…+"
+    r"|(?:(?:your|the)\s+)?answers?\s+(?:goes\s+)?here\W*|to\s+be\s+(?:added|written|done)\W*"
+    r"|略|暂无|暂缺|待定|空"
+    r"|<details[^>]{0,200}>\s*(?:<summary[^>]{0,200}>[^<]{0,80}</summary>)?\s*</details>)[_*\s]*",
     re.I | re.S,
 )
 
 
 def placeholder(answer: str) -> bool:
-    """``_TODO: add answer_``, ``待补充``, ``*solution*`` alone: an answer still to be written."""
+    """``_TODO: add answer_``, ``待补充``, ``Answer here``, ``略``, ``*solution*`` alone, an empty
+    ``<details>``: an answer still to be written."""
     return bool(_PLACEHOLDER.fullmatch(answer))
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from studybot.bank.importer.blocks import Block, parse, plain, source_lines
 from studybot.bank.importer.collapsible import demoted
+from studybot.bank.importer.decorations import bold_questions, mark_tags
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
 from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.markers import PARAGRAPH_NUMBER, asks
@@ -37,6 +38,7 @@ class ReaderState:
     options: Options  # the user's --level, --map, --force
     out: Parsed  # the drafts, lines not taken and suggestions so far
     strong: bool  # the file marks its questions ("Q1：…"): a bare numbered line is no question
+    bold: bool  # its bold lines alone mostly ask ("**What is X?**"): each is a question
     level: int | None  # the heading level where this file's questions are, if any
     closing: set[int]  # the first lines of the headings that close the file ("## 总结")
     listed: set[int]  # id() of the drafts taken from list items
@@ -54,6 +56,7 @@ class ReaderState:
         self.options = options
         self.out = Parsed()
         self.strong = marked_lines(self.blocks) >= 2
+        self.bold = bold_questions(self.blocks, asks)
         self.level = options.level or question_level(self.blocks)
         self.closing = set() if options.level else closing(self.blocks, self.level)
         self.listed = set()
@@ -65,7 +68,8 @@ class ReaderState:
     # -- recording --------------------------------------------------------------------
 
     def _draft(self, line: int, label: str | None, text: str, path: Trail) -> Draft:
-        tags = company_tags(self.lines[line]) if line < len(self.lines) else []  # "- Google …"
+        raw = self.lines[line] if line < len(self.lines) else ""
+        tags = company_tags(raw) + mark_tags(raw)  # "- Google …", "… [hard]"
         return self.out.add(
             Draft(self.where(line), text.strip(), label=label, path=path, tags=tags)
         )

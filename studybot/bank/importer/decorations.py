@@ -1,0 +1,83 @@
+"""What decorates a question and is no part of it (level marks), and bold lines as its questions.
+
+A difficulty or frequency mark before or after a question (``👶``, ``‍⭐️`` with a
+zero-width joiner and a variation selector, ``🚀``, ``🔥``, ``[easy]``/``[hard]``,
+``（高频）``) is dropped from its text (``without_marks``); the ones with a meaning
+everybody reads alike become tags (``mark_tags``: ``difficulty:easy``,
+``frequency:high``). A file whose lines standing alone in bold mostly ask
+(``**What is X? 👶**``) has its questions there (``bold_questions``): each such
+line is a question, answered by what follows up to the next (``bold_question``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+
+from studybot.bank.importer.blocks import Block, plain
+
+_SELECTORS = "\ufe0e\ufe0f"  # "⭐️" is a star and a selector, "\u200d⭐️" a joiner before them
+
+
+_LEVEL = "👶⭐🌟🚀🔥"  # marks of a question's level or frequency, in front of it too
+
+
+def emoji(ch: str) -> bool:
+    return unicodedata.category(ch) in ("So", "Sk", "Cf") and ch not in "°±×÷" or ch in _SELECTORS
+
+
+def without_marks(text: str) -> str:
+    """``text`` without the symbols (and a stray `` *``) at its end and an emoji mark in front."""
+    end = len(text)
+    while end and (text[end - 1].isspace() or emoji(text[end - 1]) or text[end - 2 : end] == " *"):
+        end -= 1
+    start = 0  # "📁 实现文件" keeps its folder: only a level's mark goes in front
+    while start < end and (text[start] in _LEVEL or text[start] in _SELECTORS + "\u200d"):
+        start += 1
+    if start and start < end and text[start].isspace():  # "🔥 What is …": a mark, not a word
+        return text[start:end].lstrip()
+    return text[:end]
+
+
+# "… [hard]", "…？【中等】", "…？（高频）" at the end of the question's line
+_TAIL = re.compile(
+    r"[\[【(（]\s*(?P<mark>easy|medium|hard|简单|中等|困难|高频|常考|必考)\s*[\]】)）]"
+    r"[\s*_`]*$",
+    re.IGNORECASE,
+)
+_LEVELS = {"简单": "easy", "中等": "medium", "困难": "hard"}
+
+
+def mark_tags(raw_line: str) -> list[str]:
+    """``difficulty:hard`` from a line that ends ``… [hard]``, ``frequency:high`` from ``（高频）``."""
+    found = _TAIL.search(raw_line[-40:])
+    if found is None:
+        return []
+    mark = found["mark"].lower()
+    if mark in ("高频", "常考", "必考"):
+        return ["frequency:high"]
+    return [f"difficulty:{_LEVELS.get(mark, mark)}"]
+
+
+_BOLD_LINE = re.compile(r"^(?:\*\*|__)(?P<text>[^*_\n](?:.*?[^\s*_])?)(?:\*\*|__)[^\w*_]*$")
+
+
+def bold_question(raw_line: str) -> str | None:
+    """The text of a line that is bold alone and no label (``**Note:**`` is one)."""
+    found = _BOLD_LINE.match(raw_line.strip())
+    if found is None:
+        return None
+    text = without_marks(plain(found["text"]))
+    return text if text and not text.endswith((":", "：")) and len(text) <= 200 else None
+
+
+def bold_questions(blocks: list[Block], asks: Callable[[str], bool]) -> bool:
+    """Three or more paragraphs open with a bold line alone, two in three of them asking."""
+    lines = [
+        found
+        for block in blocks
+        if block.kind == "paragraph"
+        and (found := bold_question(block.raw.split("\n", 1)[0])) is not None
+    ]
+    return len(lines) >= 3 and 3 * sum(1 for t in lines if asks(t)) >= 2 * len(lines)

@@ -180,3 +180,9 @@ def replaced(clause, phrase: Phrase) -> bool:
 
 
 _REPLACES = re.compile(r"(?:代替|取代|替代|替换|而不是|而非|insteadof|ratherthan)\S{0,2}$")
+
+
+def aside(clause, phrase: Phrase, parts: Sequence[Phrase]) -> bool:
+    """Whether ``phrase`` sits in brackets or quotes that hold none of ``parts``."""
+    group = clause.group(phrase.first)
+    return group >= 0 and not any(clause.group(p.first) == group for p in parts)

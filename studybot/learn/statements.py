@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
 from dataclasses import replace
 
 from studybot.learn import links, negations, numbers
@@ -53,7 +52,7 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
             if parts is None:
                 continue
             explicit = tuple(p for p in parts if p is not None)
-            if sign < 0 and _aside(clause, phrase, explicit):
+            if sign < 0 and links.aside(clause, phrase, explicit):
                 continue
             if sign < 0 and negations.not_only(clause, phrase.first):
                 continue  # "不只在输入层": the opposite's words, said as not the whole truth
@@ -219,12 +218,6 @@ def _rival_statements(claim: Claim, attempt: Attempt, n: int, side, known) -> li
             phrase = Phrase(link, len(link), False)
             out.append((-1, phrase, (next(attempt.words_of(n, claim.rival), None), None)))
     return out
-
-
-def _aside(clause, phrase: Phrase, parts: Sequence[Phrase]) -> bool:
-    """Whether ``phrase`` sits in brackets or quotes that hold none of ``parts``."""
-    group = clause.group(phrase.first)
-    return group >= 0 and not any(clause.group(p.first) == group for p in parts)
 
 
 def _scoped_with(located):

@@ -10,6 +10,10 @@ clearly more asking lines, or leaves out non-asking ones, than the
 reading previewed (at least ``_MARGIN`` lines, or 3% of its questions;
 ``_better`` says exactly when); ``lines`` only when nothing was taken.
 
+A line inside an answer that was taken and only reads like a question
+("When we declare …") is no line "not taken": it was imported, as a line
+of that answer; one that ends in a question mark is listed even there.
+
 A file whose questions are headings that do not ask (``## Problem 3: 推理优化``
 with its answer below) gains nothing by that measure; ``_sections`` names
 ``headings:N`` for it when the reading previewed takes headings nested in one
@@ -31,11 +35,12 @@ from studybot.bank.importer.layout import (
     KIND_NAMES,
     Layout,
     Line,
+    boxed_heading,
     layout,
     row_cells,
     table_header,
 )
-from studybot.bank.importer.markers import reads_as_question
+from studybot.bank.importer.markers import asks, reads_as_question
 from studybot.bank.importer.metadata import without_source
 
 _MARGIN = 3  # asking lines (or non-asking questions) a suggestion must gain at least
@@ -96,10 +101,11 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         for chosen, got in _tried(path, text, kind, out)
     )
     taken = {where for draft in parsed.drafts for where in (draft.where, *draft.also)}
+    held = _held(parsed.drafts)
     missed = tuple(
         (out.where(line.index), line.text)
         for line in out.found
-        if line.asks and out.where(line.index) not in taken
+        if line.asks and out.where(line.index) not in taken and not _answered(line, held)
     )
     return Steer(
         found_in=_found_in(parsed.drafts, by_where),
@@ -110,6 +116,32 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         better=_better(current, [r for r in others if r.option != option])
         or _sections(out, parsed.drafts, others),
     )
+
+
+def _folded(text: str) -> str:
+    """A line as compared with the answers' lines: no marker, number, markup or spacing."""
+    return _NOT_WORD.sub("", plain(text.lstrip(" \t>-*+#0123456789.)"))).casefold()
+
+
+def _answered(line: Line, held: set[str]) -> bool:
+    """A line of an answer taken that only reads like a question ("When we declare …"); one
+    that asks with a question mark is listed even there: a follow-up the user may want."""
+    return not asks(line.text) and _folded(line.text) in held
+
+
+def _held(drafts: list[Draft]) -> set[str]:
+    """The lines of the answers taken, folded: an asking line among them ("When we declare
+    a variable …" inside a taken answer) is imported, as a line of that answer."""
+    held: set[str] = set()
+    for draft in drafts:
+        for line in "\n".join([draft.reference or "", *draft.key_points]).splitlines():
+            folded = _folded(line)
+            if folded:
+                held.add(folded)
+    return held
+
+
+_NOT_WORD = re.compile(r"\W+")
 
 
 def _measure(option: str, parsed: Parsed, asking: set[str]) -> Reading:
@@ -151,7 +183,7 @@ def _candidates(out: Layout) -> list[selectors.Selector]:
     """The selectors that have something to take in this file."""
     Selector = selectors.Selector
     found = out.found
-    levels = sorted({line.level for line in found if line.kind == "heading"})
+    levels = sorted({h.level for h in found if h.kind == "heading" and not boxed_heading(out, h)})
     tried = [Selector("headings", level) for level in levels]
     depths = sorted({line.level for line in found if line.kind == "item"})
     if depths:
@@ -241,7 +273,7 @@ def _sections(out: Layout, drafts: list[Draft], others: tuple[Reading, ...]) -> 
     points of a ``## Problem 1`` taken, the problem left as a chapter), while level N (at least ``_MARGIN`` headings, none of them taken; the
     shallowest such level) has an answer under nine in ten of its headings and holds four
     fifths of the text."""
-    headings = [line for line in out.found if line.kind == "heading"]
+    headings = [h for h in out.found if h.kind == "heading" and not boxed_heading(out, h)]
     taken = {draft.where for draft in drafts}
     text = [line.index for line in out.found if line.kind != "heading"]
     took = [h for h in headings if out.where(h.index) in taken]

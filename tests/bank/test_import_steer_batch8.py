@@ -98,3 +98,71 @@ def test_steps_deep_under_a_numbered_question_stay_in_its_answer(tmp_path):
     ]
     steps = loaded.questions[1].reference or ""
     assert "是否存活：" in steps and "健康检查" in steps and "journalctl" in steps
+
+
+# -- the same title over different code: different questions ---------------------------------
+
+
+def test_the_same_title_over_different_code_gives_one_question_each_with_its_code(invoke, tmp_path):
+    css = "```css\n.left {{ flex: 1 2 {0}px; }}\n.right {{ flex: 2 1 {1}px; }}\n```\n"
+    path = tmp_path / "daily.md"
+    path.write_text(
+        "# 每日一题\n\n"
+        "第 12 题：求最终 left、right 的宽度\n\n" + css.format(300, 200) + "\n"
+        "解析：[第 12 题](https://example.com/12)\n\n"
+        "第 11 题：求最终 left、right 的宽度\n\n" + css.format(500, 400) + "\n"
+        "解析：[第 11 题](https://example.com/11)\n\n"
+        "第 10 题：什么是 BFC？\n\n解析：[第 10 题](https://example.com/10)\n\n"
+        "第 9 题：什么是 BFC？\n\n解析：[第 9 题](https://example.com/9)\n",
+        encoding="utf-8",
+    )
+    report = importer.inspect(path)
+    texts = [q.question for q in report.bank.questions]
+    assert len(texts) == 3, texts
+    assert texts[0].startswith("求最终 left、right 的宽度\n\n```")
+    assert "300px" in texts[0] and "500px" in texts[1]
+    assert "```" not in (report.bank.questions[0].reference or "")
+    assert texts[2] == "什么是 BFC？"  # the same words and no code: asked again
+    assert len(report.repeats) == 1 and "什么是 BFC？" in report.repeats[0]
+    preview = invoke("bank", "import", str(path), "--preview")
+    assert preview.exit_code == 0, preview.stderr
+    assert "1 question(s) asked again" in preview.stdout
+
+
+def test_a_question_about_the_code_below_keeps_it_and_its_answer_stays_apart(tmp_path):
+    exercise = (
+        "#### {0}. What is the output of below code\n\n"
+        "```javascript\nconsole.log({1});\n```\n\n"
+        "- 1: {1}\n- 2: undefined\n\n"
+        "<details><summary><b>Answer</b></summary>\n\n##### Answer: 1\n\n"
+        "It prints {1}.\n\n</details>\n\n---\n"
+    )
+    lines = ["# Coding Exercise\n"]
+    lines += [exercise.format(n, value) for n, value in enumerate(["1 + 1", "typeof null"], 1)]
+    lines.append("#### 3. What is the output of the following loop\n\n```js\nfor (;;) {}\n```\n")
+    lines.append("It never ends.\n")
+    path = tmp_path / "exercises.md"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    report = importer.inspect(path)
+    first, second, third = report.bank.questions
+    assert first.question.endswith("```\nconsole.log(1 + 1);\n```")
+    assert "typeof null" in second.question
+    assert third.question.startswith("What is the output of the following loop\n\n```")
+    assert "It prints typeof null." in (second.reference or "")
+    assert third.reference == "It never ends."
+    assert report.repeats == ()
+
+
+def test_a_worked_example_under_a_question_stays_in_its_answer(tmp_path):
+    path = tmp_path / "notes.md"
+    path.write_text(
+        "## 1. 写一个“标准”宏 MIN\n\n```c\n#define MIN(a, b) ((a) <= (b) ? (a) : (b))\n```\n\n"
+        "## 2. 写一个“标准”宏 MIN\n\n这个宏输入两个参数并返回较小的一个。\n\n"
+        "## 3. 什么是闭包？\n\n```js\nfunction f() { let x = 1; return () => x; }\n```\n",
+        encoding="utf-8",
+    )
+    report = importer.inspect(path)
+    questions = report.bank.questions
+    assert [q.question for q in questions] == ["写一个“标准”宏 MIN", "什么是闭包？"]
+    assert "#define MIN" in (questions[0].reference or "")
+    assert "function f()" in (questions[1].reference or "")

@@ -166,3 +166,47 @@ def test_a_worked_example_under_a_question_stays_in_its_answer(tmp_path):
     assert [q.question for q in questions] == ["写一个“标准”宏 MIN", "什么是闭包？"]
     assert "#define MIN" in (questions[0].reference or "")
     assert "function f()" in (questions[1].reference or "")
+
+
+# -- the preview suggests nothing that harms ---------------------------------------------------
+
+
+def test_section_headings_over_lists_of_questions_are_not_suggested_as_questions(invoke, tmp_path):
+    parts = [
+        "![banner](assets/banner.png)\n\n# 如何通过 Node.js 面试\n\n本文列出面试中需要确认的点.\n\n"
+        "## 导读\n\n每类列举几个`常见问题`, 可以通过 `阅读更多` 查看.\n"
+    ]
+    for topic in ["模块", "事件循环", "进程", "网络", "错误处理"]:
+        parts.append(
+            f"## [{topic}](/sections/{topic}.md)\n\n"
+            f"* [`[Basic]` {topic}机制](/sections/{topic}.md#basic)\n\n**常见问题**\n\n"
+            f"* {topic}的原理是什么? [[more]](/sections/{topic}.md#q1)\n"
+            f"* 如何调试{topic}? [[more]](/sections/{topic}.md#q2)\n"
+            f"* {topic}有哪些坑?\n\n[阅读更多](/sections/{topic}.md)\n"
+        )
+    path = tmp_path / "node.md"
+    path.write_text("\n".join(parts), encoding="utf-8")
+    preview = invoke("bank", "import", str(path), "--preview")
+    assert preview.exit_code == 0, preview.stderr
+    assert "--level" not in preview.stdout  # six sections, each taken as one question
+    assert "--questions headings:2" not in preview.stdout
+    assert "Asking lines not taken (15):" in preview.stdout  # the bullets, with their lines
+    assert _run_line(preview.stdout)[:3] == ["bank", "import", str(path)]
+
+
+def test_a_reading_that_takes_more_non_asking_questions_is_never_suggested():
+    from studybot.bank.importer.steer import Reading, _harmless
+
+    default = Reading("", 32, 32, 0, answered=32)
+    sub_headings = Reading("--questions headings:4", 86, 1, 85, answered=1)
+    assert _harmless(default, sub_headings) is None
+    sections = Reading("", 1, 1, 0, answered=1)
+    level = Reading("--questions headings:2", 14, 0, 14, answered=0)
+    assert _harmless(sections, level) is None
+    loose = Reading("", 51, 16, 35, answered=4)
+    problems = Reading("--questions headings:2", 14, 0, 14, answered=0)
+    assert _harmless(loose, problems) == problems  # fewer that do not ask: the fix it is
+    bold = Reading("--questions bold", 166, 166, 5, answered=150)
+    assert _harmless(Reading("", 26, 20, 6, answered=20), bold) == bold
+    items = Reading("--questions items", 8, 8, 0, answered=0)  # questions with no answers
+    assert _harmless(Reading("", 1, 1, 0, answered=1), items) == items

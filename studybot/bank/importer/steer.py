@@ -10,9 +10,10 @@ clearly more asking lines, or leaves out non-asking ones, than the
 reading previewed (at least ``_MARGIN`` lines, or 3% of its questions;
 ``_better`` says exactly when); ``lines`` only when nothing was taken.
 
-A line inside an answer that was taken and only reads like a question
-("When we declare …") is no line "not taken": it was imported, as a line
-of that answer; one that ends in a question mark is listed even there.
+A sentence or sub-heading inside an answer that was taken and only reads
+like a question ("When we declare …") is no line "not taken": it was
+imported, as a line of that answer; a list item that does not end as a
+sentence, or a line that ends in a question mark, is listed even there.
 
 A file whose questions are headings that do not ask (``## Problem 3: 推理优化``
 with its answer below) gains nothing by that measure; ``_sections`` names
@@ -113,8 +114,11 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         missed=missed,
         current=current,
         others=others,
-        better=_better(current, [r for r in others if r.option != option])
-        or _sections(out, parsed.drafts, others),
+        better=_harmless(
+            current,
+            _better(current, [r for r in others if r.option != option])
+            or _sections(out, parsed.drafts, others),
+        ),
     )
 
 
@@ -124,9 +128,12 @@ def _folded(text: str) -> str:
 
 
 def _answered(line: Line, held: set[str]) -> bool:
-    """A line of an answer taken that only reads like a question ("When we declare …"); one
-    that asks with a question mark is listed even there: a follow-up the user may want."""
-    return not asks(line.text) and _folded(line.text) in held
+    """A sentence or sub-heading of an answer taken that only reads like a question ("When
+    we declare …", "How closures work:", an item that ends as a sentence does); another list
+    item, or a line that asks with a question mark, is listed even there: a follow-up the
+    user may want."""
+    said = line.kind in ("paragraph", "heading") or line.text.endswith((".", "。", "!", "！"))
+    return said and not asks(line.text) and _folded(line.text) in held
 
 
 def _held(drafts: list[Draft]) -> set[str]:
@@ -147,13 +154,18 @@ _NOT_WORD = re.compile(r"\W+")
 def _measure(option: str, parsed: Parsed, asking: set[str]) -> Reading:
     drafts = parsed.drafts
     taken = {where for draft in drafts for where in (draft.where, *draft.also)}
-    asks = [reads_as_question(draft.question) for draft in drafts]
+    asks = [reads_as_question(_asked(draft.question)) for draft in drafts]
     answered = sum(1 for draft, a in zip(drafts, asks, strict=True) if a and _answer(draft))
     lost = sum(1 for s in parsed.skipped if s.counts)
     refused = lost > max(2, len(drafts) // 10)  # as outcome.Import.refused
     return Reading(
         option, len(drafts), len(taken & asking), asks.count(False), "", answered, refused
     )
+
+
+def _asked(question: str) -> str:
+    """A question's own words: the code and options a quiz item shows below them aside."""
+    return question.split("\n\n", 1)[0]
 
 
 _NUMBER_FIELD = re.compile(r"^\s*(?:[^:：\n]{0,24}[:：])?\s*[#\d.\-\s]*$")
@@ -249,6 +261,14 @@ def _better(current: Reading, others: list[Reading]) -> Reading | None:
     if best is None and current.questions == 0:
         best = next((r for r in others if r.option == "--questions lines" and r.asking), None)
     return best
+
+
+def _harmless(current: Reading, r: Reading | None) -> Reading | None:
+    """``r`` unless it harms: it takes more questions that do not ask than the reading
+    previewed (section headings over list questions, an answer's sub-headings)."""
+    if r is None or not current.questions:
+        return r
+    return None if r.non_asking > current.non_asking else r
 
 
 def _gives(r: Reading, current: Reading, margin: int) -> bool:

@@ -76,6 +76,10 @@ class Layout:
     def where(self, index: int) -> str:
         return self.places[min(index, len(self.places) - 1)]
 
+    def section_heading(self, line: Line) -> bool:
+        """A heading outside any closed ``<details>`` (one inside is a line of its answer)."""
+        return line.kind == "heading" and line.index not in self.boxed
+
 
 def layout(path: Path, text: str, kind: str) -> Layout | Parsed:
     """The layout of a Markdown file or a notebook's Markdown cells (a Parsed when unreadable)."""
@@ -157,11 +161,6 @@ def _boxed(lines: list[str]) -> frozenset[int]:
                 if depth == 0:
                     inside.update(range(opened + 1, index))
     return frozenset(inside)
-
-
-def boxed_heading(out: Layout, line: Line) -> bool:
-    """A heading inside a closed ``<details>``: a line of the answer it hides."""
-    return line.kind == "heading" and line.index in out.boxed
 
 
 def table_header(out: Layout, line: Line) -> list[str]:

@@ -35,14 +35,7 @@ from pathlib import Path
 from studybot.bank.importer import keys
 from studybot.bank.importer.blocks import plain
 from studybot.bank.importer.draft import Draft, Parsed, Skipped
-from studybot.bank.importer.layout import (
-    Layout,
-    Line,
-    boxed_heading,
-    layout,
-    row_cells,
-    table_header,
-)
+from studybot.bank.importer.layout import Layout, Line, layout, row_cells, table_header
 from studybot.bank.importer.markers import clean, numbered
 from studybot.bank.importer.source import loads
 from studybot.errors import BadInput
@@ -159,7 +152,7 @@ def take(out: Layout, chosen: Selector, with_answers: bool = True) -> Parsed:
     picked = [(line, question) for line in out.found if (question := _question(out, line, chosen))]
     parsed = Parsed(title=out.title)
     taken = {line.index for line, _ in picked}  # a heading inside an answer box: its text
-    headings = [h for h in out.found if h.kind == "heading" and not boxed_heading(out, h)]
+    headings = [h for h in out.found if out.section_heading(h)]
     sections = [h for h in headings if h.index not in taken]
     if chosen.what == "headings":
         sections = [h for h in sections if h.level < (chosen.number or 7)]

@@ -36,7 +36,6 @@ from studybot.bank.importer.layout import (
     KIND_NAMES,
     Layout,
     Line,
-    boxed_heading,
     layout,
     row_cells,
     table_header,
@@ -195,7 +194,7 @@ def _candidates(out: Layout) -> list[selectors.Selector]:
     """The selectors that have something to take in this file."""
     Selector = selectors.Selector
     found = out.found
-    levels = sorted({h.level for h in found if h.kind == "heading" and not boxed_heading(out, h)})
+    levels = sorted({h.level for h in found if out.section_heading(h)})
     tried = [Selector("headings", level) for level in levels]
     depths = sorted({line.level for line in found if line.kind == "item"})
     if depths:
@@ -293,7 +292,7 @@ def _sections(out: Layout, drafts: list[Draft], others: tuple[Reading, ...]) -> 
     points of a ``## Problem 1`` taken, the problem left as a chapter), while level N (at least ``_MARGIN`` headings, none of them taken; the
     shallowest such level) has an answer under nine in ten of its headings and holds four
     fifths of the text."""
-    headings = [h for h in out.found if h.kind == "heading" and not boxed_heading(out, h)]
+    headings = [h for h in out.found if out.section_heading(h)]
     taken = {draft.where for draft in drafts}
     text = [line.index for line in out.found if line.kind != "heading"]
     took = [h for h in headings if out.where(h.index) in taken]

@@ -8,16 +8,17 @@ The tags are found in the source of the HTML and Markdown blocks they span
 line), nested ``<details>`` (a "Show example") staying inside the answer.
 A ``<details>`` never closed holds no more than its own tags: what follows
 it is read as if the tags were not there, so it cannot take the rest of
-the file with it. A heading inside a closed ``<details>`` that does not ask
-(``#### 答案：D``) is a line of its answer, not a section (``demoted``).
+the file with it. A heading inside a closed answer box (``#### 答案：D``, even
+``#### 2. How closures work:``) is a line of its answer, not a section nor a
+question, unless it carries a question marker (``demoted``).
 """
 
 from __future__ import annotations
 
 import re
 
-from studybot.bank.importer.blocks import Block, plain, source
-from studybot.bank.importer.markers import clean, reads_as_question
+from studybot.bank.importer.blocks import Block, source
+from studybot.bank.importer.markers import marker
 
 _DETAILS = re.compile(
     r"<(/?)details\b[^>]{0,500}>|<summary\b[^>]{0,500}>(.{0,2000}?)</summary>", re.I | re.S
@@ -100,8 +101,9 @@ def unwrapped(lines: list[str], blocks: list[Block]) -> list[Block] | None:
 
 def demoted(lines: list[str], blocks: list[Block]) -> list[Block]:
     """``blocks`` with each heading inside a closed answer box (``<details>`` whose summary
-    says ``答案``/``Answer``) that does not ask read as a paragraph: ``#### 答案：D`` in it
-    neither ends a question nor opens a chapter."""
+    says ``答案``/``Answer``) read as a paragraph: ``#### 答案：D`` or ``#### 2. How closures
+    work:`` in it neither ends a question, asks one nor opens a chapter; only a heading with a
+    question marker (``#### Q2：…``) stays one."""
     inside: list[tuple[int, int]] = []  # (first, last) block of each closed top-level box
     depth, opened, answer = 0, 0, False
     for j, block in enumerate(blocks):
@@ -126,7 +128,7 @@ def demoted(lines: list[str], blocks: list[Block]) -> list[Block]:
     for first, last in inside:
         for j in range(first + 1, last):
             block = out[j]
-            if block.kind == "heading" and not reads_as_question(clean(plain(block.raw))):
+            if block.kind == "heading" and not marker(block.raw, heading=True):
                 out[j] = Block("paragraph", block.start, block.end, raw=block.raw)
     return out
 

@@ -6,7 +6,9 @@ a paragraph line, a table row, an HTML line (``<summary>…</summary>``).
 Fenced code and HTML comments hold none. ``asks`` is the importer's own
 test of a line that reads like a question (``markers.reads_as_question``),
 so the selectors, the preview's counts and the default reader agree on
-what an asking line is.
+what an asking line is. ``boxed`` holds the lines inside a closed
+``<details>`` box: a heading there is a line of the answer it hides, never
+a chapter nor the end of an answer, and no selector worth suggesting.
 """
 
 from __future__ import annotations
@@ -69,9 +71,14 @@ class Layout:
     found: list[Line] = field(default_factory=list)
     title: str | None = None  # the front matter's title
     notebook: bool = False
+    boxed: frozenset[int] = frozenset()  # lines inside a closed <details> … </details>
 
     def where(self, index: int) -> str:
         return self.places[min(index, len(self.places) - 1)]
+
+    def section_heading(self, line: Line) -> bool:
+        """A heading outside any closed ``<details>`` (one inside is a line of its answer)."""
+        return line.kind == "heading" and line.index not in self.boxed
 
 
 def layout(path: Path, text: str, kind: str) -> Layout | Parsed:
@@ -87,6 +94,7 @@ def layout(path: Path, text: str, kind: str) -> Layout | Parsed:
         lines = source_lines(text)
         out = Layout(lines, [f"{path}:{n}" for n in range(1, len(lines) + 1)])
     out.title = front_matter(out.lines)
+    out.boxed = _boxed(out.lines)
     for block in parse("\n".join(out.lines)):
         _walk(block, out, 0)
     out.found.sort(key=lambda line: line.index)
@@ -127,6 +135,32 @@ def _walk(block: Block, out: Layout, depth: int) -> None:
     else:
         for child in block.children:  # a block quote's blocks
             _walk(child, out, depth)
+
+
+_DETAILS = re.compile(r"<(/?)details\b[^>]{0,500}>", re.IGNORECASE)
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _boxed(lines: list[str]) -> frozenset[int]:
+    """The lines between a ``<details>`` and the ``</details>`` that closes it (fenced code
+    aside); a box never closed holds none."""
+    inside: set[int] = set()
+    depth, opened, fence = 0, 0, ""
+    for index, line in enumerate(lines):
+        found = _FENCE.match(line)
+        if found and (not fence or found[1][0] == fence):
+            fence = "" if fence else found[1][0]
+        if fence or found:
+            continue
+        for tag in _DETAILS.finditer(line):
+            if tag[1] == "":
+                opened = index if depth == 0 else opened
+                depth += 1
+            elif depth:
+                depth -= 1
+                if depth == 0:
+                    inside.update(range(opened + 1, index))
+    return frozenset(inside)
 
 
 def table_header(out: Layout, line: Line) -> list[str]:

@@ -36,7 +36,7 @@ from studybot.bank.importer.markers import (
 from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import callout_asks, without_pointer
 from studybot.bank.importer.state import ReaderState, Trail
-from studybot.bank.importer.subitems import asking, sub_items, under_label
+from studybot.bank.importer.subitems import asking, more_questions, sub_items, under_label
 
 
 class ListReading(ReaderState):
@@ -186,7 +186,7 @@ class ListReading(ReaderState):
             if about is not None:  # "- Type: Multiple Choice", "- Choices: a; b": no answer
                 draft.tags.extend(about[0])
                 draft.hint = draft.hint or (about[1] and f"Choices: {about[1]}")
-            elif child.is_list and any(asks_inside([c]) for c in items(child)):
+            elif child.is_list and more_questions(child, bool(owner.blocks)):
                 last = self._mixed(child, draft, path)
             elif found is not None:  # "a) Where would you put it, and why?" under the item
                 last = owner = self._draft(child.start, None, clean(found[1]), path)

@@ -87,7 +87,7 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.notebook import notebook_lines
 from studybot.bank.importer.prose import ParagraphReading, introduces
-from studybot.bank.importer.quiz import lettered, shown
+from studybot.bank.importer.quiz import lettered, shared, shown
 from studybot.bank.importer.resources import (
     about_itself,
     faq,
@@ -140,12 +140,12 @@ class _Reader(ParagraphReading, ListReading):
             self._linked()
         if self.out.title is None:
             self.out.title = self.front_title
-        depth = chapter_depth(self.out.drafts)
+        depth, alike = chapter_depth(self.out.drafts), shared(self.lines, self.out.drafts)
         for draft in self.out.drafts:
             if len(draft.path) > depth:
                 line, draft.chapter = draft.path[depth]
                 draft.section = line + 1
-            self._finish(draft)
+            self._finish(draft, alike)
         if one is None:  # a one-question file's sections are its answer, no level to try
             tables.suggest_level(self.out, self.blocks, self.level)
         return self.out
@@ -349,7 +349,7 @@ class _Reader(ParagraphReading, ListReading):
             if asks(text) and len(text) > 3:
                 self._skip(line, text, "in a section that holds no questions", counts=False)
 
-    def _finish(self, draft: Draft) -> None:
+    def _finish(self, draft: Draft, alike: set[str]) -> None:
         """Hint, options, key points and the reference answer from the blocks below a question."""
         blocks = [b for b in draft.blocks if not html_comment(self.lines, b) and not navigation(b)]
         blocks = unwrapped(self.lines, blocks) or blocks  # "<details><summary>Answer</summary>"
@@ -363,7 +363,7 @@ class _Reader(ParagraphReading, ListReading):
         if hint and first is not None and "\n" not in first.raw and draft.hint is None:
             draft.hint = hint["text"].strip()
             blocks.pop(0)
-        draft.question, blocks = shown(self.lines, draft.question, blocks)  # code, options
+        draft.question, blocks = shown(self.lines, draft.question, blocks, alike)  # code, options
         listed = blocks and blocks[0].is_list and not lettered(blocks[0])  # options, no points
         points = key_points_of(blocks[0]) if listed else None
         if points and not any(map(source_line, points)):  # "- Source: …" is no key point

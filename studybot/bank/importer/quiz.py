@@ -4,19 +4,32 @@
 asks about that code: the code is part of the question (a hundred items may
 share the heading's words, never the code), and so are the options: a learner
 needs them to answer. Options are lettered (``A: …``, ``B. …`` in turn) or
-follow a question that says so (``以下哪个…``, ``which of…``); code counts
-only when options follow it, so a question's worked example stays in its
-answer. Lettered options are never key points.
+follow a question that says so (``以下哪个…``, ``which of…``). Code right
+under a question counts when options follow it, when the question points
+at it (``What is the output of below code``) or when the question's words
+are those of other questions in the file, each over code of its own
+(``求最终 left、right 的宽度`` twice, over different CSS): only the code tells
+them apart, so each is kept, never "asked again". (``求下面函数的返回值`` over
+code is left as it was: such files answer with the code as often as they
+ask with it.) Otherwise a question's
+worked example stays in its answer. Lettered options are never key points.
 """
 
 from __future__ import annotations
 
 import re
+from itertools import takewhile
 
+from studybot.bank.format import normalise
 from studybot.bank.importer.blocks import Block, source
+from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.markers import OPTIONS, items, joined
 
 _FENCE_INFO = re.compile(r"^(`{3,}|~{3,})[^\n`]*$", re.MULTILINE)  # "```javascript" shown as "```"
+# the question points at the code under it: "output of below code", "the following snippet"
+_POINTS_AT = re.compile(
+    r"\b(?:below|following)\b|\b(?:code|snippet|program)\s+(?:below|above)\b", re.IGNORECASE
+)
 _LETTERED = re.compile(r"([A-Ha-h])\s*[:：.、)）]\s*\S")
 
 
@@ -29,15 +42,40 @@ def lettered(block: Block) -> bool:
     )
 
 
-def shown(lines: list[str], question: str, blocks: list[Block]) -> tuple[str, list[Block]]:
-    """``question`` with the code and options under it, and the blocks left for its answer."""
+def shared(lines: list[str], drafts: list[Draft]) -> set[str]:
+    """The questions (``normalise``d) that other questions of the file share word for word,
+    each over code of its own: the code right under each tells them apart (code that differs
+    only in its spacing is the same question copied)."""
+    codes: dict[str, list[str]] = {}
+    for draft in drafts:
+        fences = list(takewhile(lambda b: b.kind == "fence", draft.blocks))
+        codes.setdefault(normalise(draft.question), []).append(normalise(source(lines, fences)))
+    return {
+        key
+        for key, code in codes.items()
+        if key and len(code) > 1 and all(code) and len(set(code)) == len(code)
+    }
+
+
+def shown(
+    lines: list[str],
+    question: str,
+    blocks: list[Block],
+    alike: frozenset[str] | set[str] = frozenset(),
+) -> tuple[str, list[Block]]:
+    """``question`` with the code and options under it, and the blocks left for its answer;
+    ``alike``: the questions that share their words (``shared``)."""
     code = 0
     while code < len(blocks) and blocks[code].kind == "fence":
         code += 1
     listed = blocks[code] if code < len(blocks) else None
-    if listed is None or not (lettered(listed) or (not code and OPTIONS.search(question))):
+    own = code > 0 and bool(_POINTS_AT.search(question) or normalise(question) in alike)
+    offered = listed is not None and (lettered(listed) or (not code and OPTIONS.search(question)))
+    if not (offered or own):
         return question, blocks
     if code:
         question += "\n\n" + _FENCE_INFO.sub(r"\1", source(lines, blocks[:code]))
+    if listed is None or not offered:
+        return question, blocks[code:]
     options = [joined(p.raw) for i in items(listed) if (p := i.first_paragraph())]
     return question + "".join(f"\n- {option}" for option in options), blocks[code + 1 :]

@@ -19,7 +19,8 @@ it names and nothing else:
 The answer is what follows a question up to the next one (or a heading of
 its level or above; a table row's answer is the rest of its row); with
 ``--answers none`` questions have none. Headings that are not questions
-are chapters. Lines that ask and are not taken are listed with their line.
+are chapters, except those inside a ``<details>`` answer box: they are
+lines of that answer and end none. Lines that ask and are not taken are listed with their line.
 """
 
 from __future__ import annotations
@@ -150,8 +151,8 @@ def take(out: Layout, chosen: Selector, with_answers: bool = True) -> Parsed:
     """Questions from a file's layout: the lines ``chosen`` names, answers up to the next."""
     picked = [(line, question) for line in out.found if (question := _question(out, line, chosen))]
     parsed = Parsed(title=out.title)
-    headings = [line for line in out.found if line.kind == "heading"]
-    taken = {line.index for line, _ in picked}
+    taken = {line.index for line, _ in picked}  # a heading inside an answer box: its text
+    headings = [h for h in out.found if out.section_heading(h)]
     sections = [h for h in headings if h.index not in taken]
     if chosen.what == "headings":
         sections = [h for h in sections if h.level < (chosen.number or 7)]

@@ -51,7 +51,7 @@ class ReaderState:
         self.lines = source_lines(text)
         self.front_title = front_matter(self.lines)  # blanks the front matter's lines
         blocks = lifted(self.lines, parse("\n".join(self.lines)))  # "    GAN的原理" asks
-        self.blocks = heading_items(demoted(self.lines, blocks))  # "1. ### What is …"
+        self.blocks = demoted(self.lines, heading_items(blocks))  # "1. ### What is …"
         self.where = where
         self.options = options
         self.out = Parsed()

@@ -10,6 +10,11 @@ clearly more asking lines, or leaves out non-asking ones, than the
 reading previewed (at least ``_MARGIN`` lines, or 3% of its questions;
 ``_better`` says exactly when); ``lines`` only when nothing was taken.
 
+A sentence or sub-heading inside an answer that was taken and only reads
+like a question ("When we declare …") is no line "not taken": it was
+imported, as a line of that answer; a list item that does not end as a
+sentence, or a line that ends in a question mark, is listed even there.
+
 A file whose questions are headings that do not ask (``## Problem 3: 推理优化``
 with its answer below) gains nothing by that measure; ``_sections`` names
 ``headings:N`` for it when the reading previewed takes headings nested in one
@@ -35,7 +40,7 @@ from studybot.bank.importer.layout import (
     row_cells,
     table_header,
 )
-from studybot.bank.importer.markers import reads_as_question
+from studybot.bank.importer.markers import asks, reads_as_question
 from studybot.bank.importer.metadata import without_source
 
 _MARGIN = 3  # asking lines (or non-asking questions) a suggestion must gain at least
@@ -96,10 +101,11 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         for chosen, got in _tried(path, text, kind, out)
     )
     taken = {where for draft in parsed.drafts for where in (draft.where, *draft.also)}
+    held = _held(parsed.drafts)
     missed = tuple(
         (out.where(line.index), line.text)
         for line in out.found
-        if line.asks and out.where(line.index) not in taken
+        if line.asks and out.where(line.index) not in taken and not _answered(line, held)
     )
     return Steer(
         found_in=_found_in(parsed.drafts, by_where),
@@ -107,21 +113,58 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         missed=missed,
         current=current,
         others=others,
-        better=_better(current, [r for r in others if r.option != option])
-        or _sections(out, parsed.drafts, others),
+        better=_harmless(
+            current,
+            _better(current, [r for r in others if r.option != option])
+            or _sections(out, parsed.drafts, others),
+        ),
     )
+
+
+def _folded(text: str) -> str:
+    """A line as compared with the answers' lines: no marker, number, markup or spacing."""
+    return _NOT_WORD.sub("", plain(text.lstrip(" \t>-*+#0123456789.)"))).casefold()
+
+
+def _answered(line: Line, held: set[str]) -> bool:
+    """A sentence or sub-heading of an answer taken that only reads like a question ("When
+    we declare …", "How closures work:", an item that ends as a sentence does); another list
+    item, or a line that asks with a question mark, is listed even there: a follow-up the
+    user may want."""
+    said = line.kind in ("paragraph", "heading") or line.text.endswith((".", "。", "!", "！"))
+    return said and not asks(line.text) and _folded(line.text) in held
+
+
+def _held(drafts: list[Draft]) -> set[str]:
+    """The lines of the answers taken, folded: an asking line among them ("When we declare
+    a variable …" inside a taken answer) is imported, as a line of that answer."""
+    held: set[str] = set()
+    for draft in drafts:
+        for line in "\n".join([draft.reference or "", *draft.key_points]).splitlines():
+            folded = _folded(line)
+            if folded:
+                held.add(folded)
+    return held
+
+
+_NOT_WORD = re.compile(r"\W+")
 
 
 def _measure(option: str, parsed: Parsed, asking: set[str]) -> Reading:
     drafts = parsed.drafts
     taken = {where for draft in drafts for where in (draft.where, *draft.also)}
-    asks = [reads_as_question(draft.question) for draft in drafts]
+    asks = [reads_as_question(_asked(draft.question)) for draft in drafts]
     answered = sum(1 for draft, a in zip(drafts, asks, strict=True) if a and _answer(draft))
     lost = sum(1 for s in parsed.skipped if s.counts)
     refused = lost > max(2, len(drafts) // 10)  # as outcome.Import.refused
     return Reading(
         option, len(drafts), len(taken & asking), asks.count(False), "", answered, refused
     )
+
+
+def _asked(question: str) -> str:
+    """A question's own words: the code and options a quiz item shows below them aside."""
+    return question.split("\n\n", 1)[0]
 
 
 _NUMBER_FIELD = re.compile(r"^\s*(?:[^:：\n]{0,24}[:：])?\s*[#\d.\-\s]*$")
@@ -151,7 +194,7 @@ def _candidates(out: Layout) -> list[selectors.Selector]:
     """The selectors that have something to take in this file."""
     Selector = selectors.Selector
     found = out.found
-    levels = sorted({line.level for line in found if line.kind == "heading"})
+    levels = sorted({h.level for h in found if out.section_heading(h)})
     tried = [Selector("headings", level) for level in levels]
     depths = sorted({line.level for line in found if line.kind == "item"})
     if depths:
@@ -219,6 +262,14 @@ def _better(current: Reading, others: list[Reading]) -> Reading | None:
     return best
 
 
+def _harmless(current: Reading, r: Reading | None) -> Reading | None:
+    """``r`` unless it harms: it takes more questions that do not ask than the reading
+    previewed (section headings over list questions, an answer's sub-headings)."""
+    if r is None or not current.questions:
+        return r
+    return None if r.non_asking > current.non_asking else r
+
+
 def _gives(r: Reading, current: Reading, margin: int) -> bool:
     """Whether ``r`` gives the user clearly more asking questions with a real answer, less the
     questions that do not ask, by taking more asking lines or fewer that do not ask (answers
@@ -241,7 +292,7 @@ def _sections(out: Layout, drafts: list[Draft], others: tuple[Reading, ...]) -> 
     points of a ``## Problem 1`` taken, the problem left as a chapter), while level N (at least ``_MARGIN`` headings, none of them taken; the
     shallowest such level) has an answer under nine in ten of its headings and holds four
     fifths of the text."""
-    headings = [line for line in out.found if line.kind == "heading"]
+    headings = [h for h in out.found if out.section_heading(h)]
     taken = {draft.where for draft in drafts}
     text = [line.index for line in out.found if line.kind != "heading"]
     took = [h for h in headings if out.where(h.index) in taken]

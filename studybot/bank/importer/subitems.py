@@ -7,6 +7,11 @@ numbered on from an earlier list, as more lines of the stem's paragraph.
 Lines indented past the item's own marker that open with a number are such
 sub-items: each is a question when it asks, or when most of them ask (a
 numbered list of questions); the stem is one only when it asks itself.
+
+Once a question's answer has begun (its steps listed), a sub-list further
+down holds more questions only when one of its items asks with a question
+mark or a marker (``- 追问：为什么…？``); ``- 是否存活：`` over a command and
+``- **健康检查：…是否正常运行**`` go on with the answer (``more_questions``).
 """
 
 from __future__ import annotations
@@ -14,7 +19,15 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.blocks import Block, plain
-from studybot.bank.importer.markers import clean, join, reads_as_question
+from studybot.bank.importer.markers import (
+    asks,
+    asks_inside,
+    clean,
+    items,
+    join,
+    marker,
+    reads_as_question,
+)
 
 _SUB_ITEM = re.compile(r"(?P<number>\d{1,4})[.)]\s+(?P<text>\S.*)")
 
@@ -70,3 +83,14 @@ def under_label(texts: list[str]) -> tuple[str, str | None] | None:
         return (first["text"] if first else texts[0]).strip(), None
     others = [t for t in texts[1:] if _LANGUAGE.fullmatch(t)]
     return first["text"].strip(), "\n".join(others) or None
+
+
+def more_questions(sub: Block, answered: bool) -> bool:
+    """Whether the sub-list ``sub`` under a question holds questions of its own: an item that
+    reads as one, and, once the question's answer has begun (``answered``), one that asks
+    with a question mark or a marker, not a step that merely reads like one."""
+    asking = [i for i in items(sub) if asks_inside([i])]
+    if not answered:
+        return bool(asking)
+    firsts = [p.raw.split("\n")[0] for i in asking if (p := i.first_paragraph()) is not None]
+    return any(asks(clean(plain(first))) or marker(first) for first in firsts)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from studybot.bank.importer import keys
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.draft import Parsed
-from studybot.bank.importer.markers import asks, clean
+from studybot.bank.importer.markers import asks, clean, reads_as_question
 from studybot.bank.importer.resources import placeholder
 
 if TYPE_CHECKING:  # the reader hands itself in; no import cycle at run time
@@ -91,7 +91,9 @@ def _report(reader: ReaderState, block: Block, header: list[str], lines: list[st
 
 
 def suggest_level(out: Parsed, blocks: list[Block], level: int | None) -> None:
-    """Suggest ``--level N`` when many headings with text under them were not questions."""
+    """Suggest ``--level N`` when many headings with text under them were not questions,
+    never when those headings are sections over lists of questions (``## 模块`` over
+    ``**常见问题**`` and ``* 如何…？`` items): each would take a section as one question."""
     with_body: dict[int, int] = {}
     for index, block in enumerate(blocks):
         after = blocks[index + 1] if index + 1 < len(blocks) else None
@@ -102,7 +104,28 @@ def suggest_level(out: Parsed, blocks: list[Block], level: int | None) -> None:
     best = max(with_body, key=lambda n: (with_body[n], n))
     deeper = level is not None and best > level  # sections of the answers ("### Answer")
     if best != level and not deeper and with_body[best] > max(2, len(out.drafts)):
+        if _over_lists(blocks, best):  # the questions are the list items under them
+            return
         out.suggestions.append(
             f"--level {best} reads each of the {with_body[best]} level-{best} headings "
             "as a question, with the text under it as its answer"
         )
+
+
+def _over_lists(blocks: list[Block], level: int) -> bool:
+    """Whether most level-``level`` headings are over a list whose items mostly ask."""
+    over = total = 0
+    for index, block in enumerate(blocks):
+        if block.kind != "heading" or block.level != level:
+            continue
+        total += 1
+        end = next(
+            (j for j in range(index + 1, len(blocks)) if blocks[j].kind == "heading"), len(blocks)
+        )
+        for inner in blocks[index + 1 : end]:
+            firsts = [p.raw.split("\n")[0] for i in inner.children if (p := i.first_paragraph())]
+            asking = sum(1 for first in firsts if reads_as_question(clean(plain(first))))
+            if inner.is_list and asking >= 2 and 2 * asking > len(firsts):
+                over += 1
+                break
+    return 2 * over > total

@@ -190,7 +190,10 @@ def test_section_headings_over_lists_of_questions_are_not_suggested_as_questions
     assert preview.exit_code == 0, preview.stderr
     assert "--level" not in preview.stdout  # six sections, each taken as one question
     assert "--questions headings:2" not in preview.stdout
-    assert "Asking lines not taken (15):" in preview.stdout  # the bullets, with their lines
+    # The bullets under each bold label are the questions by default now.
+    report = importer.inspect(path)
+    assert len(report.bank.questions) == 15, [q.question for q in report.bank.questions]
+    assert all("[[more]]" not in q.question for q in report.bank.questions)
     assert _run_line(preview.stdout)[:3] == ["bank", "import", str(path)]
 
 

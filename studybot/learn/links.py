@@ -186,3 +186,19 @@ def aside(clause, phrase: Phrase, parts: Sequence[Phrase]) -> bool:
     """Whether ``phrase`` sits in brackets or quotes that hold none of ``parts``."""
     group = clause.group(phrase.first)
     return group >= 0 and not any(clause.group(p.first) == group for p in parts)
+
+
+def named_last(attempt, n: int, others, own) -> bool:
+    """Whether what a pronoun in clause ``n`` points at is one of ``others``, not ``own``: the
+    first name of its sentence, or of the sentence before when the pronoun opens its own
+    ("RoPE 则不同。它直接外推并不好" is about RoPE)."""
+    sentence = attempt.sentence[n]
+    before = [m for m in range(n) if attempt.sentence[m] == sentence]
+    if not before:
+        before = [m for m in range(n) if attempt.sentence[m] == sentence - 1]
+    for m in before:
+        if next(attempt.words_of(m, own), None) is not None:
+            return False
+        if any(next(attempt.words_of(m, other), None) is not None for other in others):
+            return True
+    return False

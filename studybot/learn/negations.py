@@ -61,8 +61,9 @@ def _negated(where: Clause, found: list[tuple[int, int]], ignore=(), through=())
 
 # "Not only": a negation before one of these denies the limit, not what follows it.
 _LIMITER = re.compile(
-    r"(?:是)?(?:的)?(?P<limit>仅仅|单单|单纯|简单地|简单|只|仅|光|止|单|无限|一味|盲目|无休止)"
-)  # "不是无限重试" denies the endlessness, not the retry
+    r"(?:是)?(?:的)?(?P<limit>仅仅|单单|单纯|简单地|简单|只|仅|光|止|单|无限|一味|盲目|无休止"
+    r"|所有|全部|每个|每一个)"
+)  # "不是无限重试" denies the endlessness, not the retry; "并非所有问题都能拆" the "all"
 
 
 NOT_ONLY_REACH = 4  # characters between "不只" and the words it is about ("不只在输入层")
@@ -101,6 +102,17 @@ def _limits_elsewhere(where: Clause, end: int, found) -> bool:
 # "不重新校准就不能当概率用": without it, not the rest, so it is needed.
 _THEN_NOT = re.compile(r"[^,:;就]{0,12}就(?:不|没|无法|难以|会出错|会出问题|失效)")
 
+_THEN = frozenset({"就", "时", "时候", "的话", "then"})  # words of their own: not 时 in 同时
+
+
+def _whether(joined: str, start: int) -> bool:
+    """Whether the negation at ``start`` is part of "whether": 是否不…, 有没有 (没 after 有)."""
+    before = joined[:start]
+    return before.endswith(("是否", "是不是", "whether")) or (
+        before.endswith("有") and joined.startswith("没有", start)
+    )
+
+
 # "Not necessarily": it leaves the claim open, so it denies no claim of what can be.
 _HEDGES = {"不一定", "未必", "不见得", "不必然"}
 HEDGE_REACH = 2  # characters between a hedge and the words it is about ("不一定是固定的")
@@ -138,6 +150,12 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
     for start, end in where.negations:
         if _limits_elsewhere(where, end, found):
             continue  # "不只在输入层", "不是单纯的权重文件": not only, so the rest is said
+        if _whether(where.joined, start):
+            continue  # "看指令是否不够多样", "有没有遗漏": whether, asked, not said
+        if end <= first and any(
+            end <= s and e <= first and where.joined[s:e] in _THEN for s, e in where.tokens
+        ):
+            continue  # "被判为不可能就剪枝": the negation is the condition's, not the verb's
         if any(start < e and end > s for s, e in found):
             continue  # the alternative's own word
         if any(start < e and end > s for s, e in ignore):

@@ -246,7 +246,7 @@ def _wrong(alias: Alias, point: Point, attempt: Attempt, right, statements):
             if _REJECTED.match(attempt.clauses[n].joined, after):
                 continue  # "直接在像素上扩散太贵": said to be turned down, not done
             if _SUPPOSED.match(attempt.clauses[n].joined, after):
-                continue  # "EOS 不参与 loss 的话模型学不会停": the if-part of a conditional
+                continue  # "EOS 不参与 loss 的话…" supposed; "把 softmax 换成 sigmoid" swapped out
             if any(s.clause == n and overlap_spans(phrase.spans, s.spans) for s in statements):
                 continue
             if not one_item(attempt.clauses[n], phrase.spans):
@@ -268,7 +268,9 @@ _REJECTED = re.compile(
 )
 
 
-_SUPPOSED = re.compile(r".{0,3}?的话")
+_SUPPOSED = re.compile(
+    r".{0,3}?的话|.{0,2}?(?:换成|替换成|替换为|改成|改为|换为|换掉|replacedwith|replacedby)"
+)
 
 
 def _swaps(found: Verdict, point: Point, attempt: Attempt) -> Verdict:

@@ -115,6 +115,8 @@ def _negated(claim: Claim, compiled: Rubric) -> str | None:
     found = _relation_span(claim, compiled, claim.relation)
     if found is not None:
         text, start, _ = found
+        if text[:start].rstrip().endswith(("是否", "是不是")):
+            return None  # "检查字段是否齐全": a negation after 是否 still asks whether
         return text[:start] + NEGATION + text[start:]
     if claim.value is not None:
         known = next((p.known for p in compiled.points if claim in p.claims), ((), ()))

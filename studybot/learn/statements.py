@@ -133,8 +133,13 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
             continue  # "KV 缓存、线性增长": listed, not linked
         if polarity < 0 and subject is not None and links.across(clause, subject, link):
             continue  # "并不需要把激活都存着——普通训练全存": the denial is not about 普通训练
-        if polarity < 0 and link.spans in cores and subject and links.pronoun(clause, subject):
-            continue  # "它本质就是带批内负样本的 InfoNCE": "it" may be another loss
+        if (
+            polarity < 0
+            and subject
+            and links.pronoun(clause, subject)
+            and (link.spans in cores or links.named_last(attempt, n, claim.rivals, claim.subject))
+        ):
+            continue  # "它本质就是…InfoNCE" may be another loss; "RoPE 则不同。它…" is RoPE
         if (
             polarity < 0
             and subject is None

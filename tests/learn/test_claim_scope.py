@@ -195,6 +195,29 @@ def test_what_is_replaced_or_only_supposed_is_not_denied(grader, shipped, questi
     assert state(grader, shipped, question, point, text) != CONTRADICTED
 
 
+@pytest.mark.parametrize(
+    "question, point, text",
+    [
+        (169, 5, "验证器不可靠时，与其一味加大 N，不如用加权投票"),  # the way turned down
+        (65, 6, "而且并非所有问题都能拆成可评估的中间状态"),  # not all: the "all" is denied
+        (156, 2, "要看指令在任务类型、领域、难度、长度上是否不够多样"),  # whether, asked
+        (65, 3, "DFS 沿最有希望的分支往下走，被判为不可能就剪枝回溯"),  # the condition's negation
+        (47, 1, "多标签把 softmax 换成每个标签独立的 sigmoid"),  # what is swapped out
+        (31, 3, "RoPE 则不强加这种惩罚。它直接外推并不好，但配合插值就能用满长上下文"),  # it = RoPE
+    ],
+)
+def test_a_sentence_that_only_looks_like_a_denial_of_the_point(
+    grader, shipped, question, point, text
+):
+    assert state(grader, shipped, question, point, text) != CONTRADICTED
+
+
+def test_it_said_of_the_points_own_subject_still_denies(grader, shipped):
+    # Q31 point 3: ALiBi extrapolates; "it" here is ALiBi, the sentence's topic.
+    text = "ALiBi 的惩罚只取决于相对距离。它直接外推并不好"
+    assert state(grader, shipped, 31, 3, text) == CONTRADICTED
+
+
 def test_lowered_said_as_brought_down_is_the_opposite_of_raised(grader, shipped):
     # Q111 point 6: a segment that fails the thresholds is decoded again at a higher temperature.
     text = "看压缩比和平均 log 概率，不达标的片段就把温度降下来重新解码"

@@ -1,0 +1,38 @@
+"""Near misses of the real public files (issue 34): one or two questions off in each.
+
+Each file here is written for the test, in the shape the real file had.
+"""
+
+from __future__ import annotations
+
+from imported import questions, read
+
+# bold numbered questions, each followed by where its author copied it from: one path, one
+# address, or several of them in the same parentheses
+_SOURCED = r"""### Cache questions
+
+**1、Explain the cache layer。**（D:\Work\notes\cache-all.md）
+
+**2、Why is the cache fast？**（https://example.com/a/1）
+
+**3、What does a write-through cache do？Why is it slower？**（D:\Work\notes\cache-all.md、https://example.com/b/2）
+
+**4、Name the eviction policies。**（D:\Work\notes\cache-all.md、https://example.com/b/2）
+
+**5、Explain persistence to disk。**（D:\Work\notes\cache-all.md、https://example.com/s/Ab_Cd-Ef_Gh）
+
+**6、Explain the read strategies。**（D:\Work\notes\cache-all.md）
+"""
+
+
+def test_a_source_tail_of_several_places_is_dropped_and_ends_no_question(tmp_path):
+    report = read(tmp_path, _SOURCED)
+    assert questions(report) == [
+        "Explain the cache layer。",
+        "Why is the cache fast？",
+        "What does a write-through cache do？Why is it slower？",
+        "Name the eviction policies。",  # not the answer of the question above it
+        "Explain persistence to disk。",  # "、https://…" with underscores: dropped too
+        "Explain the read strategies。",
+    ]
+    assert not any(q.reference for q in report.bank.questions)

@@ -36,3 +36,46 @@ def test_a_source_tail_of_several_places_is_dropped_and_ends_no_question(tmp_pat
         "Explain the read strategies。",
     ]
     assert not any(q.reference for q in report.bank.questions)
+
+
+_Q_HEADINGS = """# Transformer basics
+
+## Q1. What does a tokenizer do?
+
+It cuts text into the pieces the model has ids for.
+
+## Q2. Why is the vocabulary not unlimited?
+
+The embedding table and the output layer grow with it.
+
+## Q3. What is attention?
+
+A weighted mix of the values, weighted by how well each key fits the query.
+
+# Follow-up chains
+
+## Chain 1: Attention
+
+```text
+what is attention?
+-> shapes of Q, K, V
+```
+
+## Chain 2: Training
+
+```text
+what is the loss?
+-> why shift the labels
+```
+"""
+
+
+def test_sections_after_q_numbered_headings_that_neither_ask_nor_number_are_no_questions(
+    tmp_path,
+):
+    report = read(tmp_path, _Q_HEADINGS)
+    assert questions(report) == [
+        "What does a tokenizer do?",
+        "Why is the vocabulary not unlimited?",
+        "What is attention?",
+    ]

@@ -79,3 +79,41 @@ def test_sections_after_q_numbered_headings_that_neither_ask_nor_number_are_no_q
         "Why is the vocabulary not unlimited?",
         "What is attention?",
     ]
+
+
+# marked questions with answers, then a chapter that only lists questions (answers elsewhere):
+# its items that do not ask are questions too, but not "..."
+_MARKED_THEN_LISTED = """# Model interview notes
+
+## Basics
+
+### Q1: What is a decoder-only model？
+A model that predicts the next token from the ones before it.
+
+### Q2: Why are most large models decoder-only？
+Training is simpler and zero-shot results are better.
+
+## Fine-tuning questions
+
+1. How much memory does full fine-tuning need？
+2. Why does a model forget after fine-tuning？
+3. Out-of-memory errors as the sample count grows
+4. What does instruction tuning add？
+5. Advice for fine-tuning large models
+6. ...
+
+- [Answers on the paid page](https://example.com/answers)
+"""
+
+
+def test_a_list_of_questions_outside_any_answer_takes_its_items_that_do_not_ask(tmp_path):
+    report = read(tmp_path, _MARKED_THEN_LISTED)
+    assert questions(report) == [
+        "What is a decoder-only model？",
+        "Why are most large models decoder-only？",
+        "How much memory does full fine-tuning need？",
+        "Why does a model forget after fine-tuning？",
+        "Out-of-memory errors as the sample count grows",
+        "What does instruction tuning add？",
+        "Advice for fine-tuning large models",
+    ]

@@ -117,3 +117,28 @@ def test_a_list_of_questions_outside_any_answer_takes_its_items_that_do_not_ask(
         "What does instruction tuning add？",
         "Advice for fine-tuning large models",
     ]
+
+
+_DATED = """# Mini-program interview
+
+### 1、How is a user's avatar read？（2025年最新）
+
+Through the avatar button; the old profile call is gone.
+
+### 2、How is a large screen scaled？(updated 2024)
+
+With a scale transform on a fixed design size.
+
+### 3、What does the RLHF stage add？（基于人类反馈的强化学习）
+
+A reward model's preferences.
+"""
+
+
+def test_a_dated_note_after_a_question_leaves_it_and_another_parenthesis_stays(tmp_path):
+    report = read(tmp_path, _DATED)
+    assert questions(report) == [
+        "How is a user's avatar read？",
+        "How is a large screen scaled？",
+        "What does the RLHF stage add？（基于人类反馈的强化学习）",
+    ]

@@ -142,3 +142,49 @@ def test_a_dated_note_after_a_question_leaves_it_and_another_parenthesis_stays(t
         "How is a large screen scaled？",
         "What does the RLHF stage add？（基于人类反馈的强化学习）",
     ]
+
+
+# "问题：" also says "the problem is": under a question heading, a statement after it answers
+_PROBLEMS = """# LangChain 面试
+
+### 9、LangChain 文档不足的问题
+问题：文档是框架可用性的基础，而它的文档常常不准确。
+eg: 示例代码与当前版本不符。
+
+### 10、LangChain 行为不一致并且隐藏细节问题
+问题：它隐藏了重要细节，可能导致生产系统出现意外问题。
+
+### 11、LangChain 有哪些替代方案？
+LlamaIndex、Haystack 等。
+"""
+
+
+def test_a_problem_label_under_a_question_heading_is_its_answer(tmp_path):
+    report = read(tmp_path, _PROBLEMS)
+    assert questions(report) == [
+        "LangChain 文档不足的问题",
+        "LangChain 行为不一致并且隐藏细节问题",
+        "LangChain 有哪些替代方案？",
+    ]
+    assert report.bank.questions[1].reference.startswith("问题：它隐藏了重要细节")
+
+
+_TOPIC_STEMS = """# Advanced questions
+
+1. Repetition in generated text
+   1. What causes repetition?
+   2. How is repetition reduced?
+2. Can the input of a model be unlimited in length?
+3. When is a small encoder the better choice?
+4. ...
+"""
+
+
+def test_a_numbered_topic_over_asking_sub_items_and_an_ellipsis_are_no_questions(tmp_path):
+    report = read(tmp_path, _TOPIC_STEMS)
+    assert questions(report) == [
+        "What causes repetition?",
+        "How is repetition reduced?",
+        "Can the input of a model be unlimited in length?",
+        "When is a small encoder the better choice?",
+    ]

@@ -121,10 +121,10 @@ class ListReading(ReaderState):
                 continue
             listed = label is not None and block.kind == "ordered_list"
             listed = listed and (mostly or self._next_number(label))
-            # in a file whose questions are marked, a free list's item that names a topic over
-            # asking sub-items or holds no word ("6. ...") is none
-            named = free and mostly and not below and re.search(r"\w", text) is not None
-            open_list = listed and (not self.strong or named)
+            # a numbered item that does not ask: a question in a list of them (in a file whose
+            # questions are marked, only outside any answer), not over asking sub-items, not "..."
+            named = not below and re.search(r"\w", text) is not None
+            open_list = listed and named and (not self.strong or (free and mostly))
             if (asking or open_list) and not (below and topic_title(text)):
                 last = self._item_question(paragraph, raw_lines, label, text, rest, path)
                 continue

@@ -145,28 +145,28 @@ def test_a_dated_note_after_a_question_leaves_it_and_another_parenthesis_stays(t
 
 
 # "问题：" also says "the problem is": under a question heading, a statement after it answers
-_PROBLEMS = """# LangChain 面试
+_PROBLEMS = """# ORM 面试
 
-### 9、LangChain 文档不足的问题
-问题：文档是框架可用性的基础，而它的文档常常不准确。
-eg: 示例代码与当前版本不符。
+### 9、ORM 的迁移脚本难以审查
+问题：自动生成的迁移常把改名写成删表再建表。
+eg: 字段改名后数据丢失。
 
-### 10、LangChain 行为不一致并且隐藏细节问题
-问题：它隐藏了重要细节，可能导致生产系统出现意外问题。
+### 10、ORM 的懒加载带来 N+1 查询
+问题：循环里访问关联对象时，每次都发出一条新的查询。
 
-### 11、LangChain 有哪些替代方案？
-LlamaIndex、Haystack 等。
+### 11、怎样避免 N+1 查询？
+预先加载关联对象，或者改写成一次连接查询。
 """
 
 
 def test_a_problem_label_under_a_question_heading_is_its_answer(tmp_path):
     report = read(tmp_path, _PROBLEMS)
     assert questions(report) == [
-        "LangChain 文档不足的问题",
-        "LangChain 行为不一致并且隐藏细节问题",
-        "LangChain 有哪些替代方案？",
+        "ORM 的迁移脚本难以审查",
+        "ORM 的懒加载带来 N+1 查询",
+        "怎样避免 N+1 查询？",
     ]
-    assert report.bank.questions[1].reference.startswith("问题：它隐藏了重要细节")
+    assert report.bank.questions[1].reference.startswith("问题：循环里访问关联对象时")
 
 
 _TOPIC_STEMS = """# Advanced questions

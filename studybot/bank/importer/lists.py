@@ -57,7 +57,7 @@ class ListReading(ReaderState):
             current.blocks.append(block)  # a marked question's answer, numbered or not
             return current
         before = len(self.out.drafts)
-        taken = self._items(block, path)
+        taken = self._items(block, path, free=current is None)
         # a list item's answer is inside the item: a list after it is not that answer, unless
         # it follows with no blank line ("67. **Q？**" then "- **Data**: …" on the next line)
         tight = block.start > 0 and bool(self.lines[block.start - 1].strip())
@@ -79,8 +79,9 @@ class ListReading(ReaderState):
             return None  # the prose after a list of questions answers none of them
         return taken
 
-    def _items(self, block: Block, path: Trail) -> Draft | None:
-        """Questions among the items of a list (and their sub-lists); the last one taken."""
+    def _items(self, block: Block, path: Trail, free: bool = False) -> Draft | None:
+        """Questions among the items of a list (and their sub-lists); the last one taken. A list
+        that is ``free`` (no answer's part) and mostly asks is questions, numbered item each."""
         last: Draft | None = None
         mostly = block.taken or _mostly_asking(block)
         for item in items(block):
@@ -120,7 +121,11 @@ class ListReading(ReaderState):
                 continue
             listed = label is not None and block.kind == "ordered_list"
             listed = listed and (mostly or self._next_number(label))
-            if (asking or (listed and not self.strong)) and not (below and topic_title(text)):
+            # a numbered item that does not ask: a question in a list of them (in a file whose
+            # questions are marked, only outside any answer), not over asking sub-items, not "..."
+            named = not below and re.search(r"\w", text) is not None
+            open_list = listed and named and (not self.strong or (free and mostly))
+            if (asking or open_list) and not (below and topic_title(text)):
                 last = self._item_question(paragraph, raw_lines, label, text, rest, path)
                 continue
             if label is not None and not below and self.strong:

@@ -241,8 +241,8 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
     if match and (heading or bold or match["sep"] or match["n2"] or asking):
         return match["n"] or match["n2"], match["text"].strip()
     bare = BARE_MARKER.match(text)
-    if bare and not heading and not placeholder(bare["text"]):  # "Question: ..." shows
-        return None, bare["text"].strip()  # a format, not a question
+    if bare and not heading and not placeholder(bare["text"]) and not _problem(text):
+        return None, bare["text"].strip()  # "Question: ..." shows a format, not a question
     lead = BOLD_LEAD.match(raw_line) if bold else None
     if lead and lead["rest"] and asks(plain(lead["q"])):  # "**1. Q？** its answer"
         found = NUMBER.match(plain(lead["q"]))
@@ -252,6 +252,12 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
         if found:
             return number_of(found), found["text"].strip()
     return None
+
+
+def _problem(text: str) -> bool:
+    """``问题：…不一致。`` (a problem, not a question) under a question: a statement after it."""
+    rest = text[2:].lstrip(":： ") if text.startswith("问题") else ""
+    return rest.rstrip().endswith("。") and not reads_as_question(rest)
 
 
 def numbered(text: str) -> tuple[str | None, str]:

@@ -139,13 +139,17 @@ def company_tags(line: str) -> list[str]:
     return ["company:" + re.sub(r"\s+", "-", n.lower()) for n in names]
 
 
-# "（D:\notes\redis.md）", "（https://…）" after a question: where the author copied it from
-_SOURCE = (
-    r"[（(]\s*(?:[A-Za-z]:[\\/][^\s（）()]*|https?://[^\s（）()]+|[^\s（）()]+\.(?:md|markdown|txt|html?|pdf))"
-    r"\s*[）)]"
-)
+# "（D:\notes\redis.md）", "（https://…）", "（D:\notes\redis.md、https://…）" after a
+# question: where the author copied it from, one place or several
+_PLACE = r"(?:[A-Za-z]:[\\/][^\s（）()、，；]*|https?://[^\s（）()、，；]+|[^\s（）()、，；]+\.(?:md|markdown|txt|html?|pdf))"
+_SOURCE = rf"[（(]\s*{_PLACE}(?:\s*[、，；,;]\s*{_PLACE})*\s*[）)]"
 _SOURCE_TAIL = re.compile(rf"\s*{_SOURCE}\s*$")
 _SOURCE_LINE = re.compile(rf"^\s*{_SOURCE}\s*(?:\n|$)")
+
+
+def source_tail_off(line: str) -> str:
+    """``line`` without the source path or address in parentheses at its end."""
+    return _SOURCE_TAIL.sub("", line)
 
 
 def without_source(question: str, answer: str | None) -> tuple[str, str | None]:

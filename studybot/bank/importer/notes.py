@@ -2,7 +2,7 @@
 
 Interview write-ups mark how often and where a question was asked:
 ``讲讲 Transformer（高频，字节/阿里都问过）``, ``(必考)``, ``【美团】``,
-``[必考]``, ``（快手二面）``, ``(source: …)``. Such a note leaves the text,
+``[必考]``, ``（快手二面）``, ``(source: …)``, ``（2025年最新）``. Such a note leaves the text,
 as a company suffix does; a bracket that says something else about the
 question (``（基于人类反馈的强化学习）``, a link) stays.
 """
@@ -25,6 +25,8 @@ _NOTE_WORDS = re.compile(
     r"|主管面|交叉面|面试|笔试|手撕|实习|校招|社招|秋招|春招|暑期|日常|大厂|每家|各家|公司|难度|简单|中等"
     r"|困难|[★☆⭐]|\d+\s*(?:min|mins|minutes|分钟)\b|字节|阿里|腾讯|美团|百度|京东|快手|小红书|拼多多|蚂蚁|华为|小米|网易|滴滴|商汤|米哈游"
     r"|百川|智谱|月之暗面|讯飞|携程|b站|哔哩|得物|shopee|来源|出处|出自|^\W*\d{1,3}\s*/\s*100$"
+    r"|(?:19|20)\d\d\s*年?\s*(?:最新|新版|版|更新)|\b(?:19|20)\d\d\s+(?:update|edition)\b"  # "（2025年最新）"
+    r"|\b(?:updated|latest|as of)\s+(?:in\s+)?(?:19|20)\d\d\b"
     r"|\b(?:source|asked|frequently|common|must|hard|easy|medium|google|meta|amazon|microsoft|apple|openai|netflix|uber|bytedance|alibaba"
     r"|tencent|nvidia)\b",
     re.IGNORECASE,

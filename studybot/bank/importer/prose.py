@@ -38,6 +38,7 @@ from studybot.bank.importer.markers import (
     reads_as_question,
     split_answer,
 )
+from studybot.bank.importer.metadata import source_tail_off
 from studybot.bank.importer.state import ReaderState, Trail
 
 # "问了：A；B" (a colon: each part), "问了 A、B，然后…" (no colon: the parts that ask),
@@ -105,7 +106,7 @@ class ParagraphReading(ReaderState):
         for k, raw_line in enumerate(raw_lines):
             found = marker(raw_line)
             number = PARAGRAPH_NUMBER.match(plain(raw_line)) if found is None else None
-            bold = raw_line.startswith("**") and raw_line.rstrip().endswith("**")
+            bold = raw_line.startswith("**") and source_tail_off(raw_line.rstrip()).endswith("**")
             if number and bold and self._next_number(number_of(number)):
                 pass  # "**56. Name an example …**" after question 55: the next question
             elif number and (self.strong or number["p"] or number["c"]):

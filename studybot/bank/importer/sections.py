@@ -18,7 +18,7 @@
 - under ``### 2、 …？``, a paragraph ``2.1 …？`` is the next question, not part of
   the answer (``sub_question``);
 - a section that is only links into the file is a table of contents (``contents``);
-- after the numbered questions at the question level, the headings at that level
+- after the numbered questions at the question level (``## 3.``, ``## Q3.``), the headings at that level
   that neither ask nor have a number (``## Common Pitfalls``, ``## 总结``) close the
   file: no questions (``closing``);
 - a list whose items each open with a heading (``1. ### What is …`` over its
@@ -250,14 +250,20 @@ def closing(blocks: list[Block], level: int | None) -> set[int]:
     if len(run) < 2 or 4 * len(run) < 3 * (run[-1] + 1):  # the level's headings: a run
         return set()
     return {
-        b.start
-        for b in at_level[run[-1] + 1 :]
-        if numbered(clean(plain(b.raw)))[0] is None and not _asking_heading(b)
+        b.start for b in at_level[run[-1] + 1 :] if not _has_number(b) and not _asking_heading(b)
     }
 
 
 def _numbered_asking(block: Block) -> bool:
-    return numbered(clean(plain(block.raw)))[0] is not None and _asking_heading(block)
+    return _has_number(block) and _asking_heading(block)
+
+
+def _has_number(block: Block) -> bool:
+    """``## 3. …``, ``## 三、…`` or ``## Q3. …``: a heading with its own number."""
+    if numbered(clean(plain(block.raw)))[0] is not None:
+        return True
+    mark = marker(block.raw, heading=True)
+    return mark is not None and mark[0] is not None
 
 
 def _asking_heading(block: Block) -> bool:

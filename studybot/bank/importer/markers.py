@@ -26,8 +26,10 @@ from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, wi
 from studybot.bank.importer.resources import placeholder, source_line
 
 _SEP = r"[:：.、．)）·]"
+# "Q4：…", "Question 2. …", "第3题", "## Problem 3: topic" (a colon after it: "**Problem 5**
+# (`x.py`) implements:" only names one)
 MARKER = re.compile(
-    rf"^(?:(?:[Qq]|Question|问题|题目)\s*(?P<n>\d+(?:\.[a-z](?=\)))?)|第\s*(?P<n2>\d+)\s*题|[Qq](?=\s*\.\s))"
+    rf"^(?:(?:[Qq]|Question|Problem(?=\s*\d+\s*[:：])|问题|题目)\s*(?P<n>\d+(?:\.[a-z](?=\)))?)|第\s*(?P<n2>\d+)\s*题|[Qq](?=\s*\.\s))"
     rf"\s*(?P<sep>{_SEP})?\s*(?P<text>.*)$",
     re.DOTALL,
 )
@@ -39,7 +41,7 @@ BARE_MARKER = re.compile(
 )
 # a transcript: "Interviewer: …？" asks (its other lines do not), "Me: …" answers
 SPEAKER = re.compile(r"^(?:Interviewer|面试官|考官)\s*[:：]\s*(?P<text>\S.*)$", re.DOTALL)
-_MARKER_FIRST = frozenset("Qq问题第追面F【I考")  # where MARKER, BARE_MARKER, SPEAKER start
+_MARKER_FIRST = frozenset("QqP问题第追面F【I考")  # where MARKER, BARE_MARKER, SPEAKER start
 # "**1. 全参数微调和 PEFT 的区别是什么？** 全参数微调更新…": the bold asks, the rest answers
 BOLD_LEAD = re.compile(r"^\s*\*\*(?P<q>(?:(?!\*\*).){2,300}?)\*\*\s*(?P<rest>\S.*)?$", re.DOTALL)
 _BOLD_Q = re.compile(r"^\s*(?:\*\*|__)\s*(?:Q|Question)\s*\.\s*(?:\*\*|__)")  # "**Q.** …"

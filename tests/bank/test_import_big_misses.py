@@ -62,3 +62,54 @@ def test_a_bold_problem_name_in_running_text_asks_nothing(tmp_path):
     taken = questions(read(tmp_path, text))
     assert taken[-2:] == ["为什么要用滑动窗口？", "稀疏注意力会丢信息吗？"]
     assert not any("implements" in question for question in taken)
+
+
+_WRITE_UP = """# 面经合集
+
+## 某公司 算法一面
+> 先做了一道开放题，然后问了下面这些。
+
+1. 梯度下降的三种变体
+2. 交叉熵与均方误差
+3. 决策树剪枝
+4. 项目里的特征是否有泄漏？
+5. 最长回文子串
+
+## 某公司 二面
+- 二分查找
+- 字典树
+- 为什么用层归一化而不是批归一化
+- 链表反转
+
+## 准备方法
+1. 先把基础过一遍。
+2. 每天复盘一次。
+3. 为什么要刷题？因为笔试必考。
+"""
+
+
+def test_a_write_ups_numbered_and_bulleted_lists_are_what_was_asked_when_one_item_asks(
+    tmp_path,
+):
+    taken = questions(read(tmp_path, _WRITE_UP))
+    assert taken == [
+        "梯度下降的三种变体",
+        "交叉熵与均方误差",
+        "决策树剪枝",
+        "项目里的特征是否有泄漏？",
+        "最长回文子串",
+        "二分查找",
+        "字典树",
+        "为什么用层归一化而不是批归一化",
+        "链表反转",
+        "为什么要刷题？因为笔试必考。",
+    ]
+
+
+def test_an_outlines_leaves_and_a_notes_list_stay_as_they_were(tmp_path):
+    outline = (
+        "# 笔记\n\n## 目录外的大纲\n\n- 命名实体识别\n  - 基本信息\n  - 什么是词汇增强？\n"
+        "  - IDCNN 介绍\n\n## 召回\n\n- 双塔: 样本, 模型结构\n- 为什么要多路召回？\n"
+        "- 冷启动: 利用好 side info\n"
+    )
+    assert questions(read(tmp_path, outline)) == ["什么是词汇增强？", "为什么要多路召回？"]

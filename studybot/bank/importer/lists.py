@@ -36,7 +36,14 @@ from studybot.bank.importer.markers import (
 from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import callout_asks, without_pointer
 from studybot.bank.importer.state import ReaderState, Trail
-from studybot.bank.importer.subitems import asking, more_questions, sub_items, under_label
+from studybot.bank.importer.subitems import (
+    SENTENCE_END,
+    asked_run,
+    asking,
+    more_questions,
+    sub_items,
+    under_label,
+)
 
 
 class ListReading(ReaderState):
@@ -82,7 +89,8 @@ class ListReading(ReaderState):
     def _items(self, block: Block, path: Trail) -> Draft | None:
         """Questions among the items of a list (and their sub-lists); the last one taken."""
         last: Draft | None = None
-        mostly = block.taken or _mostly_asking(block)
+        run = asked_run(block)
+        mostly = block.taken or _mostly_asking(block) or run
         for item in items(block):
             paragraph = item.first_paragraph()
             if paragraph is None:
@@ -120,11 +128,13 @@ class ListReading(ReaderState):
                 continue
             listed = label is not None and block.kind == "ordered_list"
             listed = listed and (mostly or self._next_number(label))
+            top = not self.lines[block.start][:1].isspace()  # not an outline's leaves
+            listed = listed or (block.kind == "bullet_list" and run and top)
             if (asking or (listed and not self.strong)) and not (below and topic_title(text)):
                 last = self._item_question(paragraph, raw_lines, label, text, rest, path)
                 continue
             if label is not None and not below and self.strong:
-                said = text.rstrip().endswith(_SENTENCE_END) or field_line(text)  # a tip, a step
+                said = text.rstrip().endswith(SENTENCE_END) or field_line(text)  # a tip, a step
                 why = "a numbered item in a file whose questions are marked"
                 self._skip(paragraph.start, text, why, counts=not said)
             for child in rest:
@@ -322,7 +332,6 @@ def _mostly_asking(block: Block) -> bool:
 
 _LEGEND = re.compile(r"^[^?？,，]{1,30}[,，]\s*[B-Z]\s*[:：]")  # "Queries, K: Keys, V: Values"
 _MEANING = re.compile(r"^[A-Z][a-z]+:\s+\S")  # "Query: What am I looking for?"
-_SENTENCE_END = ("。", "；", ";", ".", "！", "!")  # a statement's end, not a question's
 _LETTERED = re.compile(r"^[（(]?[a-h][)）]\s*(?P<text>\S.*)$")
 
 

@@ -113,3 +113,40 @@ def test_an_outlines_leaves_and_a_notes_list_stay_as_they_were(tmp_path):
         "- 冷启动: 利用好 side info\n"
     )
     assert questions(read(tmp_path, outline)) == ["什么是词汇增强？", "为什么要多路召回？"]
+
+
+_LINK_CARDS = """# 大模型面试题
+
+## 目录
+- [基础](#基础)
+- [项目](#项目)
+
+## 基础
+
+- **位置编码**
+  [位置编码](https://example.org/s/pos)
+
+- **KV Cache**
+  [KV Cache](https://example.org/s/kv)
+
+- **混合精度训练**
+  [混合精度训练](https://example.org/s/amp)
+  [补充阅读](https://example.org/p/amp-notes)
+
+## 项目
+
+- 你的项目里最难的部分是什么？
+"""
+
+
+def test_bold_topics_each_over_a_link_are_questions_with_the_link_as_answer(tmp_path):
+    report = read(tmp_path, _LINK_CARDS)
+    assert questions(report) == [
+        "位置编码",
+        "KV Cache",
+        "混合精度训练",
+        "你的项目里最难的部分是什么？",
+    ]
+    first = report.bank.questions[0]
+    assert first.reference == "[位置编码](https://example.org/s/pos)"
+    assert "example.org/p/amp-notes" in report.bank.questions[2].reference

@@ -15,14 +15,15 @@ mark or a marker (``- 追问：为什么…？``); ``- 是否存活：`` over a 
 
 An interview write-up lists what was asked, mostly topics: a numbered run
 (``1.`` … ``13.``) or a flat, top-level bullet list of short topics, one
-item of which asks, is a list of questions, every item one (``asked_run``).
+item of which asks, is a list of questions, every item one (``asked_run``); so is
+a list of bold topics, each over a link to its answer (``- **Optimizers**``).
 """
 
 from __future__ import annotations
 
 import re
 
-from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.markers import (
     asks,
     asks_inside,
@@ -110,6 +111,8 @@ def asked_run(block: Block) -> bool:
     listed = items(block)
     if len(listed) < 2:
         return False
+    if all(_link_card(item) for item in listed):
+        return True
     if block.kind == "ordered_list":
         numbers = [int(item.number or -9) for item in listed]
         if any(b != a + 1 for a, b in zip(numbers, numbers[1:], strict=False)):
@@ -125,10 +128,19 @@ def asked_run(block: Block) -> bool:
     return any(asking) and not said
 
 
+def _link_card(item: Block) -> bool:
+    """``- **Optimizers**`` over ``[Optimizers](https://…)``: a topic and where its answer is."""
+    paragraph = item.first_paragraph()
+    lines = paragraph.raw.strip().split("\n") if paragraph is not None else []
+    title = _BOLD_ONLY.fullmatch(lines[0].strip()) if lines else None
+    return title is not None and len(lines) > 1 and link_target(lines[1].strip()) is not None
+
+
 def _first_lines(listed: list[Block]) -> list[str]:
     return [joined(p.raw.split("\n")[0]) for i in listed if (p := i.first_paragraph())]
 
 
 SENTENCE_END = ("。", "；", ";", ".", "！", "!")  # a statement's end, not a question's
+_BOLD_ONLY = re.compile(r"(\*\*|__)(?:(?!\1).)+\1")
 _TOPIC = 40  # characters: a bullet naming what was asked ("连续子数组乘积最大"), not a note
 _LABEL = re.compile(r"[:：]")  # "双塔: 样本…", "How LDA Works:": a label and its notes

@@ -150,3 +150,33 @@ def test_bold_topics_each_over_a_link_are_questions_with_the_link_as_answer(tmp_
     first = report.bank.questions[0]
     assert first.reference == "[位置编码](https://example.org/s/pos)"
     assert "example.org/p/amp-notes" in report.bank.questions[2].reference
+
+
+_NOTES_WITH_QA = """# 推荐系统笔记
+
+## 1. 召回
+- 双塔模型: 用户塔与物品塔分别编码
+- 多路召回: 各通道配额
+
+## 2. 问答
+- 冷启动怎么做
+  - 利用物品的属性信息
+  - 探索与利用
+- 特征穿越
+  - 训练时用了预测时刻之后才有的特征
+- 为什么要做多样性
+- 位置偏差
+
+## reference
+- [一篇综述](https://example.org/survey)
+"""
+
+
+def test_a_questions_section_takes_each_top_level_item_with_its_sub_items_as_answer(tmp_path):
+    report = read(tmp_path, _NOTES_WITH_QA)
+    taken = questions(report)  # "## 1. 召回" is a notes card of its own, as before
+    assert taken[-4:] == ["冷启动怎么做", "特征穿越", "为什么要做多样性", "位置偏差"]
+    assert not any("双塔" in question or "综述" in question for question in taken)
+    cold, leak = report.bank.questions[-4:-2]
+    assert " ".join([cold.reference or "", *cold.key_points]).count("探索与利用") == 1
+    assert "预测时刻之后" in " ".join([leak.reference or "", *leak.key_points])

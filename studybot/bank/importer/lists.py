@@ -129,7 +129,7 @@ class ListReading(ReaderState):
             listed = label is not None and block.kind == "ordered_list"
             listed = listed and (mostly or self._next_number(label))
             top = not self.lines[block.start][:1].isspace()  # not an outline's leaves
-            listed = listed or (block.kind == "bullet_list" and run and top)
+            listed = listed or (block.kind == "bullet_list" and (run or block.taken) and top)
             if (asking or (listed and not self.strong)) and not (below and topic_title(text)):
                 last = self._item_question(paragraph, raw_lines, label, text, rest, path)
                 continue

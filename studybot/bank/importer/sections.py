@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from studybot.bank.importer.blocks import Block, link_target, plain, source
+from studybot.bank.importer.blocks import Block, link_target, plain, section_end, source
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.markers import (
     asks,
@@ -44,6 +44,7 @@ from studybot.bank.importer.markers import (
     reads_as_question,
     topic_title,
 )
+from studybot.bank.importer.resources import about_itself, faq
 
 # a heading that is a number alone ("## 3.", "### Q12"): its question text is lost
 NUMBER_ALONE = re.compile(r"(?:[Qq]\s*)?(?:第\s*)?\d{1,4}\s*题?\s*[.、．:：)）]?")
@@ -275,3 +276,23 @@ def chapter_depth(drafts: list[Draft]) -> int:
         if len(keys) > 1:
             return depth
     return 0
+
+
+def question_lists(blocks: list[Block]) -> None:
+    """The lists right under a ``## 8. 问答`` (``Q&A``, ``FAQ``, ``面试题``) heading: each
+    top-level item is a question, its sub-items the answer (``taken``), unless the section
+    asks about the collection itself."""
+    for at, block in enumerate(blocks):
+        title = numbered(clean(plain(block.raw)))[1] if block.kind == "heading" else ""
+        if not (faq(title) or _QUESTIONS_TITLE.match(title)):
+            continue
+        inner = blocks[at + 1 : section_end(blocks, at)]
+        if about_itself("\n".join(b.raw for b in inner)):
+            continue
+        for listed in inner:
+            if listed.kind == "heading":
+                break
+            listed.taken = listed.taken or listed.is_list
+
+
+_QUESTIONS_TITLE = re.compile(r"^(?:问答|面试问答|面试题|interview questions)$", re.IGNORECASE)

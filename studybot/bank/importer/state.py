@@ -22,7 +22,13 @@ from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.markers import PARAGRAPH_NUMBER, asks
 from studybot.bank.importer.metadata import company_tags
 from studybot.bank.importer.notebook import front_matter
-from studybot.bank.importer.sections import closing, heading_items, marked_lines, question_level
+from studybot.bank.importer.sections import (
+    closing,
+    heading_items,
+    marked_lines,
+    question_level,
+    question_lists,
+)
 
 Trail = tuple[tuple[int, str], ...]  # (line, title) of each section a block sits in
 Linked = tuple[int, str, str, Trail]  # a numbered item a link away: (line, label, raw, trail)
@@ -52,6 +58,7 @@ class ReaderState:
         self.front_title = front_matter(self.lines)  # blanks the front matter's lines
         blocks = lifted(self.lines, parse("\n".join(self.lines)))  # "    GAN的原理" asks
         self.blocks = demoted(self.lines, heading_items(blocks))  # "1. ### What is …"
+        question_lists(self.blocks)  # "## 问答" over its list: each item asks
         self.where = where
         self.options = options
         self.out = Parsed()

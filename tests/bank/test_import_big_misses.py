@@ -180,3 +180,42 @@ def test_a_questions_section_takes_each_top_level_item_with_its_sub_items_as_ans
     cold, leak = report.bank.questions[-4:-2]
     assert " ".join([cold.reference or "", *cold.key_points]).count("探索与利用") == 1
     assert "预测时刻之后" in " ".join([leak.reference or "", *leak.key_points])
+
+
+_PROJECT_README = """# Interview Prep Toolkit
+
+## Quick Start
+
+### Option 1: Automated Setup
+
+The setup script creates the environment.
+
+### Option 2: Manual Setup
+
+A virtual environment with the requirements installed works too.
+
+## Troubleshooting
+
+### Missing CUDA
+
+The CPU wheels work without it.
+
+## FAQ
+
+### Q: Which GPU do I need for the examples?
+
+Any GPU with 8 GB is enough; the CPU works too, slowly.
+
+### Q: Why are the problems in Chinese and English?
+
+They come from interviews held in both languages.
+"""
+
+
+def test_a_readmes_other_sections_are_not_questions_beside_its_faq(tmp_path):
+    report = read(tmp_path, _PROJECT_README)
+    assert questions(report) == [
+        "Which GPU do I need for the examples?",
+        "Why are the problems in Chinese and English?",
+    ]
+    assert "8 GB" in report.bank.questions[0].reference

@@ -268,6 +268,32 @@ def _asking_heading(block: Block) -> bool:
     return bool(marker(block.raw, heading=True) or reads_as_question(numbered(title)[1]))
 
 
+def apart(blocks: list[Block], level: int | None) -> set[int]:
+    """The first lines of the unnumbered level-``level`` headings in the sections where none
+    of that level asks, when one section holds all that do: ``### Option 1: Manual Setup``
+    under ``## Quick Start`` in a README whose questions are the ``### Q: …`` headings under
+    ``## FAQ`` is no question."""
+    groups: dict[int, list[Block]] = {}
+    parent = -1
+    for block in blocks:
+        if block.kind != "heading" or level is None:
+            continue
+        if block.level < level:
+            parent = block.start
+        elif block.level == level:
+            groups.setdefault(parent, []).append(block)
+    asking = [group for group in groups.values() if any(map(_asking_heading, group))]
+    if len(groups) < 2 or len(asking) != 1:  # the questions are one section's (a FAQ)
+        return set()
+    return {  # "### 0.1.1 正态分布": a numbered topic is a notes card all the same
+        b.start
+        for group in groups.values()
+        if not any(map(_asking_heading, group))
+        for b in group
+        if numbered(clean(plain(b.raw)))[0] is None
+    }
+
+
 def chapter_depth(drafts: list[Draft]) -> int:
     """The outermost section level at which the questions fall into more than one section."""
     deepest = max((len(d.path) for d in drafts), default=0)

@@ -219,3 +219,15 @@ def test_a_readmes_other_sections_are_not_questions_beside_its_faq(tmp_path):
         "Why are the problems in Chinese and English?",
     ]
     assert "8 GB" in report.bank.questions[0].reference
+
+
+def test_a_task_after_its_premise_asks(tmp_path):
+    text = (
+        "# Strings\n\n"
+        "Given two strings, write a method to decide if one is an anagram of the other\n\n"
+        "Given the usual setup, the tests run nightly\n"
+    )
+    report = read(tmp_path, text)
+    assert questions(report) == [
+        "Given two strings, write a method to decide if one is an anagram of the other"
+    ]

@@ -120,8 +120,8 @@ _ZH_TOPIC_END = re.compile(
     r"的(?:作用|原理|区别|关系|联系|缺点|优点|优势|劣势|难点|意义|思路|流程|过程|目的|本质|影响|好处"
     r"|局限|瓶颈|挑战|实现|计算|推导|步骤|核心|思想|机制|用途|差别|理解|看法)$"
 )
-_EN_START = re.compile(
-    r"^(?:what|why|how|when|where|which|who|whose|explain|describe|compare|contrast|derive"
+_EN_START = re.compile(  # "Given two strings, write a method …": a task after its premise
+    r"^(?:given\b[^,?]{1,100},\s*)?(?:what|why|how|when|where|which|who|whose|explain|describe|compare|contrast|derive"
     r"|implement|define|discuss|design|list|give|walk\s+(?:(?:me|us)\s+)?through|tell\s+(?:me|us)"
     r"|write|prove|outline|summari[sz]e|calculate|estimate|illustrate|differentiate"
     r"|distinguish|evaluate|propose|justify|identify|sketch|share|elaborate|talk\s+about"

@@ -1,5 +1,5 @@
 """The preview names ``--questions headings:N`` for a file whose questions are headings that do
-not ask (issue 34, item 2): ``## Problem N: topic`` sections, each with ``### 背景``/``### 思路``
+not ask (issue 34, item 2): ``## Case N: topic`` sections, each with ``### 背景``/``### 思路``
 and numbered ``#### 1.`` points below. By default the points are taken and the problems become
 chapters; no asking line tells the reading apart, the sections with their answers do.
 
@@ -16,9 +16,9 @@ PROBLEMS = """# 系统设计面试题
 
 ## 目录
 
-- Problem 1 到 Problem 4，每题含背景、思路与要点。
+- Case 1 到 Case 4，每题含背景、思路与要点。
 
-## Problem 1: 设计短链接服务
+## Case 1: 设计短链接服务
 
 ### 背景
 
@@ -38,7 +38,7 @@ PROBLEMS = """# 系统设计面试题
 
 先估算容量，再谈编码与缓存。
 
-## Problem 2: 设计限流器
+## Case 2: 设计限流器
 
 ### 背景
 
@@ -54,7 +54,7 @@ PROBLEMS = """# 系统设计面试题
 
 按时间窗口计数，窗口边界处用加权平均平滑。
 
-## Problem 3: 设计消息队列的重试
+## Case 3: 设计消息队列的重试
 
 ### 背景
 
@@ -70,7 +70,7 @@ PROBLEMS = """# 系统设计面试题
 
 超过次数的消息转入死信队列，由人工或离线任务处理。
 
-## Problem 4: 设计排行榜
+## Case 4: 设计排行榜
 
 ### 背景
 

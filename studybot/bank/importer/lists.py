@@ -36,7 +36,14 @@ from studybot.bank.importer.markers import (
 from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import callout_asks, without_pointer
 from studybot.bank.importer.state import ReaderState, Trail
-from studybot.bank.importer.subitems import asking, more_questions, sub_items, under_label
+from studybot.bank.importer.subitems import (
+    SENTENCE_END,
+    asked_run,
+    asking,
+    more_questions,
+    sub_items,
+    under_label,
+)
 
 
 class ListReading(ReaderState):
@@ -83,7 +90,8 @@ class ListReading(ReaderState):
         """Questions among the items of a list (and their sub-lists); the last one taken. A list
         that is ``free`` (no answer's part) and mostly asks is questions, numbered item each."""
         last: Draft | None = None
-        mostly = block.taken or _mostly_asking(block)
+        run = asked_run(block)
+        mostly = block.taken or _mostly_asking(block) or run
         for item in items(block):
             paragraph = item.first_paragraph()
             if paragraph is None:
@@ -121,15 +129,16 @@ class ListReading(ReaderState):
                 continue
             listed = label is not None and block.kind == "ordered_list"
             listed = listed and (mostly or self._next_number(label))
-            # a numbered item that does not ask: a question in a list of them (in a file whose
-            # questions are marked, only outside any answer), not over asking sub-items, not "..."
+            top = not self.lines[block.start][:1].isspace()  # not an outline's leaves
+            listed = listed or (block.kind == "bullet_list" and (run or block.taken) and top)
+            # a list of them takes its items that do not ask (outside answers if marked), not "..."
             named = not below and re.search(r"\w", text) is not None
             open_list = listed and named and (not self.strong or (free and mostly))
             if (asking or open_list) and not (below and topic_title(text)):
                 last = self._item_question(paragraph, raw_lines, label, text, rest, path)
                 continue
             if label is not None and not below and self.strong:
-                said = text.rstrip().endswith(_SENTENCE_END) or field_line(text)  # a tip, a step
+                said = text.rstrip().endswith(SENTENCE_END) or field_line(text)  # a tip, a step
                 why = "a numbered item in a file whose questions are marked"
                 self._skip(paragraph.start, text, why, counts=not said)
             for child in rest:
@@ -327,7 +336,6 @@ def _mostly_asking(block: Block) -> bool:
 
 _LEGEND = re.compile(r"^[^?？,，]{1,30}[,，]\s*[B-Z]\s*[:：]")  # "Queries, K: Keys, V: Values"
 _MEANING = re.compile(r"^[A-Z][a-z]+:\s+\S")  # "Query: What am I looking for?"
-_SENTENCE_END = ("。", "；", ";", ".", "！", "!")  # a statement's end, not a question's
 _LETTERED = re.compile(r"^[（(]?[a-h][)）]\s*(?P<text>\S.*)$")
 
 
@@ -385,11 +393,8 @@ def over_questions(inner: list[Block]) -> bool:
 
 
 def question_callout(quote: Block) -> bool:
-    """``> [!question] …``, ``> 第 152 题：…``: a quote that is a question of its own, not the
-    answer above."""
+    """``> [!question] …``, ``> 第 152 题：…``: a quote that is a question, not the answer above."""
     first = quote.children[0] if quote.children else None
-    return (
-        first is not None
-        and first.kind == "paragraph"
-        and (bool(callout_asks(first.raw)) or q_marker(first))
-    )
+    if first is None or first.kind != "paragraph":
+        return False
+    return bool(callout_asks(first.raw)) or q_marker(first)

@@ -294,7 +294,7 @@ class _Reader(ParagraphReading, ListReading):
         if reads_as_question(rest) and not part:  # "# Part B. 为什么…", "### 追问链二：…"
             return label, rest
         body = has_body(inner)
-        if self.level is not None and block.level == self.level:
+        if block.level == self.level and block.start not in self.apart:
             # a section only when questions sit in headings below it
             below = [b for b in inner if b.kind == "heading"]
             topic = asks_inside(below) or over_questions(inner) or marks_inside(inner)

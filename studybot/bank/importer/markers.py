@@ -26,8 +26,10 @@ from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, wi
 from studybot.bank.importer.resources import placeholder, source_line
 
 _SEP = r"[:：.、．)）·]"
+# "Q4：…", "Question 2. …", "第3题", "## Problem 3: topic" (a colon after it: "**Problem 5**
+# (`x.py`) implements:" only names one)
 MARKER = re.compile(
-    rf"^(?:(?:[Qq]|Question|问题|题目)\s*(?P<n>\d+(?:\.[a-z](?=\)))?)|第\s*(?P<n2>\d+)\s*题|[Qq](?=\s*\.\s))"
+    rf"^(?:(?:[Qq]|Question|Problem(?=\s*\d+\s*[:：])|问题|题目)\s*(?P<n>\d+(?:\.[a-z](?=\)))?)|第\s*(?P<n2>\d+)\s*题|[Qq](?=\s*\.\s))"
     rf"\s*(?P<sep>{_SEP})?\s*(?P<text>.*)$",
     re.DOTALL,
 )
@@ -39,7 +41,7 @@ BARE_MARKER = re.compile(
 )
 # a transcript: "Interviewer: …？" asks (its other lines do not), "Me: …" answers
 SPEAKER = re.compile(r"^(?:Interviewer|面试官|考官)\s*[:：]\s*(?P<text>\S.*)$", re.DOTALL)
-_MARKER_FIRST = frozenset("Qq问题第追面F【I考")  # where MARKER, BARE_MARKER, SPEAKER start
+_MARKER_FIRST = frozenset("QqP问题第追面F【I考")  # where MARKER, BARE_MARKER, SPEAKER start
 # "**1. 全参数微调和 PEFT 的区别是什么？** 全参数微调更新…": the bold asks, the rest answers
 BOLD_LEAD = re.compile(r"^\s*\*\*(?P<q>(?:(?!\*\*).){2,300}?)\*\*\s*(?P<rest>\S.*)?$", re.DOTALL)
 _BOLD_Q = re.compile(r"^\s*(?:\*\*|__)\s*(?:Q|Question)\s*\.\s*(?:\*\*|__)")  # "**Q.** …"
@@ -118,8 +120,8 @@ _ZH_TOPIC_END = re.compile(
     r"的(?:作用|原理|区别|关系|联系|缺点|优点|优势|劣势|难点|意义|思路|流程|过程|目的|本质|影响|好处"
     r"|局限|瓶颈|挑战|实现|计算|推导|步骤|核心|思想|机制|用途|差别|理解|看法)$"
 )
-_EN_START = re.compile(
-    r"^(?:what|why|how|when|where|which|who|whose|explain|describe|compare|contrast|derive"
+_EN_START = re.compile(  # "Given two strings, write a method …": a task after its premise
+    r"^(?:given\b[^,?]{1,100},\s*)?(?:what|why|how|when|where|which|who|whose|explain|describe|compare|contrast|derive"
     r"|implement|define|discuss|design|list|give|walk\s+(?:(?:me|us)\s+)?through|tell\s+(?:me|us)"
     r"|write|prove|outline|summari[sz]e|calculate|estimate|illustrate|differentiate"
     r"|distinguish|evaluate|propose|justify|identify|sketch|share|elaborate|talk\s+about"

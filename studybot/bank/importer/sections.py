@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from studybot.bank.importer.blocks import Block, link_target, plain, source
+from studybot.bank.importer.blocks import Block, link_target, plain, section_end, source
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.markers import (
     asks,
@@ -44,6 +44,7 @@ from studybot.bank.importer.markers import (
     reads_as_question,
     topic_title,
 )
+from studybot.bank.importer.resources import about_itself, faq
 
 # a heading that is a number alone ("## 3.", "### Q12"): its question text is lost
 NUMBER_ALONE = re.compile(r"(?:[Qq]\s*)?(?:第\s*)?\d{1,4}\s*题?\s*[.、．:：)）]?")
@@ -273,6 +274,32 @@ def _asking_heading(block: Block) -> bool:
     return bool(marker(block.raw, heading=True) or reads_as_question(numbered(title)[1]))
 
 
+def apart(blocks: list[Block], level: int | None) -> set[int]:
+    """The first lines of the unnumbered level-``level`` headings in the sections where none
+    of that level asks, when one section holds all that do: ``### Option 1: Manual Setup``
+    under ``## Quick Start`` in a README whose questions are the ``### Q: …`` headings under
+    ``## FAQ`` is no question."""
+    groups: dict[int, list[Block]] = {}
+    parent = -1
+    for block in blocks:
+        if block.kind != "heading" or level is None:
+            continue
+        if block.level < level:
+            parent = block.start
+        elif block.level == level:
+            groups.setdefault(parent, []).append(block)
+    asking = [group for group in groups.values() if any(map(_asking_heading, group))]
+    if len(groups) < 2 or len(asking) != 1:  # the questions are one section's (a FAQ)
+        return set()
+    return {  # "### 0.1.1 正态分布": a numbered topic is a notes card all the same
+        b.start
+        for group in groups.values()
+        if not any(map(_asking_heading, group))
+        for b in group
+        if numbered(clean(plain(b.raw)))[0] is None
+    }
+
+
 def chapter_depth(drafts: list[Draft]) -> int:
     """The outermost section level at which the questions fall into more than one section."""
     deepest = max((len(d.path) for d in drafts), default=0)
@@ -281,3 +308,23 @@ def chapter_depth(drafts: list[Draft]) -> int:
         if len(keys) > 1:
             return depth
     return 0
+
+
+def question_lists(blocks: list[Block]) -> None:
+    """The lists right under a ``## 8. 问答`` (``Q&A``, ``FAQ``, ``面试题``) heading: each
+    top-level item is a question, its sub-items the answer (``taken``), unless the section
+    asks about the collection itself."""
+    for at, block in enumerate(blocks):
+        title = numbered(clean(plain(block.raw)))[1] if block.kind == "heading" else ""
+        if not (faq(title) or _QUESTIONS_TITLE.match(title)):
+            continue
+        inner = blocks[at + 1 : section_end(blocks, at)]
+        if about_itself("\n".join(b.raw for b in inner)):
+            continue
+        for listed in inner:
+            if listed.kind == "heading":
+                break
+            listed.taken = listed.taken or listed.is_list
+
+
+_QUESTIONS_TITLE = re.compile(r"^(?:问答|面试问答|面试题|interview questions)$", re.IGNORECASE)

@@ -22,7 +22,14 @@ from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.markers import PARAGRAPH_NUMBER, asks
 from studybot.bank.importer.metadata import company_tags
 from studybot.bank.importer.notebook import front_matter
-from studybot.bank.importer.sections import closing, heading_items, marked_lines, question_level
+from studybot.bank.importer.sections import (
+    apart,
+    closing,
+    heading_items,
+    marked_lines,
+    question_level,
+    question_lists,
+)
 
 Trail = tuple[tuple[int, str], ...]  # (line, title) of each section a block sits in
 Linked = tuple[int, str, str, Trail]  # a numbered item a link away: (line, label, raw, trail)
@@ -41,6 +48,7 @@ class ReaderState:
     bold: bool  # its bold lines alone mostly ask ("**What is X?**"): each is a question
     level: int | None  # the heading level where this file's questions are, if any
     closing: set[int]  # the first lines of the headings that close the file ("## 总结")
+    apart: set[int]  # those of question-level headings in a section where none asks
     listed: set[int]  # id() of the drafts taken from list items
     loose: set[int]  # id() of the drafts started by a paragraph that asks
     lone: tuple[Draft, int] | None  # a list's last question, yet unanswered, and the list's end
@@ -52,6 +60,7 @@ class ReaderState:
         self.front_title = front_matter(self.lines)  # blanks the front matter's lines
         blocks = lifted(self.lines, parse("\n".join(self.lines)))  # "    GAN的原理" asks
         self.blocks = demoted(self.lines, heading_items(blocks))  # "1. ### What is …"
+        question_lists(self.blocks)  # "## 问答" over its list: each item asks
         self.where = where
         self.options = options
         self.out = Parsed()
@@ -59,6 +68,7 @@ class ReaderState:
         self.bold = bold_questions(self.blocks, asks)
         self.level = options.level or question_level(self.blocks)
         self.closing = set() if options.level else closing(self.blocks, self.level)
+        self.apart = set() if options.level else apart(self.blocks, self.level)
         self.listed = set()
         self.loose = set()
         self.lone = None

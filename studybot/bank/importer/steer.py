@@ -15,7 +15,7 @@ like a question ("When we declare …") is no line "not taken": it was
 imported, as a line of that answer; a list item that does not end as a
 sentence, or a line that ends in a question mark, is listed even there.
 
-A file whose questions are headings that do not ask (``## Problem 3: 推理优化``
+A file whose questions are headings that do not ask (``## Case 3: 推理优化``
 with its answer below) gains nothing by that measure; ``_sections`` names
 ``headings:N`` for it when the reading previewed takes headings nested in one
 another's answers and level N's headings hold the file's answers instead.
@@ -289,7 +289,7 @@ def _sections(out: Layout, drafts: list[Draft], others: tuple[Reading, ...]) -> 
     """``headings:N`` when the file reads as sections with their answers and the reading
     previewed does not (a reading that takes nothing has ``--level``'s hint): most questions it
     takes are headings, their sections hold under three quarters of the file's text (``#### 1.``
-    points of a ``## Problem 1`` taken, the problem left as a chapter), while level N (at least ``_MARGIN`` headings, none of them taken; the
+    points of a ``## Case 1`` taken, the problem left as a chapter), while level N (at least ``_MARGIN`` headings, none of them taken; the
     shallowest such level) has an answer under nine in ten of its headings and holds four
     fifths of the text."""
     headings = [h for h in out.found if out.section_heading(h)]

@@ -12,20 +12,27 @@ Once a question's answer has begun (its steps listed), a sub-list further
 down holds more questions only when one of its items asks with a question
 mark or a marker (``- 追问：为什么…？``); ``- 是否存活：`` over a command and
 ``- **健康检查：…是否正常运行**`` go on with the answer (``more_questions``).
+
+An interview write-up lists what was asked, mostly topics: a numbered run
+(``1.`` … ``13.``) or a flat, top-level bullet list of short topics, one
+item of which asks, is a list of questions, every item one (``asked_run``); so is
+a list of bold topics, each over a link to its answer (``- **Optimizers**``).
 """
 
 from __future__ import annotations
 
 import re
 
-from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.markers import (
     asks,
     asks_inside,
     clean,
     items,
     join,
+    joined,
     marker,
+    numbered,
     reads_as_question,
 )
 
@@ -94,3 +101,46 @@ def more_questions(sub: Block, answered: bool) -> bool:
         return bool(asking)
     firsts = [p.raw.split("\n")[0] for i in asking if (p := i.first_paragraph()) is not None]
     return any(asks(clean(plain(first))) or marker(first) for first in firsts)
+
+
+def asked_run(block: Block) -> bool:
+    """A write-up's list of what was asked: a numbered run (``1.`` … ``13.``, no number
+    skipped) or a flat bullet list of short topics, with an item that asks and none of the
+    others a sentence or a label (``2. HMM原理`` before ``9. 项目是否有缺陷？``,
+    ``- 连续子数组求和最大`` beside ``- seq2seq如何解决不等长问题``)."""
+    listed = items(block)
+    if len(listed) < 2:
+        return False
+    if all(_link_card(item) for item in listed):
+        return True
+    if block.kind == "ordered_list":
+        numbers = [int(item.number or -9) for item in listed]
+        if any(b != a + 1 for a, b in zip(numbers, numbers[1:], strict=False)):
+            return False
+    elif any(child.is_list for item in listed for child in item.children):
+        return False  # an outline: its topics hold sub-items
+    texts = [numbered(clean(t))[1] for t in _first_lines(listed)]
+    asking = [reads_as_question(t) for t in texts]
+    others = [t.rstrip() for t, a in zip(texts, asking, strict=True) if not a]
+    said = any(t.endswith(SENTENCE_END) for t in others)  # "1. 先随机抽 10 题。": steps
+    if block.kind == "bullet_list":
+        said = said or any(len(t) > _TOPIC or _LABEL.search(t) for t in others)
+    return any(asking) and not said
+
+
+def _link_card(item: Block) -> bool:
+    """``- **Optimizers**`` over ``[Optimizers](https://…)``: a topic and where its answer is."""
+    paragraph = item.first_paragraph()
+    lines = paragraph.raw.strip().split("\n") if paragraph is not None else []
+    title = _BOLD_ONLY.fullmatch(lines[0].strip()) if lines else None
+    return title is not None and len(lines) > 1 and link_target(lines[1].strip()) is not None
+
+
+def _first_lines(listed: list[Block]) -> list[str]:
+    return [joined(p.raw.split("\n")[0]) for i in listed if (p := i.first_paragraph())]
+
+
+SENTENCE_END = ("。", "；", ";", ".", "！", "!")  # a statement's end, not a question's
+_BOLD_ONLY = re.compile(r"(\*\*|__)(?:(?!\1).)+\1")
+_TOPIC = 40  # characters: a bullet naming what was asked ("连续子数组乘积最大"), not a note
+_LABEL = re.compile(r"[:：]")  # "双塔: 样本…", "How LDA Works:": a label and its notes

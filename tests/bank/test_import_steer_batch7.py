@@ -37,6 +37,9 @@ def test_an_empty_heading_among_many_is_listed_and_the_rest_imports(invoke, tmp_
     assert preview.exit_code == 0, preview.stderr
     assert f"{path}:{empty}: a question with no text; not taken: " in preview.stdout
     assert "Problems" not in preview.stdout
+    took = " ".join(preview.stdout.split())  # the counts leave the empty heading out too
+    assert "Found in: 12 headings" in took and "Took 12 question(s)" in took, took
+    assert "0 that do not ask" in took, took
     words = _run_line(invoke, preview.stdout)
     assert "--force" not in words
     saved = invoke(*words)

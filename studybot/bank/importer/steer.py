@@ -108,7 +108,7 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         if line.asks and out.where(line.index) not in taken and not _answered(line, held)
     )
     return Steer(
-        found_in=_found_in(parsed.drafts, by_where),
+        found_in=_found_in([d for d in parsed.drafts if d.question.strip()], by_where),
         asking_lines=len(asking),
         missed=missed,
         current=current,
@@ -151,7 +151,7 @@ _NOT_WORD = re.compile(r"\W+")
 
 
 def _measure(option: str, parsed: Parsed, asking: set[str]) -> Reading:
-    drafts = parsed.drafts
+    drafts = [d for d in parsed.drafts if d.question.strip()]  # an empty one is left, not taken
     taken = {where for draft in drafts for where in (draft.where, *draft.also)}
     asks = [reads_as_question(_asked(draft.question)) for draft in drafts]
     answered = sum(1 for draft, a in zip(drafts, asks, strict=True) if a and _answer(draft))

@@ -134,7 +134,9 @@ def beyond(clause, stated, denied) -> bool:
 
 # A clause that is a figure and little else, or opens "也就是", says the clause before again:
 # "20 步全部成功的概率是 0.95^20，大约 64%", "每 2 秒采 1 帧，也就是 0.5 fps".
-_RESTATING = re.compile(r"^\s*(?:也就是|也即|亦即|即|换句话说|相当于|i\.e\.|that is|that's)")
+_RESTATING = re.compile(
+    r"^\s*(?:也就是|也即|亦即|即(?!使|便)|换句话说|相当于|i\.e\.|that is|that's)"
+)
 RESTATED_CHARS = 4  # ... besides its figures, at most this many characters
 
 
@@ -169,7 +171,7 @@ def framing(clause, phrase: Phrase) -> bool:
     return bool(_CONDITION_END.search(stretch))
 
 
-_CONDITION_END = re.compile(r"(?:时|时候|的话)$")
+_CONDITION_END = re.compile(r"(?<![同及实按])时$|时候$|的话$")  # not 同时, 实时
 
 
 def replaced(clause, phrase: Phrase) -> bool:

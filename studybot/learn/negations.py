@@ -102,6 +102,17 @@ def _limits_elsewhere(where: Clause, end: int, found) -> bool:
 # "不重新校准就不能当概率用": without it, not the rest, so it is needed.
 _THEN_NOT = re.compile(r"[^,:;就]{0,12}就(?:不|没|无法|难以|会出错|会出问题|失效)")
 
+
+def _describes(joined: str, start: int, end: int, found) -> bool:
+    """Whether a one-character negation makes a word that describes a noun (不完整的字节,
+    无意义的 token) and the words looked for are not that word."""
+    if joined[start:end] not in ("不", "无", "未"):
+        return False
+    word = _DESCRIBING.match(joined, end)
+    return word is not None and not any(end <= s < word.end() for s, _ in found)
+
+
+_DESCRIBING = re.compile(r"(?![是会能要在用把被对让给])[\u4e00-\u9fff]{1,2}的(?=[\w\u4e00-\u9fff])")
 _THEN = frozenset({"就", "时", "时候", "的话", "then"})  # words of their own: not 时 in 同时
 
 
@@ -150,6 +161,8 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
     for start, end in where.negations:
         if _limits_elsewhere(where, end, found):
             continue  # "不只在输入层", "不是单纯的权重文件": not only, so the rest is said
+        if _describes(where.joined, start, end, found):
+            continue  # "缓存不完整的字节": 不完整 describes the bytes, it denies no verb
         if _whether(where.joined, start):
             continue  # "看指令是否不够多样", "有没有遗漏": whether, asked, not said
         if end <= first and any(

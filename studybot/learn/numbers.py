@@ -161,6 +161,8 @@ def located(
             if not read:
                 continue
             unit = groups[1].lower() if len(groups) > 1 else ""
+            if unit in _CLASSIFIERS and groups[0] in _DIGITS:
+                continue  # "三个标准", "两条路": a few things counted in words, no figure
             factors = (
                 _BYTES[unit] if kind == "bytes" else (_COUNTS[unit],) if kind == "count" else (1,)
             )

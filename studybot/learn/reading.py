@@ -42,7 +42,8 @@ _FILLER = listed(
 # A connective may come first: "而如果是有害数据，…", "but if …".
 _IF = re.compile(
     r"^\s*(?:(?:而|但|但是|不过|可是|and|but)\s*)?"
-    r"(?:如果|假如|假设|假使|倘若|若是|若|要是|万一|与其|(?:if|suppose|assuming|unless)\b)"
+    r"(?:如果|假如|假设|假使|倘若|若是|若|要是|万一|与其|想让|想要|若想|要想"
+    r"|(?:if|suppose|assuming|unless)\b)"
 )  # "与其一味加大 N，不如…": the way turned down is not asserted either
 # ... and so is a clause that ends like one: "模板和线上不一致的话，…".
 _IF_END = re.compile(r"的话\s*$")

@@ -58,8 +58,8 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
                 continue  # "不只在输入层": the opposite's words, said as not the whole truth
             if sign < 0 and links.replaced(clause, phrase):
                 continue  # "用语言反馈代替梯度更新": what is replaced is not done
-            # A negation inside a part is the part's own: "without a cache" negates no relation;
-            # one just before the subject reaches across it: "没有微批次重叠".
+            # A negation inside a part is the part's own ("without a cache"); one just before the
+            # subject reaches across it ("没有微批次重叠").
             taken = [span for part in explicit for span in part.spans]
             elsewhere = links.negating_parts(
                 clause, (f for a in claim.parts for f in attempt.words_of(n, a))

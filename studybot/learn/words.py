@@ -171,6 +171,8 @@ def clause(text: str, asks: bool = False, cutter: Lexicon | None = None) -> Clau
                 sealed.update(range(begin + 1, at))  # 会 of 不会 is no 会
             spans.extend((begin + i, begin + j) for i, j in _inner_words(form, cutter))
             for i, j in _negations_in(form, cutter):
+                if form[i:j] == "不完" and form[j : j + 1] in "整善美全备":
+                    j = i + 1  # 不完整 is 不 + 完整 (incomplete), no 缓存不完 (can't finish)
                 negations.append((begin + i, begin + j))
                 if form[i:j] in POST_NEGATIONS:
                     backward.add(begin + i)

@@ -204,6 +204,9 @@ def test_what_is_replaced_or_only_supposed_is_not_denied(grader, shipped, questi
         (65, 3, "DFS 沿最有希望的分支往下走，被判为不可能就剪枝回溯"),  # the condition's negation
         (47, 1, "多标签把 softmax 换成每个标签独立的 sigmoid"),  # what is swapped out
         (31, 3, "RoPE 则不强加这种惩罚。它直接外推并不好，但配合插值就能用满长上下文"),  # it = RoPE
+        (58, 3, "簇数不会变；想让簇数随数据增长，就不能用它，要换 DBSTREAM"),  # a wish, supposed
+        (173, 2, "约 5.9 万道题按质量、难度、多样性三个标准筛出 1000 道"),  # 三个: a few, no figure
+        (10, 4, "流式解码还要缓存不完整的字节以免出乱码"),  # 不完整 describes the bytes
     ],
 )
 def test_a_sentence_that_only_looks_like_a_denial_of_the_point(

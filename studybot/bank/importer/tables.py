@@ -2,7 +2,8 @@
 
 A table is a list of questions when a column is named like one (``问题``,
 ``题目``, ``Question``, or the column ``--map question=COLUMN`` names); its
-answer column (``答案``, ``Answer``) gives the answers and a number column
+answer column (``答案``, ``Answer``; else the column after the question's,
+unless named as something else) gives the answers and a number column
 (``序号``, ``#``) the labels. A table of anything else is not read, but its
 cells that ask are reported, with the ``--map`` that would read them.
 """
@@ -47,6 +48,8 @@ def read_table(reader: ReaderState, block: Block, path) -> None:
         _report(reader, block, header, lines)
         return
     answer = _index(header, mapping.keys.get("answer"))
+    if answer is None and not reader.options.mapping:
+        answer = _next_cell(header, column, mapping.keys.values())
     number = _index(header, mapping.keys.get("id"))
     for offset, line in enumerate(lines[2:], start=2):
         row = cells(line)
@@ -59,6 +62,17 @@ def read_table(reader: ReaderState, block: Block, path) -> None:
         )
         if answer is not None and answer < len(row) and not placeholder(row[answer].strip("_* ")):
             draft.reference = row[answer].replace("<br>", "\n").strip()
+
+
+def _next_cell(header: list[str], column: int, named) -> int | None:
+    """The column after the question's, as its answer (``| 问题 | 一句话答 |``), unless
+    it is named as something else (``| Question | Difficulty |``)."""
+    claimed = {key for keys_ in named for key in keys_}
+    following = column + 1
+    name = header[following] if following < len(header) else ""
+    if name and name not in claimed and keys.describing(name) is None:
+        return following
+    return None
 
 
 def _numbers(rows: list[str], column: int) -> bool:

@@ -1,0 +1,47 @@
+"""Failure classes a ninth batch of real public question files showed (issue 34).
+
+Each file here is written for the test, in the shape those files had: quick
+self-test tables whose second column is the one-line answer; question cards
+with follow-ups answered after an arrow on the same line; card labels before
+the question; label-only headings over the task; a question that ends in a
+parenthesis.
+"""
+
+from __future__ import annotations
+
+from imported import questions, read
+
+_QUICK_TABLES = """# Networking cards
+
+## Quick answers
+
+### Sockets
+
+| 问题 | 一句话答 |
+|------|----------|
+| 三次握手为什么不是两次? | 防止过期的连接请求被当成新连接 |
+| `TIME_WAIT` 为什么要等 2MSL? | 让最后的 ACK 丢了还能重发,旧报文也都消失 |
+
+### Tools
+
+| Question | One-line answer |
+|---|---|
+| How do you see which process holds a port? | `ss -lntp` or `lsof -i :PORT` |
+"""
+
+
+def test_a_question_table_answers_each_row_with_its_next_cell(tmp_path):
+    report = read(tmp_path, _QUICK_TABLES)
+    answers = {q.question: q.reference for q in report.bank.questions}
+    assert answers == {
+        "三次握手为什么不是两次?": "防止过期的连接请求被当成新连接",
+        "`TIME_WAIT` 为什么要等 2MSL?": "让最后的 ACK 丢了还能重发,旧报文也都消失",
+        "How do you see which process holds a port?": "`ss -lntp` or `lsof -i :PORT`",
+    }
+
+
+def test_a_column_named_as_something_else_is_no_answer(tmp_path):
+    text = "# Q\n\n| Question | Difficulty |\n|---|---|\n| What is a pipe? | easy |\n"
+    report = read(tmp_path, text)
+    assert questions(report) == ["What is a pipe?"]
+    assert report.bank.questions[0].reference in (None, "")

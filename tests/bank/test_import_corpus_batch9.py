@@ -45,3 +45,29 @@ def test_a_column_named_as_something_else_is_no_answer(tmp_path):
     report = read(tmp_path, text)
     assert questions(report) == ["What is a pipe?"]
     assert report.bank.questions[0].reference in (None, "")
+
+
+_ARROW_FOLLOW_UPS = """# Shell cards
+
+### What happens when you type `ls` and press enter?
+
+**Short answer**
+> The shell forks a child, the child execs `ls`, the shell waits.
+
+**Follow-ups**
+- *Q:Which call replaces the child's program?* → `execve`, keeping the PID and open fds.
+- *Q:What if nobody waits for the child?* → it stays a zombie until reaped.
+- Q: Where is the rest explained? → [Processes](processes.md)
+- Q: Why is `cd` a builtin? -> it must change the shell's own directory
+"""
+
+
+def test_the_text_after_a_follow_ups_arrow_is_its_answer(tmp_path):
+    report = read(tmp_path, _ARROW_FOLLOW_UPS)
+    answers = {q.question: q.reference for q in report.bank.questions[1:]}
+    assert answers == {
+        "Which call replaces the child's program?": "`execve`, keeping the PID and open fds.",
+        "What if nobody waits for the child?": "it stays a zombie until reaped.",
+        "Where is the rest explained?": None,  # a link alone points to the answer, is none
+        "Why is `cd` a builtin?": "it must change the shell's own directory",
+    }

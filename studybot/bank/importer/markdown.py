@@ -62,7 +62,6 @@ from studybot.bank.importer.collapsible import collapsible, kept_source, unwrapp
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
 from studybot.bank.importer.lists import (
     ListReading,
-    follow_ups,
     key_points_of,
     labelled_questions,
     names_tasks,
@@ -108,6 +107,7 @@ from studybot.bank.importer.sections import (
     sub_question,
 )
 from studybot.bank.importer.state import Trail
+from studybot.bank.importer.subitems import follow_ups
 
 
 def read_markdown(path: Path, text: str, options: Options) -> Parsed:

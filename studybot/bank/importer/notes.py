@@ -59,6 +59,21 @@ _POINTER = re.compile(  # after a task that does not ask ("手写 LoRA → [13](
 )
 
 
+_ARROW_TAIL = re.compile(
+    rf"(?<=[？?])[*_]*\s*(?:{'|'.join(map(re.escape, _ARROWS))})\s*(?P<a>\S.*)$", re.DOTALL
+)
+_LINKS_ONLY = re.compile(rf"{_MD_LINK}(?:\s*[,，、/|]\s*{_MD_LINK})*[\s。.]*")
+
+
+def arrow_answer(raw: str, text: str) -> tuple[str, str] | None:
+    """``- *Q:底层是哪个调用?* → `dup2`…``: (the question, the answer after the arrow);
+    None when there is none or it only points to where the answer is (links alone)."""
+    found = _ARROW_TAIL.search(raw)
+    if found is None or _LINKS_ONLY.fullmatch(found["a"]):
+        return None
+    return _ARROW_TAIL.sub("", text).strip(), found["a"].strip()
+
+
 def without_tags(text: str) -> str:
     """``为什么用 LayerNorm？ #高频`` → ``为什么用 LayerNorm？``."""
     return _TAGS.sub("", text) if "#" in text else text

@@ -144,3 +144,10 @@ SENTENCE_END = ("。", "；", ";", ".", "！", "!")  # a statement's end, not a 
 _BOLD_ONLY = re.compile(r"(\*\*|__)(?:(?!\1).)+\1")
 _TOPIC = 40  # characters: a bullet naming what was asked ("连续子数组乘积最大"), not a note
 _LABEL = re.compile(r"[:：]")  # "双塔: 样本…", "How LDA Works:": a label and its notes
+
+
+def follow_ups(block: Block) -> bool:
+    """A list of marked questions only: ``- **Q：…？**`` items, each asking."""
+    firsts = [p.raw.split("\n")[0] for i in items(block) if (p := i.first_paragraph())]
+    found = [marker(line) for line in firsts]
+    return bool(found) and all(f is not None and asks(clean(f[1])) for f in found)

@@ -41,10 +41,14 @@ def test_a_question_table_answers_each_row_with_its_next_cell(tmp_path):
 
 
 def test_a_column_named_as_something_else_is_no_answer(tmp_path):
-    text = "# Q\n\n| Question | Difficulty |\n|---|---|\n| What is a pipe? | easy |\n"
-    report = read(tmp_path, text)
-    assert questions(report) == ["What is a pipe?"]
-    assert report.bank.questions[0].reference in (None, "")
+    for header, row in (
+        ("| Question | Difficulty |\n|---|---|", "| What is a pipe? | easy |"),
+        ("| 问题 | 考察点 | 难度 |\n|---|---|---|", "| What is a pipe? | shell | easy |"),
+    ):
+        text = f"# Q\n\n{header}\n{row}\n"
+        report = read(tmp_path, text)
+        assert questions(report) == ["What is a pipe?"]
+        assert report.bank.questions[0].reference is None
 
 
 _ARROW_FOLLOW_UPS = """# Shell cards
@@ -71,3 +75,27 @@ def test_the_text_after_a_follow_ups_arrow_is_its_answer(tmp_path):
         "Where is the rest explained?": None,  # a link alone points to the answer, is none
         "Why is `cd` a builtin?": "it must change the shell's own directory",
     }
+
+
+_LABELLED = """# Capacity exercises
+
+## Exercise 1 · threads or events
+
+**题面**:一台 8 核机器,每个请求 5ms CPU + 45ms 等数据库。问:单机能扛多少?
+
+Little's law: 16,000 × 0.05 = 800 in flight.
+
+## Cards
+
+### 卡 02-B:硬链接和软链接有什么区别?
+
+硬链接是同一个 inode 的另一个名字。
+"""
+
+
+def test_a_label_before_the_question_is_no_part_of_it(tmp_path):
+    report = read(tmp_path, _LABELLED)
+    assert questions(report) == [
+        "一台 8 核机器,每个请求 5ms CPU + 45ms 等数据库。问:单机能扛多少?",
+        "硬链接和软链接有什么区别?",
+    ]

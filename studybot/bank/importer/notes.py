@@ -74,6 +74,12 @@ def arrow_answer(raw: str, text: str) -> tuple[str, str] | None:
     return _ARROW_TAIL.sub("", text).strip(), found["a"].strip()
 
 
+# "卡 01-A:…", "Card 3:…", "题面:…": a card's id or the word for a task, no part of it
+_LABEL = re.compile(
+    r"^(?:(?:卡|卡片|Card)\s*\d{1,4}(?:-[A-Za-z0-9]{1,3})?|题面|题干)\s*[:：]\s*(?=\S)"
+)
+
+
 def without_tags(text: str) -> str:
     """``为什么用 LayerNorm？ #高频`` → ``为什么用 LayerNorm？``."""
     return _TAGS.sub("", text) if "#" in text else text
@@ -97,8 +103,10 @@ def without_note(text: str) -> str:
     """``讲讲 X（高频，字节问过）`` → ``讲讲 X``: notes on how often and where it was asked go.
 
     A note before the question mark (``讲讲 X（高频）？``) or in front (``【字节】讲讲 X``) too,
-    and a pointer to the answer after it: ``怎么实现？ → [01](../01/README.md)``.
+    and a pointer to the answer after it: ``怎么实现？ → [01](../01/README.md)``; a card's
+    label or the word for a task before it (``卡 01-A:``, ``题面:``) goes too.
     """
+    text = _LABEL.sub("", text, count=1)  # "卡 01-A:…的区别?" → "…的区别?"
     if any(arrow in text for arrow in _ARROWS):
         text = _POINTER.sub("", text)
     lead = _LEAD_NOTE.match(text)

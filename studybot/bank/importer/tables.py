@@ -2,8 +2,8 @@
 
 A table is a list of questions when a column is named like one (``问题``,
 ``题目``, ``Question``, or the column ``--map question=COLUMN`` names); its
-answer column (``答案``, ``Answer``; else the column after the question's,
-unless named as something else) gives the answers and a number column
+answer column (``答案``, ``Answer``; else the one column after the question's, or
+one named like an answer) gives the answers and a number column
 (``序号``, ``#``) the labels. A table of anything else is not read, but its
 cells that ask are reported, with the ``--map`` that would read them.
 """
@@ -65,14 +65,19 @@ def read_table(reader: ReaderState, block: Block, path) -> None:
 
 
 def _next_cell(header: list[str], column: int, named) -> int | None:
-    """The column after the question's, as its answer (``| 问题 | 一句话答 |``), unless
-    it is named as something else (``| Question | Difficulty |``)."""
+    """The column after the question's as its answer when it is the only other one
+    (``| 问题 | 一句话答 |``) or is named like one (``简答``, ``Short answer``); never one
+    named as something else (``| Question | Difficulty |``, ``| 问题 | 考察点 | 难度 |``)."""
     claimed = {key for keys_ in named for key in keys_}
+    others = [k for k, name in enumerate(header) if k != column and name not in claimed]
     following = column + 1
     name = header[following] if following < len(header) else ""
-    if name and name not in claimed and keys.describing(name) is None:
-        return following
-    return None
+    if not name or name in claimed or keys.describing(name) is not None:
+        return None
+    return following if others == [following] or _ANSWER_WORD.search(name) else None
+
+
+_ANSWER_WORD = re.compile(r"答|answer", re.IGNORECASE)
 
 
 def _numbers(rows: list[str], column: int) -> bool:

@@ -99,3 +99,14 @@ def test_a_label_before_the_question_is_no_part_of_it(tmp_path):
         "一台 8 核机器,每个请求 5ms CPU + 45ms 等数据库。问:单机能扛多少?",
         "硬链接和软链接有什么区别?",
     ]
+
+
+def test_a_parenthesis_that_ends_a_question_stays_in_it(tmp_path):
+    text = (
+        "# Linux\n\n### 用什么命令统计一个文件？(行数、单词数、字节数)\n\nwc。\n\n"
+        "### 讲讲 RLHF（字节二面）\n\nSFT, reward model, PPO.\n"
+    )
+    assert questions(read(tmp_path, text)) == [
+        "用什么命令统计一个文件？(行数、单词数、字节数)",  # what to count, not where it was asked
+        "讲讲 RLHF",
+    ]

@@ -110,3 +110,53 @@ def test_a_parenthesis_that_ends_a_question_stays_in_it(tmp_path):
         "用什么命令统计一个文件？(行数、单词数、字节数)",  # what to count, not where it was asked
         "讲讲 RLHF",
     ]
+
+
+_LABEL_HEADINGS = """# Python coding questions
+
+Try each one before you read the answer.
+
+#### Q1)
+Two players play rock-paper-scissors.
+- Rock beats scissors
+- Paper beats rock
+
+Write a function that names the winner.
+
+**Solution:**
+
+A dictionary of who beats whom is shorter than an if chain.
+
+```
+beats = {"Rock": "Scissors", "Paper": "Rock", "Scissors": "Paper"}
+```
+
+### Q2)
+
+[Practice site](https://example.org/problems/42)
+
+Given a string, return it reversed.
+
+```
+def rev(s):
+    return s[::-1]
+```
+
+### Q3:
+
+**Answer.** This number is missing from the source.
+"""
+
+
+def test_a_heading_that_is_a_label_alone_asks_the_task_below_it(tmp_path):
+    report = read(tmp_path, _LABEL_HEADINGS)
+    assert questions(report) == [
+        "Two players play rock-paper-scissors.\n- Rock beats scissors\n- Paper beats rock\n"
+        "Write a function that names the winner.",
+        "Given a string, return it reversed.",  # the link above it says where it is from
+    ]
+    first, second = report.bank.questions
+    assert first.reference.startswith("**Solution:**")
+    assert "return s[::-1]" in second.reference
+    # an answer under a bare number is no task: the lost question is said, with its line
+    assert [(s.where.rsplit(":", 1)[-1], s.text) for s in report.skipped] == [("31", "Q3:")]

@@ -105,6 +105,7 @@ from studybot.bank.importer.sections import (
     one_question,
     opens_on_question,
     sub_question,
+    task_below,
 )
 from studybot.bank.importer.state import Trail
 from studybot.bank.importer.subitems import follow_ups
@@ -240,9 +241,8 @@ class _Reader(ParagraphReading, ListReading):
             self._walk(inner[own:], path, in_meta)  # "### 1. …" under "## 目录" is no content
             return end
         if NUMBER_ALONE.fullmatch(title):  # "## 3.": the question text is lost, said so
-            quiz = labelled(
-                inner, self.lines
-            )  # "## 第 3 题" over "### 题目": the paragraph under it asks
+            # "## 第 3 题" over "### 题目", "### Q5)" over its task: the paragraph under it asks
+            quiz = labelled(inner, self.lines) or task_below(inner, self.lines)
             if quiz is not None:
                 number = re.search(r"\d+", title)
                 draft = self._draft(quiz[0].start, number and number[0], quiz[1], path)

@@ -9,6 +9,8 @@ parenthesis.
 
 from __future__ import annotations
 
+import json
+
 from imported import questions, read
 
 _QUICK_TABLES = """# Networking cards
@@ -160,3 +162,37 @@ def test_a_heading_that_is_a_label_alone_asks_the_task_below_it(tmp_path):
     assert "return s[::-1]" in second.reference
     # an answer under a bare number is no task: the lost question is said, with its line
     assert [(s.where.rsplit(":", 1)[-1], s.text) for s in report.skipped] == [("31", "Q3:")]
+
+
+_LONG_FOLLOW_UPS = """# Container cards
+
+### Why was the container OOMKilled while the host had memory to spare?
+
+**Short answer**
+> Its cgroup limit, not the host, decides; old runtimes size their heap from the host.
+
+**Follow-ups**
+- *Q:How do you fix the JVM?* → `-XX:MaxRAMPercentage=75`; newer JDKs read the cgroup limit themselves, older flags read the host's memory and overshoot.
+- *Q:Why does `-Xmx512m` still go over?* → the heap is one part: metaspace, thread stacks, direct buffers and the JIT cache come on top of it.
+"""
+
+
+def test_follow_ups_with_long_answers_after_the_arrow_are_questions(tmp_path):
+    report = read(tmp_path, _LONG_FOLLOW_UPS)
+    assert questions(report)[1:] == [
+        "How do you fix the JVM?",
+        "Why does `-Xmx512m` still go over?",
+    ]
+    assert report.bank.questions[2].reference.startswith("the heap is one part")
+
+
+def test_an_asking_cell_inside_a_taken_answer_is_listed_with_its_cell(tmp_path):
+    cells = [
+        "How do you test for collinearity?\n- variance inflation factor",
+        "Explain about a type I error:\n- rejecting a null hypothesis that is true",
+    ]
+    notebook = {"cells": [{"cell_type": "markdown", "source": c} for c in cells], "nbformat": 4}
+    report = read(tmp_path, json.dumps(notebook), name="ds.ipynb", steering=True)
+    assert questions(report) == ["How do you test for collinearity?"]
+    where = str(tmp_path / "ds.ipynb")
+    assert report.steer.missed == ((f"{where}:cell 2, line 1", "Explain about a type I error:"),)

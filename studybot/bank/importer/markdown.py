@@ -240,9 +240,9 @@ class _Reader(ParagraphReading, ListReading):
             self._walk(inner[:own], (*path, (block.start, title)), in_meta=True)
             self._walk(inner[own:], path, in_meta)  # "### 1. …" under "## 目录" is no content
             return end
-        if NUMBER_ALONE.fullmatch(title):  # "## 3.": the question text is lost, said so
-            # "## 第 3 题" over "### 题目", "### Q5)" over its task: the paragraph under it asks
-            quiz = labelled(inner, self.lines) or task_below(inner, self.lines)
+        if NUMBER_ALONE.fullmatch(title):  # "## 3.": the question text is lost, said so, unless
+            bare = block.level in self.bare  # "### Q5)" over its task, "## 第 3 题" over "### 题目"
+            quiz = labelled(inner, self.lines) or task_below(inner, self.lines, bare)
             if quiz is not None:
                 number = re.search(r"\d+", title)
                 draft = self._draft(quiz[0].start, number and number[0], quiz[1], path)

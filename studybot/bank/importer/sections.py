@@ -188,11 +188,15 @@ def labelled(inner: list[Block], lines: list[str]) -> tuple[Block, str, list[Blo
     return asked, text, rest
 
 
-def task_below(inner: list[Block], lines: list[str]) -> tuple[Block, str, list[Block]] | None:
-    """Under a heading that is a label alone (``### Q5)``, ``### 1.``), the task: the text
-    up to the first code block, rule, heading or bold label alone (``**Solution:**``; its
-    first paragraph where none comes), and
-    the blocks after it (its answer); None when no paragraph opens the section."""
+def task_below(
+    inner: list[Block], lines: list[str], bare: bool
+) -> tuple[Block, str, list[Block]] | None:
+    """Under a heading that is a label alone (``### Q5)``, ``### 1.``) at a ``bare`` level
+    (``bare_levels``), the task: the text up to the first code block, rule, heading or bold
+    label alone (``**Solution:**``; its first paragraph where none comes), and the blocks
+    after it (its answer); None when no paragraph opens the section."""
+    if not bare:
+        return None  # "## 3." among "## 2. 为什么…？": its question is lost, said so
     while inner and inner[0].kind == "paragraph" and link_target(inner[0].raw.strip("*_ ")):
         inner = inner[1:]  # "[CodingBat practice](https://…)" over the task: where it is from
     if not inner or inner[0].kind != "paragraph" or ANSWER_MARKER.match(inner[0].raw):
@@ -203,6 +207,21 @@ def task_below(inner: list[Block], lines: list[str]) -> tuple[Block, str, list[B
         asked = inner[:1]
     parts = [clean(joined(b.raw)) if b.kind == "paragraph" else source(lines, [b]) for b in asked]
     return inner[0], "\n".join(p.strip() for p in parts if p.strip()), inner[len(asked) :]
+
+
+def bare_levels(blocks: list[Block]) -> set[int]:
+    """The heading levels whose numbered headings are all labels alone (``### Q5)``):
+    there the task is the text below each, not a question whose text was lost."""
+    bare: set[int] = set()
+    worded: set[int] = set()
+    for block in blocks:
+        if block.kind == "heading":
+            title = clean(plain(block.raw))
+            if NUMBER_ALONE.fullmatch(title):
+                bare.add(block.level)
+            elif numbered(title)[0] is not None or marker(block.raw, heading=True):
+                worded.add(block.level)
+    return bare - worded
 
 
 def _task_end(block: Block) -> bool:

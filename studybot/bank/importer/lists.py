@@ -34,7 +34,7 @@ from studybot.bank.importer.markers import (
     topic_title,
 )
 from studybot.bank.importer.metadata import described
-from studybot.bank.importer.notes import callout_asks, without_pointer
+from studybot.bank.importer.notes import arrow_answer, callout_asks, without_pointer
 from studybot.bank.importer.state import ReaderState, Trail
 from studybot.bank.importer.subitems import (
     SENTENCE_END,
@@ -185,9 +185,10 @@ class ListReading(ReaderState):
         if inline and not reads_as_question(inline["q"]):  # "- What is X? — X is …" is one
             inline = None
         answer = inline["a"].strip() if inline else ""
-        draft = self._draft(
-            paragraph.start, label, clean(inline["q"] if inline and answer else text), path
-        )
+        text = inline["q"] if inline and answer else text
+        arrow = arrow_answer(raw_lines[0], text) if end == 1 and not answer else None
+        text, answer = arrow or (text, answer)  # "- *Q:…?* → its answer"
+        draft = self._draft(paragraph.start, label, clean(text), path)
         if answer:
             draft.reference = "\n".join([answer, *raw_lines[1:]]).strip()
         self.listed.add(id(draft))
@@ -347,13 +348,6 @@ def follow_up(raw_line: str) -> tuple[None, str] | None:
 
 KEY_POINTS_MOST = 6
 _POINT_CHARS = 300
-
-
-def follow_ups(block: Block) -> bool:
-    """A list of marked questions only: ``- **Q：…？**`` items, each asking."""
-    firsts = [p.raw.split("\n")[0] for i in items(block) if (p := i.first_paragraph())]
-    found = [marker(line) for line in firsts]
-    return bool(found) and all(f is not None and asks(clean(f[1])) for f in found)
 
 
 def key_points_of(block: Block) -> list[str] | None:

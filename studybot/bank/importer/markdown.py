@@ -62,7 +62,6 @@ from studybot.bank.importer.collapsible import collapsible, kept_source, unwrapp
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
 from studybot.bank.importer.lists import (
     ListReading,
-    follow_ups,
     key_points_of,
     labelled_questions,
     names_tasks,
@@ -106,8 +105,10 @@ from studybot.bank.importer.sections import (
     one_question,
     opens_on_question,
     sub_question,
+    task_below,
 )
 from studybot.bank.importer.state import Trail
+from studybot.bank.importer.subitems import follow_ups
 
 
 def read_markdown(path: Path, text: str, options: Options) -> Parsed:
@@ -239,10 +240,9 @@ class _Reader(ParagraphReading, ListReading):
             self._walk(inner[:own], (*path, (block.start, title)), in_meta=True)
             self._walk(inner[own:], path, in_meta)  # "### 1. …" under "## 目录" is no content
             return end
-        if NUMBER_ALONE.fullmatch(title):  # "## 3.": the question text is lost, said so
-            quiz = labelled(
-                inner, self.lines
-            )  # "## 第 3 题" over "### 题目": the paragraph under it asks
+        if NUMBER_ALONE.fullmatch(title):  # "## 3.": the question text is lost, said so, unless
+            bare = block.level in self.bare  # "### Q5)" over its task, "## 第 3 题" over "### 题目"
+            quiz = labelled(inner, self.lines) or task_below(inner, self.lines, bare)
             if quiz is not None:
                 number = re.search(r"\d+", title)
                 draft = self._draft(quiz[0].start, number and number[0], quiz[1], path)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import functools
 import re
 
-# a note after a question, not part of it: "（高频，字节/阿里都问过）", "(必考)", "【美团】"
+# a note after a question, not part of it: "（高频，字节/阿里都问过）", "(必考)", "【美团】";
+# "？(行号、单词数、字节数)" says what to count: 字节数 (bytes) is no company
 _NOTE = re.compile(
     r"\s*(?:(?<!\])[（(](?P<round>[^（）()\n]{1,40})[）)]|【(?P<square>[^【】\n]{1,24})】"
     r"|(?<!\])\[(?P<ascii>[^\[\]\n]{2,24})\](?!\())(?P<mark>\s*[？?])?\s*$"
@@ -23,7 +24,7 @@ _LEAD_NOTE = re.compile(
 _NOTE_WORDS = re.compile(
     r"高频|频率|必考|常考|必问|常问|重点(?![是在])|热门|经典|问过|都问|考过|被问|问到|出现|[一二三四终]面|hr面"
     r"|主管面|交叉面|面试|笔试|手撕|实习|校招|社招|秋招|春招|暑期|日常|大厂|每家|各家|公司|难度|简单|中等"
-    r"|困难|[★☆⭐]|\d+\s*(?:min|mins|minutes|分钟)\b|字节|阿里|腾讯|美团|百度|京东|快手|小红书|拼多多|蚂蚁|华为|小米|网易|滴滴|商汤|米哈游"
+    r"|困难|[★☆⭐]|\d+\s*(?:min|mins|minutes|分钟)\b|字节(?![数码序流长位])|阿里|腾讯|美团|百度|京东|快手|小红书|拼多多|蚂蚁|华为|小米|网易|滴滴|商汤|米哈游"
     r"|百川|智谱|月之暗面|讯飞|携程|b站|哔哩|得物|shopee|来源|出处|出自|^\W*\d{1,3}\s*/\s*100$"
     r"|(?:19|20)\d\d\s*年?\s*(?:最新|新版|版|更新)|\b(?:19|20)\d\d\s+(?:update|edition)\b"  # "（2025年最新）"
     r"|\b(?:updated|latest|as of)\s+(?:in\s+)?(?:19|20)\d\d\b"
@@ -59,6 +60,27 @@ _POINTER = re.compile(  # after a task that does not ask ("手写 LoRA → [13](
 )
 
 
+_ARROW_TAIL = re.compile(
+    rf"(?<=[？?])[*_]*\s*(?:{'|'.join(map(re.escape, _ARROWS))})\s*(?P<a>\S.*)$", re.DOTALL
+)
+_LINKS_ONLY = re.compile(rf"{_MD_LINK}(?:\s*[,，、/|]\s*{_MD_LINK})*[\s。.]*")
+
+
+def arrow_answer(raw: str, text: str) -> tuple[str, str] | None:
+    """``- *Q:底层是哪个调用?* → `dup2`…``: (the question, the answer after the arrow);
+    None when there is none or it only points to where the answer is (links alone)."""
+    found = _ARROW_TAIL.search(raw)
+    if found is None or _LINKS_ONLY.fullmatch(found["a"]):
+        return None
+    return _ARROW_TAIL.sub("", text).strip(), found["a"].strip()
+
+
+# "卡 01-A:…", "Card 3:…", "题面:…": a card's id or the word for a task, no part of it
+_LABEL = re.compile(
+    r"^(?:(?:卡|卡片|Card)\s*\d{1,4}(?:-[A-Za-z0-9]{1,3})?|题面|题干)\s*[:：]\s*(?=\S)"
+)
+
+
 def without_tags(text: str) -> str:
     """``为什么用 LayerNorm？ #高频`` → ``为什么用 LayerNorm？``."""
     return _TAGS.sub("", text) if "#" in text else text
@@ -82,8 +104,10 @@ def without_note(text: str) -> str:
     """``讲讲 X（高频，字节问过）`` → ``讲讲 X``: notes on how often and where it was asked go.
 
     A note before the question mark (``讲讲 X（高频）？``) or in front (``【字节】讲讲 X``) too,
-    and a pointer to the answer after it: ``怎么实现？ → [01](../01/README.md)``.
+    and a pointer to the answer after it: ``怎么实现？ → [01](../01/README.md)``; a card's
+    label or the word for a task before it (``卡 01-A:``, ``题面:``) goes too.
     """
+    text = _LABEL.sub("", text, count=1)  # "卡 01-A:…的区别?" → "…的区别?"
     if any(arrow in text for arrow in _ARROWS):
         text = _POINTER.sub("", text)
     lead = _LEAD_NOTE.match(text)

@@ -9,6 +9,8 @@
   section (options, ``<details>`` answer, explanation) its answer
   (``labelled``); the metadata above the label (``**类型：** 单选题``) is
   neither;
+- under a heading that is a label alone (``### Q5)``), the text up to its code is
+  the task, the rest its answer (``task_below``);
 - a file that is one question, ``# 题目`` over a paragraph (a title above it at
   most) and sections that do not ask (``# 标准答案``, ``# 必答点``): the paragraph
   is the question, everything after it its answer (``one_question``);
@@ -33,6 +35,7 @@ from dataclasses import replace
 from studybot.bank.importer.blocks import Block, link_target, plain, section_end, source
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.markers import (
+    ANSWER_MARKER,
     asks,
     clean,
     items,
@@ -183,6 +186,49 @@ def labelled(inner: list[Block], lines: list[str]) -> tuple[Block, str, list[Blo
     while rest and rest[-1].kind == "hr":  # the rule before the next question
         rest.pop()
     return asked, text, rest
+
+
+def task_below(
+    inner: list[Block], lines: list[str], bare: bool
+) -> tuple[Block, str, list[Block]] | None:
+    """Under a heading that is a label alone (``### Q5)``, ``### 1.``) at a ``bare`` level
+    (``bare_levels``), the task: the text up to the first code block, rule, heading or bold
+    label alone (``**Solution:**``; its first paragraph where none comes), and the blocks
+    after it (its answer); None when no paragraph opens the section."""
+    if not bare:
+        return None  # "## 3." among "## 2. 为什么…？": its question is lost, said so
+    while inner and inner[0].kind == "paragraph" and link_target(inner[0].raw.strip("*_ ")):
+        inner = inner[1:]  # "[CodingBat practice](https://…)" over the task: where it is from
+    if not inner or inner[0].kind != "paragraph" or ANSWER_MARKER.match(inner[0].raw):
+        return None  # "### Q51:" over "**Answer.** …": the question is lost, said so
+    stop = next((j for j, b in enumerate(inner) if _task_end(b)), None)
+    asked = inner[:stop] if stop is not None else inner[:1]
+    if any(b.kind not in ("paragraph", "bullet_list", "ordered_list") for b in asked):
+        asked = inner[:1]
+    parts = [clean(joined(b.raw)) if b.kind == "paragraph" else source(lines, [b]) for b in asked]
+    return inner[0], "\n".join(p.strip() for p in parts if p.strip()), inner[len(asked) :]
+
+
+def bare_levels(blocks: list[Block]) -> set[int]:
+    """The heading levels whose numbered headings are all labels alone (``### Q5)``):
+    there the task is the text below each, not a question whose text was lost."""
+    bare: set[int] = set()
+    worded: set[int] = set()
+    for block in blocks:
+        if block.kind == "heading":
+            title = clean(plain(block.raw))
+            if NUMBER_ALONE.fullmatch(title):
+                bare.add(block.level)
+            elif numbered(title)[0] is not None or marker(block.raw, heading=True):
+                worded.add(block.level)
+    return bare - worded
+
+
+def _task_end(block: Block) -> bool:
+    return block.kind in ("fence", "hr", "heading") or bool(_BOLD_ALONE.fullmatch(block.raw))
+
+
+_BOLD_ALONE = re.compile(r"\s*(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__)\s*")
 
 
 def one_question(blocks: list[Block]) -> tuple[Block, str, list[Block]] | None:

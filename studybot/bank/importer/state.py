@@ -24,6 +24,7 @@ from studybot.bank.importer.metadata import company_tags
 from studybot.bank.importer.notebook import front_matter
 from studybot.bank.importer.sections import (
     apart,
+    bare_levels,
     closing,
     heading_items,
     marked_lines,
@@ -49,6 +50,7 @@ class ReaderState:
     level: int | None  # the heading level where this file's questions are, if any
     closing: set[int]  # the first lines of the headings that close the file ("## 总结")
     apart: set[int]  # those of question-level headings in a section where none asks
+    bare: set[int]  # heading levels whose numbered headings are labels alone ("### Q5)")
     listed: set[int]  # id() of the drafts taken from list items
     loose: set[int]  # id() of the drafts started by a paragraph that asks
     lone: tuple[Draft, int] | None  # a list's last question, yet unanswered, and the list's end
@@ -69,6 +71,7 @@ class ReaderState:
         self.level = options.level or question_level(self.blocks)
         self.closing = set() if options.level else closing(self.blocks, self.level)
         self.apart = set() if options.level else apart(self.blocks, self.level)
+        self.bare = bare_levels(self.blocks)  # "### Q5)" over its task, no lost question
         self.listed = set()
         self.loose = set()
         self.lone = None

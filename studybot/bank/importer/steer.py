@@ -42,6 +42,7 @@ from studybot.bank.importer.layout import (
 )
 from studybot.bank.importer.markers import asks, reads_as_question
 from studybot.bank.importer.metadata import without_source
+from studybot.bank.importer.notes import arrow_answer
 
 _MARGIN = 3  # asking lines (or non-asking questions) a suggestion must gain at least
 
@@ -105,7 +106,9 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
     missed = tuple(
         (out.where(line.index), line.text)
         for line in out.found
-        if line.asks and out.where(line.index) not in taken and not _answered(line, held)
+        if line.asks
+        and out.where(line.index) not in taken
+        and (_opens_cell(out.where(line.index)) or not _answered(line, held))
     )
     return Steer(
         found_in=_found_in([d for d in parsed.drafts if d.question.strip()], by_where),
@@ -129,10 +132,18 @@ def _folded(text: str) -> str:
 def _answered(line: Line, held: set[str]) -> bool:
     """A sentence or sub-heading of an answer taken that only reads like a question ("When
     we declare …", "How closures work:", an item that ends as a sentence does); another list
-    item, or a line that asks with a question mark, is listed even there: a follow-up the
-    user may want."""
+    item, or a line that asks with a question mark (``*Q:…?* → its answer`` too), is listed
+    even there: a follow-up the user may want."""
     said = line.kind in ("paragraph", "heading") or line.text.endswith((".", "。", "!", "！"))
-    return said and not asks(line.text) and _folded(line.text) in held
+    arrow = arrow_answer(line.text, line.text)
+    text = arrow[0] if arrow else line.text
+    return said and not asks(text) and _folded(line.text) in held
+
+
+def _opens_cell(where: str) -> bool:
+    """A notebook cell's first line (``Explain about TypeI error:`` over its points): a cell
+    starts anew, so one that asks is listed even where a taken answer runs on over it."""
+    return ":cell " in where and where.endswith(", line 1")
 
 
 def _held(drafts: list[Draft]) -> set[str]:

@@ -35,6 +35,7 @@ from studybot.bank.importer.markers import (
     numbered,
     reads_as_question,
 )
+from studybot.bank.importer.notes import arrow_answer
 
 _SUB_ITEM = re.compile(r"(?P<number>\d{1,4})[.)]\s+(?P<text>\S.*)")
 
@@ -144,3 +145,19 @@ SENTENCE_END = ("。", "；", ";", ".", "！", "!")  # a statement's end, not a 
 _BOLD_ONLY = re.compile(r"(\*\*|__)(?:(?!\1).)+\1")
 _TOPIC = 40  # characters: a bullet naming what was asked ("连续子数组乘积最大"), not a note
 _LABEL = re.compile(r"[:：]")  # "双塔: 样本…", "How LDA Works:": a label and its notes
+
+
+def follow_ups(block: Block) -> bool:
+    """A list of marked questions only: ``- **Q：…？**`` items, each asking (an answer after
+    an arrow aside)."""
+    firsts = [p.raw.split("\n")[0] for i in items(block) if (p := i.first_paragraph())]
+    found = [(line, marker(line)) for line in firsts]
+    return bool(found) and all(
+        f is not None and asks(clean(_asked(line, f[1]))) for line, f in found
+    )
+
+
+def _asked(raw: str, text: str) -> str:
+    """What a follow-up asks: ``- *Q:JVM 怎么修?* → its answer`` asks ``JVM 怎么修?``."""
+    arrow = arrow_answer(raw, text)
+    return arrow[0] if arrow else text

@@ -2,7 +2,8 @@
 
 A table is a list of questions when a column is named like one (``问题``,
 ``题目``, ``Question``, or the column ``--map question=COLUMN`` names); its
-answer column (``答案``, ``Answer``) gives the answers and a number column
+answer column (``答案``, ``Answer``; else the one column after the question's, or
+one named like an answer) gives the answers and a number column
 (``序号``, ``#``) the labels. A table of anything else is not read, but its
 cells that ask are reported, with the ``--map`` that would read them.
 """
@@ -47,6 +48,8 @@ def read_table(reader: ReaderState, block: Block, path) -> None:
         _report(reader, block, header, lines)
         return
     answer = _index(header, mapping.keys.get("answer"))
+    if answer is None and not reader.options.mapping:
+        answer = _next_cell(header, column, mapping.keys.values())
     number = _index(header, mapping.keys.get("id"))
     for offset, line in enumerate(lines[2:], start=2):
         row = cells(line)
@@ -59,6 +62,22 @@ def read_table(reader: ReaderState, block: Block, path) -> None:
         )
         if answer is not None and answer < len(row) and not placeholder(row[answer].strip("_* ")):
             draft.reference = row[answer].replace("<br>", "\n").strip()
+
+
+def _next_cell(header: list[str], column: int, named) -> int | None:
+    """The column after the question's as its answer when it is the only other one
+    (``| 问题 | 一句话答 |``) or is named like one (``简答``, ``Short answer``); never one
+    named as something else (``| Question | Difficulty |``, ``| 问题 | 考察点 | 难度 |``)."""
+    claimed = {key for keys_ in named for key in keys_}
+    others = [k for k, name in enumerate(header) if k != column and name not in claimed]
+    following = column + 1
+    name = header[following] if following < len(header) else ""
+    if not name or name in claimed or keys.describing(name) is not None:
+        return None
+    return following if others == [following] or _ANSWER_WORD.search(name) else None
+
+
+_ANSWER_WORD = re.compile(r"答|answer", re.IGNORECASE)
 
 
 def _numbers(rows: list[str], column: int) -> bool:

@@ -67,12 +67,12 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
             negated = negations.negated(
                 clause, [[s] for s in phrase.spans], ignore=taken + elsewhere, through=taken
             )
-            if alias is claim.core and not negated:
-                # What a negated relation leaves is stated by any negation before it in the
-                # clause ("提供不了学习信号", "不把上一轮的思考内容放回上下文"), and by a zero
-                # ("零额外延迟", "zero extra latency").
+            if alias in (claim.core, claim.turned) and not negated:
+                # A negated relation's leftover is stated by any negation before it ("提供不了学习
+                # 信号") or a zero ("零额外延迟"); an opposite so is no claim ("不能在划分之前做").
+                reach = len(clause.joined) if alias is claim.core else TURNED_REACH
                 negated = any(
-                    e <= phrase.first
+                    e <= phrase.first <= e + reach
                     and not overlap_spans(((s, e),), taken)
                     and not negations.SCOPE_MARK.search(clause.joined, e, phrase.first)
                     for s, e in clause.negations
@@ -165,8 +165,7 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
         if stated and all(
             links.beyond(clause, o[2], d[1]) for o in stated for d in out if d[0] < 0
         ):
-            # "不能只看通用基准：标几百条就够", "12 层减半、隐藏维度不变": the opposite is
-            # another statement's, past a colon or in another item of a list.
+            # "不能只看通用基准：标几百条就够", "12 层减半、隐藏维度不变": another statement's.
             return stated
         # The opposite said un-negated outweighs the relation in one clause: "随长度平方增长"
         # holds 随…增长 and 平方, and says the growth is quadratic.
@@ -275,6 +274,7 @@ def _between(claim: Claim, attempt: Attempt, n: int, subject: Phrase, near: int)
     return False
 
 
+TURNED_REACH = 3  # characters from a negation to an opposite it keeps from being claimed
 CARRY_CHARS = 2  # a clause passes its subject on when it says this much besides it
 
 

@@ -207,6 +207,7 @@ def test_what_is_replaced_or_only_supposed_is_not_denied(grader, shipped, questi
         (58, 3, "簇数不会变；想让簇数随数据增长，就不能用它，要换 DBSTREAM"),  # a wish, supposed
         (173, 2, "约 5.9 万道题按质量、难度、多样性三个标准筛出 1000 道"),  # 三个: a few, no figure
         (10, 4, "流式解码还要缓存不完整的字节以免出乱码"),  # 不完整 describes the bytes
+        (44, 3, "重采样也不能在划分之前做，只能在划分之后作用于训练集"),  # an opposite said negated
     ],
 )
 def test_a_sentence_that_only_looks_like_a_denial_of_the_point(

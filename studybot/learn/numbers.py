@@ -79,6 +79,7 @@ _BARE = re.compile(
     r"(?<![a-z0-9_.\-@])(" + _POWER + r"|\d+(?:\.\d+)?e[-+]?\d+(?![a-z])|\d+(?:,\d{3})*(?:\.\d+)?)"
     r"(?!\.\d|\d|,\d|\s*\^|" + _UNIT_AFTER + ")"
 )
+_SHORT = re.compile(r"(?<![a-z0-9_.\-@])(\d+(?:\.\d+)?)\s?(k|m)(?![a-z0-9])")
 _PATTERNS = {
     "bytes": re.compile(
         # A bare "B" is left out: "8B" is a model's size far more often than 8 bytes.
@@ -167,6 +168,14 @@ def located(
                 _BYTES[unit] if kind == "bytes" else (_COUNTS[unit],) if kind == "count" else (1,)
             )
             out.append((match.start(), read.scaled(factors)))
+    if kind == "bare":  # a figure with no unit is also said shortened: "32k" for 32000
+        out += [
+            (m.start(), r.scaled((_COUNTS[m.group(2).lower()],)))
+            for m in _SHORT.finditer(text)
+            for r in [_readings(m.group(1))]
+            if r
+        ]
+        out.sort()
     if kind in ("times", "percent"):
         scale = 100.0 if kind == "percent" else 1.0
         out += [(start, _Exact((value * scale,))) for start, value in fractions(text)]

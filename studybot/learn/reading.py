@@ -237,12 +237,14 @@ class Attempt:
                 if phrase.negated or not self._close(phrase.spans):
                     continue
                 if _overlap(phrase.spans, spans):
-                    covers = all(_overlap(phrase.spans, (span,)) for span in spans)
+                    # whole words: "use_reentrant" is no part of the wrong "use_reentrant=true"
+                    covers = all(any(a <= s and e <= b for a, b in phrase.spans) for s, e in spans)
                     if phrase.size >= size and covers:
                         return True
                     said.extend(phrase.spans)
                     total += phrase.size
-        return total >= size and all(_overlap((span,), said) for span in spans)
+        held = {i for a, b in said for i in range(a, b)}
+        return total >= size and all(set(range(s, e)) <= held for s, e in spans)
 
     def _close(self, spans: Sequence[tuple[int, int]]) -> bool:
         reach = max(e for _, e in spans) - min(s for s, _ in spans)

@@ -45,8 +45,7 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
             continue
         located = []
         for phrase in attempt.phrases(n, alias):
-            # "不是原始网页，而是指令-回答对": the 而是 clause goes on with the subject before it,
-            # and its own words name no other claim's subject.
+            # "不是原始网页，而是指令-回答对": 而是 goes on with the subject before it.
             stating = phrase.spans if sign > 0 and _INSTEAD.match(clause.normal) else ()
             parts = _parts(claim, attempt, n, side, phrase.first, phrase.spans, stating)
             if parts is None:
@@ -346,10 +345,11 @@ def _figures(
             return []  # the relation's own link carries a figure that needs it
         return [(1, Phrase(((right[0], right[0] + 1),), 1, False))]
     subject = next(attempt.words_of(n, claim.subject), None)
-    # The subject may come from the clause before, which frames this one ("如果是有害数据，
-    # 几百条就能…"): the figure nearest the clause's start is then the one bound to it.
+    # The subject may come from the clause before, which frames this one ("如果是有害数据，几百
+    # 条…"), or goes on with its relation ("ModernBERT…，原生就能吃 32k token"), or a figure.
+    carried = _framed(attempt, n) or _holds(attempt, n, claim.relation)
     if subject is None and not (
-        (_framed(attempt, n) or links.restates(clause, found)) and _continues(claim, attempt, n)
+        (carried or links.restates(clause, found)) and _continues(claim, attempt, n)
     ):
         return []
     near = subject.first if subject is not None else 0

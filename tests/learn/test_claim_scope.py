@@ -87,6 +87,21 @@ def test_divided_is_the_opposite_of_multiplied(grader, shipped):
     assert state(grader, shipped, 139, 5, "所以把这一项乘以 T²") != CONTRADICTED
 
 
+@pytest.mark.parametrize(
+    "question, point, text, caught",
+    [
+        (140, 4, "2024 年底出的 ModernBERT 更进一步，原生就能吃 32k token", True),  # 32k, not 8192
+        (140, 4, "ModernBERT 更进一步，原生支持 8k 长度", False),
+        (30, 5, "长上下文模型一般把 base 调大，Llama 3 就直接把 base 提到了 1000000", True),
+        (147, 6, "或者在 gradient_checkpointing_kwargs 里设 use_reentrant=True", True),
+    ],
+)
+def test_a_short_figure_a_carried_subject_and_a_code_word_are_read(
+    grader, shipped, question, point, text, caught
+):
+    assert (state(grader, shipped, question, point, text) == CONTRADICTED) is caught
+
+
 # -- negations -------------------------------------------------------------------------------
 
 

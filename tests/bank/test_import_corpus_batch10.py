@@ -1,0 +1,84 @@
+"""Failure classes a tenth batch of real public question files showed (issue 34).
+
+Each file here is written for the test, in the shape those files had: numbered label
+headings (``### Question 3: Topic``) whose real question is the bold paragraph below,
+with a checklist of options and an explanation after it; fill-in-the-blank questions.
+"""
+
+from __future__ import annotations
+
+from imported import questions, read
+
+_LABELLED_QUIZ = """# Interview Topic: Networking
+
+## Contents
+
+- [Question 1: Transport Layer](#question-1-transport-layer)
+- [Question 2: What Is a Port?](#question-2-what-is-a-port)
+
+## Questions
+
+### Question 1: Transport Layer
+
+**Which protocol retransmits lost segments on its own?**
+
+* [x] TCP
+* [ ] UDP
+
+**Explanation**
+
+TCP numbers its segments and resends those that were never acknowledged.
+
+---
+
+### Question 2: What Is a Port?
+
+**How does the kernel pick which socket gets an incoming datagram?**
+
+* [x] By the destination port and address
+* [ ] By the source MAC address
+
+**Explanation**
+
+A socket is bound to an address and port; the datagram's destination names it.
+
+---
+
+### Question 3: Name Lookup
+
+**A resolver that answers from its own memory uses a \\_\\_\\_\\_\\_ instead of asking again.**
+
+* [x] cache
+* [ ] zone
+
+**Explanation**
+
+Answers are kept for their time to live.
+"""
+
+
+def test_the_bold_question_under_a_label_heading_is_the_question(tmp_path):
+    report = read(tmp_path, _LABELLED_QUIZ)
+    assert questions(report) == [
+        "Which protocol retransmits lost segments on its own?",
+        "How does the kernel pick which socket gets an incoming datagram?",
+        "A resolver that answers from its own memory uses a _____ instead of asking again.",
+    ]
+    first = report.bank.questions[0]
+    assert "[x] TCP" in first.reference and "resends those" in first.reference
+
+
+def test_a_heading_that_asks_over_bold_prose_keeps_its_own_question(tmp_path):
+    text = (
+        "# Notes\n\n## What is a socket?\n\n**A handle for one end of a connection?** Not quite:"
+        " it is an endpoint.\n\nMore text.\n\n## Topics\n\n**What is a pipe?**\n\nA buffer.\n\n"
+        "**What is a FIFO?**\n\nA named pipe.\n"
+    )
+    report = read(tmp_path, text)
+    assert "What is a socket?" in questions(report)
+    assert "What is a pipe?" in questions(report) and "What is a FIFO?" in questions(report)
+
+
+def test_a_blank_to_fill_in_survives_as_written(tmp_path):
+    report = read(tmp_path, "# Q\n\n1. The ____ command lists files?\n")
+    assert questions(report) == ["The ____ command lists files?"]

@@ -7,7 +7,10 @@ with a checklist of options and an explanation after it; fill-in-the-blank quest
 
 from __future__ import annotations
 
+import pytest
 from imported import questions, read
+
+from studybot.errors import BankError
 
 _LABELLED_QUIZ = """# Interview Topic: Networking
 
@@ -82,3 +85,38 @@ def test_a_heading_that_asks_over_bold_prose_keeps_its_own_question(tmp_path):
 def test_a_blank_to_fill_in_survives_as_written(tmp_path):
     report = read(tmp_path, "# Q\n\n1. The ____ command lists files?\n")
     assert questions(report) == ["The ____ command lists files?"]
+
+
+_LINKED_OUTLINE = """# Frontend questions
+
+## DOM
+
+- [DOM 高频面试题汇总](https://example.org/issues/1)
+- [画一条 0.5px 的边框](https://example.org/issues/2)
+- 什么是事件代理
+- [事件冒泡和捕获有什么不同](https://example.org/issues/3)
+  - 如何阻止事件冒泡？
+- 为什么需要虚拟 DOM
+"""
+
+
+def test_a_linked_item_in_an_outline_of_questions_is_a_question(tmp_path):
+    report = read(tmp_path, _LINKED_OUTLINE)
+    assert questions(report) == [
+        "画一条 0.5px 的边框",
+        "什么是事件代理",
+        "事件冒泡和捕获有什么不同",
+        "如何阻止事件冒泡？",
+        "为什么需要虚拟 DOM",
+    ]
+    linked = report.bank.questions[0]
+    assert linked.reference == "[画一条 0.5px 的边框](https://example.org/issues/2)"
+
+
+def test_a_list_of_links_alone_is_no_outline_of_questions(tmp_path):
+    text = (
+        "# Reading\n\n- [Intro to sockets](https://example.org/a)\n"
+        "- [Why TCP?](https://example.org/b)\n- [Pipes](https://example.org/c)\n"
+    )
+    with pytest.raises(BankError, match="no questions found"):
+        read(tmp_path, text)

@@ -2,20 +2,27 @@
 
 - under a heading that labels a question (``### Question 3: DevOps Principle``), the
   bold paragraph that opens its section and asks is the question; what follows
-  (options, explanation) is its answer (``bold_question``).
+  (options, explanation) is its answer (``bold_question``);
+- in a list whose plain items ask (an outline of questions), an item that is a link
+  away (``- [new 操作符原理](…/issues/12)``) is a question too, the link pointing to its
+  answer, unless it names a collection (``[HTML 高频面试题汇总](…)``) (``linked_question``).
 """
 
 from __future__ import annotations
 
 import re
 
-from studybot.bank.importer.blocks import Block
-from studybot.bank.importer.markers import clean, joined, reads_as_question
+from studybot.bank.importer.blocks import Block, link_target
+from studybot.bank.importer.markers import clean, items, joined, reads_as_question
 
 # a paragraph that is bold from end to end: "**Which practice area …?**"
 _BOLD_PARAGRAPH = re.compile(r"\s*(\*\*|__)(?:(?!\1).)+\1\s*", re.S)
 # a blank to fill in: "DevOps is an extension of _____ infrastructure."
 _BLANK = re.compile(r"(?:\\?_){3,}|＿{2,}|（\s*）|\(\s{2,}\)")
+# a link that names many questions, not one
+_COLLECTION = re.compile(
+    r"面试题|汇总|合集|大全|题库|清单|interview questions|cheat ?sheet|collection", re.IGNORECASE
+)
 # a heading that numbers a question before its topic: "Question 2: What Is DevOps?"
 _NUMBERED_LABEL = re.compile(r"(?:question|问题|题目)\s*\d{1,4}\s*[:：.．]", re.IGNORECASE)
 
@@ -39,3 +46,19 @@ def bold_question(title: str, inner: list[Block]) -> str | None:
 
 def _asks(text: str) -> bool:
     return reads_as_question(clean(joined(text))) or bool(_BLANK.search(text))
+
+
+def linked_question(block: Block, text: str) -> bool:
+    """``text``, an item of ``block`` that is a link away, is a question: at least two of
+    the list's items that are no link ask, and it names no collection."""
+    if not text.strip() or _COLLECTION.search(text):
+        return False
+    plain_asking = 0
+    for item in items(block):
+        first = item.first_paragraph()
+        if first is None or link_target(first.raw) is not None:
+            continue
+        plain_asking += reads_as_question(clean(joined(first.raw.split("\n")[0])))
+        if plain_asking >= 2:
+            return True
+    return False

@@ -16,6 +16,7 @@ import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import Draft
+from studybot.bank.importer.labels import linked_question
 from studybot.bank.importer.markers import (
     DASH_ANSWER,
     INLINE_ANSWER,
@@ -118,10 +119,14 @@ class ListReading(ReaderState):
                 asking = False  # "- **Why?**: because …", "* How LDA works:" over its steps
             away = target is not None and target.startswith(("http://", "https://"))
             if target is not None and (target.startswith("#") or away or not asking):
-                if asking or label is not None:
+                pointer = away and linked_question(block, text)  # "- [new 原理](…)" among questions
+                if pointer:
+                    last = self._draft(paragraph.start, label, text, path)
+                    last.reference = paragraph.raw.strip()
+                elif asking or label is not None:
                     why = "a table-of-contents link" if target.startswith("#") else "a link only"
                     self._skip(paragraph.start, text, why, counts=False)
-                if away and label is not None and block.kind == "ordered_list":
+                if away and not pointer and label is not None and block.kind == "ordered_list":
                     self.links.append((paragraph.start, label, paragraph.raw, path))
                 for child in rest:
                     if child.is_list:

@@ -120,3 +120,19 @@ def test_a_list_of_links_alone_is_no_outline_of_questions(tmp_path):
     )
     with pytest.raises(BankError, match="no questions found"):
         read(tmp_path, text)
+
+
+def test_an_id_code_or_topic_label_in_front_is_no_part_of_the_question(tmp_path):
+    text = (
+        "# 前端题\n\n### html\n\n- [`#q20001` 什么是语义化标签？](/questions/q20001)\n"
+        "- [`#q20002` 如何让图片懒加载？](/questions/q20002)\n\n### js\n\n"
+        "- 类型转换：隐式转换有哪些规则？\n"
+        "- MongoDB在A:{B}上建索引会怎样？\n"
+    )
+    report = read(tmp_path, text)
+    assert questions(report) == [
+        "什么是语义化标签？",
+        "如何让图片懒加载？",
+        "隐式转换有哪些规则？",
+        "MongoDB在A:{B}上建索引会怎样？",
+    ]

@@ -5,7 +5,9 @@
   (options, explanation) is its answer (``bold_question``);
 - in a list whose plain items ask (an outline of questions), an item that is a link
   away (``- [new 操作符原理](…/issues/12)``) is a question too, the link pointing to its
-  answer, unless it names a collection (``[HTML 高频面试题汇总](…)``) (``linked_question``).
+  answer, unless it names a collection (``[HTML 高频面试题汇总](…)``) (``linked_question``);
+- an id code (`` `#q10001` ``) or a short topic label (``数据类型存储：``) in front of a
+  question is no part of its text (``without_label``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,12 @@ from studybot.bank.importer.markers import clean, items, joined, reads_as_questi
 _BOLD_PARAGRAPH = re.compile(r"\s*(\*\*|__)(?:(?!\1).)+\1\s*", re.S)
 # a blank to fill in: "DevOps is an extension of _____ infrastructure."
 _BLANK = re.compile(r"(?:\\?_){3,}|＿{2,}|（\s*）|\(\s{2,}\)")
+# "`#q10001` HTML 和 HTML5 有什么区别？", "#A102 …": an id code in front
+_ID_CODE = re.compile(r"^(?:`#?[A-Za-z]{0,4}-?\d{3,}`|#[A-Za-z]{0,4}-?\d{3,})\s+(?=\S)")
+# "数据类型存储：数据类型的存储之间有什么区别": a short topic label in front
+_TOPIC_LABEL = re.compile(r"^(?P<label>[\u4e00-\u9fff]{2,10})[：:]\s*(?P<rest>\S.{3,})$", re.S)
+# labels that say what kind of task follows: part of what is asked
+_TASK_KIND = re.compile(r"手撕|手写|场景|算法|编程|开放|追问|问题|题目|[Qq]\d*$|第.+题")
 # a link that names many questions, not one
 _COLLECTION = re.compile(
     r"面试题|汇总|合集|大全|题库|清单|interview questions|cheat ?sheet|collection", re.IGNORECASE
@@ -62,3 +70,14 @@ def linked_question(block: Block, text: str) -> bool:
         if plain_asking >= 2:
             return True
     return False
+
+
+def without_label(text: str) -> str:
+    """``text`` without an id code or a short CJK topic label in front of what it asks."""
+    text = _ID_CODE.sub("", text, count=1)
+    found = _TOPIC_LABEL.match(text)
+    if found is None or _TASK_KIND.search(found["label"]):
+        return text
+    if reads_as_question(found["label"]) or not reads_as_question(found["rest"]):
+        return text
+    return found["rest"]

@@ -136,3 +136,25 @@ def test_an_id_code_or_topic_label_in_front_is_no_part_of_the_question(tmp_path)
         "隐式转换有哪些规则？",
         "MongoDB在A:{B}上建索引会怎样？",
     ]
+
+
+def test_a_short_topic_among_questions_is_listed_not_lost(tmp_path):
+    text = (
+        "# JS 面试题\n\n## 事件\n\n- 什么是事件代理\n- 事件类型\n- 讲讲事件冒泡和事件捕获\n"
+        "  - 如何阻止冒泡？\n- 为什么需要虚拟 DOM\n"
+    )
+    report = read(tmp_path, text)  # an outline (an item holds sub-items): its topics stay out
+    assert questions(report) == [
+        "什么是事件代理",
+        "讲讲事件冒泡和事件捕获",
+        "如何阻止冒泡？",
+        "为什么需要虚拟 DOM",
+    ]
+    left = [(s.where.rsplit(":", 1)[1], s.text, s.why) for s in report.skipped]
+    assert (
+        "6",
+        "事件类型",
+        "a short topic among questions; it asks nothing (--questions items takes it)",
+    ) in left
+    taken = read(tmp_path, text, questions="items")
+    assert "事件类型" in questions(taken)

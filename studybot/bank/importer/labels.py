@@ -7,7 +7,10 @@
   away (``- [new 操作符原理](…/issues/12)``) is a question too, the link pointing to its
   answer, unless it names a collection (``[HTML 高频面试题汇总](…)``) (``linked_question``);
 - an id code (`` `#q10001` ``) or a short topic label (``数据类型存储：``) in front of a
-  question is no part of its text (``without_label``).
+  question is no part of its text (``without_label``);
+- in a list that mostly asks, in a file whose questions are not marked, a short topic
+  that asks nothing (``- 事件类型``, ``- var vs let vs const``) is listed as not taken
+  (``terse``): ``--questions items`` takes it.
 """
 
 from __future__ import annotations
@@ -81,3 +84,20 @@ def without_label(text: str) -> str:
     if reads_as_question(found["label"]) or not reads_as_question(found["rest"]):
         return text
     return found["rest"]
+
+
+def terse(text: str, rest: list[Block], among_questions: bool) -> bool:
+    """A short prompt with no ask, among items that ask: nothing but sub-lists below it,
+    no sentence, no field (``作用：…``) and no lead-in (``数据类型转换：``)."""
+    if not among_questions or any(not b.is_list for b in rest):
+        return False
+    text = text.strip()
+    if not re.search(r"\w", text) or len(text) > _TERSE:
+        return False
+    return not _SAID.search(text) and not _FIELD_LIKE.search(text)
+
+
+_TERSE = 30
+TERSE_LEFT = "a short topic among questions; it asks nothing (--questions items takes it)"
+_SAID = re.compile(r"[。.！!；;,，：:]$|[。！；]")
+_FIELD_LIKE = re.compile(r"^[^：:]{1,24}[：:]")

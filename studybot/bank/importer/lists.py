@@ -16,7 +16,7 @@ import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import Draft
-from studybot.bank.importer.labels import linked_question
+from studybot.bank.importer.labels import TERSE_LEFT, linked_question, terse
 from studybot.bank.importer.markers import (
     DASH_ANSWER,
     INLINE_ANSWER,
@@ -52,7 +52,7 @@ class ListReading(ReaderState):
 
     def _list(self, block: Block, path: Trail, current: Draft | None) -> Draft | None:
         if current is not None and not current.question and not current.blocks:
-            found = _under_label(block)  # "**问题：**" (or "19. **问题：**") over "- 中文：…"
+            found = under_label(block)  # "**问题：**" (or "19. **问题：**") over "- 中文：…"
             if found is not None:
                 self._held(current, found, block)
                 return current
@@ -146,6 +146,8 @@ class ListReading(ReaderState):
                 said = text.rstrip().endswith(SENTENCE_END) or field_line(text)  # a tip, a step
                 why = "a numbered item in a file whose questions are marked"
                 self._skip(paragraph.start, text, why, counts=not said)
+            elif terse(text, rest, mostly and not self.strong):  # "- 事件类型": listed
+                self._skip(paragraph.start, text, TERSE_LEFT, counts=False)
             for child in rest:
                 if child.is_list:
                     last = self._items(child, path) or last
@@ -167,7 +169,7 @@ class ListReading(ReaderState):
 
     def _labelled(self, paragraph: Block, label, rest, path: Trail) -> Draft | None:
         """A bare ``**问题：**`` item: its question is in the sub-items below it."""
-        found = _under_label(rest[0])
+        found = under_label(rest[0])
         if found is None:
             return None
         draft = self._draft(paragraph.start, label, "", path)
@@ -264,11 +266,6 @@ def names_tasks(block: Block, after: list[Block]) -> bool:
     """``**Tasks:**`` (``Exercises:``, ``练习：``) alone over a numbered list: each item is one."""
     title = plain(block.raw).strip("*_ ")
     return bool(after) and after[0].kind == "ordered_list" and bool(_TASKS.match(title))
-
-
-def _under_label(block: Block) -> tuple[str, str | None] | None:
-    texts = [joined(p.raw) for i in items(block) if (p := i.first_paragraph())]
-    return under_label([clean(t) for t in texts])
 
 
 def _field(raw_line: str) -> bool:

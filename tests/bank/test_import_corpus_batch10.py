@@ -158,3 +158,16 @@ def test_a_short_topic_among_questions_is_listed_not_lost(tmp_path):
     ) in left
     taken = read(tmp_path, text, questions="items")
     assert "事件类型" in questions(taken)
+
+
+def test_a_which_one_question_keeps_its_prose_answer(tmp_path):
+    text = (
+        "# ML\n\n#### Which one of the L1 and L2 penalties is used in neural networks?\n\n"
+        "Both are used, but L2 is more common.\n\n#### Which of the following is a loss?\n\n"
+        "- A. ReLU\n- B. Cross-entropy\n\nB.\n"
+    )
+    report = read(tmp_path, text)
+    first, second = report.bank.questions
+    assert first.reference == "Both are used, but L2 is more common."
+    assert second.question.endswith("- A. ReLU\n- B. Cross-entropy")
+    assert second.reference == "B."

@@ -171,3 +171,41 @@ def test_a_which_one_question_keeps_its_prose_answer(tmp_path):
     assert first.reference == "Both are used, but L2 is more common."
     assert second.question.endswith("- A. ReLU\n- B. Cross-entropy")
     assert second.reference == "B."
+
+
+_INTRO_AND_TEMPLATE = """# shell-interview-questions
+
+## 前言
+
+这份清单收集常见的 shell 面试题，欢迎补充。
+
+## How to contribute?
+
+Add your question in this form:
+
+#### <Your question?>
+
+Your answer.
+
+#### What is your favourite editor?
+
+- Added by: someone
+- Interviewer company: somewhere
+
+Vim.
+
+## Questions
+
+#### What does `set -e` do?
+
+The script stops at the first command that fails.
+
+#### Why quote `"$@"`?
+
+So that each argument stays one word.
+"""
+
+
+def test_an_intro_or_contribution_template_is_no_card(tmp_path):
+    report = read(tmp_path, _INTRO_AND_TEMPLATE)
+    assert questions(report) == ["What does `set -e` do?", 'Why quote `"$@"`?']

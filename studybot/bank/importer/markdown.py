@@ -33,9 +33,8 @@ level:
 - a table's cells under a question column (``问题``, ``Question``, or the
   column given by ``--map question=COLUMN``) are questions, the answer
   column their answers;
-- a short list alone under a question gives its key points; any other
-  answer is kept whole, as written, as the reference answer; horizontal
-  rules, ``back to top`` links and HTML comments are no part of it;
+- a short list alone under a question gives its key points; any other answer is kept
+  whole, as written; rules, ``back to top`` links and HTML comments are no part of it;
 - the chapter is the outermost section level that tells questions apart; the first
   ``# …`` heading before any question (or front matter ``title``) is the bank's title.
 
@@ -70,6 +69,7 @@ from studybot.bank.importer.lists import (
 )
 from studybot.bank.importer.markers import (
     ANSWER_MARKER,
+    CONTRIBUTE,
     HINT_LINE,
     NUMBER,
     asks,
@@ -239,7 +239,7 @@ class _Reader(ParagraphReading, ListReading):
         if in_meta or meta(title) or itself or contents(inner):
             own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
             self._walk(inner[:own], (*path, (block.start, title)), in_meta=True)
-            self._walk(inner[own:], path, in_meta)  # "### 1. …" under "## 目录" is no content
+            self._walk(inner[own:], path, in_meta or bool(CONTRIBUTE.match(title)))  # its example
             return end
         if NUMBER_ALONE.fullmatch(title):  # "## 3.": the question text is lost, said so, unless
             bare = block.level in self.bare  # "### Q5)" over its task, "## 第 3 题" over "### 题目"

@@ -29,10 +29,15 @@ _ID_CODE = re.compile(r"^(?:`#?[A-Za-z]{0,4}-?\d{3,}`|#[A-Za-z]{0,4}-?\d{3,})\s+
 # "数据类型存储：数据类型的存储之间有什么区别": a short topic label in front
 _TOPIC_LABEL = re.compile(r"^(?P<label>[\u4e00-\u9fff]{2,10})[：:]\s*(?P<rest>\S.{3,})$", re.S)
 # labels that say what kind of task follows: part of what is asked
-_TASK_KIND = re.compile(r"手撕|手写|场景|算法|编程|开放|追问|问题|题目|[Qq]\d*$|第.+题")
-# a link that names many questions, not one
+_TASK_KIND = re.compile(
+    r"手撕|手写|场景|算法|编程|开放|追问|问题|题目|第.+题|^(?:计算|推导|证明|估算|设计|实现|分析"
+    r"|比较|对比|解释|举例|思考|练习|案例|例题|讨论|实操|实践|动手|综合|挑战|进阶|加分)题?$"
+)
+# a link that names many questions, not one, or points to answers ("[点击查看答案](…)")
 _COLLECTION = re.compile(
-    r"面试题|汇总|合集|大全|题库|清单|interview questions|cheat ?sheet|collection", re.IGNORECASE
+    r"面试题|汇总|合集|大全|题库|清单|interview questions|cheat ?sheet|collection"
+    r"|答案|查看|点击|详情|原文|阅读|^(?:answers?|solutions?|click|read more|see|more)\b",
+    re.IGNORECASE,
 )
 # a heading that numbers a question before its topic: "Question 2: What Is DevOps?"
 _NUMBERED_LABEL = re.compile(r"(?:question|问题|题目)\s*\d{1,4}\s*[:：.．]", re.IGNORECASE)
@@ -44,7 +49,7 @@ def bold_question(title: str, inner: list[Block]) -> str | None:
     The heading is a label when it does not ask, or opens with ``Question N:``; the bold
     paragraph must be the only bold paragraph that asks in the section (a chapter of
     bold questions is not this), and something must follow it (its answer)."""
-    if len(inner) < 2 or inner[0].kind != "paragraph":
+    if not title or len(inner) < 2 or inner[0].kind != "paragraph":  # "##" alone: listed
         return None
     if reads_as_question(title) and not _NUMBERED_LABEL.match(title):
         return None

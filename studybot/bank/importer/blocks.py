@@ -31,7 +31,7 @@ _HTML_TAG = re.compile(
     r"|tbody|td|th|thead|tr|tt|u|ul)(?:\s[^>\n]{0,300})?/?>",
     re.IGNORECASE,
 )
-_EMPHASIS = re.compile(r"(\*\*|__|~~)")
+_EMPHASIS = re.compile(r"(\*\*|(?<!_)__(?!_)|~~)")  # "____" is a blank to fill in
 _ITALIC = re.compile(r"(?<![\w*])\*(?![\s*])([^*\n]+?)(?<![\s*])\*(?![\w*])")
 # Obsidian: "[[page]]", "[[page|shown]]" (not "[[src]](…)", a citation) and "==highlight=="
 _WIKI = re.compile(r"\[\[(?P<page>[^\[\]|\n]{1,200})(?:\|(?P<shown>[^\[\]\n]{1,200}))?\]\](?!\()")

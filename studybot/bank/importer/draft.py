@@ -9,7 +9,7 @@ from typing import Any
 
 from studybot.bank.importer import source
 
-EMPHASIS = r"(?:\*\*|__)"
+EMPHASIS = r"(?:\*\*|(?<!_)__(?!_))"  # "____" is a blank to fill in, not bold
 CJK = re.compile(r"[\u3400-\u9fff]")
 CN_NUMBER = "[0-9零一二三四五六七八九十百]+"
 # "第3章 …", "第一部分 …", "第二篇：…"; "部分" before "部" so "第一部分 基础" leaves "基础"

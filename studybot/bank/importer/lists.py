@@ -16,6 +16,7 @@ import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import Draft
+from studybot.bank.importer.labels import TERSE_LEFT, linked_question, terse
 from studybot.bank.importer.markers import (
     DASH_ANSWER,
     INLINE_ANSWER,
@@ -51,7 +52,7 @@ class ListReading(ReaderState):
 
     def _list(self, block: Block, path: Trail, current: Draft | None) -> Draft | None:
         if current is not None and not current.question and not current.blocks:
-            found = _under_label(block)  # "**问题：**" (or "19. **问题：**") over "- 中文：…"
+            found = under_label(block)  # "**问题：**" (or "19. **问题：**") over "- 中文：…"
             if found is not None:
                 self._held(current, found, block)
                 return current
@@ -118,10 +119,14 @@ class ListReading(ReaderState):
                 asking = False  # "- **Why?**: because …", "* How LDA works:" over its steps
             away = target is not None and target.startswith(("http://", "https://"))
             if target is not None and (target.startswith("#") or away or not asking):
-                if asking or label is not None:
+                pointer = away and linked_question(block, text)  # "- [new 原理](…)" among questions
+                if pointer:
+                    last = self._draft(paragraph.start, label, text, path)
+                    last.reference = paragraph.raw.strip()
+                elif asking or label is not None:
                     why = "a table-of-contents link" if target.startswith("#") else "a link only"
                     self._skip(paragraph.start, text, why, counts=False)
-                if away and label is not None and block.kind == "ordered_list":
+                if away and not pointer and label is not None and block.kind == "ordered_list":
                     self.links.append((paragraph.start, label, paragraph.raw, path))
                 for child in rest:
                     if child.is_list:
@@ -141,6 +146,8 @@ class ListReading(ReaderState):
                 said = text.rstrip().endswith(SENTENCE_END) or field_line(text)  # a tip, a step
                 why = "a numbered item in a file whose questions are marked"
                 self._skip(paragraph.start, text, why, counts=not said)
+            elif terse(text, rest, mostly and not self.strong):  # "- 事件类型": listed
+                self._skip(paragraph.start, text, TERSE_LEFT, counts=False)
             for child in rest:
                 if child.is_list:
                     last = self._items(child, path) or last
@@ -162,7 +169,7 @@ class ListReading(ReaderState):
 
     def _labelled(self, paragraph: Block, label, rest, path: Trail) -> Draft | None:
         """A bare ``**问题：**`` item: its question is in the sub-items below it."""
-        found = _under_label(rest[0])
+        found = under_label(rest[0])
         if found is None:
             return None
         draft = self._draft(paragraph.start, label, "", path)
@@ -259,11 +266,6 @@ def names_tasks(block: Block, after: list[Block]) -> bool:
     """``**Tasks:**`` (``Exercises:``, ``练习：``) alone over a numbered list: each item is one."""
     title = plain(block.raw).strip("*_ ")
     return bool(after) and after[0].kind == "ordered_list" and bool(_TASKS.match(title))
-
-
-def _under_label(block: Block) -> tuple[str, str | None] | None:
-    texts = [joined(p.raw) for i in items(block) if (p := i.first_paragraph())]
-    return under_label([clean(t) for t in texts])
 
 
 def _field(raw_line: str) -> bool:

@@ -13,9 +13,9 @@ level:
   of the question level, its sub-sections, ``## 答案`` right after it and
   rules between its sections too). ``1. ### …`` is such a heading; a file
   that is one ``# 题目`` is one question; after the numbered questions,
-  ``## Common Pitfalls``-like headings close the file. Other
-  headings, ``第一部分 …``/``一、…``/``…篇`` titles and ``**第三章 …**`` lines
-  are sections (contents, contributing, license: never with a question);
+  ``## Common Pitfalls``-like headings close the file; a bold question right under a
+  heading that labels it is the question (``importer.labels``). Other headings,
+  ``第一部分 …``/``一、…``/``…篇`` titles and ``**第三章 …**`` lines are sections;
 - a paragraph line with a marker (``Q1：…``, ``**Q1：**…``, ``Q：…``,
   ``第1题：…``, ``**12.** …``) or one that asks outside any answer starts a
   question; an interview write-up's ``问了：A；B；C``, ``问了 A、B，然后…``
@@ -33,12 +33,10 @@ level:
 - a table's cells under a question column (``问题``, ``Question``, or the
   column given by ``--map question=COLUMN``) are questions, the answer
   column their answers;
-- a short list alone under a question gives its key points; any other
-  answer is kept whole, as written, as the reference answer; horizontal
-  rules, ``back to top`` links and HTML comments are no part of it;
-- the chapter is the outermost section level that tells questions apart;
-  the first ``# …`` heading before any question (or the front matter's
-  ``title``) is the bank's title, and that heading met again is no section.
+- a short list alone under a question gives its key points; any other answer is kept
+  whole, as written; rules, ``back to top`` links and HTML comments are no part of it;
+- the chapter is the outermost section level that tells questions apart; the first
+  ``# …`` heading before any question (or front matter ``title``) is the bank's title.
 
 A line that reads like a question and is not taken is reported with why.
 """
@@ -60,6 +58,7 @@ from studybot.bank.importer.blocks import (
 )
 from studybot.bank.importer.collapsible import collapsible, kept_source, unwrapped
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
+from studybot.bank.importer.labels import bold_question
 from studybot.bank.importer.lists import (
     ListReading,
     key_points_of,
@@ -70,6 +69,7 @@ from studybot.bank.importer.lists import (
 )
 from studybot.bank.importer.markers import (
     ANSWER_MARKER,
+    CONTRIBUTE,
     HINT_LINE,
     NUMBER,
     asks,
@@ -97,6 +97,7 @@ from studybot.bank.importer.resources import (
 from studybot.bank.importer.sections import (
     NUMBER_ALONE,
     answer_heading,
+    answer_label,
     chapter_depth,
     contents,
     has_body,
@@ -238,7 +239,7 @@ class _Reader(ParagraphReading, ListReading):
         if in_meta or meta(title) or itself or contents(inner):
             own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
             self._walk(inner[:own], (*path, (block.start, title)), in_meta=True)
-            self._walk(inner[own:], path, in_meta)  # "### 1. …" under "## 目录" is no content
+            self._walk(inner[own:], path, in_meta or bool(CONTRIBUTE.match(title)))  # its example
             return end
         if NUMBER_ALONE.fullmatch(title):  # "## 3.": the question text is lost, said so, unless
             bare = block.level in self.bare  # "### Q5)" over its task, "## 第 3 题" over "### 题目"
@@ -258,9 +259,13 @@ class _Reader(ParagraphReading, ListReading):
         if found is None:
             self._walk(inner, (*path, (block.start, title)))
             return end
-        while end < len(blocks) and _answer_label(blocks[end], block.level):  # "## 答案"
+        while end < len(blocks) and answer_label(blocks[end], block.level):  # "## 答案"
             after = section_end(blocks, end)
             inner, end = [*inner, *blocks[end + 1 : after]], after
+        asked = bold_question(title, inner)  # "### Question 3: …" over "**Which …?**"
+        if asked is not None:
+            label, asked = numbered(asked)
+            found, inner = (found[0] or label, asked), inner[1:]
         draft = self._draft(block.start, *found, path)
         own = block.level == self.level  # its answer runs to the next heading at its level
         stop = next(
@@ -378,11 +383,6 @@ class _Reader(ParagraphReading, ListReading):
         draft.reference = (
             sources_last("\n\n".join(filter(None, (draft.reference, reference)))) or None
         )
-
-
-def _answer_label(block: Block, level: int) -> bool:
-    """``## 答案`` right after the question ``## 1. …？``: its answer, at its own level."""
-    return block.kind == "heading" and block.level == level and answer_heading(block)
 
 
 _TEXT_FENCE = re.compile(

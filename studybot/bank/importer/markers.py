@@ -129,13 +129,15 @@ _EN_START = re.compile(  # "Given two strings, write a method …": a task after
     re.IGNORECASE,
 )
 _STATEMENT_END = ("。", "！", "!", "；", ";", "~", "～", "：", ":")
+CONTRIBUTE = re.compile(r"how (?:to|can i|do i|can you) contribute\W*$|contributing$", re.I)
 META = re.compile(  # sections whose content is never a question: contents, contributing, links
     r"^(?:(?:primary|additional|further|other|useful|recommended)\s+)?(?:table of contents|toc|目录"
     r"|contents|contribut(?:ing|ions?|ors)|how to contribute|how to use|使用说明|使用方法|license|licence"
     r"|许可|许可证|resources|references|reading|links|related|acknowledge?ments?|credits|致谢"
     r"|参考|参考资料|参考文献|参考链接|相关链接|推荐阅读|贡献|贡献指南|star history|stargazers|sponsors?"
     r"|changelog|更新日志|更新记录|what to learn next|next steps|about|关于|关于作者|作者|todo|to do|待办|notes to self|back to top|反问(?:环节)?$"
-    r"|(?:小结|总结|结语|后记|写在最后|summary|conclusions?|recap)$)\b",
+    r"|(?:小结|总结|结语|后记|写在最后|summary|conclusions?|recap)$|(?:前言|序言|导读|写在前面|preface|foreword)$"
+    r"|how (?:can|do) (?:i|you) contribute)\b",
     re.IGNORECASE,
 )
 REVERSE = re.compile(r"反问")  # the candidate's own question to the interviewer
@@ -223,7 +225,8 @@ def link_only(text: str) -> bool:
 def meta(title: str) -> bool:
     """A section that holds no questions: contents, links… ("How to use await …?" asks)."""
     rest = numbered(clean(title).lstrip("#*_ ").strip())[1]  # "4 总结" too
-    return bool(META.match(rest)) and not rest.endswith(("?", "？"))
+    asked = rest.endswith(("?", "？")) and not CONTRIBUTE.match(rest)  # "How to contribute?"
+    return bool(META.match(rest)) and not asked
 
 
 @functools.lru_cache(maxsize=1 << 18)  # asked of each heading by several rules

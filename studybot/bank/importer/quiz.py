@@ -70,6 +70,7 @@ def shown(
         code += 1
     listed = blocks[code] if code < len(blocks) else None
     own = code > 0 and bool(_POINTS_AT.search(question) or normalise(question) in alike)
+    listed = listed if listed is not None and listed.is_list else None  # prose: its answer
     offered = listed is not None and (lettered(listed) or (not code and OPTIONS.search(question)))
     if not (offered or own):
         return question, blocks

@@ -112,6 +112,11 @@ def answer_heading(block: Block) -> bool:
     return bool(_ANSWER.fullmatch(clean(plain(block.raw))))
 
 
+def answer_label(block: Block, level: int) -> bool:
+    """``## 答案`` right after the question ``## 1. …？``: its answer, at its own level."""
+    return block.kind == "heading" and block.level == level and answer_heading(block)
+
+
 def has_body(inner: list[Block]) -> bool:
     """Text under a heading: any block but a heading, or a heading that is a link to read
     (``###### Medium: https://…`` under ``## L1 vs L2``: where its answer is)."""

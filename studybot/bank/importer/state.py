@@ -19,6 +19,7 @@ from studybot.bank.importer.collapsible import demoted
 from studybot.bank.importer.decorations import bold_questions, mark_tags
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
 from studybot.bank.importer.indented import lifted
+from studybot.bank.importer.labels import without_label
 from studybot.bank.importer.markers import PARAGRAPH_NUMBER, asks
 from studybot.bank.importer.metadata import company_tags
 from studybot.bank.importer.notebook import front_matter
@@ -84,7 +85,7 @@ class ReaderState:
         raw = self.lines[line] if line < len(self.lines) else ""
         tags = company_tags(raw) + mark_tags(raw)  # "- Google …", "… [hard]"
         return self.out.add(
-            Draft(self.where(line), text.strip(), label=label, path=path, tags=tags)
+            Draft(self.where(line), without_label(text.strip()), label=label, path=path, tags=tags)
         )
 
     def _skip(self, line: int, text: str, why: str, counts: bool = True) -> None:

@@ -79,10 +79,11 @@ _LANGUAGE = re.compile(
 )
 
 
-def under_label(texts: list[str]) -> tuple[str, str | None] | None:
+def under_label(block: Block) -> tuple[str, str | None] | None:
     """The question in the sub-items under a bare ``**问题：**`` label, and its translation
     as a hint: ``- 中文：…？`` over ``- English: …?`` is one question; None when no
     sub-item holds text."""
+    texts = [clean(joined(p.raw)) for i in items(block) if (p := i.first_paragraph())]
     texts = [t for t in texts if t.strip()]
     if not texts:
         return None

@@ -1,0 +1,108 @@
+"""Labels in front of what is asked: they name or number a question, they are not its text.
+
+- under a heading that labels a question (``### Question 3: DevOps Principle``), the
+  bold paragraph that opens its section and asks is the question; what follows
+  (options, explanation) is its answer (``bold_question``);
+- in a list whose plain items ask (an outline of questions), an item that is a link
+  away (``- [new 操作符原理](…/issues/12)``) is a question too, the link pointing to its
+  answer, unless it names a collection (``[HTML 高频面试题汇总](…)``) (``linked_question``);
+- an id code (`` `#q10001` ``) or a short topic label (``数据类型存储：``) in front of a
+  question is no part of its text (``without_label``);
+- in a list that mostly asks, in a file whose questions are not marked, a short topic
+  that asks nothing (``- 事件类型``, ``- var vs let vs const``) is listed as not taken
+  (``terse``): ``--questions items`` takes it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from studybot.bank.importer.blocks import Block, link_target
+from studybot.bank.importer.markers import clean, items, joined, reads_as_question
+
+# a paragraph that is bold from end to end: "**Which practice area …?**"
+_BOLD_PARAGRAPH = re.compile(r"\s*(\*\*|__)(?:(?!\1).)+\1\s*", re.S)
+# a blank to fill in: "DevOps is an extension of _____ infrastructure."
+_BLANK = re.compile(r"(?:\\?_){3,}|＿{2,}|（\s*）|\(\s{2,}\)")
+# "`#q10001` HTML 和 HTML5 有什么区别？", "#A102 …": an id code in front
+_ID_CODE = re.compile(r"^(?:`#?[A-Za-z]{0,4}-?\d{3,}`|#[A-Za-z]{0,4}-?\d{3,})\s+(?=\S)")
+# "数据类型存储：数据类型的存储之间有什么区别": a short topic label in front
+_TOPIC_LABEL = re.compile(r"^(?P<label>[\u4e00-\u9fff]{2,10})[：:]\s*(?P<rest>\S.{3,})$", re.S)
+# labels that say what kind of task follows: part of what is asked
+_TASK_KIND = re.compile(
+    r"手撕|手写|场景|算法|编程|开放|追问|问题|题目|第.+题|^(?:计算|推导|证明|估算|设计|实现|分析"
+    r"|比较|对比|解释|举例|思考|练习|案例|例题|讨论|实操|实践|动手|综合|挑战|进阶|加分)题?$"
+)
+# a link that names many questions, not one, or points to answers ("[点击查看答案](…)")
+_COLLECTION = re.compile(
+    r"面试题|汇总|合集|大全|题库|清单|interview questions|cheat ?sheet|collection"
+    r"|答案|查看|点击|详情|原文|阅读|^(?:answers?|solutions?|click|read more|see|more)\b",
+    re.IGNORECASE,
+)
+# a heading that numbers a question before its topic: "Question 2: What Is DevOps?"
+_NUMBERED_LABEL = re.compile(r"(?:question|问题|题目)\s*\d{1,4}\s*[:：.．]", re.IGNORECASE)
+
+
+def bold_question(title: str, inner: list[Block]) -> str | None:
+    """The question asked in bold right under a heading that labels it, or None.
+
+    The heading is a label when it does not ask, or opens with ``Question N:``; the bold
+    paragraph must be the only bold paragraph that asks in the section (a chapter of
+    bold questions is not this), and something must follow it (its answer)."""
+    if not title or len(inner) < 2 or inner[0].kind != "paragraph":  # "##" alone: listed
+        return None
+    if reads_as_question(title) and not _NUMBERED_LABEL.match(title):
+        return None
+    bold = [b for b in inner if b.kind == "paragraph" and _BOLD_PARAGRAPH.fullmatch(b.raw)]
+    asking = [b for b in bold if _asks(b.raw)]
+    if len(asking) != 1 or asking[0] is not inner[0]:
+        return None
+    return clean(joined(inner[0].raw))
+
+
+def _asks(text: str) -> bool:
+    return reads_as_question(clean(joined(text))) or bool(_BLANK.search(text))
+
+
+def linked_question(block: Block, text: str) -> bool:
+    """``text``, an item of ``block`` that is a link away, is a question: at least two of
+    the list's items that are no link ask, and it names no collection."""
+    if not text.strip() or _COLLECTION.search(text):
+        return False
+    plain_asking = 0
+    for item in items(block):
+        first = item.first_paragraph()
+        if first is None or link_target(first.raw) is not None:
+            continue
+        plain_asking += reads_as_question(clean(joined(first.raw.split("\n")[0])))
+        if plain_asking >= 2:
+            return True
+    return False
+
+
+def without_label(text: str) -> str:
+    """``text`` without an id code or a short CJK topic label in front of what it asks."""
+    text = _ID_CODE.sub("", text, count=1)
+    found = _TOPIC_LABEL.match(text)
+    if found is None or _TASK_KIND.search(found["label"]):
+        return text
+    if reads_as_question(found["label"]) or not reads_as_question(found["rest"]):
+        return text
+    return found["rest"]
+
+
+def terse(text: str, rest: list[Block], among_questions: bool) -> bool:
+    """A short prompt with no ask, among items that ask: nothing but sub-lists below it,
+    no sentence, no field (``作用：…``) and no lead-in (``数据类型转换：``)."""
+    if not among_questions or any(not b.is_list for b in rest):
+        return False
+    text = text.strip()
+    if not re.search(r"\w", text) or len(text) > _TERSE:
+        return False
+    return not _SAID.search(text) and not _FIELD_LIKE.search(text)
+
+
+_TERSE = 30
+TERSE_LEFT = "a short topic among questions; it asks nothing (--questions items takes it)"
+_SAID = re.compile(r"[。.！!；;,，：:]$|[。！；]")
+_FIELD_LIKE = re.compile(r"^[^：:]{1,24}[：:]")

@@ -204,3 +204,16 @@ def named_last(attempt, n: int, others, own) -> bool:
         if any(next(attempt.words_of(m, other), None) is not None for other in others):
             return True
     return False
+
+
+def described(clause, phrase: Phrase) -> bool:
+    """Whether ``phrase`` describes a way a negation before it turns down ("不用 delayed
+    scaling 那种依赖前几步最大值的做法"): said of the way, not done."""
+    start = max(
+        (m.end() for m in negations.SCOPE_MARK.finditer(clause.joined, 0, phrase.first)), default=0
+    )
+    turned = any(start <= s and e <= phrase.first for s, e in clause.negations)
+    return turned and bool(_A_WAY.match(clause.joined, phrase.last))
+
+
+_A_WAY = re.compile(r"[^:：,，]{0,10}?的(?:做法|方法|方式|方案|办法|思路|策略|设计)")

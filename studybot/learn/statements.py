@@ -55,8 +55,8 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
                 continue
             if sign < 0 and negations.not_only(clause, phrase.first):
                 continue  # "不只在输入层": the opposite's words, said as not the whole truth
-            if sign < 0 and links.replaced(clause, phrase):
-                continue  # "用语言反馈代替梯度更新": what is replaced is not done
+            if sign < 0 and (links.replaced(clause, phrase) or links.described(clause, phrase)):
+                continue  # "代替梯度更新", "不用…那种依赖前几步最大值的做法": not done
             # A negation inside a part is the part's own ("without a cache"); one just before the
             # subject reaches across it ("没有微批次重叠").
             taken = [span for part in explicit for span in part.spans]
@@ -173,7 +173,7 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
 
 
 # A claim of what can be, or of either of two: "不一定" (not necessarily) denies none of it.
-_POSSIBLE = re.compile(r"可以|可能|也可|或者|或是|\bcan\b|\bmay\b|\beither\b")
+_POSSIBLE = re.compile(r"可以|可能|也可|或者|或是|是否|\bcan\b|\bmay\b|\beither\b|whether")
 _RESPECTIVELY = re.compile(r"分别|各自|respectively")
 _INSTEAD = re.compile(r"\s*(?:而是|而|rather|but rather|instead)\b|\s*(?:而是|而)")
 # A figure that numbers a list item ("1. …", "(3) …", "2、…") is no figure of the claim.

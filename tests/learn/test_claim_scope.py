@@ -223,6 +223,9 @@ def test_what_is_replaced_or_only_supposed_is_not_denied(grader, shipped, questi
         (173, 2, "约 5.9 万道题按质量、难度、多样性三个标准筛出 1000 道"),  # 三个: a few, no figure
         (10, 4, "流式解码还要缓存不完整的字节以免出乱码"),  # 不完整 describes the bytes
         (44, 3, "重采样也不能在划分之前做，只能在划分之后作用于训练集"),  # an opposite said negated
+        (71, 3, "结构对也不等于业务上对：引用的 ID 未必真实存在"),  # 未必 against 检查…是否
+        (189, 3, "缩放因子也不靠历史：不用 delayed scaling 那种依赖前几步最大值的做法"),  # a way
+        (189, 1, "E4M3 范围很窄(最大 448)"),  # 大 of 最大 is no "range is large"
     ],
 )
 def test_a_sentence_that_only_looks_like_a_denial_of_the_point(

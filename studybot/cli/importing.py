@@ -81,11 +81,24 @@ def print_facts(report, forced: bool = False) -> None:
         f"{len(lost)} question-like line(s) were not taken:",
         [f"{s.where}: {s.why}: {s.text}" for s in lost],
     )
-    noise = [s for s in report.skipped if not s.counts]
-    if noise:
-        _say(f"Ignored as links or notes ({len(noise)}), first at {noise[0].where}")
+    _ignored([(s.where, s.why) for s in report.skipped if not s.counts])
     for suggestion in report.suggestions:
         _say(f"Try: {suggestion}")
+
+
+def _ignored(noise: list[tuple[str, str]], before: str = "") -> None:
+    """What was left on purpose (links, notes, closing sections, short topics): one line a
+    reason, with how many and where the first is, never a reason to refuse."""
+    if not noise:
+        return
+    first: dict[str, str] = {}
+    counted: dict[str, int] = {}
+    for where, why in noise:
+        first.setdefault(why, where)
+        counted[why] = counted.get(why, 0) + 1
+    _say(f"{before}Left on purpose ({len(noise)}):")
+    for why, where in first.items():
+        _say(f"  {counted[why]} × {why}, first at {where}", hang="    ")
 
 
 def print_preview(data: dict[str, Any]) -> None:
@@ -112,10 +125,8 @@ def print_preview(data: dict[str, Any]) -> None:
         data["problems"],
     )
     lost = [s for s in data["not_taken"] if s["counts"]]
-    noise = [s for s in data["not_taken"] if not s["counts"]]
     _listed(f"\nNot taken ({len(lost)}):", [f"{s['where']}: {s['why']}: {s['text']}" for s in lost])
-    if noise:
-        _say(f"\nIgnored as links or notes ({len(noise)}), first at {noise[0]['where']}")
+    _ignored([(s["where"], s["why"]) for s in data["not_taken"] if not s["counts"]], "\n")
     totals = data["totals"]
     _say(
         f"\nTotal: {totals['questions']} question(s) in {totals['chapters']} chapter(s); "

@@ -209,3 +209,18 @@ So that each argument stays one word.
 def test_an_intro_or_contribution_template_is_no_card(tmp_path):
     report = read(tmp_path, _INTRO_AND_TEMPLATE)
     assert questions(report) == ["What does `set -e` do?", 'Why quote `"$@"`?']
+
+
+def test_the_preview_says_why_each_line_was_left_on_purpose(invoke, tmp_path):
+    path = tmp_path / "outline.md"
+    path.write_text(
+        "# 前端\n\n- JS\n  - 什么是闭包？\n  - 事件类型\n  - 原型链是什么？\n- CSS\n"
+        "  - 什么是 BFC？\n  - 盒模型\n",
+        encoding="utf-8",
+    )
+    preview = invoke("bank", "import", str(path), "--preview")
+    assert preview.exit_code == 0, preview.stderr
+    said = " ".join(preview.stdout.split())
+    assert "Left on purpose (2):" in said, said
+    assert "2 × a short topic among questions" in said and "--questions items" in said, said
+    assert f"first at {path}:5" in said, said

@@ -2,10 +2,12 @@
 
 Small readings the statements of a claim rest on (``statements``): whether a
 relation and its parts make one statement or items of a list ("KV 缓存、线性
-增长"), whether a subject is only "它", whether a dash turns to something else,
-whether the subject stands after 不如 (ahead of the other), whether a comma in
-brackets sets two links apart, and whether a part is what something is compared
-with ("比 B").
+增长"), whether a subject is only "它" and what it points at, whether a dash turns
+to something else, whether the subject stands after 不如 (ahead of the other) or
+after 比 (outdone), whether a comma in brackets sets two links apart, whether two
+links lie in different stretches of a clause, whether a clause only says a figure
+again, and whether words are replaced ("代替"), supposed ("——没有…时"), set aside in
+brackets or part of a way turned down ("不用…那种…的做法").
 """
 
 from __future__ import annotations

@@ -136,18 +136,16 @@ def beyond(clause, stated, denied) -> bool:
 
 # A clause that is a figure and little else, or opens "也就是", says the clause before again:
 # "20 步全部成功的概率是 0.95^20，大约 64%", "每 2 秒采 1 帧，也就是 0.5 fps".
-_RESTATING = re.compile(
-    r"^\s*(?:也就是|也即|亦即|即(?!使|便)|换句话说|相当于|i\.e\.|that is|that's)"
-)
-RESTATED_CHARS = 4  # ... besides its figures, at most this many characters
+_AGAIN = re.compile(r"^\s*(?:也就是|也即|亦即|即(?!使|便)|换句话说|相当于|i\.e\.|that is|that's)")
+AGAIN_CHARS = 4  # ... besides its figures, at most this many characters
 
 
-def restates(clause, found) -> bool:
+def figure_again(clause, found) -> bool:
     """Whether a clause only says a figure of the clause before again."""
-    if _RESTATING.match(clause.normal):
+    if _AGAIN.match(clause.normal):
         return True
     digits = sum(1 for c in clause.normal if c.isdigit() or c in ".%")
-    return len(clause.normal.replace(" ", "")) - digits <= RESTATED_CHARS + 2 * len(found)
+    return len(clause.normal.replace(" ", "")) - digits <= AGAIN_CHARS + 2 * len(found)
 
 
 def negating_parts(clause, finds) -> list[tuple[int, int]]:

@@ -245,7 +245,7 @@ def _wrong(alias: Alias, point: Point, attempt: Attempt, right, statements):
             after = max(e for _, e in phrase.spans)
             if _REJECTED.match(attempt.clauses[n].joined, after):
                 continue  # "直接在像素上扩散太贵": said to be turned down, not done
-            if _SUPPOSED.match(attempt.clauses[n].joined, after):
+            if _NOT_DONE.match(attempt.clauses[n].joined, after):
                 continue  # "EOS 不参与 loss 的话…" supposed; "把 softmax 换成 sigmoid" swapped out
             if any(s.clause == n and overlap_spans(phrase.spans, s.spans) for s in statements):
                 continue
@@ -268,7 +268,7 @@ _REJECTED = re.compile(
 )
 
 
-_SUPPOSED = re.compile(
+_NOT_DONE = re.compile(
     r".{0,3}?的话|.{0,2}?(?:换成|替换成|替换为|改成|改为|换为|换掉|replacedwith|replacedby)"
 )
 

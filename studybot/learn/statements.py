@@ -349,7 +349,7 @@ def _figures(
     # 条…"), or goes on with its relation ("ModernBERT…，原生就能吃 32k token"), or a figure.
     carried = _framed(attempt, n) or _holds(attempt, n, claim.relation)
     if subject is None and not (
-        (carried or links.restates(clause, found)) and _continues(claim, attempt, n)
+        (carried or links.figure_again(clause, found)) and _continues(claim, attempt, n)
     ):
         return []
     near = subject.first if subject is not None else 0
@@ -370,12 +370,12 @@ def _figures(
     return [(-1, Phrase((_figure_span(clause, joined[bound]),), 1, False))]
 
 
-_FIGURE = re.compile(r"[\d.,]*[a-z%]*")
+_FIGURE_AND_UNIT = re.compile(r"[\d.,]*[a-z%]*")
 
 
 def _figure_span(clause, start: int) -> tuple[int, int]:
     """A figure's words in ``joined`` with its Latin unit ("0.5fps"): no rival's subject there."""
-    figure = _FIGURE.match(clause.joined, start)
+    figure = _FIGURE_AND_UNIT.match(clause.joined, start)
     return start, max(start + 1, figure.end() if figure else start)
 
 

@@ -10,6 +10,7 @@ modules of their own beside this one (``terminal``, ``running``, ``screens``,
 
 from __future__ import annotations
 
+import shlex
 import signal
 from pathlib import Path
 
@@ -65,6 +66,18 @@ def invoke():
             tokens.use(None)  # an engine's tokenizer lives as long as its command's process
 
     return run
+
+
+@pytest.fixture
+def run_line():
+    """A preview's last line, ``Run: studybot …``, as the words a shell would pass to studybot."""
+
+    def words(stdout: str) -> list[str]:
+        last = stdout.rstrip().splitlines()[-1]
+        assert last.startswith("Run: studybot "), last
+        return shlex.split(last.removeprefix("Run: studybot "))
+
+    return words
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ question's text keeps its brackets, its number and nothing of where it was copie
 from __future__ import annotations
 
 import json
-import shlex
 
 from studybot import bank
 from studybot.bank import importer
@@ -15,17 +14,10 @@ from studybot.bank import importer
 TOPICS = ["闭包", "原型链", "事件循环", "Promise", "作用域", "变量提升", "箭头函数", "深拷贝"]
 
 
-def _run_line(invoke, stdout: str) -> list[str]:
-    """The preview's last line, ``Run: …``, as the words a shell would pass."""
-    last = stdout.rstrip().splitlines()[-1]
-    assert last.startswith("Run: studybot "), last
-    return shlex.split(last.removeprefix("Run: studybot "))
-
-
 # -- one bad record never refuses a whole file -----------------------------------------------
 
 
-def test_an_empty_heading_among_many_is_listed_and_the_rest_imports(invoke, tmp_path):
+def test_an_empty_heading_among_many_is_listed_and_the_rest_imports(invoke, tmp_path, run_line):
     questions = [
         f"## {n}. 什么是第 {n} 种缓存策略？\n\n第 {n} 种策略的说明。\n" for n in range(1, 13)
     ]
@@ -40,7 +32,7 @@ def test_an_empty_heading_among_many_is_listed_and_the_rest_imports(invoke, tmp_
     took = " ".join(preview.stdout.split())  # the counts leave the empty heading out too
     assert "Found in: 12 headings" in took and "Took 12 question(s)" in took, took
     assert "0 that do not ask" in took, took
-    words = _run_line(invoke, preview.stdout)
+    words = run_line(preview.stdout)
     assert "--force" not in words
     saved = invoke(*words)
     assert saved.exit_code == 0, saved.stderr
@@ -49,7 +41,7 @@ def test_an_empty_heading_among_many_is_listed_and_the_rest_imports(invoke, tmp_
     assert len(bank.load("cpp").questions) == 12
 
 
-def test_a_preview_with_a_problem_ends_with_a_command_that_imports_it(invoke, tmp_path):
+def test_a_preview_with_a_problem_ends_with_a_command_that_imports_it(invoke, tmp_path, run_line):
     records = [{"question": f"第 {n} 题是什么？", "answer": "答案。"} for n in range(1, 6)]
     records.append({"question": "要点太多的题？", "key_points": [f"要点 {n}" for n in range(9)]})
     path = tmp_path / "many points.json"
@@ -59,7 +51,7 @@ def test_a_preview_with_a_problem_ends_with_a_command_that_imports_it(invoke, tm
     preview = invoke("bank", "import", str(path), "--preview")
     assert preview.exit_code == 0, preview.stderr
     assert "Problems (1)" in preview.stdout
-    words = _run_line(invoke, preview.stdout)
+    words = run_line(preview.stdout)
     assert words[-1] == "--force"
     saved = invoke(*words)
     assert saved.exit_code == 0, saved.stderr
@@ -105,7 +97,7 @@ def test_a_numbering_column_is_no_answer_the_headings_that_hold_answers_are_sugg
     assert [q.reference for q in table.bank.questions][:2] == ["No.: 1", "No.: 2"]
 
 
-def test_sub_sections_under_each_question_need_no_option(invoke, tmp_path):
+def test_sub_sections_under_each_question_need_no_option(invoke, tmp_path, run_line):
     parts = ["不可变", "相等比较", "拼接性能", "常量池", "编码"]
     body = "".join(
         f"### {n}. 字符串的{s}是怎么回事？\n\n一句话概括{s}。\n\n#### 核心区别\n\n- 第一点\n"
@@ -117,7 +109,7 @@ def test_sub_sections_under_each_question_need_no_option(invoke, tmp_path):
     preview = invoke("bank", "import", str(path), "--preview")
     assert preview.exit_code == 0, preview.stderr
     assert "Try --questions" not in preview.stdout  # the default reads them already
-    words = _run_line(invoke, preview.stdout)
+    words = run_line(preview.stdout)
     assert invoke(*words).exit_code == 0
     loaded = bank.load("string")
     assert [q.question for q in loaded.questions] == [f"字符串的{s}是怎么回事？" for s in parts]

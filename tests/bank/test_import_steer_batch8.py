@@ -5,19 +5,10 @@ and different code are different questions, and the preview suggests nothing tha
 
 from __future__ import annotations
 
-import shlex
-
 from studybot import bank
 from studybot.bank import importer
 
 TOPICS = ["closures", "promises", "hoisting", "callbacks", "prototypes", "modules"]
-
-
-def _run_line(stdout: str) -> list[str]:
-    """The preview's last line, ``Run: …``, as the words a shell would pass."""
-    last = stdout.rstrip().splitlines()[-1]
-    assert last.startswith("Run: studybot "), last
-    return shlex.split(last.removeprefix("Run: studybot "))
 
 
 # -- what sits inside a question's answer is part of it --------------------------------------
@@ -57,14 +48,14 @@ def test_headings_inside_an_answer_box_are_its_lines_never_questions_or_chapters
     assert "Try" not in preview.stdout
 
 
-def test_a_heading_level_selector_keeps_the_sub_headings_in_the_answer(invoke, tmp_path):
+def test_a_heading_level_selector_keeps_the_sub_headings_in_the_answer(invoke, tmp_path, run_line):
     path = _boxed_answers(tmp_path)
     preview = invoke("bank", "import", str(path), "--questions", "headings:6", "--preview")
     assert preview.exit_code == 0, preview.stderr
     assert "Import would refuse" not in preview.stdout
     assert f"{len(TOPICS)} question(s) in 1 chapter(s)" in preview.stdout
     assert "--questions headings:4" not in preview.stdout  # the answers' sub-headings
-    words = _run_line(preview.stdout)
+    words = run_line(preview.stdout)
     assert "--force" not in words
     saved = invoke(*words, "--name", "js")
     assert saved.exit_code == 0, saved.stderr
@@ -171,7 +162,9 @@ def test_a_worked_example_under_a_question_stays_in_its_answer(tmp_path):
 # -- the preview suggests nothing that harms ---------------------------------------------------
 
 
-def test_section_headings_over_lists_of_questions_are_not_suggested_as_questions(invoke, tmp_path):
+def test_section_headings_over_lists_of_questions_are_not_suggested_as_questions(
+    invoke, tmp_path, run_line
+):
     parts = [
         "![banner](assets/banner.png)\n\n# 如何通过 Node.js 面试\n\n本文列出面试中需要确认的点.\n\n"
         "## 导读\n\n每类列举几个`常见问题`, 可以通过 `阅读更多` 查看.\n"
@@ -194,7 +187,7 @@ def test_section_headings_over_lists_of_questions_are_not_suggested_as_questions
     report = importer.inspect(path)
     assert len(report.bank.questions) == 15, [q.question for q in report.bank.questions]
     assert all("[[more]]" not in q.question for q in report.bank.questions)
-    assert _run_line(preview.stdout)[:3] == ["bank", "import", str(path)]
+    assert run_line(preview.stdout)[:3] == ["bank", "import", str(path)]
 
 
 def test_a_reading_that_takes_more_non_asking_questions_is_never_suggested():

@@ -16,6 +16,7 @@ import unicodedata
 from collections.abc import Callable
 
 from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.metadata import difficulty_tag
 
 _SELECTORS = "\ufe0e\ufe0f"  # "⭐️" is a star and a selector, "\u200d⭐️" a joiner before them
 
@@ -46,7 +47,6 @@ _TAIL = re.compile(
     r"[\s*_`]*$",
     re.IGNORECASE,
 )
-_LEVELS = {"简单": "easy", "中等": "medium", "困难": "hard"}
 
 
 def mark_tags(raw_line: str) -> list[str]:
@@ -57,7 +57,7 @@ def mark_tags(raw_line: str) -> list[str]:
     mark = found["mark"].lower()
     if mark in ("高频", "常考", "必考"):
         return ["frequency:high"]
-    return [f"difficulty:{_LEVELS.get(mark, mark)}"]
+    return [difficulty_tag(mark)]
 
 
 _BOLD_LINE = re.compile(r"^(?:\*\*|__)(?P<text>[^*_\n](?:.*?[^\s*_])?)(?:\*\*|__)[^\w*_]*$")

@@ -6,7 +6,7 @@ zero-width joiner and a variation selector, ``🚀``, ``🔥``, ``[easy]``/``[ha
 everybody reads alike become tags (``mark_tags``: ``difficulty:easy``,
 ``frequency:high``). A file whose lines standing alone in bold mostly ask
 (``**What is X? 👶**``) has its questions there (``bold_questions``): each such
-line is a question, answered by what follows up to the next (``bold_question``).
+line (``bold_line``, its text) is a question, answered by what follows up to the next.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def mark_tags(raw_line: str) -> list[str]:
 _BOLD_LINE = re.compile(r"^(?:\*\*|__)(?P<text>[^*_\n](?:.*?[^\s*_])?)(?:\*\*|__)[^\w*_]*$")
 
 
-def bold_question(raw_line: str) -> str | None:
+def bold_line(raw_line: str) -> str | None:
     """The text of a line that is bold alone and no label (``**Note:**`` is one)."""
     found = _BOLD_LINE.match(raw_line.strip())
     if found is None:
@@ -78,6 +78,6 @@ def bold_questions(blocks: list[Block], asks: Callable[[str], bool]) -> bool:
         found
         for block in blocks
         if block.kind == "paragraph"
-        and (found := bold_question(block.raw.split("\n", 1)[0])) is not None
+        and (found := bold_line(block.raw.split("\n", 1)[0])) is not None
     ]
     return len(lines) >= 3 and 3 * sum(1 for t in lines if asks(t)) >= 2 * len(lines)

@@ -14,6 +14,7 @@ becomes its body alone: the answer of the question above it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from studybot.bank.importer.notes import QUESTION_CALLOUTS
 
@@ -67,16 +68,22 @@ def unboxed(lines: list[str]) -> list[str]:
 def spaced_headings(lines: list[str]) -> list[str]:
     """``###2、 …`` (no space after the hashes, a number next: a heading meant, which
     CommonMark reads as text) as ``### 2、 …``; lines inside fenced code are left as they are."""
+    out = list(lines)
+    for index in unfenced(lines):
+        if lines[index][:2] == "##":
+            out[index] = _UNSPACED.sub(r"\1 ", lines[index], count=1)
+    return out
+
+
+def unfenced(lines: list[str]) -> Iterator[int]:
+    """The indices of the lines outside fenced code, the fences' own lines aside."""
     fence = None
-    out = []
-    for line in lines:
+    for index, line in enumerate(lines):
         opening = _FENCE.match(line)
         if opening and (fence is None or opening[1][0] == fence):
             fence = None if fence else opening[1][0]
-        elif fence is None and line[:2] == "##":
-            line = _UNSPACED.sub(r"\1 ", line, count=1)
-        out.append(line)
-    return out
+        elif fence is None and not opening:
+            yield index
 
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")

@@ -51,7 +51,7 @@ class Block:
     raw: str = ""  # inline Markdown of a heading or paragraph, lines joined by "\n"
     number: str | None = None  # an ordered list item's own number
     children: list[Block] = field(default_factory=list)
-    taken: bool = False  # a list whose every item is a question (``importer.indented``)
+    taken: bool = False  # every item is a question: indented lines, a Q&A section, "Tasks:"
 
     @property
     def is_list(self) -> bool:

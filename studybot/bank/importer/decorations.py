@@ -6,7 +6,7 @@ zero-width joiner and a variation selector, ``🚀``, ``🔥``, ``[easy]``/``[ha
 everybody reads alike become tags (``mark_tags``: ``difficulty:easy``,
 ``frequency:high``). A file whose lines standing alone in bold mostly ask
 (``**What is X? 👶**``) has its questions there (``bold_questions``): each such
-line is a question, answered by what follows up to the next (``bold_question``).
+line (``bold_line``, its text) is a question, answered by what follows up to the next.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import unicodedata
 from collections.abc import Callable
 
 from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.metadata import difficulty_tag
 
 _SELECTORS = "\ufe0e\ufe0f"  # "⭐️" is a star and a selector, "\u200d⭐️" a joiner before them
 
@@ -46,7 +47,6 @@ _TAIL = re.compile(
     r"[\s*_`]*$",
     re.IGNORECASE,
 )
-_LEVELS = {"简单": "easy", "中等": "medium", "困难": "hard"}
 
 
 def mark_tags(raw_line: str) -> list[str]:
@@ -57,13 +57,13 @@ def mark_tags(raw_line: str) -> list[str]:
     mark = found["mark"].lower()
     if mark in ("高频", "常考", "必考"):
         return ["frequency:high"]
-    return [f"difficulty:{_LEVELS.get(mark, mark)}"]
+    return [difficulty_tag(mark)]
 
 
 _BOLD_LINE = re.compile(r"^(?:\*\*|__)(?P<text>[^*_\n](?:.*?[^\s*_])?)(?:\*\*|__)[^\w*_]*$")
 
 
-def bold_question(raw_line: str) -> str | None:
+def bold_line(raw_line: str) -> str | None:
     """The text of a line that is bold alone and no label (``**Note:**`` is one)."""
     found = _BOLD_LINE.match(raw_line.strip())
     if found is None:
@@ -78,6 +78,6 @@ def bold_questions(blocks: list[Block], asks: Callable[[str], bool]) -> bool:
         found
         for block in blocks
         if block.kind == "paragraph"
-        and (found := bold_question(block.raw.split("\n", 1)[0])) is not None
+        and (found := bold_line(block.raw.split("\n", 1)[0])) is not None
     ]
     return len(lines) >= 3 and 3 * sum(1 for t in lines if asks(t)) >= 2 * len(lines)

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from studybot.bank.importer.admonitions import unfenced
 from studybot.bank.importer.blocks import Block, parse, plain, source_lines
 from studybot.bank.importer.draft import Parsed
 from studybot.bank.importer.markers import reads_as_question
@@ -138,21 +139,15 @@ def _walk(block: Block, out: Layout, depth: int) -> None:
 
 
 _DETAILS = re.compile(r"<(/?)details\b[^>]{0,500}>", re.IGNORECASE)
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 def _boxed(lines: list[str]) -> frozenset[int]:
     """The lines between a ``<details>`` and the ``</details>`` that closes it (fenced code
     aside); a box never closed holds none."""
     inside: set[int] = set()
-    depth, opened, fence = 0, 0, ""
-    for index, line in enumerate(lines):
-        found = _FENCE.match(line)
-        if found and (not fence or found[1][0] == fence):
-            fence = "" if fence else found[1][0]
-        if fence or found:
-            continue
-        for tag in _DETAILS.finditer(line):
+    depth, opened = 0, 0
+    for index in unfenced(lines):
+        for tag in _DETAILS.finditer(lines[index]):
             if tag[1] == "":
                 opened = index if depth == 0 else opened
                 depth += 1

@@ -105,6 +105,7 @@ from studybot.bank.importer.sections import (
     marks_inside,
     one_question,
     opens_on_question,
+    own_end,
     sub_question,
     task_below,
 )
@@ -237,7 +238,7 @@ class _Reader(ParagraphReading, ListReading):
         inner = blocks[index + 1 : end]
         itself = faq(title) and about_itself(source(self.lines, inner))
         if in_meta or meta(title) or itself or contents(inner):
-            own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
+            own = own_end(inner)
             self._walk(inner[:own], (*path, (block.start, title)), in_meta=True)
             self._walk(inner[own:], path, in_meta or bool(CONTRIBUTE.match(title)))  # its example
             return end
@@ -249,7 +250,7 @@ class _Reader(ParagraphReading, ListReading):
                 draft = self._draft(quiz[0].start, number and number[0], quiz[1], path)
                 draft.blocks.extend(b for b in quiz[2] if not navigation(b))
                 return end
-            own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
+            own = own_end(inner)
             self._skip(block.start, block.raw.strip(), NO_TEXT + (BODY_LEFT if own else ""))
             self._walk(inner[own:], path)
             return end
@@ -268,14 +269,8 @@ class _Reader(ParagraphReading, ListReading):
             found, inner = (found[0] or label, asked), inner[1:]
         draft = self._draft(block.start, *found, path)
         own = block.level == self.level  # its answer runs to the next heading at its level
-        stop = next(
-            (
-                j
-                for j, b in enumerate(inner)
-                if not (own and b.kind == "heading") and self._next_question(b, found[0])
-            ),
-            len(inner),
-        )
+        may_ask = (j for j, b in enumerate(inner) if not (own and b.kind == "heading"))
+        stop = next((j for j in may_ask if self._next_question(inner[j], found[0])), len(inner))
         # a rule ends the answer, unless the sub-sections of a question at its level go on
         rule = next((j for j, b in enumerate(inner[:stop]) if b.kind == "hr"), stop)
         if own and any(b.kind == "heading" for b in inner[rule:stop]):

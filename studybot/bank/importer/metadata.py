@@ -117,8 +117,12 @@ def difficulty_mark(question: str) -> tuple[list[str], str]:
     mark = _MARK.match(question)
     if mark is None:
         return [], question
-    level = mark["mark"].lower()
-    return [f"difficulty:{_LEVELS.get(level, level)}"], question[mark.end() :]
+    return [difficulty_tag(mark["mark"])], question[mark.end() :]
+
+
+def difficulty_tag(mark: str) -> str:
+    """``difficulty:easy`` from a level's mark: ``E``, ``easy`` or ``简单``."""
+    return f"difficulty:{_LEVELS.get(mark.lower(), mark.lower())}"
 
 
 # "### What is X? - Google, NVIDIA Interview Question": who asked it, a tag each

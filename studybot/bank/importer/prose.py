@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.blocks import Block, plain
-from studybot.bank.importer.decorations import bold_question
+from studybot.bank.importer.decorations import bold_line
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.lists import follow_up
 from studybot.bank.importer.markers import (
@@ -117,7 +117,7 @@ class ParagraphReading(ReaderState):
             if number:
                 found = (number_of(number), number["text"])
             found = found or follow_up(raw_line)
-            strong = bold_question(raw_line) if found is None and self.bold else None
+            strong = bold_line(raw_line) if found is None and self.bold else None
             if strong is not None and (len(raw_lines) == 1 or asks(strong)):  # "**What is X?**"
                 found = numbered(strong)
             if found is not None:

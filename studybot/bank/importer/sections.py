@@ -93,12 +93,17 @@ def _opens_on_heading(item: Block) -> bool:
     return bool(item.children) and item.children[0].kind == "heading"
 
 
+def own_end(inner: list[Block]) -> int:
+    """Where a section's own text ends: at its first sub-heading (the end when none)."""
+    return next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
+
+
 def contents(inner: list[Block]) -> bool:
     """A section that is only a list of links into the file itself (``- [Q01 · …](#q01)``), two
     or more: a table of contents under any name (``## 📑 本章目录``), no question."""
-    own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
-    anchors = [_anchor(item) for block in inner[:own] if block.is_list for item in items(block)]
-    lists = [b for b in inner[:own] if b.kind != "hr"]
+    own = inner[: own_end(inner)]
+    anchors = [_anchor(item) for block in own if block.is_list for item in items(block)]
+    lists = [b for b in own if b.kind != "hr"]
     return len(anchors) >= 2 and all(anchors) and all(b.is_list for b in lists)
 
 
@@ -129,8 +134,8 @@ _LINK_LINE = re.compile(r"[^:：\n]{0,40}[:：]?\s*<?https?://\S+>?\s*")
 def marks_inside(inner: list[Block]) -> bool:
     """Marked questions in a heading's own text (``**追问：…？**`` under ``### 追问链一``): the
     heading is their topic (as ``## 位置编码`` over ``- 为什么…？``), not a question."""
-    own = next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))
-    return any(b.kind == "paragraph" and q_marker(b) and _asks(b) for b in inner[:own])
+    own = inner[: own_end(inner)]
+    return any(b.kind == "paragraph" and q_marker(b) and _asks(b) for b in own)
 
 
 def _asks(block: Block) -> bool:

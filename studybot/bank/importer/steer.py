@@ -31,7 +31,7 @@ from pathlib import Path
 
 from studybot.bank.importer import selectors
 from studybot.bank.importer.blocks import plain
-from studybot.bank.importer.draft import Draft, LimitReached, Parsed
+from studybot.bank.importer.draft import Draft, LimitReached, Parsed, too_lossy
 from studybot.bank.importer.layout import (
     KIND_NAMES,
     Layout,
@@ -166,8 +166,7 @@ def _measure(option: str, parsed: Parsed, asking: set[str]) -> Reading:
     taken = {where for draft in drafts for where in (draft.where, *draft.also)}
     asks = [reads_as_question(_asked(draft.question)) for draft in drafts]
     answered = sum(1 for draft, a in zip(drafts, asks, strict=True) if a and _answer(draft))
-    lost = sum(1 for s in parsed.skipped if s.counts)
-    refused = lost > max(2, len(drafts) // 10)  # as outcome.Import.refused
+    refused = too_lossy(sum(1 for s in parsed.skipped if s.counts), len(drafts))
     return Reading(
         option, len(drafts), len(taken & asking), asks.count(False), "", answered, refused
     )

@@ -302,9 +302,9 @@ def _sections(out: Layout, drafts: list[Draft], others: tuple[Reading, ...]) -> 
     """``headings:N`` when the file reads as sections with their answers and the reading
     previewed does not (a reading that takes nothing has ``--level``'s hint): most questions it
     takes are headings, their sections hold under three quarters of the file's text (``#### 1.``
-    points of a ``## Case 1`` taken, the problem left as a chapter), while level N (at least ``_MARGIN`` headings, none of them taken; the
-    shallowest such level) has an answer under nine in ten of its headings and holds four
-    fifths of the text."""
+    points of a ``## Case 1`` taken, the problem left as a chapter), while level N (at least
+    ``_MARGIN`` headings, none of them taken; the shallowest such level) has an answer under
+    nine in ten of its headings and holds four fifths of the text."""
     headings = [h for h in out.found if out.section_heading(h)]
     taken = {draft.where for draft in drafts}
     text = [line.index for line in out.found if line.kind != "heading"]

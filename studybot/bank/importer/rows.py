@@ -333,7 +333,7 @@ def _draft(item: Any, mapping: fields.Mapping, where: str, mend: bool = True) ->
     draft.reference = _scalar(record.get("answer")).strip() or None
     tags = record.get("tags") or []
     tags = tags if isinstance(tags, list) else _TAG_SPLIT.split(str(tags))
-    tags = [*tags, *fields.named_by(record.get("id")), *fields.described(item)]
+    tags = [*tags, *fields.named_by(record.get("id")), *fields.record_tags(item)]
     draft.tags = [_SPACES.sub("-", str(t).strip().lower()) for t in tags if str(t).strip()]
     if mend:
         _mend_surrogates(draft, _strings(item))

@@ -11,6 +11,7 @@ option that reads the file clearly better, and ends with the command to run.
 from __future__ import annotations
 
 import shlex
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -92,10 +93,9 @@ def _ignored(noise: list[tuple[str, str]], before: str = "") -> None:
     if not noise:
         return
     first: dict[str, str] = {}
-    counted: dict[str, int] = {}
     for where, why in noise:
         first.setdefault(why, where)
-        counted[why] = counted.get(why, 0) + 1
+    counted = Counter(why for _, why in noise)
     _say(f"{before}Left on purpose ({len(noise)}):")
     for why, where in first.items():
         _say(f"  {counted[why]} × {why}, first at {where}", hang="    ")

@@ -5,15 +5,16 @@ The file is read safely (``source``: a regular file, at most 200 MB, UTF-8);
 package's first bytes; ``kind_of`` looks at the text too) and its reader
 (``markdown``, ``rows``, ``decks``), which turns it into ``Draft`` questions
 that remember their place (a level mark such as ``👶`` or ``[hard]`` left
-out, ``decorations``; a label before what is asked, ``labels``), plus the question-like lines it did not take and
-facts about the file (the key mapping used, keys not used); the shared step
+out, ``decorations``; a label before what is asked, ``labels``), plus the
+question-like lines it did not take and facts about the file (the key
+mapping used, keys not used); the shared step
 (``assemble``) reports repeats and chapters that come back, numbers the
 questions (``numbering``), groups them into chapters and validates them
 with the canonical format's own rules, except that key points are
 optional. A problem names ``file:line`` (``file:cell N, line M`` in a
 notebook); problems stop the import unless ``force``. What a reading gave,
 when it is refused and its JSON are ``outcome``. This package builds on
-``bankformat`` only; the catalogue (``studybot.bank``) sits above it.
+the canonical format (``studybot.bank.format``); the catalogue (``studybot.bank``) sits above it.
 """
 
 from __future__ import annotations

@@ -10,8 +10,9 @@ listed as not taken: one empty heading never stops the rest. A record
 that cannot be used as it is (an id that is no number, a lone surrogate,
 more than 7 key points) is a problem: it stops the import, listed with
 ``file:line``, unless ``--force`` mends it (drops the bad id, keeps the
-points as the answer, replaces what is no character with �). Numbering is ``importer.numbering``'s; the result passes the
-canonical format's own checks.
+points as the answer, replaces what is no character with �). Numbering
+is ``importer.numbering``'s; the result passes the canonical format's own
+checks.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ _HINT = re.compile(r"[（(【\[]\s*(?:提示|hint)\s*[:：]\s*(?P<text>.*?)\s*[�
 _CN_DIGITS = "零一二三四五六七八九"
 _NUMBERED_TITLE = re.compile(r"^(?P<n>\d+)\s*(?:[、．:：]|\.(?!\d))\s*")
 MOST_POINTS = IMPORTED_KEY_POINTS[1]
-_LEFT = "; not taken"
+_DECIMAL = re.compile(r"^(?P<whole>\d+)\.(?P<part>\d+)$")  # a label read as a decimal: "892.32位…"
 
 
 @dataclass
@@ -65,13 +66,13 @@ def assemble(path: Path, parsed: Parsed, name: str, force: bool) -> Assembled:
     """The Bank of ``parsed``: BankError listing every problem unless ``force``."""
     problems = list(parsed.problems)
     drafts: list[Draft] = []
-    left: list[Skipped] = []
+    empty: list[Draft] = []  # questions with no text
     _decimal_labels(parsed.drafts)
     for draft in parsed.drafts:
         _take_hint(draft)
         draft.question, draft.reference = without_source(draft.question, draft.reference)
         if not draft.problem and not draft.question.strip():
-            left.append(_no_text(draft))  # one empty heading never stops the rest
+            empty.append(draft)  # one empty heading never stops the rest
             continue
         own = _problem(draft)
         if own:
@@ -80,12 +81,13 @@ def assemble(path: Path, parsed: Parsed, name: str, force: bool) -> Assembled:
                 continue
             _mend(draft)
         drafts.append(draft)
-    if left and not drafts and not problems:  # nothing but questions with no text
-        said = [f"{s.where}: {s.why.removesuffix(_LEFT)}" for s in left]
+    if empty and not drafts and not problems:  # nothing but questions with no text
+        said = [f"{d.where}: {_no_text(d)}" for d in empty]
         raise BankError(in_file_order(path, said), hint="write each question after its number")
     if problems and not force:
         hint = f"see every problem with: studybot bank validate {shlex.quote(str(path))}"
         raise BankError(in_file_order(path, problems), hint=hint + "; --force imports the rest")
+    left = [_left(draft) for draft in empty]
     out = Assembled(Bank(name, "", "en", (), ()), forced=in_file_order(path, problems), left=left)
     drafts = _once(drafts, out.repeats)
     groups = _chapters(drafts, out.chapters)
@@ -107,9 +109,6 @@ def _problem(draft: Draft) -> str | None:
     return None
 
 
-_DECIMAL = re.compile(r"^(?P<whole>\d+)\.(?P<part>\d+)$")
-
-
 def _decimal_labels(drafts: list[Draft]) -> None:
     """``892.32位…`` between questions 891 and 893 is question 892, ``32位…``: a label that reads
     as a decimal is the whole number and the start of the text when its neighbours count by
@@ -128,11 +127,14 @@ def _decimal_labels(drafts: list[Draft]) -> None:
             draft.label, draft.question = found["whole"], found["part"] + draft.question
 
 
-def _no_text(draft: Draft) -> Skipped:
+def _no_text(draft: Draft) -> str:
+    return f"Q{draft.label} has no question text" if draft.label else "a question with no text"
+
+
+def _left(draft: Draft) -> Skipped:
     """A question with no text, left out and listed with what is under it."""
-    said = f"Q{draft.label} has no question text" if draft.label else "a question with no text"
     under = next((ln.strip() for ln in (draft.reference or "").splitlines() if ln.strip()), "")
-    return Skipped(draft.where, under[:80] or "(nothing under it)", said + _LEFT)
+    return Skipped(draft.where, under[:80] or "(nothing under it)", _no_text(draft) + "; not taken")
 
 
 def _mend(draft: Draft) -> None:

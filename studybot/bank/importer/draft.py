@@ -51,6 +51,12 @@ class Skipped:
     counts: bool = True  # False for known noise (a table of contents): never a reason to refuse
 
 
+def too_lossy(lost: int, questions: int) -> bool:
+    """Whether ``lost`` question-like lines not taken are too many beside ``questions`` taken
+    to import without --force."""
+    return lost > max(2, questions // 10)
+
+
 @dataclass(frozen=True)
 class Options:
     """How to read a file: the user's ``--force``, ``--map`` and ``--level``."""

@@ -287,7 +287,7 @@ _DESCRIBING = {
 }  # fmt: skip
 
 
-def described(item: dict[str, Any]) -> list[str]:
+def record_tags(item: dict[str, Any]) -> list[str]:
     """``company:google``, ``level:l4/e4``… from a record's describing keys (short values)."""
     tags = []
     for key, value in item.items():

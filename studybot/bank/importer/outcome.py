@@ -18,7 +18,7 @@ from typing import Any
 
 from studybot.bank.format import Bank, Question
 from studybot.bank.importer import steer
-from studybot.bank.importer.draft import Skipped
+from studybot.bank.importer.draft import Skipped, too_lossy
 from studybot.errors import BadInput
 
 
@@ -46,7 +46,7 @@ class Import:
     @property
     def refused(self) -> bool:
         """Too many question-like lines were not taken to import without --force."""
-        return len(self.lost) > max(2, len(self.bank.questions) // 10)
+        return too_lossy(len(self.lost), len(self.bank.questions))
 
 
 def refusal(report: Import, file: str) -> BadInput | None:

@@ -18,7 +18,6 @@ worked example stays in its answer. Lettered options are never key points.
 from __future__ import annotations
 
 import re
-from itertools import takewhile
 
 from studybot.bank.format import normalise
 from studybot.bank.importer.blocks import Block, source
@@ -48,7 +47,7 @@ def shared(lines: list[str], drafts: list[Draft]) -> set[str]:
     only in its spacing is the same question copied)."""
     codes: dict[str, list[str]] = {}
     for draft in drafts:
-        fences = list(takewhile(lambda b: b.kind == "fence", draft.blocks))
+        fences = draft.blocks[: _code(draft.blocks)]
         codes.setdefault(normalise(draft.question), []).append(normalise(source(lines, fences)))
     return {
         key
@@ -65,9 +64,7 @@ def shown(
 ) -> tuple[str, list[Block]]:
     """``question`` with the code and options under it, and the blocks left for its answer;
     ``alike``: the questions that share their words (``shared``)."""
-    code = 0
-    while code < len(blocks) and blocks[code].kind == "fence":
-        code += 1
+    code = _code(blocks)
     listed = blocks[code] if code < len(blocks) else None
     own = code > 0 and bool(_POINTS_AT.search(question) or normalise(question) in alike)
     listed = listed if listed is not None and listed.is_list else None  # prose: its answer
@@ -80,3 +77,8 @@ def shown(
         return question, blocks[code:]
     options = [joined(p.raw) for i in items(listed) if (p := i.first_paragraph())]
     return question + "".join(f"\n- {option}" for option in options), blocks[code + 1 :]
+
+
+def _code(blocks: list[Block]) -> int:
+    """How many of ``blocks`` are the code right under a question: the fences they open with."""
+    return next((k for k, block in enumerate(blocks) if block.kind != "fence"), len(blocks))

@@ -113,12 +113,9 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
             record = {name: row[i] if i < len(row) else "" for i, name in enumerate(names)}
             if export is not None:
                 record = _note(record, export, mapping)
-            elif html and any(htmltext.holds_markup(cell) for cell in record.values()):
+            elif html and (marked := {n for n, c in record.items() if htmltext.holds_markup(c)}):
                 as_html += 1
-                record = {
-                    name: flashcards.text_of(cell) if htmltext.holds_markup(cell) else cell
-                    for name, cell in record.items()
-                }
+                record = {n: flashcards.text_of(c) if n in marked else c for n, c in record.items()}
             draft = _draft(record, mapping, where, mend=False)  # UTF-8 text has no surrogates
             if sum(1 for cell in row if cell.strip()) == 1 and _NOTE_ROW.match(draft.question):
                 out.skipped.append(Skipped(where, draft.question, "a note below the table", False))
@@ -333,7 +330,7 @@ def _draft(item: Any, mapping: fields.Mapping, where: str, mend: bool = True) ->
     draft.reference = _scalar(record.get("answer")).strip() or None
     tags = record.get("tags") or []
     tags = tags if isinstance(tags, list) else _TAG_SPLIT.split(str(tags))
-    tags = [*tags, *fields.named_by(record.get("id")), *fields.described(item)]
+    tags = [*tags, *fields.named_by(record.get("id")), *fields.record_tags(item)]
     draft.tags = [_SPACES.sub("-", str(t).strip().lower()) for t in tags if str(t).strip()]
     if mend:
         _mend_surrogates(draft, _strings(item))

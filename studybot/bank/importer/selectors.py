@@ -20,7 +20,8 @@ The answer is what follows a question up to the next one (or a heading of
 its level or above; a table row's answer is the rest of its row); with
 ``--answers none`` questions have none. Headings that are not questions
 are chapters, except those inside a ``<details>`` answer box: they are
-lines of that answer and end none. Lines that ask and are not taken are listed with their line.
+lines of that answer and end none. Lines that ask and are not taken are
+listed with their line.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from studybot.bank.importer import selectors
 from studybot.bank.importer.blocks import plain
-from studybot.bank.importer.draft import Draft, LimitReached, Parsed
+from studybot.bank.importer.draft import Draft, LimitReached, Parsed, too_lossy
 from studybot.bank.importer.layout import (
     KIND_NAMES,
     Layout,
@@ -45,6 +45,8 @@ from studybot.bank.importer.metadata import without_source
 from studybot.bank.importer.notes import arrow_answer
 
 _MARGIN = 3  # asking lines (or non-asking questions) a suggestion must gain at least
+_NOT_WORD = re.compile(r"\W+")
+_NUMBER_FIELD = re.compile(r"^\s*(?:[^:：\n]{0,24}[:：])?\s*[#\d.\-\s]*$")  # "No.: 12"
 
 
 @dataclass(frozen=True)
@@ -67,9 +69,6 @@ class Reading:
     def gives(self) -> int:
         """What a user gets: asking questions with a real answer, less what does not ask."""
         return self.answered - self.non_asking
-
-    def line(self) -> str:
-        return f"{self.questions} questions, {self.non_asking} non-asking"
 
 
 @dataclass(frozen=True)
@@ -101,7 +100,7 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         _measure(f"--questions {chosen}", got, asking)
         for chosen, got in _tried(path, text, kind, out)
     )
-    taken = {where for draft in parsed.drafts for where in (draft.where, *draft.also)}
+    taken = _lines_taken(parsed.drafts)
     held = _held(parsed.drafts)
     missed = tuple(
         (out.where(line.index), line.text)
@@ -158,27 +157,30 @@ def _held(drafts: list[Draft]) -> set[str]:
     return held
 
 
-_NOT_WORD = re.compile(r"\W+")
-
-
 def _measure(option: str, parsed: Parsed, asking: set[str]) -> Reading:
     drafts = [d for d in parsed.drafts if d.question.strip()]  # an empty one is left, not taken
-    taken = {where for draft in drafts for where in (draft.where, *draft.also)}
+    taken = _lines_taken(drafts)
     asks = [reads_as_question(_asked(draft.question)) for draft in drafts]
     answered = sum(1 for draft, a in zip(drafts, asks, strict=True) if a and _answer(draft))
-    lost = sum(1 for s in parsed.skipped if s.counts)
-    refused = lost > max(2, len(drafts) // 10)  # as outcome.Import.refused
+    refused = too_lossy(sum(1 for s in parsed.skipped if s.counts), len(drafts))
     return Reading(
-        option, len(drafts), len(taken & asking), asks.count(False), "", answered, refused
+        option,
+        len(drafts),
+        len(taken & asking),
+        asks.count(False),
+        answered=answered,
+        refused=refused,
     )
+
+
+def _lines_taken(drafts: list[Draft]) -> set[str]:
+    """The "file:line" of each line the drafts hold: a question's own and any it spans."""
+    return {where for draft in drafts for where in (draft.where, *draft.also)}
 
 
 def _asked(question: str) -> str:
     """A question's own words: the code and options a quiz item shows below them aside."""
     return question.split("\n\n", 1)[0]
-
-
-_NUMBER_FIELD = re.compile(r"^\s*(?:[^:：\n]{0,24}[:：])?\s*[#\d.\-\s]*$")
 
 
 def _answer(draft: Draft) -> bool:
@@ -300,9 +302,9 @@ def _sections(out: Layout, drafts: list[Draft], others: tuple[Reading, ...]) -> 
     """``headings:N`` when the file reads as sections with their answers and the reading
     previewed does not (a reading that takes nothing has ``--level``'s hint): most questions it
     takes are headings, their sections hold under three quarters of the file's text (``#### 1.``
-    points of a ``## Case 1`` taken, the problem left as a chapter), while level N (at least ``_MARGIN`` headings, none of them taken; the
-    shallowest such level) has an answer under nine in ten of its headings and holds four
-    fifths of the text."""
+    points of a ``## Case 1`` taken, the problem left as a chapter), while level N (at least
+    ``_MARGIN`` headings, none of them taken; the shallowest such level) has an answer under
+    nine in ten of its headings and holds four fifths of the text."""
     headings = [h for h in out.found if out.section_heading(h)]
     taken = {draft.where for draft in drafts}
     text = [line.index for line in out.found if line.kind != "heading"]

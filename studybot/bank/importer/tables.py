@@ -11,6 +11,7 @@ cells that ask are reported, with the ``--map`` that would read them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from studybot.bank.importer import keys
@@ -23,6 +24,7 @@ if TYPE_CHECKING:  # the reader hands itself in; no import cycle at run time
     from studybot.bank.importer.state import ReaderState
 
 _PIPE = re.compile(r"(?<!\\)\|")
+_ANSWER_WORD = re.compile(r"答|answer", re.IGNORECASE)  # "简答", "Short answer"
 _NUMBER_LIST = re.compile(r"[\d\s,，、.~/–—-]+")
 
 
@@ -64,20 +66,17 @@ def read_table(reader: ReaderState, block: Block, path) -> None:
             draft.reference = row[answer].replace("<br>", "\n").strip()
 
 
-def _next_cell(header: list[str], column: int, named) -> int | None:
+def _next_cell(header: list[str], column: int, named: Iterable[tuple[str, ...]]) -> int | None:
     """The column after the question's as its answer when it is the only other one
     (``| 问题 | 一句话答 |``) or is named like one (``简答``, ``Short answer``); never one
     named as something else (``| Question | Difficulty |``, ``| 问题 | 考察点 | 难度 |``)."""
-    claimed = {key for keys_ in named for key in keys_}
+    claimed = {name for names in named for name in names}
     others = [k for k, name in enumerate(header) if k != column and name not in claimed]
     following = column + 1
     name = header[following] if following < len(header) else ""
     if not name or name in claimed or keys.describing(name) is not None:
         return None
     return following if others == [following] or _ANSWER_WORD.search(name) else None
-
-
-_ANSWER_WORD = re.compile(r"答|answer", re.IGNORECASE)
 
 
 def _numbers(rows: list[str], column: int) -> bool:

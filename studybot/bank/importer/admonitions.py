@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from studybot.bank.importer.draft import FENCE
 from studybot.bank.importer.notes import QUESTION_CALLOUTS
 
 _BOX = re.compile(
@@ -79,12 +80,11 @@ def unfenced(lines: list[str]) -> Iterator[int]:
     """The indices of the lines outside fenced code, the fences' own lines aside."""
     fence = None
     for index, line in enumerate(lines):
-        opening = _FENCE.match(line)
+        opening = FENCE.match(line)
         if opening and (fence is None or opening[1][0] == fence):
             fence = None if fence else opening[1][0]
         elif fence is None and not opening:
             yield index
 
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _UNSPACED = re.compile(r"^(#{2,6})(?=\d)")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from markdown_it import MarkdownIt
 
 from studybot.bank.importer.admonitions import spaced_headings, unboxed
-from studybot.bank.importer.draft import outside_code
+from studybot.bank.importer.draft import FENCE, outside_code
 
 # bounded runs: a line of 100,000 "[" costs a linear scan, not a quadratic one
 _IMAGE = re.compile(r"!\[[^\]\n]{0,300}\]\([^)\n]{0,2000}\)")
@@ -151,7 +151,6 @@ def parse(text: str) -> list[Block]:
 
 
 _PART_LINES = 5000  # a part is at least this long: markdown-it's tokens live one part at a time
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ATX = re.compile(r"^#{1,6}(?:[ \t]|$)")
 _RAW_HTML = re.compile(r"^ {0,3}<(?:!--|pre\b|script\b|style\b|textarea\b)", re.IGNORECASE)
 _RAW_END = re.compile(r"-->|</(?:pre|script|style|textarea)>", re.IGNORECASE)
@@ -174,7 +173,7 @@ def _sections(lines: list[str]) -> list[tuple[int, int]]:
             continue
         if line[:1] not in _OPENERS:
             continue  # neither a fence, raw HTML nor a heading
-        opened = _FENCE.match(line)
+        opened = FENCE.match(line)
         if fence is not None:
             if opened and opened[1][0] == fence[0] and len(opened[1]) >= len(fence):
                 fence = None

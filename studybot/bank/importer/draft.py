@@ -1,4 +1,8 @@
-"""What every reader of a user's file produces: drafts that remember their place."""
+"""What every reader of a user's file produces: drafts that remember their place.
+
+It also holds the text rules that several readers share, each written once here
+(emphasis, CJK text, Chinese numbers, a code fence, blank lines).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,10 @@ from studybot.bank.importer import source
 
 EMPHASIS = r"(?:\*\*|(?<!_)__(?!_))"  # "____" is a blank to fill in, not bold
 CJK = re.compile(r"[\u3400-\u9fff]")
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")  # a code fence's opening or closing line, its marks
+# a fence at any indent, as in a list item's text or an answer's source: opened, not measured
+FENCE_ANY_INDENT = re.compile(r"^\s*(?:```|~~~)")
+_BLANK_LINES = re.compile(r"\n{3,}")
 CN_NUMBER = "[0-9零一二三四五六七八九十百]+"
 # "第3章 …", "第一部分 …", "第二篇：…"; "部分" before "部" so "第一部分 基础" leaves "基础"
 CHAPTER = re.compile(
@@ -96,6 +104,11 @@ def strip_emphasis(text: str) -> str:
 
 
 _CODE_SPAN = re.compile(r"(?<!`)(`{1,3})(?!`)[^\n]{0,500}?[^`\n]\1(?!`)")
+
+
+def one_blank_line(text: str) -> str:
+    """``text`` with each run of empty lines made one."""
+    return _BLANK_LINES.sub("\n\n", text)
 
 
 def outside_code(text: str, change: Callable[[str], str]) -> str:

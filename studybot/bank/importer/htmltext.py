@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+from studybot.bank.importer.draft import one_blank_line
+
 _BLOCKS = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "table", "tr", "hr"}
 _LISTS = {"ul", "ol"}
 _DROPPED = {"script", "style"}
@@ -51,7 +53,6 @@ _INLINE = {
 _MARKS = {"code": "`", "b": "**", "strong": "**", "i": "*", "em": "*"}
 _SOUND = re.compile(r"\[sound:[^\]\n]*\]")
 _MATH = re.compile(r"\\\((?P<inline>.+?)\\\)|\\\[(?P<display>.+?)\\\]", re.DOTALL)
-_BLANK = re.compile(r"\n{3,}")
 
 
 def markdown_of(value: str) -> str:
@@ -86,7 +87,7 @@ class _Reader(HTMLParser):
     def text(self) -> str:
         joined = "".join(self.out).replace("\xa0", " ")
         lines = [line.rstrip() for line in joined.split("\n")]
-        return _BLANK.sub("\n\n", "\n".join(lines)).strip()
+        return one_blank_line("\n".join(lines)).strip()
 
     def _tail(self, size: int = 4) -> str:
         """The last ``size`` characters written (without joining all that was written)."""

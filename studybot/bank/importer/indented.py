@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.blocks import Block
+from studybot.bank.importer.draft import FENCE_ANY_INDENT
 from studybot.bank.importer.markers import reads_as_question
 
 
@@ -21,7 +22,7 @@ def lifted(lines: list[str], blocks: list[Block]) -> list[Block]:
     """``blocks`` with each indented block that holds this file's questions read as a list
     of them, a line an item (``【检测】`` labels aside); unchanged when none does."""
     indented = [
-        b for b in blocks if b.kind == "fence" and not lines[b.start].lstrip().startswith(_FENCES)
+        b for b in blocks if b.kind == "fence" and not FENCE_ANY_INDENT.match(lines[b.start])
     ]
     inside = [line.strip() for b in indented for line in lines[b.start : b.end] if line.strip()]
     asking = sum(1 for line in inside if reads_as_question(line))
@@ -34,7 +35,6 @@ def lifted(lines: list[str], blocks: list[Block]) -> list[Block]:
     return [_as_list(lines, b) if id(b) in taken else b for b in blocks]
 
 
-_FENCES = ("```", "~~~")
 _LABEL = re.compile(r"[【\[][^】\]]{1,20}[】\]]")  # "【检测】": a group's name, no question
 
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from studybot.bank.importer.draft import FENCE_ANY_INDENT, one_blank_line
+
 _WORDS = (
     r"source|sources|src|via|ref|refs|reference|references|further reading|see also|credit"
     r"|see|link|links|url|read more|more at"
@@ -46,7 +48,6 @@ def placeholder(answer: str) -> bool:
     return bool(_PLACEHOLDER.fullmatch(answer))
 
 
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
 _LIST_MARK = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+)?(?:[*_](?=[^\s*_]))?")  # "*Source: …*"
 
 
@@ -63,7 +64,7 @@ def sources_last(answer: str) -> str:
     moved: list[str] = []
     fenced = False
     for line in answer.split("\n"):
-        if _FENCE.match(line):
+        if FENCE_ANY_INDENT.match(line):
             fenced = not fenced
         if not fenced and line.strip() and source_line(line):
             moved.append(line.strip())
@@ -71,7 +72,7 @@ def sources_last(answer: str) -> str:
             kept.append(line)
     if not moved:
         return answer
-    body = re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
+    body = one_blank_line("\n".join(kept)).strip()
     if not body:
         return "\n".join(moved)  # a link alone may be where the answer is
     return f"{body}\n\n" + "\n".join(moved)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import io
 import json
-import re
 import sqlite3
 import tempfile
 import zipfile
@@ -34,6 +33,7 @@ from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
 from studybot.bank.importer.htmltext import markdown_of
 from studybot.bank.importer.keys import field_of
 from studybot.bank.importer.markers import marker
+from studybot.bank.importer.metadata import tag_word
 from studybot.errors import BankError
 
 COLLECTIONS = ("collection.anki21", "collection.anki2")  # the newest readable one first
@@ -114,7 +114,7 @@ def drafts(path: Path, notes: list[Note], options: Options) -> Parsed:
         draft.reference = answer or None
         draft.chapter = flashcards.deck(note.deck) or None
         # Anki's tags keep their case (``ML``, ``LLM::Easy``); a bank's are lowercase words
-        draft.tags = list(dict.fromkeys(re.sub(r"\s+", "-", t.strip().lower()) for t in note.tags))
+        draft.tags = list(dict.fromkeys(tag_word(t) for t in note.tags))
         draft.tags = [t for t in draft.tags if t]
         out.add(draft)
     return out

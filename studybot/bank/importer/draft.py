@@ -19,6 +19,7 @@ FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")  # a code fence's opening or closing
 # a fence at any indent, as in a list item's text or an answer's source: opened, not measured
 FENCE_ANY_INDENT = re.compile(r"^\s*(?:```|~~~)")
 _BLANK_LINES = re.compile(r"\n{3,}")
+NOT_WORD = re.compile(r"\W+")  # what stands between words: spaces, punctuation, marks
 CN_NUMBER = "[0-9零一二三四五六七八九十百]+"
 # "第3章 …", "第一部分 …", "第二篇：…"; "部分" before "部" so "第一部分 基础" leaves "基础"
 CHAPTER = re.compile(

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from studybot.bank.importer.metadata import tag_word
 from studybot.errors import BadInput
 
 FIELDS = ("question", "answer", "chapter", "id", "key_points", "hint", "tags")
@@ -295,7 +296,7 @@ def record_tags(item: dict[str, Any]) -> list[str]:
         values = value if isinstance(value, list) else [value]
         if name is None or not all(isinstance(v, (str, int)) for v in values):
             continue
-        words = [re.sub(r"\s+", "-", str(v).strip().lower()) for v in values]
+        words = [tag_word(str(v)) for v in values]
         tags += [f"{name}:{w}" for w in words if w and len(w) <= 40]
     return tags
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from studybot.bank.importer.draft import NOT_WORD
+
 _KEYS = (
     r"company|companies|asked by|asked at|round|rounds|topic|topics|level|difficulty|tags?|category|categories"
     r"|frequency|role|position|seniority|type|question type|公司|轮次|面试轮次|难度|分类|标签|频率|主题|岗位|题型|级别|类别"
@@ -28,6 +30,7 @@ _PAIR = re.compile(
     rf"(?=$|[|·•;；]|[,，]\s*{_BOLD}\s*(?:{_KEYS})\s*{_BOLD}\s*[:：])",
     re.IGNORECASE,
 )
+_SPACES = re.compile(r"\s+")
 _SEPARATORS = re.compile(r"[\s|·•;；,，*_]*")
 _SPLIT = re.compile(r"\s*[,，、/]\s*")
 _OWN_WORDS = {"tag", "tags", "标签"}  # their values are tags themselves, not "key:value"
@@ -85,7 +88,7 @@ def _tags_of(line: str) -> list[str] | None:
         for value in _SPLIT.split(pair["value"].strip(" *_")):
             if not _VALUE.fullmatch(value.strip()):
                 return None
-            value = re.sub(r"\s+", "-", _SYMBOLS.sub("", value).strip().lower())
+            value = tag_word(_SYMBOLS.sub("", value))
             key = "company" if key.startswith("asked") else key
             tags.append(value if key in _OWN_WORDS else f"{key}:{value}")
     return tags
@@ -107,7 +110,7 @@ def described(lines: list[str]) -> tuple[list[str], str | None] | None:
         if found is not None:
             tags.extend(found)
         elif one is not None:
-            slug = re.sub(r"\W+", "-", one["value"].lower()).strip("-")
+            slug = NOT_WORD.sub("-", one["value"].lower()).strip("-")
             tags.append(f"{one['key'].lower()}:{slug}")
     return (tags, choices) if tags or choices else None
 
@@ -133,6 +136,12 @@ _ASKED_BY = re.compile(
 )
 
 
+def tag_word(text: str) -> str:
+    """A tag as a bank keeps it: one lowercase word, its spaces dashes (``Machine Learning`` →
+    ``machine-learning``); every reader's tags pass here."""
+    return _SPACES.sub("-", text.strip().lower())
+
+
 def company_tags(line: str) -> list[str]:
     """``company:google`` and the rest from a question line that ends ``- Google, Amazon
     Interview Question`` (the text itself loses that tail in ``markers.clean``)."""
@@ -140,7 +149,7 @@ def company_tags(line: str) -> list[str]:
     if found is None:
         return []
     names = [n.strip() for n in re.split(r"\s*[,/&]\s*", found["names"]) if n.strip()]
-    return ["company:" + re.sub(r"\s+", "-", n.lower()) for n in names]
+    return ["company:" + tag_word(n) for n in names]
 
 
 # "（D:\notes\redis.md）", "（https://…）", "（D:\notes\redis.md、https://…）" after a

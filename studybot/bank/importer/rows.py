@@ -24,6 +24,7 @@ from studybot.bank.importer import flashcards, htmltext, jsondoc
 from studybot.bank.importer import keys as fields
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
 from studybot.bank.importer.markers import reads_as_question
+from studybot.bank.importer.metadata import tag_word
 from studybot.bank.importer.notes import without_note
 from studybot.bank.importer.source import SURROGATE, BigNumber, loads
 
@@ -31,7 +32,6 @@ MAX_ID = 2**63 - 1  # SQLite's largest integer
 _SCALARS = (str, int, float, type(None))
 _TOO_DEEP = "JSON nested too deeply to be a question list"
 _TAG_SPLIT = re.compile(r"[,，|；;]")
-_SPACES = re.compile(r"\s+")
 _AHEAD = 50  # rows looked at to tell a header row from a first card
 _AS_HTML = "<br> and <div> are line breaks, &nbsp; a space"
 # a row with nothing but "注：答案仅供参考" in it: a note on the table, not a question
@@ -331,7 +331,7 @@ def _draft(item: Any, mapping: fields.Mapping, where: str, mend: bool = True) ->
     tags = record.get("tags") or []
     tags = tags if isinstance(tags, list) else _TAG_SPLIT.split(str(tags))
     tags = [*tags, *fields.named_by(record.get("id")), *fields.record_tags(item)]
-    draft.tags = [_SPACES.sub("-", str(t).strip().lower()) for t in tags if str(t).strip()]
+    draft.tags = [tag_word(str(t)) for t in tags if str(t).strip()]
     if mend:
         _mend_surrogates(draft, _strings(item))
     return draft

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from studybot.bank.importer import selectors
 from studybot.bank.importer.blocks import plain
-from studybot.bank.importer.draft import Draft, LimitReached, Parsed, too_lossy
+from studybot.bank.importer.draft import NOT_WORD, Draft, LimitReached, Parsed, too_lossy
 from studybot.bank.importer.layout import (
     KIND_NAMES,
     Layout,
@@ -45,7 +45,6 @@ from studybot.bank.importer.metadata import without_source
 from studybot.bank.importer.notes import arrow_answer
 
 _MARGIN = 3  # asking lines (or non-asking questions) a suggestion must gain at least
-_NOT_WORD = re.compile(r"\W+")
 _NUMBER_FIELD = re.compile(r"^\s*(?:[^:：\n]{0,24}[:：])?\s*[#\d.\-\s]*$")  # "No.: 12"
 
 
@@ -125,7 +124,7 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
 
 def _folded(text: str) -> str:
     """A line as compared with the answers' lines: no marker, number, markup or spacing."""
-    return _NOT_WORD.sub("", plain(text.lstrip(" \t>-*+#0123456789.)"))).casefold()
+    return NOT_WORD.sub("", plain(text.lstrip(" \t>-*+#0123456789.)"))).casefold()
 
 
 def _answered(line: Line, held: set[str]) -> bool:

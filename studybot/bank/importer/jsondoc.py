@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from studybot.bank.importer.keys import field_of
+from studybot.bank.importer.keys import KEY_GAPS, field_of
 from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.source import DECODER
 
@@ -37,7 +37,7 @@ _STRUCTURE = {
     "子目录", "内容", "列表",
 }  # fmt: skip
 _SUB_NAME = re.compile(r"^sub[\s_\-]?(?:category|topic|section|group|chapter)$", re.IGNORECASE)
-_SAYS_WHAT = {re.sub(r"[\s_\-]+", "", k) for k in (*_CONTAINERS, *_GROUPS, *_STRUCTURE)}
+_SAYS_WHAT = {KEY_GAPS.sub("", k) for k in (*_CONTAINERS, *_GROUPS, *_STRUCTURE)}
 
 
 Groups = list[tuple[str | None, list[Any]]]
@@ -176,7 +176,7 @@ def _says_field(key: str, question: bool = False) -> bool:
 def _structural(key: str, group: bool = False) -> bool:
     """A key that only says what it holds (``items``, ``subcategories``, ``0``), or names a
     field (``tags``), unless it holds records (``提示工程``: a topic named like a hint)."""
-    folded = re.sub(r"[\s_\-]+", "", key.strip().lower())  # "sub_categories", "child-nodes"
+    folded = KEY_GAPS.sub("", key.strip().lower())  # "sub_categories", "child-nodes"
     return (
         not folded
         or folded.isdigit()

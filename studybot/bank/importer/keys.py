@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from studybot.bank.importer.draft import HAN_COMMON_CHAR
 from studybot.bank.importer.metadata import tag_word
 from studybot.errors import BadInput
 
@@ -60,18 +61,20 @@ _OTHER = {
 _ZH_OTHER = ("类型", "难度", "来源", "出处", "数量", "长度", "链接", "时间", "日期", "作者", "状态")
 _ZH_ID = ("编号", "序号", "题号")
 _ZH_NAMES = sorted(
-    ((n, f) for n, f in _NAME.items() if len(n) >= 2 and re.search(r"[\u4e00-\u9fff]", n)),
+    ((n, f) for n, f in _NAME.items() if len(n) >= 2 and HAN_COMMON_CHAR.search(n)),
     key=lambda pair: -len(pair[0]),
 )
 _ROLES_USER = {"user", "human", "prompter"}
 _ROLES_ASSISTANT = {"assistant", "gpt", "bot", "model", "chatgpt"}
 CHAT = "messages"  # the pseudo-key of a chat record's turns
 
+KEY_GAPS = re.compile(r"[\s_\-]+")  # between a key's words: "sub_categories", "child-nodes"
+
 
 def _fold(key: str) -> str:
     key = key.strip().lstrip("\ufeff").strip()
     key = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", key).lower()  # "QuestionText", "sampleAnswer"
-    return re.sub(r"[\s_\-]+", " ", key)
+    return KEY_GAPS.sub(" ", key)
 
 
 @functools.lru_cache(maxsize=4096)  # asked for every key of every record
@@ -93,9 +96,9 @@ def field_of(key: str) -> str | None:
         return None  # a sentence, not a column's name
     if " ".join(words) in _NAME:
         return _NAME[" ".join(words)]
-    if re.search(r"[\u4e00-\u9fff]", folded):
+    if HAN_COMMON_CHAR.search(folded):
         found = _zh_field(folded)
-        words = [w for w in words if not re.search(r"[\u4e00-\u9fff]", w)]
+        words = [w for w in words if not HAN_COMMON_CHAR.search(w)]
         if found or not words:
             return found  # "问题描述"; else the English words of "Question（中文）"
     meaningful = [w for w in words if w not in _NEUTRAL and len(w) > 1 and not w.isdigit()]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.blocks import Block, link_target
+from studybot.bank.importer.draft import HAN_COMMON, WORD
 from studybot.bank.importer.markers import clean, items, joined, reads_as_question
 
 # a paragraph that is bold from end to end: "**Which practice area …?**"
@@ -27,7 +28,7 @@ _BLANK = re.compile(r"(?:\\?_){3,}|＿{2,}|（\s*）|\(\s{2,}\)")
 # "`#q10001` HTML 和 HTML5 有什么区别？", "#A102 …": an id code in front
 _ID_CODE = re.compile(r"^(?:`#?[A-Za-z]{0,4}-?\d{3,}`|#[A-Za-z]{0,4}-?\d{3,})\s+(?=\S)")
 # "数据类型存储：数据类型的存储之间有什么区别": a short topic label in front
-_TOPIC_LABEL = re.compile(r"^(?P<label>[\u4e00-\u9fff]{2,10})[：:]\s*(?P<rest>\S.{3,})$", re.S)
+_TOPIC_LABEL = re.compile(rf"^(?P<label>[{HAN_COMMON}]{{2,10}})[：:]\s*(?P<rest>\S.{{3,}})$", re.S)
 # labels that say what kind of task follows: part of what is asked
 _TASK_KIND = re.compile(
     r"手撕|手写|场景|算法|编程|开放|追问|问题|题目|第.+题|^(?:计算|推导|证明|估算|设计|实现|分析"
@@ -97,7 +98,7 @@ def terse(text: str, rest: list[Block], among_questions: bool) -> bool:
     if not among_questions or any(not b.is_list for b in rest):
         return False
     text = text.strip()
-    if not re.search(r"\w", text) or len(text) > _TERSE:
+    if not WORD.search(text) or len(text) > _TERSE:
         return False
     return not _SAID.search(text) and not _FIELD_LIKE.search(text)
 

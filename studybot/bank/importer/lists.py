@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
-from studybot.bank.importer.draft import Draft
+from studybot.bank.importer.draft import WORD, Draft
 from studybot.bank.importer.labels import TERSE_LEFT, linked_question, terse
 from studybot.bank.importer.markers import (
     DASH_ANSWER,
@@ -137,7 +137,7 @@ class ListReading(ReaderState):
             top = not self.lines[block.start][:1].isspace()  # not an outline's leaves
             listed = listed or (block.kind == "bullet_list" and (run or block.taken) and top)
             # a list of them takes its items that do not ask (outside answers if marked), not "..."
-            named = not below and re.search(r"\w", text) is not None
+            named = not below and WORD.search(text) is not None
             open_list = listed and named and (not self.strong or (free and mostly))
             if (asking or open_list) and not (below and topic_title(text)):
                 last = self._item_question(paragraph, raw_lines, label, text, rest, path)

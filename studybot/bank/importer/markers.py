@@ -21,7 +21,7 @@ import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.decorations import without_marks
-from studybot.bank.importer.draft import CHAPTER, CJK
+from studybot.bank.importer.draft import CHAPTER, CJK, HAN_COMMON
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
 from studybot.bank.importer.resources import placeholder, source_line
 
@@ -66,7 +66,7 @@ _ZH_NUMBER = (
     r"|第\s*(?P<t>\d{1,4}|[一二三四五六七八九十]{1,3})\s*题\s*[:：.、．]?\s*"
 )
 # "1.3.7为什么…": a section number right before Chinese text ("3.5亿…" is an amount)
-_DOTTED_CJK = r"(?<=\d\.\d|\.\d\d)(?=[\u4e00-\u9fff])(?![亿万千百倍秒年个元天月日时分米次])"
+_DOTTED_CJK = rf"(?<=\d\.\d|\.\d\d)(?=[{HAN_COMMON}])(?![亿万千百倍秒年个元天月日时分米次])"
 _BIG = r"\d{5,6}(?=[.、．:：)）])"  # "10000. …" past 9,999: a separator, not "10000 tokens"
 NUMBER = re.compile(
     rf"^(?:[\U0001F300-\U0001FAFF\u2600-\u27BF\u2B50]\uFE0F?\s*)?(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*|{_BIG})(?:\s*[、．:：)）]|\.(?!\d)|\s|(?=【)|{_DOTTED_CJK})\s*)"

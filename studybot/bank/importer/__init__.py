@@ -29,7 +29,7 @@ from studybot.bank import bulk
 from studybot.bank.format import Bank
 from studybot.bank.importer import decks, flashcards, markdown, rows, selectors, source, steer
 from studybot.bank.importer.assemble import assemble
-from studybot.bank.importer.draft import LimitReached, Options, Parsed
+from studybot.bank.importer.draft import QUESTION_MARKS, LimitReached, Options, Parsed
 from studybot.bank.importer.keys import field_of, parse_map
 from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.outcome import (
@@ -127,7 +127,7 @@ KINDS: dict[str, Kind] = {
     ),
 }
 _BY_EXTENSION = {extension: name for name, kind in KINDS.items() for extension in kind.extensions}
-_ASKING_LINE = re.compile(r"[?？]\s*$", re.MULTILINE)
+_ASKING_LINE = re.compile(rf"[{''.join(QUESTION_MARKS)}]\s*$", re.MULTILINE)
 
 
 def read(path: Path | str, name: str | None = None, force: bool = False) -> Bank:

@@ -14,6 +14,7 @@ from typing import Any
 from studybot.bank.importer import source
 
 EMPHASIS = r"(?:\*\*|(?<!_)__(?!_))"  # "____" is a blank to fill in, not bold
+QUESTION_MARKS = ("?", "？")  # a line that ends in one asks (in English, in Chinese)
 CJK = re.compile(r"[\u3400-\u9fff]")  # Chinese text, the rare ideographs (Extension A) too
 # the common ideographs only, as names, labels and units are matched (no rare character in them)
 HAN_COMMON = r"\u4e00-\u9fff"
@@ -24,6 +25,7 @@ FENCE_ANY_INDENT = re.compile(r"^\s*(?:```|~~~)")
 _BLANK_LINES = re.compile(r"\n{3,}")
 NOT_WORD = re.compile(r"\W+")  # what stands between words: spaces, punctuation, marks
 WORD = re.compile(r"\w")  # a letter or a digit: text that names something, not marks alone
+CN_DIGITS = "零一二三四五六七八九"  # 0–9, each at its value
 CN_NUMBER = "[0-9零一二三四五六七八九十百]+"
 # "第3章 …", "第一部分 …", "第二篇：…"; "部分" before "部" so "第一部分 基础" leaves "基础"
 CHAPTER = re.compile(

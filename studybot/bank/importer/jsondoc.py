@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from studybot.bank.importer.draft import QUESTION_MARKS
 from studybot.bank.importer.keys import KEY_GAPS, field_of
 from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.source import DECODER
@@ -158,7 +159,7 @@ def _pair(item: Any) -> bool:
         return False
     if not all(isinstance(v, str) for v in item):
         return False
-    return len(item) == 1 or not all(v.rstrip().endswith(("？", "?")) for v in item)
+    return len(item) == 1 or not all(v.rstrip().endswith(QUESTION_MARKS) for v in item)
 
 
 def _holds_objects(value: Any) -> bool:

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from studybot.bank.importer.draft import HAN_COMMON_CHAR
+from studybot.bank.importer.draft import HAN_COMMON_CHAR, QUESTION_MARKS
 from studybot.bank.importer.metadata import tag_word
 from studybot.errors import BadInput
 
@@ -254,7 +254,7 @@ def suggest_map(names: list[str], records: Sequence[dict[str, Any]] = ()) -> str
 
     def score(name: str) -> tuple[int, int]:
         values = [str(r.get(name, "")) for r in records[:200]]
-        return sum(v.rstrip().endswith(("？", "?")) for v in values), sum(len(v) for v in values)
+        return sum(v.rstrip().endswith(QUESTION_MARKS) for v in values), sum(len(v) for v in values)
 
     best = max(names, key=score) if records else (names[0] if names else "KEY")
     return f"--map question={best} (and answer=KEY, chapter=KEY) says which key holds what"

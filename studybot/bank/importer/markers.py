@@ -21,7 +21,7 @@ import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.decorations import without_marks
-from studybot.bank.importer.draft import CHAPTER, CJK, HAN_COMMON
+from studybot.bank.importer.draft import CHAPTER, CJK, CN_DIGITS, HAN_COMMON, QUESTION_MARKS
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
 from studybot.bank.importer.resources import placeholder, source_line
 
@@ -77,7 +77,7 @@ PARAGRAPH_NUMBER = re.compile(
     rf"^(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*|{_BIG})\s*(?:[:：、．)）]|\.(?!\d))\s*)"
     r"(?P<text>\S.*)$"
 )
-_CN_DIGITS = {c: n for n, c in enumerate("零一二三四五六七八九", start=0)}
+_CN_DIGITS = {c: n for n, c in enumerate(CN_DIGITS)}
 HINT_LINE = re.compile(r"^(?:提示|hint)\s*[:：]\s*(?P<text>.+)$", re.IGNORECASE | re.DOTALL)
 _INLINE_HINT = re.compile(r"[（(【\[]\s*(?:提示|hint)\s*[:：].*?[）)】\]]\s*$", re.IGNORECASE)
 OPTIONS = re.compile(r"以下|下列|下面哪|如下|选项|which of|which one of", re.IGNORECASE)
@@ -178,9 +178,9 @@ def _without_company(text: str) -> str:
 def asks(text: str) -> bool:
     """True when ``text`` ends in a question mark (a bracketed hint or note after it aside)."""
     text = without_marks(_INLINE_HINT.sub("", text))  # "What is X? 👶": a mark after it
-    if text.endswith(("？", "?")):  # "**Why?**: …" is a label: one word asks nothing
+    if text.endswith(QUESTION_MARKS):  # "**Why?**: …" is a label: one word asks nothing
         return not _ONE_WORD.fullmatch(text)
-    return text.endswith(("）", ")", "】")) and without_note(text).endswith(("？", "?"))
+    return text.endswith(("）", ")", "】")) and without_note(text).endswith(QUESTION_MARKS)
 
 
 def field_line(text: str) -> bool:
@@ -225,7 +225,7 @@ def link_only(text: str) -> bool:
 def meta(title: str) -> bool:
     """A section that holds no questions: contents, links… ("How to use await …?" asks)."""
     rest = numbered(clean(title).lstrip("#*_ ").strip())[1]  # "4 总结" too
-    asked = rest.endswith(("?", "？")) and not CONTRIBUTE.match(rest)  # "How to contribute?"
+    asked = rest.endswith(QUESTION_MARKS) and not CONTRIBUTE.match(rest)  # "How to contribute?"
     return bool(META.match(rest)) and not asked
 
 
@@ -274,15 +274,15 @@ def numbered(text: str) -> tuple[str | None, str]:
 def number_of(match: re.Match[str]) -> str:
     """The number of a ``NUMBER``/``PARAGRAPH_NUMBER`` match as digits (``三`` → ``3``)."""
     if match["c"]:
-        return str(_cn_number(match["c"]))
+        return str(_matched_cn_number(match["c"]))
     if match["o"]:
         return str(ord(match["o"]) - ord("①") + 1)
     if match["t"] and not match["t"].isdigit():
-        return str(_cn_number(match["t"]))
+        return str(_matched_cn_number(match["t"]))
     return match["n"] or match["p"] or match["t"]
 
 
-def _cn_number(text: str) -> int:
+def _matched_cn_number(text: str) -> int:  # unchecked ("一二" → 12); assemble's is strict
     if "十" not in text:
         return int("".join(str(_CN_DIGITS[c]) for c in text))
     tens, _, ones = text.partition("十")

@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 import re
 
+from studybot.bank.importer.draft import QUESTION_MARKS
+
 # a note after a question, not part of it: "（高频，字节/阿里都问过）", "(必考)", "【美团】";
 # "？(行号、单词数、字节数)" says what to count: 字节数 (bytes) is no company
 _NOTE = re.compile(
@@ -116,7 +118,7 @@ def without_note(text: str) -> str:
         if _NOTE_WORDS.search(inside) and "://" not in inside:  # "【演变史】…" is a topic
             text = text[lead.end() :]
     while True:
-        if not text.rstrip().rstrip("？?").rstrip().endswith(_CLOSING):
+        if not text.rstrip().rstrip("".join(QUESTION_MARKS)).rstrip().endswith(_CLOSING):
             return text  # every note ends the text with its bracket
         note = _NOTE.search(text)
         if note is None or note.start() == 0:
@@ -126,6 +128,6 @@ def without_note(text: str) -> str:
         worded = worded or (note["ascii"] is not None and bool(_TAG_NAME.fullmatch(inside)))
         if note["square"] is None and not worded:
             return text  # "（基于人类反馈的强化学习）" is part of the question
-        if note["square"] is not None and inside.rstrip().endswith(("？", "?")):
+        if note["square"] is not None and inside.rstrip().endswith(QUESTION_MARKS):
             return text
         text = text[: note.start()].rstrip() + (note["mark"] or "").strip()

@@ -35,18 +35,19 @@ from studybot.bank.importer import numbering
 from studybot.bank.importer.draft import (
     CHAPTER,
     CJK,
-    CN_DIGITS,
+    HINT_LABEL,
     Draft,
     Parsed,
     Skipped,
     chapter_number,
+    strict_cn_number,
     strip_emphasis,
 )
 from studybot.bank.importer.metadata import difficulty_mark, leading_tags, without_source
 from studybot.bank.text import named
 from studybot.errors import BankError
 
-_HINT = re.compile(r"[（(【\[]\s*(?:提示|hint)\s*[:：]\s*(?P<text>.*?)\s*[）)】\]]", re.IGNORECASE)
+_HINT = re.compile(rf"[（(【\[]\s*{HINT_LABEL}\s*(?P<text>.*?)\s*[）)】\]]", re.IGNORECASE)
 _NUMBERED_TITLE = re.compile(r"^(?P<n>\d+)\s*(?:[、．:：]|\.(?!\d))\s*")
 MOST_POINTS = IMPORTED_KEY_POINTS[1]
 _DECIMAL = re.compile(r"^(?P<whole>\d+)\.(?P<part>\d+)$")  # a label read as a decimal: "892.32位…"
@@ -274,18 +275,6 @@ def _chapter_title(heading: str | None, number: int, bank_title: str) -> str:
         return f"第 {heading} 章"
     match = CHAPTER.match(heading) or _NUMBERED_TITLE.match(heading)
     rest = heading[match.end() :].strip() if match else ""
-    if match and rest and _strict_chinese_number(chapter_number(match)) == number:
+    if match and rest and strict_cn_number(chapter_number(match)) == number:
         return rest
     return heading
-
-
-def _strict_chinese_number(text: str) -> int | None:
-    """1–99 written as digits or as 一…九十九; anything else is no number (``None``)."""
-    if text.isdigit():
-        return int(text)
-    tens, ten, ones = text.partition("十")
-    if not ten:
-        return CN_DIGITS.index(text) if len(text) == 1 and text in CN_DIGITS else None
-    if len(tens) > 1 or len(ones) > 1 or not set(tens + ones) <= set(CN_DIGITS):
-        return None
-    return (CN_DIGITS.index(tens) if tens else 1) * 10 + (CN_DIGITS.index(ones) if ones else 0)

@@ -20,8 +20,9 @@ import re
 from studybot.bank.importer.blocks import Block, source
 from studybot.bank.importer.markers import marker
 
+DETAILS_TAG = re.compile(r"<(/?)details\b[^>]{0,500}>", re.I)  # "<details open>", "</details>"
 _DETAILS = re.compile(
-    r"<(/?)details\b[^>]{0,500}>|<summary\b[^>]{0,500}>(.{0,2000}?)</summary>", re.I | re.S
+    rf"{DETAILS_TAG.pattern}|<summary\b[^>]{{0,500}}>(.{{0,2000}}?)</summary>", re.I | re.S
 )
 
 # what an answer box's summary says: "答案", "<b>查看答案</b>", "Show answer", "Solution"

@@ -15,6 +15,9 @@ from studybot.bank.importer import source
 
 EMPHASIS = r"(?:\*\*|(?<!_)__(?!_))"  # "____" is a blank to fill in, not bold
 QUESTION_MARKS = ("?", "？")  # a line that ends in one asks (in English, in Chinese)
+ALL_BOLD = re.compile(
+    r"\s*(\*\*|__)(?:(?!\1).)+\1\s*", re.S
+)  # fullmatch: "**Which …?**", bold end to end
 CJK = re.compile(r"[\u3400-\u9fff]")  # Chinese text, the rare ideographs (Extension A) too
 # the common ideographs only, as names, labels and units are matched (no rare character in them)
 HAN_COMMON = r"\u4e00-\u9fff"
@@ -25,6 +28,7 @@ FENCE_ANY_INDENT = re.compile(r"^\s*(?:```|~~~)")
 _BLANK_LINES = re.compile(r"\n{3,}")
 NOT_WORD = re.compile(r"\W+")  # what stands between words: spaces, punctuation, marks
 WORD = re.compile(r"\w")  # a letter or a digit: text that names something, not marks alone
+HINT_LABEL = r"(?:提示|hint)\s*[:：]"  # "提示：", "Hint:": what follows helps, it is no answer
 CN_DIGITS = "零一二三四五六七八九"  # 0–9, each at its value
 CN_NUMBER = "[0-9零一二三四五六七八九十百]+"
 # "第3章 …", "第一部分 …", "第二篇：…"; "部分" before "部" so "第一部分 基础" leaves "基础"
@@ -128,6 +132,29 @@ def outside_code(text: str, change: Callable[[str], str]) -> str:
         parts += [change(text[at : span.start()]), span.group(0)]
         at = span.end()
     return "".join([*parts, change(text[at:])])
+
+
+def strict_cn_number(text: str) -> int | None:
+    """1–99 written as digits or as 一…九十九; anything else is no number (a chapter's)."""
+    if text.isdigit():
+        return int(text)
+    tens, ten, ones = text.partition("十")
+    if not ten:
+        return CN_DIGITS.index(text) if len(text) == 1 and text in CN_DIGITS else None
+    if len(tens) > 1 or len(ones) > 1 or not set(tens + ones) <= set(CN_DIGITS):
+        return None
+    return (CN_DIGITS.index(tens) if tens else 1) * 10 + (CN_DIGITS.index(ones) if ones else 0)
+
+
+_CN_VALUE = {c: n for n, c in enumerate(CN_DIGITS)}
+
+
+def matched_cn_number(text: str) -> int:
+    """A question's number as ``markers.NUMBER`` let it through, not checked again ("一二" → 12)."""
+    if "十" not in text:
+        return int("".join(str(_CN_VALUE[c]) for c in text))
+    tens, _, ones = text.partition("十")
+    return (_CN_VALUE.get(tens, 1) if tens else 1) * 10 + (_CN_VALUE.get(ones, 0) if ones else 0)
 
 
 def chapter_number(match: re.Match[str]) -> str:

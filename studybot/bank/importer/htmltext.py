@@ -182,7 +182,8 @@ class _Reader(HTMLParser):
 
 # a field is HTML where it holds markup that breaks lines (``<br>``, ``<p>``, ``</div>``) or
 # entities with no bare tag beside them; "<div> and <span>" in a question is text about HTML
-MARKUP = re.compile(r"<br\s*/?>|<p\b[^<>]*>|</p>|</div>|</li>|&nbsp;", re.IGNORECASE)
+LINE_BREAK = r"<br\s*/?>"  # "<br>", "<br/>", "<br />" (case aside)
+MARKUP = re.compile(rf"{LINE_BREAK}|<p\b[^<>]*>|</p>|</div>|</li>|&nbsp;", re.IGNORECASE)
 _ENTITY = re.compile(r"&(?:[a-z]+|#\d+|#x[0-9a-f]+);", re.IGNORECASE)
 _TAG = re.compile(r"<[a-z][^<>]*>", re.IGNORECASE)
 

@@ -18,11 +18,9 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.blocks import Block, link_target
-from studybot.bank.importer.draft import HAN_COMMON, WORD
+from studybot.bank.importer.draft import ALL_BOLD, HAN_COMMON, WORD
 from studybot.bank.importer.markers import clean, items, joined, reads_as_question
 
-# a paragraph that is bold from end to end: "**Which practice area …?**"
-_BOLD_PARAGRAPH = re.compile(r"\s*(\*\*|__)(?:(?!\1).)+\1\s*", re.S)
 # a blank to fill in: "DevOps is an extension of _____ infrastructure."
 _BLANK = re.compile(r"(?:\\?_){3,}|＿{2,}|（\s*）|\(\s{2,}\)")
 # "`#q10001` HTML 和 HTML5 有什么区别？", "#A102 …": an id code in front
@@ -54,7 +52,7 @@ def bold_question(title: str, inner: list[Block]) -> str | None:
         return None
     if reads_as_question(title) and not _NUMBERED_LABEL.match(title):
         return None
-    bold = [b for b in inner if b.kind == "paragraph" and _BOLD_PARAGRAPH.fullmatch(b.raw)]
+    bold = [b for b in inner if b.kind == "paragraph" and ALL_BOLD.fullmatch(b.raw)]
     asking = [b for b in bold if _asks(b.raw)]
     if len(asking) != 1 or asking[0] is not inner[0]:
         return None

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from studybot.bank.importer.admonitions import unfenced
 from studybot.bank.importer.blocks import Block, parse, plain, source_lines
+from studybot.bank.importer.collapsible import DETAILS_TAG
 from studybot.bank.importer.draft import Parsed
 from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.notebook import front_matter, notebook_lines
@@ -138,16 +139,13 @@ def _walk(block: Block, out: Layout, depth: int) -> None:
             _walk(child, out, depth)
 
 
-_DETAILS = re.compile(r"<(/?)details\b[^>]{0,500}>", re.IGNORECASE)
-
-
 def _boxed(lines: list[str]) -> frozenset[int]:
     """The lines between a ``<details>`` and the ``</details>`` that closes it (fenced code
     aside); a box never closed holds none."""
     inside: set[int] = set()
     depth, opened = 0, 0
     for index in unfenced(lines):
-        for tag in _DETAILS.finditer(lines[index]):
+        for tag in DETAILS_TAG.finditer(lines[index]):
             if tag[1] == "":
                 opened = index if depth == 0 else opened
                 depth += 1

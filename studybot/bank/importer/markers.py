@@ -21,7 +21,14 @@ import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.decorations import without_marks
-from studybot.bank.importer.draft import CHAPTER, CJK, CN_DIGITS, HAN_COMMON, QUESTION_MARKS
+from studybot.bank.importer.draft import (
+    CHAPTER,
+    CJK,
+    HAN_COMMON,
+    HINT_LABEL,
+    QUESTION_MARKS,
+    matched_cn_number,
+)
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
 from studybot.bank.importer.resources import placeholder, source_line
 
@@ -77,9 +84,8 @@ PARAGRAPH_NUMBER = re.compile(
     rf"^(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*|{_BIG})\s*(?:[:：、．)）]|\.(?!\d))\s*)"
     r"(?P<text>\S.*)$"
 )
-_CN_DIGITS = {c: n for n, c in enumerate(CN_DIGITS)}
-HINT_LINE = re.compile(r"^(?:提示|hint)\s*[:：]\s*(?P<text>.+)$", re.IGNORECASE | re.DOTALL)
-_INLINE_HINT = re.compile(r"[（(【\[]\s*(?:提示|hint)\s*[:：].*?[）)】\]]\s*$", re.IGNORECASE)
+HINT_LINE = re.compile(rf"^{HINT_LABEL}\s*(?P<text>.+)$", re.IGNORECASE | re.DOTALL)
+_INLINE_HINT = re.compile(rf"[（(【\[]\s*{HINT_LABEL}.*?[）)】\]]\s*$", re.IGNORECASE)
 OPTIONS = re.compile(r"以下|下列|下面哪|如下|选项|which of|which one of", re.IGNORECASE)
 
 _ONE_WORD = re.compile(r"[*_\s]*[A-Za-z]+[*_\s]*[?？]")
@@ -274,19 +280,12 @@ def numbered(text: str) -> tuple[str | None, str]:
 def number_of(match: re.Match[str]) -> str:
     """The number of a ``NUMBER``/``PARAGRAPH_NUMBER`` match as digits (``三`` → ``3``)."""
     if match["c"]:
-        return str(_matched_cn_number(match["c"]))
+        return str(matched_cn_number(match["c"]))
     if match["o"]:
         return str(ord(match["o"]) - ord("①") + 1)
     if match["t"] and not match["t"].isdigit():
-        return str(_matched_cn_number(match["t"]))
+        return str(matched_cn_number(match["t"]))
     return match["n"] or match["p"] or match["t"]
-
-
-def _matched_cn_number(text: str) -> int:  # unchecked ("一二" → 12); assemble's is strict
-    if "十" not in text:
-        return int("".join(str(_CN_DIGITS[c]) for c in text))
-    tens, _, ones = text.partition("十")
-    return (_CN_DIGITS.get(tens, 1) if tens else 1) * 10 + (_CN_DIGITS.get(ones, 0) if ones else 0)
 
 
 def join(text: str, more: str) -> str:

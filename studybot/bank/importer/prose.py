@@ -20,6 +20,7 @@ import re
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.decorations import bold_line
 from studybot.bank.importer.draft import Draft
+from studybot.bank.importer.htmltext import LINE_BREAK
 from studybot.bank.importer.lists import follow_up
 from studybot.bank.importer.markers import (
     BOLD_LEAD,
@@ -69,7 +70,7 @@ def introduces(block: Block, after: list[Block]) -> bool:
     return ahead and "\n" not in raw and bool(_LEAD_IN.match(plain(raw)))
 
 
-_BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_BR = re.compile(LINE_BREAK, re.IGNORECASE)
 
 
 # "**Goal:** Identify …", "… from. Implement a threaded version …", "Your task is to write …"

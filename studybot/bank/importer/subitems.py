@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
+from studybot.bank.importer.draft import ALL_BOLD
 from studybot.bank.importer.markers import (
     asks,
     asks_inside,
@@ -134,7 +135,7 @@ def _link_card(item: Block) -> bool:
     """``- **Optimizers**`` over ``[Optimizers](https://…)``: a topic and where its answer is."""
     paragraph = item.first_paragraph()
     lines = paragraph.raw.strip().split("\n") if paragraph is not None else []
-    title = _BOLD_ONLY.fullmatch(lines[0].strip()) if lines else None
+    title = ALL_BOLD.fullmatch(lines[0].strip()) if lines else None
     return title is not None and len(lines) > 1 and link_target(lines[1].strip()) is not None
 
 
@@ -143,7 +144,6 @@ def _first_lines(listed: list[Block]) -> list[str]:
 
 
 SENTENCE_END = ("。", "；", ";", ".", "！", "!")  # a statement's end, not a question's
-_BOLD_ONLY = re.compile(r"(\*\*|__)(?:(?!\1).)+\1")
 _TOPIC = 40  # characters: a bullet naming what was asked ("连续子数组乘积最大"), not a note
 _LABEL = re.compile(r"[:：]")  # "双塔: 样本…", "How LDA Works:": a label and its notes
 

@@ -252,3 +252,61 @@ def test_no_module_is_longer_than_a_reader_holds():
         if text.count("\n") > MODULE_LINES
     }
     assert not long, long
+
+
+# The importer and its commands: each rule (a regular expression) is written in one place.
+IMPORT_CODE = (
+    PACKAGE / "bank" / "importer",
+    PACKAGE / "cli" / "importing.py",
+    PACKAGE / "cli" / "bank_import.py",
+)
+RE_CALLS = {
+    "compile",
+    "match",
+    "fullmatch",
+    "search",
+    "sub",
+    "subn",
+    "split",
+    "findall",
+    "finditer",
+}
+
+
+def regex_literals(path: Path, text: str) -> list[tuple[str, str]]:
+    """(pattern, place) of each ``re.<call>("literal", …)``: the call compiles that literal."""
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "re"
+            and node.func.attr in RE_CALLS
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            found.append((node.args[0].value, f"{path}:{node.lineno}"))
+    return found
+
+
+def rules_written_twice(texts: dict[Path, str]) -> dict[str, list[str]]:
+    places: dict[str, list[str]] = {}
+    for path, text in texts.items():
+        for pattern, place in regex_literals(path, text):
+            places.setdefault(pattern, []).append(place)
+    return {pattern: where for pattern, where in places.items() if len(where) > 1}
+
+
+def test_each_importer_rule_is_written_in_one_place():
+    planted = {Path("a.py"): 'X = re.compile(r"\\d+")\n', Path("b.py"): 're.sub(r"\\d+", "", s)\n'}
+    assert rules_written_twice(planted) == {r"\d+": ["a.py:1", "b.py:1"]}
+    texts = {
+        path.relative_to(ROOT): text
+        for place in IMPORT_CODE
+        for path, text in (sources(place) if place.is_dir() else {place: place.read_text()}).items()
+    }
+    twice = rules_written_twice(texts)
+    # A rule used in two modules lives in one and is imported (shared ones: importer.draft).
+    assert twice == {}, "one place per rule:\n" + "\n".join(f"{p!r}: {w}" for p, w in twice.items())

@@ -6,8 +6,10 @@ grader's spelling (``words.alternative``).
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
+from studybot.bank import Question
 from studybot.learn import words
 
 
@@ -40,3 +42,15 @@ class Alias:
 
 def _cjk(char: str) -> bool:
     return "\u3400" <= char <= "\u9fff"
+
+
+def words_of(question: Question) -> set[str]:
+    """Every word of every alias of the question's rubric, as written (NFKC, lower case)."""
+    out: set[str] = set()
+    for rubric in question.rubric:
+        aliases: list[str | None] = [*rubric.wrong]
+        for claim in rubric.claims:
+            aliases += [claim.subject, claim.relation, claim.object, claim.opposite]
+        for alias in filter(None, aliases):
+            out.update(unicodedata.normalize("NFKC", alias).lower().replace("|", " ").split())
+    return out

@@ -19,6 +19,7 @@ import functools
 import re
 from dataclasses import replace
 
+from studybot.bank import Question
 from studybot.bank.rubric import Number
 from studybot.learn.spelling import normalise
 
@@ -361,3 +362,23 @@ def _chinese(text: str) -> float | None:
         else:
             return None
     return float(total + (digit or 0))
+
+
+def known(question: Question) -> tuple[tuple[Number, ...], tuple[float, ...]]:
+    """The figures the question states (its text, key points and claims): with a unit of a
+    claim's family, and bare. A figure of the question is never a wrong one: correct
+    answers quote them all; a bare one is matched only by a bare one ("80 层" is no KiB).
+    """
+    texts = (question.question, *question.key_points)
+    with_unit: list[Number] = []
+    bare: set[float] = set()
+    for rubric in question.rubric:
+        for claim in rubric.claims:
+            said = (claim.value,) if claim.value else stated(claim.zh)
+            for number in said:
+                unit = expected(replace(number, value=1.0))[0]
+                for text in (*texts, claim.zh, claim.en):
+                    for found in figures(text, number):
+                        with_unit.append(replace(number, value=found[0] / unit))
+                    bare.update(bare_figures(text))
+    return tuple(with_unit), tuple(sorted(bare))

@@ -32,13 +32,12 @@ of it, ``statements``.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from studybot.bank import Question
-from studybot.bank.rubric import Number, PointRubric
-from studybot.learn import negations, numbers, pairs, words
+from studybot.bank.rubric import PointRubric
+from studybot.learn import aliases, credits, negations, numbers, pairs, ratios, words
 from studybot.learn.aliases import Alias
 from studybot.learn.claims import ABSENT, DENIED, MENTIONED, STATED, Claim, Said
 from studybot.learn.links import one_item
@@ -63,6 +62,8 @@ class Point:
     wrong: tuple[Alias, ...]
     known: tuple = ((), ())  # figures the question states, with a unit and bare: never wrong
     pairs: tuple = ()  # two named things the point tells apart (``pairs``)
+    credits: tuple[str, ...] = ()  # whose finding it states (``credits``)
+    others: tuple[str, ...] = ()  # names the question holds that credit none of its points
 
     @classmethod
     def of(cls, text: str, rubric: PointRubric, asked: Attempt, known=()) -> Point:
@@ -285,6 +286,20 @@ def _swaps(found: Verdict, point: Point, attempt: Attempt) -> Verdict:
     return found
 
 
+def _credited(found: Verdict, point: Point, attempt: Attempt) -> Verdict:
+    """``found``, or a contradiction where the attempt credits the point's finding to another."""
+    said = [s.clause for s in found.said if s.clause is not None and s.state in (STATED, MENTIONED)]
+    n = credits.misattributed(point.credits, point.others, attempt, said)
+    for claim in point.claims if n is None else ():
+        n = ratios.inverted(ratios.of_claim(claim.aliases), attempt, claim.subject)
+        if n is not None:
+            break
+    if found.state == CONTRADICTED or n is None:
+        return found
+    shown = attempt.clauses[n].shown((), EVIDENCE_CHARS)
+    return replace(found, state=CONTRADICTED, evidence=shown, key=clip(point.text, 40))
+
+
 def _shown(attempt: Attempt, n: int | None, spans) -> str | None:
     if n is None:
         return None
@@ -320,11 +335,12 @@ class Rubric:
             verdict(point, read, group, self.right, statements)
             for point, group in zip(self.points, said, strict=True)
         ]
-        return [_swaps(v, p, read) for v, p in zip(verdicts, self.points, strict=True)], read
+        verdicts = [_swaps(v, p, read) for v, p in zip(verdicts, self.points, strict=True)]
+        return [_credited(v, p, read) for v, p in zip(verdicts, self.points, strict=True)], read
 
 
 def compile_rubric(question: Question) -> Rubric:
-    cutter = words.lexicon().extended(alias_words(question))
+    cutter = words.lexicon().extended(aliases.words_of(question))
     compiled = points(question, cutter)
     right = tuple(claim.aliases for point in compiled for claim in point.claims)
     compared = sides(question.question, question.key_points)
@@ -333,13 +349,20 @@ def compile_rubric(question: Question) -> Rubric:
 
 def points(question: Question, cutter: Lexicon | None = None) -> tuple[Point, ...]:
     """The question's key points with their rubric, compiled."""
-    known = _known(question)
-    cutter = cutter or words.lexicon().extended(alias_words(question))
+    known = numbers.known(question)
+    cutter = cutter or words.lexicon().extended(aliases.words_of(question))
     asked = Attempt(question.question, Asked("", frozenset()), cutter=cutter)
     compiled = [
-        replace(Point.of(t, r, asked, known), pairs=pairs.pairs_of(Attempt(t, "", cutter=cutter)))
-        for t, r in zip(question.key_points, question.rubric, strict=True)
+        replace(
+            Point.of(t, r, asked, known),
+            pairs=pairs.pairs_of(Attempt(t, "", cutter=cutter)),
+            credits=credits.of_point(t, [s for s in question.sources if i in s.points]),
+        )
+        for i, (t, r) in enumerate(zip(question.key_points, question.rubric, strict=True), 1)
     ]
+    others = credits.rivals(
+        (question.question, *question.key_points), [n for p in compiled for n in p.credits]
+    )
     subjects = [c.subject for p in compiled for c in p.claims]
     return tuple(
         replace(
@@ -352,6 +375,7 @@ def points(question: Question, cutter: Lexicon | None = None) -> tuple[Point, ..
                 )
                 for c in point.claims
             ),
+            others=others,
         )
         for point in compiled
     )
@@ -366,35 +390,3 @@ def _shared(subject: Alias, subjects: Sequence[Alias]) -> bool:
     """
     own = set(subject.alternatives)
     return any(s is not subject and own & set(s.alternatives) for s in subjects)
-
-
-def _known(question: Question) -> tuple[tuple[Number, ...], tuple[float, ...]]:
-    """The figures the question states (its text, key points and claims): with a unit of a
-    claim's family, and bare. A figure of the question is never a wrong one: correct
-    answers quote them all; a bare one is matched only by a bare one ("80 层" is no KiB).
-    """
-    texts = (question.question, *question.key_points)
-    with_unit: list[Number] = []
-    bare: set[float] = set()
-    for rubric in question.rubric:
-        for claim in rubric.claims:
-            stated = (claim.value,) if claim.value else numbers.stated(claim.zh)
-            for number in stated:
-                unit = numbers.expected(replace(number, value=1.0))[0]
-                for text in (*texts, claim.zh, claim.en):
-                    for found in numbers.figures(text, number):
-                        with_unit.append(replace(number, value=found[0] / unit))
-                    bare.update(numbers.bare_figures(text))
-    return tuple(with_unit), tuple(sorted(bare))
-
-
-def alias_words(question: Question) -> set[str]:
-    """Every word of every alias of the question's rubric, as written (NFKC, lower case)."""
-    out: set[str] = set()
-    for rubric in question.rubric:
-        aliases: list[str | None] = [*rubric.wrong]
-        for claim in rubric.claims:
-            aliases += [claim.subject, claim.relation, claim.object, claim.opposite]
-        for alias in filter(None, aliases):
-            out.update(unicodedata.normalize("NFKC", alias).lower().replace("|", " ").split())
-    return out

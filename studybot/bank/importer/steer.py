@@ -9,13 +9,14 @@ section title taken as a question). A selector is named when it takes
 clearly more asking lines, or leaves out non-asking ones, than the
 reading previewed (at least ``_MARGIN`` lines, or 3% of its questions;
 ``_better`` says exactly when), or when it takes the asking lines listed
-as not taken that stand alone (no answer taken holds them, they open a
-notebook cell or sit in one where no question was taken), ``_MARGIN`` and a tenth
-of the questions previewed, with no fewer asking lines, no more that do
-not ask, no asking question's answer lost, no --force the previewed
-reading does not need, at most one title dropped with its answer for two
-lines gained and one answer cut in two (a follow-up inside it taken) for
-four (``_takes_left``); ``lines`` only so or when nothing was taken.
+as not taken that stand alone (no answer taken holds them, whole or
+hard-wrapped; they open a notebook cell or sit in one where no question
+was taken), ``_MARGIN`` and a tenth of the questions previewed, with no
+fewer asking lines, no more that do not ask, no asking question's answer
+lost, no --force the previewed reading does not need, at most one title
+dropped with its answer for two lines gained and one answer cut in two (a
+follow-up inside it taken) for four (``_takes_left``); ``lines`` only so
+or when nothing was taken.
 
 A sentence or sub-heading inside an answer that was taken and only reads
 like a question ("When we declare …") is no line "not taken": it was
@@ -119,10 +120,11 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         and (_opens_cell(out.where(line.index)) or not _answered(line, held))
     )
     cells = {_cell(draft.where) for draft in parsed.drafts}
+    answers = "\n".join(held)
     alone = {  # lines left that no answer taken holds, or in a cell no question taken opens
         where
         for where, text in missed
-        if _folded(text) not in held
+        if not _within(_folded(text), answers)
         or _opens_cell(where)
         or (":cell " in where and _cell(where) not in cells)
     }
@@ -189,9 +191,9 @@ def _asked_lines(drafts: list[Draft]) -> set[str]:
     return {_folded(line) for draft in drafts for line in draft.question.splitlines()} - {""}
 
 
-def _within(folded: str, asked: str) -> bool:
-    """A question taken, or 8 letters or more of one (a hard-wrapped question's 2nd line)."""
-    return f"\n{folded}\n" in f"\n{asked}\n" or (len(folded) >= 8 and folded in asked)
+def _within(folded: str, taken: str) -> bool:
+    """One of the ``taken`` lines, or 8 letters or more of one (a hard-wrapped line's half)."""
+    return f"\n{folded}\n" in f"\n{taken}\n" or (len(folded) >= 8 and folded in taken)
 
 
 def _against(

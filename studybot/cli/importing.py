@@ -143,7 +143,26 @@ def print_preview(data: dict[str, Any]) -> None:
         listed = {s["where"] for s in data["not_taken"] if s["counts"]}
         _steering(steering, data["file"], listed)
     _say("")
-    _command("Run: ", data["command"])
+    _command("Run: ", _to_run(data))
+
+
+def _to_run(data: dict[str, Any]) -> str:
+    """The command that imports what was shown or, when an option reads the file better, the
+    same with that option (``--force`` where that reading needs it)."""
+    better = (data["steer"] or {}).get("suggestion")
+    if not better:
+        return data["command"]
+    words = shlex.split(data["command"])
+    head, rest = words[:4], words[4:]  # studybot bank import FILE, then the options
+    if "--questions" in rest:
+        at = rest.index("--questions")
+        del rest[at : at + 2]
+    if "--force" in rest and not data["problems"]:
+        rest.remove("--force")  # the reading shown needed it; the one named may not
+    rest += shlex.split(better["option"])
+    if better["needs_force"] and "--force" not in rest:
+        rest.append("--force")
+    return shlex.join(head + rest)
 
 
 def _steering(found: dict[str, Any], file: str, listed: set[str]) -> None:
@@ -165,9 +184,12 @@ def _steering(found: dict[str, Any], file: str, listed: set[str]) -> None:
             _say(f"  {_line_of(line['where'], file)}: {line['text']}", hang="      ")
     better = found["suggestion"]
     if better:
+        gained = better["takes_not_taken"]
         counts = better.get("why") or (  # why: named for the file's sections, not asking lines
             f"{better['answered']} asking with an answer, {better['non_asking']} non-asking "
-            f"({better['asking']} of {found['asking_lines']} asking lines)"
+            f"({better['asking']} of {found['asking_lines']} asking lines"
+            + (f", {gained} of those not taken" if gained else "")
+            + ")"
         ) + (", needs --force" if better["needs_force"] else "")
         _say(f"\nTry {better['option']}: {better['questions']} questions, {counts}", hang="  ")
         _command("  ", f"studybot bank import {shlex.quote(file)} {better['option']} --preview")

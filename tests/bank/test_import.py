@@ -380,6 +380,7 @@ def test_import_json_reports_what_was_saved(invoke, studybot_home):
     assert steer["taken"] == {"option": "", "questions": 7, "asking": 7, "non_asking": 0} | {
         "answered": 1,
         "needs_force": False,
+        "takes_not_taken": 0,
     }
     assert data.pop("command").endswith("plain-list.md --name rag")
     assert data == {

@@ -1,5 +1,5 @@
 """A preview that steers (issue 34, item 2): where questions were found, what was left, the
-option that reads the file better, and the command to run as its last line.
+option that reads the file better, and the command to run, with that option, as its last line.
 
 The file is written for the test in the shape the issue names: questions as bold bullets
 inside ``<details><summary>查看问题</summary>`` blocks under section headings.
@@ -8,6 +8,9 @@ inside ``<details><summary>查看问题</summary>`` blocks under section heading
 from __future__ import annotations
 
 import json
+import shlex
+
+from studybot import bank
 
 FOLDED = """# LLM 面试八股
 
@@ -72,13 +75,19 @@ def test_the_preview_counts_lists_what_it_left_and_names_the_option_that_takes_i
     assert "Asking lines not taken (8):" in out
     for line, text in LISTED:
         assert f"  line {line}: {text}\n" in out
-    assert (
-        "Try --questions items: 8 questions, 0 asking with an answer, 0 non-asking "
-        "(8 of 9 asking lines)" in out
+    assert (  # items would leave the asking heading "4. …" and its answer
+        "Try --questions lines: 9 questions, 1 asking with an answer, 0 non-asking "
+        "(9 of 9 asking lines, 8 of those not taken)" in out
     )
-    assert f"studybot bank import {path} --questions items --preview" in out
+    assert f"studybot bank import {path} --questions lines --preview" in out
     assert "--level 3" not in out  # one option offered, the one that reads it better
-    assert out.rstrip("\n").split("\n")[-1] == f"Run: studybot bank import {path} --name bagu"
+    last = out.rstrip("\n").split("\n")[-1]
+    assert last == f"Run: studybot bank import {path} --name bagu --questions lines"
+    run = invoke(*shlex.split(last.removeprefix("Run: studybot ")))
+    assert run.exit_code == 0, run.stderr
+    saved = bank.load("bagu").questions
+    assert [q.question for q in saved] == [text for _, text in LISTED] + ["为什么大模型会有幻觉？"]
+    assert saved[-1].reference == "训练数据与目标都会带来幻觉。"
     followed = invoke("bank", "import", str(path), "--preview", "--questions", "items")
     assert followed.exit_code == 0, followed.stderr
     assert "Found in: 8 list items (read with --questions items)." in followed.stdout
@@ -86,7 +95,7 @@ def test_the_preview_counts_lists_what_it_left_and_names_the_option_that_takes_i
         followed.stdout  # what this reading leaves, listed once
     )
     assert "Asking lines not taken" not in followed.stdout
-    assert "Try --questions" not in followed.stdout
+    assert "Try --questions" not in followed.stdout  # one line more is not clearly better
     last = followed.stdout.rstrip("\n").split("\n")[-1]
     assert last == f"Run: studybot bank import {path} --name bagu --questions items"
 
@@ -96,10 +105,10 @@ def test_the_last_line_is_the_command_to_run_with_the_name_and_the_options(invok
     path.write_text(FOLDED, encoding="utf-8")
     shown = invoke("bank", "import", str(path), "--preview", "--name", "mine", "--answers", "none")
     last = shown.stdout.rstrip("\n").split("\n")[-1]
-    assert last == f"Run: studybot bank import {path} --name mine --answers none"
+    assert last == f"Run: studybot bank import {path} --name mine --answers none --questions lines"
     bare = invoke("bank", "import", str(path), "--preview")
     assert bare.stdout.rstrip("\n").split("\n")[-1] == (
-        f"Run: studybot bank import {path} --name llm-200"
+        f"Run: studybot bank import {path} --name llm-200 --questions lines"
     )
 
 
@@ -125,20 +134,21 @@ def test_preview_json_and_import_json_carry_the_same_steering(invoke, tmp_path):
     assert [(a["where"], a["text"]) for a in steer["asking_not_taken"]] == [
         (f"{path}:{line}", text) for line, text in LISTED
     ]
-    plain = {"answered": 0, "needs_force": False}
+    plain = {"answered": 1, "needs_force": False}
     assert steer["taken"] == {"option": "", "questions": 1, "asking": 1, "non_asking": 0} | {
-        "answered": 1,
-        "needs_force": False,
+        **plain,
+        "takes_not_taken": 0,
     }
     assert steer["suggestion"] == {
-        "option": "--questions items",
-        "questions": 8,
-        "asking": 8,
+        "option": "--questions lines",
+        "questions": 9,
+        "asking": 9,
         "non_asking": 0,
+        "takes_not_taken": 8,
         **plain,
     }
     three = {"option": "--questions headings:3", "questions": 4, "asking": 1, "non_asking": 3}
-    assert three | {"answered": 1, "needs_force": False} in steer["readings"]
+    assert three | {**plain, "takes_not_taken": 0} in steer["readings"]
     assert preview["command"] == f"studybot bank import {path} --name folded"
     saved = invoke("bank", "import", str(path), "--name", "folded", "--json")
     assert saved.exit_code == 0, saved.stderr
@@ -181,6 +191,7 @@ def test_on_a_60_column_terminal_every_line_fits_and_the_commands_still_run(
     pasted = " ".join(line.removesuffix(" \\").strip() for line in lines[run:])
     assert shlex.split(pasted.removeprefix("Run: ")) == [
         "studybot", "bank", "import", path, "--name", "folded-llm-interview-questions",
+        "--questions", "lines",
     ]  # fmt: skip
 
 

@@ -167,6 +167,7 @@ def _steer_data(found: steer.Steer) -> dict[str, Any]:
             "non_asking": r.non_asking,
             "answered": r.answered,
             "needs_force": r.refused,
+            "takes_not_taken": r.gained + r.split,  # asking lines listed as not taken it takes
             **({"why": r.why} if r.why else {}),
         }
 

@@ -37,7 +37,7 @@ from studybot.bank.importer import keys
 from studybot.bank.importer.blocks import plain
 from studybot.bank.importer.draft import Draft, Parsed, Skipped
 from studybot.bank.importer.layout import Layout, Line, layout, row_cells, table_header
-from studybot.bank.importer.markers import clean, numbered
+from studybot.bank.importer.markers import clean, numbered, reads_as_question
 from studybot.bank.importer.source import loads
 from studybot.errors import BadInput
 
@@ -90,6 +90,33 @@ def selector(text: str) -> Selector:
     if found["plain"]:
         return Selector(found["plain"])
     return Selector("table", column=found["column"].strip())
+
+
+def candidates(out: Layout) -> list[Selector]:
+    """The selectors that have something to take in this file: the preview tries each."""
+    found = out.found
+    levels = sorted({h.level for h in found if out.section_heading(h)})
+    tried = [Selector("headings", level) for level in levels]
+    depths = sorted({line.level for line in found if line.kind == "item"})
+    if depths:
+        tried.append(Selector("items"))
+        tried += [Selector("items", depth) for depth in depths] if len(depths) > 1 else []
+    if any(line.bold for line in found if line.kind in ("paragraph", "item")):
+        tried.append(Selector("bold"))
+    if any(line.kind == "html" and "<summary" in line.raw.lower() for line in found):
+        tried.append(Selector("details"))
+    columns: dict[str, None] = {}  # the columns with a cell that asks, in the order met
+    for line in found:
+        if line.kind == "table" and line.asks:
+            header = table_header(out, line)
+            for name, cell in zip(header, row_cells(line), strict=False):
+                if name and reads_as_question(plain(cell).strip()):
+                    columns.setdefault(name, None)
+    tried += [Selector("table", column=name) for name in columns]
+    if out.notebook:
+        tried.append(Selector("cells"))
+    tried.append(Selector("lines"))
+    return tried
 
 
 def answers(text: str | None) -> bool:

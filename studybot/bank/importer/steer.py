@@ -8,12 +8,22 @@ the lines that ask and were taken, the questions that do not ask (a
 section title taken as a question). A selector is named when it takes
 clearly more asking lines, or leaves out non-asking ones, than the
 reading previewed (at least ``_MARGIN`` lines, or 3% of its questions;
-``_better`` says exactly when); ``lines`` only when nothing was taken.
+``_better`` says exactly when), or when it takes the asking lines listed
+as not taken that stand alone (no answer taken holds them, whole or
+hard-wrapped; they open a notebook cell or sit in one where no question
+was taken), ``_MARGIN`` and a tenth of the questions previewed, with no
+fewer asking lines, no more that do not ask, no asking question's answer
+lost, no --force the previewed reading does not need, at most one title
+dropped with its answer for two lines gained and one answer cut in two (a
+follow-up inside it taken) for four (``_takes_left``); ``lines`` only so
+or when nothing was taken.
 
 A sentence or sub-heading inside an answer that was taken and only reads
 like a question ("When we declare …") is no line "not taken": it was
 imported, as a line of that answer; a list item that does not end as a
 sentence, or a line that ends in a question mark, is listed even there.
+Nor is a line whose words were imported as a question (a table of
+contents' entry that repeats one, a hard-wrapped question's second line).
 
 A file whose questions are headings that do not ask (``## Case 3: 推理优化``
 with its answer below) gains nothing by that measure; ``_sections`` names
@@ -37,8 +47,6 @@ from studybot.bank.importer.layout import (
     Layout,
     Line,
     layout,
-    row_cells,
-    table_header,
 )
 from studybot.bank.importer.markers import asks, reads_as_question
 from studybot.bank.importer.metadata import without_source
@@ -59,6 +67,10 @@ class Reading:
     why: str = ""  # said instead of the asking counts when they are not why it is named
     answered: int = 0  # asking questions taken with an answer that is more than a number
     refused: bool = False  # leaves too many asking lines to import without --force
+    gained: int = 0  # asking lines listed as not taken, standing on their own, that it takes
+    lost: int = 0  # asking questions previewed with an answer whose answer it loses
+    dropped: int = 0  # questions previewed that do not ask whose answer it loses
+    split: int = 0  # asking lines listed inside an answer previewed that it takes, cutting it
 
     @property
     def score(self) -> int:
@@ -95,18 +107,30 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
     by_where = {out.where(line.index): line for line in out.found}
     asking = {where for where, line in by_where.items() if line.asks}
     current = _measure(option, parsed, asking)
-    others = tuple(
-        _measure(f"--questions {chosen}", got, asking)
-        for chosen, got in _tried(path, text, kind, out)
-    )
     taken = _lines_taken(parsed.drafts)
     held = _held(parsed.drafts)
+    asked = "\n".join(_asked_lines(parsed.drafts))
     missed = tuple(
         (out.where(line.index), line.text)
         for line in out.found
         if line.asks
         and out.where(line.index) not in taken
+        and not _within(_folded(line.text), asked)
         and (_opens_cell(out.where(line.index)) or not _answered(line, held))
+    )
+    cells = {_cell(draft.where) for draft in parsed.drafts}
+    answers = "\n".join(held)
+    alone = {  # lines left that no answer taken holds, or in a cell no question taken opens
+        where
+        for where, text in missed
+        if not _within(_folded(text), answers)
+        or _opens_cell(where)
+        or (":cell " in where and _cell(where) not in cells)
+    }
+    inside = {where for where, _ in missed} - alone
+    others = tuple(
+        _against(_measure(f"--questions {chosen}", got, asking), got, parsed.drafts, alone, inside)
+        for chosen, got in _tried(path, text, kind, out)
     )
     return Steer(
         found_in=_found_in([d for d in parsed.drafts if d.question.strip()], by_where),
@@ -144,6 +168,11 @@ def _opens_cell(where: str) -> bool:
     return ":cell " in where and where.endswith(", line 1")
 
 
+def _cell(where: str) -> str:
+    """``FILE:cell 3`` of ``FILE:cell 3, line 2``: a notebook cell is a unit of its own."""
+    return where.rsplit(", line ", 1)[0]
+
+
 def _held(drafts: list[Draft]) -> set[str]:
     """The lines of the answers taken, folded: an asking line among them ("When we declare
     a variable …" inside a taken answer) is imported, as a line of that answer."""
@@ -154,6 +183,36 @@ def _held(drafts: list[Draft]) -> set[str]:
             if folded:
                 held.add(folded)
     return held
+
+
+def _asked_lines(drafts: list[Draft]) -> set[str]:
+    """The lines of the questions taken, folded (a contents entry repeating one was taken)."""
+    return {_folded(line) for draft in drafts for line in draft.question.splitlines()} - {""}
+
+
+def _within(folded: str, taken: str) -> bool:
+    """One of the ``taken`` lines, or 8 letters or more of one (a hard-wrapped line's half)."""
+    return f"\n{folded}\n" in f"\n{taken}\n" or (len(folded) >= 8 and folded in taken)
+
+
+def _against(
+    r: Reading, got: Parsed, previewed: list[Draft], alone: set[str], inside: set[str]
+) -> Reading:
+    """``r`` with the lines ``alone`` it takes, the answers previewed it loses (more than half
+    their lines neither in its answers nor its questions) and those it cuts (``inside``)."""
+    kept = _held(got.drafts) | _asked_lines(got.drafts)
+    lost = dropped = 0
+    for draft in previewed:
+        lines = _held([draft])
+        if draft.question.strip() and _answer(draft) and 2 * len(lines - kept) > len(lines):
+            if reads_as_question(_asked(draft.question)):
+                lost += 1
+            else:
+                dropped += 1
+    taken = _lines_taken(got.drafts)
+    return replace(
+        r, gained=len(taken & alone), lost=lost, dropped=dropped, split=len(taken & inside)
+    )
 
 
 def _measure(option: str, parsed: Parsed, asking: set[str]) -> Reading:
@@ -202,36 +261,8 @@ def _found_in(drafts: list[Draft], by_where: dict[str, Line]) -> tuple[tuple[str
     return tuple(named)
 
 
-def _candidates(out: Layout) -> list[selectors.Selector]:
-    """The selectors that have something to take in this file."""
-    Selector = selectors.Selector
-    found = out.found
-    levels = sorted({h.level for h in found if out.section_heading(h)})
-    tried = [Selector("headings", level) for level in levels]
-    depths = sorted({line.level for line in found if line.kind == "item"})
-    if depths:
-        tried.append(Selector("items"))
-        tried += [Selector("items", depth) for depth in depths] if len(depths) > 1 else []
-    if any(line.bold for line in found if line.kind in ("paragraph", "item")):
-        tried.append(Selector("bold"))
-    if any(line.kind == "html" and "<summary" in line.raw.lower() for line in found):
-        tried.append(Selector("details"))
-    columns: dict[str, None] = {}  # the columns with a cell that asks, in the order met
-    for line in found:
-        if line.kind == "table" and line.asks:
-            header = table_header(out, line)
-            for name, cell in zip(header, row_cells(line), strict=False):
-                if name and reads_as_question(plain(cell).strip()):
-                    columns.setdefault(name, None)
-    tried += [Selector("table", column=name) for name in columns]
-    if out.notebook:
-        tried.append(Selector("cells"))
-    tried.append(Selector("lines"))
-    return tried
-
-
 def _tried(path: Path, text: str, kind: str, out: Layout):
-    for chosen in _candidates(out):
+    for chosen in selectors.candidates(out):
         try:
             if chosen.what == "cells":
                 got = selectors.read(path, text, kind, chosen)
@@ -265,6 +296,7 @@ def _better(current: Reading, others: list[Reading]) -> Reading | None:
         return more or cleaner or _gives(r, current, margin)
 
     structural = [r for r in others if r.option != "--questions lines" and better(r)]
+    structural += [r for r in others if _takes_left(r, current) and r not in structural]
     # what the user gets first; one that needs --force only where none that does not helps
     best = max(
         structural, key=lambda r: (not r.refused, r.gives, r.score, -r.questions), default=None
@@ -272,6 +304,21 @@ def _better(current: Reading, others: list[Reading]) -> Reading | None:
     if best is None and current.questions == 0:
         best = next((r for r in others if r.option == "--questions lines" and r.asking), None)
     return best
+
+
+def _takes_left(r: Reading, current: Reading) -> bool:
+    """Whether ``r`` (``lines`` too) clearly takes the asking lines listed as not taken that
+    stand alone, and is no worse (the module's docstring says how)."""
+    margin = max(_MARGIN, current.questions // 10)
+    return (
+        r.gained >= margin
+        and r.asking >= current.asking + margin
+        and r.non_asking <= current.non_asking
+        and r.lost == 0
+        and 2 * r.dropped <= r.gained
+        and 4 * r.split <= r.gained
+        and (current.refused or not r.refused)
+    )
 
 
 def _harmless(current: Reading, r: Reading | None) -> Reading | None:

@@ -58,6 +58,7 @@ from studybot.bank.importer.blocks import (
 )
 from studybot.bank.importer.collapsible import collapsible, kept_source, unwrapped
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
+from studybot.bank.importer.followups import with_follow_ups
 from studybot.bank.importer.labels import bold_question
 from studybot.bank.importer.lists import (
     ListReading,
@@ -143,6 +144,7 @@ class _Reader(ParagraphReading, ListReading):
             self._linked()
         if self.out.title is None:
             self.out.title = self.front_title
+        self.out.drafts = with_follow_ups(self.out.drafts, self.where)  # "- 追问：…？（答：…）"
         depth, alike = chapter_depth(self.out.drafts), shared(self.lines, self.out.drafts)
         for draft in self.out.drafts:
             if len(draft.path) > depth:

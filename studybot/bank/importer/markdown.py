@@ -265,11 +265,13 @@ class _Reader(ParagraphReading, ListReading):
         while end < len(blocks) and answer_label(blocks[end], block.level):  # "## 答案"
             after = section_end(blocks, end)
             inner, end = [*inner, *blocks[end + 1 : after]], after
-        asked = bold_question(title, inner)  # "### Question 3: …" over "**Which …?**"
+        asked = bold_question(title, inner, self.lines)  # "### Question 3: …" over "**Which …?**"
+        at = inner[0].start if asked and asked[1] else block.start  # a card's "Q：" line
         if asked is not None:
-            label, asked = numbered(asked)
-            found, inner = (found[0] or label, asked), inner[1:]
-        draft = self._draft(block.start, *found, path)
+            label, text = numbered(asked[0])
+            found, inner = (found[0] or label, text), inner[1:]
+        draft = self._draft(at, *found, path)
+        draft.reference = asked[1] if asked else None  # "- **A：** …" below "- **Q：** …"
         own = block.level == self.level  # its answer runs to the next heading at its level
         may_ask = (j for j, b in enumerate(inner) if not (own and b.kind == "heading"))
         stop = next((j for j in may_ask if self._next_question(inner[j], found[0])), len(inner))

@@ -50,7 +50,9 @@ _ITEM_MARK = re.compile(r"^\s*[-*+]\s+")  # a bullet item's marker, before its t
 _NUMBERED_LABEL = re.compile(r"(?:question|问题|题目)\s*\d{1,4}\s*[:：.．]", re.IGNORECASE)
 
 
-def bold_question(title: str, inner: list[Block], lines: list[str]) -> tuple[str, str | None] | None:
+def bold_question(
+    title: str, inner: list[Block], lines: list[str]
+) -> tuple[str, str | None] | None:
     """(the question, its answer when written beside it) asked right under a heading that
     labels it, or None.
 

@@ -68,11 +68,15 @@ def unboxed(lines: list[str]) -> list[str]:
 
 def spaced_headings(lines: list[str]) -> list[str]:
     """``###2、 …`` (no space after the hashes, a number next: a heading meant, which
-    CommonMark reads as text) as ``### 2、 …``; lines inside fenced code are left as they are."""
+    CommonMark reads as text) as ``### 2、 …``, and an HTML heading alone on its line
+    (``<h2 id="x">RoPE</h2>``, which CommonMark reads as an HTML block running to the next
+    blank line) as ``## RoPE``; lines inside fenced code are left as they are."""
     out = list(lines)
     for index in unfenced(lines):
         if lines[index][:2] == "##":
             out[index] = _UNSPACED.sub(r"\1 ", lines[index], count=1)
+        elif "<h" in lines[index][:4] and (html := _HTML_HEADING.fullmatch(lines[index])):
+            out[index] = "#" * int(html["level"]) + " " + html["text"].strip()
     return out
 
 
@@ -88,3 +92,6 @@ def unfenced(lines: list[str]) -> Iterator[int]:
 
 
 _UNSPACED = re.compile(r"^(#{2,6})(?=\d)")
+_HTML_HEADING = re.compile(
+    r" {0,3}<h(?P<level>[1-6])(?:\s[^<>]*)?>(?P<text>[^<>]*\S[^<>]*)</h(?P=level)>\s*", re.I
+)

@@ -19,7 +19,14 @@ import re
 
 from studybot.bank.importer.blocks import Block, link_target
 from studybot.bank.importer.draft import ALL_BOLD, HAN_COMMON, WORD
-from studybot.bank.importer.markers import clean, items, joined, reads_as_question
+from studybot.bank.importer.markers import (
+    ANSWER_MARKER,
+    clean,
+    items,
+    joined,
+    marker,
+    reads_as_question,
+)
 
 # a blank to fill in: "DevOps is an extension of _____ infrastructure."
 _BLANK = re.compile(r"(?:\\?_){3,}|＿{2,}|（\s*）|\(\s{2,}\)")
@@ -38,25 +45,47 @@ _COLLECTION = re.compile(
     r"|答案|查看|点击|详情|原文|阅读|^(?:answers?|solutions?|click|read more|see|more)\b",
     re.IGNORECASE,
 )
+_ITEM_MARK = re.compile(r"^\s*[-*+]\s+")  # a bullet item's marker, before its text
 # a heading that numbers a question before its topic: "Question 2: What Is DevOps?"
 _NUMBERED_LABEL = re.compile(r"(?:question|问题|题目)\s*\d{1,4}\s*[:：.．]", re.IGNORECASE)
 
 
-def bold_question(title: str, inner: list[Block]) -> str | None:
-    """The question asked in bold right under a heading that labels it, or None.
+def bold_question(
+    title: str, inner: list[Block], lines: list[str]
+) -> tuple[str, str | None] | None:
+    """(the question, its answer when written beside it) asked right under a heading that
+    labels it, or None.
 
-    The heading is a label when it does not ask, or opens with ``Question N:``; the bold
-    paragraph must be the only bold paragraph that asks in the section (a chapter of
-    bold questions is not this), and something must follow it (its answer)."""
-    if not title or len(inner) < 2 or inner[0].kind != "paragraph":  # "##" alone: listed
+    The heading is a label when it does not ask, or opens with ``Question N:``. The question
+    is a bold paragraph, the only bold paragraph that asks in the section (a chapter of bold
+    questions is not this), and something must follow it (its answer); or the first item of
+    a list that opens the section, marked ``Q：``, the next item marked ``A：`` (a card): the
+    items from that one on are the answer."""
+    if not title or not inner or (reads_as_question(title) and not _NUMBERED_LABEL.match(title)):
         return None
-    if reads_as_question(title) and not _NUMBERED_LABEL.match(title):
+    if inner[0].kind == "bullet_list":  # "### 卡片 3" over "- **Q：** …" and "- **A：** …"
+        return _card(inner[0], lines)
+    if len(inner) < 2 or inner[0].kind != "paragraph":  # "##" alone: listed
         return None
     bold = [b for b in inner if b.kind == "paragraph" and ALL_BOLD.fullmatch(b.raw)]
     asking = [b for b in bold if _asks(b.raw)]
     if len(asking) != 1 or asking[0] is not inner[0]:
         return None
-    return clean(joined(inner[0].raw))
+    return clean(joined(inner[0].raw)), None
+
+
+def _card(block: Block, lines: list[str]) -> tuple[str, str | None] | None:
+    listed = items(block)
+    first, second = (i.first_paragraph() for i in listed[:2]) if len(listed) > 1 else (None, None)
+    if first is None or second is None or len(listed[0].children) != 1:
+        return None
+    asked = marker(first.raw.split("\n")[0])
+    said = ANSWER_MARKER.match(_ITEM_MARK.sub("", lines[second.start], count=1))
+    if asked is None or asked[0] is not None or said is None or not asked[1].strip():
+        return None
+    answer = [_ITEM_MARK.sub("", lines[second.start], count=1)[said.end() :]]
+    answer += lines[second.start + 1 : block.end]
+    return clean(asked[1]), "\n".join(answer).strip() or None
 
 
 def _asks(text: str) -> bool:

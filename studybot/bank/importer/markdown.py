@@ -58,6 +58,7 @@ from studybot.bank.importer.blocks import (
 )
 from studybot.bank.importer.collapsible import collapsible, kept_source, unwrapped
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
+from studybot.bank.importer.followups import with_follow_ups
 from studybot.bank.importer.labels import bold_question
 from studybot.bank.importer.lists import (
     ListReading,
@@ -143,6 +144,7 @@ class _Reader(ParagraphReading, ListReading):
             self._linked()
         if self.out.title is None:
             self.out.title = self.front_title
+        self.out.drafts = with_follow_ups(self.out.drafts, self.where)  # "- 追问：…？（答：…）"
         depth, alike = chapter_depth(self.out.drafts), shared(self.lines, self.out.drafts)
         for draft in self.out.drafts:
             if len(draft.path) > depth:
@@ -263,11 +265,13 @@ class _Reader(ParagraphReading, ListReading):
         while end < len(blocks) and answer_label(blocks[end], block.level):  # "## 答案"
             after = section_end(blocks, end)
             inner, end = [*inner, *blocks[end + 1 : after]], after
-        asked = bold_question(title, inner)  # "### Question 3: …" over "**Which …?**"
+        asked = bold_question(title, inner, self.lines)  # "### Question 3: …" over "**Which …?**"
+        at = inner[0].start if asked and asked[1] else block.start  # a card's "Q：" line
         if asked is not None:
-            label, asked = numbered(asked)
-            found, inner = (found[0] or label, asked), inner[1:]
-        draft = self._draft(block.start, *found, path)
+            label, text = numbered(asked[0])
+            found, inner = (found[0] or label, text), inner[1:]
+        draft = self._draft(at, *found, path)
+        draft.reference = asked[1] if asked else None  # "- **A：** …" below "- **Q：** …"
         own = block.level == self.level  # its answer runs to the next heading at its level
         may_ask = (j for j, b in enumerate(inner) if not (own and b.kind == "heading"))
         stop = next((j for j in may_ask if self._next_question(inner[j], found[0])), len(inner))

@@ -40,9 +40,10 @@ MARKER = re.compile(
     rf"\s*(?P<sep>{_SEP})?\s*(?P<text>.*)$",
     re.DOTALL,
 )
-# "Q：…", "Question: …" without a number, and a follow-up: "【面试官追问】…", "Follow-up: …"
+# "Q：…", "Question: …" without a number, and a follow-up: "【面试官追问】…", "Follow-up: …",
+# "追问 2：…" (a follow-up's number counts within its question: no label)
 BARE_MARKER = re.compile(
-    r"^(?:(?:[Qq]|问|问题|题目|Question|(?:面试官)?追问|Follow[- ]?up)\s*[:：]|【(?:面试官)?追问】)"
+    r"^(?:(?:[Qq]|问|问题|题目|Question|(?:面试官)?追问\s*\d{0,2}|Follow[- ]?up)\s*[:：]|【(?:面试官)?追问】)"
     r"\s*(?P<text>.*)$",
     re.DOTALL,
 )
@@ -53,7 +54,7 @@ _MARKER_FIRST = frozenset("QqP问题第追面F【I考")  # where MARKER, BARE_MA
 BOLD_LEAD = re.compile(r"^\s*\*\*(?P<q>(?:(?!\*\*).){2,300}?)\*\*\s*(?P<rest>\S.*)?$", re.DOTALL)
 _BOLD_Q = re.compile(r"^\s*(?:\*\*|__)\s*(?:Q|Question)\s*\.\s*(?:\*\*|__)")  # "**Q.** …"
 ANSWER_MARKER = re.compile(
-    r"^\s*(?:(?:\*\*|__)?(?:[Aa]|答|答案|回答|解答|参考答案|Answer|Ans|Me|Candidate|我|候选人)"
+    r"^\s*(?:(?:\*\*|__)?(?:[Aa]|答|简答|答案|回答|解答|参考答案|Answer|Ans|Me|Candidate|我|候选人)"
     r"\s*(?:\*\*|__)?\s*[:：]"
     r"|(?:\*\*|__)\s*(?:A|Answer)\s*\.\s*(?:\*\*|__))\s*(?:\*\*|__)?\s*"
 )

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from studybot.bank.importer.draft import NOT_WORD
+from studybot.bank.importer.draft import HAN_COMMON, NOT_WORD
 
 _KEYS = (
     r"company|companies|asked by|asked at|round|rounds|topic|topics|level|difficulty|tags?|category|categories"
@@ -41,10 +41,14 @@ _CHOICES = re.compile(
 )
 _ONE = re.compile(rf"^{_KEY}\s*(?P<value>[^\n]{{1,100}}?)\s*{_BOLD}\s*[.。]?$", re.IGNORECASE)
 _SYMBOLS = re.compile(r"[`\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F]")  # "🟢 Easy", "`RAG`"
-# "[E] …", "[Hard] …": a difficulty mark before a question
+# "[E] …", "[Hard] …", "【进阶】…": a difficulty or level mark before a question
 _MARK = re.compile(
-    r"^\s*[\[【](?P<mark>[EMH]|easy|medium|hard|简单|中等|困难)[\]】]\s+(?=\S)", re.I
+    r"^\s*(?:[\[【](?P<mark>[EMH]|easy|medium|hard|简单|中等|困难)[\]】]\s+"
+    r"|【(?P<level>基础|进阶|高级|入门|实战)】\s*)(?=\S)",
+    re.I,
 )
+# "大模型理论追问题：…", "高频面试题：…": a label naming what kind of question follows
+_KIND_LABEL = re.compile(rf"^\s*[{HAN_COMMON}]{{0,8}}(?:追问|面试)题\s*[:：]\s*(?=\S)")
 _LEVELS = {
     "e": "easy",
     "m": "medium",
@@ -116,11 +120,14 @@ def described(lines: list[str]) -> tuple[list[str], str | None] | None:
 
 
 def difficulty_mark(question: str) -> tuple[list[str], str]:
-    """(``["difficulty:easy"]``, the question) from ``[E] question``; no tag without a mark."""
+    """(``["difficulty:easy"]``, the question) from ``[E] question`` (``level:进阶`` from
+    ``【进阶】…``), a kind label before it (``大模型理论追问题：``) dropped; no tag without a mark."""
+    question = _KIND_LABEL.sub("", question, count=1)
     mark = _MARK.match(question)
     if mark is None:
         return [], question
-    return [difficulty_tag(mark["mark"])], question[mark.end() :]
+    tag = f"level:{mark['level']}" if mark["level"] else difficulty_tag(mark["mark"])
+    return [tag], question[mark.end() :]
 
 
 def difficulty_tag(mark: str) -> str:

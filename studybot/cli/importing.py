@@ -232,7 +232,8 @@ def _command(lead: str, command: str) -> None:
     for word in words[1:]:
         if cells is not None and cell_len(f"{line} {word} \\") > cells:
             lines.append(line + " \\")
-            line = " " * (len(lead) + 4) + word
+            # A long path hangs less, so its own " \\" still fits the terminal.
+            line = " " * min(len(lead) + 4, max(0, cells - cell_len(word) - 2)) + word
         else:
             line += " " + word
     for shown in [*lines, line]:

@@ -132,6 +132,12 @@ def misattributed(
     return None
 
 
+def shown(credits: Sequence[str], text: str) -> str:
+    """The key beside a wrong credit: the point's credits as its text writes them ("出处：ULMFiT")."""
+    written = [m.group() for m in _NAME.finditer(text) if m.group().lower() in credits]
+    return "出处：" + "、".join(dict.fromkeys(written))
+
+
 def _written_as_source(text: str, after: re.Pattern, before: re.Pattern) -> list[str]:
     """Each name in ``text`` written as a source: a cue after it, or one before it."""
     found = []

@@ -287,17 +287,20 @@ def _swaps(found: Verdict, point: Point, attempt: Attempt) -> Verdict:
 
 
 def _credited(found: Verdict, point: Point, attempt: Attempt) -> Verdict:
-    """``found``, or a contradiction where the attempt credits the point's finding to another."""
+    """``found``, or a contradiction: the point's finding credited to another, a ratio inverted."""
+    if found.state == CONTRADICTED:
+        return found
     said = [s.clause for s in found.said if s.clause is not None and s.state in (STATED, MENTIONED)]
     n = credits.misattributed(point.credits, point.others, attempt, said)
+    key = credits.shown(point.credits, point.text)
     for claim in point.claims if n is None else ():
-        n = ratios.inverted(ratios.of_claim(claim.aliases), attempt, claim.subject)
+        n, key = ratios.inverted(ratios.of_claim(claim.aliases), attempt, claim.subject), claim.zh
         if n is not None:
             break
-    if found.state == CONTRADICTED or n is None:
+    if n is None:
         return found
     shown = attempt.clauses[n].shown((), EVIDENCE_CHARS)
-    return replace(found, state=CONTRADICTED, evidence=shown, key=clip(point.text, 40))
+    return replace(found, state=CONTRADICTED, evidence=shown, key=key)
 
 
 def _shown(attempt: Attempt, n: int | None, spans) -> str | None:

@@ -226,3 +226,24 @@ def test_a_reading_with_fewer_section_titles_is_suggested_one_that_only_takes_le
     few = Reading("--questions headings:4", 3, 0, 3)  # fewer non-asking only by taking less
     assert _better(default, [titles, items, few]) == items
     assert _better(Reading("", 7, 0, 7), [few]) is None
+
+
+def test_a_path_almost_as_wide_as_the_terminal_keeps_its_backslash_on_its_line(
+    studybot_home, tmp_path, monkeypatch
+):
+    import shlex
+
+    from rich.cells import cell_len
+    from screens import on_terminal
+
+    monkeypatch.chdir(tmp_path)
+    path = "notes/interview-prep/folded-llm-interview-questions.md"  # 53 columns
+    (tmp_path / "notes" / "interview-prep").mkdir(parents=True)
+    (tmp_path / path).write_text(FOLDED, encoding="utf-8")
+    screen = on_terminal(studybot_home, ("bank", "import", path, "--preview"), 60)
+    lines = screen.replace("\r\n", "\n").rstrip("\n").split("\n")
+    assert max(cell_len(line) for line in lines) <= 60
+    run = next(n for n, line in enumerate(lines) if line.startswith("Run: "))
+    assert all(line.endswith(" \\") for line in lines[run:-1]), lines[run:]
+    pasted = " ".join(line.removesuffix(" \\").strip() for line in lines[run:])
+    assert shlex.split(pasted.removeprefix("Run: "))[:4] == ["studybot", "bank", "import", path]

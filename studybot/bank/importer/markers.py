@@ -49,6 +49,8 @@ BARE_MARKER = re.compile(
 # a transcript: "Interviewer: …？" asks (its other lines do not), "Me: …" answers
 SPEAKER = re.compile(r"^(?:Interviewer|面试官|考官)\s*[:：]\s*(?P<text>\S.*)$", re.DOTALL)
 _MARKER_FIRST = frozenset("QqP问题第追面F【I考")  # where MARKER, BARE_MARKER, SPEAKER start
+# "1 Question 1: …", "2.3 Problem 4: …": a PDF's section number before the question's own
+_SECTION_NUMBER = re.compile(r"^\d{1,4}(?:\.\d{1,4})*\s+(?=(?:Question|Problem|Q)\s*\d+\s*[:：.])")
 # "**1. 全参数微调和 PEFT 的区别是什么？** 全参数微调更新…": the bold asks, the rest answers
 BOLD_LEAD = re.compile(r"^\s*\*\*(?P<q>(?:(?!\*\*).){2,300}?)\*\*\s*(?P<rest>\S.*)?$", re.DOTALL)
 _BOLD_Q = re.compile(r"^\s*(?:\*\*|__)\s*(?:Q|Question)\s*\.\s*(?:\*\*|__)")  # "**Q.** …"
@@ -240,6 +242,9 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
     """(label, text) when a line starts with ``Q1：``/``第1题``/``**12.**``/``Q：``."""
     bold = raw_line.lstrip().startswith(("**", "__"))
     text = plain(raw_line)
+    section = _SECTION_NUMBER.match(text) if text[:1].isdigit() else None
+    if section is not None:
+        text = text[section.end() :]
     if not bold and text[:1] not in _MARKER_FIRST:
         return None
     if bold and (lead := _BOLD_Q.match(raw_line)):
@@ -288,9 +293,15 @@ def number_of(match: re.Match[str]) -> str:
     return match["n"] or match["p"] or match["t"]
 
 
+# a word cut at the end of a line by a PDF's hyphenation ("ini-" / "tialized")
+_HYPHEN_BREAK = re.compile(r"[A-Za-z]{2}-$")
+
+
 def join(text: str, more: str) -> str:
     if not text:
         return more
+    if _HYPHEN_BREAK.search(text) and more[:1].islower():  # "fine-" over "tuning LLMs?"
+        return text[:-1] + more
     if CJK.search(text[-1:]) or CJK.search(more[:1]) or text[-1:] in "，。；：？！、":
         return text + more
     return f"{text} {more}"
@@ -319,7 +330,12 @@ def split_answer(raw_lines: list[str]) -> int:
         if ANSWER_MARKER.match(line) or not line:
             break
         previous = plain(raw_lines[end - 1]).rstrip()
-        cut = previous[-1:].isalnum() and not CJK.search(previous[-1:]) and line[:1].islower()
+        # a sentence cut mid-way: "… (OOV)" / "… forget-" over "words?" / "ting?"
+        open_end = (
+            previous[-1:].isalnum() or previous.endswith(")") or _HYPHEN_BREAK.search(previous)
+        )
+        ends = line[:1].islower() or line.endswith(QUESTION_MARKS)  # "… used in" / "LLMs?"
+        cut = open_end and not CJK.search(previous[-1:]) and ends
         if not (asks(plain(line)) or cut or _INLINE_HINT.fullmatch(plain(line))):
             break
         end += 1

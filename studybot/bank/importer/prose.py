@@ -162,8 +162,9 @@ class ParagraphReading(ReaderState):
                 current.question = clean(joined("\n".join(raw_lines[k + 1 : body])))
             else:
                 body = k + split_answer(raw_lines[k:stop])
-                for line in raw_lines[k + 1 : body]:
-                    current.question = join(current.question, plain(line))
+                for at in range(k + 1, body):  # a question wrapped over lines holds them all
+                    current.question = join(current.question, plain(raw_lines[at]))
+                    current.also.append(self.where(block.start + at))
             if body < stop:
                 current.blocks.append(Block("paragraph", block.start + body, block.start + stop))
                 answered = True

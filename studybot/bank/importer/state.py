@@ -32,6 +32,7 @@ from studybot.bank.importer.sections import (
     question_level,
     question_lists,
 )
+from studybot.bank.importer.swallowed import unswallowed
 
 Trail = tuple[tuple[int, str], ...]  # (line, title) of each section a block sits in
 Linked = tuple[int, str, str, Trail]  # a numbered item a link away: (line, label, raw, trail)
@@ -62,6 +63,7 @@ class ReaderState:
         self.lines = source_lines(text)
         self.front_title = front_matter(self.lines)  # blanks the front matter's lines
         blocks = lifted(self.lines, parse("\n".join(self.lines)))  # "    GAN的原理" asks
+        blocks = unswallowed(self.lines, blocks)  # "37 Question 37: …" after "1. Retrieval"
         self.blocks = demoted(self.lines, heading_items(blocks))  # "1. ### What is …"
         question_lists(self.blocks)  # "## 问答" over its list: each item asks
         self.where = where

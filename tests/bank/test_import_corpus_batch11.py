@@ -1,0 +1,70 @@
+"""Failure classes an eleventh batch of real public question files showed (issue 34).
+
+Each file here is written for the test, in the shape those files had: text exported
+from a PDF (``N Question N: …`` wrapped over two lines, a hyphen at the break, numbered
+steps in an answer, page numbers); a post whose one question is its front matter's
+``title``; fill-in-the-blank cards in ``<details>``; an interview transcript quoting
+the interviewer's questions.
+"""
+
+from __future__ import annotations
+
+from imported import questions, read
+
+_PDF_TEXT = """Thirty Questions on Operating Systems
+A study guide
+Introduction
+This guide gathers questions asked in systems interviews. Each comes with a short
+answer you can say out loud.
+1 Question 1: What happens, step by step, when a process calls
+fork?
+The kernel copies the page tables and marks pages copy-on-write; the child gets a
+new process id and returns zero.
+2 Question 2: How does a page fault get resolved without los-
+ing the faulting instruction?
+The CPU traps, the handler maps the page and the instruction runs again.
+3 Question 3: What steps does the scheduler take on a timer
+interrupt?
+It does three things:
+1. Charge: it charges the running task for its time slice.
+2. Pick: it picks the next task from the run queue.
+3. Switch: it switches contexts.
+The task that ran keeps its place.
+4 Question 4: Why do threads of one process share a virtual
+address space (VAS)
+layout?
+Because the address space belongs to the process, not to the thread.
+2
+5 Question 5: What is a zombie process, and how is it reaped by
+Linux?
+A child that exited and whose parent has not called wait; init reaps orphans.
+Conclusion
+Good luck in your interviews.
+"""
+
+
+def test_pdf_text_questions_wrapped_over_lines_are_read_whole(tmp_path):
+    report = read(tmp_path, _PDF_TEXT, name="os-guide.txt")
+    assert questions(report) == [
+        "What happens, step by step, when a process calls fork?",
+        "How does a page fault get resolved without losing the faulting instruction?",
+        "What steps does the scheduler take on a timer interrupt?",
+        "Why do threads of one process share a virtual address space (VAS) layout?",
+        "What is a zombie process, and how is it reaped by Linux?",
+    ]
+    answers = [q.reference or "" for q in report.bank.questions]
+    assert answers[0].startswith("The kernel copies the page tables")
+    assert "2. Pick: it picks the next task" in answers[2]
+    assert "The task that ran keeps its place." in answers[2]
+    assert "address space belongs to the process" in answers[3]
+    assert answers[4].startswith("A child that exited")
+
+
+def test_pdf_text_preview_takes_every_asking_line(invoke, tmp_path):
+    path = tmp_path / "os-guide.txt"
+    path.write_text(_PDF_TEXT, encoding="utf-8")
+    preview = invoke("bank", "import", str(path), "--preview")
+    assert preview.exit_code == 0, preview.stderr
+    said = " ".join(preview.stdout.split())
+    assert "Total: 5 question(s)" in said, said
+    assert "0 question-like line(s) not taken" in said, said

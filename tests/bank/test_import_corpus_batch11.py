@@ -9,7 +9,10 @@ the interviewer's questions.
 
 from __future__ import annotations
 
+import pytest
 from imported import questions, read
+
+from studybot.errors import BankError
 
 _PDF_TEXT = """Thirty Questions on Operating Systems
 A study guide
@@ -68,3 +71,43 @@ def test_pdf_text_preview_takes_every_asking_line(invoke, tmp_path):
     said = " ".join(preview.stdout.split())
     assert "Total: 5 question(s)" in said, said
     assert "0 question-like line(s) not taken" in said, said
+
+
+_POST = """---
+title: 面经整理：如何排查一次线上内存泄漏？
+date: 2024-03-02 10:00:00
+tags:
+  - jvm
+---
+
+# 背景
+
+这是一次二面里被问到的题，我把当时的思路整理一下。
+
+# 先看监控
+
+老年代占用一直上涨，Full GC 之后也降不下来。
+
+# 再看堆转储
+
+用 `jmap` 导出堆，再用 MAT 看支配树，找到持有大量对象的缓存。
+"""
+
+
+def test_a_post_whose_title_asks_is_one_question_answered_by_the_post(tmp_path):
+    report = read(tmp_path, _POST, name="post.md")
+    assert questions(report) == ["如何排查一次线上内存泄漏？"]
+    answer = report.bank.questions[0].reference or ""
+    assert "老年代占用一直上涨" in answer and "用 `jmap` 导出堆" in answer
+    assert report.bank.questions[0].id == 1
+
+
+def test_a_post_whose_title_asks_nothing_still_finds_no_question(tmp_path):
+    text = _POST.replace("面经整理：如何排查一次线上内存泄漏？", "我的 JVM 笔记")
+    with pytest.raises(BankError, match="no questions found"):
+        read(tmp_path, text, name="post.md")
+
+
+def test_a_post_with_questions_of_its_own_keeps_them_not_its_title(tmp_path):
+    text = _POST + "\n# 追问\n\n为什么 Full GC 之后还降不下来？\n"
+    assert questions(read(tmp_path, text, name="post.md")) == ["为什么 Full GC 之后还降不下来？"]

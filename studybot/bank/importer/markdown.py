@@ -141,6 +141,10 @@ class _Reader(ParagraphReading, ListReading):
             self._walk(self.blocks, ())
         if not self.out.drafts and len(self.links) >= 3:  # nothing asks but numbered links
             self._linked()
+        titled = not self.out.drafts and reads_as_question(self.front_title or "")
+        if titled:  # a post whose front matter's title asks: the post is its answer
+            self.out.title = asked = self.front_title or ""
+            self._draft(self.front_line, None, clean(asked), ()).blocks.extend(self.blocks)
         if self.out.title is None:
             self.out.title = self.front_title
         depth, alike = chapter_depth(self.out.drafts), shared(self.lines, self.out.drafts)
@@ -149,7 +153,7 @@ class _Reader(ParagraphReading, ListReading):
                 line, draft.chapter = draft.path[depth]
                 draft.section = line + 1
             self._finish(draft, alike)
-        if one is None:  # a one-question file's sections are its answer, no level to try
+        if one is None and not titled:  # a one-question file's sections are its answer
             tables.suggest_level(self.out, self.blocks, self.level)
         return self.out
 

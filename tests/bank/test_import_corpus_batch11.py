@@ -111,3 +111,66 @@ def test_a_post_whose_title_asks_nothing_still_finds_no_question(tmp_path):
 def test_a_post_with_questions_of_its_own_keeps_them_not_its_title(tmp_path):
     text = _POST + "\n# 追问\n\n为什么 Full GC 之后还降不下来？\n"
     assert questions(read(tmp_path, text, name="post.md")) == ["为什么 Full GC 之后还降不下来？"]
+
+
+_CLOZE_CARDS = """<!-- cards: copy the first one -->
+
+<details>
+  <summary>Question?</summary>
+  <div>Answer: 1... 2...</div>
+</details>
+
+<details>
+  <summary>HTTP 的三类缓存头：__、__和__。</summary>
+  <div>Cache-Control</div>
+  <div>ETag</div>
+  <div>Last-Modified</div>
+</details>
+
+<details>
+  <summary>TCP 握手一共 _1_ 次，挥手一共 _2_ 次。</summary>
+  <div>三</div>
+  <div>四</div>
+</details>
+
+<details>
+  <summary>常见的状态码有 5 类：...</summary>
+  <div>1xx 2xx 3xx 4xx 5xx</div>
+</details>
+
+<details>
+  <summary>DNS 默认用哪个端口？</summary>
+  <div>53</div>
+</details>
+
+<details>
+  <summary>__为什么握手要三次？__</summary>
+  <div>防止旧连接请求</div>
+</details>
+
+<details>
+  <summary>更多链接</summary>
+  <div>见 README</div>
+</details>
+"""
+
+
+def test_cloze_cards_are_questions_that_keep_their_blanks(tmp_path):
+    report = read(tmp_path, _CLOZE_CARDS, name="cards.md")
+    assert questions(report) == [
+        "HTTP 的三类缓存头：__、__和__。",
+        "TCP 握手一共 _1_ 次，挥手一共 _2_ 次。",
+        "常见的状态码有 5 类：...",
+        "DNS 默认用哪个端口？",
+        "为什么握手要三次？",
+    ]
+    first = report.bank.questions[0].reference or ""
+    assert "Cache-Control" in first and "Last-Modified" in first
+    assert all(q.reference for q in report.bank.questions)
+
+
+def test_a_blank_in_a_card_with_no_back_is_no_card(tmp_path):
+    text = (
+        "<details>\n  <summary>缓存头：__、__。</summary>\n</details>\n\n## Q\n\n- 什么是 ETag？\n"
+    )
+    assert questions(read(tmp_path, text, name="cards.md")) == ["什么是 ETag？"]

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 
-from studybot.bank.importer.blocks import Block, source
-from studybot.bank.importer.markers import marker
+from studybot.bank.importer.blocks import Block, plain, source
+from studybot.bank.importer.markers import clean, marker
 
 DETAILS_TAG = re.compile(r"<(/?)details\b[^>]{0,500}>", re.I)  # "<details open>", "</details>"
 _DETAILS = re.compile(
@@ -148,3 +148,26 @@ def kept_source(lines: list[str], blocks: list[Block]) -> str:
         else:
             runs[-1].append(block)
     return "\n\n".join(source(lines, run) for run in runs)
+
+
+# a blank to fill in: "__", "___", "_1_" between words, never "__init__" nor "snake_case"
+_BLANK = re.compile(r"(?<![A-Za-z0-9_])_(?:_+|\d{1,2}_)(?![A-Za-z0-9_])")
+_RECALL = re.compile(r"[:：]\s*(?:\.{3}|…+)$")  # "结构型模式有 8 种：...": the list to recall
+_KEPT = "\ue000"  # stands for a blank's "_" while the summary's Markdown is read
+# "问题？", "Question?": a template's card, written to be copied, no card itself
+_TEMPLATE = re.compile(r"(?:问题|题目|question)\s*\d*\s*[？?]", re.IGNORECASE)
+
+
+def card_text(summary: str, answer: str) -> tuple[str, bool]:
+    """A ``<summary>``'s text and whether it is a cloze card: blanks to fill in (``__``,
+    ``_1_``) or a list to recall (``有 8 种：...``) over an answer; its blanks stay in its
+    text. A template's ``问题？`` reads as no text."""
+    one_line = summary.replace("\n", " ").strip()
+    wrapped = one_line.startswith("__") and one_line.endswith("__")  # "__bold__", no blank
+    blanks = not wrapped and bool(_BLANK.search(one_line))
+    if blanks:
+        one_line = _BLANK.sub(lambda m: m[0].replace("_", _KEPT), one_line)
+    text = clean(plain(one_line)).replace(_KEPT, "_")
+    if _TEMPLATE.fullmatch(text):
+        return "", False
+    return text, bool(answer.strip()) and (blanks or bool(_RECALL.search(text)))

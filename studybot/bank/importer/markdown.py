@@ -56,7 +56,7 @@ from studybot.bank.importer.blocks import (
     section_end,
     source,
 )
-from studybot.bank.importer.collapsible import collapsible, kept_source, unwrapped
+from studybot.bank.importer.collapsible import card_text, collapsible, kept_source, unwrapped
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
 from studybot.bank.importer.labels import bold_question
 from studybot.bank.importer.lists import (
@@ -336,11 +336,11 @@ class _Reader(ParagraphReading, ListReading):
             return end, None
         draft = None
         for line, summary, answer in found:
-            text = clean(plain(summary.replace("\n", " ")))
-            if in_meta or not reads_as_question(text):
+            text, cloze = card_text(summary, answer)  # "…__…": a blank to fill in asks too
+            if in_meta or not (cloze or reads_as_question(text)):
                 continue
             draft = self._draft(line, *numbered(text), path)
-            draft.reference = answer or None
+            draft.reference, draft.blanks = answer or None, cloze
         # never closed: the blocks after it answer its question, until the next question
         return end, (None if closed else draft)
 

@@ -174,3 +174,53 @@ def test_a_blank_in_a_card_with_no_back_is_no_card(tmp_path):
         "<details>\n  <summary>缓存头：__、__。</summary>\n</details>\n\n## Q\n\n- 什么是 ETag？\n"
     )
     assert questions(read(tmp_path, text, name="cards.md")) == ["什么是 ETag？"]
+
+
+_TRANSCRIPT = """# Redis 高频面试题
+
+#### 【最新问题】
+
+<img src="https://example.org/face.png" width="28px" />面试官："Redis 为什么这么快？" **|** [【参考】](https://example.org/a/1)
+
+<img src="https://example.org/face.png" width="28px" />面试官："RDB 和 AOF 有什么区别？"**|** [【参考】](https://example.org/a/2)
+
+<img src="https://example.org/face.png" width="28px" /> 面试官："主从复制的过程是怎样的？”  **|** [【参考】](https://example.org/a/3)
+
+面试官：“缓存击穿怎么处理？”
+
+#### 【累计问题】
+
+<img src="https://example.org/face.png" width="28px" />面试官："Redis 为什么这么快？" **|** [【参考】](https://example.org/a/1)
+"""
+
+
+def test_a_quoted_question_after_a_speaker_keeps_neither_quotes_nor_separator(invoke, tmp_path):
+    report = read(tmp_path, _TRANSCRIPT, name="redis.md")
+    assert questions(report) == [
+        "Redis 为什么这么快？",
+        "RDB 和 AOF 有什么区别？",
+        "主从复制的过程是怎样的？",
+        "缓存击穿怎么处理？",
+    ]
+    assert all(not q.reference for q in report.bank.questions)  # a link away is no answer
+    path = tmp_path / "redis.md"
+    preview = invoke("bank", "import", str(path), "--preview")
+    assert preview.exit_code == 0, preview.stderr
+    said = " ".join(preview.stdout.split())
+    assert "asked again (first at line 5)" in said, said
+    assert "0 question-like line(s) not taken" in said, said
+
+
+def test_a_summary_question_is_counted_on_its_summary_line(invoke, tmp_path):
+    path = tmp_path / "cards.md"
+    path.write_text(
+        "# Cards\n\n<details>\n  <summary>What is an inode?</summary>\n  Metadata.\n</details>\n"
+        "\n<details>\n  <summary>Why is a hard link not a copy?</summary>\n  One inode.\n"
+        "</details>\n",
+        encoding="utf-8",
+    )
+    preview = invoke("bank", "import", str(path), "--preview")
+    assert preview.exit_code == 0, preview.stderr
+    said = " ".join(preview.stdout.split())
+    assert "2 of the file's 2 asking line(s)" in said, said
+    assert "Asking lines not taken" not in said, said

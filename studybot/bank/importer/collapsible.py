@@ -60,8 +60,8 @@ def collapsible(lines: list[str], blocks: list[Block], index: int):
                     answer = _between(lines, body_from, (line, _col(text, match.start())))
                     if summary is not None:
                         found.append((opened, summary, answer))
-            elif depth == 1 and summary is None:
-                summary, summary_block = match[2], j
+            elif depth == 1 and summary is None:  # the question's line is its summary's
+                summary, summary_block, opened = match[2], j, line
                 body_from = (
                     block.start + text.count("\n", 0, match.end()),
                     _col(text, match.end()),

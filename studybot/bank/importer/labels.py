@@ -19,7 +19,12 @@ import re
 
 from studybot.bank.importer.blocks import Block, link_target
 from studybot.bank.importer.draft import ALL_BOLD, HAN_COMMON, WORD
-from studybot.bank.importer.markers import clean, items, joined, reads_as_question
+from studybot.bank.importer.markers import (
+    clean,
+    items,
+    reads_as_question,
+)
+from studybot.bank.importer.wrapping import joined
 
 # a blank to fill in: "DevOps is an extension of _____ infrastructure."
 _BLANK = re.compile(r"(?:\\?_){3,}|＿{2,}|（\s*）|\(\s{2,}\)")

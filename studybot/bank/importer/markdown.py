@@ -143,8 +143,8 @@ class _Reader(ParagraphReading, ListReading):
             self._linked()
         titled = not self.out.drafts and reads_as_question(self.front_title or "")
         if titled:  # a post whose front matter's title asks: the post is its answer
-            self.out.title = asked = self.front_title or ""
-            self._draft(self.front_line, None, clean(asked), ()).blocks.extend(self.blocks)
+            self.out.title = post = self.front_title or ""
+            self._draft(self.front_line, None, clean(post), ()).blocks.extend(self.blocks)
         if self.out.title is None:
             self.out.title = self.front_title
         depth, alike = chapter_depth(self.out.drafts), shared(self.lines, self.out.drafts)

@@ -31,6 +31,7 @@ from studybot.bank.importer.draft import (
 )
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
 from studybot.bank.importer.resources import placeholder, source_line
+from studybot.bank.importer.wrapping import cut_short
 
 _SEP = r"[:：.、．)）·]"
 # "Q4：…", "Question 2. …", "第3题", "## Problem 3: topic" (a colon after it: "**Problem 5**
@@ -48,6 +49,8 @@ BARE_MARKER = re.compile(
 )
 # a transcript: "Interviewer: …？" asks (its other lines do not), "Me: …" answers
 SPEAKER = re.compile(r"^(?:Interviewer|面试官|考官)\s*[:：]\s*(?P<text>\S.*)$", re.DOTALL)
+# a question said in quotes, a separator after it: '"…？" |', '“…？”'
+_SAID = re.compile(r"^[\"“「'](?P<q>[^\"“”「」\n]+?)[\"”」']\s*[|｜]*\s*$")
 _MARKER_FIRST = frozenset("QqP问题第追面F【I考")  # where MARKER, BARE_MARKER, SPEAKER start
 # "1 Question 1: …", "2.3 Problem 4: …": a PDF's section number before the question's own
 _SECTION_NUMBER = re.compile(r"^\d{1,4}(?:\.\d{1,4})*\s+(?=(?:Question|Problem|Q)\s*\d+\s*[:：.])")
@@ -250,8 +253,9 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
     if bold and (lead := _BOLD_Q.match(raw_line)):
         return None, plain(raw_line[lead.end() :])
     speaker = SPEAKER.match(text)
-    if speaker:
-        return (None, speaker["text"].strip()) if asks(clean(speaker["text"])) else None
+    if speaker:  # '面试官："…？" | [参考](…)': the words said, without quotes or separator
+        said = _SAID.sub(r"\g<q>", clean(speaker["text"]))
+        return (None, said) if asks(said) else None
     match = MARKER.match(text)
     asking = match is not None and asks(clean(match["text"]))  # "Q1 为什么…？": no separator
     if match and (heading or bold or match["sep"] or match["n2"] or asking):
@@ -293,27 +297,6 @@ def number_of(match: re.Match[str]) -> str:
     return match["n"] or match["p"] or match["t"]
 
 
-# a word cut at the end of a line by a PDF's hyphenation ("ini-" / "tialized")
-_HYPHEN_BREAK = re.compile(r"[A-Za-z]{2}-$")
-
-
-def join(text: str, more: str) -> str:
-    if not text:
-        return more
-    if _HYPHEN_BREAK.search(text) and more[:1].islower():  # "fine-" over "tuning LLMs?"
-        return text[:-1] + more
-    if CJK.search(text[-1:]) or CJK.search(more[:1]) or text[-1:] in "，。；：？！、":
-        return text + more
-    return f"{text} {more}"
-
-
-def joined(raw: str) -> str:
-    out = ""
-    for line in raw.split("\n"):
-        out = join(out, plain(line))
-    return out
-
-
 def split_answer(raw_lines: list[str]) -> int:
     """How many of ``raw_lines`` are the question; the rest is its answer.
 
@@ -329,13 +312,7 @@ def split_answer(raw_lines: list[str]) -> int:
         line = raw_lines[end].strip()
         if ANSWER_MARKER.match(line) or not line:
             break
-        previous = plain(raw_lines[end - 1]).rstrip()
-        # a sentence cut mid-way: "… (OOV)" / "… forget-" over "words?" / "ting?"
-        open_end = (
-            previous[-1:].isalnum() or previous.endswith(")") or _HYPHEN_BREAK.search(previous)
-        )
-        ends = line[:1].islower() or line.endswith(QUESTION_MARKS)  # "… used in" / "LLMs?"
-        cut = open_end and not CJK.search(previous[-1:]) and ends
+        cut = cut_short(plain(raw_lines[end - 1]).rstrip(), line)  # "… used in" over "LLMs?"
         if not (asks(plain(line)) or cut or _INLINE_HINT.fullmatch(plain(line))):
             break
         end += 1

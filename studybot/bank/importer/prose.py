@@ -31,8 +31,6 @@ from studybot.bank.importer.markers import (
     asks,
     clean,
     field_line,
-    join,
-    joined,
     marker,
     number_of,
     numbered,
@@ -41,6 +39,7 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.metadata import source_tail_off
 from studybot.bank.importer.state import ReaderState, Trail
+from studybot.bank.importer.wrapping import join, joined
 
 # "问了：A；B" (a colon: each part), "问了 A、B，然后…" (no colon: the parts that ask),
 # "手撕：…"/"场景题：…" (one task), "代码：手撕 …" (one, when it asks)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.blocks import Block, plain, source
+from studybot.bank.importer.htmltext import markdown_of
 from studybot.bank.importer.markers import clean, marker
 
 DETAILS_TAG = re.compile(r"<(/?)details\b[^>]{0,500}>", re.I)  # "<details open>", "</details>"
@@ -158,16 +159,23 @@ _KEPT = "\ue000"  # stands for a blank's "_" while the summary's Markdown is rea
 _TEMPLATE = re.compile(r"(?:问题|题目|question)\s*\d*\s*[？?]", re.IGNORECASE)
 
 
-def card_text(summary: str, answer: str) -> tuple[str, bool]:
-    """A ``<summary>``'s text and whether it is a cloze card: blanks to fill in (``__``,
-    ``_1_``) or a list to recall (``有 8 种：...``) over an answer; its blanks stay in its
-    text. A template's ``问题？`` reads as no text."""
+def card(summary: str, answer: str) -> tuple[str, bool, str]:
+    """A ``<summary>``'s text, whether it is a cloze card, and its answer: a cloze card has
+    blanks to fill in (``__``, ``_1_``) or a list to recall (``有 8 种：...``) over an answer,
+    and its blanks stay in its text; a template's ``问题？`` reads as no text. An answer
+    written as HTML lines (``<div>…</div>`` each) reads as their text, a line each."""
     one_line = summary.replace("\n", " ").strip()
     wrapped = one_line.startswith("__") and one_line.endswith("__")  # "__bold__", no blank
     blanks = not wrapped and bool(_BLANK.search(one_line))
     if blanks:
         one_line = _BLANK.sub(lambda m: m[0].replace("_", _KEPT), one_line)
     text = clean(plain(one_line)).replace(_KEPT, "_")
+    lines = [line.strip() for line in answer.strip().splitlines()]
+    if lines and all(_HTML_LINE.fullmatch(line) for line in lines if line):
+        answer = markdown_of(answer)
     if _TEMPLATE.fullmatch(text):
-        return "", False
-    return text, bool(answer.strip()) and (blanks or bool(_RECALL.search(text)))
+        return "", False, answer
+    return text, bool(answer.strip()) and (blanks or bool(_RECALL.search(text))), answer
+
+
+_HTML_LINE = re.compile(r"<(div|p)\b[^>]{0,200}>.*</\1>", re.IGNORECASE)

@@ -56,7 +56,7 @@ from studybot.bank.importer.blocks import (
     section_end,
     source,
 )
-from studybot.bank.importer.collapsible import card_text, collapsible, kept_source, unwrapped
+from studybot.bank.importer.collapsible import card, collapsible, kept_source, unwrapped
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
 from studybot.bank.importer.labels import bold_question
 from studybot.bank.importer.lists import (
@@ -336,7 +336,7 @@ class _Reader(ParagraphReading, ListReading):
             return end, None
         draft = None
         for line, summary, answer in found:
-            text, cloze = card_text(summary, answer)  # "…__…": a blank to fill in asks too
+            text, cloze, answer = card(summary, answer)  # "…__…": a blank to fill in asks too
             if in_meta or not (cloze or reads_as_question(text)):
                 continue
             draft = self._draft(line, *numbered(text), path)

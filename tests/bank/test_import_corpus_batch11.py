@@ -10,7 +10,7 @@ the interviewer's questions.
 from __future__ import annotations
 
 import pytest
-from imported import questions, read
+from imported import previewed, questions, read
 
 from studybot.errors import BankError
 
@@ -64,11 +64,7 @@ def test_pdf_text_questions_wrapped_over_lines_are_read_whole(tmp_path):
 
 
 def test_pdf_text_preview_takes_every_asking_line(invoke, tmp_path):
-    path = tmp_path / "os-guide.txt"
-    path.write_text(_PDF_TEXT, encoding="utf-8")
-    preview = invoke("bank", "import", str(path), "--preview")
-    assert preview.exit_code == 0, preview.stderr
-    said = " ".join(preview.stdout.split())
+    said = previewed(invoke, tmp_path, _PDF_TEXT, name="os-guide.txt")
     assert "Total: 5 question(s)" in said, said
     assert "0 question-like line(s) not taken" in said, said
 
@@ -202,24 +198,17 @@ def test_a_quoted_question_after_a_speaker_keeps_neither_quotes_nor_separator(in
         "缓存击穿怎么处理？",
     ]
     assert all(not q.reference for q in report.bank.questions)  # a link away is no answer
-    path = tmp_path / "redis.md"
-    preview = invoke("bank", "import", str(path), "--preview")
-    assert preview.exit_code == 0, preview.stderr
-    said = " ".join(preview.stdout.split())
+    said = previewed(invoke, tmp_path, _TRANSCRIPT, name="redis.md")
     assert "asked again (first at line 5)" in said, said
     assert "0 question-like line(s) not taken" in said, said
 
 
 def test_a_summary_question_is_counted_on_its_summary_line(invoke, tmp_path):
-    path = tmp_path / "cards.md"
-    path.write_text(
+    text = (
         "# Cards\n\n<details>\n  <summary>What is an inode?</summary>\n  Metadata.\n</details>\n"
         "\n<details>\n  <summary>Why is a hard link not a copy?</summary>\n  One inode.\n"
-        "</details>\n",
-        encoding="utf-8",
+        "</details>\n"
     )
-    preview = invoke("bank", "import", str(path), "--preview")
-    assert preview.exit_code == 0, preview.stderr
-    said = " ".join(preview.stdout.split())
+    said = previewed(invoke, tmp_path, text, name="cards.md")
     assert "2 of the file's 2 asking line(s)" in said, said
     assert "Asking lines not taken" not in said, said

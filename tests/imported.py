@@ -15,3 +15,12 @@ def read(tmp_path, text: str, name: str = "q.md", **options):
 def questions(report) -> list[str]:
     """The questions an import report's bank holds, as text."""
     return [q.question for q in report.bank.questions]
+
+
+def previewed(invoke, tmp_path, text: str, name: str = "q.md") -> str:
+    """What ``bank import FILE --preview`` prints for ``text``, its words on one line."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    preview = invoke("bank", "import", str(path), "--preview")
+    assert preview.exit_code == 0, preview.stderr
+    return " ".join(preview.stdout.split())

@@ -252,7 +252,7 @@ def _at(place: str) -> Callable[..., str]:
 
 def _take_hint(draft: Draft) -> None:
     """Move ``（提示：…）`` out of the question text; unwrap a hint written that way."""
-    text = strip_emphasis(draft.question)
+    text = draft.question if draft.blanks else strip_emphasis(draft.question)
     match = _HINT.search(text)
     if match:
         draft.hint = draft.hint or match["text"].strip() or None

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 
-from studybot.bank.importer.blocks import Block, source
-from studybot.bank.importer.markers import marker
+from studybot.bank.importer.blocks import Block, plain, source
+from studybot.bank.importer.htmltext import markdown_of
+from studybot.bank.importer.markers import clean, marker
 
 DETAILS_TAG = re.compile(r"<(/?)details\b[^>]{0,500}>", re.I)  # "<details open>", "</details>"
 _DETAILS = re.compile(
@@ -60,8 +61,8 @@ def collapsible(lines: list[str], blocks: list[Block], index: int):
                     answer = _between(lines, body_from, (line, _col(text, match.start())))
                     if summary is not None:
                         found.append((opened, summary, answer))
-            elif depth == 1 and summary is None:
-                summary, summary_block = match[2], j
+            elif depth == 1 and summary is None:  # the question's line is its summary's
+                summary, summary_block, opened = match[2], j, line
                 body_from = (
                     block.start + text.count("\n", 0, match.end()),
                     _col(text, match.end()),
@@ -148,3 +149,33 @@ def kept_source(lines: list[str], blocks: list[Block]) -> str:
         else:
             runs[-1].append(block)
     return "\n\n".join(source(lines, run) for run in runs)
+
+
+# a blank to fill in: "__", "___", "_1_" between words, never "__init__" nor "snake_case"
+_BLANK = re.compile(r"(?<![A-Za-z0-9_])_(?:_+|\d{1,2}_)(?![A-Za-z0-9_])")
+_RECALL = re.compile(r"[:：]\s*(?:\.{3}|…+)$")  # "结构型模式有 8 种：...": the list to recall
+_KEPT = "\ue000"  # stands for a blank's "_" while the summary's Markdown is read
+# "问题？", "Question?": a template's card, written to be copied, no card itself
+_TEMPLATE = re.compile(r"(?:问题|题目|question)\s*\d*\s*[？?]", re.IGNORECASE)
+
+
+def card(summary: str, answer: str) -> tuple[str, bool, str]:
+    """A ``<summary>``'s text, whether it is a cloze card, and its answer: a cloze card has
+    blanks to fill in (``__``, ``_1_``) or a list to recall (``有 8 种：...``) over an answer,
+    and its blanks stay in its text; a template's ``问题？`` reads as no text. An answer
+    written as HTML lines (``<div>…</div>`` each) reads as their text, a line each."""
+    one_line = summary.replace("\n", " ").strip()
+    wrapped = one_line.startswith("__") and one_line.endswith("__")  # "__bold__", no blank
+    blanks = not wrapped and bool(_BLANK.search(one_line))
+    if blanks:
+        one_line = _BLANK.sub(lambda m: m[0].replace("_", _KEPT), one_line)
+    text = clean(plain(one_line)).replace(_KEPT, "_")
+    lines = [line.strip() for line in answer.strip().splitlines()]
+    if lines and all(_HTML_LINE.fullmatch(line) for line in lines if line):
+        answer = markdown_of(answer)
+    if _TEMPLATE.fullmatch(text):
+        return "", False, answer
+    return text, bool(answer.strip()) and (blanks or bool(_RECALL.search(text))), answer
+
+
+_HTML_LINE = re.compile(r"<(div|p)\b[^>]{0,200}>.*</\1>", re.IGNORECASE)

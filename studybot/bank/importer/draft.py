@@ -58,6 +58,7 @@ class Draft:
     blocks: list[Any] = field(default_factory=list, repr=False)  # Markdown: the answer's blocks
     path: tuple[tuple[int, str], ...] = ()  # Markdown: (line, title) of each enclosing section
     also: list[str] = field(default_factory=list)  # "file:line" of other lines it holds (a hint)
+    blanks: bool = False  # a cloze card: its "__" are blanks to fill in, no emphasis
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.draft import Draft
-from studybot.bank.importer.markers import asks, clean, items, joined
+from studybot.bank.importer.markers import asks, clean, items
+from studybot.bank.importer.wrapping import joined
 
 # "…？（答：…）", "…? (A: …)": the question, then its answer in parentheses
 _ANSWERED = re.compile(

@@ -23,10 +23,10 @@ from studybot.bank.importer.markers import (
     ANSWER_MARKER,
     clean,
     items,
-    joined,
     marker,
     reads_as_question,
 )
+from studybot.bank.importer.wrapping import joined
 
 # a blank to fill in: "DevOps is an extension of _____ infrastructure."
 _BLANK = re.compile(r"(?:\\?_){3,}|＿{2,}|（\s*）|\(\s{2,}\)")

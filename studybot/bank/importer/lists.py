@@ -25,8 +25,6 @@ from studybot.bank.importer.markers import (
     clean,
     field_line,
     items,
-    join,
-    joined,
     marker,
     numbered,
     q_marker,
@@ -45,6 +43,7 @@ from studybot.bank.importer.subitems import (
     sub_items,
     under_label,
 )
+from studybot.bank.importer.wrapping import join, joined
 
 
 class ListReading(ReaderState):

@@ -16,18 +16,15 @@ level:
   ``## Common Pitfalls``-like headings close the file; a bold question right under a
   heading that labels it is the question (``importer.labels``). Other headings,
   ``第一部分 …``/``一、…``/``…篇`` titles and ``**第三章 …**`` lines are sections;
-- a paragraph line with a marker (``Q1：…``, ``**Q1：**…``, ``Q：…``,
-  ``第1题：…``, ``**12.** …``) or one that asks outside any answer starts a
-  question; an interview write-up's ``问了：A；B；C``, ``问了 A、B，然后…``
-  and ``手撕：…``/``场景题：…`` lines give one each, ``反问…`` (the
-  candidate's own question) none;
+- a paragraph line with a marker (``Q1：…``, ``**Q1：**…``, ``第1题：…``, ``**12.** …``)
+  or one that asks outside any answer starts a question; ``问了：A；B；C`` and
+  ``手撕：…`` lines of a write-up give one each, ``反问…`` none;
 - a list item is a question when it asks (a checkbox aside), or is numbered
   in a list that mostly asks; its answer is inside the item: the lines
   after the question (``A：…``/``答：…``, or a line that does not ask), and
   the blocks nested under it. A list of several questions has no answer
   after it; a single numbered question does;
-- in a file where nothing else asks, numbered items that are a link away
-  (``1. [梯度裁剪的原理](https://…)``) are the questions, the links their answers;
+- where nothing else asks, ``1. [梯度裁剪的原理](https://…)`` items are questions, links answers;
 - ``<details><summary>Q？</summary> answer </details>`` is a question, and so is the
   paragraph under ``### 题目`` in a ``## 第 3 题`` quiz section (``importer.sections``);
 - a table's cells under a question column (``问题``, ``Question``, or the
@@ -56,7 +53,7 @@ from studybot.bank.importer.blocks import (
     section_end,
     source,
 )
-from studybot.bank.importer.collapsible import collapsible, kept_source, unwrapped
+from studybot.bank.importer.collapsible import card, collapsible, kept_source, unwrapped
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
 from studybot.bank.importer.followups import with_follow_ups
 from studybot.bank.importer.labels import bold_question
@@ -142,6 +139,10 @@ class _Reader(ParagraphReading, ListReading):
             self._walk(self.blocks, ())
         if not self.out.drafts and len(self.links) >= 3:  # nothing asks but numbered links
             self._linked()
+        titled = not self.out.drafts and reads_as_question(self.front_title or "")
+        if titled:  # a post whose front matter's title asks: the post is its answer
+            self.out.title = post = self.front_title or ""
+            self._draft(self.front_line, None, clean(post), ()).blocks.extend(self.blocks)
         if self.out.title is None:
             self.out.title = self.front_title
         self.out.drafts = with_follow_ups(self.out.drafts, self.where)  # "- 追问：…？（答：…）"
@@ -151,7 +152,7 @@ class _Reader(ParagraphReading, ListReading):
                 line, draft.chapter = draft.path[depth]
                 draft.section = line + 1
             self._finish(draft, alike)
-        if one is None:  # a one-question file's sections are its answer, no level to try
+        if one is None and not titled:  # a one-question file's sections are its answer
             tables.suggest_level(self.out, self.blocks, self.level)
         return self.out
 
@@ -336,11 +337,11 @@ class _Reader(ParagraphReading, ListReading):
             return end, None
         draft = None
         for line, summary, answer in found:
-            text = clean(plain(summary.replace("\n", " ")))
-            if in_meta or not reads_as_question(text):
+            text, cloze, answer = card(summary, answer)  # "…__…": a blank to fill in asks too
+            if in_meta or not (cloze or reads_as_question(text)):
                 continue
             draft = self._draft(line, *numbered(text), path)
-            draft.reference = answer or None
+            draft.reference, draft.blanks = answer or None, cloze
         # never closed: the blocks after it answer its question, until the next question
         return end, (None if closed else draft)
 

@@ -31,6 +31,7 @@ from studybot.bank.importer.draft import (
 )
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
 from studybot.bank.importer.resources import placeholder, source_line
+from studybot.bank.importer.wrapping import cut_short
 
 _SEP = r"[:：.、．)）·]"
 # "Q4：…", "Question 2. …", "第3题", "## Problem 3: topic" (a colon after it: "**Problem 5**
@@ -49,7 +50,11 @@ BARE_MARKER = re.compile(
 )
 # a transcript: "Interviewer: …？" asks (its other lines do not), "Me: …" answers
 SPEAKER = re.compile(r"^(?:Interviewer|面试官|考官)\s*[:：]\s*(?P<text>\S.*)$", re.DOTALL)
+# a question said in quotes, a separator after it: '"…？" |', '“…？”'
+_SAID = re.compile(r"^[\"“「'](?P<q>[^\"“”「」\n]+?)[\"”」']\s*[|｜]*\s*$")
 _MARKER_FIRST = frozenset("QqP问题第追面F【I考")  # where MARKER, BARE_MARKER, SPEAKER start
+# "1 Question 1: …", "2.3 Problem 4: …": a PDF's section number before the question's own
+_SECTION_NUMBER = re.compile(r"^\d{1,4}(?:\.\d{1,4})*\s+(?=(?:Question|Problem|Q)\s*\d+\s*[:：.])")
 # "**1. 全参数微调和 PEFT 的区别是什么？** 全参数微调更新…": the bold asks, the rest answers
 BOLD_LEAD = re.compile(r"^\s*\*\*(?P<q>(?:(?!\*\*).){2,300}?)\*\*\s*(?P<rest>\S.*)?$", re.DOTALL)
 _BOLD_Q = re.compile(r"^\s*(?:\*\*|__)\s*(?:Q|Question)\s*\.\s*(?:\*\*|__)")  # "**Q.** …"
@@ -241,13 +246,17 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
     """(label, text) when a line starts with ``Q1：``/``第1题``/``**12.**``/``Q：``."""
     bold = raw_line.lstrip().startswith(("**", "__"))
     text = plain(raw_line)
+    section = _SECTION_NUMBER.match(text) if text[:1].isdigit() else None
+    if section is not None:
+        text = text[section.end() :]
     if not bold and text[:1] not in _MARKER_FIRST:
         return None
     if bold and (lead := _BOLD_Q.match(raw_line)):
         return None, plain(raw_line[lead.end() :])
     speaker = SPEAKER.match(text)
-    if speaker:
-        return (None, speaker["text"].strip()) if asks(clean(speaker["text"])) else None
+    if speaker:  # '面试官："…？" | [参考](…)': the words said, without quotes or separator
+        said = _SAID.sub(r"\g<q>", clean(speaker["text"]))
+        return (None, said) if asks(said) else None
     match = MARKER.match(text)
     asking = match is not None and asks(clean(match["text"]))  # "Q1 为什么…？": no separator
     if match and (heading or bold or match["sep"] or match["n2"] or asking):
@@ -289,21 +298,6 @@ def number_of(match: re.Match[str]) -> str:
     return match["n"] or match["p"] or match["t"]
 
 
-def join(text: str, more: str) -> str:
-    if not text:
-        return more
-    if CJK.search(text[-1:]) or CJK.search(more[:1]) or text[-1:] in "，。；：？！、":
-        return text + more
-    return f"{text} {more}"
-
-
-def joined(raw: str) -> str:
-    out = ""
-    for line in raw.split("\n"):
-        out = join(out, plain(line))
-    return out
-
-
 def split_answer(raw_lines: list[str]) -> int:
     """How many of ``raw_lines`` are the question; the rest is its answer.
 
@@ -319,8 +313,7 @@ def split_answer(raw_lines: list[str]) -> int:
         line = raw_lines[end].strip()
         if ANSWER_MARKER.match(line) or not line:
             break
-        previous = plain(raw_lines[end - 1]).rstrip()
-        cut = previous[-1:].isalnum() and not CJK.search(previous[-1:]) and line[:1].islower()
+        cut = cut_short(plain(raw_lines[end - 1]).rstrip(), line)  # "… used in" over "LLMs?"
         if not (asks(plain(line)) or cut or _INLINE_HINT.fullmatch(plain(line))):
             break
         end += 1

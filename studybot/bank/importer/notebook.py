@@ -53,6 +53,14 @@ def notebook_lines(path: Path, text: str) -> tuple[list[str], list[str], list[st
     return lines, places, problems
 
 
+def title_line(lines: list[str]) -> int:
+    """The line of a leading front matter's ``title`` (read before ``front_matter`` blanks
+    it); 0 when there is none."""
+    if not lines or lines[0].strip() != "---":
+        return 0
+    return next((i for i in range(1, min(len(lines), 200)) if _FRONT_TITLE.match(lines[i])), 0)
+
+
 def front_matter(lines: list[str]) -> str | None:
     """Blank a leading YAML front matter block in ``lines``; its title, if it has one."""
     if not lines or lines[0].strip() != "---":

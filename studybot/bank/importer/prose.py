@@ -31,8 +31,6 @@ from studybot.bank.importer.markers import (
     asks,
     clean,
     field_line,
-    join,
-    joined,
     marker,
     number_of,
     numbered,
@@ -41,6 +39,7 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.metadata import source_tail_off
 from studybot.bank.importer.state import ReaderState, Trail
+from studybot.bank.importer.wrapping import join, joined
 
 # "问了：A；B" (a colon: each part), "问了 A、B，然后…" (no colon: the parts that ask),
 # "手撕：…"/"场景题：…" (one task), "代码：手撕 …" (one, when it asks)
@@ -162,8 +161,9 @@ class ParagraphReading(ReaderState):
                 current.question = clean(joined("\n".join(raw_lines[k + 1 : body])))
             else:
                 body = k + split_answer(raw_lines[k:stop])
-                for line in raw_lines[k + 1 : body]:
-                    current.question = join(current.question, plain(line))
+                for at in range(k + 1, body):  # a question wrapped over lines holds them all
+                    current.question = join(current.question, plain(raw_lines[at]))
+                    current.also.append(self.where(block.start + at))
             if body < stop:
                 current.blocks.append(Block("paragraph", block.start + body, block.start + stop))
                 answered = True

@@ -22,7 +22,11 @@ import re
 from studybot.bank.format import normalise
 from studybot.bank.importer.blocks import Block, source
 from studybot.bank.importer.draft import Draft
-from studybot.bank.importer.markers import OPTIONS, items, joined
+from studybot.bank.importer.markers import (
+    OPTIONS,
+    items,
+)
+from studybot.bank.importer.wrapping import joined
 
 _FENCE_INFO = re.compile(r"^(`{3,}|~{3,})[^\n`]*$", re.MULTILINE)  # "```javascript" shown as "```"
 # the question points at the code under it: "output of below code", "the following snippet"

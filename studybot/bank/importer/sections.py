@@ -39,7 +39,6 @@ from studybot.bank.importer.markers import (
     asks,
     clean,
     items,
-    joined,
     marker,
     meta,
     numbered,
@@ -48,6 +47,7 @@ from studybot.bank.importer.markers import (
     topic_title,
 )
 from studybot.bank.importer.resources import about_itself, faq
+from studybot.bank.importer.wrapping import joined
 
 # a heading that is a number alone ("## 3.", "### Q12"): its question text is lost
 NUMBER_ALONE = re.compile(r"(?:[Qq]\s*)?(?:第\s*)?\d{1,4}\s*题?\s*[.、．:：)）]?")

@@ -22,7 +22,7 @@ from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.labels import without_label
 from studybot.bank.importer.markers import PARAGRAPH_NUMBER, asks
 from studybot.bank.importer.metadata import company_tags
-from studybot.bank.importer.notebook import front_matter
+from studybot.bank.importer.notebook import front_matter, title_line
 from studybot.bank.importer.sections import (
     apart,
     bare_levels,
@@ -32,6 +32,7 @@ from studybot.bank.importer.sections import (
     question_level,
     question_lists,
 )
+from studybot.bank.importer.swallowed import unswallowed
 
 Trail = tuple[tuple[int, str], ...]  # (line, title) of each section a block sits in
 Linked = tuple[int, str, str, Trail]  # a numbered item a link away: (line, label, raw, trail)
@@ -42,6 +43,7 @@ class ReaderState:
 
     lines: list[str]  # the file's lines, front matter blanked
     front_title: str | None  # the front matter's ``title``
+    front_line: int  # the line of that title
     blocks: list[Block]  # the file's blocks, as the rules walk them
     where: Callable[[int], str]  # a line index to its "file:line" (a notebook's cell)
     options: Options  # the user's --level, --map, --force
@@ -60,8 +62,10 @@ class ReaderState:
 
     def __init__(self, text: str, where: Callable[[int], str], options: Options) -> None:
         self.lines = source_lines(text)
+        self.front_line = title_line(self.lines)
         self.front_title = front_matter(self.lines)  # blanks the front matter's lines
         blocks = lifted(self.lines, parse("\n".join(self.lines)))  # "    GAN的原理" asks
+        blocks = unswallowed(self.lines, blocks)  # "37 Question 37: …" after "1. Retrieval"
         self.blocks = demoted(self.lines, heading_items(blocks))  # "1. ### What is …"
         question_lists(self.blocks)  # "## 问答" over its list: each item asks
         self.where = where

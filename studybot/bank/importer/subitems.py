@@ -30,13 +30,12 @@ from studybot.bank.importer.markers import (
     asks_inside,
     clean,
     items,
-    join,
-    joined,
     marker,
     numbered,
     reads_as_question,
 )
 from studybot.bank.importer.notes import arrow_answer
+from studybot.bank.importer.wrapping import join, joined
 
 _SUB_ITEM = re.compile(r"(?P<number>\d{1,4})[.)]\s+(?P<text>\S.*)")
 

@@ -1,0 +1,49 @@
+"""Questions a list swallowed: text exported from a PDF, read as Markdown.
+
+A PDF's text has no blank lines, so a numbered step in an answer (``1.
+Retrieval: …``) opens a list, and every line after it continues that list's
+last item (Markdown's lazy continuation) — the next questions
+(``37 Question 37: …``) included. A top-level list is cut before the first
+line at the margin, right under the list's text, that carries a numbered
+question marker; the lines from there are read again as blocks of their own.
+"""
+
+from __future__ import annotations
+
+from studybot.bank.importer.blocks import Block, parse
+from studybot.bank.importer.markers import marker
+
+
+def unswallowed(lines: list[str], blocks: list[Block]) -> list[Block]:
+    """``blocks`` with each top-level list cut before a marked question it swallowed."""
+    out: list[Block] = []
+    for block in blocks:
+        cut = _first_question(lines, block) if block.is_list else None
+        if cut is None:
+            out.append(block)
+            continue
+        out.extend(_shifted(parse("\n".join(lines[block.start : cut])), block.start))
+        rest = _shifted(parse("\n".join(lines[cut : block.end])), cut)
+        out.extend(unswallowed(lines, rest))
+    return out
+
+
+def _first_question(lines: list[str], block: Block) -> int | None:
+    """The first line inside ``block`` that continues an item lazily and is a numbered
+    question (``37 Question 37: …``, ``Q5: …``)."""
+    for at in range(block.start + 1, min(block.end, len(lines))):
+        line, above = lines[at], lines[at - 1]
+        if not line[:1].strip() or not above.strip() or above.startswith(" "):
+            continue
+        found = marker(line)
+        if found is not None and found[0] is not None:
+            return at
+    return None
+
+
+def _shifted(blocks: list[Block], offset: int) -> list[Block]:
+    for block in blocks:
+        block.start += offset
+        block.end += offset
+        _shifted(block.children, offset)
+    return blocks

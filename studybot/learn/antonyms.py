@@ -19,6 +19,7 @@ _SAID = """
 更大 更小 | 更高 更低 | 更多 更少 | 更长 更短 | 更快 更慢 | 更强 更弱 | 更好 更差 | 更准 更差
 越大 越小 | 越高 越低 | 越多 越少 | 越长 越短 | 越快 越慢 | 越强 越弱 | 越好 越差
 大于 小于 | 高于 低于 | 多于 少于 | 优于 劣于 | 之前 之后 | 以前 以后 | 前面 后面
+左侧 右侧 | 左边 右边 | 靠前 靠后 | 前文 后文 | left right
 顶层 底层 | 上层 下层 | 高层 低层 | 深层 浅层 | 靠近 输出 靠近 输入
 线性 平方 | 平坦 尖锐 | 稀疏 稠密 | 集中 分散 | 较大 较小 | 较高 较低 | 拉高 拉低
 大部分 小部分 | 绝大部分 一小部分 | 计算密集 访存密集 | 乘以 除以 | 乘上 除以 | 放大 缩小
@@ -31,6 +32,7 @@ multiply divide | multiplied divided
 # methods (Pre-LN and Post-LN, DPO and PPO) are not: their answers say true things of both.
 _ABOUT = """
 大模型 小模型 | 大块 小块 | 长文本 短文本 | 高温 低温 | 简单题 难题 | 顶层 底层 | 浅层 深层
+越大 越小 | 越高 越低 | 越多 越少 | 越长 越短 | 更大 更小 | 靠前 靠后 | 左侧 右侧 | 左边 右边
 large models small models | larger models smaller models | easy problems hard problems
 top layers bottom layers | upper layers lower layers | top bottom
 """

@@ -26,6 +26,11 @@ _FOLDS = (
 )
 _CONTRACTIONS = ((re.compile(r"\bcan'?t\b"), "can not"), (re.compile(r"\bwon'?t\b"), "will not"))
 _NT = re.compile(r"n't\b")
+# "比 PI 还多" is "比 PI 更多": a comparison's degree word is one spelling.
+_THAN = re.compile(
+    r"(?<![对相类占之无好成正反缩])比(?![较例如率重值特赛])([^，。,;；:：比]{1,16}?)还"
+    r"(?=[多少大小高低快慢好差强弱长短])"
+)
 
 
 # The rubric's aliases repeat: `bank validate` spells 43,000 of them, 30,000 unique.
@@ -40,9 +45,13 @@ def normalise_mapped(text: str) -> tuple[str, list[int]]:
     text = width(text)
     lowered = text.lower().replace("’", "'")
     where = list(range(len(text))) if len(lowered) == len(text) else _spread(len(lowered), text)
-    for pattern, replacement in (*_CONTRACTIONS, (_NT, " not")):
+    for pattern, replacement in (*_CONTRACTIONS, (_NT, " not"), (_THAN, _more)):
         lowered, where = substitute(pattern, replacement, lowered, where)
     return spelled_mapped(lowered, where)
+
+
+def _more(match: re.Match[str]) -> str:
+    return f"比{match.group(1)}更"
 
 
 def _spread(size: int, text: str) -> list[int]:

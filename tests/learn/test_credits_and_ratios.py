@@ -1,4 +1,4 @@
-"""A finding credited to the wrong work, and a ratio written upside down, are errors.
+"""A finding credited to the wrong work, a ratio written upside down, the other side said, are errors.
 
 Each case is a sentence a learner would write against the shipped bank's rubric.
 Q2 point 4 credits Wang 等（2022）; Q131 point 5, ULMFiT; Q37 point 2 accepts a
@@ -75,4 +75,20 @@ def test_the_evidence_of_a_wrong_credit_is_the_clause_that_names_it(grader, ship
 )
 def test_a_ratio_written_upside_down(grader, shipped, text, caught):
     marked = point(grader, shipped, 37, 2, text)
+    assert (marked.state == CONTRADICTED) is caught, marked
+
+
+@pytest.mark.parametrize(
+    "question, n, text, caught",
+    [
+        # Left and right, earlier and later, are opposites (Q17 point 4: only the left is seen).
+        (17, 4, "解码器是因果注意力，每个位置只能看到自己右边的内容。", True),
+        (17, 4, "所以越靠后的 token 掌握的信息越少。", True),
+        (17, 4, "解码器是因果注意力，每个位置只能看到左边的内容，越靠前的 token 越缺后文。", False),
+        # "比 LoRA 还多" says what "比 LoRA 更多" says (Q150 point 5: prompt tuning is used less).
+        (150, 5, "这类方法不占上下文，所以现在大模型上用得比 LoRA 还多。", True),
+    ],
+)
+def test_the_other_side_and_a_comparison_said_with_hai(grader, shipped, question, n, text, caught):
+    marked = point(grader, shipped, question, n, text)
     assert (marked.state == CONTRADICTED) is caught, marked

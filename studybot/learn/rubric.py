@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 
 from studybot.bank import Question
 from studybot.bank.rubric import PointRubric
-from studybot.learn import aliases, credits, negations, numbers, pairs, ratios, words
+from studybot.learn import aliases, lapses, negations, numbers, pairs, words
 from studybot.learn.aliases import Alias
 from studybot.learn.claims import ABSENT, DENIED, MENTIONED, STATED, Claim, Said
 from studybot.learn.links import one_item
@@ -62,8 +62,7 @@ class Point:
     wrong: tuple[Alias, ...]
     known: tuple = ((), ())  # figures the question states, with a unit and bare: never wrong
     pairs: tuple = ()  # two named things the point tells apart (``pairs``)
-    credits: tuple[str, ...] = ()  # whose finding it states (``credits``)
-    others: tuple[str, ...] = ()  # names the question holds that credit none of its points
+    lapses: tuple = ()  # what its lapses are read against, its text, its claims (``lapses``)
 
     @classmethod
     def of(cls, text: str, rubric: PointRubric, asked: Attempt, known=()) -> Point:
@@ -287,20 +286,15 @@ def _swaps(found: Verdict, point: Point, attempt: Attempt) -> Verdict:
 
 
 def _credited(found: Verdict, point: Point, attempt: Attempt) -> Verdict:
-    """``found``, or a contradiction: the point's finding credited to another, a ratio inverted."""
-    if found.state == CONTRADICTED:
-        return found
+    """``found``, or a contradiction where the attempt makes a lapse (``lapses``)."""
     said = [s.clause for s in found.said if s.clause is not None and s.state in (STATED, MENTIONED)]
-    n = credits.misattributed(point.credits, point.others, attempt, said)
-    key = credits.shown(point.credits, point.text)
-    for claim in point.claims if n is None else ():
-        n, key = ratios.inverted(ratios.of_claim(claim.aliases), attempt, claim.subject), claim.zh
-        if n is not None:
-            break
-    if n is None:
+    if found.state == CONTRADICTED or not point.lapses:
         return found
-    shown = attempt.clauses[n].shown((), EVIDENCE_CHARS)
-    return replace(found, state=CONTRADICTED, evidence=shown, key=key)
+    read, text, claims = point.lapses
+    lapse = lapses.first(read, text, claims, attempt, said)
+    if lapse is None:
+        return found
+    return replace(found, state=CONTRADICTED, evidence=_shown(attempt, lapse[0], ()), key=lapse[1])
 
 
 def _shown(attempt: Attempt, n: int | None, spans) -> str | None:
@@ -356,32 +350,22 @@ def points(question: Question, cutter: Lexicon | None = None) -> tuple[Point, ..
     cutter = cutter or words.lexicon().extended(aliases.words_of(question))
     asked = Attempt(question.question, Asked("", frozenset()), cutter=cutter)
     compiled = [
-        replace(
-            Point.of(t, r, asked, known),
-            pairs=pairs.pairs_of(Attempt(t, "", cutter=cutter)),
-            credits=credits.of_point(t, [s for s in question.sources if i in s.points]),
-        )
-        for i, (t, r) in enumerate(zip(question.key_points, question.rubric, strict=True), 1)
+        replace(Point.of(t, r, asked, known), pairs=pairs.pairs_of(Attempt(t, "", cutter=cutter)))
+        for t, r in zip(question.key_points, question.rubric, strict=True)
     ]
-    others = credits.rivals(
-        (question.question, *question.key_points), [n for p in compiled for n in p.credits]
-    )
     subjects = [c.subject for p in compiled for c in p.claims]
-    return tuple(
-        replace(
-            point,
-            claims=tuple(
-                replace(
-                    c,
-                    rivals=tuple(s for s in subjects if s.text != c.subject.text),
-                    turned=None if _shared(c.subject, subjects) else c.turned,
-                )
-                for c in point.claims
-            ),
-            others=others,
+    out = []
+    for point, lapse in zip(compiled, lapses.of_question(question), strict=True):
+        claims = tuple(
+            replace(
+                c,
+                rivals=tuple(s for s in subjects if s.text != c.subject.text),
+                turned=None if _shared(c.subject, subjects) else c.turned,
+            )
+            for c in point.claims
         )
-        for point in compiled
-    )
+        out.append(replace(point, claims=claims, lapses=(lapse, point.text, claims)))
+    return tuple(out)
 
 
 def _shared(subject: Alias, subjects: Sequence[Alias]) -> bool:

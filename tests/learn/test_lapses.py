@@ -1,4 +1,5 @@
-"""A finding credited to the wrong work, a ratio written upside down, the other side said, are errors.
+"""Errors no alias holds: a finding credited to another work, a ratio upside down,
+a default given another value, and the other side said.
 
 Each case is a sentence a learner would write against the shipped bank's rubric.
 Q2 point 4 credits Wang 等（2022）; Q131 point 5, ULMFiT; Q37 point 2 accepts a
@@ -90,5 +91,23 @@ def test_a_ratio_written_upside_down(grader, shipped, text, caught):
     ],
 )
 def test_the_other_side_and_a_comparison_said_with_hai(grader, shipped, question, n, text, caught):
+    marked = point(grader, shipped, question, n, text)
+    assert (marked.state == CONTRADICTED) is caught, marked
+
+
+@pytest.mark.parametrize(
+    "question, n, text, caught",
+    [
+        # Q72 point 6: Anthropic's cache lives 5 minutes by default (1 hour is the option).
+        (72, 6, "存活时间上，Anthropic 默认就是 1 小时，想省写入费可以改成 5 分钟。", True),
+        (72, 6, "Anthropic 默认 5 分钟，也可以花钱选 1 小时。", False),
+        # Q52 point 3: cluster_selection_method defaults to eom (leaf is the option).
+        (52, 3, "hdbscan 的 cluster_selection_method 默认是 leaf，容易切出细碎的小簇。", True),
+        (52, 3, "cluster_selection_method 默认是 eom，改成 leaf 会切得更细。", False),
+        # Another setting's default is no value of this one.
+        (50, 4, "For clustering set n_components to about 5-10; min_dist defaults to 0.1.", False),
+    ],
+)
+def test_a_default_given_another_value(grader, shipped, question, n, text, caught):
     marked = point(grader, shipped, question, n, text)
     assert (marked.state == CONTRADICTED) is caught, marked

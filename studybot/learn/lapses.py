@@ -1,0 +1,65 @@
+"""Errors no alias of a claim holds, each read by its own rule.
+
+A finding credited to another work of the question (``credits``), a ratio
+written upside down (``ratios``), a default given another value
+(``defaults``). Each is read after the claims, on a point not already
+contradicted; the first one found gives the clause shown as evidence and
+the key shown beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from studybot.bank import Question
+from studybot.learn import credits, defaults, ratios
+from studybot.learn.claims import Claim
+from studybot.learn.reading import Attempt
+
+
+@dataclass(frozen=True)
+class Lapses:
+    """What a point's lapses are read against: its credits, its defaults, its question's names."""
+
+    credits: tuple[str, ...] = ()  # whose finding the point states
+    others: tuple[str, ...] = ()  # the question's names that credit none of its points
+    defaults: tuple = ()  # per claim, the default it states, or None
+    values: frozenset[str] = frozenset()  # the Latin names of the question's claims
+
+
+def of_question(question: Question) -> list[Lapses]:
+    """Each key point's ``Lapses``."""
+    own = [
+        credits.of_point(text, [s for s in question.sources if i in s.points])
+        for i, text in enumerate(question.key_points, 1)
+    ]
+    others = credits.rivals((question.question, *question.key_points), [n for c in own for n in c])
+    values = defaults.names_of([c.zh for r in question.rubric for c in r.claims])
+    return [
+        Lapses(
+            mine, others, tuple(defaults.of_claim(c.zh, c.en, c.value) for c in r.claims), values
+        )
+        for mine, r in zip(own, question.rubric, strict=True)
+    ]
+
+
+def first(
+    lapses: Lapses, text: str, claims: Sequence[Claim], attempt: Attempt, said: Sequence[int]
+) -> tuple[int, str] | None:
+    """The clause of the first lapse ``attempt`` makes on a point, and the key shown beside it.
+
+    ``text``: the point's text; ``said``: the clauses where its claims are said.
+    """
+    n = credits.misattributed(lapses.credits, lapses.others, attempt, said)
+    if n is not None:
+        return n, credits.shown(lapses.credits, text)
+    for claim in claims:
+        n = ratios.inverted(ratios.of_claim(claim.aliases), attempt, claim.subject)
+        if n is not None:
+            return n, claim.zh
+    for claim, default in zip(claims, lapses.defaults, strict=True):
+        n = defaults.denied(default, lapses.values, attempt) if default else None
+        if n is not None:
+            return n, claim.zh
+    return None

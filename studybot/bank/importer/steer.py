@@ -370,20 +370,20 @@ def _follow_ups(
     """``headings:N`` when the reading previewed takes questions that sit inside another's
     answer there and that reading keeps as lines of it (``importer.nested`` says which):
     ``_MARGIN`` follow-ups, or as many sub-headings that do not ask with as many lines of text
-    the reading previewed holds nowhere; it takes or keeps every question previewed, loses no
-    answer and needs no --force."""
+    the reading previewed holds nowhere; it takes ``_MARGIN`` questions or more, takes or keeps
+    every question previewed, loses no answer and needs no --force. Of several, the one that
+    takes the most questions (the whole file under its title is no answer)."""
+    named: list[Reading] = []
     for r in others:
         if not r.option.startswith("--questions headings:") or r.option == option:
             continue
-        if r.lost or r.dropped or r.refused:
+        if r.lost or r.dropped or r.refused or r.questions < _MARGIN:
             continue
-        found = nesting(out, shown, tried[r.option].drafts)
-        sub_headings = min(found.sub_headings, found.recovered)
-        if found.lost or max(found.follow_ups, sub_headings) < _MARGIN:
+        found, kept = nesting(out, shown, tried[r.option].drafts), "kept as answer text"
+        if found.lost:
             continue
         if found.follow_ups >= _MARGIN:
-            why = f"{found.follow_ups} follow-ups inside answers kept as answer text"
-        else:
-            why = f"{found.sub_headings} labels inside sections kept as answer text"
-        return replace(r, why=why)
-    return None
+            named.append(replace(r, why=f"{found.follow_ups} follow-ups inside answers {kept}"))
+        elif min(found.sub_headings, found.recovered) >= _MARGIN:
+            named.append(replace(r, why=f"{found.sub_headings} labels inside sections {kept}"))
+    return max(named, key=lambda r: r.questions, default=None)

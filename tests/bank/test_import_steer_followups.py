@@ -116,6 +116,13 @@ def _preview(invoke, tmp_path, text: str, *options: str) -> tuple[str, str]:
     return str(path), shown.stdout
 
 
+def _names_no_heading_level(invoke, tmp_path, text: str, took: str) -> None:
+    """The preview of ``text`` says it ``took`` what the default reads, and names no level."""
+    _, out = _preview(invoke, tmp_path, text)
+    assert took in out
+    assert "Try --questions headings:" not in out
+
+
 def test_follow_ups_inside_answers_name_the_heading_level(invoke, tmp_path):
     path, out = _preview(invoke, tmp_path, FOLLOW_UPS)
     assert "Took 6 question(s)" in out  # the three questions and their three follow-ups
@@ -182,9 +189,7 @@ Writes are queued and flushed to the store later, in batches.
 
 def test_questions_written_without_their_heading_name_nothing(invoke, tmp_path):
     # Q4 to Q6 continue the numbered headings: the headings would bury them in Q3's answer
-    _, out = _preview(invoke, tmp_path, NUMBERED)
-    assert "Took 6 question(s): 6 of the file's" in out
-    assert "Try --questions headings:" not in out
+    _names_no_heading_level(invoke, tmp_path, NUMBERED, "Took 6 question(s): 6 of the file's")
 
 
 def test_asking_items_under_topics_name_no_heading_level(invoke, tmp_path):
@@ -196,9 +201,8 @@ def test_asking_items_under_topics_name_no_heading_level(invoke, tmp_path):
         )
         text += f"1. How does the {topic} handshake work?\n\n   It works in steps.\n\n"
         text += f"2. {topic} caching\n\n   Answers are kept for a while.\n\n"
-    _, out = _preview(invoke, tmp_path, text)
-    assert "Took 6 question(s): 3 of the file's 3 asking line(s), 3 that do not ask." in out
-    assert "Try --questions headings:" not in out
+    took = "Took 6 question(s): 3 of the file's 3 asking line(s), 3 that do not ask."
+    _names_no_heading_level(invoke, tmp_path, text, took)
 
 
 def test_groups_over_asking_headings_without_answers_name_no_heading_level(invoke, tmp_path):
@@ -209,6 +213,5 @@ def test_groups_over_asking_headings_without_answers_name_no_heading_level(invok
         text += f"## {company}\n\n"
         text += "".join(f"#### {n}. 如何理解{word}？\n\n" for n, word in enumerate(asked, 1))
         text += "#### 4. 虚函数表\n\n#### 5. 内存对齐\n\n"  # topics that do not ask
-    _, out = _preview(invoke, tmp_path, text)
-    assert "Took 10 question(s): 6 of the file's 6 asking line(s), 4 that do not ask." in out
-    assert "Try --questions headings:" not in out
+    took = "Took 10 question(s): 6 of the file's 6 asking line(s), 4 that do not ask."
+    _names_no_heading_level(invoke, tmp_path, text, took)

@@ -28,20 +28,20 @@ contents' entry that repeats one, a hard-wrapped question's second line).
 A file whose questions are headings that do not ask (``## Case 3: 推理优化``
 with its answer below) gains nothing by that measure; ``_sections`` names
 ``headings:N`` for it when the reading previewed takes headings nested in one
-another's answers and level N's headings hold the file's answers instead.
+another's answers and level N's headings hold the file's answers instead. ``_follow_ups``
+names it when the reading previewed takes follow-ups or labels inside an answer that level
+N's reading keeps as answer text, losing no question and no answer (``importer.nested``).
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from studybot.bank.importer import selectors
-from studybot.bank.importer.blocks import plain
-from studybot.bank.importer.draft import NOT_WORD, Draft, LimitReached, Parsed, too_lossy
+from studybot.bank.importer.draft import Draft, LimitReached, Parsed, too_lossy
 from studybot.bank.importer.layout import (
     KIND_NAMES,
     Layout,
@@ -50,6 +50,12 @@ from studybot.bank.importer.layout import (
 )
 from studybot.bank.importer.markers import asks, reads_as_question
 from studybot.bank.importer.metadata import without_source
+from studybot.bank.importer.nested import asked as _asked
+from studybot.bank.importer.nested import asked_lines as _asked_lines
+from studybot.bank.importer.nested import folded as _folded
+from studybot.bank.importer.nested import held as _held
+from studybot.bank.importer.nested import nesting, under
+from studybot.bank.importer.nested import within as _within
 from studybot.bank.importer.notes import arrow_answer
 
 _MARGIN = 3  # asking lines (or non-asking questions) a suggestion must gain at least
@@ -128,12 +134,14 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         or (":cell " in where and _cell(where) not in cells)
     }
     inside = {where for where, _ in missed} - alone
+    tried = {f"--questions {chosen}": got for chosen, got in _tried(path, text, kind, out)}
     others = tuple(
-        _against(_measure(f"--questions {chosen}", got, asking), got, parsed.drafts, alone, inside)
-        for chosen, got in _tried(path, text, kind, out)
+        _against(_measure(option, got, asking), got, parsed.drafts, alone, inside)
+        for option, got in tried.items()
     )
+    shown = [d for d in parsed.drafts if d.question.strip()]
     return Steer(
-        found_in=_found_in([d for d in parsed.drafts if d.question.strip()], by_where),
+        found_in=_found_in(shown, by_where),
         asking_lines=len(asking),
         missed=missed,
         current=current,
@@ -141,14 +149,10 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         better=_harmless(
             current,
             _better(current, [r for r in others if r.option != option])
-            or _sections(out, parsed.drafts, others),
+            or _sections(out, parsed.drafts, others, tried)
+            or _follow_ups(out, shown, others, tried, option),
         ),
     )
-
-
-def _folded(text: str) -> str:
-    """A line as compared with the answers' lines: no marker, number, markup or spacing."""
-    return NOT_WORD.sub("", plain(text.lstrip(" \t>-*+#0123456789.)"))).casefold()
 
 
 def _answered(line: Line, held: set[str]) -> bool:
@@ -171,28 +175,6 @@ def _opens_cell(where: str) -> bool:
 def _cell(where: str) -> str:
     """``FILE:cell 3`` of ``FILE:cell 3, line 2``: a notebook cell is a unit of its own."""
     return where.rsplit(", line ", 1)[0]
-
-
-def _held(drafts: list[Draft]) -> set[str]:
-    """The lines of the answers taken, folded: an asking line among them ("When we declare
-    a variable …" inside a taken answer) is imported, as a line of that answer."""
-    held: set[str] = set()
-    for draft in drafts:
-        for line in "\n".join([draft.reference or "", *draft.key_points]).splitlines():
-            folded = _folded(line)
-            if folded:
-                held.add(folded)
-    return held
-
-
-def _asked_lines(drafts: list[Draft]) -> set[str]:
-    """The lines of the questions taken, folded (a contents entry repeating one was taken)."""
-    return {_folded(line) for draft in drafts for line in draft.question.splitlines()} - {""}
-
-
-def _within(folded: str, taken: str) -> bool:
-    """One of the ``taken`` lines, or 8 letters or more of one (a hard-wrapped line's half)."""
-    return f"\n{folded}\n" in f"\n{taken}\n" or (len(folded) >= 8 and folded in taken)
 
 
 def _against(
@@ -234,11 +216,6 @@ def _measure(option: str, parsed: Parsed, asking: set[str]) -> Reading:
 def _lines_taken(drafts: list[Draft]) -> set[str]:
     """The "file:line" of each line the drafts hold: a question's own and any it spans."""
     return {where for draft in drafts for where in (draft.where, *draft.also)}
-
-
-def _asked(question: str) -> str:
-    """A question's own words: the code and options a quiz item shows below them aside."""
-    return question.split("\n\n", 1)[0]
 
 
 def _answer(draft: Draft) -> bool:
@@ -344,13 +321,17 @@ def _gives(r: Reading, current: Reading, margin: int) -> bool:
     )
 
 
-def _sections(out: Layout, drafts: list[Draft], others: tuple[Reading, ...]) -> Reading | None:
+def _sections(
+    out: Layout, drafts: list[Draft], others: tuple[Reading, ...], tried: dict[str, Parsed]
+) -> Reading | None:
     """``headings:N`` when the file reads as sections with their answers and the reading
     previewed does not (a reading that takes nothing has ``--level``'s hint): most questions it
     takes are headings, their sections hold under three quarters of the file's text (``#### 1.``
     points of a ``## Case 1`` taken, the problem left as a chapter), while level N (at least
     ``_MARGIN`` headings, none of them taken; the shallowest such level) has an answer under
-    nine in ten of its headings and holds four fifths of the text."""
+    nine in ten of its headings, holds four fifths of the text and buries none of the asking
+    questions previewed in its answers (``#### 怎么做？`` questions without answers, three
+    ``###`` groups over them)."""
     headings = [h for h in out.found if out.section_heading(h)]
     taken = {draft.where for draft in drafts}
     text = [line.index for line in out.found if line.kind != "heading"]
@@ -358,17 +339,20 @@ def _sections(out: Layout, drafts: list[Draft], others: tuple[Reading, ...]) -> 
     if (
         not took
         or 2 * len(took) < len(drafts)
-        or 4 * len(_under(took, headings, text)) >= 3 * len(text)
+        or 4 * len(under(took, headings, text)) >= 3 * len(text)
     ):
         return None
     for level in sorted({h.level for h in headings}):
         at = [h for h in headings if h.level == level]
         if len(at) < _MARGIN or any(h in took for h in at):
             continue
-        held = _under(at, headings, text)
+        held = under(at, headings, text)
         if 10 * len(set(held.values())) >= 9 * len(at) and 5 * len(held) >= 4 * len(text):
             option = f"--questions headings:{level}"
             reading = next((r for r in others if r.option == option), None)
+            shown = [d for d in drafts if d.question.strip()]
+            if option in tried and nesting(out, shown, tried[option].drafts).lost_asking:
+                continue
             why = (
                 f"{len(set(held.values()))} sections with an answer under level {level}'s headings"
             )
@@ -376,16 +360,30 @@ def _sections(out: Layout, drafts: list[Draft], others: tuple[Reading, ...]) -> 
     return None
 
 
-def _under(chosen: list[Line], headings: list[Line], text: list[int]) -> dict[int, int]:
-    """The text lines in the sections of the ``chosen`` headings, each with the line of the
-    (innermost) heading whose section holds it."""
-    ends = {h.index: h.level for h in headings}  # a section ends at a heading at its level or above
-    order = sorted(ends)
-    held: dict[int, int] = {}
-    for h in chosen:
-        k = bisect_right(order, h.index)
-        end = next((i for i in order[k:] if ends[i] <= h.level), 1 << 62)
-        lo, hi = bisect_right(text, h.index), bisect_right(text, end)
-        for i in text[lo:hi]:
-            held[i] = h.index
-    return held
+def _follow_ups(
+    out: Layout,
+    shown: list[Draft],
+    others: tuple[Reading, ...],
+    tried: dict[str, Parsed],
+    option: str,
+) -> Reading | None:
+    """``headings:N`` when the reading previewed takes questions that sit inside another's
+    answer there and that reading keeps as lines of it (``importer.nested`` says which):
+    ``_MARGIN`` follow-ups, or as many sub-headings that do not ask with as many lines of text
+    the reading previewed holds nowhere; it takes ``_MARGIN`` questions or more, takes or keeps
+    every question previewed, loses no answer and needs no --force. Of several, the one that
+    takes the most questions (the whole file under its title is no answer)."""
+    named: list[Reading] = []
+    for r in others:
+        if not r.option.startswith("--questions headings:") or r.option == option:
+            continue
+        if r.lost or r.dropped or r.refused or r.questions < _MARGIN:
+            continue
+        found, kept = nesting(out, shown, tried[r.option].drafts), "kept as answer text"
+        if found.lost:
+            continue
+        if found.follow_ups >= _MARGIN:
+            named.append(replace(r, why=f"{found.follow_ups} follow-ups inside answers {kept}"))
+        elif min(found.sub_headings, found.recovered) >= _MARGIN:
+            named.append(replace(r, why=f"{found.sub_headings} labels inside sections {kept}"))
+    return max(named, key=lambda r: r.questions, default=None)

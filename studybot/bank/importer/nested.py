@@ -1,0 +1,130 @@
+"""What a reading holds, line by line, and which of its questions a heading reading keeps inside
+another question's answer: the measures the preview (``importer.steer``) compares readings by.
+
+A reading holds the lines of its questions and of their answers, each folded (no marker,
+number, markup or spacing), so one reading's line is found among another's whatever they
+made of its markup.
+
+Beside the reading previewed, a ``headings:N`` reading takes each question again, or keeps it,
+whole, as a line of one of its answers:
+
+- a *follow-up*: inside the answer of a question both take (``*Q: "How would you …"*`` or a
+  ``**How It Works:**`` sub-heading under ``### 7. What is few-shot prompting?``);
+- a *sub-heading*: a label that does not ask, inside the answer of a heading the reading
+  previewed did not take (``**1. Objective:**`` under ``### Key Differences``);
+- or it *loses* it: neither taken nor kept. A question numbered like the one it sits under
+  (``Q16.`` under ``### Q14.``) is the next question written without its ``###``, no
+  follow-up: the headings would bury it in an answer.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from studybot.bank.importer.blocks import plain
+from studybot.bank.importer.draft import NOT_WORD, Draft
+from studybot.bank.importer.layout import Layout, Line
+from studybot.bank.importer.markers import reads_as_question
+
+
+@dataclass(frozen=True)
+class Nesting:
+    """The previewed reading's questions as a heading reading takes or keeps them."""
+
+    follow_ups: int  # kept as lines of the answer of a question both readings take
+    sub_headings: int  # that do not ask, kept as lines of a heading's answer not previewed
+    lost: int  # neither taken nor kept whole in an answer
+    lost_asking: int  # of those, the questions that ask
+    recovered: int  # lines the heading reading holds that the reading previewed holds nowhere
+
+
+def folded(text: str) -> str:
+    """A line as compared with the answers' lines: no marker, number, markup or spacing."""
+    return NOT_WORD.sub("", plain(text.lstrip(" \t>-*+#0123456789.)"))).casefold()
+
+
+def held(drafts: list[Draft]) -> set[str]:
+    """The lines of the answers taken, folded: an asking line among them ("When we declare
+    a variable …" inside a taken answer) is imported, as a line of that answer."""
+    lines: set[str] = set()
+    for draft in drafts:
+        for line in "\n".join([draft.reference or "", *draft.key_points]).splitlines():
+            line = folded(line)
+            if line:
+                lines.add(line)
+    return lines
+
+
+def asked_lines(drafts: list[Draft]) -> set[str]:
+    """The lines of the questions taken, folded (a contents entry repeating one was taken)."""
+    return {folded(line) for draft in drafts for line in draft.question.splitlines()} - {""}
+
+
+def within(line: str, taken: str) -> bool:
+    """One of the ``taken`` lines, or 8 letters or more of one (a hard-wrapped line's half)."""
+    return f"\n{line}\n" in f"\n{taken}\n" or (len(line) >= 8 and line in taken)
+
+
+def asked(question: str) -> str:
+    """A question's own words: the code and options a quiz item shows below them aside."""
+    return question.split("\n\n", 1)[0]
+
+
+def nesting(out: Layout, previewed: list[Draft], headings: list[Draft]) -> Nesting:
+    """How the ``headings`` reading takes or keeps each of the ``previewed`` questions."""
+    index = {out.where(line.index): line.index for line in out.found}
+    ends = _sections(out, {index[d.where]: d for d in headings if d.where in index})
+    starts = sorted(ends)
+    taken = {d.where for d in headings}
+    shown = {d.where: d for d in previewed}
+    answers: dict[str, str] = {}  # each heading question's answer, its lines folded
+    follow_ups = sub_headings = lost = lost_asking = 0
+    for draft in previewed:
+        if draft.where in taken:
+            continue
+        at = index.get(draft.where, -1)
+        k = bisect_right(starts, at - 1) - 1
+        parent = ends[starts[k]][1] if k >= 0 and at < ends[starts[k]][0] else None
+        if parent is not None and parent.where not in answers:
+            answers[parent.where] = "\n".join(held([parent]))
+        answer = answers[parent.where] if parent else ""
+        kept = within(folded(asked(draft.question).split("\n", 1)[0]), answer)
+        twin = shown.get(parent.where) if parent else None
+        asks = reads_as_question(asked(draft.question))
+        if kept and twin is not None and not (draft.label and twin.label):
+            follow_ups += 1
+        elif kept and twin is None and not asks:
+            sub_headings += 1
+        else:
+            lost += 1
+            lost_asking += asks
+    recovered = held(headings) - held(previewed) - asked_lines(previewed)
+    return Nesting(follow_ups, sub_headings, lost, lost_asking, len(recovered))
+
+
+def _sections(out: Layout, questions: dict[int, Draft]) -> dict[int, tuple[int, Draft]]:
+    """Each heading question's line, with the line its section ends at (the next heading as
+    high) and the question."""
+    headings = [line for line in out.found if out.section_heading(line)]
+    ends: dict[int, tuple[int, Draft]] = {}
+    for k, line in enumerate(headings):
+        if line.index in questions:
+            end = next((h.index for h in headings[k + 1 :] if h.level <= line.level), 1 << 62)
+            ends[line.index] = (end, questions[line.index])
+    return ends
+
+
+def under(chosen: list[Line], headings: list[Line], text: list[int]) -> dict[int, int]:
+    """The text lines in the sections of the ``chosen`` headings, each with the line of the
+    (innermost) heading whose section holds it."""
+    ends = {h.index: h.level for h in headings}  # a section ends at a heading at its level or above
+    order = sorted(ends)
+    held: dict[int, int] = {}
+    for h in chosen:
+        k = bisect_right(order, h.index)
+        end = next((i for i in order[k:] if ends[i] <= h.level), 1 << 62)
+        lo, hi = bisect_right(text, h.index), bisect_right(text, end)
+        for i in text[lo:hi]:
+            held[i] = h.index
+    return held

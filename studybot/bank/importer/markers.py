@@ -30,7 +30,7 @@ from studybot.bank.importer.draft import (
     matched_cn_number,
 )
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
-from studybot.bank.importer.resources import placeholder, source_line
+from studybot.bank.importer.resources import placeholder, reading_line, source_line
 from studybot.bank.importer.wrapping import cut_short
 
 _SEP = r"[:：.、．)）·]"
@@ -190,6 +190,8 @@ def _without_company(text: str) -> str:
 def asks(text: str) -> bool:
     """True when ``text`` ends in a question mark (a bracketed hint or note after it aside)."""
     text = without_marks(_INLINE_HINT.sub("", text))  # "What is X? 👶": a mark after it
+    if reading_line(text) is not None:  # "推荐阅读：【…？】": the title of an article to read
+        return False
     if text.endswith(QUESTION_MARKS):  # "**Why?**: …" is a label: one word asks nothing
         return not _ONE_WORD.fullmatch(text)
     return text.endswith(("）", ")", "】")) and without_note(text).endswith(QUESTION_MARKS)
@@ -213,6 +215,8 @@ def reads_as_question(text: str) -> bool:
     if len(text) < 2 or asks(text):
         return len(text) >= 2
     if link_only(text) or META.match(text) or REVERSE.search(text) or source_line(text):
+        return False
+    if reading_line(text) is not None:
         return False
     body = numbered(text)[1]  # "1、讲讲…", "（2）说一下…", "第3题 …"
     body = re.sub(r"^[（(【\[].{0,12}?[）)】\]]\s*", "", body)  # "（字节一面）…"

@@ -119,10 +119,10 @@ _ZH_TASK_END = re.compile(
     r"(?:推一下|推导一下|讲一下|讲讲|说一下|说说|介绍一下|解释一下|聊一下|聊聊|谈一下|谈谈"
     r"|写一下|画一下|对比一下|比较一下|分析一下|总结一下|实现一下)[。.！!]?$"
 )
-_ZH_TASK_START = re.compile(  # "简单讲一下…", "详细说说…": an adverb before the verb
+_ZH_TASK_START = re.compile(  # "简单讲一下…", "详细说说…" ask; "详细解释了…" (done) tells
     "^(?:简单|详细|具体|大概|大致|稍微|再)?(?:"
     + "|".join(map(re.escape, _ZH_TASK))
-    + r")(?![:：]|题|代码|\s*[/|｜&＆]|[量性者师器机层图稿]|结果|过程|方式|方法)"
+    + r")(?![:：]|题|代码|了(?!解)|\s*[/|｜&＆]|[量性者师器机层图稿]|结果|过程|方式|方法)"
 )
 _ZH_ASKING = re.compile(
     r"为什么|为何|如何|怎么|怎样|什么|哪些|哪个|哪种|哪一|哪里|哪儿|是否|能否|可否|有没有|是不是"
@@ -140,6 +140,7 @@ _EN_START = re.compile(  # "Given two strings, write a method …": a task after
     r"|(?:build|create|find|compute)\s+(?:a|an|the|your)\s)\b(?!-)",  # "justify-content" no
     re.IGNORECASE,
 )
+_ASKED_THEN_TASK = re.compile(r"[？?]\s*(?:请|并|试)[^？?。！!]{2,40}[。.]?$")
 _STATEMENT_END = ("。", "！", "!", "；", ";", "~", "～", "：", ":")
 CONTRIBUTE = re.compile(r"how (?:to|can i|do i|can you) contribute\W*$|contributing$", re.I)
 META = re.compile(  # sections whose content is never a question: contents, contributing, links
@@ -226,6 +227,8 @@ def reads_as_question(text: str) -> bool:
         if task and len(body) > task.end() + 1:  # "手撕" alone is a section's name
             return True
         if _ZH_TASK_END.search(body) and len(body) > 5:  # "DPO 的 loss 推一下"
+            return True
+        if _ASKED_THEN_TASK.search(body):  # "…如何评估？请描述一个具体的流程。"
             return True
         if body.endswith(_STATEMENT_END) or re.search(r"[^.]\.$", body):  # "…, 并进行讨论."
             return False

@@ -29,6 +29,7 @@ from studybot.bank.importer.draft import (
     QUESTION_MARKS,
     matched_cn_number,
 )
+from studybot.bank.importer.metadata import without_company
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
 from studybot.bank.importer.resources import placeholder, reading_line, source_line
 from studybot.bank.importer.wrapping import cut_short
@@ -101,9 +102,6 @@ _CITATION = re.compile(
     r"(?:\([^)\n]{0,2000}\))?\s*$",
     re.IGNORECASE,
 )
-_DASH = re.compile(r"\s[-–—]\s")
-_COMPANY_NAME = re.compile(r"[A-Z][\w&.'’]*(?: [A-Z][\w&.'’]*){0,3}")
-_INTERVIEW = re.compile(r"\s*interview\s+questions?\s*$", re.IGNORECASE)
 _ZH_TASK = (
     "介绍", "解释", "推导", "说一下", "说一说", "说下", "讲下", "聊一聊", "聊一下", "谈一谈",
     "谈一下", "讲述", "描述下", "列出", "画一画", "写下", "比较", "对比", "谈谈", "说说",
@@ -165,27 +163,10 @@ def clean(text: str) -> str:
         text = bare["text"]
     if "]" in text:  # every citation has one
         text = _CITATION.sub("", text)
-    text = _without_company(text)
+    text = without_company(text)
     if "]" in text:
         text = _CITATION.sub("", text)
     return without_note(without_marks(without_tags(text))).strip()
-
-
-def _without_company(text: str) -> str:
-    """``What is X? - Google, Amazon Interview Question`` without what follows the dash."""
-    dashes = list(_DASH.finditer(text[-200:]))
-    if not dashes:
-        return text
-    cut = len(text) - 200 + dashes[-1].start() if len(text) > 200 else dashes[-1].start()
-    tail = text[cut + 3 :].strip().strip("*_ ")
-    suffix = _INTERVIEW.sub("", tail)  # "- NVIDIA, Meta Interview Question": acronyms too
-    names = [n.strip(" *_") for n in re.split(r"[,/&]", suffix)]
-    if not suffix or not cut or not all(names):
-        return text
-    for name in names:  # companies are capitalised words, not acronyms: "- LSTM" stays
-        if not _COMPANY_NAME.fullmatch(name) or not (suffix != tail or any(map(str.islower, name))):
-            return text
-    return text[:cut].rstrip()
 
 
 def asks(text: str) -> bool:

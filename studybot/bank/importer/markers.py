@@ -95,7 +95,9 @@ HINT_LINE = re.compile(rf"^{HINT_LABEL}\s*(?P<text>.+)$", re.IGNORECASE | re.DOT
 _INLINE_HINT = re.compile(rf"[（(【\[]\s*{HINT_LABEL}.*?[）)】\]]\s*$", re.IGNORECASE)
 OPTIONS = re.compile(r"以下|下列|下面哪|如下|选项|which of|which one of", re.IGNORECASE)
 
-_ONE_WORD = re.compile(r"[*_\s]*[A-Za-z]+[*_\s]*[?？]")
+# "**Why?**", a template's "问题？", a row "问号     ?" (a name and its sign): a word or a
+# value, no question
+_ONE_WORD = re.compile(r"[*_\s]*(?:[A-Za-z]+|问题|题目|提问)[*_\s]*[?？]|[^?？\s]{1,8}\s{2,}[?？]")
 _CHECKBOX = re.compile(r"^\[[ xX✓✔]\]\s+")
 _CITATION = re.compile(
     r"\s*\[?\[(?:src|source|sources|answer|answers|solution|link|ref|reference|参考|答案|解答|详解|原文|链接|来源|more|read more|更多|详情|阅读更多)\]\]?"

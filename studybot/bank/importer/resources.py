@@ -73,7 +73,7 @@ def reading_line(text: str) -> str | None:
     return None if found is None else found["title"].strip(' 【】《》「」"“”')
 
 
-READING_LEFT = "a reading list's entry: the title of an article to read, not a question"
+READING_LEFT = "a pointer to something to read (推荐阅读：…, 参考：…), not a question"
 
 
 def sources_last(answer: str) -> str:

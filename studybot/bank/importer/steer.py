@@ -48,7 +48,7 @@ from studybot.bank.importer.layout import (
     Line,
     layout,
 )
-from studybot.bank.importer.markers import asks, reads_as_question
+from studybot.bank.importer.markers import INLINE_ANSWER, asks, field_line, reads_as_question
 from studybot.bank.importer.metadata import without_source
 from studybot.bank.importer.notes import arrow_answer
 
@@ -110,16 +110,16 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
     taken = _lines_taken(parsed.drafts)
     held = _held(parsed.drafts)
     asked = "\n".join(_asked_lines(parsed.drafts))
+    answers = "\n".join(held)
     missed = tuple(
         (out.where(line.index), line.text)
         for line in out.found
         if line.asks
         and out.where(line.index) not in taken
         and not _within(_folded(line.text), asked)
-        and (_opens_cell(out.where(line.index)) or not _answered(line, held))
+        and (_opens_cell(out.where(line.index)) or not _answered(line, answers))
     )
     cells = {_cell(draft.where) for draft in parsed.drafts}
-    answers = "\n".join(held)
     alone = {  # lines left that no answer taken holds, or in a cell no question taken opens
         where
         for where, text in missed
@@ -151,15 +151,18 @@ def _folded(text: str) -> str:
     return NOT_WORD.sub("", plain(text.lstrip(" \t>-*+#0123456789.)"))).casefold()
 
 
-def _answered(line: Line, held: set[str]) -> bool:
+def _answered(line: Line, answers: str) -> bool:
     """A sentence or sub-heading of an answer taken that only reads like a question ("When
     we declare …", "How closures work:", an item that ends as a sentence does); another list
     item, or a line that asks with a question mark (``*Q:…?* → its answer`` too), is listed
-    even there: a follow-up the user may want."""
+    even there: a follow-up the user may want. A key and its value (``为什么需要：…``, a point
+    of a numbered answer, joined with the others into one key point) is said, not asked."""
     said = line.kind in ("paragraph", "heading") or line.text.endswith((".", "。", "!", "！"))
+    said = said or field_line(line.text)
     arrow = arrow_answer(line.text, line.text)
-    text = arrow[0] if arrow else line.text
-    return said and not asks(text) and _folded(line.text) in held
+    inline = INLINE_ANSWER.match(line.text)  # "…？答：…" asks, with its answer beside it
+    text = arrow[0] if arrow else inline["q"] if inline else line.text
+    return said and not asks(text) and _within(_folded(line.text), answers)
 
 
 def _opens_cell(where: str) -> bool:

@@ -34,12 +34,11 @@ another's answers and level N's headings hold the file's answers instead.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from studybot.bank.importer import selectors
+from studybot.bank.importer import selectors, topics
 from studybot.bank.importer.blocks import plain
 from studybot.bank.importer.draft import NOT_WORD, Draft, LimitReached, Parsed, too_lossy
 from studybot.bank.importer.layout import (
@@ -51,8 +50,9 @@ from studybot.bank.importer.layout import (
 from studybot.bank.importer.markers import INLINE_ANSWER, asks, field_line, reads_as_question
 from studybot.bank.importer.metadata import without_source
 from studybot.bank.importer.notes import arrow_answer
+from studybot.bank.importer.topics import MARGIN as _MARGIN
+from studybot.bank.importer.topics import under as _under
 
-_MARGIN = 3  # asking lines (or non-asking questions) a suggestion must gain at least
 _NUMBER_FIELD = re.compile(r"^\s*(?:[^:：\n]{0,24}[:：])?\s*[#\d.\-\s]*$")  # "No.: 12"
 
 
@@ -141,7 +141,8 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         better=_harmless(
             current,
             _better(current, [r for r in others if r.option != option])
-            or _sections(out, parsed.drafts, others),
+            or _sections(out, parsed.drafts, others)
+            or _notes(out, parsed.drafts, others),
         ),
     )
 
@@ -379,16 +380,13 @@ def _sections(out: Layout, drafts: list[Draft], others: tuple[Reading, ...]) -> 
     return None
 
 
-def _under(chosen: list[Line], headings: list[Line], text: list[int]) -> dict[int, int]:
-    """The text lines in the sections of the ``chosen`` headings, each with the line of the
-    (innermost) heading whose section holds it."""
-    ends = {h.index: h.level for h in headings}  # a section ends at a heading at its level or above
-    order = sorted(ends)
-    held: dict[int, int] = {}
-    for h in chosen:
-        k = bisect_right(order, h.index)
-        end = next((i for i in order[k:] if ends[i] <= h.level), 1 << 62)
-        lo, hi = bisect_right(text, h.index), bisect_right(text, end)
-        for i in text[lo:hi]:
-            held[i] = h.index
-    return held
+def _notes(out: Layout, drafts: list[Draft], others: tuple[Reading, ...]) -> Reading | None:
+    """``headings:N`` for notes whose topics are headings (``importer.topics`` says when)."""
+    found = topics.notes_level(out, drafts)
+    option = f"--questions headings:{found[0]}" if found else ""
+    reading = next((r for r in others if found and r.option == option), None)
+    if found is None or reading is None:
+        return None
+    return replace(
+        reading, why=f"{found[1]} topics with their notes under level {found[0]}'s headings"
+    )

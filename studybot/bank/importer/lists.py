@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
+from studybot.bank.importer.digests import first_lines as _first_lines
 from studybot.bank.importer.draft import WORD, Draft
 from studybot.bank.importer.labels import TERSE_LEFT, linked_question, terse
 from studybot.bank.importer.markers import (
@@ -311,11 +312,6 @@ def _lines_of(block: Block) -> list[str]:
     return found
 
 
-def _first_lines(block: Block) -> list[str]:
-    """The text of each item's first line, for a look at what a list holds."""
-    return [joined(p.raw.split("\n")[0]) for i in items(block) if (p := i.first_paragraph())]
-
-
 def labelled_questions(blocks: list[Block]) -> bool:
     """A bold label alone (``**常见问题**``) right over a list of items that mostly ask: the
     file's questions are in lists, so a heading over the whole file is its title."""
@@ -375,16 +371,6 @@ def key_points_of(block: Block) -> list[str] | None:
                 point += ("" if point.endswith(("：", ":")) else "；") + joined(below.raw)
         points.append(point)
     return points
-
-
-def over_questions(inner: list[Block]) -> bool:
-    """A list right under a heading whose items mostly ask, two or more: the heading is a topic."""
-    for block in inner:
-        if block.is_list:
-            texts = _first_lines(block)
-            asking = sum(1 for t in texts if asks(clean(t)))
-            return asking >= 2 and 2 * asking > len(texts)
-    return False
 
 
 def question_callout(quote: Block) -> bool:

@@ -54,6 +54,7 @@ from studybot.bank.importer.blocks import (
     source,
 )
 from studybot.bank.importer.collapsible import card, collapsible, kept_source, unwrapped
+from studybot.bank.importer.digests import over_questions
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
 from studybot.bank.importer.followups import with_follow_ups
 from studybot.bank.importer.labels import bold_question
@@ -62,7 +63,6 @@ from studybot.bank.importer.lists import (
     key_points_of,
     labelled_questions,
     names_tasks,
-    over_questions,
     question_callout,
 )
 from studybot.bank.importer.markers import (

@@ -29,8 +29,9 @@ from studybot.bank.importer.draft import (
     QUESTION_MARKS,
     matched_cn_number,
 )
+from studybot.bank.importer.metadata import without_company
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
-from studybot.bank.importer.resources import placeholder, source_line
+from studybot.bank.importer.resources import placeholder, reading_line, source_line
 from studybot.bank.importer.wrapping import cut_short
 
 _SEP = r"[:：.、．)）·]"
@@ -94,16 +95,15 @@ HINT_LINE = re.compile(rf"^{HINT_LABEL}\s*(?P<text>.+)$", re.IGNORECASE | re.DOT
 _INLINE_HINT = re.compile(rf"[（(【\[]\s*{HINT_LABEL}.*?[）)】\]]\s*$", re.IGNORECASE)
 OPTIONS = re.compile(r"以下|下列|下面哪|如下|选项|which of|which one of", re.IGNORECASE)
 
-_ONE_WORD = re.compile(r"[*_\s]*[A-Za-z]+[*_\s]*[?？]")
+# "**Why?**", a template's "问题？", a row "问号     ?" (a name and its sign): a word or a
+# value, no question
+_ONE_WORD = re.compile(r"[*_\s]*(?:[A-Za-z]+|问题|题目|提问)[*_\s]*[?？]|[^?？\s]{1,8}\s{2,}[?？]")
 _CHECKBOX = re.compile(r"^\[[ xX✓✔]\]\s+")
 _CITATION = re.compile(
     r"\s*\[?\[(?:src|source|sources|answer|answers|solution|link|ref|reference|参考|答案|解答|详解|原文|链接|来源|more|read more|更多|详情|阅读更多)\]\]?"
     r"(?:\([^)\n]{0,2000}\))?\s*$",
     re.IGNORECASE,
 )
-_DASH = re.compile(r"\s[-–—]\s")
-_COMPANY_NAME = re.compile(r"[A-Z][\w&.'’]*(?: [A-Z][\w&.'’]*){0,3}")
-_INTERVIEW = re.compile(r"\s*interview\s+questions?\s*$", re.IGNORECASE)
 _ZH_TASK = (
     "介绍", "解释", "推导", "说一下", "说一说", "说下", "讲下", "聊一聊", "聊一下", "谈一谈",
     "谈一下", "讲述", "描述下", "列出", "画一画", "写下", "比较", "对比", "谈谈", "说说",
@@ -119,10 +119,10 @@ _ZH_TASK_END = re.compile(
     r"(?:推一下|推导一下|讲一下|讲讲|说一下|说说|介绍一下|解释一下|聊一下|聊聊|谈一下|谈谈"
     r"|写一下|画一下|对比一下|比较一下|分析一下|总结一下|实现一下)[。.！!]?$"
 )
-_ZH_TASK_START = re.compile(  # "简单讲一下…", "详细说说…": an adverb before the verb
+_ZH_TASK_START = re.compile(  # "简单讲一下…", "详细说说…" ask; "详细解释了…" (done) tells
     "^(?:简单|详细|具体|大概|大致|稍微|再)?(?:"
     + "|".join(map(re.escape, _ZH_TASK))
-    + r")(?![:：]|题|代码|\s*[/|｜&＆]|[量性者师器机层图稿]|结果|过程|方式|方法)"
+    + r")(?![:：]|题|代码|了(?!解)|\s*[/|｜&＆]|[量性者师器机层图稿]|结果|过程|方式|方法)"
 )
 _ZH_ASKING = re.compile(
     r"为什么|为何|如何|怎么|怎样|什么|哪些|哪个|哪种|哪一|哪里|哪儿|是否|能否|可否|有没有|是不是"
@@ -140,6 +140,7 @@ _EN_START = re.compile(  # "Given two strings, write a method …": a task after
     r"|(?:build|create|find|compute)\s+(?:a|an|the|your)\s)\b(?!-)",  # "justify-content" no
     re.IGNORECASE,
 )
+_ASKED_THEN_TASK = re.compile(r"[？?]\s*(?:请|并|试)[^？?。！!]{2,40}[。.]?$")
 _STATEMENT_END = ("。", "！", "!", "；", ";", "~", "～", "：", ":")
 CONTRIBUTE = re.compile(r"how (?:to|can i|do i|can you) contribute\W*$|contributing$", re.I)
 META = re.compile(  # sections whose content is never a question: contents, contributing, links
@@ -164,32 +165,17 @@ def clean(text: str) -> str:
         text = bare["text"]
     if "]" in text:  # every citation has one
         text = _CITATION.sub("", text)
-    text = _without_company(text)
+    text = without_company(text)
     if "]" in text:
         text = _CITATION.sub("", text)
     return without_note(without_marks(without_tags(text))).strip()
 
 
-def _without_company(text: str) -> str:
-    """``What is X? - Google, Amazon Interview Question`` without what follows the dash."""
-    dashes = list(_DASH.finditer(text[-200:]))
-    if not dashes:
-        return text
-    cut = len(text) - 200 + dashes[-1].start() if len(text) > 200 else dashes[-1].start()
-    tail = text[cut + 3 :].strip().strip("*_ ")
-    suffix = _INTERVIEW.sub("", tail)  # "- NVIDIA, Meta Interview Question": acronyms too
-    names = [n.strip(" *_") for n in re.split(r"[,/&]", suffix)]
-    if not suffix or not cut or not all(names):
-        return text
-    for name in names:  # companies are capitalised words, not acronyms: "- LSTM" stays
-        if not _COMPANY_NAME.fullmatch(name) or not (suffix != tail or any(map(str.islower, name))):
-            return text
-    return text[:cut].rstrip()
-
-
 def asks(text: str) -> bool:
     """True when ``text`` ends in a question mark (a bracketed hint or note after it aside)."""
     text = without_marks(_INLINE_HINT.sub("", text))  # "What is X? 👶": a mark after it
+    if reading_line(text) is not None:  # "推荐阅读：【…？】": the title of an article to read
+        return False
     if text.endswith(QUESTION_MARKS):  # "**Why?**: …" is a label: one word asks nothing
         return not _ONE_WORD.fullmatch(text)
     return text.endswith(("）", ")", "】")) and without_note(text).endswith(QUESTION_MARKS)
@@ -214,6 +200,8 @@ def reads_as_question(text: str) -> bool:
         return len(text) >= 2
     if link_only(text) or META.match(text) or REVERSE.search(text) or source_line(text):
         return False
+    if reading_line(text) is not None:
+        return False
     body = numbered(text)[1]  # "1、讲讲…", "（2）说一下…", "第3题 …"
     body = re.sub(r"^[（(【\[].{0,12}?[）)】\]]\s*", "", body)  # "（字节一面）…"
     body = re.sub(r"^(?:开放题|场景题|算法题|编程题|手撕|追问|问)\s*[:：]\s*", "", body)
@@ -222,6 +210,8 @@ def reads_as_question(text: str) -> bool:
         if task and len(body) > task.end() + 1:  # "手撕" alone is a section's name
             return True
         if _ZH_TASK_END.search(body) and len(body) > 5:  # "DPO 的 loss 推一下"
+            return True
+        if _ASKED_THEN_TASK.search(body):  # "…如何评估？请描述一个具体的流程。"
             return True
         if body.endswith(_STATEMENT_END) or re.search(r"[^.]\.$", body):  # "…, 并进行讨论."
             return False

@@ -180,3 +180,25 @@ def without_source(question: str, answer: str | None) -> tuple[str, str | None]:
     if answer and lead:
         answer = answer[lead.end() :].strip() or None
     return question, answer
+
+
+_DASH = re.compile(r"\s[-–—]\s")
+_COMPANY_NAME = re.compile(r"[A-Z][\w&.'’]*(?: [A-Z][\w&.'’]*){0,3}")
+_INTERVIEW = re.compile(r"\s*interview\s+questions?\s*$", re.IGNORECASE)
+
+
+def without_company(text: str) -> str:
+    """``What is X? - Google, Amazon Interview Question`` without what follows the dash."""
+    dashes = list(_DASH.finditer(text[-200:]))
+    if not dashes:
+        return text
+    cut = len(text) - 200 + dashes[-1].start() if len(text) > 200 else dashes[-1].start()
+    tail = text[cut + 3 :].strip().strip("*_ ")
+    suffix = _INTERVIEW.sub("", tail)  # "- NVIDIA, Meta Interview Question": acronyms too
+    names = [n.strip(" *_") for n in re.split(r"[,/&]", suffix)]
+    if not suffix or not cut or not all(names):
+        return text
+    for name in names:  # companies are capitalised words, not acronyms: "- LSTM" stays
+        if not _COMPANY_NAME.fullmatch(name) or not (suffix != tail or any(map(str.islower, name))):
+            return text
+    return text[:cut].rstrip()

@@ -147,6 +147,11 @@ class ParagraphReading(ReaderState):
                 current.reference = "\n".join([beside[1], *raw_lines[k + 1 : stop]]).strip() or None
                 answered = True
                 continue
+            asked = self._asked_above(label, path) if not text and k + 1 < stop else None
+            if asked is not None and not reads_as_question(plain(raw_lines[k + 1])):
+                asked.blocks.append(Block("paragraph", block.start + k + 1, block.start + stop))
+                current, answered = asked, True  # "**问题 1：**" over the answer to "1. …？"
+                continue
             inline = INLINE_ANSWER.match(text)  # "问：…？答：…" on one line
             current = self._draft(
                 block.start + k, label, clean(inline["q"] if inline else text), path
@@ -171,6 +176,17 @@ class ParagraphReading(ReaderState):
             self.after_list = current  # a run of questions, one a line, as a list of them:
             return None  # the prose after it answers none of them ("答：…" aside)
         return current
+
+    def _asked_above(self, label: str | None, path: Trail) -> Draft | None:
+        """The question numbered ``label`` in this section, yet unanswered, that a label alone
+        (``**问题 1：**``) over prose answers: a digest's list of questions, answered below it."""
+        for draft in reversed(self.out.drafts[-20:]):
+            if draft.path != path:
+                return None
+            if draft.label == label and label is not None:
+                answered = draft.blocks or draft.reference or draft.key_points
+                return None if answered else draft
+        return None
 
     def _loose(self, block: Block, raw_lines: list[str], path: Trail) -> Draft | None:
         """Questions among lines outside any answer: each asking line, ``问了：…``, ``手撕：…``."""

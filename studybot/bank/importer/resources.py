@@ -56,6 +56,26 @@ def source_line(text: str) -> bool:
     return bool(SOURCE_LINE.match(_LIST_MARK.sub("", text.strip(), count=1)))
 
 
+# "推荐阅读：[【…？】](…)", "第一段：延伸阅读：…", "参考：…": a reading list's line points to
+# an article whose title may ask; the line itself never does
+_READING = re.compile(
+    r"^(?:第[一二三四五六七八九十百\d]{1,4}[段篇章节部分期]\s*[:：]\s*|\d{1,3}\s*[.、)）]\s*)?"
+    r"(?:\*\*|__)?(?:推荐阅读|延伸阅读|相关阅读|扩展阅读|参考阅读|参考|further reading|see also|read more)"
+    r"(?:\*\*|__)?\s*[:：]\s*(?P<title>.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def reading_line(text: str) -> str | None:
+    """The title a reading list's line points to (``推荐阅读：【…？】``, ``第二段：延伸阅读：…``),
+    or None for any other line: the line asks nothing, whatever its title asks."""
+    found = _READING.match(_LIST_MARK.sub("", text.strip(), count=1))
+    return None if found is None else found["title"].strip(' 【】《》「」"“”')
+
+
+READING_LEFT = "a pointer to something to read (推荐阅读：…, 参考：…), not a question"
+
+
 def sources_last(answer: str) -> str:
     """``answer`` with its source lines moved to its end, in their order."""
     if not answer:

@@ -23,6 +23,7 @@ from studybot.bank.importer.labels import without_label
 from studybot.bank.importer.markers import PARAGRAPH_NUMBER, asks
 from studybot.bank.importer.metadata import company_tags
 from studybot.bank.importer.notebook import front_matter, title_line
+from studybot.bank.importer.resources import READING_LEFT, reading_line
 from studybot.bank.importer.sections import (
     apart,
     bare_levels,
@@ -100,6 +101,8 @@ class ReaderState:
             text = plain(raw_line)
             if asks(text) and len(text) > 3:
                 self._skip(block.start + k, text, "a question mark inside prose, not a question")
+            elif reading_line(text) is not None:  # listed, not counted: a reader may want it
+                self._skip(block.start + k, text, READING_LEFT, counts=False)
             elif self.strong and PARAGRAPH_NUMBER.match(text):
                 self._skip(
                     block.start + k, text, "a numbered line in a file whose questions are marked"

@@ -40,7 +40,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from studybot.bank.importer import selectors
+from studybot.bank.importer import selectors, topics
 from studybot.bank.importer.draft import Draft, LimitReached, Parsed, too_lossy
 from studybot.bank.importer.layout import (
     KIND_NAMES,
@@ -48,7 +48,7 @@ from studybot.bank.importer.layout import (
     Line,
     layout,
 )
-from studybot.bank.importer.markers import asks, reads_as_question
+from studybot.bank.importer.markers import INLINE_ANSWER, asks, field_line, reads_as_question
 from studybot.bank.importer.metadata import without_source
 from studybot.bank.importer.nested import asked as _asked
 from studybot.bank.importer.nested import asked_lines as _asked_lines
@@ -57,8 +57,8 @@ from studybot.bank.importer.nested import held as _held
 from studybot.bank.importer.nested import nesting, under
 from studybot.bank.importer.nested import within as _within
 from studybot.bank.importer.notes import arrow_answer
+from studybot.bank.importer.topics import MARGIN as _MARGIN
 
-_MARGIN = 3  # asking lines (or non-asking questions) a suggestion must gain at least
 _NUMBER_FIELD = re.compile(r"^\s*(?:[^:：\n]{0,24}[:：])?\s*[#\d.\-\s]*$")  # "No.: 12"
 
 
@@ -116,16 +116,16 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
     taken = _lines_taken(parsed.drafts)
     held = _held(parsed.drafts)
     asked = "\n".join(_asked_lines(parsed.drafts))
+    answers = "\n".join(held)
     missed = tuple(
         (out.where(line.index), line.text)
         for line in out.found
         if line.asks
         and out.where(line.index) not in taken
         and not _within(_folded(line.text), asked)
-        and (_opens_cell(out.where(line.index)) or not _answered(line, held))
+        and (_opens_cell(out.where(line.index)) or not _answered(line, answers))
     )
     cells = {_cell(draft.where) for draft in parsed.drafts}
-    answers = "\n".join(held)
     alone = {  # lines left that no answer taken holds, or in a cell no question taken opens
         where
         for where, text in missed
@@ -150,20 +150,24 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
             current,
             _better(current, [r for r in others if r.option != option])
             or _sections(out, parsed.drafts, others, tried)
-            or _follow_ups(out, shown, others, tried, option),
+            or _follow_ups(out, shown, others, tried, option)
+            or topics.suggested(out, parsed.drafts, others),
         ),
     )
 
 
-def _answered(line: Line, held: set[str]) -> bool:
+def _answered(line: Line, answers: str) -> bool:
     """A sentence or sub-heading of an answer taken that only reads like a question ("When
     we declare …", "How closures work:", an item that ends as a sentence does); another list
     item, or a line that asks with a question mark (``*Q:…?* → its answer`` too), is listed
-    even there: a follow-up the user may want."""
+    even there: a follow-up the user may want. A key and its value (``为什么需要：…``, a point
+    of a numbered answer, joined with the others into one key point) is said, not asked."""
     said = line.kind in ("paragraph", "heading") or line.text.endswith((".", "。", "!", "！"))
+    said = said or field_line(line.text)
     arrow = arrow_answer(line.text, line.text)
-    text = arrow[0] if arrow else line.text
-    return said and not asks(text) and _folded(line.text) in held
+    inline = INLINE_ANSWER.match(line.text)  # "…？答：…" asks, with its answer beside it
+    text = arrow[0] if arrow else inline["q"] if inline else line.text
+    return said and not asks(text) and _within(_folded(line.text), answers)
 
 
 def _opens_cell(where: str) -> bool:

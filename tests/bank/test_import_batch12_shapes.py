@@ -1,0 +1,118 @@
+"""Failure classes a twelfth batch of real public question files showed (issue 34).
+
+Each file here is written for the test, in the shape those files had: questions whose
+only answer is a link to where the answer is kept (``[答案&解析](…/issues/N)``); a list
+whose every item is a question that links away (``- [如何…？](…/issues/N)``).
+"""
+
+from __future__ import annotations
+
+from imported import questions, read
+
+_POINTED = """# 前端工程题目
+
+- [Webpack 的热更新是怎么实现的？](#webpack-的热更新是怎么实现的)
+- [说一下 tree shaking 的原理](#说一下-tree-shaking-的原理)
+- [Vite 为什么比 Webpack 启动快？](#vite-为什么比-webpack-启动快)
+
+### Webpack 的热更新是怎么实现的？
+
+公司：字节、美团
+
+[答案&解析](https://example.org/fe/issues/41)
+
+<br/>
+
+### 说一下 tree shaking 的原理
+
+分类：工程化
+
+[答案&解析](https://example.org/fe/issues/42)
+
+<br/>
+
+### Vite 为什么比 Webpack 启动快？
+
+[答案&解析](https://example.org/fe/issues/43)
+"""
+
+
+def test_an_answer_that_only_points_elsewhere_is_no_answer_but_its_source(tmp_path):
+    report = read(tmp_path, _POINTED)
+    bank = report.bank
+    assert questions(report) == [
+        "Webpack 的热更新是怎么实现的？",
+        "说一下 tree shaking 的原理",
+        "Vite 为什么比 Webpack 启动快？",
+    ]
+    assert [q.reference for q in bank.questions] == [None, None, None]
+    assert [(s.cite, s.ref) for s in bank.questions[2].sources] == [
+        ("答案&解析", "https://example.org/fe/issues/43")
+    ]
+    assert bank.questions[0].tags  # the company line is a tag, not the answer
+
+
+_ONE_POINTER = """# 并发
+
+**1. 什么是线程？**
+
+线程是进程里的执行单元，共享进程的地址空间。
+
+**2. 线程和进程有什么区别？**
+
+进程有自己的地址空间，线程共享它；切换线程比切换进程便宜。
+
+**3. 为什么要用 ConcurrentHashMap？**
+
+[参考答案](https://example.org/book/chm.html)
+"""
+
+
+def test_a_lone_pointer_among_written_answers_stays_the_answer(tmp_path):
+    bank = read(tmp_path, _ONE_POINTER).bank
+    assert bank.questions[2].reference == "[参考答案](https://example.org/book/chm.html)"
+    assert bank.questions[2].sources == ()
+
+
+_ARTICLES = """# Statistics
+
+#### What is covariance?
+
+[Covariance](https://example.org/wiki/Covariance)
+
+#### What is a p-value?
+
+[P-value](https://example.org/wiki/P-value)
+"""
+
+
+def test_a_link_that_names_an_article_stays_the_answer(tmp_path):
+    bank = read(tmp_path, _ARTICLES).bank
+    assert [q.reference for q in bank.questions] == [
+        "[Covariance](https://example.org/wiki/Covariance)",
+        "[P-value](https://example.org/wiki/P-value)",
+    ]
+
+
+_LINK_LIST = """# Node.js 面试题
+> 每天一题
+
+## 历史题目
+
+- [如何用 Node.js 读取一个大文件而不占满内存？](https://example.org/q/issues/31)
+- [说说 process.nextTick 和 setImmediate 的区别](https://example.org/q/issues/30)
+- [npm 的 package-lock.json 有什么用？](https://example.org/q/issues/29)
+- [为什么说 Node.js 适合 I/O 密集的服务？](https://example.org/q/issues/28)
+"""
+
+
+def test_a_list_of_asking_links_is_the_questions_each_with_its_link_as_source(tmp_path):
+    bank = read(tmp_path, _LINK_LIST).bank
+    assert [q.question for q in bank.questions] == [
+        "如何用 Node.js 读取一个大文件而不占满内存？",
+        "说说 process.nextTick 和 setImmediate 的区别",
+        "npm 的 package-lock.json 有什么用？",
+        "为什么说 Node.js 适合 I/O 密集的服务？",
+    ]
+    assert all(q.reference is None and not q.key_points for q in bank.questions)
+    assert bank.questions[1].sources[0].ref == "https://example.org/q/issues/30"

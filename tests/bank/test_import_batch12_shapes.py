@@ -7,6 +7,8 @@ whose every item is a question that links away (``- [如何…？](…/issues/N)
 
 from __future__ import annotations
 
+import json
+
 from imported import questions, read
 
 _POINTED = """# 前端工程题目
@@ -116,3 +118,41 @@ def test_a_list_of_asking_links_is_the_questions_each_with_its_link_as_source(tm
     ]
     assert all(q.reference is None and not q.key_points for q in bank.questions)
     assert bank.questions[1].sources[0].ref == "https://example.org/q/issues/30"
+
+
+def _notebook(*cells: tuple[str, str]) -> str:
+    listed = [
+        {"cell_type": kind, "metadata": {}, "source": text.splitlines(keepends=True)}
+        | ({"outputs": [], "execution_count": None} if kind == "code" else {})
+        for kind, text in cells
+    ]
+    return json.dumps({"cells": listed, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+_TYPED_INTO_CODE = _notebook(
+    ("markdown", "##### Q:1) What is Kafka?\nA distributed log that producers append to.\n"),
+    (
+        "code",
+        "\n##### Q:2) What is a consumer group?\n"
+        "Consumers that share the partitions of a topic, each partition read by one of them.\n\n"
+        "##### Q:3) Why are partitions ordered but topics not?\n"
+        "Each partition is one log; a topic is many logs read in parallel.\n",
+    ),
+    (
+        "code",
+        "## Step 1: connect\n## Step 2: read\nconsumer = connect('broker:9092')\n"
+        "for message in consumer:\n    print(message)\n",
+    ),
+)
+
+
+def test_markdown_typed_into_a_code_cell_is_read_as_markdown(tmp_path):
+    report = read(tmp_path, _TYPED_INTO_CODE, name="kafka.ipynb")
+    assert questions(report) == [
+        "What is Kafka?",
+        "What is a consumer group?",
+        "Why are partitions ordered but topics not?",
+    ]
+    answer = report.bank.questions[2].reference
+    assert answer == "Each partition is one log; a topic is many logs read in parallel."
+    assert "connect(" not in "".join(q.reference or "" for q in report.bank.questions)

@@ -156,3 +156,30 @@ def test_markdown_typed_into_a_code_cell_is_read_as_markdown(tmp_path):
     answer = report.bank.questions[2].reference
     assert answer == "Each partition is one log; a topic is many logs read in parallel."
     assert "connect(" not in "".join(q.reference or "" for q in report.bank.questions)
+
+
+_APPROACHES = """# 笔试题
+
+## 算法题
+
+1、两个有序数组的中位数 -> 二分查找
+2、接雨水 -> 双指针
+3、岛屿数量 → 深度优先搜索
+"""
+
+
+def test_an_approach_after_an_arrow_is_the_answer_not_part_of_the_task(tmp_path):
+    bank = read(tmp_path, _APPROACHES).bank
+    assert [(q.question, q.reference) for q in bank.questions] == [
+        ("两个有序数组的中位数", "二分查找"),
+        ("接雨水", "双指针"),
+        ("岛屿数量", "深度优先搜索"),
+    ]
+
+
+def test_one_arrow_in_a_question_is_left_as_written(tmp_path):
+    text = "# Web\n\n1. 从输入 URL -> 页面展示经历了哪些步骤？\n2. 什么是 CORS？\n"
+    assert questions(read(tmp_path, text)) == [
+        "从输入 URL -> 页面展示经历了哪些步骤？",
+        "什么是 CORS？",
+    ]

@@ -43,7 +43,9 @@ from studybot.bank.importer.draft import (
     strict_cn_number,
     strip_emphasis,
 )
+from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.metadata import difficulty_mark, leading_tags, without_source
+from studybot.bank.importer.notes import approach_tail
 from studybot.bank.importer.pointers import elsewhere, pointer_sources
 from studybot.bank.text import named
 from studybot.errors import BankError
@@ -191,6 +193,7 @@ def _bank(path: Path, title: str | None, name: str, groups) -> Bank:
     problems: list[str] = []
     drafts = [(d.question, d.reference, bool(d.key_points)) for _, ds in groups for d in ds]
     pointing = elsewhere(drafts)  # "[答案&解析](…)" under each question: answers kept elsewhere
+    _approaches([d for _, ds in groups for d in ds])
     for number, (heading, members) in enumerate(groups, start=1):
         chapter = Chapter(
             number, _chapter_title(heading, number, title), members[0].id, members[-1].id
@@ -207,6 +210,18 @@ def _bank(path: Path, title: str | None, name: str, groups) -> Bank:
         raise BankError(in_file_order(path, problems))
     language = "zh-CN" if any(CJK.search(q.question) for q in questions) else "en"
     return Bank(name, title, language, tuple(chapters), tuple(questions))
+
+
+def _approaches(drafts: list[Draft]) -> None:
+    """Unanswered tasks that name their approach after an arrow (``最长有效括号组合 -> 栈``),
+    two or more in the file: the approach is each one's answer, no part of what it asks."""
+    found = []
+    for draft in drafts:
+        split = None if draft.reference or draft.key_points else approach_tail(draft.question)
+        if split is not None and not reads_as_question(split[1]):
+            found.append((draft, split))
+    for draft, (task, approach) in found if len(found) >= 2 else ():
+        draft.question, draft.reference = task, approach
 
 
 def _question(

@@ -183,3 +183,41 @@ def test_one_arrow_in_a_question_is_left_as_written(tmp_path):
         "从输入 URL -> 页面展示经历了哪些步骤？",
         "什么是 CORS？",
     ]
+
+
+_TEMPLATE = """# 项目面试题
+
+## 项目一：推荐系统
+
+### 项目背景
+
+电商首页的个性化推荐，日活百万。
+
+### 技术栈
+
+召回、粗排、精排三段式。
+
+### 如何解决推荐的冷启动问题？
+
+新用户用热门与人口属性召回，新物品用内容特征。
+
+## 项目二：搜索系统
+
+### 项目背景
+
+站内商品搜索，支持拼音纠错。
+
+### 技术栈
+
+Elasticsearch 加向量召回。
+
+### 如何评估搜索结果的相关性？
+
+人工标注 NDCG，线上看点击率与无结果率。
+"""
+
+
+def test_template_headings_repeated_in_each_section_are_no_questions(tmp_path):
+    report = read(tmp_path, _TEMPLATE)
+    assert questions(report) == ["如何解决推荐的冷启动问题？", "如何评估搜索结果的相关性？"]
+    assert report.bank.questions[1].reference == "人工标注 NDCG，线上看点击率与无结果率。"

@@ -3,7 +3,8 @@
 Real collections put a link under each question where the answer is kept on
 another page (``[答案&解析](https://…/issues/870)``, ``[点击查看答案](…)``,
 ``[Solution](…)``), or make the question itself the link (``- [如何获取项目的根
-路径？](…/issues/2594)``). Neither says anything a quiz could show as the answer:
+路径？](…/issues/2594)``; a topic, ``- **位置编码**`` over ``[位置编码](…)``, asks
+nothing: its link is what to read). Neither says anything a quiz could show as the answer:
 when that is how the file answers (at least as many such pointers as written
 answers: ``elsewhere``), each question is imported unanswered and each such link
 is kept as one of its sources (``[[questions.sources]]``: the link's text and its
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.metadata import leading_tags
 from studybot.bank.sources import Source, well_formed
 
@@ -42,7 +44,7 @@ def pointer_sources(question: str, reference: str | None) -> tuple[Source, ...] 
     lines = [line for line in lines if line]
     if not lines:
         return None
-    asked = _letters(question)
+    asked = _letters(question) if reads_as_question(question) else None  # "位置编码": a topic
     found: list[Source] = []
     for line in lines:
         link = _LINK_LINE.fullmatch(line)

@@ -43,7 +43,10 @@ from studybot.bank.importer.draft import (
     strict_cn_number,
     strip_emphasis,
 )
+from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.metadata import difficulty_mark, leading_tags, without_source
+from studybot.bank.importer.notes import approach_tail
+from studybot.bank.importer.pointers import elsewhere, pointer_sources
 from studybot.bank.text import named
 from studybot.errors import BankError
 
@@ -188,13 +191,16 @@ def _bank(path: Path, title: str | None, name: str, groups) -> Bank:
     chapters: list[Chapter] = []
     questions: list[Question] = []
     problems: list[str] = []
+    drafts = [(d.question, d.reference, bool(d.key_points)) for _, ds in groups for d in ds]
+    pointing = elsewhere(drafts)  # "[答案&解析](…)" under each question: answers kept elsewhere
+    _approaches([d for _, ds in groups for d in ds])
     for number, (heading, members) in enumerate(groups, start=1):
         chapter = Chapter(
             number, _chapter_title(heading, number, title), members[0].id, members[-1].id
         )
         chapters.append(chapter)
         for draft in members:
-            question = _question(draft, chapter, problems)
+            question = _question(draft, chapter, problems, pointing)
             if question is not None:
                 questions.append(question)
     ids = [q.id for q in questions]
@@ -206,19 +212,39 @@ def _bank(path: Path, title: str | None, name: str, groups) -> Bank:
     return Bank(name, title, language, tuple(chapters), tuple(questions))
 
 
-def _question(draft: Draft, chapter: Chapter, problems: list[str]) -> Question | None:
+def _approaches(drafts: list[Draft]) -> None:
+    """Unanswered tasks that name their approach after an arrow (``最长有效括号组合 -> 栈``),
+    two or more in the file: the approach is each one's answer, no part of what it asks."""
+    found = []
+    for draft in drafts:
+        split = None if draft.reference or draft.key_points else approach_tail(draft.question)
+        if split is not None and not reads_as_question(split[1]):
+            found.append((draft, split))
+    for draft, (task, approach) in found if len(found) >= 2 else ():
+        draft.question, draft.reference = task, approach
+
+
+def _question(
+    draft: Draft, chapter: Chapter, problems: list[str], pointing: bool
+) -> Question | None:
     """``draft`` as a Question: by ``parse_question`` when it has a field of an unusual shape."""
     points = [p.strip() for p in draft.key_points if p.strip()]
     found, draft.reference = leading_tags(draft.reference)  # "**Difficulty:** Medium" lines
     marked, draft.question = difficulty_mark(draft.question)  # "[E] …"
     found = [*marked, *found]
     tags = list(dict.fromkeys(t for t in (*draft.tags, *found) if t))
+    sources = pointer_sources(draft.question, draft.reference) if pointing else None
+    if sources is not None:
+        draft.reference = None
     simple = all(t == t.strip().lower() for t in tags) and draft.question.strip()
     if not simple:
-        entry = {"id": draft.id, "question": draft.question, "key_points": points, "tags": tags}
+        entry: dict[str, object] = {"id": draft.id, "question": draft.question}
+        entry.update(key_points=points, tags=tags)
         for key in ("hint", "reference", "label"):
             if getattr(draft, key):
                 entry[key] = getattr(draft, key)
+        if sources:
+            entry["sources"] = [{"cite": s.cite, "ref": s.ref} for s in sources]
         return parse_question(entry, chapter, _at(draft.where), problems, IMPORTED_KEY_POINTS)
     assert draft.id is not None  # every draft is numbered (importer.numbering) before this
     return Question(
@@ -230,6 +256,7 @@ def _question(draft: Draft, chapter: Chapter, problems: list[str]) -> Question |
         hint=(draft.hint or "").strip() or None,
         reference=(draft.reference or "").strip() or None,
         label=(draft.label or "").strip() or None,
+        sources=sources or (),
     )
 
 

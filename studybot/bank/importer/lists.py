@@ -126,7 +126,8 @@ class ListReading(ReaderState):
                 elif asking or label is not None:
                     why = "a table-of-contents link" if target.startswith("#") else "a link only"
                     self._skip(paragraph.start, text, why, counts=False)
-                if away and not pointer and label is not None and block.kind == "ordered_list":
+                numbered_link = label is not None and block.kind == "ordered_list"
+                if away and not pointer and (numbered_link or asking):  # "- [如何…？](…)" too
                     self.links.append((paragraph.start, label, paragraph.raw, path))
                 for child in rest:
                     if child.is_list:

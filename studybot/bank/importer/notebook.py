@@ -1,7 +1,10 @@
 """What the Markdown reader reads besides Markdown text: notebook cells and front matter.
 
 A Jupyter notebook's Markdown cells are read as one document (code cells
-are not questions), each line remembering ``file:cell N, line M``. YAML
+are not questions), each line remembering ``file:cell N, line M``. A code
+cell that holds Markdown typed into it (``markdown_typed``: it is no Python, and
+two or more of its lines are Markdown headings, ``##### Q:2) Hooks``) is read as
+the Markdown its author meant. YAML
 front matter (``---`` … ``---`` at the top, as Hexo, Jekyll and Obsidian
 write it) is no content: its lines are blanked, so line numbers stay true,
 and its ``title`` can name the bank.
@@ -15,6 +18,8 @@ from pathlib import Path
 from studybot.bank.importer.draft import Parsed
 from studybot.bank.importer.source import SURROGATE, loads
 
+_HEADING = re.compile(r"^#{2,6}[ \t]+\S", re.MULTILINE)  # "##### Q:2) Hooks"; "# note" is code
+_MAGIC = re.compile(r"^[ \t]*[%!].*$", re.MULTILINE)
 _FRONT_TITLE = re.compile(r"^title\s*:\s*(?P<title>.+?)\s*$", re.IGNORECASE)
 
 
@@ -34,12 +39,15 @@ def notebook_lines(path: Path, text: str) -> tuple[list[str], list[str], list[st
     places: list[str] = []
     problems: list[str] = []
     for number, cell in enumerate(cells, start=1):
-        if not isinstance(cell, dict) or cell.get("cell_type") != "markdown":
+        if not isinstance(cell, dict):
             continue
         source_text = cell.get("source", "")
         source_text = (
             "".join(map(str, source_text)) if isinstance(source_text, list) else str(source_text)
         )
+        code = cell.get("cell_type") == "code"
+        if cell.get("cell_type") != "markdown" and not (code and markdown_typed(source_text)):
+            continue
         if SURROGATE.search(source_text):  # a lone "\ud800": no character, cannot be saved
             problems.append(
                 f"{path}:cell {number}: a lone surrogate (such as \\ud800) is not a character"
@@ -51,6 +59,18 @@ def notebook_lines(path: Path, text: str) -> tuple[list[str], list[str], list[st
         lines.append("")  # a cell boundary reads like a blank line
         places.append(f"{path}:cell {number}")
     return lines, places, problems
+
+
+def markdown_typed(source: str) -> bool:
+    """A code cell's ``source`` is Markdown typed into it: it does not compile as Python
+    (IPython's ``%magic`` and ``!shell`` lines aside) and two or more lines are headings."""
+    if len(_HEADING.findall(source)) < 2:  # "## step 1" comments over code stay code
+        return False
+    try:
+        compile(_MAGIC.sub("", source), "<cell>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return True
+    return False
 
 
 def title_line(lines: list[str]) -> int:

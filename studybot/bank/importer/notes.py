@@ -77,6 +77,20 @@ def arrow_answer(raw: str, text: str) -> tuple[str, str] | None:
     return _ARROW_TAIL.sub("", text).strip(), found["a"].strip()
 
 
+# "最长有效括号组合 -> 栈": a task named, then after an arrow how it is solved
+_APPROACH = re.compile(
+    rf"^(?P<q>[^\n]*[^\s>=-])\s*(?:{'|'.join(map(re.escape, _ARROWS))})\s*(?P<a>[^\n?？]{{1,40}})$"
+)
+
+
+def approach_tail(question: str) -> tuple[str, str] | None:
+    """``最长有效括号组合 -> 栈``: (the task, the approach after the one arrow); else None."""
+    found = _APPROACH.match(question.strip())
+    if found is None or any(arrow in found["q"] for arrow in _ARROWS):
+        return None
+    return found["q"].strip(), found["a"].strip()
+
+
 # "卡 01-A:…", "Card 3:…", "题面:…": a card's id or the word for a task, no part of it
 _LABEL = re.compile(
     r"^(?:(?:卡|卡片|Card)\s*\d{1,4}(?:-[A-Za-z0-9]{1,3})?|题面|题干)\s*[:：]\s*(?=\S)"

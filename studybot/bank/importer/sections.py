@@ -254,7 +254,7 @@ def one_question(blocks: list[Block]) -> tuple[Block, str, list[Block]] | None:
     asked = blocks[at + 1]
     if not titled or asked.kind != "paragraph":
         return None
-    if any(_asking_heading(blocks[j]) for j in headings if j > at):
+    if any(asking_heading(blocks[j]) for j in headings if j > at):
         return None
     return asked, clean(joined(asked.raw)), blocks[at + 2 :]
 
@@ -278,7 +278,7 @@ def question_level(blocks: list[Block]) -> int | None:
     ``#### 详细解析``, and a ``#### 如何保证不可变？`` among them, under ``### 8. …？``),
     are its answer's sections: they are not counted."""
     headings = [b for b in blocks if b.kind == "heading"]
-    asking = [_asking_heading(b) for b in headings]
+    asking = [asking_heading(b) for b in headings]
     inside: set[int] = set()
     for at, block in enumerate(headings):
         if not asking[at] or at in inside:
@@ -307,12 +307,12 @@ def closing(blocks: list[Block], level: int | None) -> set[int]:
     if len(run) < 2 or 4 * len(run) < 3 * (run[-1] + 1):  # the level's headings: a run
         return set()
     return {
-        b.start for b in at_level[run[-1] + 1 :] if not _has_number(b) and not _asking_heading(b)
+        b.start for b in at_level[run[-1] + 1 :] if not _has_number(b) and not asking_heading(b)
     }
 
 
 def _numbered_asking(block: Block) -> bool:
-    return _has_number(block) and _asking_heading(block)
+    return _has_number(block) and asking_heading(block)
 
 
 def _has_number(block: Block) -> bool:
@@ -323,7 +323,7 @@ def _has_number(block: Block) -> bool:
     return mark is not None and mark[0] is not None
 
 
-def _asking_heading(block: Block) -> bool:
+def asking_heading(block: Block) -> bool:
     title = clean(plain(block.raw))
     if meta(title) or topic_title(title):
         return False
@@ -344,13 +344,13 @@ def apart(blocks: list[Block], level: int | None) -> set[int]:
             parent = block.start
         elif block.level == level:
             groups.setdefault(parent, []).append(block)
-    asking = [group for group in groups.values() if any(map(_asking_heading, group))]
+    asking = [group for group in groups.values() if any(map(asking_heading, group))]
     if len(groups) < 2 or len(asking) != 1:  # the questions are one section's (a FAQ)
         return set()
     return {  # "### 0.1.1 正态分布": a numbered topic is a notes card all the same
         b.start
         for group in groups.values()
-        if not any(map(_asking_heading, group))
+        if not any(map(asking_heading, group))
         for b in group
         if numbered(clean(plain(b.raw)))[0] is None
     }

@@ -22,6 +22,7 @@ from studybot.bank.importer.blocks import Block, link_target
 from studybot.bank.importer.draft import ALL_BOLD, HAN_COMMON, WORD
 from studybot.bank.importer.markers import (
     ANSWER_MARKER,
+    CODE_LABEL,
     clean,
     items,
     marker,
@@ -33,11 +34,6 @@ from studybot.bank.importer.wrapping import joined
 _BLANK = re.compile(r"(?:\\?_){3,}|＿{2,}|（\s*）|\(\s{2,}\)")
 # "`#q10001` HTML 和 HTML5 有什么区别？", "#A102 …": an id code in front
 _ID_CODE = re.compile(r"^(?:`#?[A-Za-z]{0,4}-?\d{3,}`|#[A-Za-z]{0,4}-?\d{3,})\s+(?=\S)")
-# "COD-001 · 手写…", "(A) What is …?": a code and its separator (a colon or a letter in
-# parentheses only in front of what asks)
-_CODE_LABEL = re.compile(
-    r"^(?:(?P<code>[A-Z]{2,6}-\d{2,5}\s*[·|｜])|[A-Z]{2,6}-\d{2,5}\s*[:：]|\([A-Z]\))\s*(?=\S)"
-)
 # "数据类型存储：数据类型的存储之间有什么区别": a short topic label in front
 _TOPIC_LABEL = re.compile(rf"^(?P<label>[{HAN_COMMON}]{{2,10}})[：:]\s*(?P<rest>\S.{{3,}})$", re.S)
 # labels that say what kind of task follows: part of what is asked
@@ -117,7 +113,7 @@ def linked_question(block: Block, text: str) -> bool:
 def without_label(text: str) -> str:
     """``text`` without an id code or a short CJK topic label in front of what it asks."""
     text = _ID_CODE.sub("", text, count=1)
-    coded = _CODE_LABEL.match(text)
+    coded = CODE_LABEL.match(text)
     if coded is not None and (coded["code"] or reads_as_question(text[coded.end() :])):
         text = text[coded.end() :]
     found = _TOPIC_LABEL.match(text)

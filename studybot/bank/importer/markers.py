@@ -49,6 +49,11 @@ BARE_MARKER = re.compile(
     r"\s*(?P<text>.*)$",
     re.DOTALL,
 )
+# "COD-001 · 手写…", "(A) What is …?": a code and its separator (a colon or a letter in
+# parentheses count only in front of what asks: importer.labels)
+CODE_LABEL = re.compile(
+    r"^(?:(?P<code>[A-Z]{2,6}-\d{2,5}\s*[·|｜])|[A-Z]{2,6}-\d{2,5}\s*[:：]|\([A-Z]\))\s*(?=\S)"
+)
 # a transcript: "Interviewer: …？" asks (its other lines do not), "Me: …" answers
 SPEAKER = re.compile(r"^(?:Interviewer|面试官|考官)\s*[:：]\s*(?P<text>\S.*)$", re.DOTALL)
 # a question said in quotes, a separator after it: '"…？" |', '“…？”'
@@ -216,6 +221,7 @@ def reads_as_question(text: str) -> bool:
     if link_only(text) or META.match(text) or REVERSE.search(text) or source_line(text):
         return False
     body = numbered(text)[1]  # "1、讲讲…", "（2）说一下…", "第3题 …"
+    body = CODE_LABEL.sub("", body, count=1)  # "COD-001 · 手写…"
     body = re.sub(r"^[（(【\[].{0,12}?[）)】\]]\s*", "", body)  # "（字节一面）…"
     body = re.sub(r"^(?:开放题|场景题|算法题|编程题|手撕|追问|问)\s*[:：]\s*", "", body)
     if CJK.search(body):

@@ -89,9 +89,9 @@ def leading_tags(answer: str | None) -> tuple[list[str], str | None]:
     else:
         taken = len(lines)
     rest = lines[taken:]
-    if rest and rest[0].startswith("#") and ANSWER_TITLE.fullmatch(rest[0].strip("# *_")):
-        if "\n".join(rest[1:]).strip():  # "#### 答案" over the answer: a label, no part of it
-            rest = rest[1:]
+    heading = rest and rest[0].startswith("#") and ANSWER_TITLE.fullmatch(rest[0].strip("# *_"))
+    if heading and "\n".join(rest[1:]).strip():  # "#### 答案" over the answer: a label
+        rest = rest[1:]
     if len(rest) == len(lines):
         return [], answer
     return tags, "\n".join(rest).strip() or None

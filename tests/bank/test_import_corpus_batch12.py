@@ -149,7 +149,7 @@ const o = { f: () => this }
 """
 
 
-def test_a_todo_flag_does_not_hide_a_numbered_question(invoke, tmp_path):
+def test_a_todo_flag_does_not_hide_a_numbered_question(tmp_path):
     report = read(tmp_path, _TODO)
     assert questions(report) == ["考查数组去重", "考查闭包", "考查箭头函数的 this"]
     assert all(q.reference for q in report.bank.questions)

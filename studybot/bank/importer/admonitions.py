@@ -70,13 +70,17 @@ def spaced_headings(lines: list[str]) -> list[str]:
     """``###2、 …`` (no space after the hashes, a number next: a heading meant, which
     CommonMark reads as text) as ``### 2、 …``, and an HTML heading alone on its line
     (``<h2 id="x">RoPE</h2>``, which CommonMark reads as an HTML block running to the next
-    blank line) as ``## RoPE``; lines inside fenced code are left as they are."""
+    blank line) as ``## RoPE``; a line that is only ``<br>`` (spacing, which would fold the
+    heading under it into an HTML block) as a blank line; lines inside fenced code are left
+    as they are."""
     out = list(lines)
     for index in unfenced(lines):
         if lines[index][:2] == "##":
             out[index] = _UNSPACED.sub(r"\1 ", lines[index], count=1)
         elif "<h" in lines[index][:4] and (html := _HTML_HEADING.fullmatch(lines[index])):
             out[index] = "#" * int(html["level"]) + " " + html["text"].strip()
+        elif "<br" in lines[index][:4] and _LONE_BREAK.fullmatch(lines[index]):
+            out[index] = ""
     return out
 
 
@@ -91,6 +95,7 @@ def unfenced(lines: list[str]) -> Iterator[int]:
             yield index
 
 
+_LONE_BREAK = re.compile(r"(?:<br\s*/?>\s*)+", re.IGNORECASE)
 _UNSPACED = re.compile(r"^(#{2,6})(?=\d)")
 _HTML_HEADING = re.compile(
     r" {0,3}<h(?P<level>[1-6])(?:\s[^<>]*)?>(?P<text>[^<>]*\S[^<>]*)</h(?P=level)>\s*", re.I

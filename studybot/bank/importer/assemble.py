@@ -36,6 +36,7 @@ from studybot.bank.importer.draft import (
     CHAPTER,
     CJK,
     HINT_LABEL,
+    WORD,
     Draft,
     Parsed,
     Skipped,
@@ -230,6 +231,8 @@ def _question(
     """``draft`` as a Question: by ``parse_question`` when it has a field of an unusual shape."""
     points = [p.strip() for p in draft.key_points if p.strip()]
     found, draft.reference = leading_tags(draft.reference)  # "**Difficulty:** Medium" lines
+    if draft.reference and not WORD.search(draft.reference):
+        draft.reference = None  # "> ☞", "---": marks with no word are no answer
     marked, draft.question = difficulty_mark(draft.question)  # "[E] …"
     found = [*marked, *found]
     tags = list(dict.fromkeys(t for t in (*draft.tags, *found) if t))

@@ -2,7 +2,7 @@
 
 A difficulty or frequency mark before or after a question (``👶``, ``‍⭐️`` with a
 zero-width joiner and a variation selector, ``🚀``, ``🔥``, ``[easy]``/``[hard]``,
-``（高频）``) is dropped from its text (``without_marks``); the ones with a meaning
+``（高频）``) and an arrow in front (``↳``) are dropped from its text (``without_marks``); the ones with a meaning
 everybody reads alike become tags (``mark_tags``: ``difficulty:easy``,
 ``frequency:high``). A file whose lines standing alone in bold mostly ask
 (``**What is X? 👶**``) has its questions there (``bold_questions``): each such
@@ -22,6 +22,7 @@ _SELECTORS = "\ufe0e\ufe0f"  # "⭐️" is a star and a selector, "\u200d⭐️"
 
 
 _LEVEL = "👶⭐🌟🚀🔥"  # marks of a question's level or frequency, in front of it too
+_POINTERS = "↳↪➤▶►▸"  # "↳ What is …": an arrow that points to a question below another
 
 
 def emoji(ch: str) -> bool:
@@ -34,7 +35,9 @@ def without_marks(text: str) -> str:
     while end and (text[end - 1].isspace() or emoji(text[end - 1]) or text[end - 2 : end] == " *"):
         end -= 1
     start = 0  # "📁 实现文件" keeps its folder: only a level's mark goes in front
-    while start < end and (text[start] in _LEVEL or text[start] in _SELECTORS + "\u200d"):
+    while start < end and (
+        text[start] in _LEVEL + _POINTERS or text[start] in _SELECTORS + "\u200d"
+    ):
         start += 1
     if start and start < end and text[start].isspace():  # "🔥 What is …": a mark, not a word
         return text[start:end].lstrip()

@@ -6,6 +6,10 @@ answer marker (``（答：…）``, ``(A: …)``) holds questions of their own. 
 taken right after the question whose answer held it, the parenthesis its answer
 (never part of its text); the item holding that sub-list (the label) leaves the
 answer, the rest of the answer stays as it was.
+
+``#### 追问`` (``Follow-ups``) inside an answer, over a list whose every item asks: each
+item is a question of its own, with no answer, taken right after the question whose answer
+held it; the heading and its list leave that answer.
 """
 
 from __future__ import annotations
@@ -18,6 +22,10 @@ from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.markers import asks, clean, items
 from studybot.bank.importer.wrapping import joined
 
+# "#### 追问", "### Follow-up questions": a heading over follow-ups
+_FOLLOW_UP_HEADING = re.compile(
+    r"^(?:常见|延伸|扩展)?追问(?:题|点)?[:：]?$|^follow[- ]?ups?(?:\s+questions?)?[:：]?$", re.I
+)
 # "…？（答：…）", "…? (A: …)": the question, then its answer in parentheses
 _ANSWERED = re.compile(
     r"^(?P<q>.+?[？?])\s*[（(]\s*(?:答|答案|简答|A|Answer)\s*[:：]\s*(?P<a>.+)[）)]$",
@@ -34,8 +42,44 @@ def with_follow_ups(drafts: list[Draft], where: Callable[[int], str]) -> list[Dr
         kept: list[Block] = []
         for block in draft.blocks:
             kept.extend(_taken_out(block, draft, where, out) if block.is_list else [block])
-        draft.blocks = kept
+        draft.blocks = _without_headed(kept, draft, where, out)
     return out
+
+
+def _without_headed(
+    blocks: list[Block], draft: Draft, where: Callable[[int], str], out: list[Draft]
+) -> list[Block]:
+    """``blocks`` without each ``#### 追问`` heading and the list of questions right under it;
+    each of those questions appended to ``out``."""
+    kept: list[Block] = []
+    index = 0
+    while index < len(blocks):
+        block, after = blocks[index], blocks[index + 1 : index + 2]
+        asked = _asked(after[0]) if after and _heads_follow_ups(block) else []
+        if not asked:
+            kept.append(block)
+            index += 1
+            continue
+        out.extend(Draft(where(line), question, path=draft.path) for line, question in asked)
+        index += 2
+    return kept
+
+
+def _heads_follow_ups(block: Block) -> bool:
+    return block.kind == "heading" and bool(_FOLLOW_UP_HEADING.match(clean(plain(block.raw))))
+
+
+def _asked(block: Block) -> list[tuple[int, str]]:
+    """(line, question) of each item of the list ``block`` when every one asks and holds no
+    more than its text; [] otherwise."""
+    found = []
+    for item in items(block) if block.is_list else []:
+        paragraph = item.first_paragraph()
+        text = clean(plain(joined(paragraph.raw))) if paragraph is not None else ""
+        if len(item.children) != 1 or not asks(text):
+            return []
+        found.append((item.start, text))
+    return found
 
 
 def _taken_out(

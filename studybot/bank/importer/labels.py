@@ -6,8 +6,9 @@
 - in a list whose plain items ask (an outline of questions), an item that is a link
   away (``- [new 操作符原理](…/issues/12)``) is a question too, the link pointing to its
   answer, unless it names a collection (``[HTML 高频面试题汇总](…)``) (``linked_question``);
-- an id code (`` `#q10001` ``) or a short topic label (``数据类型存储：``) in front of a
-  question is no part of its text (``without_label``);
+- an id code (`` `#q10001` ``, ``COD-001 ·``), a letter in parentheses (``(A)``) or a
+  short topic label (``数据类型存储：``) in front of a question is no part of its text
+  (``without_label``);
 - in a list that mostly asks, in a file whose questions are not marked, a short topic
   that asks nothing (``- 事件类型``, ``- var vs let vs const``) is listed as not taken
   (``terse``): ``--questions items`` takes it.
@@ -21,6 +22,7 @@ from studybot.bank.importer.blocks import Block, link_target
 from studybot.bank.importer.draft import ALL_BOLD, HAN_COMMON, WORD
 from studybot.bank.importer.markers import (
     ANSWER_MARKER,
+    CODE_LABEL,
     clean,
     items,
     marker,
@@ -111,6 +113,9 @@ def linked_question(block: Block, text: str) -> bool:
 def without_label(text: str) -> str:
     """``text`` without an id code or a short CJK topic label in front of what it asks."""
     text = _ID_CODE.sub("", text, count=1)
+    coded = CODE_LABEL.match(text)
+    if coded is not None and (coded["code"] or reads_as_question(text[coded.end() :])):
+        text = text[coded.end() :]
     found = _TOPIC_LABEL.match(text)
     if found is None or _TASK_KIND.search(found["label"]):
         return text

@@ -41,6 +41,7 @@ from studybot.bank.importer.subitems import (
     asked_run,
     asking,
     more_questions,
+    several_asking,
     sub_items,
     under_label,
 )
@@ -56,6 +57,9 @@ class ListReading(ReaderState):
             if found is not None:
                 self._held(current, found, block)
                 return current
+            if several_asking(block):  # "**追问**：" labels the questions below it: no question
+                self.out.drafts.remove(current)
+                current = None
         if (
             current is not None
             and (self.strong or self.bold)  # or "**Q？**" over its answer's list

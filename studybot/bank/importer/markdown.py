@@ -276,11 +276,11 @@ class _Reader(ParagraphReading, ListReading):
         own = block.level == self.level  # its answer runs to the next heading at its level
         may_ask = (j for j, b in enumerate(inner) if not (own and b.kind == "heading"))
         stop = next((j for j in may_ask if self._next_question(inner[j], found[0])), len(inner))
-        # a rule ends the answer, unless the sub-sections of a question at its level go on
-        rule = next((j for j, b in enumerate(inner[:stop]) if b.kind == "hr"), stop)
+        # a rule ends the answer (not one right under it), unless its sub-sections go on
+        rule = next((j for j, b in enumerate(inner[:stop]) if b.kind == "hr" and j), stop)
         if own and any(b.kind == "heading" for b in inner[rule:stop]):
             rule = stop
-        draft.blocks.extend(b for b in inner[:rule] if not navigation(b))
+        draft.blocks.extend(b for b in inner[:rule] if not (navigation(b) or b.kind == "hr"))
         if rule < len(inner):
             self._walk(inner[rule:], path)
         return end

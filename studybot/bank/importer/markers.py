@@ -35,11 +35,12 @@ from studybot.bank.importer.resources import placeholder, reading_line, source_l
 from studybot.bank.importer.wrapping import cut_short
 
 _SEP = r"[:：.、．)）·]"
-# "Q4：…", "Question 2. …", "第3题", "## Problem 3: topic" (a colon after it: "**Problem 5**
-# (`x.py`) implements:" only names one)
+# "Q4：…", "Question 2. …", "第3题", "面试问题 1：…", "Q9.1) …", "Q:1) : …", "## Problem 3: topic"
+# (a colon after it: "**Problem 5** (`x.py`) implements:" only names one)
 MARKER = re.compile(
-    rf"^(?:(?:[Qq]|Question|Problem(?=\s*\d+\s*[:：])|问题|题目)\s*(?P<n>\d+(?:\.[a-z](?=\)))?)|第\s*(?P<n2>\d+)\s*题|[Qq](?=\s*\.\s))"
-    rf"\s*(?P<sep>{_SEP})?\s*(?P<text>.*)$",
+    rf"^(?:(?:[Qq](?:[:：](?=\d+[)）]))?|Question|Problem(?=\s*\d+\s*[:：])|(?:面试)?问题|题目)"
+    rf"\s*(?P<n>\d+(?:\.(?:[a-z]|\d{{1,3}})(?=\)))?)|第\s*(?P<n2>\d+)\s*题|[Qq](?=\s*\.\s))"
+    rf"\s*(?P<sep>{_SEP})?\s*(?:[:：]\s+)?(?P<text>.*)$",
     re.DOTALL,
 )
 # "Q：…", "Question: …" without a number, and a follow-up: "【面试官追问】…", "Follow-up: …",
@@ -48,6 +49,11 @@ BARE_MARKER = re.compile(
     r"^(?:(?:[Qq]|问|问题|题目|Question|(?:面试官)?追问\s*\d{0,2}|Follow[- ]?up)\s*[:：]|【(?:面试官)?追问】)"
     r"\s*(?P<text>.*)$",
     re.DOTALL,
+)
+# "COD-001 · 手写…", "(A) What is …?": a code and its separator (a colon or a letter in
+# parentheses count only in front of what asks: importer.labels)
+CODE_LABEL = re.compile(
+    r"^(?:(?P<code>[A-Z]{2,6}-\d{2,5}\s*[·|｜])|[A-Z]{2,6}-\d{2,5}\s*[:：]|\([A-Z]\))\s*(?=\S)"
 )
 # a transcript: "Interviewer: …？" asks (its other lines do not), "Me: …" answers
 SPEAKER = re.compile(r"^(?:Interviewer|面试官|考官)\s*[:：]\s*(?P<text>\S.*)$", re.DOTALL)
@@ -203,6 +209,7 @@ def reads_as_question(text: str) -> bool:
     if reading_line(text) is not None:
         return False
     body = numbered(text)[1]  # "1、讲讲…", "（2）说一下…", "第3题 …"
+    body = CODE_LABEL.sub("", body, count=1)  # "COD-001 · 手写…"
     body = re.sub(r"^[（(【\[].{0,12}?[）)】\]]\s*", "", body)  # "（字节一面）…"
     body = re.sub(r"^(?:开放题|场景题|算法题|编程题|手撕|追问|问)\s*[:：]\s*", "", body)
     if CJK.search(body):

@@ -5,7 +5,9 @@ Question banks open each answer with lines such as ``**Difficulty:** Medium``,
 ``**Topic:** Attention, **Level:** Easy``. Such a line, at the top of an
 answer, becomes tags (``difficulty:medium``, ``rag``, ``company:google``) and
 leaves the answer; the first line that is not one ends them, so
-``**Question:** …`` or a line of the answer itself stays.
+``**Question:** …`` or a line of the answer itself stays. A bold level alone
+(``**L1**``) is such a line (``level:l1``); a heading that only says the answer
+follows (``#### 答案``) leaves the top of the answer too.
 
 A sub-list under a question made only of such lines (``- Type: Multiple
 Choice``, ``- Choices: a; b; c``) describes it too: its keys become tags and
@@ -57,12 +59,21 @@ _LEVELS = {
     "中等": "medium",
     "困难": "hard",
 }
+# "**L1**": a question's level, alone on its line
+_LEVEL_LINE = re.compile(r"\s*(?:\*\*|__)(?P<level>L[0-9])(?:\*\*|__)\s*")
+# a heading that only says the answer is below it
+ANSWER_TITLE = re.compile(
+    r"(?:answer|answers|answer guide|model answer|suggested answer|solution|explanation"
+    r"|答案|参考答案|答案解析|解析|解答|回答)\s*[:：]?",
+    re.IGNORECASE,
+)
 _VALUE = re.compile(r"[^.。？?!！:：]{1,40}")  # a word or a name, not a sentence
 
 
 def leading_tags(answer: str | None) -> tuple[list[str], str | None]:
-    """(tags, the rest of the answer) from the metadata lines that open ``answer``."""
-    if not answer or ":" not in answer[:300] and "：" not in answer[:300]:
+    """(tags, the rest of the answer) from the metadata lines that open ``answer``, and
+    without a heading right after them that only says the answer follows."""
+    if not answer:
         return [], answer
     lines = answer.split("\n")
     tags: list[str] = []
@@ -70,15 +81,20 @@ def leading_tags(answer: str | None) -> tuple[list[str], str | None]:
     for taken, line in enumerate(lines):  # noqa: B007 - where the answer starts
         if not line.strip():
             continue
-        found = _tags_of(line)
+        level = _LEVEL_LINE.fullmatch(line)
+        found = [f"level:{level['level'].lower()}"] if level else _tags_of(line)
         if found is None:
             break
         tags.extend(found)
     else:
         taken = len(lines)
-    if not tags:
+    rest = lines[taken:]
+    heading = rest and rest[0].startswith("#") and ANSWER_TITLE.fullmatch(rest[0].strip("# *_"))
+    if heading and "\n".join(rest[1:]).strip():  # "#### 答案" over the answer: a label
+        rest = rest[1:]
+    if len(rest) == len(lines):
         return [], answer
-    return tags, "\n".join(lines[taken:]).strip() or None
+    return tags, "\n".join(rest).strip() or None
 
 
 def _tags_of(line: str) -> list[str] | None:

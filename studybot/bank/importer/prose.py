@@ -43,6 +43,8 @@ from studybot.bank.importer.wrapping import join, joined
 
 # "问了：A；B" (a colon: each part), "问了 A、B，然后…" (no colon: the parts that ask),
 # "手撕：…"/"场景题：…" (one task), "代码：手撕 …" (one, when it asks)
+# "TODO:1、…", "FIXME: 2. …": the author's flag before a numbered line, no part of it
+_FLAG = re.compile(r"^(?:TODO|FIXME|XXX)\s*[:：]\s*(?=\S)")
 _LEAD = re.compile(
     r"^(?:(?P<asked>(?:面试官)?(?:又|还|再|也)?(?:问了|问到|追问|被问到?))(?P<colon>\s*[:：])?"
     r"|(?P<label>手撕(?:代码|题)?|coding|leetcode|(?:开放|场景|算法|编程|代码|智力|八股)题|代码)"
@@ -105,7 +107,8 @@ class ParagraphReading(ReaderState):
         starts: list[tuple[int, str | None, str]] = []  # (line in paragraph, label, text)
         for k, raw_line in enumerate(raw_lines):
             found = marker(raw_line)
-            number = PARAGRAPH_NUMBER.match(plain(raw_line)) if found is None else None
+            unflagged = _FLAG.sub("", plain(raw_line), count=1)  # "TODO:1、考查…": a note to itself
+            number = PARAGRAPH_NUMBER.match(unflagged) if found is None else None
             bold = raw_line.startswith("**") and source_tail_off(raw_line.rstrip()).endswith("**")
             if number and bold and self._next_number(number_of(number)):
                 pass  # "**56. Name an example …**" after question 55: the next question

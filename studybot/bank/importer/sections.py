@@ -46,6 +46,7 @@ from studybot.bank.importer.markers import (
     reads_as_question,
     topic_title,
 )
+from studybot.bank.importer.metadata import ANSWER_TITLE
 from studybot.bank.importer.resources import about_itself, faq
 from studybot.bank.importer.wrapping import joined
 
@@ -53,12 +54,6 @@ from studybot.bank.importer.wrapping import joined
 NUMBER_ALONE = re.compile(r"(?:[Qq]\s*)?(?:第\s*)?\d{1,4}\s*题?\s*[.、．:：)）]?")
 # a heading that only says a question is below it
 _LABEL = re.compile(r"(?:题目|题干|问题|question|problem(?: statement)?)\s*[:：]?", re.IGNORECASE)
-# a heading that only says the answer is below it
-_ANSWER = re.compile(
-    r"(?:answer|answers|answer guide|model answer|suggested answer|solution|explanation"
-    r"|答案|参考答案|答案解析|解析|解答|回答)\s*[:：]?",
-    re.IGNORECASE,
-)
 
 
 def heading_items(blocks: list[Block]) -> list[Block]:
@@ -114,7 +109,7 @@ def _anchor(item: Block) -> bool:
 
 
 def answer_heading(block: Block) -> bool:
-    return bool(_ANSWER.fullmatch(clean(plain(block.raw))))
+    return bool(ANSWER_TITLE.fullmatch(clean(plain(block.raw))))
 
 
 def answer_label(block: Block, level: int) -> bool:

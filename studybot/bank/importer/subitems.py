@@ -82,16 +82,29 @@ _LANGUAGE = re.compile(
 def under_label(block: Block) -> tuple[str, str | None] | None:
     """The question in the sub-items under a bare ``**问题：**`` label, and its translation
     as a hint: ``- 中文：…？`` over ``- English: …?`` is one question; None when no
-    sub-item holds text."""
-    texts = [clean(joined(p.raw)) for i in items(block) if (p := i.first_paragraph())]
-    texts = [t for t in texts if t.strip()]
-    if not texts:
+    sub-item holds text, or when several ask (each is a question of its own)."""
+    texts = _texts(block)
+    if not texts or several_asking(block):
         return None
     first = _LANGUAGE.fullmatch(texts[0])
     if first is None or len(texts) == 1:
         return (first["text"] if first else texts[0]).strip(), None
     others = [t for t in texts[1:] if _LANGUAGE.fullmatch(t)]
     return first["text"].strip(), "\n".join(others) or None
+
+
+def several_asking(block: Block) -> bool:
+    """``**追问**：`` over ``- 如何…？`` and ``- 如何…？``: items that are a question each, no
+    question and its translation."""
+    texts = _texts(block)
+    return (
+        bool(texts) and not _LANGUAGE.fullmatch(texts[0]) and sum(map(reads_as_question, texts)) > 1
+    )
+
+
+def _texts(block: Block) -> list[str]:
+    texts = [clean(joined(p.raw)) for i in items(block) if (p := i.first_paragraph())]
+    return [t for t in texts if t.strip()]
 
 
 def more_questions(sub: Block, answered: bool) -> bool:

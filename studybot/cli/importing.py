@@ -229,11 +229,14 @@ def _command(lead: str, command: str) -> None:
     cells = width(err=False)
     words = [shlex.quote(word) for word in shlex.split(printable(command))]
     lines, line = [], lead + words[0]
+    # Lines after the first hang under it; less when the widest word and its " \\" need it.
+    hang = len(lead) + 4
+    if cells is not None:
+        hang = min(hang, max(0, cells - max(cell_len(w) for w in words) - 2))
     for word in words[1:]:
         if cells is not None and cell_len(f"{line} {word} \\") > cells:
             lines.append(line + " \\")
-            # A long path hangs less, so its own " \\" still fits the terminal.
-            line = " " * min(len(lead) + 4, max(0, cells - cell_len(word) - 2)) + word
+            line = " " * hang + word
         else:
             line += " " + word
     for shown in [*lines, line]:

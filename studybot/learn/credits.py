@@ -89,6 +89,15 @@ _SOURCE_BEFORE = re.compile(_BEFORE + r"\s*(?:the\s+)?(?:原始\s*|original\s+)?
 _OWN_BEFORE = re.compile(r"(?:由|" + _BEFORE[3:] + r"\s*$", re.IGNORECASE)
 
 
+_NOT = r"(?:不是|并非|并不是|并不|不|非|没有|并没有|未|not|never|n't|isn't|wasn't)"
+_DENIED_BEFORE = re.compile(
+    _NOT + r"\s*(?:由|来自|出自|源于|源自|from|by)?\s*(?:the\s+)?$", re.IGNORECASE
+)
+_DENIED_AFTER = re.compile(
+    r"\s*(?:的\s*)?(?:并|也|都)?\s*(?:没有|没|未|不是|并非|did\s+not|didn't)", re.IGNORECASE
+)
+
+
 def of_point(text: str, sources: Sequence[Source]) -> tuple[str, ...]:
     """The credits of a key point: the names it writes as a source that its sources name too."""
     names = [n.lower() for n in _NAME.findall(" ".join(s.cite for s in sources))]
@@ -139,9 +148,12 @@ def shown(credits: Sequence[str], text: str) -> str:
 
 
 def _written_as_source(text: str, after: re.Pattern, before: re.Pattern) -> list[str]:
-    """Each name in ``text`` written as a source: a cue after it, or one before it."""
+    """Each name in ``text`` written as a source: a cue after it, or one before it; not
+    one said not to be ("并非来自 o1", "不是 BERT 提出的", "BERT 并没有提出")."""
     found = []
     for m in _NAME.finditer(text):
+        if _DENIED_BEFORE.search(text[: m.start()][-10:]) or _DENIED_AFTER.match(text[m.end() :]):
+            continue
         if after.match(text[m.end() :]) or before.search(text[: m.start()][-12:]):
             found.append(m.group().lower())
     return found

@@ -6,8 +6,8 @@ eom"). A clause that says 默认/default and gives another value in its place
 denies it, even when that other value is one the question states elsewhere
 (the option beside the default: 1 小时, leaf), which a figure check alone
 never reads as wrong:
-- a figure of the claim's family that does not match the claim's figure,
-  with the claim's own figure not in that clause;
+- a figure of the claim's family (a time in any unit) right after the
+  default word that does not match the claim's figure;
 - a name written right after 默认 (是/为/用…) or "defaults to", when it is a
   name of another claim of the question and not one of this claim's.
 """
@@ -36,30 +36,6 @@ _NAMED = re.compile(
     r"|\bdefaults?\s*(?:is|to|=|:|value is)\s*[`'\"]?([a-z_][\w.\-]*[\w])",
     re.IGNORECASE,
 )
-
-
-# A time in any unit, in seconds: numbers reads 分钟 and 小时 as two literal units.
-_SECONDS = {
-    "秒": 1,
-    "s": 1,
-    "分钟": 60,
-    "min": 60,
-    "minutes": 60,
-    "小时": 3600,
-    "h": 3600,
-    "hour": 3600,
-    "hours": 3600,
-    "天": 86400,
-    "day": 86400,
-    "days": 86400,
-}
-_TIME = re.compile(
-    r"(\d+(?:\.\d+)?)\s*(分钟|小时|秒|天|minutes|hours|hour|days|day|min|h|s)(?![a-z])"
-)
-
-
-def _seconds(text: str) -> set[float]:
-    return {float(m.group(1)) * _SECONDS[m.group(2).lower()] for m in _TIME.finditer(text)}
 
 
 @dataclass(frozen=True)
@@ -111,8 +87,4 @@ def denied(default: Default, others: frozenset[str], attempt: Attempt) -> int | 
 def _wrong(said: str, number: Number) -> bool:
     """Whether ``said`` ("1 小时") is a figure of another value than ``number`` (5 分钟)."""
     found = numbers.figures(said, number)
-    if found:
-        return not any(numbers.matches(f, number) for f in found)
-    unit = _SECONDS.get((number.unit or "").lower())
-    times = _seconds(said)
-    return bool(unit and times and number.value * unit not in times)
+    return bool(found) and not any(numbers.matches(f, number) for f in found)

@@ -8,6 +8,7 @@ attempt's figures of the same family are read in that family's base unit:
 - percent: %;
 - counts: 亿, 万, 千, 百万, billion (B), million (M), thousand (K);
 - tokens: ``576 token``, ``576 个 token``;
+- durations: 秒, 分钟, 小时, 天, s, min, h (``5 分钟`` is 300 s, ``1 小时`` 3600 s);
 - any other unit (维, d²) literally after the figure, and no unit: any figure.
 
 Chinese numerals (四倍, 两倍, 十六倍) are read before a unit.
@@ -56,6 +57,12 @@ _COUNTS = {
     "个": 1.0,
     "条": 1.0,
 }
+# A time, in seconds: "10 分钟" against "every 10 seconds" is a wrong figure, not another unit.
+_SECONDS = {"秒": 1.0, "s": 1.0, "sec": 1.0, "secs": 1.0, "second": 1.0, "seconds": 1.0}
+_SECONDS |= {"分钟": 60.0, "min": 60.0, "mins": 60.0, "minute": 60.0, "minutes": 60.0}
+_SECONDS |= {"小时": 3600.0, "h": 3600.0, "hour": 3600.0, "hours": 3600.0, "hr": 3600.0}
+_SECONDS |= {"天": 86400.0, "day": 86400.0, "days": 86400.0}
+_SCALES = {"count": _COUNTS, "time": _SECONDS}  # a unit's size in its family's base unit
 _CLASSIFIERS = {"个", "条"}
 _TIMES = {"倍", "×", "x", "times"}
 _PERCENT = {"%", "percent"}
@@ -93,6 +100,11 @@ _PATTERNS = {
         + r"\s*(万亿|百万|千万|亿|万|千|个|条|trillion|billion|bn|million|thousand|b|m|k)"
         + _AFTER
     ),
+    "time": re.compile(
+        _FIGURE
+        + r"\s*(秒|分钟|小时|天|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|s|h)"
+        + _AFTER
+    ),
     "token": re.compile(_FIGURE + r"\s*(?:个)?\s*(?:[\u4e00-\u9fff]{1,4}\s*|[a-z]+\s+)?(token)"),
     "bare": _BARE,
 }
@@ -120,6 +132,8 @@ def family(number: Number) -> str:
         return "count"
     if unit in _TOKEN:
         return "token"
+    if unit in _SECONDS:
+        return "time"
     return "literal"
 
 
@@ -165,9 +179,7 @@ def located(
             unit = groups[1].lower() if len(groups) > 1 else ""
             if unit in _CLASSIFIERS and groups[0] in _DIGITS:
                 continue  # "三个标准", "两条路": a few things counted in words, no figure
-            factors = (
-                _BYTES[unit] if kind == "bytes" else (_COUNTS[unit],) if kind == "count" else (1,)
-            )
+            factors = _BYTES[unit] if kind == "bytes" else (_SCALES.get(kind, {}).get(unit, 1),)
             out.append((match.start(), read.scaled(factors)))
     if kind == "bare":  # a figure with no unit is also said shortened: "32k" for 32000
         out += [
@@ -228,7 +240,7 @@ _YEAR = re.compile(r"19[5-9]\d|20[0-3]\d")  # 1950–2039: 2048 is a size, 2025 
 
 # Units read off a claim's own sentence when the rubric gives it no value: "在单张 48 GB 显卡上"
 # states 48 GB of memory as surely as a value would. No bare figure: "Llama 3.1", "第 2 层".
-_STATED_KINDS = ("bytes", "times", "percent", "count")
+_STATED_KINDS = ("bytes", "times", "percent", "count", "time")
 _STATED_LITERAL = re.compile(
     _FIGURE + r"\s*(维|层|头|步|秒|小时|bit|比特|epochs?|steps?|layers?|heads?)" + _AFTER
 )
@@ -282,9 +294,7 @@ def expected(number: Number) -> tuple[float, ...]:
     unit = _unit(number.unit)
     if kind == "bytes":
         return tuple(number.value * f for f in _BYTES[unit])
-    if kind == "count":
-        return (number.value * _COUNTS[unit],)
-    return (number.value,)
+    return (number.value * _SCALES.get(kind, {}).get(unit, 1),)
 
 
 def matches(found: tuple[float, ...], number: Number) -> bool:

@@ -352,3 +352,18 @@ def test_marks_and_limits_that_keep_a_negation_off_the_claim(
     grader, shipped, question, point, text
 ):
     assert state(grader, shipped, question, point, text) != CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    "question, point, text, caught",
+    [
+        # Q200 point 4: the redundant experts are rebalanced about every 10 minutes.
+        (200, 4, "冗余专家的布局大约每 10 秒根据最新统计重排一次。", True),
+        (200, 4, "冗余专家的布局大约每 10 分钟根据线上负载统计重排一次。", False),
+        (200, 4, "冗余专家的布局大约每 600 秒根据线上负载统计重排一次。", False),  # the same time
+        # Q72 point 6: a default of 5 minutes said in seconds is the same default.
+        (72, 6, "Anthropic 的缓存默认存活 300 秒，每次命中都会刷新。", False),
+    ],
+)
+def test_a_duration_is_read_in_any_unit(grader, shipped, question, point, text, caught):
+    assert (state(grader, shipped, question, point, text) == CONTRADICTED) is caught

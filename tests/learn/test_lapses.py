@@ -44,6 +44,9 @@ def point(grader, shipped, question: int, n: int, text: str):
             False,
         ),
         (131, 5, "ULMFiT 提出了逐步解冻：从顶层开始，每个 epoch 多解冻一层。", False),
+        # Said not to be the source: a correct contrast.
+        (131, 5, "逐步解冻并不是 BERT 原论文提出的：从顶层开始，每个 epoch 多解冻一层。", False),
+        (2, 4, "这个结论并非来自 T5 论文：只做自监督预训练时，仅解码器零样本泛化最好。", False),
         # A second source the question does not name may well be right: never read as wrong.
         (2, 4, "Hoyle 等 2021 也发现，只做自监督预训练时仅解码器的零样本泛化最好。", False),
         # A part of the model after 由 is no source.

@@ -224,7 +224,10 @@ def reads_as_question(text: str) -> bool:
             return False
         # a question word inside a long sentence ("后台很多同学问到底考什么。我把…") is prose
         return bool((len(body) <= 80 and _ZH_ASKING.search(body)) or _ZH_TOPIC_END.search(body))
-    return bool(_EN_START.match(body)) and len(body.split()) >= 2
+    if bool(_EN_START.match(body)) and len(body.split()) >= 2:
+        return True
+    head, mark, then = body.rpartition("?")  # "Have you …? Describe the process.": asked, then set
+    return bool(mark and head.strip() and _EN_START.match(then.strip())) and len(then.split()) >= 2
 
 
 def link_only(text: str) -> bool:

@@ -31,7 +31,7 @@ from studybot.bank.importer.draft import (
 )
 from studybot.bank.importer.metadata import without_company
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
-from studybot.bank.importer.resources import placeholder, reading_line, source_line
+from studybot.bank.importer.resources import aside, placeholder, reading_line, source_line
 from studybot.bank.importer.wrapping import cut_short
 
 _SEP = r"[:：.、．)）·]"
@@ -202,6 +202,8 @@ def reads_as_question(text: str) -> bool:
     if declared is not None:
         return declared and len(clean(text)) >= 2
     text = clean(text)
+    if aside(text):  # "本文原作者…", "要不要我帮你…？"
+        return False
     if len(text) < 2 or asks(text):
         return len(text) >= 2
     if link_only(text) or META.match(text) or REVERSE.search(text) or source_line(text):

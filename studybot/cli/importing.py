@@ -141,7 +141,7 @@ def print_preview(data: dict[str, Any]) -> None:
             _say(f"Try: {suggestion}")
     if steering is not None:
         listed = {s["where"] for s in data["not_taken"] if s["counts"]}
-        _steering(steering, data["file"], listed)
+        _steering(steering, data["file"], listed, _merged(data))
     _say("")
     _command("Run: ", _to_run(data))
 
@@ -165,14 +165,23 @@ def _to_run(data: dict[str, Any]) -> str:
     return shlex.join(head + rest)
 
 
-def _steering(found: dict[str, Any], file: str, listed: set[str]) -> None:
+def _merged(data: dict[str, Any]) -> str:
+    """Why the questions taken outnumber the Total: those asked again, imported once."""
+    extra = data["steer"]["taken"]["questions"] - data["totals"]["questions"]
+    if extra <= 0:
+        return ""
+    why = "asked again, imported once" if extra == len(data["repeats"]) else "merged or empty"
+    return f" ({extra} {why}: {data['totals']['questions']} in the Total)"
+
+
+def _steering(found: dict[str, Any], file: str, listed: set[str], merged: str = "") -> None:
     """Where the questions were found, the asking lines left (those not ``listed`` above with
-    why), and a better --questions."""
+    why), and a better --questions; ``merged`` says why the Total has fewer questions."""
     taken = found["taken"]
     how = " ".join(["read with", taken["option"]]) if taken["option"] else "read by default"
     _say(f"\nFound in: {_found_in(found['found_in'])} ({how}).", hang="  ")
     _say(
-        f"Took {taken['questions']} question(s): {taken['asking']} of the file's "
+        f"Took {taken['questions']} question(s){merged}: {taken['asking']} of the file's "
         f"{found['asking_lines']} asking line(s), {taken['non_asking']} that do not ask.",
         hang="  ",
     )
@@ -181,6 +190,11 @@ def _steering(found: dict[str, Any], file: str, listed: set[str]) -> None:
         besides = ", besides those above" if listed else ""
         _say(f"Asking lines not taken{besides} ({len(missed)}):")
         for line in missed:
+            _say(f"  {_line_of(line['where'], file)}: {line['text']}", hang="      ")
+    left = found["items_not_taken"]
+    if left:
+        _say(f"List items neither taken nor inside an answer ({len(left)}):")
+        for line in left:
             _say(f"  {_line_of(line['where'], file)}: {line['text']}", hang="      ")
     better = found["suggestion"]
     if better:

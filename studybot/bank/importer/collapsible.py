@@ -40,6 +40,12 @@ _BOX_TAGS = re.compile(
 _ANSWER_SUMMARY = re.compile(_ANSWER_LABEL, re.I)
 _WRAPPER = re.compile(r"</?(?:p|br|b|strong)\s*/?>", re.I)  # "<p>" around the answer, no text
 
+# prose in a ```text (``md``, ``plain``) box: an answer's text, not code
+TEXT_FENCE = re.compile(
+    r"(?P<fence>`{3,}|~{3,})[ \t]*(?:text|txt|plain|plaintext|markdown|md)[ \t]*\n(?P<body>.*)\n(?P=fence)",
+    re.DOTALL | re.IGNORECASE,
+)
+
 
 def collapsible(lines: list[str], blocks: list[Block], index: int):
     """(index past the blocks, [(line, summary, answer)], closed) of the top-level

@@ -121,7 +121,9 @@ def without_label(text: str) -> str:
         return text
     if reads_as_question(found["label"]) or not reads_as_question(found["rest"]):
         return text
-    return found["rest"]
+    # "三类结构：Encoder-only / Decoder-only？": terms the label names, asking by the mark alone
+    bare = found["rest"].rstrip().rstrip("？?").rstrip()
+    return found["rest"] if reads_as_question(bare) else text
 
 
 def terse(text: str, rest: list[Block], among_questions: bool) -> bool:

@@ -53,7 +53,7 @@ from studybot.bank.importer.blocks import (
     section_end,
     source,
 )
-from studybot.bank.importer.collapsible import card, collapsible, kept_source, unwrapped
+from studybot.bank.importer.collapsible import TEXT_FENCE, card, collapsible, kept_source, unwrapped
 from studybot.bank.importer.digests import over_questions
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
 from studybot.bank.importer.followups import with_follow_ups
@@ -87,6 +87,7 @@ from studybot.bank.importer.prose import ParagraphReading, introduces
 from studybot.bank.importer.quiz import lettered, shared, shown
 from studybot.bank.importer.resources import (
     about_itself,
+    aside,
     faq,
     placeholder,
     source_line,
@@ -287,7 +288,7 @@ class _Reader(ParagraphReading, ListReading):
 
     def _heading_question(self, block: Block, inner: list[Block]) -> tuple[str | None, str] | None:
         text = clean(plain(block.raw))
-        if topic_title(text):
+        if topic_title(text) or aside(text):  # "#### 本文原作者…，本文原载于知乎专栏。"
             return None
         found = marker(block.raw, heading=True)
         if found:
@@ -376,7 +377,7 @@ class _Reader(ParagraphReading, ListReading):
             if len(blocks) == 1:
                 return
         reference = ANSWER_MARKER.sub("", kept_source(self.lines, blocks), count=1).strip()
-        boxed = _TEXT_FENCE.fullmatch(reference)  # prose in a ```text box, not code
+        boxed = TEXT_FENCE.fullmatch(reference)  # prose in a ```text box, not code
         reference = boxed["body"].strip() if boxed else reference
         reference = "" if placeholder(reference) else reference  # "_TODO: add answer_"
         # an answer beside the question ("**Q？** answer") and the blocks after it, in order
@@ -385,10 +386,6 @@ class _Reader(ParagraphReading, ListReading):
         )
 
 
-_TEXT_FENCE = re.compile(
-    r"(?P<fence>`{3,}|~{3,})[ \t]*(?:text|txt|plain|plaintext|markdown|md)[ \t]*\n(?P<body>.*)\n(?P=fence)",
-    re.DOTALL | re.IGNORECASE,
-)
 NO_TEXT, BODY_LEFT = "a numbered heading with no question text", "; the text under it is left out"
 # "？（说了…，面试官追问…）": what a write-up says was answered; "？（Goodhart's Law）" stays
 _ANSWER_AFTER = re.compile(

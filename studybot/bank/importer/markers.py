@@ -31,7 +31,7 @@ from studybot.bank.importer.draft import (
 )
 from studybot.bank.importer.metadata import without_company
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
-from studybot.bank.importer.resources import placeholder, reading_line, source_line
+from studybot.bank.importer.resources import aside, placeholder, reading_line, source_line
 from studybot.bank.importer.wrapping import cut_short
 
 _SEP = r"[:：.、．)）·]"
@@ -202,6 +202,8 @@ def reads_as_question(text: str) -> bool:
     if declared is not None:
         return declared and len(clean(text)) >= 2
     text = clean(text)
+    if aside(text):  # "本文原作者…", "要不要我帮你…？"
+        return False
     if len(text) < 2 or asks(text):
         return len(text) >= 2
     if link_only(text) or META.match(text) or REVERSE.search(text) or source_line(text):
@@ -224,7 +226,10 @@ def reads_as_question(text: str) -> bool:
             return False
         # a question word inside a long sentence ("后台很多同学问到底考什么。我把…") is prose
         return bool((len(body) <= 80 and _ZH_ASKING.search(body)) or _ZH_TOPIC_END.search(body))
-    return bool(_EN_START.match(body)) and len(body.split()) >= 2
+    if bool(_EN_START.match(body)) and len(body.split()) >= 2:
+        return True
+    head, mark, then = body.rpartition("?")  # "Have you …? Describe the process.": asked, then set
+    return bool(mark and head.strip() and _EN_START.match(then.strip())) and len(then.split()) >= 2
 
 
 def link_only(text: str) -> bool:

@@ -175,6 +175,7 @@ def _steer_data(found: steer.Steer) -> dict[str, Any]:
         "found_in": dict(found.found_in),
         "asking_lines": found.asking_lines,
         "asking_not_taken": [{"where": where, "text": text} for where, text in found.missed],
+        "items_not_taken": [{"where": where, "text": text} for where, text in found.left],
         "taken": reading(found.current),
         "readings": [reading(r) for r in found.others],
         "suggestion": reading(found.better) if found.better else None,

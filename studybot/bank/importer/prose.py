@@ -38,7 +38,8 @@ from studybot.bank.importer.markers import (
     split_answer,
 )
 from studybot.bank.importer.metadata import source_tail_off
-from studybot.bank.importer.state import ReaderState, Trail
+from studybot.bank.importer.resources import ASIDE_LEFT, aside
+from studybot.bank.importer.state import ReaderState, Trail, number_mark
 from studybot.bank.importer.wrapping import join, joined
 
 # "问了：A；B" (a colon: each part), "问了 A、B，然后…" (no colon: the parts that ask),
@@ -104,6 +105,8 @@ class ParagraphReading(ReaderState):
 
     def _paragraph(self, block: Block, path: Trail, current: Draft | None) -> Draft | None:
         raw_lines = block.raw.split("\n")
+        if len(raw_lines) == 1 and self._titled(block.start, raw_lines[0]):
+            return None  # "**1) Attention（伪代码）**" among "**12. …？**": a snippet's title
         starts: list[tuple[int, str | None, str]] = []  # (line in paragraph, label, text)
         for k, raw_line in enumerate(raw_lines):
             found = marker(raw_line)
@@ -180,6 +183,18 @@ class ParagraphReading(ReaderState):
             return None  # the prose after it answers none of them ("答：…" aside)
         return current
 
+    def _titled(self, line: int, raw_line: str) -> bool:
+        """A bold numbered line that does not ask, numbered with another mark than the file's
+        bold questions (``1)`` among ``12.``) and not the next of them: a title, listed."""
+        text = bold_line(raw_line) if self.bold_mark else None
+        number = PARAGRAPH_NUMBER.match(text) if text else None
+        if number is None or number_mark(number) == self.bold_mark or asks(number["text"]):
+            return False
+        if self._next_number(number_of(number)):
+            return False
+        self._skip(line, number["text"], "a numbered title among numbered questions", counts=False)
+        return True
+
     def _asked_above(self, label: str | None, path: Trail) -> Draft | None:
         """The question numbered ``label`` in this section, yet unanswered, that a label alone
         (``**问题 1：**``) over prose answers: a digest's list of questions, answered below it."""
@@ -194,6 +209,9 @@ class ParagraphReading(ReaderState):
     def _loose(self, block: Block, raw_lines: list[str], path: Trail) -> Draft | None:
         """Questions among lines outside any answer: each asking line, ``问了：…``, ``手撕：…``."""
         texts = [plain(line) for line in raw_lines]
+        if len(texts) == 1 and aside(texts[0]):  # "要不要我帮你…？" closing a chat's answers
+            self._skip(block.start, texts[0], ASIDE_LEFT, counts=False)
+            return None
         if any(_LEAD.match(t) for t in texts):
             last = None
             for k, text in enumerate(texts):

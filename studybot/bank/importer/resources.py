@@ -56,6 +56,29 @@ def source_line(text: str) -> bool:
     return bool(SOURCE_LINE.match(_LIST_MARK.sub("", text.strip(), count=1)))
 
 
+# "本文原作者…，本文原载于知乎专栏。", "Originally published on …": who wrote it, where first read
+_CREDIT = re.compile(
+    r"^(?:本文)?(?:原作者|作者[:：]|原载于|首发于|转载自|转自)|本文(?:原载于|首发于|转载自)"
+    r"|^(?:originally (?:published|posted)|reposted from|written by)\b",
+    re.IGNORECASE,
+)
+# "要不要我帮你…？", "Would you like me to …?": a chat assistant's offer to its reader
+_OFFER = re.compile(
+    r"^(?:要不要|需不需要|是否需要|需要|想不想|如果你(?:需要|愿意|想要?))[^，,。？?]{0,4}我"
+    r"|^(?:would you like|do you want|want) me\b|^shall i\b",
+    re.IGNORECASE,
+)
+
+
+ASIDE_LEFT = "a credit or an assistant's offer to its reader, not a question"
+
+
+def aside(text: str) -> bool:
+    """A credit (``本文原作者…``) or an assistant's offer (``要不要我帮你…？``): never a question."""
+    text = _LIST_MARK.sub("", text.strip(), count=1)
+    return bool(_CREDIT.search(text) or _OFFER.match(text))
+
+
 # "推荐阅读：[【…？】](…)", "第一段：延伸阅读：…", "参考：…": a reading list's line points to
 # an article whose title may ask; the line itself never does
 _READING = re.compile(

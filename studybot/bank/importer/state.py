@@ -12,11 +12,12 @@ taken and why (``_skip``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from studybot.bank.importer.blocks import Block, parse, plain, source_lines
 from studybot.bank.importer.collapsible import demoted
-from studybot.bank.importer.decorations import bold_questions, mark_tags
+from studybot.bank.importer.decorations import bold_line, bold_questions, mark_tags
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
 from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.labels import without_label
@@ -52,6 +53,7 @@ class ReaderState:
     out: Parsed  # the drafts, lines not taken and suggestions so far
     strong: bool  # the file marks its questions ("Q1：…"): a bare numbered line is no question
     bold: bool  # its bold lines alone mostly ask ("**What is X?**"): each is a question
+    bold_mark: str | None  # the mark after the numbers of those that ask ("." of "**12. …？**")
     level: int | None  # the heading level where this file's questions are, if any
     closing: set[int]  # the first lines of the headings that close the file ("## 总结")
     apart: set[int]  # those of question-level headings in a section where none asks
@@ -75,6 +77,7 @@ class ReaderState:
         self.out = Parsed()
         self.strong = marked_lines(self.blocks) >= 2
         self.bold = bold_questions(self.blocks, asks)
+        self.bold_mark = bold_mark(self.blocks) if self.bold else None
         self.level = options.level or question_level(self.blocks)
         self.closing = set() if options.level else closing(self.blocks, self.level)
         self.apart = set() if options.level else apart(self.blocks, self.level)
@@ -114,3 +117,25 @@ class ReaderState:
         """``19. 激活函数的比较`` right after the question numbered 18: the next question."""
         last = (self.out.drafts[-1].label if self.out.drafts else None) or ""
         return str(label).isdigit() and last.isdigit() and int(label) == int(last) + 1
+
+
+def number_mark(number: re.Match[str]) -> str:
+    """What follows a ``PARAGRAPH_NUMBER``'s number: ``.`` of ``12. …``, ``)`` of ``1) …``."""
+    return number[0][: number.start("text")].strip().lstrip("0123456789")
+
+
+def bold_mark(blocks: list[Block]) -> str | None:
+    """The one mark after the numbers of the bold lines alone that ask (``**12. What …？**``),
+    when ``MARK_LEAST`` or more are numbered and all alike; else None."""
+    marks = set()
+    count = 0
+    for block in blocks:
+        text = bold_line(block.raw.split("\n", 1)[0]) if block.kind == "paragraph" else None
+        number = PARAGRAPH_NUMBER.match(text) if text else None
+        if number is not None and asks(number["text"]):
+            marks.add(number_mark(number))
+            count += 1
+    return marks.pop() if count >= MARK_LEAST and len(marks) == 1 else None
+
+
+MARK_LEAST = 5

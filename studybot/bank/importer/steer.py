@@ -40,7 +40,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from studybot.bank.importer import selectors, topics
+from studybot.bank.importer import leftitems, selectors, topics
 from studybot.bank.importer.draft import Draft, LimitReached, Parsed, too_lossy
 from studybot.bank.importer.layout import (
     KIND_NAMES,
@@ -98,6 +98,7 @@ class Steer:
     current: Reading
     others: tuple[Reading, ...]  # every selector tried, in the order tried
     better: Reading | None  # the option to suggest, if one reads the file clearly better
+    left: tuple[tuple[str, str], ...] = ()  # (where, text) of list items no question holds
 
     def found_line(self) -> str:
         return ", ".join(f"{count} {name}" for name, count in self.found_in) or "nothing"
@@ -140,6 +141,7 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         for option, got in tried.items()
     )
     shown = [d for d in parsed.drafts if d.question.strip()]
+    left = leftitems.left_items(out, parsed, asked, answers, {where for where, _ in missed})
     return Steer(
         found_in=_found_in(shown, by_where),
         asking_lines=len(asking),
@@ -152,7 +154,9 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
             or _sections(out, parsed.drafts, others, tried)
             or _follow_ups(out, shown, others, tried, option)
             or topics.suggested(out, parsed.drafts, others),
-        ),
+        )
+        or leftitems.suggested(current, others, tried, left),
+        left=left,
     )
 
 

@@ -19,8 +19,9 @@ no claim of the point, and the right alternatives of the question do not
 explain those words.
 
 A point is contradicted (a claim denied and stated nowhere, or a wrong
-claim said), else covered (every claim stated, or two of three or four),
-else partly (one stated), else missed — "mentioned only" when its
+claim said), else covered (every claim stated, two of three or four, or
+one of two with the other named while nothing is contradicted), else
+partly (one stated), else missed — "mentioned only" when its
 terms are there without a statement. Each mark keeps the clause that
 decided it, cut around the words that did.
 
@@ -121,7 +122,7 @@ def verdict(
         if named is None:
             return Verdict(MISSED, None, said=said)
         return Verdict(MISSED, _shown(attempt, named.clause, named.spans), None, True, said)
-    held = len(stated) == len(said) or len(stated) >= ENOUGH_CLAIMS
+    held = len(stated) == len(said) or len(stated) >= ENOUGH_CLAIMS or _named_all(said)
     first = stated[0]
     return Verdict(
         COVERED if held else PARTLY, _shown(attempt, first.clause, first.spans), said=said
@@ -333,7 +334,10 @@ class Rubric:
             for point, group in zip(self.points, said, strict=True)
         ]
         verdicts = [_swaps(v, p, read) for v, p in zip(verdicts, self.points, strict=True)]
-        return [_credited(v, p, read) for v, p in zip(verdicts, self.points, strict=True)], read
+        verdicts = [_credited(v, p, read) for v, p in zip(verdicts, self.points, strict=True)]
+        if any(v.state == CONTRADICTED for v in verdicts):  # no benefit of the doubt then
+            verdicts = [replace(v, state=PARTLY) if _lenient(v) else v for v in verdicts]
+        return verdicts, read
 
 
 def compile_rubric(question: Question) -> Rubric:
@@ -377,3 +381,19 @@ def _shared(subject: Alias, subjects: Sequence[Alias]) -> bool:
     """
     own = set(subject.alternatives)
     return any(s is not subject and own & set(s.alternatives) for s in subjects)
+
+
+def _named_all(said: Sequence[Said]) -> bool:
+    """One claim stated and every other one named in a clause: labellers call that covered,
+    in an attempt that says nothing wrong (``Rubric.grade``)."""
+    return (
+        len(said) == 2
+        and any(s.state == STATED for s in said)
+        and all(s.state in (STATED, MENTIONED) for s in said)
+    )
+
+
+def _lenient(v: Verdict) -> bool:
+    """A point covered only by ``_named_all``."""
+    stated = sum(s.state == STATED for s in v.said)
+    return v.state == COVERED and stated < min(len(v.said), ENOUGH_CLAIMS)

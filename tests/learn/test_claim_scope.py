@@ -367,3 +367,16 @@ def test_marks_and_limits_that_keep_a_negation_off_the_claim(
 )
 def test_a_duration_is_read_in_any_unit(grader, shipped, question, point, text, caught):
     assert (state(grader, shipped, question, point, text) == CONTRADICTED) is caught
+
+
+def test_one_of_two_claims_stated_and_the_other_named_is_covered_unless_something_is_wrong(
+    grader, shipped
+):
+    # Q41 point 1: encode label descriptions and the text with one model; take the most similar.
+    said = "零样本分类就是把每个类别写成一句描述，描述和待分类文本用同一个 embedding 模型编码，然后看相似度。"
+    assert state(grader, shipped, 41, 1, said) == "covered"
+    wrong = said + "另一条路线是 NLI 模型，每个标签不需要单独一次前向，所以比嵌入法更快。"
+    graded = grader.grade(shipped.get(41), wrong).points
+    assert graded[4].state == CONTRADICTED and graded[0].state == "partly"
+    alone = "描述和待分类文本用同一个 embedding 模型编码。"  # the other claim not named
+    assert state(grader, shipped, 41, 1, alone) == "partly"

@@ -267,7 +267,7 @@ class _Reader(ParagraphReading, ListReading):
             after = section_end(blocks, end)
             inner, end = [*inner, *blocks[end + 1 : after]], after
         asked = bold_question(title, inner, self.lines)  # "### Question 3: …" over "**Which …?**"
-        at = inner[0].start if asked and asked[1] else block.start  # a card's "Q：" line
+        at = inner[0].start if asked else block.start  # the line that asks, a card's "Q：" too
         if asked is not None:
             label, text = numbered(asked[0])
             found, inner = (found[0] or label, text), inner[1:]

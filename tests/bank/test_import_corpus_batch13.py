@@ -4,7 +4,9 @@ Each file here is written for the test, in the shape those files had: a numbered
 items open with a bold question and answer it on the same line (``3.  **What is BM25?**
 A ranking function …``, the bold ending in ``.`` where it is an order: ``**Describe
 sharding.**``); a heading that numbers a topic (``## Q2 哈希表``) over the paragraph
-that asks, its options and an answer box (``<details><summary>答案</summary><div>``).
+that asks, its options and an answer box (``<details><summary>答案</summary><div>``); an
+interview write-up whose ``> 面试官提问:`` blocks hold the questions and whose ``> 我提问:``
+blocks hold what the candidate asked the company (the reply in parentheses).
 """
 
 from __future__ import annotations
@@ -145,3 +147,63 @@ def test_the_preview_says_each_question_sits_on_the_line_that_asks(invoke, tmp_p
     assert "first: Q1 哈希表在装载因子过高时" in shown
     assert "last: Q3 简述跳表的查找过程。" in shown
     assert "Took 3 question(s): 1 of the file's 1 asking line(s), 2 that do not ask" in shown
+
+
+_WRITE_UP = """# 实习面经
+
+#### 第一段面试：小公司
+
+> 面试官提问:
+<br/>
+1.讲讲 Transformer 的注意力机制？
+<br/>
+2.LoRA 为什么能省显存？
+
+> 我提问:
+<br/>
+1.团队有多少人？(5 个人)
+<br/>
+2.实习生做什么工作？(做数据和微调)
+
+> 总结:
+<br/>
+小公司更看重动手能力。
+
+#### 第二段面试：中厂
+
+面试官向我提问:
+
+1. 什么是 KV Cache？
+2. 为什么推理时显存会涨？
+
+反问环节：
+
+- 部门做什么业务？
+- 转正比例是多少？
+"""
+
+
+def test_the_candidates_own_questions_are_listed_and_answer_nothing(tmp_path):
+    report = read(tmp_path, _WRITE_UP)
+    assert questions(report) == [
+        "讲讲 Transformer 的注意力机制？",
+        "LoRA 为什么能省显存？",
+        "什么是 KV Cache？",
+        "为什么推理时显存会涨？",
+    ]
+    assert all(q.reference is None for q in report.bank.questions)
+    theirs = [s.text for s in report.skipped if "candidate's own" in s.why]
+    assert theirs == [
+        "1.团队有多少人？(5 个人)",
+        "2.实习生做什么工作？(做数据和微调)",
+        "部门做什么业务？",
+        "转正比例是多少？",
+    ]
+
+
+def test_the_preview_neither_lists_them_as_lost_nor_suggests_taking_them(invoke, tmp_path):
+    shown = previewed(invoke, tmp_path, _WRITE_UP)
+    assert "4 × the candidate's own question (反问)" in shown
+    assert "Took 4 question(s): 4 of the file's 4 asking line(s)" in shown
+    assert "Asking lines not taken" not in shown and "Try --questions" not in shown
+    assert shown.endswith("--name q")

@@ -83,7 +83,8 @@ from studybot.bank.importer.markers import (
     topic_title,
 )
 from studybot.bank.importer.notebook import notebook_lines
-from studybot.bank.importer.prose import ParagraphReading, introduces
+from studybot.bank.importer.notes import ANSWER_AFTER
+from studybot.bank.importer.prose import ParagraphReading, introduces, reverse_label
 from studybot.bank.importer.quiz import lettered, shared, shown
 from studybot.bank.importer.resources import (
     about_itself,
@@ -196,6 +197,9 @@ class _Reader(ParagraphReading, ListReading):
                     inner = [Block("paragraph", block.start + 1, block.end, raw=rest), *inner]
                 self._walk(inner, (*outer, (block.start, section_title(title))))
                 index, current = end, None
+                continue
+            elif reverse_label(block):  # "> 我提问:" over the candidate's own questions
+                index, current = self._reversed(blocks, index), None
                 continue
             elif in_meta:
                 self._skip_meta(block)
@@ -358,7 +362,7 @@ class _Reader(ParagraphReading, ListReading):
         """Hint, options, key points and the reference answer from the blocks below a question."""
         blocks = [b for b in draft.blocks if not html_comment(self.lines, b) and not navigation(b)]
         blocks = unwrapped(self.lines, blocks) or blocks  # "<details><summary>Answer</summary>"
-        after = _ANSWER_AFTER.match(draft.question)
+        after = ANSWER_AFTER.match(draft.question)
         hinted = after is not None and HINT_LINE.match(after["a"].strip())  # "(hint: …)"
         if after and not hinted and not blocks and draft.reference is None:  # "选 bge？（中文好…）"
             draft.question, draft.reference = after["q"], after["a"].strip()
@@ -390,11 +394,6 @@ _TEXT_FENCE = re.compile(
     re.DOTALL | re.IGNORECASE,
 )
 NO_TEXT, BODY_LEFT = "a numbered heading with no question text", "; the text under it is left out"
-# "？（说了…，面试官追问…）": what a write-up says was answered; "？（Goodhart's Law）" stays
-_ANSWER_AFTER = re.compile(
-    r"^(?P<q>.*[？?])\s*[（(](?P<a>(?=.*?(?:说了|答了|回答|提到|讲了|面试官|追问|我[说答讲提]"
-    r"|\bI (?:said|answered|mentioned)\b))(?:[^（）()]|[（(][^（）()]*[）)]){6,})[）)]$"
-)
 
 
 __all__ = ["NUMBER", "read_markdown", "read_notebook"]

@@ -17,7 +17,7 @@ import re
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.digests import first_lines as _first_lines
 from studybot.bank.importer.draft import WORD, Draft
-from studybot.bank.importer.labels import TERSE_LEFT, linked_question, terse
+from studybot.bank.importer.labels import TERSE_LEFT, bold_answer, linked_question, terse
 from studybot.bank.importer.markers import (
     DASH_ANSWER,
     INLINE_ANSWER,
@@ -199,7 +199,8 @@ class ListReading(ReaderState):
         answer = inline["a"].strip() if inline else ""
         text = inline["q"] if inline and answer else text
         arrow = arrow_answer(raw_lines[0], text) if end == 1 and not answer else None
-        text, answer = arrow or (text, answer)  # "- *Q:…?* → its answer"
+        arrow = arrow or (bold_answer(raw_lines[0]) if end == 1 and not answer else None)
+        text, answer = arrow or (text, answer)  # "- *Q:…?* → its answer", "**Q?** answer"
         draft = self._draft(paragraph.start, label, clean(text), path)
         if answer:
             draft.reference = "\n".join([answer, *raw_lines[1:]]).strip()

@@ -83,7 +83,8 @@ from studybot.bank.importer.markers import (
     topic_title,
 )
 from studybot.bank.importer.notebook import notebook_lines
-from studybot.bank.importer.prose import ParagraphReading, introduces
+from studybot.bank.importer.notes import ANSWER_AFTER
+from studybot.bank.importer.prose import ParagraphReading, introduces, reverse_label
 from studybot.bank.importer.quiz import lettered, shared, shown
 from studybot.bank.importer.resources import (
     about_itself,
@@ -198,6 +199,9 @@ class _Reader(ParagraphReading, ListReading):
                 self._walk(inner, (*outer, (block.start, section_title(title))))
                 index, current = end, None
                 continue
+            elif reverse_label(block):  # "> 我提问:" over the candidate's own questions
+                index, current = self._reversed(blocks, index), None
+                continue
             elif in_meta:
                 self._skip_meta(block)
             elif navigation(block):
@@ -268,7 +272,7 @@ class _Reader(ParagraphReading, ListReading):
             after = section_end(blocks, end)
             inner, end = [*inner, *blocks[end + 1 : after]], after
         asked = bold_question(title, inner, self.lines)  # "### Question 3: …" over "**Which …?**"
-        at = inner[0].start if asked and asked[1] else block.start  # a card's "Q：" line
+        at = inner[0].start if asked else block.start  # the line that asks, a card's "Q：" too
         if asked is not None:
             label, text = numbered(asked[0])
             found, inner = (found[0] or label, text), inner[1:]
@@ -359,7 +363,7 @@ class _Reader(ParagraphReading, ListReading):
         """Hint, options, key points and the reference answer from the blocks below a question."""
         blocks = [b for b in draft.blocks if not html_comment(self.lines, b) and not navigation(b)]
         blocks = unwrapped(self.lines, blocks) or blocks  # "<details><summary>Answer</summary>"
-        after = _ANSWER_AFTER.match(draft.question)
+        after = ANSWER_AFTER.match(draft.question)
         hinted = after is not None and HINT_LINE.match(after["a"].strip())  # "(hint: …)"
         if after and not hinted and not blocks and draft.reference is None:  # "选 bge？（中文好…）"
             draft.question, draft.reference = after["q"], after["a"].strip()
@@ -387,11 +391,6 @@ class _Reader(ParagraphReading, ListReading):
 
 
 NO_TEXT, BODY_LEFT = "a numbered heading with no question text", "; the text under it is left out"
-# "？（说了…，面试官追问…）": what a write-up says was answered; "？（Goodhart's Law）" stays
-_ANSWER_AFTER = re.compile(
-    r"^(?P<q>.*[？?])\s*[（(](?P<a>(?=.*?(?:说了|答了|回答|提到|讲了|面试官|追问|我[说答讲提]"
-    r"|\bI (?:said|answered|mentioned)\b))(?:[^（）()]|[（(][^（）()]*[）)]){6,})[）)]$"
-)
 
 
 __all__ = ["NUMBER", "read_markdown", "read_notebook"]

@@ -159,7 +159,9 @@ META = re.compile(  # sections whose content is never a question: contents, cont
     r"|how (?:can|do) (?:i|you) contribute)\b",
     re.IGNORECASE,
 )
-REVERSE = re.compile(r"反问")  # the candidate's own question to the interviewer
+# the candidate's own questions to the interviewer: "反问：…", "> 我提问:" ("向我提问" is asked of them)
+REVERSE = re.compile(r"反问|(?<![向对给])我的?提问")
+REVERSE_LEFT = "the candidate's own question (反问)"  # why such a line is not taken
 
 
 @functools.lru_cache(maxsize=1 << 18)  # the reader asks about one line's text several times

@@ -8,7 +8,8 @@ they do not ask too (``importer.markers.split_answer``). In an interview
 write-up, ``问了：A；B；C`` gives one question each, ``问了 A、B，然后…`` each
 clause in front that asks, and ``手撕：…``/``场景题：…`` one task, never the
 answer of the question above;
-``反问…`` is the candidate's own question and no question of the bank. A line that
+``反问…`` is the candidate's own question and no question of the bank, and so is each line
+under a ``我提问:`` label (the label answers nothing either). A line that
 sets a task (``**Goal:** …``, ``… Implement …``) is one question; a line that opens
 what follows (``以下是…``) right before a heading answers nothing.
 """
@@ -27,6 +28,7 @@ from studybot.bank.importer.markers import (
     INLINE_ANSWER,
     PARAGRAPH_NUMBER,
     REVERSE,
+    REVERSE_LEFT,
     SPEAKER,
     asks,
     clean,
@@ -92,6 +94,12 @@ def _sets_a_task(text: str) -> bool:
     return task is not None and text[: task.start()].count(". ") < 2 and len(text) <= 500
 
 
+def _ends_reverse(block: Block) -> bool:
+    raw = block.raw.strip()
+    said = block.kind == "paragraph" and "\n" not in raw and raw.endswith((":", "："))
+    return block.kind in ("heading", "hr") or said  # "总结:" after the candidate's questions
+
+
 def _one_a_line(texts: list[str]) -> bool:
     """Three or more short lines, two in three of them asking: a list of questions, a line each."""
     if len(texts) < 3 or any(len(t) > 200 for t in texts):
@@ -100,8 +108,40 @@ def _one_a_line(texts: list[str]) -> bool:
     return 3 * len(asking) >= 2 * len(texts)  # "优点：有助于…的理解" is a field, not a question
 
 
+_REVERSE_LABEL_MOST = 12  # characters of a label: "反问环节", "我提问", "我的提问"
+
+
+def reverse_label(block: Block) -> bool:
+    """A paragraph (or a quote of one) that only labels the candidate's own questions:
+    ``我提问:``, ``> **反问**``."""
+    if block.kind == "quote" and len(block.children) == 1:
+        block = block.children[0]
+    if block.kind != "paragraph":
+        return False
+    raw = block.raw.strip()
+    return "\n" not in raw and _reverse_line(raw)
+
+
+def _reverse_line(raw_line: str) -> bool:
+    label = plain(raw_line).strip().rstrip(":：").strip()
+    return len(label) <= _REVERSE_LABEL_MOST and bool(REVERSE.search(label))
+
+
 class ParagraphReading(ReaderState):
     """The paragraph rules of the Markdown reader."""
+
+    def _reversed(self, blocks: list[Block], index: int) -> int:
+        """The blocks after a ``我提问:`` label up to the next heading, rule or label (``总结:``)
+        are the candidate's questions, none the bank's: each line that asks is listed. The
+        index past them."""
+        end = index + 1
+        while end < len(blocks) and not _ends_reverse(blocks[end]):
+            for line in range(blocks[end].start, blocks[end].end):
+                text = plain(self.lines[line]).lstrip("-*+> ")
+                if reads_as_question(numbered(clean(text))[1]):
+                    self._skip(line, clean(text), REVERSE_LEFT, counts=False)
+            end += 1
+        return end
 
     def _paragraph(self, block: Block, path: Trail, current: Draft | None) -> Draft | None:
         raw_lines = block.raw.split("\n")
@@ -137,6 +177,10 @@ class ParagraphReading(ReaderState):
                 current.blocks.append(block)
                 return current
             return self._loose(block, raw_lines, path)
+        if starts[0][0] > 0 and _reverse_line(raw_lines[0]):  # "我提问:" over them
+            for k, _, text in starts:
+                self._skip(block.start + k, clean(text), REVERSE_LEFT, counts=False)
+            return None
         if starts[0][0] > 0:
             before = Block("paragraph", block.start, block.start + starts[0][0])
             if current is not None:
@@ -223,7 +267,7 @@ class ParagraphReading(ReaderState):
             return None
         if REVERSE.search(texts[0]):
             if reads_as_question(texts[0]):
-                self._skip(block.start, texts[0], "the candidate's own question (反问)", False)
+                self._skip(block.start, texts[0], REVERSE_LEFT, counts=False)
             return None
         if _one_a_line(texts):
             draft = None

@@ -48,7 +48,13 @@ from studybot.bank.importer.layout import (
     Line,
     layout,
 )
-from studybot.bank.importer.markers import INLINE_ANSWER, asks, field_line, reads_as_question
+from studybot.bank.importer.markers import (
+    INLINE_ANSWER,
+    REVERSE_LEFT,
+    asks,
+    field_line,
+    reads_as_question,
+)
 from studybot.bank.importer.metadata import without_source
 from studybot.bank.importer.nested import asked as _asked
 from studybot.bank.importer.nested import asked_lines as _asked_lines
@@ -112,7 +118,8 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
     if isinstance(out, Parsed):
         return None
     by_where = {out.where(line.index): line for line in out.found}
-    asking = {where for where, line in by_where.items() if line.asks}
+    theirs = {s.where for s in parsed.skipped if s.why == REVERSE_LEFT}  # the candidate's own
+    asking = {where for where, line in by_where.items() if line.asks and where not in theirs}
     current = _measure(option, parsed, asking)
     taken = _lines_taken(parsed.drafts)
     held = _held(parsed.drafts)
@@ -121,7 +128,7 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
     missed = tuple(
         (out.where(line.index), line.text)
         for line in out.found
-        if line.asks
+        if out.where(line.index) in asking
         and out.where(line.index) not in taken
         and not _within(_folded(line.text), asked)
         and (_opens_cell(out.where(line.index)) or not _answered(line, answers))

@@ -8,15 +8,9 @@ the lines that ask and were taken, the questions that do not ask (a
 section title taken as a question). A selector is named when it takes
 clearly more asking lines, or leaves out non-asking ones, than the
 reading previewed (at least ``_MARGIN`` lines, or 3% of its questions;
-``_better`` says exactly when), or when it takes the asking lines listed
-as not taken that stand alone (no answer taken holds them, whole or
-hard-wrapped; they open a notebook cell or sit in one where no question
-was taken), ``_MARGIN`` and a tenth of the questions previewed, with no
-fewer asking lines, no more that do not ask, no asking question's answer
-lost, no --force the previewed reading does not need, at most one title
-dropped with its answer for two lines gained and one answer cut in two (a
-follow-up inside it taken) for four (``_takes_left``); ``lines`` only so
-or when nothing was taken.
+``_better`` says exactly when), or when it takes enough of the asking lines
+listed as not taken that stand alone, losing nothing the previewed reading
+keeps (``_takes_left`` says what); ``lines`` only so or when nothing was taken.
 
 A sentence or sub-heading inside an answer that was taken and only reads
 like a question ("When we declare …") is no line "not taken": it was
@@ -299,8 +293,10 @@ def _better(current: Reading, others: list[Reading]) -> Reading | None:
 
 
 def _takes_left(r: Reading, current: Reading) -> bool:
-    """Whether ``r`` (``lines`` too) clearly takes the asking lines listed as not taken that
-    stand alone, and is no worse (the module's docstring says how)."""
+    """Whether ``r`` takes ``_MARGIN`` (and a tenth of the questions) of the lines not taken
+    that stand alone (no answer holds them), with no fewer asking lines, no more that do not
+    ask, no asking answer lost, no --force not needed before, and at most one title dropped
+    per two lines gained and one answer cut in two (a follow-up inside it taken) per four."""
     margin = max(_MARGIN, current.questions // 10)
     return (
         r.gained >= margin

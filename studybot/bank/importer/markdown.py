@@ -53,6 +53,7 @@ from studybot.bank.importer.blocks import (
     section_end,
     source,
 )
+from studybot.bank.importer.boxes import question_callout
 from studybot.bank.importer.collapsible import TEXT_FENCE, card, collapsible, kept_source, unwrapped
 from studybot.bank.importer.digests import over_questions
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
@@ -63,7 +64,6 @@ from studybot.bank.importer.lists import (
     key_points_of,
     labelled_questions,
     names_tasks,
-    question_callout,
 )
 from studybot.bank.importer.markers import (
     ANSWER_MARKER,
@@ -214,7 +214,7 @@ class _Reader(ParagraphReading, ListReading):
             elif block.is_list:
                 current = self._list(block, path, current)
             elif block.kind == "quote" and question_callout(block):  # "> [!question] …"
-                self._walk(block.children, path)
+                self._boxed(block, path)
                 current = None
             elif current is not None:
                 current.blocks.append(block)

@@ -126,3 +126,88 @@ def test_a_question_callout_titled_as_a_list_still_gives_the_questions_inside_it
     report = read(tmp_path, _TITLED_OVER_QUESTIONS)
     assert "What is a KV cache?" in questions(report)
     assert "Why is attention quadratic?" in questions(report)
+
+
+_HIDDEN_LISTS = """# 后端面试指南
+
+## 目录
+
+1. [缓存](#缓存)
+2. [消息队列](#消息队列)
+
+### 缓存
+
+<details>
+<summary>查看问题</summary>
+
+- **缓存穿透与缓存击穿的区别？**
+- **热点数据的预热策略**
+- **多级缓存的一致性方案**
+
+[查看完整文档 →](/docs/cache)
+
+</details>
+
+### 消息队列
+
+<details>
+<summary>Show questions</summary>
+
+- **Exactly-once delivery in practice**
+- **How does a consumer group rebalance?**
+
+[Full notes →](/docs/queues)
+
+</details>
+
+### 🤝 如何贡献
+
+1. 提交新问题到对应分类的文件
+2. 完善现有答案
+
+### 🤝 How to Contribute
+
+- Add new questions to the matching file
+- Share real interview experiences!
+"""
+
+
+def test_bold_bullets_inside_a_details_box_that_names_questions_are_the_questions(tmp_path):
+    report = read(tmp_path, _HIDDEN_LISTS)
+    assert questions(report) == [
+        "缓存穿透与缓存击穿的区别？",
+        "热点数据的预热策略",
+        "多级缓存的一致性方案",
+        "Exactly-once delivery in practice",
+        "How does a consumer group rebalance?",
+    ]
+    # the pointer to the full notes after each list answers none of them
+    assert all(q.reference is None and not q.key_points for q in report.bank.questions)
+
+
+def test_the_preview_takes_the_hidden_lists_and_no_contribution_bullet(invoke, tmp_path):
+    shown = previewed(invoke, tmp_path, _HIDDEN_LISTS)
+    assert "Total: 5 question(s)" in shown
+    assert "Run: studybot bank import" in shown and "--questions" not in shown.split("Run:")[1]
+
+
+_ANSWER_BOX = """# Notes
+
+- What is a race condition?
+- Why is a mutex not enough for a read-heavy cache?
+
+<details>
+<summary>Notes</summary>
+
+Read-write locks let many readers in at once.
+
+</details>
+"""
+
+
+def test_a_details_box_that_names_no_questions_and_holds_none_adds_no_question(tmp_path):
+    report = read(tmp_path, _ANSWER_BOX)
+    assert questions(report) == [
+        "What is a race condition?",
+        "Why is a mutex not enough for a read-heavy cache?",
+    ]

@@ -37,7 +37,7 @@ _BOX_TAGS = re.compile(
     r"</summary>",
     re.I,
 )
-_ANSWER_SUMMARY = re.compile(_ANSWER_LABEL, re.I)
+ANSWER_SUMMARY = re.compile(_ANSWER_LABEL, re.I)
 _WRAPPER = re.compile(r"</?(?:p|br|b|strong)\s*/?>", re.I)  # "<p>" around the answer, no text
 
 # prose in a ```text (``md``, ``plain``) box: an answer's text, not code
@@ -122,7 +122,7 @@ def demoted(lines: list[str], blocks: list[Block]) -> list[Block]:
             continue
         for match in _DETAILS.finditer(text):
             if match[1] is None:  # a summary
-                answer = answer or (depth == 1 and bool(_ANSWER_SUMMARY.fullmatch(match[2])))
+                answer = answer or (depth == 1 and bool(ANSWER_SUMMARY.fullmatch(match[2])))
             elif match[1] == "":
                 opened, answer = (j, False) if depth == 0 else (opened, answer)
                 depth += 1

@@ -127,6 +127,13 @@ class ReaderState:
                     block.start + k, text, "a numbered line in a file whose questions are marked"
                 )
 
+    def _skip_meta(self, block: Block) -> None:
+        """An asking line in a contents, contributing or links section: listed, never a reason."""
+        for line in range(block.start, min(block.end, block.start + 50)):
+            text = plain(self.lines[line]).lstrip("-*+ ") if line < len(self.lines) else ""
+            if asks(text) and len(text) > 3:
+                self._skip(line, text, "in a section that holds no questions", counts=False)
+
     def _next_number(self, label: str | int) -> bool:
         """``19. 激活函数的比较`` right after the question numbered 18: the next question."""
         last = (self.out.drafts[-1].label if self.out.drafts else None) or ""

@@ -37,7 +37,7 @@ _BOX_TAGS = re.compile(
     r"</summary>",
     re.I,
 )
-_ANSWER_SUMMARY = re.compile(_ANSWER_LABEL, re.I)
+ANSWER_SUMMARY = re.compile(_ANSWER_LABEL, re.I)
 _WRAPPER = re.compile(r"</?(?:p|br|b|strong|div)\s*/?>", re.I)  # "<p>", "<div>": no text
 
 # prose in a ```text (``md``, ``plain``) box: an answer's text, not code
@@ -112,9 +112,7 @@ def answer_box(lines: list[str], block: Block) -> bool:
     text = "\n".join(lines[block.start : block.end]) if block.kind == "html" else ""
     opened = _DETAILS.search(text)
     summary = _DETAILS.search(text, opened.end()) if opened and opened[1] == "" else None
-    return (
-        summary is not None and summary[1] is None and bool(_ANSWER_SUMMARY.fullmatch(summary[2]))
-    )
+    return summary is not None and summary[1] is None and bool(ANSWER_SUMMARY.fullmatch(summary[2]))
 
 
 def demoted(lines: list[str], blocks: list[Block]) -> list[Block]:
@@ -132,7 +130,7 @@ def demoted(lines: list[str], blocks: list[Block]) -> list[Block]:
             continue
         for match in _DETAILS.finditer(text):
             if match[1] is None:  # a summary
-                answer = answer or (depth == 1 and bool(_ANSWER_SUMMARY.fullmatch(match[2])))
+                answer = answer or (depth == 1 and bool(ANSWER_SUMMARY.fullmatch(match[2])))
             elif match[1] == "":
                 opened, answer = (j, False) if depth == 0 else (opened, answer)
                 depth += 1

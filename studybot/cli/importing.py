@@ -112,9 +112,10 @@ def print_preview(data: dict[str, Any]) -> None:
     for note in data["notes"]:
         _say(note[:1].upper() + note[1:])
     _numbering(data["numbering"])
+    here = data["file"]  # named above: each place below is a line of it
     _listed(
         f"\n{len(data['repeats'])} question(s) asked again, imported once, where first asked:",
-        data["repeats"],
+        [_in_file(repeat, here) for repeat in data["repeats"]],
     )
     _listed(
         "\nChapters that come back (their questions join the first part):", data["chapters_again"]
@@ -125,8 +126,10 @@ def print_preview(data: dict[str, Any]) -> None:
         data["problems"],
     )
     lost = [s for s in data["not_taken"] if s["counts"]]
-    _listed(f"\nNot taken ({len(lost)}):", [f"{s['where']}: {s['why']}: {s['text']}" for s in lost])
-    _ignored([(s["where"], s["why"]) for s in data["not_taken"] if not s["counts"]], "\n")
+    shown = [f"{_line_of(s['where'], here)}: {s['why']}: {s['text']}" for s in lost]
+    _listed(f"\nNot taken ({len(lost)}):", shown)
+    noise = [(_line_of(s["where"], here), s["why"]) for s in data["not_taken"] if not s["counts"]]
+    _ignored(noise, "\n")
     totals = data["totals"]
     _say(
         f"\nTotal: {totals['questions']} question(s) in {totals['chapters']} chapter(s); "
@@ -213,6 +216,11 @@ def _found_in(counts: dict[str, int]) -> str:
     return ", ".join(f"{count} {where}" for where, count in counts.items()) or "nothing"
 
 
+def _in_file(note: str, file: str) -> str:
+    """A note that starts with ``FILE:12:`` as ``line 12:``: the file is named above."""
+    return "line " + note[len(file) + 1 :] if note.startswith(file + ":") else note
+
+
 def _line_of(where: str, file: str) -> str:
     """``line 12`` for ``FILE:12`` (``cell 3, line 2`` in a notebook): the file is named above."""
     rest = where[len(file) + 1 :] if where.startswith(file + ":") else where
@@ -268,4 +276,4 @@ def _listed(title: str, lines) -> None:
     if lines:
         _say(title)
         for line in lines:
-            _say(f"  {line}")
+            _say(f"  {line}", hang="    ")

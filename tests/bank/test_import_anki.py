@@ -109,7 +109,7 @@ def test_an_apkg_gives_each_note_with_its_deck_as_chapter_and_its_tags(invoke, t
     assert "第 1 章 解码: 2 question(s)" in preview.stdout
     assert "第 2 章 对齐: 1 question(s)" in preview.stdout
     assert "question ← '问题', answer ← '答案'" in preview.stdout
-    assert f"{path}:note 4: a note with an empty question: 一条只有背面的笔记" in preview.stdout
+    assert "note 4: a note with an empty question: 一条只有背面的笔记" in preview.stdout
     result = invoke("bank", "import", str(path), "--name", "deck", "--force")
     assert result.exit_code == 0, result.stderr
     loaded = bank.load("deck")

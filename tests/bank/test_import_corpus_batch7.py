@@ -214,7 +214,7 @@ def test_sections_after_the_numbered_questions_are_left_and_listed(invoke, tmp_p
     assert (
         "Took 3 question(s): 3 of the file's 3 asking line(s), 0 that do not ask." in shown.stdout
     )
-    assert "q.md:20" in shown.stdout
+    assert "first at line 20" in shown.stdout
     assert "--level" not in shown.stdout  # its "### Answer" headings are no level to try
 
 

@@ -108,6 +108,7 @@ from studybot.bank.importer.sections import (
     sub_question,
     task_below,
 )
+from studybot.bank.importer.signposts import signposts_only
 from studybot.bank.importer.state import Trail
 from studybot.bank.importer.subitems import follow_ups
 
@@ -359,6 +360,7 @@ class _Reader(ParagraphReading, ListReading):
         """Hint, options, key points and the reference answer from the blocks below a question."""
         blocks = [b for b in draft.blocks if not html_comment(self.lines, b) and not navigation(b)]
         blocks = unwrapped(self.lines, blocks) or blocks  # "<details><summary>Answer</summary>"
+        blocks = [] if signposts_only(blocks) else blocks  # "- **QLoRA篇**", a badge: no answer
         after = _ANSWER_AFTER.match(draft.question)
         hinted = after is not None and HINT_LINE.match(after["a"].strip())  # "(hint: …)"
         if after and not hinted and not blocks and draft.reference is None:  # "选 bge？（中文好…）"

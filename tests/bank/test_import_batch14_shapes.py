@@ -6,7 +6,7 @@ questions grouped by bold topic bullets (``- **Caching篇**``) and closed by a b
 
 from __future__ import annotations
 
-from imported import questions, read
+from imported import previewed, questions, read
 
 _BARE = """# Storage questions
 
@@ -45,3 +45,40 @@ def test_a_bold_bullet_under_text_of_its_own_stays_in_the_answer(tmp_path):
     text = "## What evicts first under LRU?\n\nThe least recently used key.\n\n- **Eviction篇**\n"
     (question,) = read(tmp_path, text).bank.questions
     assert question.reference is not None and "least recently used" in question.reference
+
+
+_NOTES = """# 存储笔记
+
+## 缓存
+### LRU
+最近最少使用的键先被淘汰，用哈希表加双向链表实现。
+### LFU
+按访问次数淘汰，新键容易被挤掉，需要衰减计数。
+### 写回
+先写缓存，稍后批量写库，宕机会丢数据。
+
+## 索引
+### B+树
+叶子节点有序相连，适合范围查询。
+### 哈希索引
+等值查询快，不支持范围查询。
+### 倒排索引
+词到文档列表的映射，全文检索用它。
+
+## 常见问题
+### 为什么 B+树 比 B树 更适合数据库？
+非叶子节点不存数据，一页能放更多键，树更矮。
+### 缓存穿透怎么解决？
+布隆过滤器，或者缓存空值。
+### 什么时候不该加缓存？
+写多读少、强一致的数据。
+"""
+
+
+def test_the_preview_names_headings_n_for_topic_notes_beside_a_few_questions(invoke, tmp_path):
+    assert len(questions(read(tmp_path, _NOTES))) == 3  # by default: the three that ask
+    shown = previewed(invoke, tmp_path, _NOTES)
+    assert "Try --questions headings:3: 9 questions, 6 topics with notes beside 3" in shown
+    assert shown.endswith("--questions headings:3")
+    taken = questions(read(tmp_path, _NOTES, questions="headings:3"))
+    assert taken[:2] == ["LRU", "LFU"] and len(taken) == 9

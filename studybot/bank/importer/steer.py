@@ -155,7 +155,8 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
             or _follow_ups(out, shown, others, tried, option)
             or topics.suggested(out, parsed.drafts, others),
         )
-        or leftitems.suggested(current, others, tried, left),
+        or leftitems.suggested(current, others, tried, left)
+        or topics.mixed(out, parsed.drafts, others),
         left=left,
     )
 

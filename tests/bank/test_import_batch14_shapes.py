@@ -6,6 +6,8 @@ questions grouped by bold topic bullets (``- **Caching篇**``) and closed by a b
 
 from __future__ import annotations
 
+import json
+
 from imported import previewed, questions, read
 
 _BARE = """# Storage questions
@@ -82,3 +84,36 @@ def test_the_preview_names_headings_n_for_topic_notes_beside_a_few_questions(inv
     assert shown.endswith("--questions headings:3")
     taken = questions(read(tmp_path, _NOTES, questions="headings:3"))
     assert taken[:2] == ["LRU", "LFU"] and len(taken) == 9
+
+
+def _notebook(*cells: str) -> str:
+    return json.dumps(
+        {
+            "cells": [{"cell_type": "markdown", "metadata": {}, "source": c} for c in cells],
+            "metadata": {},
+            "nbformat": 4,
+            "nbformat_minor": 5,
+        },
+        ensure_ascii=False,
+    )
+
+
+_CARDS = _notebook(
+    "说一下 BatchNorm 和 LayerNorm 的区别，各用在什么地方",
+    "# BatchNorm 与 LayerNorm\n\n## 1. 归一化的维度\n\nBN 沿 batch 维，LN 沿特征维。\n\n"
+    "## 2. 适用场景\n\nCNN 多用 BN，Transformer 多用 LN。",
+    "写一下交叉熵损失的公式，梯度怎么求",
+    "# 交叉熵\n\n## 公式\n\n$L = -\\sum y \\log p$\n\n## 梯度推导\n\n对 logits 求导得 p - y。",
+)
+
+
+def test_a_notebook_answer_cell_under_a_question_cell_is_its_answer_whole(tmp_path):
+    report = read(tmp_path, _CARDS, name="cards.ipynb")
+    assert questions(report) == [
+        "说一下 BatchNorm 和 LayerNorm 的区别，各用在什么地方",
+        "写一下交叉熵损失的公式，梯度怎么求",
+    ]
+    first, second = report.bank.questions
+    assert first.reference is not None and "CNN 多用 BN" in first.reference
+    assert second.reference is not None and "p - y" in second.reference
+    assert "BN 沿 batch 维" not in second.reference

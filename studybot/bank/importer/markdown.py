@@ -82,7 +82,8 @@ from studybot.bank.importer.markers import (
     section_title,
     topic_title,
 )
-from studybot.bank.importer.notebook import notebook_lines
+from studybot.bank.importer.metadata import ANSWER_AFTER
+from studybot.bank.importer.notebook import answer_cell, notebook_lines
 from studybot.bank.importer.prose import ParagraphReading, introduces
 from studybot.bank.importer.quiz import lettered, shared, shown
 from studybot.bank.importer.resources import (
@@ -167,8 +168,9 @@ class _Reader(ParagraphReading, ListReading):
             block = blocks[index]
             after_list, self.after_list = self.after_list, None
             if block.kind == "heading":
-                if current is not None and answer_heading(block):  # "## Answer guide"
-                    end = section_end(blocks, index)
+                cell = answer_cell(blocks, index, current, self.where)  # a notebook's next cell
+                if current is not None and (cell or answer_heading(block)):  # "## Answer guide"
+                    end = cell or section_end(blocks, index)
                     current.blocks.extend(blocks[index + 1 : end])
                     index = end
                 else:
@@ -361,7 +363,7 @@ class _Reader(ParagraphReading, ListReading):
         blocks = [b for b in draft.blocks if not html_comment(self.lines, b) and not navigation(b)]
         blocks = unwrapped(self.lines, blocks) or blocks  # "<details><summary>Answer</summary>"
         blocks = [] if signposts_only(blocks) else blocks  # "- **QLoRA篇**", a badge: no answer
-        after = _ANSWER_AFTER.match(draft.question)
+        after = ANSWER_AFTER.match(draft.question)
         hinted = after is not None and HINT_LINE.match(after["a"].strip())  # "(hint: …)"
         if after and not hinted and not blocks and draft.reference is None:  # "选 bge？（中文好…）"
             draft.question, draft.reference = after["q"], after["a"].strip()
@@ -389,11 +391,6 @@ class _Reader(ParagraphReading, ListReading):
 
 
 NO_TEXT, BODY_LEFT = "a numbered heading with no question text", "; the text under it is left out"
-# "？（说了…，面试官追问…）": what a write-up says was answered; "？（Goodhart's Law）" stays
-_ANSWER_AFTER = re.compile(
-    r"^(?P<q>.*[？?])\s*[（(](?P<a>(?=.*?(?:说了|答了|回答|提到|讲了|面试官|追问|我[说答讲提]"
-    r"|\bI (?:said|answered|mentioned)\b))(?:[^（）()]|[（(][^（）()]*[）)]){6,})[）)]$"
-)
 
 
 __all__ = ["NUMBER", "read_markdown", "read_notebook"]

@@ -8,13 +8,20 @@ the Markdown its author meant. YAML
 front matter (``---`` … ``---`` at the top, as Hexo, Jekyll and Obsidian
 write it) is no content: its lines are blanked, so line numbers stay true,
 and its ``title`` can name the bank.
+
+A cell that is one paragraph, a question (``写一下逻辑回归的表达式``), followed by a cell
+that opens with a heading (``# 逻辑回归`` over ``## 1. 模型表达式`` …) is answered by that cell
+whole (``answer_cell``): its headings are the answer's, no chapters and no questions.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from studybot.bank.importer.blocks import Block
 from studybot.bank.importer.draft import Parsed
 from studybot.bank.importer.source import SURROGATE, loads
 
@@ -97,3 +104,32 @@ def front_matter(lines: list[str]) -> str | None:
             title = found["title"].strip("'\"") or None
         lines[i] = ""
     return title
+
+
+_CELL = re.compile(r":cell (?P<cell>\d+)(?:, line (?P<line>\d+))?$")
+
+
+def _cell(where: str) -> tuple[int, int]:
+    """(cell, line) of a notebook line's place; (0, 0) in a Markdown file."""
+    found = _CELL.search(where)
+    return (int(found["cell"]), int(found["line"] or 0)) if found else (0, 0)
+
+
+def answer_cell(
+    blocks: list[Block], index: int, current: Any, where: Callable[[int], str]
+) -> int | None:
+    """Where the answer ends when ``blocks[index]``, a heading, opens the cell after one that
+    holds only the question ``current`` (the module's docstring says when); None otherwise."""
+    cell, line = _cell(where(blocks[index].start))
+    before = blocks[index - 1] if index else None
+    if current is None or not cell or line != 1 or before is None or before.kind != "paragraph":
+        return None
+    asked = _cell(where(before.start))[0]
+    if where(before.start) != current.where or asked != _cell(where(before.end - 1))[0]:
+        return None
+    if index > 1 and _cell(where(blocks[index - 2].end - 1))[0] == asked:
+        return None  # the question's cell holds more than the question
+    end = index + 1
+    while end < len(blocks) and _cell(where(blocks[end].start))[0] == cell:
+        end += 1
+    return end

@@ -117,3 +117,30 @@ def test_a_notebook_answer_cell_under_a_question_cell_is_its_answer_whole(tmp_pa
     assert first.reference is not None and "CNN 多用 BN" in first.reference
     assert second.reference is not None and "p - y" in second.reference
     assert "BN 沿 batch 维" not in second.reference
+
+
+_ROUNDS = """# 二面
+
+1.讲一下 KV cache
+2.梯度累积怎么实现
+
+.softmax的数值稳定写法
+
+. 混合精度训练介绍
+
+4.学习率预热的作用
+5️⃣讲一下 ZeRO-3？
+6️⃣介绍一下 FSDP
+
+流程图：
+
+.java → javac → .class
+"""
+
+
+def test_a_line_whose_number_was_lost_before_its_dot_and_keycap_numbers_are_questions(tmp_path):
+    taken = questions(read(tmp_path, _ROUNDS))
+    assert "softmax的数值稳定写法" in taken
+    assert "混合精度训练介绍" in taken
+    assert "讲一下 ZeRO-3？" in taken and "介绍一下 FSDP" in taken
+    assert not any("javac" in q for q in taken)  # a dot before a name and an arrow: no question

@@ -46,6 +46,12 @@ from studybot.bank.importer.wrapping import join, joined
 # "手撕：…"/"场景题：…" (one task), "代码：手撕 …" (one, when it asks)
 # "TODO:1、…", "FIXME: 2. …": the author's flag before a numbered line, no part of it
 _FLAG = re.compile(r"^(?:TODO|FIXME|XXX)\s*[:：]\s*(?=\S)")
+# "3️⃣…" (a keycap digit) is "3. …"; ". deepspeed框架介绍", ".adam优化器原理": a number lost
+# before its dot (a space or Chinese after the dot: ".java → javac", "...", ".5" are none)
+_KEYCAP = re.compile(r"^(?P<n>\d)\ufe0f?\u20e3\s*(?=\S)")
+_LOST_NUMBER = re.compile(
+    r"^\.(?:[ \t]+|(?=[A-Za-z]*[\u4e00-\u9fff]))(?![A-Z]{2,}\b)(?P<text>[^\s.\d].{1,79})$"
+)
 _LEAD = re.compile(
     r"^(?:(?P<asked>(?:面试官)?(?:又|还|再|也)?(?:问了|问到|追问|被问到?))(?P<colon>\s*[:：])?"
     r"|(?P<label>手撕(?:代码|题)?|coding|leetcode|(?:开放|场景|算法|编程|代码|智力|八股)题|代码)"
@@ -111,7 +117,11 @@ class ParagraphReading(ReaderState):
         for k, raw_line in enumerate(raw_lines):
             found = marker(raw_line)
             unflagged = _FLAG.sub("", plain(raw_line), count=1)  # "TODO:1、考查…": a note to itself
+            unflagged = _KEYCAP.sub(r"\g<n>. ", unflagged, count=1)
             number = PARAGRAPH_NUMBER.match(unflagged) if found is None else None
+            lost = _LOST_NUMBER.match(unflagged) if found is None and number is None else None
+            if lost and (not self.strong or reads_as_question(lost["text"])):
+                found = (None, lost["text"])
             bold = raw_line.startswith("**") and source_tail_off(raw_line.rstrip()).endswith("**")
             if number and bold and self._next_number(number_of(number)):
                 pass  # "**56. Name an example …**" after question 55: the next question

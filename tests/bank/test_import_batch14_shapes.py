@@ -144,3 +144,30 @@ def test_a_line_whose_number_was_lost_before_its_dot_and_keycap_numbers_are_ques
     assert "混合精度训练介绍" in taken
     assert "讲一下 ZeRO-3？" in taken and "介绍一下 FSDP" in taken
     assert not any("javac" in q for q in taken)  # a dot before a name and an arrow: no question
+
+
+_PASTED = """# 三面
+
+3.讲一下项目里的召回模块
+4.介绍一下你的实习
+
+rerank模型的原理
+
+长文本如何切分
+
+检索结果重复如何去重
+
+多路召回怎么融合排序
+"""
+
+
+def test_bare_asking_lines_under_a_loose_question_are_questions_not_its_answer(tmp_path):
+    report = read(tmp_path, _PASTED)
+    taken = questions(report)
+    assert taken[-4:] == [
+        "rerank模型的原理",
+        "长文本如何切分",
+        "检索结果重复如何去重",
+        "多路召回怎么融合排序",
+    ]
+    assert all(q.reference is None for q in report.bank.questions)

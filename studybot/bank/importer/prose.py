@@ -106,6 +106,19 @@ def _one_a_line(texts: list[str]) -> bool:
     return 3 * len(asking) >= 2 * len(texts)  # "优点：有助于…的理解" is a field, not a question
 
 
+def _bare_next(current: Draft, raw_lines: list[str]) -> bool:
+    """A short line that reads as a question right under a loose question with nothing under it
+    yet (``生成复读机如何解决`` under ``ppo的损失函数grpo的原理``): the next bare question."""
+    text = plain(raw_lines[0])
+    return (
+        not current.blocks
+        and len(raw_lines) == 1
+        and len(text) <= 60
+        and not text.endswith(_STATEMENT)
+        and reads_as_question(text)
+    )
+
+
 class ParagraphReading(ReaderState):
     """The paragraph rules of the Markdown reader."""
 
@@ -143,7 +156,7 @@ class ParagraphReading(ReaderState):
             # "场景题：…", "Interviewer: Let's move on." answer nothing above them
             if current is None or _LEAD.match(first) or SPEAKER.match(first):
                 return self._loose(block, raw_lines, path)
-            if not (id(current) in self.loose and asks(first)):
+            if not (id(current) in self.loose and (asks(first) or _bare_next(current, raw_lines))):
                 current.blocks.append(block)
                 return current
             return self._loose(block, raw_lines, path)

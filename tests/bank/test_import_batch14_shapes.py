@@ -171,3 +171,26 @@ def test_bare_asking_lines_under_a_loose_question_are_questions_not_its_answer(t
         "多路召回怎么融合排序",
     ]
     assert all(q.reference is None for q in report.bank.questions)
+
+
+_SAID = """# 大模型基础
+
+1. 自我介绍
+2. 讲讲 RAG 的流程
+
+向量数据库的索引区别在哪里。
+
+面试官直接问embedding是怎么训练的。
+
+我们这个项目做了三个月。效果提升明显。
+"""
+
+
+def test_a_short_sentence_that_asks_but_for_its_full_stop_is_a_question_in_a_run_of_bare_ones(
+    tmp_path,
+):
+    report = read(tmp_path, _SAID)
+    taken = questions(report)
+    assert taken[-2:] == ["向量数据库的索引区别在哪里", "面试官直接问embedding是怎么训练的"]
+    assert not any("三个月" in q for q in taken)  # two sentences: prose
+    assert all(q.reference is None for q in report.bank.questions)

@@ -110,12 +110,20 @@ def _bare_next(current: Draft, raw_lines: list[str]) -> bool:
     """A short line that reads as a question right under a loose question with nothing under it
     yet (``生成复读机如何解决`` under ``ppo的损失函数grpo的原理``): the next bare question."""
     text = plain(raw_lines[0])
+    if current.blocks or len(raw_lines) > 1 or len(text) > 60:
+        return False
+    return _said_question(text) or (not text.endswith(_STATEMENT) and reads_as_question(text))
+
+
+def _said_question(text: str) -> bool:
+    """``lora的实现过程。``, ``…区别在哪里。``: one short sentence that asks but for its full stop
+    (a pasted write-up's question; a line of prose has more than one sentence or clause)."""
+    said = text[:-1]
     return (
-        not current.blocks
-        and len(raw_lines) == 1
+        text.endswith("。")
         and len(text) <= 60
-        and not text.endswith(_STATEMENT)
-        and reads_as_question(text)
+        and not re.search(r"[。！!；;:：]", said)  # "场景题：…？我从数据讲起。" tells a round
+        and reads_as_question(said)
     )
 
 
@@ -263,8 +271,12 @@ class ParagraphReading(ReaderState):
         if len(texts) == 1 and _sets_a_task(texts[0]):
             self._draft(block.start, None, clean(texts[0]), path)
             return None  # what follows a task is its brief ("**Instructions:** …"), no answer
+        round_ = any(_ROUND.search(title) for _, title in path)  # a write-up's "## 一面"
+        if len(texts) == 1 and not round_ and _said_question(texts[0]) and self._bare_before():
+            self._draft(block.start, *numbered(clean(texts[0][:-1])), path)
+            return None  # in a run of bare questions, what follows is the next
         if not reads_as_question(texts[0]):
-            told = _told(texts) if any(_ROUND.search(title) for _, title in path) else []
+            told = _told(texts) if round_ else []
             for k, text in told:  # "他先问了：“…？”我说…" in a write-up's round
                 self._draft(block.start + k, None, clean(text), path)
             if not told:
@@ -281,6 +293,11 @@ class ParagraphReading(ReaderState):
             draft.blocks.append(Block("paragraph", block.start + end, block.end))
         self.loose.add(id(draft))
         return draft
+
+    def _bare_before(self) -> bool:
+        """The question before has nothing under it: a run of bare questions."""
+        last = self.out.drafts[-1] if self.out.drafts else None
+        return last is not None and not (last.blocks or last.reference or last.key_points)
 
     def _lead(self, line: int, lead: re.Match[str], path: Trail) -> Draft | None:
         """``问了：A；B；C`` (one question each), ``问了 A、B，然后…`` (each that asks) or

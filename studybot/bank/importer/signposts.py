@@ -5,6 +5,10 @@ that group them (``- **QLoRA篇**`` above the QLoRA questions, a bullet that is
 bold alone) and ends with a badge (``[![GitHub stars](https://img.shields.io/…)](…)``,
 an image that is a link). When such signposts are all there is under a question,
 the question has no answer; inside an answer with text of its own they stay.
+
+A list whose items but the last end in an enumeration comma (``- 是什么、``,
+``- 为什么（动机）、`` … ``- 使用场景``) is one sentence set out as bullets (``enumeration``):
+a template of what an answer covers, none of its items a question.
 """
 
 from __future__ import annotations
@@ -40,3 +44,17 @@ def _badge(block: Block) -> bool:
 def signposts_only(blocks: list[Block]) -> bool:
     """Everything under a question is a topic label or a badge: it has no answer."""
     return bool(blocks) and all(_label_item(b) or _badge(b) for b in blocks)
+
+
+_COMMAS = ("、", "，", ",", "；", ";")
+
+
+def enumeration(block: Block) -> bool:
+    """Three or more items of one line each, every one but the last ending in a comma."""
+    texts = []
+    for item in block.children:
+        paragraph = item.first_paragraph()
+        if paragraph is None or len(item.children) != 1 or "\n" in paragraph.raw.strip():
+            return False
+        texts.append(paragraph.raw.strip())
+    return len(texts) >= 3 and all(t.endswith(_COMMAS) for t in texts[:-1])

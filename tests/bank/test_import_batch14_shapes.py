@@ -194,3 +194,32 @@ def test_a_short_sentence_that_asks_but_for_its_full_stop_is_a_question_in_a_run
     assert taken[-2:] == ["向量数据库的索引区别在哪里", "面试官直接问embedding是怎么训练的"]
     assert not any("三个月" in q for q in taken)  # two sentences: prose
     assert all(q.reference is None for q in report.bank.questions)
+
+
+_WRITE_UP = """面经合集
+===
+
+**答一道题要讲清楚的几点**
+- 是什么、
+- 为什么要用（动机）、
+- 怎么做（原理）、
+- 什么场景下用
+
+### 一面
+1. 自我介绍；
+1. 反转链表；
+1. 讲一下 Adam 和 SGD 的区别？
+1. 最长公共子序列；
+1. 为什么用 LayerNorm 不用 BatchNorm？
+"""
+
+
+def test_a_sentence_in_bullets_is_no_question_and_items_left_beside_questions_are_listed(
+    invoke, tmp_path
+):
+    taken = questions(read(tmp_path, _WRITE_UP))
+    assert not [q for q in taken if q.endswith("、") or q == "什么场景下用"]
+    assert "讲一下 Adam 和 SGD 的区别？" in taken
+    shown = previewed(invoke, tmp_path, _WRITE_UP)
+    assert "List items neither taken nor inside an answer (3):" in shown
+    assert "line 12: 反转链表； line 14: 最长公共子序列；" in shown

@@ -1,8 +1,10 @@
 """A preview that steers (issue 34, item 2): where questions were found, what was left, the
 option that reads the file better, and the command to run, with that option, as its last line.
 
-The file is written for the test in the shape the issue names: questions as bold bullets
-inside ``<details><summary>查看问题</summary>`` blocks under section headings.
+The file is written for the test: questions as bold bullets inside ``<details>`` boxes under
+section headings, each box's summary an answer's label (``答案``) with no question above it,
+which the default does not read into. (The shape the issue names, ``<summary>查看问题</summary>``,
+is read by default: tests/bank/test_import_corpus_batch14.py.)
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ FOLDED = """# LLM 面试八股
 
 ### 1. 注意力机制
 
-<details><summary>查看问题</summary>
+<details><summary>答案</summary>
 
 - **为什么要除以根号 d？**
 - **多头注意力的作用是什么？**
@@ -28,7 +30,7 @@ FOLDED = """# LLM 面试八股
 
 ### 2. 位置编码
 
-<details><summary>查看问题</summary>
+<details><summary>答案</summary>
 
 - **RoPE 为什么能外推？**
 - **ALiBi 是怎么做的？**
@@ -39,7 +41,7 @@ FOLDED = """# LLM 面试八股
 
 ### 3. 微调
 
-<details><summary>查看问题</summary>
+<details><summary>答案</summary>
 
 - **LoRA 的原理是什么？**
 - **QLoRA 比 LoRA 省在哪里？**

@@ -110,9 +110,9 @@ def _round(path) -> int:
     return int(path.name.removeprefix("blind_round").removesuffix(".toml"))
 
 
-# Rounds 11–15 give new attempts for questions earlier rounds used (the rubric most tuned
+# Rounds 11–16 give new attempts for questions earlier rounds used (the rubric most tuned
 # on other people's attempts); the others take questions no earlier round used.
-REUSED = {11, 12, 13, 14, 15}
+REUSED = {11, 12, 13, 14, 15, 16}
 LATER = sorted(EVAL.parent.glob("blind_round*.toml"), key=_round)
 
 
@@ -126,9 +126,16 @@ def test_each_later_round_has_every_kind_and_lines_up_with_the_bank(later):
     before = [a for p in earlier for a in tomllib.loads(p.read_text("utf-8"))["attempt"]]
     used = {a["question"] for a in before}
     if _round(later) in REUSED:
-        assert questions <= used  # new attempts, for questions an earlier round used
+        # new attempts, for questions an earlier round (or the dev and eval sets) used
+        sets = [EVAL, EVAL.parent / "dev.toml", EVAL.parent / "attempts.toml"]
+        assert questions <= used | {a["question"] for p in sets for a in _attempts(p)}
         assert not {a["text"] for a in attempts} & {a["text"] for a in before}
     else:
         assert not questions & used  # questions no earlier round used
     for attempt in attempts:
         assert len(attempt["labels"]) == len(shipped.get(attempt["question"]).key_points), attempt
+
+
+def _attempts(path) -> list[dict]:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return data.get("attempt", data.get("attempts", []))

@@ -91,16 +91,6 @@ def test_a_ratio_written_upside_down(grader, shipped, text, caught):
         (17, 4, "解码器是因果注意力，每个位置只能看到左边的内容，越靠前的 token 越缺后文。", False),
         # "比 LoRA 还多" says what "比 LoRA 更多" says (Q150 point 5: prompt tuning is used less).
         (150, 5, "这类方法不占上下文，所以现在大模型上用得比 LoRA 还多。", True),
-    ],
-)
-def test_the_other_side_and_a_comparison_said_with_hai(grader, shipped, question, n, text, caught):
-    marked = point(grader, shipped, question, n, text)
-    assert (marked.state == CONTRADICTED) is caught, marked
-
-
-@pytest.mark.parametrize(
-    "question, n, text, caught",
-    [
         # Q72 point 6: Anthropic's cache lives 5 minutes by default (1 hour is the option).
         (72, 6, "存活时间上，Anthropic 默认就是 1 小时，想省写入费可以改成 5 分钟。", True),
         (72, 6, "Anthropic 默认 5 分钟，也可以花钱选 1 小时。", False),
@@ -111,6 +101,8 @@ def test_the_other_side_and_a_comparison_said_with_hai(grader, shipped, question
         (50, 4, "For clustering set n_components to about 5-10; min_dist defaults to 0.1.", False),
     ],
 )
-def test_a_default_given_another_value(grader, shipped, question, n, text, caught):
+def test_the_other_side_a_comparison_with_hai_and_a_default_given_another_value(
+    grader, shipped, question, n, text, caught
+):
     marked = point(grader, shipped, question, n, text)
     assert (marked.state == CONTRADICTED) is caught, marked

@@ -5,8 +5,9 @@ pymdownx.details) hold their body indented by four columns, which CommonMark
 would read as a code block. ``unboxed`` rewrites the lines before parsing,
 one for one, so every place still names the file's own line: the box's line
 and its body become an Obsidian question callout (``> [!question] …``) when
-its kind is a question's (``question``, ``faq``, ``help``, ``quiz``), a bold
-title over the body for any other kind (a question only if the title asks),
+its kind is a question's (``question``, ``faq``, ``help``, ``quiz``) and its title
+is more than a note in brackets, a bold title over the body for any other kind (a
+question only if the title asks); a box inside a box's body is read the same way,
 and a box whose title only labels an answer (``??? success "Show Answer"``)
 becomes its body alone: the answer of the question above it.
 """
@@ -21,7 +22,7 @@ from studybot.bank.importer.notes import QUESTION_CALLOUTS
 
 _BOX = re.compile(
     r"^(?P<indent>[ \t]*)(?:\?\?\?\+?|!!!)[ \t]+(?P<kind>[\w-]+)(?:[ \t]+[\w -]*?)?"
-    r'(?:[ \t]*"(?P<title>[^"\n]*)")?[ \t]*$'
+    r'(?:[ \t]*"(?P<title>[^"\n]*)"?)?[ \t]*$'  # a title whose closing quote is missing too
 )
 # a title that labels the answer below it, not a question
 _ANSWER_LABEL = re.compile(
@@ -30,6 +31,8 @@ _ANSWER_LABEL = re.compile(
     re.IGNORECASE,
 )
 _BODY_INDENT = 4
+# "(Practical questions about RAG apps)": a title wholly in brackets is a note, not a question
+_ASIDE = re.compile(r"[（(][^（）()]*[）)]")
 
 
 def unboxed(lines: list[str]) -> list[str]:
@@ -55,9 +58,10 @@ def unboxed(lines: list[str]) -> list[str]:
         while end > index + 1 and not lines[end - 1].strip():
             end -= 1  # the blank lines after the body are no part of it
         body = [line[len(inner) :] if line.strip() else "" for line in lines[index + 1 : end]]
+        body = unboxed(body)  # a box inside a box (a tip holding questions) is read the same way
         if _ANSWER_LABEL.match(title):  # "Show Answer": the body answers the question above
             out.extend(["", *(indent + line if line else "" for line in body)])
-        elif box["kind"].lower() in QUESTION_CALLOUTS:
+        elif box["kind"].lower() in QUESTION_CALLOUTS and not _ASIDE.fullmatch(title):
             out.append(f"{indent}> [!{box['kind'].lower()}] {title}".rstrip())
             out.extend(f"{indent}> {line}".rstrip() for line in body)
         else:  # a note, a tip: its title and body as text, a question only if the title asks

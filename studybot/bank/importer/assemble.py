@@ -52,6 +52,7 @@ from studybot.bank.text import named
 from studybot.errors import BankError
 
 _HINT = re.compile(rf"[（(【\[]\s*{HINT_LABEL}\s*(?P<text>.*?)\s*[）)】\]]", re.IGNORECASE)
+_CLOSE = tuple(".,;:!?。，；：！？")  # punctuation that closes what comes before it
 _NUMBERED_TITLE = re.compile(r"^(?P<n>\d+)\s*(?:[、．:：]|\.(?!\d))\s*")
 MOST_POINTS = IMPORTED_KEY_POINTS[1]
 _DECIMAL = re.compile(r"^(?P<whole>\d+)\.(?P<part>\d+)$")  # a label read as a decimal: "892.32位…"
@@ -286,7 +287,9 @@ def _take_hint(draft: Draft) -> None:
     match = _HINT.search(text)
     if match:
         draft.hint = draft.hint or match["text"].strip() or None
-        text = (text[: match.start()] + text[match.end() :]).strip()
+        head, tail = text[: match.start()], text[match.end() :]
+        text = (head.rstrip() if tail[:1] in _CLOSE else head) + tail  # "X (hint: y)." is "X."
+        text = text.strip()
     draft.question = text
     wrapped = _HINT.fullmatch(draft.hint.strip()) if draft.hint else None
     if wrapped:

@@ -33,12 +33,12 @@ _ANSWER_LABEL = (
 )
 # the tags around a hidden answer: "<details><summary><b>答案</b></summary>", "<p>", "</details>"
 _BOX_TAGS = re.compile(
-    rf"</?details\b[^>]{{0,500}}>|</?(?:p|br|b|strong)\s*/?>|<summary\b[^>]{{0,500}}>{_ANSWER_LABEL}"
+    rf"</?details\b[^>]{{0,500}}>|</?(?:p|br|b|strong|div)\s*/?>|<summary\b[^>]{{0,500}}>{_ANSWER_LABEL}"
     r"</summary>",
     re.I,
 )
-_ANSWER_SUMMARY = re.compile(_ANSWER_LABEL, re.I)
-_WRAPPER = re.compile(r"</?(?:p|br|b|strong)\s*/?>", re.I)  # "<p>" around the answer, no text
+ANSWER_SUMMARY = re.compile(_ANSWER_LABEL, re.I)
+_WRAPPER = re.compile(r"</?(?:p|br|b|strong|div)\s*/?>", re.I)  # "<p>", "<div>": no text
 
 # prose in a ```text (``md``, ``plain``) box: an answer's text, not code
 TEXT_FENCE = re.compile(
@@ -107,6 +107,14 @@ def unwrapped(lines: list[str], blocks: list[Block]) -> list[Block] | None:
     return inside
 
 
+def answer_box(lines: list[str], block: Block) -> bool:
+    """``block`` opens ``<details>`` whose summary says ``答案``/``Answer``: an answer box."""
+    text = "\n".join(lines[block.start : block.end]) if block.kind == "html" else ""
+    opened = _DETAILS.search(text)
+    summary = _DETAILS.search(text, opened.end()) if opened and opened[1] == "" else None
+    return summary is not None and summary[1] is None and bool(ANSWER_SUMMARY.fullmatch(summary[2]))
+
+
 def demoted(lines: list[str], blocks: list[Block]) -> list[Block]:
     """``blocks`` with each heading inside a closed answer box (``<details>`` whose summary
     says ``答案``/``Answer``) read as a paragraph: ``#### 答案：D`` or ``#### 2. How closures
@@ -122,7 +130,7 @@ def demoted(lines: list[str], blocks: list[Block]) -> list[Block]:
             continue
         for match in _DETAILS.finditer(text):
             if match[1] is None:  # a summary
-                answer = answer or (depth == 1 and bool(_ANSWER_SUMMARY.fullmatch(match[2])))
+                answer = answer or (depth == 1 and bool(ANSWER_SUMMARY.fullmatch(match[2])))
             elif match[1] == "":
                 opened, answer = (j, False) if depth == 0 else (opened, answer)
                 depth += 1

@@ -11,23 +11,33 @@
   (``without_label``);
 - in a list that mostly asks, in a file whose questions are not marked, a short topic
   that asks nothing (``- 事件类型``, ``- var vs let vs const``) is listed as not taken
-  (``terse``): ``--questions items`` takes it.
+  (``terse``): ``--questions items`` takes it;
+- under a heading that numbers a topic (``## Q1 决策树``), the paragraph that opens its
+  section is the question when an answer box or an answer label follows it (the options
+  between them are no part of the answer box, they stay with the question's answer);
+- a list item that opens with a bold question and goes on after it (``1. **What is
+  RAG?** Retrieving context …``, ``6. **Explain RoPE.** Rotary …``) holds its answer
+  on its own line: the bold asks, the rest answers (``bold_answer``).
 """
 
 from __future__ import annotations
 
 import re
 
-from studybot.bank.importer.blocks import Block, link_target
+from studybot.bank.importer.blocks import Block, link_target, plain
+from studybot.bank.importer.collapsible import answer_box
 from studybot.bank.importer.draft import ALL_BOLD, HAN_COMMON, WORD
 from studybot.bank.importer.markers import (
     ANSWER_MARKER,
+    BOLD_LEAD,
     CODE_LABEL,
+    asks,
     clean,
     items,
     marker,
     reads_as_question,
 )
+from studybot.bank.importer.notes import without_note
 from studybot.bank.importer.wrapping import joined
 
 # a blank to fill in: "DevOps is an extension of _____ infrastructure."
@@ -65,6 +75,8 @@ def bold_question(
     items from that one on are the answer."""
     if not title or not inner or (reads_as_question(title) and not _NUMBERED_LABEL.match(title)):
         return None
+    if _under_topic(title, inner, lines):  # "## Q1 决策树" over "使用决策树分类时，…是："
+        return clean(joined(inner[0].raw)), None
     if inner[0].kind == "bullet_list":  # "### 卡片 3" over "- **Q：** …" and "- **A：** …"
         return _card(inner[0], lines)
     if len(inner) < 2 or inner[0].kind != "paragraph":  # "##" alone: listed
@@ -74,6 +86,21 @@ def bold_question(
     if len(asking) != 1 or asking[0] is not inner[0]:
         return None
     return clean(joined(inner[0].raw)), None
+
+
+def _under_topic(title: str, inner: list[Block], lines: list[str]) -> bool:
+    """The heading numbers a short topic that asks nothing, a paragraph opens the section and
+    an answer box (``<details><summary>答案</summary>``) or label (``答案：C``) comes later."""
+    found = marker(title, heading=True)
+    topic = found[1].strip() if found else ""
+    if not topic or len(topic) > _TOPIC_MOST or reads_as_question(topic):
+        return False
+    if len(inner) < 2 or inner[0].kind != "paragraph" or ALL_BOLD.fullmatch(inner[0].raw):
+        return False
+    return any(answer_box(lines, b) or ANSWER_MARKER.match(b.raw) for b in inner[1:])
+
+
+_TOPIC_MOST = 30  # characters of a topic's name: "类别不平衡", "Feature scaling"
 
 
 def _card(block: Block, lines: list[str]) -> tuple[str, str | None] | None:
@@ -141,3 +168,17 @@ _TERSE = 30
 TERSE_LEFT = "a short topic among questions; it asks nothing (--questions items takes it)"
 _SAID = re.compile(r"[。.！!；;,，：:]$|[。！；]")
 _FIELD_LIKE = re.compile(r"^[^：:]{1,24}[：:]")
+
+
+def bold_answer(raw_line: str) -> tuple[str, str] | None:
+    """(question, answer) of an item line whose bold asks and whose rest answers: ``**What is
+    RAG?** Retrieving …``; None when the rest asks too, says nothing, or is only a note after
+    the question (``**What is X?** (asked at Google)``)."""
+    lead = BOLD_LEAD.match(raw_line)
+    if lead is None or not lead["rest"]:
+        return None
+    asked, rest = clean(plain(lead["q"])), lead["rest"].strip()
+    if not reads_as_question(asked) or asks(clean(plain(rest))) or not WORD.search(rest):
+        return None
+    whole = f"{asked} {rest}"
+    return (asked, rest) if without_note(whole) == whole else None

@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
+from studybot.bank.importer.boxes import question_callout
 from studybot.bank.importer.digests import first_lines as _first_lines
 from studybot.bank.importer.draft import WORD, Draft
-from studybot.bank.importer.labels import TERSE_LEFT, linked_question, terse
+from studybot.bank.importer.labels import TERSE_LEFT, bold_answer, linked_question, terse
 from studybot.bank.importer.markers import (
     DASH_ANSWER,
     INLINE_ANSWER,
@@ -28,13 +29,12 @@ from studybot.bank.importer.markers import (
     items,
     marker,
     numbered,
-    q_marker,
     reads_as_question,
     split_answer,
     topic_title,
 )
 from studybot.bank.importer.metadata import described
-from studybot.bank.importer.notes import arrow_answer, callout_asks, without_pointer
+from studybot.bank.importer.notes import arrow_answer, without_pointer
 from studybot.bank.importer.signposts import enumeration
 from studybot.bank.importer.state import ReaderState, Trail
 from studybot.bank.importer.subitems import (
@@ -159,6 +159,8 @@ class ListReading(ReaderState):
             for child in rest:
                 if child.is_list:
                     last = self._items(child, path) or last
+                elif child.kind == "quote" and question_callout(child):  # "- Basics" over boxes
+                    self._boxed(child, path)
         return last
 
     def _sub_items(self, paragraph: Block, first: str, subs, rest, path: Trail) -> Draft | None:
@@ -202,7 +204,8 @@ class ListReading(ReaderState):
         answer = inline["a"].strip() if inline else ""
         text = inline["q"] if inline and answer else text
         arrow = arrow_answer(raw_lines[0], text) if end == 1 and not answer else None
-        text, answer = arrow or (text, answer)  # "- *Q:…?* → its answer"
+        arrow = arrow or (bold_answer(raw_lines[0]) if end == 1 and not answer else None)
+        text, answer = arrow or (text, answer)  # "- *Q:…?* → its answer", "**Q?** answer"
         draft = self._draft(paragraph.start, label, clean(text), path)
         if answer:
             draft.reference = "\n".join([answer, *raw_lines[1:]]).strip()
@@ -379,11 +382,3 @@ def key_points_of(block: Block) -> list[str] | None:
                 point += ("" if point.endswith(("：", ":")) else "；") + joined(below.raw)
         points.append(point)
     return points
-
-
-def question_callout(quote: Block) -> bool:
-    """``> [!question] …``, ``> 第 152 题：…``: a quote that is a question, not the answer above."""
-    first = quote.children[0] if quote.children else None
-    if first is None or first.kind != "paragraph":
-        return False
-    return bool(callout_asks(first.raw)) or q_marker(first)

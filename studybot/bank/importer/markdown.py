@@ -53,6 +53,7 @@ from studybot.bank.importer.blocks import (
     section_end,
     source,
 )
+from studybot.bank.importer.boxes import listing, question_callout
 from studybot.bank.importer.collapsible import TEXT_FENCE, card, collapsible, kept_source, unwrapped
 from studybot.bank.importer.digests import over_questions
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
@@ -63,7 +64,6 @@ from studybot.bank.importer.lists import (
     key_points_of,
     labelled_questions,
     names_tasks,
-    question_callout,
 )
 from studybot.bank.importer.markers import (
     ANSWER_MARKER,
@@ -82,9 +82,9 @@ from studybot.bank.importer.markers import (
     section_title,
     topic_title,
 )
-from studybot.bank.importer.metadata import ANSWER_AFTER
 from studybot.bank.importer.notebook import answer_cell, notebook_lines
-from studybot.bank.importer.prose import ParagraphReading, introduces
+from studybot.bank.importer.notes import ANSWER_AFTER
+from studybot.bank.importer.prose import ParagraphReading, introduces, reverse_label
 from studybot.bank.importer.quiz import lettered, shared, shown
 from studybot.bank.importer.resources import (
     about_itself,
@@ -201,6 +201,9 @@ class _Reader(ParagraphReading, ListReading):
                 self._walk(inner, (*outer, (block.start, section_title(title))))
                 index, current = end, None
                 continue
+            elif reverse_label(block):  # "> 我提问:" over the candidate's own questions
+                index, current = self._reversed(blocks, index), None
+                continue
             elif in_meta:
                 self._skip_meta(block)
             elif navigation(block):
@@ -217,7 +220,7 @@ class _Reader(ParagraphReading, ListReading):
             elif block.is_list:
                 current = self._list(block, path, current)
             elif block.kind == "quote" and question_callout(block):  # "> [!question] …"
-                self._walk(block.children, path)
+                self._boxed(block, path)
                 current = None
             elif current is not None:
                 current.blocks.append(block)
@@ -271,7 +274,7 @@ class _Reader(ParagraphReading, ListReading):
             after = section_end(blocks, end)
             inner, end = [*inner, *blocks[end + 1 : after]], after
         asked = bold_question(title, inner, self.lines)  # "### Question 3: …" over "**Which …?**"
-        at = inner[0].start if asked and asked[1] else block.start  # a card's "Q：" line
+        at = inner[0].start if asked else block.start  # the line that asks, a card's "Q：" too
         if asked is not None:
             label, text = numbered(asked[0])
             found, inner = (found[0] or label, text), inner[1:]
@@ -329,6 +332,11 @@ class _Reader(ParagraphReading, ListReading):
     def _details(self, blocks: list[Block], index: int, path: Trail, current, in_meta):
         """``<details><summary>Q？</summary>answer</details>``, as many as the blocks hold."""
         end, found, closed = collapsible(self.lines, blocks, index)
+        free = current is None and not in_meta  # a box that lists questions, not an answer
+        listed = listing(self.lines, blocks[index:end], found, closed) if free else None
+        if listed is not None:  # "<summary>查看问题</summary>" over a list of questions
+            self._walk(listed, path)
+            return end, None
         if current is not None:  # its answer, inside "<summary>Answer</summary>" (_finish)
             summary = clean(plain(found[0][1].replace("\n", " "))) if len(found) == 1 else ""
             hidden = summary and not reads_as_question(summary) and not current.blocks
@@ -350,13 +358,6 @@ class _Reader(ParagraphReading, ListReading):
         return end, (None if closed else draft)
 
     # -- recording --------------------------------------------------------------------
-
-    def _skip_meta(self, block: Block) -> None:
-        """An asking line in a contents, contributing or links section: listed, never a reason."""
-        for line in range(block.start, min(block.end, block.start + 50)):
-            text = plain(self.lines[line]).lstrip("-*+ ") if line < len(self.lines) else ""
-            if asks(text) and len(text) > 3:
-                self._skip(line, text, "in a section that holds no questions", counts=False)
 
     def _finish(self, draft: Draft, alike: set[str]) -> None:
         """Hint, options, key points and the reference answer from the blocks below a question."""

@@ -20,7 +20,7 @@ import functools
 import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
-from studybot.bank.importer.decorations import without_marks
+from studybot.bank.importer.decorations import emoji, without_marks
 from studybot.bank.importer.draft import (
     CHAPTER,
     CJK,
@@ -153,13 +153,15 @@ META = re.compile(  # sections whose content is never a question: contents, cont
     r"^(?:(?:primary|additional|further|other|useful|recommended)\s+)?(?:table of contents|toc|目录"
     r"|contents|contribut(?:ing|ions?|ors)|how to contribute|how to use|使用说明|使用方法|license|licence"
     r"|许可|许可证|resources|references|reading|links|related|acknowledge?ments?|credits|致谢"
-    r"|参考|参考资料|参考文献|参考链接|相关链接|推荐阅读|贡献|贡献指南|star history|stargazers|sponsors?"
+    r"|参考|参考资料|参考文献|参考链接|相关链接|推荐阅读|(?:如何)?贡献|贡献指南|star history|stargazers|sponsors?"
     r"|changelog|更新日志|更新记录|what to learn next|next steps|about|关于|关于作者|作者|todo|to do|待办|notes to self|back to top|反问(?:环节)?$"
     r"|(?:小结|总结|结语|后记|写在最后|summary|conclusions?|recap)$|(?:前言|序言|导读|写在前面|preface|foreword)$"
     r"|how (?:can|do) (?:i|you) contribute)\b",
     re.IGNORECASE,
 )
-REVERSE = re.compile(r"反问")  # the candidate's own question to the interviewer
+# the candidate's own questions to the interviewer: "反问：…", "> 我提问:" ("向我提问" is asked of them)
+REVERSE = re.compile(r"反问|(?<![向对给])我的?提问")
+REVERSE_LEFT = "the candidate's own question (反问)"  # why such a line is not taken
 
 
 @functools.lru_cache(maxsize=1 << 18)  # the reader asks about one line's text several times
@@ -239,6 +241,7 @@ def link_only(text: str) -> bool:
 def meta(title: str) -> bool:
     """A section that holds no questions: contents, links… ("How to use await …?" asks)."""
     rest = numbered(clean(title).lstrip("#*_ ").strip())[1]  # "4 总结" too
+    rest = rest[next((k for k, ch in enumerate(rest) if not emoji(ch)), 0) :].lstrip()  # "🤝 "
     asked = rest.endswith(QUESTION_MARKS) and not CONTRIBUTE.match(rest)  # "How to contribute?"
     return bool(META.match(rest)) and not asked
 

@@ -218,10 +218,3 @@ def without_company(text: str) -> str:
         if not _COMPANY_NAME.fullmatch(name) or not (suffix != tail or any(map(str.islower, name))):
             return text
     return text[:cut].rstrip()
-
-
-# "？（说了…，面试官追问…）": what a write-up says was answered; "？（Goodhart's Law）" stays
-ANSWER_AFTER = re.compile(
-    r"^(?P<q>.*[？?])\s*[（(](?P<a>(?=.*?(?:说了|答了|回答|提到|讲了|面试官|追问|我[说答讲提]"
-    r"|\bI (?:said|answered|mentioned)\b))(?:[^（）()]|[（(][^（）()]*[）)]){6,})[）)]$"
-)

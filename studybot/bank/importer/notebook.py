@@ -106,13 +106,15 @@ def front_matter(lines: list[str]) -> str | None:
     return title
 
 
-_CELL = re.compile(r":cell (?P<cell>\d+)(?:, line (?P<line>\d+))?$")
+def opens_cell(where: str) -> bool:
+    """A notebook cell's first line (``Explain about TypeI error:`` over its points): a cell
+    starts anew."""
+    return ":cell " in where and where.endswith(", line 1")
 
 
-def _cell(where: str) -> tuple[int, int]:
-    """(cell, line) of a notebook line's place; (0, 0) in a Markdown file."""
-    found = _CELL.search(where)
-    return (int(found["cell"]), int(found["line"] or 0)) if found else (0, 0)
+def cell_of(where: str) -> str:
+    """``FILE:cell 3`` of ``FILE:cell 3, line 2``: a notebook cell is a unit of its own."""
+    return where.rsplit(", line ", 1)[0]
 
 
 def answer_cell(
@@ -120,16 +122,16 @@ def answer_cell(
 ) -> int | None:
     """Where the answer ends when ``blocks[index]``, a heading, opens the cell after one that
     holds only the question ``current`` (the module's docstring says when); None otherwise."""
-    cell, line = _cell(where(blocks[index].start))
     before = blocks[index - 1] if index else None
-    if current is None or not cell or line != 1 or before is None or before.kind != "paragraph":
+    opening = where(blocks[index].start)
+    if current is None or before is None or before.kind != "paragraph" or not opens_cell(opening):
         return None
-    asked = _cell(where(before.start))[0]
-    if where(before.start) != current.where or asked != _cell(where(before.end - 1))[0]:
+    asked = cell_of(where(before.start))
+    if where(before.start) != current.where or asked != cell_of(where(before.end - 1)):
         return None
-    if index > 1 and _cell(where(blocks[index - 2].end - 1))[0] == asked:
+    if index > 1 and cell_of(where(blocks[index - 2].end - 1)) == asked:
         return None  # the question's cell holds more than the question
     end = index + 1
-    while end < len(blocks) and _cell(where(blocks[end].start))[0] == cell:
+    while end < len(blocks) and cell_of(where(blocks[end].start)) == cell_of(opening):
         end += 1
     return end

@@ -77,6 +77,13 @@ def arrow_answer(raw: str, text: str) -> tuple[str, str] | None:
     return _ARROW_TAIL.sub("", text).strip(), found["a"].strip()
 
 
+# "？（说了…，面试官追问…）": what a write-up says was answered; "？（Goodhart's Law）" stays
+ANSWER_AFTER = re.compile(
+    r"^(?P<q>.*[？?])\s*[（(](?P<a>(?=.*?(?:说了|答了|回答|提到|讲了|面试官|追问|我[说答讲提]"
+    r"|\bI (?:said|answered|mentioned)\b))(?:[^（）()]|[（(][^（）()]*[）)]){6,})[）)]$"
+)
+
+
 # "最长有效括号组合 -> 栈": a task named, then after an arrow how it is solved
 _APPROACH = re.compile(
     rf"^(?P<q>[^\n]*[^\s>=-])\s*(?:{'|'.join(map(re.escape, _ARROWS))})\s*(?P<a>[^\n?？]{{1,40}})$"

@@ -8,7 +8,8 @@ they do not ask too (``importer.markers.split_answer``). In an interview
 write-up, ``问了：A；B；C`` gives one question each, ``问了 A、B，然后…`` each
 clause in front that asks, and ``手撕：…``/``场景题：…`` one task, never the
 answer of the question above;
-``反问…`` is the candidate's own question and no question of the bank. A line that
+``反问…`` is the candidate's own question and no question of the bank, and so is each line
+under a ``我提问:`` label (the label answers nothing either). A line that
 sets a task (``**Goal:** …``, ``… Implement …``) is one question; a line that opens
 what follows (``以下是…``) right before a heading answers nothing.
 """
@@ -17,6 +18,14 @@ from __future__ import annotations
 
 import re
 
+from studybot.bank.importer.bare import (
+    STATEMENT,
+    bare_before,
+    bare_next,
+    lost_number,
+    said_question,
+    unkeyed,
+)
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.decorations import bold_line
 from studybot.bank.importer.draft import Draft
@@ -27,6 +36,7 @@ from studybot.bank.importer.markers import (
     INLINE_ANSWER,
     PARAGRAPH_NUMBER,
     REVERSE,
+    REVERSE_LEFT,
     SPEAKER,
     asks,
     clean,
@@ -46,12 +56,6 @@ from studybot.bank.importer.wrapping import join, joined
 # "手撕：…"/"场景题：…" (one task), "代码：手撕 …" (one, when it asks)
 # "TODO:1、…", "FIXME: 2. …": the author's flag before a numbered line, no part of it
 _FLAG = re.compile(r"^(?:TODO|FIXME|XXX)\s*[:：]\s*(?=\S)")
-# "3️⃣…" (a keycap digit) is "3. …"; ". deepspeed框架介绍", ".adam优化器原理": a number lost
-# before its dot (a space or Chinese after the dot: ".java → javac", "...", ".5" are none)
-_KEYCAP = re.compile(r"^(?P<n>\d)\ufe0f?\u20e3\s*(?=\S)")
-_LOST_NUMBER = re.compile(
-    r"^\.(?:[ \t]+|(?=[A-Za-z]*[\u4e00-\u9fff]))(?![A-Z]{2,}\b)(?P<text>[^\s.\d].{1,79})$"
-)
 _LEAD = re.compile(
     r"^(?:(?P<asked>(?:面试官)?(?:又|还|再|也)?(?:问了|问到|追问|被问到?))(?P<colon>\s*[:：])?"
     r"|(?P<label>手撕(?:代码|题)?|coding|leetcode|(?:开放|场景|算法|编程|代码|智力|八股)题|代码)"
@@ -60,7 +64,6 @@ _LEAD = re.compile(
 )
 
 
-_STATEMENT = ("。", "：", ":", "！")
 # "当然，以下是…的详细列表。", "Here are the questions of part two:": a line that opens what
 # comes next
 _LEAD_IN = re.compile(
@@ -98,6 +101,12 @@ def _sets_a_task(text: str) -> bool:
     return task is not None and text[: task.start()].count(". ") < 2 and len(text) <= 500
 
 
+def _ends_reverse(block: Block) -> bool:
+    raw = block.raw.strip()
+    said = block.kind == "paragraph" and "\n" not in raw and raw.endswith((":", "："))
+    return block.kind in ("heading", "hr") or said  # "总结:" after the candidate's questions
+
+
 def _one_a_line(texts: list[str]) -> bool:
     """Three or more short lines, two in three of them asking: a list of questions, a line each."""
     if len(texts) < 3 or any(len(t) > 200 for t in texts):
@@ -106,29 +115,40 @@ def _one_a_line(texts: list[str]) -> bool:
     return 3 * len(asking) >= 2 * len(texts)  # "优点：有助于…的理解" is a field, not a question
 
 
-def _bare_next(current: Draft, raw_lines: list[str]) -> bool:
-    """A short line that reads as a question right under a loose question with nothing under it
-    yet (``生成复读机如何解决`` under ``ppo的损失函数grpo的原理``): the next bare question."""
-    text = plain(raw_lines[0])
-    if current.blocks or len(raw_lines) > 1 or len(text) > 60:
+_REVERSE_LABEL_MOST = 12  # characters of a label: "反问环节", "我提问", "我的提问"
+
+
+def reverse_label(block: Block) -> bool:
+    """A paragraph (or a quote of one) that only labels the candidate's own questions:
+    ``我提问:``, ``> **反问**``."""
+    if block.kind == "quote" and len(block.children) == 1:
+        block = block.children[0]
+    if block.kind != "paragraph":
         return False
-    return _said_question(text) or (not text.endswith(_STATEMENT) and reads_as_question(text))
+    raw = block.raw.strip()
+    return "\n" not in raw and _reverse_line(raw)
 
 
-def _said_question(text: str) -> bool:
-    """``lora的实现过程。``, ``…区别在哪里。``: one short sentence that asks but for its full stop
-    (a pasted write-up's question; a line of prose has more than one sentence or clause)."""
-    said = text[:-1]
-    return (
-        text.endswith("。")
-        and len(text) <= 60
-        and not re.search(r"[。！!；;:：]", said)  # "场景题：…？我从数据讲起。" tells a round
-        and reads_as_question(said)
-    )
+def _reverse_line(raw_line: str) -> bool:
+    label = plain(raw_line).strip().rstrip(":：").strip()
+    return len(label) <= _REVERSE_LABEL_MOST and bool(REVERSE.search(label))
 
 
 class ParagraphReading(ReaderState):
     """The paragraph rules of the Markdown reader."""
+
+    def _reversed(self, blocks: list[Block], index: int) -> int:
+        """The blocks after a ``我提问:`` label up to the next heading, rule or label (``总结:``)
+        are the candidate's questions, none the bank's: each line that asks is listed. The
+        index past them."""
+        end = index + 1
+        while end < len(blocks) and not _ends_reverse(blocks[end]):
+            for line in range(blocks[end].start, blocks[end].end):
+                text = plain(self.lines[line]).lstrip("-*+> ")
+                if reads_as_question(numbered(clean(text))[1]):
+                    self._skip(line, clean(text), REVERSE_LEFT, counts=False)
+            end += 1
+        return end
 
     def _paragraph(self, block: Block, path: Trail, current: Draft | None) -> Draft | None:
         raw_lines = block.raw.split("\n")
@@ -138,11 +158,10 @@ class ParagraphReading(ReaderState):
         for k, raw_line in enumerate(raw_lines):
             found = marker(raw_line)
             unflagged = _FLAG.sub("", plain(raw_line), count=1)  # "TODO:1、考查…": a note to itself
-            unflagged = _KEYCAP.sub(r"\g<n>. ", unflagged, count=1)
-            number = PARAGRAPH_NUMBER.match(unflagged) if found is None else None
-            lost = _LOST_NUMBER.match(unflagged) if found is None and number is None else None
-            if lost and (not self.strong or reads_as_question(lost["text"])):
-                found = (None, lost["text"])
+            number = PARAGRAPH_NUMBER.match(unkeyed(unflagged)) if found is None else None
+            lost = lost_number(unflagged) if found is None and number is None else None
+            if lost and (not self.strong or reads_as_question(lost)):
+                found = (None, lost)  # ". deepspeed框架介绍": a number lost before its dot
             bold = raw_line.startswith("**") and source_tail_off(raw_line.rstrip()).endswith("**")
             if number and bold and self._next_number(number_of(number)):
                 pass  # "**56. Name an example …**" after question 55: the next question
@@ -164,10 +183,14 @@ class ParagraphReading(ReaderState):
             # "场景题：…", "Interviewer: Let's move on." answer nothing above them
             if current is None or _LEAD.match(first) or SPEAKER.match(first):
                 return self._loose(block, raw_lines, path)
-            if not (id(current) in self.loose and (asks(first) or _bare_next(current, raw_lines))):
+            if not (id(current) in self.loose and (asks(first) or bare_next(current, raw_lines))):
                 current.blocks.append(block)
                 return current
             return self._loose(block, raw_lines, path)
+        if starts[0][0] > 0 and _reverse_line(raw_lines[0]):  # "我提问:" over them
+            for k, _, text in starts:
+                self._skip(block.start + k, clean(text), REVERSE_LEFT, counts=False)
+            return None
         if starts[0][0] > 0:
             before = Block("paragraph", block.start, block.start + starts[0][0])
             if current is not None:
@@ -254,12 +277,12 @@ class ParagraphReading(ReaderState):
             return None
         if REVERSE.search(texts[0]):
             if reads_as_question(texts[0]):
-                self._skip(block.start, texts[0], "the candidate's own question (反问)", False)
+                self._skip(block.start, texts[0], REVERSE_LEFT, counts=False)
             return None
         if _one_a_line(texts):
             draft = None
             for k, text in enumerate(texts):  # one question a line
-                if not text.rstrip().endswith(_STATEMENT):
+                if not text.rstrip().endswith(STATEMENT):
                     draft = self._draft(block.start + k, *numbered(clean(text)), path)
             self.loose.add(id(draft))
             return None
@@ -272,7 +295,8 @@ class ParagraphReading(ReaderState):
             self._draft(block.start, None, clean(texts[0]), path)
             return None  # what follows a task is its brief ("**Instructions:** …"), no answer
         round_ = any(_ROUND.search(title) for _, title in path)  # a write-up's "## 一面"
-        if len(texts) == 1 and not round_ and _said_question(texts[0]) and self._bare_before():
+        said = len(texts) == 1 and said_question(texts[0]) and bare_before(self.out.drafts)
+        if said and not round_:
             self._draft(block.start, *numbered(clean(texts[0][:-1])), path)
             return None  # in a run of bare questions, what follows is the next
         if not reads_as_question(texts[0]):
@@ -293,11 +317,6 @@ class ParagraphReading(ReaderState):
             draft.blocks.append(Block("paragraph", block.start + end, block.end))
         self.loose.add(id(draft))
         return draft
-
-    def _bare_before(self) -> bool:
-        """The question before has nothing under it: a run of bare questions."""
-        last = self.out.drafts[-1] if self.out.drafts else None
-        return last is not None and not (last.blocks or last.reference or last.key_points)
 
     def _lead(self, line: int, lead: re.Match[str], path: Trail) -> Draft | None:
         """``问了：A；B；C`` (one question each), ``问了 A、B，然后…`` (each that asks) or

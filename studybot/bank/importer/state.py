@@ -7,7 +7,7 @@ hands a table to it. Each rule group inherits ``ReaderState``, so what one
 group sets and another reads (the drafts taken from list items, a list's
 last question still unanswered, …) is named and typed here, and so are the
 ways a rule records what it found: a question (``_draft``), or a line not
-taken and why (``_skip``).
+taken and why (``_skip``); a question box over its answer is read here too (``_boxed``).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 
 from studybot.bank.importer.blocks import Block, parse, plain, source_lines
+from studybot.bank.importer.boxes import box_parts
 from studybot.bank.importer.collapsible import demoted
 from studybot.bank.importer.decorations import bold_line, bold_questions, mark_tags
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
@@ -89,6 +90,19 @@ class ReaderState:
         self.links = []
         self.after_list = None
 
+    def _walk(self, blocks: list[Block], path: Trail, in_meta: bool = False) -> None:
+        raise NotImplementedError  # the structure rules (``markdown._Reader``) walk the blocks
+
+    def _boxed(self, quote: Block, path: Trail) -> None:
+        """A question box (``> [!question] Q``): Q, and its body as Q's answer (``boxes``)."""
+        before = len(self.out.drafts)
+        head, body = box_parts(self.lines, quote)
+        self._walk(head, path)
+        if len(self.out.drafts) == before + 1:
+            self.out.drafts[-1].blocks.extend(body)
+        else:
+            self._walk(body, path)
+
     # -- recording --------------------------------------------------------------------
 
     def _draft(self, line: int, label: str | None, text: str, path: Trail) -> Draft:
@@ -112,6 +126,13 @@ class ReaderState:
                 self._skip(
                     block.start + k, text, "a numbered line in a file whose questions are marked"
                 )
+
+    def _skip_meta(self, block: Block) -> None:
+        """An asking line in a contents, contributing or links section: listed, never a reason."""
+        for line in range(block.start, min(block.end, block.start + 50)):
+            text = plain(self.lines[line]).lstrip("-*+ ") if line < len(self.lines) else ""
+            if asks(text) and len(text) > 3:
+                self._skip(line, text, "in a section that holds no questions", counts=False)
 
     def _next_number(self, label: str | int) -> bool:
         """``19. 激活函数的比较`` right after the question numbered 18: the next question."""

@@ -8,15 +8,9 @@ the lines that ask and were taken, the questions that do not ask (a
 section title taken as a question). A selector is named when it takes
 clearly more asking lines, or leaves out non-asking ones, than the
 reading previewed (at least ``_MARGIN`` lines, or 3% of its questions;
-``_better`` says exactly when), or when it takes the asking lines listed
-as not taken that stand alone (no answer taken holds them, whole or
-hard-wrapped; they open a notebook cell or sit in one where no question
-was taken), ``_MARGIN`` and a tenth of the questions previewed, with no
-fewer asking lines, no more that do not ask, no asking question's answer
-lost, no --force the previewed reading does not need, at most one title
-dropped with its answer for two lines gained and one answer cut in two (a
-follow-up inside it taken) for four (``_takes_left``); ``lines`` only so
-or when nothing was taken.
+``_better`` says exactly when), or when it takes enough of the asking lines
+listed as not taken that stand alone, losing nothing the previewed reading
+keeps (``_takes_left`` says what); ``lines`` only so or when nothing was taken.
 
 A sentence or sub-heading inside an answer that was taken and only reads
 like a question ("When we declare …") is no line "not taken": it was
@@ -48,7 +42,13 @@ from studybot.bank.importer.layout import (
     Line,
     layout,
 )
-from studybot.bank.importer.markers import INLINE_ANSWER, asks, field_line, reads_as_question
+from studybot.bank.importer.markers import (
+    INLINE_ANSWER,
+    REVERSE_LEFT,
+    asks,
+    field_line,
+    reads_as_question,
+)
 from studybot.bank.importer.metadata import without_source
 from studybot.bank.importer.nested import asked as _asked
 from studybot.bank.importer.nested import asked_lines as _asked_lines
@@ -56,6 +56,7 @@ from studybot.bank.importer.nested import folded as _folded
 from studybot.bank.importer.nested import held as _held
 from studybot.bank.importer.nested import nesting, under
 from studybot.bank.importer.nested import within as _within
+from studybot.bank.importer.notebook import cell_of, opens_cell
 from studybot.bank.importer.notes import arrow_answer
 from studybot.bank.importer.topics import MARGIN as _MARGIN
 
@@ -112,7 +113,8 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
     if isinstance(out, Parsed):
         return None
     by_where = {out.where(line.index): line for line in out.found}
-    asking = {where for where, line in by_where.items() if line.asks}
+    theirs = {s.where for s in parsed.skipped if s.why == REVERSE_LEFT}  # the candidate's own
+    asking = {where for where, line in by_where.items() if line.asks and where not in theirs}
     current = _measure(option, parsed, asking)
     taken = _lines_taken(parsed.drafts)
     held = _held(parsed.drafts)
@@ -121,18 +123,18 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
     missed = tuple(
         (out.where(line.index), line.text)
         for line in out.found
-        if line.asks
+        if out.where(line.index) in asking
         and out.where(line.index) not in taken
         and not _within(_folded(line.text), asked)
-        and (_opens_cell(out.where(line.index)) or not _answered(line, answers))
+        and (opens_cell(out.where(line.index)) or not _answered(line, answers))
     )
-    cells = {_cell(draft.where) for draft in parsed.drafts}
+    cells = {cell_of(draft.where) for draft in parsed.drafts}
     alone = {  # lines left that no answer taken holds, or in a cell no question taken opens
         where
         for where, text in missed
         if not _within(_folded(text), answers)
-        or _opens_cell(where)
-        or (":cell " in where and _cell(where) not in cells)
+        or opens_cell(where)
+        or (":cell " in where and cell_of(where) not in cells)
     }
     inside = {where for where, _ in missed} - alone
     tried = {f"--questions {chosen}": got for chosen, got in _tried(path, text, kind, out)}
@@ -173,17 +175,6 @@ def _answered(line: Line, answers: str) -> bool:
     inline = INLINE_ANSWER.match(line.text)  # "…？答：…" asks, with its answer beside it
     text = arrow[0] if arrow else inline["q"] if inline else line.text
     return said and not asks(text) and _within(_folded(line.text), answers)
-
-
-def _opens_cell(where: str) -> bool:
-    """A notebook cell's first line (``Explain about TypeI error:`` over its points): a cell
-    starts anew, so one that asks is listed even where a taken answer runs on over it."""
-    return ":cell " in where and where.endswith(", line 1")
-
-
-def _cell(where: str) -> str:
-    """``FILE:cell 3`` of ``FILE:cell 3, line 2``: a notebook cell is a unit of its own."""
-    return where.rsplit(", line ", 1)[0]
 
 
 def _against(
@@ -293,8 +284,10 @@ def _better(current: Reading, others: list[Reading]) -> Reading | None:
 
 
 def _takes_left(r: Reading, current: Reading) -> bool:
-    """Whether ``r`` (``lines`` too) clearly takes the asking lines listed as not taken that
-    stand alone, and is no worse (the module's docstring says how)."""
+    """Whether ``r`` takes ``_MARGIN`` (and a tenth of the questions) of the lines not taken
+    that stand alone (no answer holds them), with no fewer asking lines, no more that do not
+    ask, no asking answer lost, no --force not needed before, and at most one title dropped
+    per two lines gained and one answer cut in two (a follow-up inside it taken) per four."""
     margin = max(_MARGIN, current.questions // 10)
     return (
         r.gained >= margin

@@ -6,9 +6,7 @@ questions grouped by bold topic bullets (``- **Caching篇**``) and closed by a b
 
 from __future__ import annotations
 
-import json
-
-from imported import previewed, questions, read
+from imported import notebook_text, previewed, questions, read
 
 _BARE = """# Storage questions
 
@@ -86,24 +84,18 @@ def test_the_preview_names_headings_n_for_topic_notes_beside_a_few_questions(inv
     assert taken[:2] == ["LRU", "LFU"] and len(taken) == 9
 
 
-def _notebook(*cells: str) -> str:
-    return json.dumps(
-        {
-            "cells": [{"cell_type": "markdown", "metadata": {}, "source": c} for c in cells],
-            "metadata": {},
-            "nbformat": 4,
-            "nbformat_minor": 5,
-        },
-        ensure_ascii=False,
-    )
-
-
-_CARDS = _notebook(
-    "说一下 BatchNorm 和 LayerNorm 的区别，各用在什么地方",
-    "# BatchNorm 与 LayerNorm\n\n## 1. 归一化的维度\n\nBN 沿 batch 维，LN 沿特征维。\n\n"
-    "## 2. 适用场景\n\nCNN 多用 BN，Transformer 多用 LN。",
-    "写一下交叉熵损失的公式，梯度怎么求",
-    "# 交叉熵\n\n## 公式\n\n$L = -\\sum y \\log p$\n\n## 梯度推导\n\n对 logits 求导得 p - y。",
+_CARDS = notebook_text(
+    ("markdown", "说一下 BatchNorm 和 LayerNorm 的区别，各用在什么地方"),
+    (
+        "markdown",
+        "# BatchNorm 与 LayerNorm\n\n## 1. 归一化的维度\n\nBN 沿 batch 维，LN 沿特征维。\n\n"
+        "## 2. 适用场景\n\nCNN 多用 BN，Transformer 多用 LN。",
+    ),
+    ("markdown", "写一下交叉熵损失的公式，梯度怎么求"),
+    (
+        "markdown",
+        "# 交叉熵\n\n## 公式\n\n$L = -\\sum y \\log p$\n\n## 梯度推导\n\n对 logits 求导得 p - y。",
+    ),
 )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from studybot.bank import importer
 
 
@@ -24,3 +26,13 @@ def previewed(invoke, tmp_path, text: str, name: str = "q.md") -> str:
     preview = invoke("bank", "import", str(path), "--preview")
     assert preview.exit_code == 0, preview.stderr
     return " ".join(preview.stdout.split())
+
+
+def notebook_text(*cells: tuple[str, str]) -> str:
+    """A Jupyter notebook's JSON with ``cells`` as (cell type, source) pairs."""
+    listed = [
+        {"cell_type": kind, "metadata": {}, "source": text.splitlines(keepends=True)}
+        | ({"outputs": [], "execution_count": None} if kind == "code" else {})
+        for kind, text in cells
+    ]
+    return json.dumps({"cells": listed, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})

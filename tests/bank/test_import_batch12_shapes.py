@@ -7,9 +7,7 @@ whose every item is a question that links away (``- [如何…？](…/issues/N)
 
 from __future__ import annotations
 
-import json
-
-from imported import questions, read
+from imported import notebook_text, questions, read
 
 _POINTED = """# 前端工程题目
 
@@ -120,16 +118,7 @@ def test_a_list_of_asking_links_is_the_questions_each_with_its_link_as_source(tm
     assert bank.questions[1].sources[0].ref == "https://example.org/q/issues/30"
 
 
-def _notebook(*cells: tuple[str, str]) -> str:
-    listed = [
-        {"cell_type": kind, "metadata": {}, "source": text.splitlines(keepends=True)}
-        | ({"outputs": [], "execution_count": None} if kind == "code" else {})
-        for kind, text in cells
-    ]
-    return json.dumps({"cells": listed, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
-
-
-_TYPED_INTO_CODE = _notebook(
+_TYPED_INTO_CODE = notebook_text(
     ("markdown", "##### Q:1) What is Kafka?\nA distributed log that producers append to.\n"),
     (
         "code",

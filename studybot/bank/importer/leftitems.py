@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from studybot.bank.importer.blocks import Block, link_target, parse, plain
 from studybot.bank.importer.draft import WORD, Draft, Parsed
 from studybot.bank.importer.layout import Layout
-from studybot.bank.importer.markers import items, meta
+from studybot.bank.importer.markers import ANSWER_MARKER, items, meta
 from studybot.bank.importer.nested import folded, within
 from studybot.bank.importer.topics import MARGIN
 
@@ -47,7 +47,7 @@ def left_items(
                 or not WORD.search(text)
                 or link_target(own.raw) is not None
                 or within(folded(text), asked)
-                or within(folded(text), answers)
+                or within(folded(ANSWER_MARKER.sub("", text, count=1)), answers)  # "- **A：** …"
             ):
                 continue
             left.append((where, text))
@@ -55,11 +55,11 @@ def left_items(
 
 
 def _question_lists(out: Layout, taken: set[str], questions: int) -> list[Block]:
-    """Top-level lists of a file whose questions are mostly their items: each list half or
-    more of whose items were taken, and each list that is a whole section's text (its heading
-    right above it, the next heading or the end right below) in a file where ``MARGIN``
-    sections or more are so and had their items taken (``## Super Hard Challenges`` over
-    ``1. Convert nf4 to Triton``…, after sections of asking bullets)."""
+    """Top-level lists of a file whose questions are mostly their items: each list with an
+    item taken, and each list that is a whole section's text (its heading right above it, the
+    next heading or the end right below) in a file where ``MARGIN`` sections or more are so
+    and had half their items or more taken (``## Super Hard Challenges`` over ``1. Convert
+    nf4 to Triton``…, after sections of asking bullets)."""
     blocks = parse("\n".join(out.lines))
     found: list[Block] = []
     whole: list[tuple[Block, bool]] = []
@@ -70,7 +70,7 @@ def _question_lists(out: Layout, taken: set[str], questions: int) -> list[Block]
         starts = [i.first_paragraph() for i in items(block)]
         took = sum(1 for own in starts if own is not None and out.where(own.start) in taken)
         in_items += took
-        if took and 2 * took >= len(starts):
+        if took:  # "1. 自我介绍；" taken, "1. 二分查找；" beside it: listed too
             found.append(block)
         before = blocks[at - 1] if at else None
         after = blocks[at + 1] if at + 1 < len(blocks) else None
@@ -80,7 +80,7 @@ def _question_lists(out: Layout, taken: set[str], questions: int) -> list[Block]
             and not meta(before.raw)
             and (after is None or after.kind == "heading")
         ):
-            whole.append((block, block in found))
+            whole.append((block, 2 * took >= len(starts) > 0))
     if 2 * in_items < questions:
         return []
     if sum(1 for _, of_questions in whole if of_questions) >= MARGIN:

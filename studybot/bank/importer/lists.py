@@ -35,6 +35,7 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import arrow_answer, without_pointer
+from studybot.bank.importer.signposts import enumeration
 from studybot.bank.importer.state import ReaderState, Trail
 from studybot.bank.importer.subitems import (
     SENTENCE_END,
@@ -94,6 +95,8 @@ class ListReading(ReaderState):
     def _items(self, block: Block, path: Trail, free: bool = False) -> Draft | None:
         """Questions among the items of a list (and their sub-lists); the last one taken. A list
         that is ``free`` (no answer's part) and mostly asks is questions, numbered item each."""
+        if enumeration(block):  # "- 是什么、" "- 为什么（动机）、": one sentence in bullets
+            return None
         last: Draft | None = None
         run = asked_run(block)
         mostly = block.taken or _mostly_asking(block) or run

@@ -82,7 +82,7 @@ from studybot.bank.importer.markers import (
     section_title,
     topic_title,
 )
-from studybot.bank.importer.notebook import notebook_lines
+from studybot.bank.importer.notebook import answer_cell, notebook_lines
 from studybot.bank.importer.notes import ANSWER_AFTER
 from studybot.bank.importer.prose import ParagraphReading, introduces, reverse_label
 from studybot.bank.importer.quiz import lettered, shared, shown
@@ -109,6 +109,7 @@ from studybot.bank.importer.sections import (
     sub_question,
     task_below,
 )
+from studybot.bank.importer.signposts import signposts_only
 from studybot.bank.importer.state import Trail
 from studybot.bank.importer.subitems import follow_ups
 
@@ -167,8 +168,9 @@ class _Reader(ParagraphReading, ListReading):
             block = blocks[index]
             after_list, self.after_list = self.after_list, None
             if block.kind == "heading":
-                if current is not None and answer_heading(block):  # "## Answer guide"
-                    end = section_end(blocks, index)
+                cell = answer_cell(blocks, index, current, self.where)  # a notebook's next cell
+                if current is not None and (cell or answer_heading(block)):  # "## Answer guide"
+                    end = cell or section_end(blocks, index)
                     current.blocks.extend(blocks[index + 1 : end])
                     index = end
                 else:
@@ -361,6 +363,7 @@ class _Reader(ParagraphReading, ListReading):
         """Hint, options, key points and the reference answer from the blocks below a question."""
         blocks = [b for b in draft.blocks if not html_comment(self.lines, b) and not navigation(b)]
         blocks = unwrapped(self.lines, blocks) or blocks  # "<details><summary>Answer</summary>"
+        blocks = [] if signposts_only(blocks) else blocks  # "- **QLoRA篇**", a badge: no answer
         after = ANSWER_AFTER.match(draft.question)
         hinted = after is not None and HINT_LINE.match(after["a"].strip())  # "(hint: …)"
         if after and not hinted and not blocks and draft.reference is None:  # "选 bge？（中文好…）"

@@ -8,13 +8,20 @@ the Markdown its author meant. YAML
 front matter (``---`` … ``---`` at the top, as Hexo, Jekyll and Obsidian
 write it) is no content: its lines are blanked, so line numbers stay true,
 and its ``title`` can name the bank.
+
+A cell that is one paragraph, a question (``写一下逻辑回归的表达式``), followed by a cell
+that opens with a heading (``# 逻辑回归`` over ``## 1. 模型表达式`` …) is answered by that cell
+whole (``answer_cell``): its headings are the answer's, no chapters and no questions.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from studybot.bank.importer.blocks import Block
 from studybot.bank.importer.draft import Parsed
 from studybot.bank.importer.source import SURROGATE, loads
 
@@ -97,3 +104,34 @@ def front_matter(lines: list[str]) -> str | None:
             title = found["title"].strip("'\"") or None
         lines[i] = ""
     return title
+
+
+def opens_cell(where: str) -> bool:
+    """A notebook cell's first line (``Explain about TypeI error:`` over its points): a cell
+    starts anew."""
+    return ":cell " in where and where.endswith(", line 1")
+
+
+def cell_of(where: str) -> str:
+    """``FILE:cell 3`` of ``FILE:cell 3, line 2``: a notebook cell is a unit of its own."""
+    return where.rsplit(", line ", 1)[0]
+
+
+def answer_cell(
+    blocks: list[Block], index: int, current: Any, where: Callable[[int], str]
+) -> int | None:
+    """Where the answer ends when ``blocks[index]``, a heading, opens the cell after one that
+    holds only the question ``current`` (the module's docstring says when); None otherwise."""
+    before = blocks[index - 1] if index else None
+    opening = where(blocks[index].start)
+    if current is None or before is None or before.kind != "paragraph" or not opens_cell(opening):
+        return None
+    asked = cell_of(where(before.start))
+    if where(before.start) != current.where or asked != cell_of(where(before.end - 1)):
+        return None
+    if index > 1 and cell_of(where(blocks[index - 2].end - 1)) == asked:
+        return None  # the question's cell holds more than the question
+    end = index + 1
+    while end < len(blocks) and cell_of(where(blocks[end].start)) == cell_of(opening):
+        end += 1
+    return end

@@ -18,6 +18,14 @@ from __future__ import annotations
 
 import re
 
+from studybot.bank.importer.bare import (
+    STATEMENT,
+    bare_before,
+    bare_next,
+    lost_number,
+    said_question,
+    unkeyed,
+)
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.decorations import bold_line
 from studybot.bank.importer.draft import Draft
@@ -56,7 +64,6 @@ _LEAD = re.compile(
 )
 
 
-_STATEMENT = ("。", "：", ":", "！")
 # "当然，以下是…的详细列表。", "Here are the questions of part two:": a line that opens what
 # comes next
 _LEAD_IN = re.compile(
@@ -151,7 +158,10 @@ class ParagraphReading(ReaderState):
         for k, raw_line in enumerate(raw_lines):
             found = marker(raw_line)
             unflagged = _FLAG.sub("", plain(raw_line), count=1)  # "TODO:1、考查…": a note to itself
-            number = PARAGRAPH_NUMBER.match(unflagged) if found is None else None
+            number = PARAGRAPH_NUMBER.match(unkeyed(unflagged)) if found is None else None
+            lost = lost_number(unflagged) if found is None and number is None else None
+            if lost and (not self.strong or reads_as_question(lost)):
+                found = (None, lost)  # ". deepspeed框架介绍": a number lost before its dot
             bold = raw_line.startswith("**") and source_tail_off(raw_line.rstrip()).endswith("**")
             if number and bold and self._next_number(number_of(number)):
                 pass  # "**56. Name an example …**" after question 55: the next question
@@ -173,7 +183,7 @@ class ParagraphReading(ReaderState):
             # "场景题：…", "Interviewer: Let's move on." answer nothing above them
             if current is None or _LEAD.match(first) or SPEAKER.match(first):
                 return self._loose(block, raw_lines, path)
-            if not (id(current) in self.loose and asks(first)):
+            if not (id(current) in self.loose and (asks(first) or bare_next(current, raw_lines))):
                 current.blocks.append(block)
                 return current
             return self._loose(block, raw_lines, path)
@@ -272,7 +282,7 @@ class ParagraphReading(ReaderState):
         if _one_a_line(texts):
             draft = None
             for k, text in enumerate(texts):  # one question a line
-                if not text.rstrip().endswith(_STATEMENT):
+                if not text.rstrip().endswith(STATEMENT):
                     draft = self._draft(block.start + k, *numbered(clean(text)), path)
             self.loose.add(id(draft))
             return None
@@ -284,8 +294,13 @@ class ParagraphReading(ReaderState):
         if len(texts) == 1 and _sets_a_task(texts[0]):
             self._draft(block.start, None, clean(texts[0]), path)
             return None  # what follows a task is its brief ("**Instructions:** …"), no answer
+        round_ = any(_ROUND.search(title) for _, title in path)  # a write-up's "## 一面"
+        said = len(texts) == 1 and said_question(texts[0]) and bare_before(self.out.drafts)
+        if said and not round_:
+            self._draft(block.start, *numbered(clean(texts[0][:-1])), path)
+            return None  # in a run of bare questions, what follows is the next
         if not reads_as_question(texts[0]):
-            told = _told(texts) if any(_ROUND.search(title) for _, title in path) else []
+            told = _told(texts) if round_ else []
             for k, text in told:  # "他先问了：“…？”我说…" in a write-up's round
                 self._draft(block.start + k, None, clean(text), path)
             if not told:

@@ -56,6 +56,7 @@ from studybot.bank.importer.nested import folded as _folded
 from studybot.bank.importer.nested import held as _held
 from studybot.bank.importer.nested import nesting, under
 from studybot.bank.importer.nested import within as _within
+from studybot.bank.importer.notebook import cell_of, opens_cell
 from studybot.bank.importer.notes import arrow_answer
 from studybot.bank.importer.topics import MARGIN as _MARGIN
 
@@ -125,15 +126,15 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         if out.where(line.index) in asking
         and out.where(line.index) not in taken
         and not _within(_folded(line.text), asked)
-        and (_opens_cell(out.where(line.index)) or not _answered(line, answers))
+        and (opens_cell(out.where(line.index)) or not _answered(line, answers))
     )
-    cells = {_cell(draft.where) for draft in parsed.drafts}
+    cells = {cell_of(draft.where) for draft in parsed.drafts}
     alone = {  # lines left that no answer taken holds, or in a cell no question taken opens
         where
         for where, text in missed
         if not _within(_folded(text), answers)
-        or _opens_cell(where)
-        or (":cell " in where and _cell(where) not in cells)
+        or opens_cell(where)
+        or (":cell " in where and cell_of(where) not in cells)
     }
     inside = {where for where, _ in missed} - alone
     tried = {f"--questions {chosen}": got for chosen, got in _tried(path, text, kind, out)}
@@ -156,7 +157,8 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
             or _follow_ups(out, shown, others, tried, option)
             or topics.suggested(out, parsed.drafts, others),
         )
-        or leftitems.suggested(current, others, tried, left),
+        or leftitems.suggested(current, others, tried, left)
+        or topics.mixed(out, parsed.drafts, others),
         left=left,
     )
 
@@ -173,17 +175,6 @@ def _answered(line: Line, answers: str) -> bool:
     inline = INLINE_ANSWER.match(line.text)  # "…？答：…" asks, with its answer beside it
     text = arrow[0] if arrow else inline["q"] if inline else line.text
     return said and not asks(text) and _within(_folded(line.text), answers)
-
-
-def _opens_cell(where: str) -> bool:
-    """A notebook cell's first line (``Explain about TypeI error:`` over its points): a cell
-    starts anew, so one that asks is listed even where a taken answer runs on over it."""
-    return ":cell " in where and where.endswith(", line 1")
-
-
-def _cell(where: str) -> str:
-    """``FILE:cell 3`` of ``FILE:cell 3, line 2``: a notebook cell is a unit of its own."""
-    return where.rsplit(", line ", 1)[0]
 
 
 def _against(

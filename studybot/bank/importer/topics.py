@@ -10,6 +10,12 @@ the reading previewed takes are lines of prose that do not ask (``MARGIN`` or
 more; a list of short topics, ``- cuda加速原理``, is a list of questions) and
 level N's headings (the shallowest level with ``MARGIN`` of them, one taken at
 most) hold the notes: an answer under nine in ten, four fifths of the text.
+
+Notes whose topic headings sit beside a few that ask (``### PPO``, ``### GPTQ`` and
+``### 为什么需要RLHF？``, all level 3) lose the topics by default; the preview names
+``headings:N`` (``mixed``) when ``MARGIN`` or more of level N's headings are taken, three in
+four of the questions taken are such headings, at least as many level-N headings are not
+taken and have notes under them, and ``headings:N`` takes them all.
 """
 
 from __future__ import annotations
@@ -62,3 +68,23 @@ def suggested(out: Layout, drafts: list[Draft], others: tuple) -> Any:
     return replace(
         reading, why=f"{found[1]} topics with their notes under level {found[0]}'s headings"
     )
+
+
+def mixed(out: Layout, drafts: list[Draft], others: tuple) -> Any:
+    """``headings:N`` for level-N topic headings with notes beside level-N questions (the
+    module's docstring says when), with why; None otherwise."""
+    headings = [h for h in out.found if out.section_heading(h)]
+    took = {d.where for d in drafts if d.question.strip()}
+    text = [line.index for line in out.found if line.kind != "heading"]
+    for level in sorted({h.level for h in headings}):
+        at = [h for h in headings if h.level == level]
+        taken = {h.index for h in at if out.where(h.index) in took}
+        topics = set(under(at, headings, text).values()) - taken
+        if len(taken) < MARGIN or len(topics) < len(taken) or 4 * len(taken) < 3 * len(took):
+            continue
+        option = f"--questions headings:{level}"
+        reading = next((r for r in others if r.option == option), None)
+        if reading is not None and reading.questions >= len(taken) + len(topics):
+            why = f"{len(topics)} topics with notes beside {len(taken)} questions at level {level}"
+            return replace(reading, why=why)
+    return None

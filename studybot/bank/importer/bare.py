@@ -1,0 +1,63 @@
+"""Bare questions pasted one a line (an interview write-up): which line is the next question.
+
+A pasted list of what was asked loses its marks: a number before its dot
+(``. deepspeed框架介绍``, ``.adam优化器原理``: ``lost_number``), a keycap digit for a number
+(``5️⃣讲一下 Flash Attention?``: ``unkeyed``), a question mark for a full stop
+(``lora的实现过程。``, ``…区别在哪里。``: ``said_question``, one short sentence that asks
+but for its stop). Under a loose question with nothing under it yet, a short line that reads
+as a question is the next question, not its answer (``bare_next``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from studybot.bank.importer.blocks import plain
+from studybot.bank.importer.draft import Draft
+from studybot.bank.importer.markers import reads_as_question
+
+STATEMENT = ("。", "：", ":", "！")  # a line that ends so says, it does not ask
+_KEYCAP = re.compile(r"^(?P<n>\d)\ufe0f?\u20e3\s*(?=\S)")
+# a space or Chinese after the dot: ".java → javac", "...", ".5" and ".NET" are no such line
+_LOST_NUMBER = re.compile(
+    r"^\.(?:[ \t]+|(?=[A-Za-z]*[\u4e00-\u9fff]))(?![A-Z]{2,}\b)(?P<text>[^\s.\d].{1,79})$"
+)
+_BARE_MOST = 60  # characters of a bare question's line
+
+
+def unkeyed(text: str) -> str:
+    """``3️⃣…`` as ``3. …``."""
+    return _KEYCAP.sub(r"\g<n>. ", text, count=1)
+
+
+def lost_number(text: str) -> str | None:
+    """The text of ``. deepspeed框架介绍`` (a numbered line whose number was lost); else None."""
+    found = _LOST_NUMBER.match(text)
+    return found["text"] if found else None
+
+
+def bare_next(current: Draft, raw_lines: list[str]) -> bool:
+    """A short line that reads as a question right under a loose question with nothing under it
+    yet (``生成复读机如何解决`` under ``ppo的损失函数grpo的原理``): the next bare question."""
+    text = plain(raw_lines[0])
+    if current.blocks or len(raw_lines) > 1 or len(text) > _BARE_MOST:
+        return False
+    return said_question(text) or (not text.endswith(STATEMENT) and reads_as_question(text))
+
+
+def said_question(text: str) -> bool:
+    """``lora的实现过程。``, ``…区别在哪里。``: one short sentence that asks but for its full stop
+    (a line of prose has more than one sentence or clause, or a label: ``场景题：…？我…。``)."""
+    said = text[:-1]
+    return (
+        text.endswith("。")
+        and len(text) <= _BARE_MOST
+        and not re.search(r"[。！!；;:：]", said)
+        and reads_as_question(said)
+    )
+
+
+def bare_before(drafts: list[Draft]) -> bool:
+    """The question before has nothing under it: a run of bare questions."""
+    last = drafts[-1] if drafts else None
+    return last is not None and not (last.blocks or last.reference or last.key_points)

@@ -1,0 +1,60 @@
+"""Labels and badges between bare questions: no answer to the question before them.
+
+A file whose questions have no bodies yet keeps, between them, the topic labels
+that group them (``- **QLoRA篇**`` above the QLoRA questions, a bullet that is
+bold alone) and ends with a badge (``[![GitHub stars](https://img.shields.io/…)](…)``,
+an image that is a link). When such signposts are all there is under a question,
+the question has no answer; inside an answer with text of its own they stay.
+
+A list whose items but the last end in an enumeration comma (``- 是什么、``,
+``- 为什么（动机）、`` … ``- 使用场景``) is one sentence set out as bullets (``enumeration``):
+a template of what an answer covers, none of its items a question.
+"""
+
+from __future__ import annotations
+
+import re
+
+from studybot.bank.importer.blocks import Block
+
+# "**QLoRA篇**", "__Adapter__": a bold phrase alone, short, neither asking nor a label with a colon
+_BOLD_ALONE = re.compile(r"(?:\*\*|__)(?P<text>[^*_\n?？:：]{1,60})(?:\*\*|__)")
+# "[![stars](https://img.shields.io/…)](https://github.com/…)", one or several on a line
+_LINKED_IMAGES = re.compile(r"(?:\[!\[[^\]\n]{0,200}\]\([^)\s]{1,2000}\)\]\([^)\n]{1,2000}\)\s*)+")
+
+
+def _label_item(block: Block) -> bool:
+    """A list whose items are bold phrases alone: ``- **QLoRA篇**``."""
+    return block.is_list and all(_label(item) for item in block.children)
+
+
+def _label(item: Block) -> bool:
+    paragraph = item.first_paragraph()
+    return (
+        paragraph is not None
+        and len(item.children) == 1
+        and _BOLD_ALONE.fullmatch(paragraph.raw.strip()) is not None
+    )
+
+
+def _badge(block: Block) -> bool:
+    return block.kind == "paragraph" and _LINKED_IMAGES.fullmatch(block.raw.strip()) is not None
+
+
+def signposts_only(blocks: list[Block]) -> bool:
+    """Everything under a question is a topic label or a badge: it has no answer."""
+    return bool(blocks) and all(_label_item(b) or _badge(b) for b in blocks)
+
+
+_COMMAS = ("、", "，", ",", "；", ";")
+
+
+def enumeration(block: Block) -> bool:
+    """Three or more items of one line each, every one but the last ending in a comma."""
+    texts = []
+    for item in block.children:
+        paragraph = item.first_paragraph()
+        if paragraph is None or len(item.children) != 1 or "\n" in paragraph.raw.strip():
+            return False
+        texts.append(paragraph.raw.strip())
+    return len(texts) >= 3 and all(t.endswith(_COMMAS) for t in texts[:-1])

@@ -126,8 +126,8 @@ def print_preview(data: dict[str, Any]) -> None:
         data["problems"],
     )
     lost = [s for s in data["not_taken"] if s["counts"]]
-    shown = [f"{_line_of(s['where'], here)}: {s['why']}: {s['text']}" for s in lost]
-    _listed(f"\nNot taken ({len(lost)}):", shown)
+    lost_lines = [f"{_line_of(s['where'], here)}: {s['why']}: {s['text']}" for s in lost]
+    _listed(f"\nNot taken ({len(lost)}):", lost_lines)
     noise = [(_line_of(s["where"], here), s["why"]) for s in data["not_taken"] if not s["counts"]]
     _ignored(noise, "\n")
     totals = data["totals"]

@@ -63,14 +63,17 @@ def names_of(texts: Sequence[str]) -> frozenset[str]:
 def denied(default: Default, others: frozenset[str], attempt: Attempt) -> int | None:
     """The clause of ``attempt`` that gives the default another value, if one does.
 
-    The clause must name what the default is of (one of the claim's names, when
-    it has any), and the value must come right after 默认/default.
+    The clause, or the one before it in its sentence, must name what the default
+    is of (one of the claim's names, when it has any), and the value must come
+    right after 默认/default.
     """
     for n, clause in enumerate(attempt.clauses):
         text = clause.text
         if not _DEFAULT.search(text) or not attempt.asserts[n]:
             continue
         named = {m.lower() for m in _LATIN.findall(text)}
+        if n and attempt.sentence[n - 1] == attempt.sentence[n]:  # "Anthropic 用…，默认 1 小时"
+            named |= {m.lower() for m in _LATIN.findall(attempt.clauses[n - 1].text)}
         for m in _NAMED.finditer(text):
             name = (m.group(1) or m.group(2)).lower()
             if name in others and name not in default.names and named & default.names:

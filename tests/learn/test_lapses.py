@@ -94,6 +94,7 @@ def test_a_ratio_written_upside_down(grader, shipped, text, caught):
         # Q72 point 6: Anthropic's cache lives 5 minutes by default (1 hour is the option).
         (72, 6, "存活时间上，Anthropic 默认就是 1 小时，想省写入费可以改成 5 分钟。", True),
         (72, 6, "Anthropic 默认 5 分钟，也可以花钱选 1 小时。", False),
+        (72, 6, "Anthropic 用 cache_control 标断点，默认就是 1 小时，每次命中刷新。", True),
         # Q52 point 3: cluster_selection_method defaults to eom (leaf is the option).
         (52, 3, "hdbscan 的 cluster_selection_method 默认是 leaf，容易切出细碎的小簇。", True),
         (52, 3, "cluster_selection_method 默认是 eom，改成 leaf 会切得更细。", False),

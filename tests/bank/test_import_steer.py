@@ -249,3 +249,16 @@ def test_a_path_almost_as_wide_as_the_terminal_keeps_its_backslash_on_its_line(
     assert all(line.endswith(" \\") for line in lines[run:-1]), lines[run:]
     pasted = " ".join(line.removesuffix(" \\").strip() for line in lines[run:])
     assert shlex.split(pasted.removeprefix("Run: "))[:4] == ["studybot", "bank", "import", path]
+
+
+def test_the_heading_of_a_section_without_questions_is_no_asking_line_left(invoke, tmp_path):
+    path = tmp_path / "readme.md"
+    path.write_text(
+        "# 大模型面试\n\n## 基础\n\n1. 为什么要做归一化？\n2. 什么是 KV 缓存？\n3. RoPE 怎么外推？\n\n"
+        "## 🤝 如何贡献\n\n欢迎提交 PR，补充真实面经。\n",
+        encoding="utf-8",
+    )
+    shown = invoke("bank", "import", str(path), "--preview")
+    assert shown.exit_code == 0, shown.stderr
+    assert "Total: 3 question(s)" in shown.stdout
+    assert "如何贡献" not in shown.stdout.split("Total:")[1]  # not listed as an asking line left

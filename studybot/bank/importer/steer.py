@@ -47,6 +47,7 @@ from studybot.bank.importer.markers import (
     REVERSE_LEFT,
     asks,
     field_line,
+    meta,
     reads_as_question,
 )
 from studybot.bank.importer.metadata import without_source
@@ -114,7 +115,11 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         return None
     by_where = {out.where(line.index): line for line in out.found}
     theirs = {s.where for s in parsed.skipped if s.why == REVERSE_LEFT}  # the candidate's own
-    asking = {where for where, line in by_where.items() if line.asks and where not in theirs}
+    asking = {  # a heading of a section that holds no questions ("🤝 如何贡献") asks nothing
+        where
+        for where, line in by_where.items()
+        if line.asks and where not in theirs and not (line.kind == "heading" and meta(line.text))
+    }
     current = _measure(option, parsed, asking)
     taken = _lines_taken(parsed.drafts)
     held = _held(parsed.drafts)

@@ -23,6 +23,28 @@ def point(grader, shipped, question: int, n: int, text: str):
     return grader.grade(shipped.get(question), text).points[n - 1]
 
 
+def test_the_evidence_of_a_wrong_credit_is_the_clause_that_names_it(grader, shipped):
+    text = "工程上简单。T5 论文里比较过几种架构，发现只做自监督预训练时仅解码器零样本泛化最好。"
+    marked = point(grader, shipped, 2, 4, text)
+    assert marked.state == CONTRADICTED
+    assert "T5 论文" in marked.evidence
+
+
+@pytest.mark.parametrize(
+    "text, caught",
+    [
+        ("验证时草稿 token x 以 min(1, q(x)/p(x)) 的概率被接受。", True),
+        ("草稿 token x 被接受的概率是 min(1, q(x) / p(x))。", True),
+        ("验证时草稿 token x 以 min(1, p(x)/q(x)) 的概率被接受。", False),
+        # Both ways round in one answer: the right one is there, the other may be a contrast.
+        ("草稿 token x 以 min(1, p(x)/q(x)) 的概率被接受，不是 q(x)/p(x)。", False),
+    ],
+)
+def test_a_ratio_written_upside_down(grader, shipped, text, caught):
+    marked = point(grader, shipped, 37, 2, text)
+    assert (marked.state == CONTRADICTED) is caught, marked
+
+
 @pytest.mark.parametrize(
     "question, n, text, caught",
     [
@@ -51,40 +73,6 @@ def point(grader, shipped, question: int, n: int, text: str):
         (2, 4, "Hoyle 等 2021 也发现，只做自监督预训练时仅解码器的零样本泛化最好。", False),
         # A part of the model after 由 is no source.
         (2, 4, "零样本泛化最好的是仅解码器：输出由 Transformer 逐个预测。", False),
-    ],
-)
-def test_a_finding_credited_to_another_work_of_the_question(
-    grader, shipped, question, n, text, caught
-):
-    marked = point(grader, shipped, question, n, text)
-    assert (marked.state == CONTRADICTED) is caught, marked
-
-
-def test_the_evidence_of_a_wrong_credit_is_the_clause_that_names_it(grader, shipped):
-    text = "工程上简单。T5 论文里比较过几种架构，发现只做自监督预训练时仅解码器零样本泛化最好。"
-    marked = point(grader, shipped, 2, 4, text)
-    assert marked.state == CONTRADICTED
-    assert "T5 论文" in marked.evidence
-
-
-@pytest.mark.parametrize(
-    "text, caught",
-    [
-        ("验证时草稿 token x 以 min(1, q(x)/p(x)) 的概率被接受。", True),
-        ("草稿 token x 被接受的概率是 min(1, q(x) / p(x))。", True),
-        ("验证时草稿 token x 以 min(1, p(x)/q(x)) 的概率被接受。", False),
-        # Both ways round in one answer: the right one is there, the other may be a contrast.
-        ("草稿 token x 以 min(1, p(x)/q(x)) 的概率被接受，不是 q(x)/p(x)。", False),
-    ],
-)
-def test_a_ratio_written_upside_down(grader, shipped, text, caught):
-    marked = point(grader, shipped, 37, 2, text)
-    assert (marked.state == CONTRADICTED) is caught, marked
-
-
-@pytest.mark.parametrize(
-    "question, n, text, caught",
-    [
         # Left and right, earlier and later, are opposites (Q17 point 4: only the left is seen).
         (17, 4, "解码器是因果注意力，每个位置只能看到自己右边的内容。", True),
         (17, 4, "所以越靠后的 token 掌握的信息越少。", True),
@@ -102,7 +90,7 @@ def test_a_ratio_written_upside_down(grader, shipped, text, caught):
         (50, 4, "For clustering set n_components to about 5-10; min_dist defaults to 0.1.", False),
     ],
 )
-def test_the_other_side_a_comparison_with_hai_and_a_default_given_another_value(
+def test_a_wrong_credit_the_other_side_a_comparison_with_hai_and_a_wrong_default(
     grader, shipped, question, n, text, caught
 ):
     marked = point(grader, shipped, question, n, text)

@@ -33,6 +33,9 @@ _HTML_TAG = re.compile(
 )
 _EMPHASIS = re.compile(r"(\*\*|(?<!_)__(?!_)|~~)")  # "____" is a blank to fill in
 _ITALIC = re.compile(r"(?<![\w*])\*(?![\s*])([^*\n]+?)(?<![\s*])\*(?![\w*])")
+# "_text_" between spaces or punctuation; not "snake_case", TeX ("$x_i$", "\\sum_{j}") nor a
+# one-letter variable ("at time _t_", kept as written)
+_UNDERSCORED = re.compile(r"(?<![\w_$\\}])_(?![\s_])([^_$\\{}\n]{2,}?)(?<![\s_])_(?![\w_$])")
 # Obsidian: "[[page]]", "[[page|shown]]" (not "[[src]](…)", a citation) and "==highlight=="
 _WIKI = re.compile(r"\[\[(?P<page>[^\[\]|\n]{1,200})(?:\|(?P<shown>[^\[\]\n]{1,200}))?\]\](?!\()")
 _HIGHLIGHT = re.compile(r"(?<![\w=])==(?=[^\s=])([^=\n]{1,300}?)(?<=[^\s=])==(?![\w=])")
@@ -340,7 +343,8 @@ def plain(raw: str) -> str:
     if "<" in text:  # "`<p>`" is code, shown as written
         text = outside_code(text, lambda part: _HTML_TAG.sub("", part))
     if "*" in text or "_" in text or "~" in text:
-        text = _ITALIC.sub(r"\1", outside_code(text, lambda part: _EMPHASIS.sub("", part)))
+        text = outside_code(text, lambda part: _UNDERSCORED.sub(r"\1", _EMPHASIS.sub("", part)))
+        text = _ITALIC.sub(r"\1", text)
     return text.replace("\\", "").strip()
 
 

@@ -8,7 +8,7 @@ summary names a topic and whose body has bold sub-headings.
 
 from __future__ import annotations
 
-from imported import questions, read
+from imported import previewed, questions, read
 
 _UNDERSCORED = """# Interview questions on search
 
@@ -39,3 +39,83 @@ def test_underscore_emphasis_in_a_question_is_shown_as_a_reader_sees_it(tmp_path
     first, second, _ = report.bank.questions
     assert "one short list" in first.reference
     assert "`score_doc_term`" in second.reference
+
+
+_CHECKLIST = """# Search interview notes
+
+## 更新记录
+
+1. 2024.03 新增：索引篇，排序篇？
+
+## 目录
+
+- [x] **[索引篇](./索引篇.md)**
+  - [x] 1. 倒排索引是什么？
+  - [ ] 2. 索引 构建 流程
+    - [x] 1. 分词之后如何归一化？
+    - [x] 2. 增量更新怎么做？
+  - [x] 3. 索引压缩的方法有哪些？
+    - [x] 优点：
+    - [x] 缺点：
+  - [ ] 4. 冷热数据分层存储
+- [ ] **[排序篇](./排序篇.md)**
+  - [x] 一、为什么需要精排？
+  - [ ] 二、召回 和 排序 的区别是什么？
+  - [x] 排序特征篇
+    - [x] 4.1 特征工程篇
+      - [x] 4.1.1 特征交叉有哪些做法？
+      - [ ] 痛点2：如何处理特征缺失
+  - [ ] **[排序评估 篇](./排序篇/评估.md)**
+"""
+
+
+def test_a_checklist_under_a_contents_heading_is_the_questions(tmp_path):
+    report = read(tmp_path, _CHECKLIST)
+    assert questions(report) == [
+        "倒排索引是什么？",
+        "分词之后如何归一化？",
+        "增量更新怎么做？",
+        "索引压缩的方法有哪些？",
+        "冷热数据分层存储",
+        "为什么需要精排？",
+        "召回 和 排序 的区别是什么？",
+        "特征交叉有哪些做法？",
+        "如何处理特征缺失",
+    ]
+    # a ticked list holds no answers: "优点：" under a question is its outline's label
+    assert not any(q.reference or q.key_points for q in report.bank.questions)
+    # the linked file titles are the chapters
+    assert [(c.title, c.first, c.last) for c in report.bank.chapters] == [
+        ("索引篇", 1, 5),
+        ("排序篇", 6, 9),
+    ]
+
+
+def test_a_checklist_preview_takes_its_questions_and_names_the_labels_left(invoke, tmp_path):
+    shown = previewed(invoke, tmp_path, _CHECKLIST)
+    assert "Took 9 question(s)" in shown
+    assert "2 × a label in a checklist of questions, first at line 15" in shown
+    assert "no questions found" not in shown
+
+
+_CONTENTS_OF_LINKS = """# Search interview notes
+
+## 目录
+
+- [x] [倒排索引是什么？](#倒排索引是什么)
+- [ ] [增量更新怎么做？](#增量更新怎么做)
+
+## 倒排索引是什么？
+
+Each term points to the documents that hold it.
+
+## 增量更新怎么做？
+
+Write a small new segment and merge it later.
+"""
+
+
+def test_a_ticked_contents_of_links_into_the_file_stays_a_contents(tmp_path):
+    report = read(tmp_path, _CONTENTS_OF_LINKS)
+    assert questions(report) == ["倒排索引是什么？", "增量更新怎么做？"]
+    assert all(q.reference for q in report.bank.questions)

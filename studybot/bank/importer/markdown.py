@@ -19,6 +19,7 @@ level:
 - a paragraph line with a marker (``Q1：…``, ``**Q1：**…``, ``第1题：…``, ``**12.** …``)
   or one that asks outside any answer starts a question; ``问了：A；B；C`` and
   ``手撕：…`` lines of a write-up give one each, ``反问…`` none;
+- ``## 目录`` over a task list that asks is the questions (``importer.checklists``);
 - a list item is a question when it asks (a checkbox aside), or is numbered
   in a list that mostly asks; its answer is inside the item: the lines
   after the question (``A：…``/``答：…``, or a line that does not ask), and
@@ -54,6 +55,7 @@ from studybot.bank.importer.blocks import (
     source,
 )
 from studybot.bank.importer.boxes import listing, question_callout
+from studybot.bank.importer.checklists import question_checklist, read_checklist
 from studybot.bank.importer.collapsible import TEXT_FENCE, card, collapsible, kept_source, unwrapped
 from studybot.bank.importer.digests import over_questions
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
@@ -95,6 +97,8 @@ from studybot.bank.importer.resources import (
     sources_last,
 )
 from studybot.bank.importer.sections import (
+    BODY_LEFT,
+    NO_TEXT,
     NUMBER_ALONE,
     answer_heading,
     answer_label,
@@ -247,7 +251,9 @@ class _Reader(ParagraphReading, ListReading):
             return index + 1
         inner = blocks[index + 1 : end]
         itself = faq(title) and about_itself(source(self.lines, inner))
-        if in_meta or meta(title) or itself or contents(inner):
+        if not in_meta and question_checklist(title, inner):  # "## 目录" over "- [x] 1. …？"
+            inner = read_checklist(self, inner, path)  # the questions; what else is there
+        elif in_meta or meta(title) or itself or contents(inner):
             own = own_end(inner)
             self._walk(inner[:own], (*path, (block.start, title)), in_meta=True)
             self._walk(inner[own:], path, in_meta or bool(CONTRIBUTE.match(title)))  # its example
@@ -389,9 +395,6 @@ class _Reader(ParagraphReading, ListReading):
         draft.reference = (
             sources_last("\n\n".join(filter(None, (draft.reference, reference)))) or None
         )
-
-
-NO_TEXT, BODY_LEFT = "a numbered heading with no question text", "; the text under it is left out"
 
 
 __all__ = ["NUMBER", "read_markdown", "read_notebook"]

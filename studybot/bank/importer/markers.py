@@ -104,7 +104,7 @@ OPTIONS = re.compile(r"以下|下列|下面哪|如下|选项|which of|which one 
 # "**Why?**", a template's "问题？", a row "问号     ?" (a name and its sign): a word or a
 # value, no question
 _ONE_WORD = re.compile(r"[*_\s]*(?:[A-Za-z]+|问题|题目|提问)[*_\s]*[?？]|[^?？\s]{1,8}\s{2,}[?？]")
-_CHECKBOX = re.compile(r"^\[[ xX✓✔]\]\s+")
+CHECKBOX = re.compile(r"^\[[ xX✓✔]\]\s+")
 _CITATION = re.compile(
     r"\s*\[?\[(?:src|source|sources|answer|answers|solution|link|ref|reference|参考|答案|解答|详解|原文|链接|来源|more|read more|更多|详情|阅读更多)\]\]?"
     r"(?:\([^)\n]{0,2000}\))?\s*$",
@@ -167,7 +167,7 @@ REVERSE_LEFT = "the candidate's own question (反问)"  # why such a line is not
 @functools.lru_cache(maxsize=1 << 18)  # the reader asks about one line's text several times
 def clean(text: str) -> str:
     """A question's text without checkbox, ``Q：``, company suffix, citation link or emoji."""
-    text = CALLOUT.sub("", _CHECKBOX.sub("", text.strip()))
+    text = CALLOUT.sub("", CHECKBOX.sub("", text.strip()))
     bare = BARE_MARKER.match(text)
     if bare and bare["text"].strip():
         text = bare["text"]

@@ -119,3 +119,20 @@ def test_a_ticked_contents_of_links_into_the_file_stays_a_contents(tmp_path):
     report = read(tmp_path, _CONTENTS_OF_LINKS)
     assert questions(report) == ["倒排索引是什么？", "增量更新怎么做？"]
     assert all(q.reference for q in report.bank.questions)
+
+
+_TICKED_POINTS = """# Notes
+
+## 面试题
+
+- [x] 1. 倒排索引是什么？
+  - [x] 词到文档的映射
+  - [ ] 查询时读一条短列表
+- [ ] 2. 增量更新怎么做？
+"""
+
+
+def test_a_ticked_question_keeps_neither_its_number_nor_the_ticks_of_its_points(tmp_path):
+    report = read(tmp_path, _TICKED_POINTS)
+    assert questions(report) == ["倒排索引是什么？", "增量更新怎么做？"]
+    assert report.bank.questions[0].key_points == ("词到文档的映射", "查询时读一条短列表")

@@ -20,6 +20,7 @@ from studybot.bank.importer.digests import first_lines as _first_lines
 from studybot.bank.importer.draft import WORD, Draft
 from studybot.bank.importer.labels import TERSE_LEFT, bold_answer, linked_question, terse
 from studybot.bank.importer.markers import (
+    CHECKBOX,
     DASH_ANSWER,
     INLINE_ANSWER,
     asks,
@@ -369,7 +370,7 @@ def key_points_of(block: Block) -> list[str] | None:
         paragraph = item.first_paragraph()
         if paragraph is None or link_target(paragraph.raw) is not None:
             return None
-        point = joined(paragraph.raw)
+        point = CHECKBOX.sub("", joined(paragraph.raw))  # "- [x] 优点：" is the point "优点："
         if len(point) > _POINT_CHARS:
             return None
         for child in item.children[1:]:
@@ -379,6 +380,7 @@ def key_points_of(block: Block) -> list[str] | None:
                 below = sub.first_paragraph()  # there is one: the child reads as key points
                 if below is None:
                     return None
-                point += ("" if point.endswith(("：", ":")) else "；") + joined(below.raw)
+                below_text = CHECKBOX.sub("", joined(below.raw))
+                point += ("" if point.endswith(("：", ":")) else "；") + below_text
         points.append(point)
     return points

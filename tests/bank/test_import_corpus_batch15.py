@@ -136,3 +136,82 @@ def test_a_ticked_question_keeps_neither_its_number_nor_the_ticks_of_its_points(
     report = read(tmp_path, _TICKED_POINTS)
     assert questions(report) == ["倒排索引是什么？", "增量更新怎么做？"]
     assert report.bank.questions[0].key_points == ("词到文档的映射", "查询时读一条短列表")
+
+
+_CARD = """<details>
+<summary>{summary}</summary>
+
+**{first}**
+
+{body}
+
+**{second}**
+
+- {point}
+- {point2}
+
+</details>
+"""
+
+_DECK = "## 检索相关\n\n" + "\n".join(
+    _CARD.format(summary=s, first=f, body=b, second=t, point=p, point2=q)
+    for s, f, b, t, p, q in [
+        (
+            "BM25 (Best Matching 25)",
+            "背景：为什么要 BM25？",
+            "词频在 tf-idf 里线性增长，长文档占便宜。",
+            "计算开销：",
+            "每个词查一次倒排表",
+            "文档长度预先算好",
+        ),
+        (
+            "倒排索引",
+            "核心原理",
+            "每个词指向含它的文档列表，查询时只读几条短列表。",
+            "为什么比顺序扫描快？",
+            "跳过不含查询词的文档",
+            "列表可以压缩",
+        ),
+        (
+            "向量检索为什么需要近似最近邻？",
+            "精确检索的代价",
+            "十亿条向量逐一比较太慢。",
+            "常见方法",
+            "HNSW 图",
+            "IVF 分桶",
+        ),
+        (
+            "Reranker",
+            "它解决什么问题？",
+            "召回只看粗粒度相似度，精排用交叉编码器重新打分。",
+            "代价",
+            "每个候选都要过一次模型",
+            "通常只排前一百条",
+        ),
+    ]
+)
+
+
+def test_a_deck_of_details_cards_with_topic_summaries_names_the_details_selector(invoke, tmp_path):
+    shown = previewed(invoke, tmp_path, _DECK)
+    assert "Try --questions details: 4 questions, 4 <details> cards, 4 with an answer" in shown
+    assert shown.endswith("--questions details")
+    report = read(tmp_path, _DECK, questions="details")
+    assert questions(report) == [
+        "BM25 (Best Matching 25)",
+        "倒排索引",
+        "向量检索为什么需要近似最近邻？",
+        "Reranker",
+    ]
+    assert "为什么比顺序扫描快？" in report.bank.questions[1].reference
+
+
+def test_a_deck_whose_summaries_ask_is_read_by_default_and_names_no_selector(invoke, tmp_path):
+    asked = _DECK.replace("<summary>倒排索引</summary>", "<summary>倒排索引是什么？</summary>")
+    asked = asked.replace(
+        "<summary>BM25 (Best Matching 25)</summary>", "<summary>BM25 是什么？</summary>"
+    )
+    asked = asked.replace("<summary>Reranker</summary>", "<summary>Reranker 有什么用？</summary>")
+    shown = previewed(invoke, tmp_path, asked)
+    assert "Took 4 question(s)" in shown
+    assert "--questions details" not in shown

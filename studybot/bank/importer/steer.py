@@ -19,6 +19,9 @@ sentence, or a line that ends in a question mark, is listed even there.
 Nor is a line whose words were imported as a question (a table of
 contents' entry that repeats one, a hard-wrapped question's second line).
 
+A file that is a deck of ``<details>`` cards with topic summaries gets ``details``
+(``importer.cards``).
+
 A file whose questions are headings that do not ask (``## Case 3: 推理优化``
 with its answer below) gains nothing by that measure; ``_sections`` names
 ``headings:N`` for it when the reading previewed takes headings nested in one
@@ -34,7 +37,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from studybot.bank.importer import leftitems, selectors, topics
+from studybot.bank.importer import cards, leftitems, selectors, topics
 from studybot.bank.importer.draft import Draft, LimitReached, Parsed, too_lossy
 from studybot.bank.importer.layout import (
     KIND_NAMES,
@@ -155,7 +158,8 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         missed=missed,
         current=current,
         others=others,
-        better=_harmless(
+        better=cards.suggested(out, parsed.drafts, current, others, tried)
+        or _harmless(
             current,
             _better(current, [r for r in others if r.option != option])
             or _sections(out, parsed.drafts, others, tried)

@@ -215,3 +215,46 @@ def test_a_deck_whose_summaries_ask_is_read_by_default_and_names_no_selector(inv
     shown = previewed(invoke, tmp_path, asked)
     assert "Took 4 question(s)" in shown
     assert "--questions details" not in shown
+
+
+_CHAPTER_BOXES = "\n".join(
+    f"<details>\n<summary>{title}</summary>\n\n"
+    + "\n\n".join(f"**{q}**\n\n{a}" for q, a in pairs)
+    + "\n\n</details>\n"
+    for title, pairs in [
+        (
+            "索引篇",
+            [
+                ("倒排索引是什么？", "词到文档的映射。"),
+                ("增量更新怎么做？", "写新段，之后合并。"),
+                ("索引怎么压缩？", "差值编码加变长整数。"),
+            ],
+        ),
+        (
+            "排序篇",
+            [
+                ("为什么需要精排？", "召回的打分太粗。"),
+                ("精排的特征有哪些？", "查询、文档和交叉特征。"),
+                ("如何评估排序？", "NDCG 和 MRR。"),
+            ],
+        ),
+        (
+            "服务篇",
+            [
+                ("如何降低尾延迟？", "缓存和超时重试。"),
+                ("如何扩容？", "按分片水平扩展。"),
+                ("怎么做灰度？", "按流量比例放量。"),
+            ],
+        ),
+    ]
+)
+
+
+def test_boxes_over_their_own_questions_name_bold_not_details(invoke, tmp_path):
+    path = tmp_path / "q.md"
+    path.write_text(_CHAPTER_BOXES, encoding="utf-8")
+    preview = invoke("bank", "import", str(path), "--preview")
+    assert preview.exit_code != 0
+    said = " ".join(preview.stderr.split())
+    assert "Hint: try --questions bold: 9 questions" in said
+    assert "details" not in said

@@ -7,7 +7,8 @@ Optimization)</summary>``) and ask nothing; the bold sub-headings of an answer
 summaries that ask and those sub-headings that read like questions; by the asking lines
 alone that looks better than the summaries. The preview names ``details`` (``suggested``)
 when the reading previewed takes under half the summaries and needs ``--force`` or takes
-most of its questions inside the boxes, and ``details`` takes ``MARGIN`` or more cards
+most of its questions inside the boxes (under two a box: more are a chapter's questions,
+``<summary>基础篇</summary>`` over ``**1. 什么是…？**``), and ``details`` takes ``MARGIN`` or more cards
 (nine in ten with an answer, nine in ten summaries told apart: not a repeated "查看问题"
 label), whose boxes hold four fifths of the file's text, needing no ``--force``.
 """
@@ -46,6 +47,6 @@ def suggested(
         return None
     at = {out.where(index): index for index in out.boxed}
     inside = sum(1 for d in taken if d.where in at)
-    if not (current.refused or 2 * inside > len(taken)):
-        return None
+    if not (current.refused or 2 * inside > len(taken)) or inside >= 2 * len(cards):
+        return None  # two or more questions a box: chapters over their questions
     return replace(reading, why=f"{len(cards)} <details> cards, {answered} with an answer")

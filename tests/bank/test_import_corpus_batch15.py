@@ -192,18 +192,30 @@ _DECK = "## 检索相关\n\n" + "\n".join(
 )
 
 
-def test_a_deck_of_details_cards_with_topic_summaries_names_the_details_selector(invoke, tmp_path):
-    shown = previewed(invoke, tmp_path, _DECK)
-    assert "Try --questions details: 4 questions, 4 <details> cards, 4 with an answer" in shown
-    assert shown.endswith("--questions details")
-    report = read(tmp_path, _DECK, questions="details")
+def test_a_deck_of_details_cards_with_topic_summaries_is_read_as_cards(invoke, tmp_path):
+    report = read(tmp_path, _DECK)
     assert questions(report) == [
         "BM25 (Best Matching 25)",
         "倒排索引",
         "向量检索为什么需要近似最近邻？",
         "Reranker",
     ]
+    # the bold sub-headings are lines of each answer, asking or not
     assert "为什么比顺序扫描快？" in report.bank.questions[1].reference
+    assert "计算开销：" in report.bank.questions[0].reference
+    shown = previewed(invoke, tmp_path, _DECK)
+    assert "Read as a deck of 4 <details> cards (as --questions details reads)" in shown
+    assert "Took 4 question(s)" in shown
+
+
+def test_another_reading_of_a_deck_is_pointed_to_the_details_selector(invoke, tmp_path):
+    path = tmp_path / "q.md"
+    path.write_text(_DECK, encoding="utf-8")
+    preview = invoke("bank", "import", str(path), "--questions", "bold", "--preview")
+    assert preview.exit_code == 0, preview.stderr
+    shown = " ".join(preview.stdout.split())
+    assert "Try --questions details: 4 questions, 4 <details> cards, 4 with an answer" in shown
+    assert shown.endswith("--questions details")
 
 
 def test_a_deck_whose_summaries_ask_is_read_by_default_and_names_no_selector(invoke, tmp_path):

@@ -27,7 +27,16 @@ from pathlib import Path
 
 from studybot.bank import bulk
 from studybot.bank.format import Bank
-from studybot.bank.importer import decks, flashcards, markdown, rows, selectors, source, steer
+from studybot.bank.importer import (
+    cards,
+    decks,
+    flashcards,
+    markdown,
+    rows,
+    selectors,
+    source,
+    steer,
+)
 from studybot.bank.importer.assemble import assemble
 from studybot.bank.importer.draft import QUESTION_MARKS, LimitReached, Options, Parsed
 from studybot.bank.importer.keys import field_of, parse_map
@@ -186,6 +195,8 @@ def _inspect(
                 parsed = selectors.read(path, text, kind, chosen, with_answers)
             else:
                 parsed = _text_reader(kind)(path, text, options)
+                if not options.level:  # a deck of <details> cards with topic summaries
+                    parsed = cards.as_deck(path, text, kind, parsed) or parsed
     except LimitReached:
         raise source.too_many(path) from None
     hint = parsed.suggestions[0] if parsed.suggestions else None

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from studybot.bank.importer import selectors
+from studybot.bank.importer.collapsible import DETAILS_TAG
 from studybot.bank.importer.draft import Draft, Parsed, too_lossy
 from studybot.bank.importer.layout import Layout, layout
 from studybot.bank.importer.markers import reads_as_question
@@ -46,7 +47,7 @@ def suggested(
 def as_deck(path: Path, text: str, kind: str, parsed: Parsed) -> Parsed | None:
     """The ``details`` reading of a file the default reader read (``parsed``) when the file is
     a deck of cards that reading does not take; None otherwise."""
-    if kind != "markdown" or "<details" not in text.lower():
+    if kind != "markdown" or DETAILS_TAG.search(text) is None:  # no copy of a large file
         return None
     out = layout(path, text, kind)
     if isinstance(out, Parsed):

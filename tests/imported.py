@@ -19,11 +19,11 @@ def questions(report) -> list[str]:
     return [q.question for q in report.bank.questions]
 
 
-def previewed(invoke, tmp_path, text: str, name: str = "q.md") -> str:
-    """What ``bank import FILE --preview`` prints for ``text``, its words on one line."""
+def previewed(invoke, tmp_path, text: str, name: str = "q.md", *options: str) -> str:
+    """What ``bank import FILE [OPTIONS] --preview`` prints for ``text``, its words on one line."""
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    preview = invoke("bank", "import", str(path), "--preview")
+    preview = invoke("bank", "import", str(path), *options, "--preview")
     assert preview.exit_code == 0, preview.stderr
     return " ".join(preview.stdout.split())
 

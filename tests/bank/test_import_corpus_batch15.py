@@ -209,11 +209,7 @@ def test_a_deck_of_details_cards_with_topic_summaries_is_read_as_cards(invoke, t
 
 
 def test_another_reading_of_a_deck_is_pointed_to_the_details_selector(invoke, tmp_path):
-    path = tmp_path / "q.md"
-    path.write_text(_DECK, encoding="utf-8")
-    preview = invoke("bank", "import", str(path), "--questions", "bold", "--preview")
-    assert preview.exit_code == 0, preview.stderr
-    shown = " ".join(preview.stdout.split())
+    shown = previewed(invoke, tmp_path, _DECK, "q.md", "--questions", "bold")
     assert "Try --questions details: 4 questions, 4 <details> cards, 4 with an answer" in shown
     assert shown.endswith("--questions details")
 

@@ -26,49 +26,15 @@ import re
 from collections.abc import Iterable, Sequence
 
 from studybot.bank.sources import Source
+from studybot.learn import words
 from studybot.learn.reading import Attempt
 
 # A Latin name as written: a capital or a digit in it (BERT, ULMFiT, T5, word2vec, s1K).
 _NAME = re.compile(r"(?<![\w.\-])(?=[\w.\-]*[A-Z0-9])[A-Za-z][\w.\-+]*[\w+]")
 # Names that are no one's work: hardware, units, the field's abbreviations.
-_NOBODY = frozenset(
-    [
-        "kv",
-        "gpu",
-        "gpus",
-        "cpu",
-        "tpu",
-        "api",
-        "llm",
-        "llms",
-        "nlp",
-        "ai",
-        "ml",
-        "sft",
-        "rl",
-        "rlhf",
-        "mlm",
-        "moe",
-        "qa",
-        "rag",
-        "ir",
-        "id",
-        "ok",
-        "oom",
-        "fp16",
-        "bf16",
-        "fp8",
-        "int8",
-        "int4",
-        "h100",
-        "a100",
-        "v100",
-        "top-k",
-        "top-p",
-        "k",
-        "v",
-        "q",
-    ]
+_NOBODY = words.listed(
+    "kv gpu gpus cpu tpu api llm llms nlp ai ml sft rl rlhf mlm moe qa rag ir id ok oom "
+    "fp16 bf16 fp8 int8 int4 h100 a100 v100 top-k top-p k v q"
 )
 _YEAR = r"\s*(?:[(（]\s*\d{4}\s*[)）]|\d{4})?\s*"
 # Written as a source: "Wang 等（2022）", "X 等人", "X 论文", "X 提出", "X et al.".
@@ -100,7 +66,7 @@ _DENIED_AFTER = re.compile(
 
 def of_point(text: str, sources: Sequence[Source]) -> tuple[str, ...]:
     """The credits of a key point: the names it writes as a source that its sources name too."""
-    names = [n.lower() for n in _NAME.findall(" ".join(s.cite for s in sources))]
+    names = _names(" ".join(s.cite for s in sources))
     cited = {*names, *(part for n in names for part in n.split("-"))}  # DeepSeek-V2 cites V2
     own = _written_as_source(text, _OWN, _OWN_BEFORE)
     return tuple(sorted({n for n in own if n in cited} - _NOBODY))
@@ -112,7 +78,7 @@ def rivals(texts: Sequence[str], credits: Sequence[str]) -> tuple[str, ...]:
     cites besides (有研究（Hoyle 等 2021）发现…) is none of them.
     """
     taken = _families(credits)
-    named = {n.lower() for text in texts for n in _NAME.findall(text)} - _NOBODY
+    named = {n for text in texts for n in _names(text)} - _NOBODY
     return tuple(sorted(n for n in named if _family(n) not in taken))
 
 

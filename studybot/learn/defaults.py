@@ -51,13 +51,12 @@ def of_claim(zh: str, en: str, value: Number | None) -> Default | None:
     if not (_DEFAULT.search(zh) or _DEFAULT.search(en)):
         return None
     figures = (value,) if value else numbers.stated(zh)
-    names = frozenset(n.lower() for n in _LATIN.findall(zh))  # the Chinese form: names only
-    return Default(tuple(figures), names)
+    return Default(tuple(figures), _latin(zh))  # the Chinese form: names only
 
 
 def names_of(texts: Sequence[str]) -> frozenset[str]:
     """The Latin names the question's claims hold: where another value comes from."""
-    return frozenset(n.lower() for text in texts for n in _LATIN.findall(text))
+    return frozenset().union(*(_latin(text) for text in texts))
 
 
 def denied(default: Default, others: frozenset[str], attempt: Attempt) -> int | None:
@@ -71,9 +70,9 @@ def denied(default: Default, others: frozenset[str], attempt: Attempt) -> int | 
         text = clause.text
         if not _DEFAULT.search(text) or not attempt.asserts[n]:
             continue
-        named = {m.lower() for m in _LATIN.findall(text)}
+        named = _latin(text)
         if n and attempt.sentence[n - 1] == attempt.sentence[n]:  # "Anthropic 用…，默认 1 小时"
-            named |= {m.lower() for m in _LATIN.findall(attempt.clauses[n - 1].text)}
+            named |= _latin(attempt.clauses[n - 1].text)
         for m in _NAMED.finditer(text):
             name = (m.group(1) or m.group(2)).lower()
             if name in others and name not in default.names and named & default.names:
@@ -91,3 +90,7 @@ def _wrong(said: str, number: Number) -> bool:
     """Whether ``said`` ("1 小时") is a figure of another value than ``number`` (5 分钟)."""
     found = numbers.figures(said, number)
     return bool(found) and not any(numbers.matches(f, number) for f in found)
+
+
+def _latin(text: str) -> frozenset[str]:
+    return frozenset(m.lower() for m in _LATIN.findall(text))

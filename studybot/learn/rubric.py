@@ -63,7 +63,7 @@ class Point:
     wrong: tuple[Alias, ...]
     known: tuple = ((), ())  # figures the question states, with a unit and bare: never wrong
     pairs: tuple = ()  # two named things the point tells apart (``pairs``)
-    lapses: tuple = ()  # what its lapses are read against, its text, its claims (``lapses``)
+    lapses: lapses.Lapses | None = None  # what its lapses are read against (``lapses``)
 
     @classmethod
     def of(cls, text: str, rubric: PointRubric, asked: Attempt, known=()) -> Point:
@@ -289,10 +289,9 @@ def _swaps(found: Verdict, point: Point, attempt: Attempt) -> Verdict:
 def _credited(found: Verdict, point: Point, attempt: Attempt) -> Verdict:
     """``found``, or a contradiction where the attempt makes a lapse (``lapses``)."""
     said = [s.clause for s in found.said if s.clause is not None and s.state in (STATED, MENTIONED)]
-    if found.state == CONTRADICTED or not point.lapses:
+    if found.state == CONTRADICTED or point.lapses is None:
         return found
-    read, text, claims = point.lapses
-    lapse = lapses.first(read, text, claims, attempt, said)
+    lapse = lapses.first(point.lapses, point.text, point.claims, attempt, said)
     if lapse is None:
         return found
     return replace(found, state=CONTRADICTED, evidence=_shown(attempt, lapse[0], ()), key=lapse[1])
@@ -368,7 +367,7 @@ def points(question: Question, cutter: Lexicon | None = None) -> tuple[Point, ..
             )
             for c in point.claims
         )
-        out.append(replace(point, claims=claims, lapses=(lapse, point.text, claims)))
+        out.append(replace(point, claims=claims, lapses=lapse))
     return tuple(out)
 
 

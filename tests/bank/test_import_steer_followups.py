@@ -11,7 +11,7 @@ The files are written for the tests in the shapes of real ones seen in the corpu
 
 from __future__ import annotations
 
-from tests.imported import questions, read
+from imported import questions, read
 
 FOLLOW_UPS = """# Caching interview guide
 

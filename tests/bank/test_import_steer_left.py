@@ -10,6 +10,8 @@ import json
 import shlex
 from dataclasses import replace
 
+from imported import notebook_text
+
 from studybot import bank
 from studybot.bank.importer.steer import Reading, _better
 
@@ -77,10 +79,8 @@ Take locks in one global order, or give up and retry after a timeout.
 
 
 def _notebook(tmp_path):
-    cells = [{"cell_type": "markdown", "metadata": {}, "source": text} for text in CELLS]
     path = tmp_path / "notes.ipynb"
-    notebook = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-    path.write_text(json.dumps(notebook), encoding="utf-8")
+    path.write_text(notebook_text(*(("markdown", text) for text in CELLS)), encoding="utf-8")
     return path
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from tests.imported import questions, read
+from imported import questions, read
 
 PROBLEMS = """# 系统设计面试题
 

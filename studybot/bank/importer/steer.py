@@ -105,9 +105,6 @@ class Steer:
     better: Reading | None  # the option to suggest, if one reads the file clearly better
     left: tuple[tuple[str, str], ...] = ()  # (where, text) of list items no question holds
 
-    def found_line(self) -> str:
-        return ", ".join(f"{count} {name}" for name, count in self.found_in) or "nothing"
-
 
 def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> Steer | None:
     """Measure ``parsed`` (read with ``option``) and every selector on the file; None for records."""

@@ -217,8 +217,11 @@ def _found_in(counts: dict[str, int]) -> str:
 
 
 def _in_file(note: str, file: str) -> str:
-    """A note that starts with ``FILE:12:`` as ``line 12:``: the file is named above."""
-    return "line " + note[len(file) + 1 :] if note.startswith(file + ":") else note
+    """A note that starts with ``FILE:12:`` as ``line 12:`` (``_line_of``)."""
+    if not note.startswith(file + ":"):
+        return note
+    where, colon, said = note[len(file) + 1 :].partition(":")
+    return _line_of(where, file) + colon + said
 
 
 def _line_of(where: str, file: str) -> str:

@@ -57,6 +57,7 @@ _NOT_ANSWERS = """# Quick checks
 def test_a_note_or_a_second_question_after_the_bold_is_no_answer(tmp_path):
     report = read(tmp_path, _NOT_ANSWERS)
     found = {q.question: q.reference for q in report.bank.questions}
+    assert len(found) == 3  # all three are questions: the checks below are about their answers
     assert found.get("What is a bloom filter?") is None
     assert all("bloom filter" not in (answer or "") for answer in found.values())
     assert not any(answer == "A hash map or a tree map?" for answer in found.values())

@@ -141,14 +141,15 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         or opens_cell(where)
         or (":cell " in where and cell_of(where) not in cells)
     }
-    inside = {where for where, _ in missed} - alone
+    listed = {where for where, _ in missed}
+    inside = listed - alone
     tried = {f"--questions {chosen}": got for chosen, got in _tried(path, text, kind, out)}
     others = tuple(
         _against(_measure(option, got, asking), got, parsed.drafts, alone, inside)
         for option, got in tried.items()
     )
     shown = [d for d in parsed.drafts if d.question.strip()]
-    left = leftitems.left_items(out, parsed, asked, answers, {where for where, _ in missed})
+    left = leftitems.left_items(out, parsed, asked, answers, listed)
     return Steer(
         found_in=_found_in(shown, by_where),
         asking_lines=len(asking),

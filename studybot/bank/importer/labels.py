@@ -109,10 +109,11 @@ def _card(block: Block, lines: list[str]) -> tuple[str, str | None] | None:
     if first is None or second is None or len(listed[0].children) != 1:
         return None
     asked = marker(first.raw.split("\n")[0])
-    said = ANSWER_MARKER.match(_ITEM_MARK.sub("", lines[second.start], count=1))
+    opening = _ITEM_MARK.sub("", lines[second.start], count=1)
+    said = ANSWER_MARKER.match(opening)
     if asked is None or asked[0] is not None or said is None or not asked[1].strip():
         return None
-    answer = [_ITEM_MARK.sub("", lines[second.start], count=1)[said.end() :]]
+    answer = [opening[said.end() :]]
     answer += lines[second.start + 1 : block.end]
     return clean(asked[1]), "\n".join(answer).strip() or None
 

@@ -74,6 +74,7 @@ class Layout:
     title: str | None = None  # the front matter's title
     notebook: bool = False
     boxed: frozenset[int] = frozenset()  # lines inside a closed <details> … </details>
+    blocks: list[Block] = field(default_factory=list)  # the blocks the lines were found in
 
     def where(self, index: int) -> str:
         return self.places[min(index, len(self.places) - 1)]
@@ -97,7 +98,8 @@ def layout(path: Path, text: str, kind: str) -> Layout | Parsed:
         out = Layout(lines, [f"{path}:{n}" for n in range(1, len(lines) + 1)])
     out.title = front_matter(out.lines)
     out.boxed = _boxed(out.lines)
-    for block in parse("\n".join(out.lines)):
+    out.blocks = parse("\n".join(out.lines))
+    for block in out.blocks:
         _walk(block, out, 0)
     out.found.sort(key=lambda line: line.index)
     return out

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from studybot.bank.importer.blocks import Block, link_target, parse, plain
+from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import WORD, Draft, Parsed
 from studybot.bank.importer.layout import Layout
 from studybot.bank.importer.markers import ANSWER_MARKER, items, meta
@@ -60,7 +60,7 @@ def _question_lists(out: Layout, taken: set[str], questions: int) -> list[Block]
     next heading or the end right below) in a file where ``MARGIN`` sections or more are so
     and had half their items or more taken (``## Super Hard Challenges`` over ``1. Convert
     nf4 to Triton``…, after sections of asking bullets)."""
-    blocks = parse("\n".join(out.lines))
+    blocks = out.blocks
     found: list[Block] = []
     whole: list[tuple[Block, bool]] = []
     in_items = 0

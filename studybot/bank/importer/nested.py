@@ -110,20 +110,23 @@ def _sections(out: Layout, questions: dict[int, Draft]) -> dict[int, tuple[int, 
     ends: dict[int, tuple[int, Draft]] = {}
     for k, line in enumerate(headings):
         if line.index in questions:
-            end = next((h.index for h in headings[k + 1 :] if h.level <= line.level), 1 << 62)
-            ends[line.index] = (end, questions[line.index])
+            ends[line.index] = (_end(headings[k + 1 :], line.level), questions[line.index])
     return ends
+
+
+def _end(after: list[Line], level: int) -> int:
+    """Where a level-``level`` heading's section ends: at the first of the headings ``after``
+    it at its level or above (beyond the file's end when none is)."""
+    return next((h.index for h in after if h.level <= level), 1 << 62)
 
 
 def under(chosen: list[Line], headings: list[Line], text: list[int]) -> dict[int, int]:
     """The text lines in the sections of the ``chosen`` headings, each with the line of the
     (innermost) heading whose section holds it."""
-    ends = {h.index: h.level for h in headings}  # a section ends at a heading at its level or above
-    order = sorted(ends)
+    order = sorted(headings, key=lambda line: line.index)
     held: dict[int, int] = {}
     for h in chosen:
-        k = bisect_right(order, h.index)
-        end = next((i for i in order[k:] if ends[i] <= h.level), 1 << 62)
+        end = _end(order[bisect_right(order, h.index, key=lambda line: line.index) :], h.level)
         lo, hi = bisect_right(text, h.index), bisect_right(text, end)
         for i in text[lo:hi]:
             held[i] = h.index

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
+from studybot.bank.importer.digests import first_lines
 from studybot.bank.importer.draft import ALL_BOLD
 from studybot.bank.importer.markers import (
     asks,
@@ -134,7 +135,7 @@ def asked_run(block: Block) -> bool:
             return False
     elif any(child.is_list for item in listed for child in item.children):
         return False  # an outline: its topics hold sub-items
-    texts = [numbered(clean(t))[1] for t in _first_lines(listed)]
+    texts = [numbered(clean(t))[1] for t in first_lines(block)]
     asking = [reads_as_question(t) for t in texts]
     others = [t.rstrip() for t, a in zip(texts, asking, strict=True) if not a]
     said = any(t.endswith(SENTENCE_END) for t in others)  # "1. 先随机抽 10 题。": steps
@@ -149,10 +150,6 @@ def _link_card(item: Block) -> bool:
     lines = paragraph.raw.strip().split("\n") if paragraph is not None else []
     title = ALL_BOLD.fullmatch(lines[0].strip()) if lines else None
     return title is not None and len(lines) > 1 and link_target(lines[1].strip()) is not None
-
-
-def _first_lines(listed: list[Block]) -> list[str]:
-    return [joined(p.raw.split("\n")[0]) for i in listed if (p := i.first_paragraph())]
 
 
 SENTENCE_END = ("。", "；", ";", ".", "！", "!")  # a statement's end, not a question's

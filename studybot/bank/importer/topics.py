@@ -26,7 +26,7 @@ from typing import Any
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.layout import Layout
 from studybot.bank.importer.markers import reads_as_question
-from studybot.bank.importer.nested import under
+from studybot.bank.importer.nested import asked, under
 
 MARGIN = 3  # asking lines (or non-asking questions) a suggestion must gain at least; headings a rule needs
 
@@ -37,7 +37,7 @@ def notes_level(out: Layout, drafts: list[Draft]) -> tuple[int, int] | None:
     headings = [h for h in out.found if out.section_heading(h)]
     kinds = {out.where(line.index): line.kind for line in out.found}
     taken = [d for d in drafts if d.question.strip()]
-    said = [d for d in taken if not reads_as_question(d.question.split("\n\n", 1)[0])]
+    said = [d for d in taken if not reads_as_question(asked(d.question))]
     lines = [d for d in said if kinds.get(d.where) == "paragraph"]  # items: a list of topics
     if len(lines) < MARGIN or 2 * len(lines) <= len(taken):
         return None

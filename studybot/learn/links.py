@@ -174,6 +174,24 @@ def framing(clause, phrase: Phrase) -> bool:
 _CONDITION_END = re.compile(r"(?<![同及实按])时$|时候$|的话$")  # not 同时, 实时
 
 
+def not_denied(clause, phrase: Phrase, subject: Phrase | None) -> bool:
+    """Whether a negated ``phrase`` denies nothing: it sits in a condition (``framing``), in
+    a clause about how things were before ("以前不是一个模型管所有任务"), or describes the
+    claim's own subject right after it ("而不是计算受限的 prefill": the thing is turned
+    down, not what it is said to be)."""
+    if framing(clause, phrase) or _PAST.search(clause.normal):
+        return True
+    if subject is None or not replaced(clause, phrase):
+        return False
+    return bool(_OF.fullmatch(clause.joined, phrase.last, subject.first))
+
+
+_PAST = re.compile(
+    r"(?:^|[:：])\s*(?:[而但]\s*)?(?:以前|从前|传统上|过去(?!的)|previously|traditionally)"
+)
+_OF = re.compile(r"\s*的\s*")
+
+
 def replaced(clause, phrase: Phrase) -> bool:
     """Whether ``phrase`` is what something takes the place of ("代替梯度更新", "instead of
     fine-tuning"): it is not said to be done."""

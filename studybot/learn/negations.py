@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from studybot.learn.words import AUXILIARIES, Clause
+from studybot.learn.words import AUXILIARIES, Clause, listed
 
 ENGLISH_REACH = 4  # words an English negation reaches across to the words it negates
 
@@ -56,7 +56,19 @@ def _negated(where: Clause, found: list[tuple[int, int]], ignore=(), through=())
     rest = where.joined[last:]
     mark = SCOPE_MARK.search(rest)  # "中文不分词是不行的：默认规则…": up to the colon
     closed = _MUST.search(rest[: mark.start()] if mark else rest)
-    return not said if said and (closed or _THEN_NOT.match(rest)) else said
+    cancelled = closed or _THEN_NOT.match(rest) or _NOT_EVEN_NONE.match(rest)
+    cancelled = cancelled or _NOT_THEN_NOT.search(where.joined[:last])
+    return not said if said and (cancelled or _both_sides_of_then(where, found)) else said
+
+
+def _both_sides_of_then(where: Clause, found: list[tuple[int, int]]) -> bool:
+    """ "不一致就不接受": a negation before the words and one after their 就, said as "一致才接受"."""
+    first, last = found[0][0], max(e for _, e in found)
+    then = [s for s, e in where.tokens if first < s < last and where.joined[s:e] == "就"]
+    if not then:
+        return False
+    before = any(e <= first and _only_auxiliaries(where, e, first) for _, e in where.negations)
+    return before and any(then[0] < s < last for s, _ in where.negations)
 
 
 # "Not only": a negation before one of these denies the limit, not what follows it.
@@ -99,8 +111,17 @@ def _limits_elsewhere(where: Clause, end: int, found) -> bool:
     return not any(s < stop and e > start for s, e in found)
 
 
-# "不重新校准就不能当概率用": without it, not the rest, so it is needed.
-_THEN_NOT = re.compile(r"[^,:;就]{0,12}就(?:不|没|无法|难以|会出错|会出问题|失效)")
+# "不重新校准就不能当概率用", "不平衡就会互相拖累": without it, harm follows, so it is needed.
+_THEN_NOT = re.compile(
+    r"[^,:;就]{0,12}就(?:会|要)?(?:[^,:;]{0,3}?)"
+    r"(?:不|没|无法|难以|出错|出问题|失效|拖累|变差|崩|发散|混乱|退化|失败)"
+)
+# "边界有一点不一样都不算对": not X, then not the words, so X is needed for them.
+_NOT_THEN_NOT = re.compile(
+    r"(?:不|没有?|无)[^,:;不没]{1,6}(?:就|都|也)\s*(?:不|没有?|无法)\S{0,3}$"
+)
+# "不是一点位置信号都没有": not even none, so some.
+_NOT_EVEN_NONE = re.compile(r"\s*(?:都|也)(?:没有|没)")
 
 
 def _describes(joined: str, start: int, end: int, found) -> bool:
@@ -150,15 +171,20 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
         return False
     first, last = found[0][0], max(e for _, e in found)
     groups = {where.group(s) for s, _ in found}
+    # "并不能代替在自己数据上抽样检查": what is not replaced is still done.
+    keeping = {n for n in where.negations if _keeps(where, n[1], found)}
     # "并非处处占优：…" and "量也不是越多越好——几百条就够" deny only what comes before the mark.
     scope = _scope_end(where, max(where.opening, 0))
     if 0 <= where.opening <= first < scope and not any(s < where.opening for s, _ in ignore):
         own = [n for n in where.negations if any(n[0] < e and n[1] > s for s, e in found)]
         opening = next((n for n in where.negations if n[1] == where.opening), None)
         limited = opening is not None and _limits_elsewhere(where, opening[1], found)
+        limited = limited or opening in keeping
         if not any(e <= where.opening for _, e in own) and not limited:
             return True  # "并不是头数越多越好", "rather than proportional": the whole clause
     for start, end in where.negations:
+        if (start, end) in keeping:
+            continue
         if _limits_elsewhere(where, end, found):
             continue  # "不只在输入层", "不是单纯的权重文件": not only, so the rest is said
         if _describes(where.joined, start, end, found):
@@ -192,8 +218,10 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
         if copula and _MANNER.match(between):
             continue  # "v1 总分不是按任务类型平均": an average, of something else
         if end <= first and _coverb(where, end, first):
+            if any(end <= s and e <= first for s, e in where.negations):
+                continue  # "不能和线上不一样": the negation nearer the words counts the chain
             return True  # "不会把任何点标为离群点": 不会 governs 标为
-        if copula and not _COORDINATED.search(between):
+        if copula and not _COORDINATED.search(between) and first < _scope_end(where, end):
             return True  # "损失也不是 -log p_y 那种交叉熵": 不是 denies all it goes on to say
     return False
 
@@ -208,9 +236,26 @@ SCOPE_MARK = re.compile(r":|—|--")  # a colon or a dash: what stands on its tw
 
 
 def _scope_end(where: Clause, start: int) -> int:
-    """Where a negation opening at ``start`` stops reaching: a colon or a dash, else the end."""
+    """Where a negation opening at ``start`` stops reaching: a colon or a dash, else the end;
+    for "而不是…"/"instead of…", the predicate after what it turns down ("而不是硬标签的好处是鲁棒")."""
     mark = SCOPE_MARK.search(where.joined, start)
-    return mark.start() if mark else len(where.joined)
+    end = mark.start() if mark else len(where.joined)
+    if not _TURNING_DOWN.search(where.joined, 0, start):
+        return end
+    words = [s for s, e in where.tokens if start < s < end and where.joined[s:e] in _PREDICATES]
+    return next((s for s in words if any(start <= a < s for a, _ in where.tokens)), end)
+
+
+def _keeps(where: Clause, end: int, found) -> bool:
+    """Whether the negation ending at ``end`` says "not replaced" of words after the found ones."""
+    replacing = _NOT_REPLACING.match(where.joined, end)
+    return replacing is not None and all(s >= replacing.end() for s, _ in found)
+
+
+_THEN_WORD = re.compile(r"就|才|则|时")
+_NOT_REPLACING = re.compile(r"(?:能|会|可以|能够)?(?:代替|取代|替代|替换|replace)")
+_TURNING_DOWN = re.compile(r"(?:而不是|而非|ratherthan|insteadof)$")
+_PREDICATES = listed("是 会 能 可以 让 使 make mak is are wa was were let give giv keep help")
 
 
 COVERB_REACH = 8  # characters a negation reaches across a 把/被/随… phrase to its verb
@@ -248,15 +293,20 @@ def _coverb(where: Clause, start: int, end: int) -> bool:
 
 def _chain(where: Clause, first: int) -> int:
     """How many negations stand right before offset ``first``, with only auxiliaries among them."""
-    count = 0
+    count, head = 0, first
     for start, end in reversed(where.tokens):
         if end > first:
             continue
         word = where.joined[start:end]
         if any(s == start and e == end for s, e in where.negations):
-            count += 1
+            count, head = count + 1, start
         elif word not in AUXILIARIES:
             break
+    if count and any(
+        e <= head and _coverb(where, e, head) and not _THEN_WORD.search(where.joined, e, head)
+        for _, e in where.negations
+    ):
+        count += 1  # "也不能和线上不一样": a negation before a short 和/把 phrase chains on
     return max(count, 1)
 
 

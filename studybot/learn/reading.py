@@ -47,6 +47,8 @@ _IF = re.compile(
 )  # "与其一味加大 N，不如…": the way turned down is not asserted either
 # ... and so is a clause that ends like one: "模板和线上不一致的话，…".
 _IF_END = re.compile(r"的话\s*$")
+# "只要模型还没给出文本，就继续": an if-part of its own, when its 就 comes in a later clause.
+_AS_LONG_AS = re.compile(r"^\s*(?:只要|一旦)(?!.*就)")
 # A belief reported in order to refute it: "有人以为 X", "a common misconception is that X".
 _REPORTED = re.compile(
     r"以为|误认为|误解|误区|有人认为|有人说|很多人认为|不少人认为|常有人说|常被说成|"
@@ -138,7 +140,7 @@ class Attempt:
         """Whether clause ``n`` frames the next one: "如果不用缓存，…", "without a cache, …"."""
         clause = self.clauses[n]
         return bool(_IF.match(clause.normal) or _FRAME_END.search(clause.normal)) or bool(
-            _FRAME_OPEN.match(clause.normal)
+            _FRAME_OPEN.match(clause.normal) or _AS_LONG_AS.match(clause.normal)
         )
 
     def _restates(self, clause: Clause) -> bool:
@@ -300,7 +302,11 @@ def _asserting(clauses: Sequence[Clause], sentence: Sequence[int]) -> list[bool]
             reported_in = None
         if _REPORTED.search(clause.normal):
             reported_in = number
-        condition = _IF.match(clause.normal) or _IF_END.search(clause.normal)
+        condition = (
+            _IF.match(clause.normal)
+            or _IF_END.search(clause.normal)
+            or _AS_LONG_AS.match(clause.normal)
+        )
         out.append(not clause.asks and reported_in is None and not condition)
     return out
 

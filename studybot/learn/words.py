@@ -50,7 +50,7 @@ _CJK_RUN = re.compile(f"[{CJK}]+")
 NEGATIONS = listed(
     "不 没 没有 无 非 未 别 无关 无需 无须 不用 不必 不能 不会 不是 并非 并不 并不是 并没有 "
     "不再 从不 从未 不需要 无法 不可 不可能 不要 毫无 绝不 决不 不应 不该 没法 未必 不一定 "
-    "不够 不太 并未 尚未 未曾 "
+    "不够 不太 并未 尚未 未曾 从没 从没有 从来没 从来没有 从来不 "
     "not no never without cannot none neither nor nothing nobody nowhere"
 )
 # Negations that follow their verb: 改变不了, 算不出, 跑不动.
@@ -239,7 +239,7 @@ AUXILIARIES = frozenset(
     fold(word)
     for word in listed(
         "会 能 能够 要 需 需要 应 应该 该 必 必须 再 太 很 那么 这么 是 被 用 一定 就 都 也 还 可 "
-        "可以 得 只 仅 真 完全 根本 总 总是 一直 从来 算 算是 怎么 让 使 把 对 给 随 随着 因 用来 "
+        "可以 得 只 仅 真 完全 根本 总 总是 一直 从来 算 算是 怎么 让 使 把 对 给 随 随着 因 用来 指望 "
         "更 更加 越 越来越 比较 相对 特别 十分 最 有点 有些 稍微 略 较 再次 同样 也就 什么 任何 "
         "be is are was were been do doe did will would can could should may might must has have "
         "had to the a an that it always necessarily really at all any much more than"

@@ -374,6 +374,9 @@ def _chinese(text: str) -> float | None:
     return float(total + (digit or 0))
 
 
+_AS_WRITTEN = 0.02  # how near a figure must be to one the question states to be that one
+
+
 def known(question: Question) -> tuple[tuple[Number, ...], tuple[float, ...]]:
     """The figures the question states (its text, key points and claims): with a unit of a
     claim's family, and bare. A figure of the question is never a wrong one: correct
@@ -389,6 +392,8 @@ def known(question: Question) -> tuple[tuple[Number, ...], tuple[float, ...]]:
                 unit = expected(replace(number, value=1.0))[0]
                 for text in (*texts, claim.zh, claim.en):
                     for found in figures(text, number):
-                        with_unit.append(replace(number, value=found[0] / unit))
+                        value = found[0] / unit  # as written, not within the claim's tolerance
+                        tolerance = min(number.tolerance, _AS_WRITTEN)
+                        with_unit.append(replace(number, value=value, tolerance=tolerance))
                     bare.update(bare_figures(text))
     return tuple(with_unit), tuple(sorted(bare))

@@ -41,6 +41,19 @@ def test_a_rough_figure_is_a_range_and_a_frame_lends_its_subject(grader, shipped
     assert (said == CONTRADICTED) is caught
 
 
+@pytest.mark.parametrize(
+    "text, caught",
+    [
+        ("相邻块的重叠一般设成 50% 左右。", True),  # 50% is not the question's 49% failure rate
+        ("相邻块的重叠一般设成块长的一半左右。", True),
+        ("相邻块的重叠一般设成 15% 左右。", False),
+    ],
+)
+def test_a_figure_of_the_question_is_one_as_written(grader, shipped, text, caught):
+    said = state(grader, shipped, 91, 1, text)  # point 1: overlap 10%–20%
+    assert (said == CONTRADICTED) is caught
+
+
 def test_a_year_is_no_figure_left_without_its_unit(grader, shipped):
     text = "Using umap-learn as of 2025: n_components around 5-10 for clustering."
     assert state(grader, shipped, 50, 3, text) != CONTRADICTED  # point 3: scales to millions

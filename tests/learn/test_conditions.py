@@ -102,3 +102,14 @@ def test_a_correct_negation_is_no_denial_and_the_error_still_is(
 )
 def test_a_double_negation_or_an_if_part_denies_nothing(grader, shipped, question, point, text):
     assert state(grader, shipped, question, point, text) != CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    "text, caught",
+    [
+        ("每组的 K/V 投影不做平均，而是只保留组里第一个头的投影。", True),  # 不做 is a negation
+        ("每组的 K/V 投影取平均作为初始化。", False),
+    ],
+)
+def test_not_doing_it_denies_it(grader, shipped, text, caught):
+    assert (state(grader, shipped, 24, 5, text) == CONTRADICTED) is caught

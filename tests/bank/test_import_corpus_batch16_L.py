@@ -207,3 +207,73 @@ def test_answer_boxes_under_questions_stay_answers(tmp_path):
         "Why are tuples hashable?",
     ]
     assert report.bank.questions[0].reference == "A function that yields."
+
+
+_SELF_CHECK = """# Caching: review
+
+## Interview questions
+
+<details>
+<summary>What is a cache stampede?</summary>
+
+Many requests miss at once and all hit the database.
+
+</details>
+
+## Self-check
+
+<div class="self-check">
+  <strong>Check yourself, without notes:</strong>
+  <ol>
+    <li>Why does a write-through cache cost more on writes?</li>
+    <li>什么时候应该用本地缓存而不是分布式缓存？</li>
+    <li>How would you pick a TTL for
+        prices that change hourly?</li>
+  </ol>
+</div>
+
+## Further reading
+
+- A book on distributed systems.
+"""
+
+
+def test_html_list_items_that_ask_are_questions_with_no_tags_as_answers(tmp_path):
+    report = read(tmp_path, _SELF_CHECK)
+    assert questions(report) == [
+        "What is a cache stampede?",
+        "Why does a write-through cache cost more on writes?",
+        "什么时候应该用本地缓存而不是分布式缓存？",
+        "How would you pick a TTL for prices that change hourly?",
+    ]
+    answers = [q.reference for q in report.bank.questions]
+    assert answers[0] == "Many requests miss at once and all hit the database."
+    assert answers[1:] == [None, None, None]
+
+
+def test_the_preview_counts_the_html_items_among_the_questions_taken(invoke, tmp_path):
+    shown = previewed(invoke, tmp_path, _SELF_CHECK)
+    assert "Took 4 question(s)" in shown and "0 that do not ask" in shown
+    assert "Found in: 3 list items, 1 summary" in shown
+    assert "0 question-like line(s) not taken" in shown
+    assert "</ol>" not in shown and "</div>" not in shown
+
+
+_LOOSE_HTML_LIST = """# Check
+
+<ol>
+<li>What is a consumer group?
+<li>Why use a cache?</li>
+</ol>
+</div>
+
+## Next
+
+Text.
+"""
+
+
+def test_list_tags_left_over_never_become_an_answer(tmp_path):
+    report = read(tmp_path, _LOOSE_HTML_LIST, questions="lines")
+    assert questions(report) == ["What is a consumer group?", "Why use a cache?"]
+    assert all(q.reference is None for q in report.bank.questions)

@@ -3,8 +3,10 @@
 The file is read safely (``source``: a regular file, at most 200 MB, UTF-8);
 ``KINDS`` names each kind of file, how it is recognised (its extensions, a
 package's first bytes; ``kind_of`` looks at the text too) and its reader
-(``markdown``, ``rows``, ``decks``; ``<details>`` summaries passed over, ``summaries``), which turns it into ``Draft`` questions
-that remember their place (a level mark such as ``👶`` or ``[hard]`` left
+(``markdown``, ``rows``, ``decks``; ``<details>`` summaries it passes
+over, ``summaries``), which turns it into ``Draft`` questions (a Markdown
+file's HTML lists and MkDocs boxes read first as the Markdown they stand
+for, ``htmllists``) that remember their place (a level mark such as ``👶`` or ``[hard]`` left
 out, ``decorations``; a label before what is asked, ``labels``), plus the
 question-like lines it did not take and facts about the file (the key
 mapping used, keys not used); the shared step

@@ -3,8 +3,10 @@
 The file is read safely (``source``: a regular file, at most 200 MB, UTF-8);
 ``KINDS`` names each kind of file, how it is recognised (its extensions, a
 package's first bytes; ``kind_of`` looks at the text too) and its reader
-(``markdown``, ``rows``, ``decks``), which turns it into ``Draft`` questions
-that remember their place (a level mark such as ``👶`` or ``[hard]`` left
+(``markdown``, ``rows``, ``decks``; ``<details>`` summaries it passes
+over, ``summaries``), which turns it into ``Draft`` questions (a Markdown
+file's HTML lists and MkDocs boxes read first as the Markdown they stand
+for, ``htmllists``) that remember their place (a level mark such as ``👶`` or ``[hard]`` left
 out, ``decorations``; a label before what is asked, ``labels``), plus the
 question-like lines it did not take and facts about the file (the key
 mapping used, keys not used); the shared step
@@ -36,6 +38,7 @@ from studybot.bank.importer import (
     selectors,
     source,
     steer,
+    summaries,
 )
 from studybot.bank.importer.assemble import assemble
 from studybot.bank.importer.draft import QUESTION_MARKS, LimitReached, Options, Parsed
@@ -196,7 +199,11 @@ def _inspect(
             else:
                 parsed = _text_reader(kind)(path, text, options)
                 if not options.level:  # a deck of <details> cards with topic summaries
-                    parsed = cards.as_deck(path, text, kind, parsed) or parsed
+                    parsed = (
+                        cards.as_deck(path, text, kind, parsed)
+                        or summaries.as_summaries(path, text, kind, parsed)
+                        or parsed
+                    )
     except LimitReached:
         raise source.too_many(path) from None
     hint = parsed.suggestions[0] if parsed.suggestions else None

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 
-from studybot.bank.importer.admonitions import spaced_headings, unboxed
 from studybot.bank.importer.draft import FENCE, outside_code
+from studybot.bank.importer.htmllists import markdown_lines
 
 # bounded runs: a line of 100,000 "[" costs a linear scan, not a quadratic one
 _IMAGE = re.compile(r"!\[[^\]\n]{0,300}\]\([^)\n]{0,2000}\)")
@@ -88,13 +88,13 @@ _PARSER = (
 
 def source_lines(text: str) -> list[str]:
     """The lines of ``text`` with tabs expanded, indentation cut to ``INDENT_COLUMNS`` and
-    MkDocs boxes (``??? question "…"``) and ``###2、…`` headings read as the Markdown they
-    stand for."""
+    MkDocs boxes (``??? question "…"``), ``###2、…`` headings and HTML lists read as the
+    Markdown they stand for (``htmllists``)."""
     if "\t" in text or " " * INDENT_COLUMNS in text:
         # cut in the whole text first: its lines are never all in memory at full length
         text = _DEEP_INDENT.sub(lambda m: m[0].expandtabs(4)[:INDENT_COLUMNS], text)
         text = text.expandtabs(4)
-    return spaced_headings(unboxed(text.splitlines()))
+    return markdown_lines(text.splitlines())
 
 
 _DEEP_INDENT = re.compile(rf"^[ \t]{{{INDENT_COLUMNS // 4},}}", re.MULTILINE)  # a tab is up to 4

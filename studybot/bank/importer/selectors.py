@@ -36,6 +36,7 @@ from pathlib import Path
 from studybot.bank.importer import keys
 from studybot.bank.importer.blocks import plain
 from studybot.bank.importer.draft import Draft, Parsed, Skipped
+from studybot.bank.importer.htmllists import residue
 from studybot.bank.importer.layout import Layout, Line, layout, row_cells, table_header
 from studybot.bank.importer.markers import clean, numbered, reads_as_question
 from studybot.bank.importer.source import loads
@@ -305,7 +306,7 @@ def _answer(out: Layout, line: Line, chosen: Selector, stop: int) -> str:
     body = [
         row
         for row in out.lines[line.index + 1 : stop]
-        if not _DETAILS_TAG.match(row) and not _RULE.match(row)
+        if not _DETAILS_TAG.match(row) and not _RULE.match(row) and not residue(row)
     ]
     text = textwrap.dedent("\n".join(body)).strip()
     return "\n\n".join(part for part in (head, text) if part)

@@ -164,3 +164,40 @@ def test_a_circled_number_heading_that_asks_is_still_a_question(tmp_path):
     report = read(tmp_path, text)
     assert questions(report) == ["为什么需要三次握手？"]
     assert "旧的连接请求" in (report.bank.questions[0].reference or "")
+
+
+_FOLLOW_UPS = """# 追问
+
+## 基础
+- 为什么 LayerNorm 放在残差之前训练更稳？
+- 注意力矩阵的形状是什么？画出每一维。
+- 每个注意力头都需要单独的投影矩阵吗？请估算 7B 模型里这些投影一共占多少参数和显存。
+
+## 进阶
+- 什么是 FlashAttention？它如何减少显存读写？
+- 解释 RoPE 如何编码相对位置。
+"""
+
+
+def test_an_item_that_asks_then_sets_a_task_is_one_question(tmp_path):
+    report = read(tmp_path, _FOLLOW_UPS)
+    assert questions(report) == [
+        "为什么 LayerNorm 放在残差之前训练更稳？",
+        "注意力矩阵的形状是什么？画出每一维。",
+        "每个注意力头都需要单独的投影矩阵吗？请估算 7B 模型里这些投影一共占多少参数和显存。",
+        "什么是 FlashAttention？它如何减少显存读写？",
+        "解释 RoPE 如何编码相对位置。",
+    ]
+
+
+def test_the_preview_lists_no_follow_up_as_left_out(invoke, tmp_path):
+    shown = previewed(invoke, tmp_path, _FOLLOW_UPS)
+    assert "Took 5 question(s)" in shown
+    assert "neither taken" not in shown and "画出每一维" not in shown.split("Took")[1]
+
+
+def test_a_question_answered_in_the_next_sentence_stays_in_the_answer(tmp_path):
+    text = "# 笔记\n\n## 残差连接解决了什么问题？\n\n梯度为什么会消失？因为连乘的导数都小于一。\n"
+    report = read(tmp_path, text)
+    assert questions(report) == ["残差连接解决了什么问题？"]
+    assert "因为连乘的导数都小于一" in (report.bank.questions[0].reference or "")

@@ -146,7 +146,7 @@ _EN_START = re.compile(  # "Given two strings, write a method …": a task after
     r"|(?:build|create|find|compute)\s+(?:a|an|the|your)\s)\b(?!-)",  # "justify-content" no
     re.IGNORECASE,
 )
-_ASKED_THEN_TASK = re.compile(r"[？?]\s*(?:请|并|试)[^？?。！!]{2,40}[。.]?$")
+_ASKED_THEN_TASK = re.compile(r"[？?]\s*(?P<task>(?:请|并|试)?[^？?。！!]{2,80})[。.]?$")
 _STATEMENT_END = ("。", "！", "!", "；", ";", "~", "～", "：", ":")
 CONTRIBUTE = re.compile(r"how (?:to|can i|do i|can you) contribute\W*$|contributing$", re.I)
 META = re.compile(  # sections whose content is never a question: contents, contributing, links
@@ -225,7 +225,8 @@ def reads_as_question(text: str) -> bool:
             return True
         if _ZH_TASK_END.search(body) and len(body) > 5:  # "DPO 的 loss 推一下"
             return True
-        if _ASKED_THEN_TASK.search(body):  # "…如何评估？请描述一个具体的流程。"
+        then = _ASKED_THEN_TASK.search(body)  # "…如何评估？请描述…。", "…是什么？画出维度。"
+        if then and (then["task"][0] in "请并试" or _ZH_TASK_START.match(then["task"])):
             return True
         if body.endswith(_STATEMENT_END) or re.search(r"[^.]\.$", body):  # "…, 并进行讨论."
             return False

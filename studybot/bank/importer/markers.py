@@ -225,8 +225,8 @@ def reads_as_question(text: str) -> bool:
             return True
         if _ZH_TASK_END.search(body) and len(body) > 5:  # "DPO 的 loss 推一下"
             return True
-        then = _ASKED_THEN_TASK.search(body)  # "…如何评估？请描述…。", "…是什么？画出维度。"
-        if then and (then["task"][0] in "请并试" or _ZH_TASK_START.match(then["task"])):
+        task = _ASKED_THEN_TASK.search(body)  # "…如何评估？请描述…。", "…是什么？画出维度。"
+        if task and (task["task"][0] in "请并试" or _ZH_TASK_START.match(task["task"])):
             return True
         if body.endswith(_STATEMENT_END) or re.search(r"[^.]\.$", body):  # "…, 并进行讨论."
             return False

@@ -6,8 +6,10 @@ would read as a code block. ``unboxed`` rewrites the lines before parsing,
 one for one, so every place still names the file's own line: the box's line
 and its body become an Obsidian question callout (``> [!question] …``) when
 its kind is a question's (``question``, ``faq``, ``help``, ``quiz``) and its title
-is more than a note in brackets, a bold title over the body for any other kind (a
-question only if the title asks); a box inside a box's body is read the same way,
+is more than a note in brackets (a title that does not ask over a body whose lines do,
+``"Mid-senior checkpoint"``, is left out: a label), a bold title over the body for any
+other kind (a question only if the title asks); the title may be quoted or not
+(``!!! question Why …?``); a box inside a box's body is read the same way,
 and a box whose title only labels an answer (``??? success "Show Answer"``)
 becomes its body alone: the answer of the question above it.
 """
@@ -21,9 +23,12 @@ from studybot.bank.importer.draft import FENCE
 from studybot.bank.importer.notes import QUESTION_CALLOUTS
 
 _BOX = re.compile(
-    r"^(?P<indent>[ \t]*)(?:\?\?\?\+?|!!!)[ \t]+(?P<kind>[\w-]+)(?:[ \t]+[\w -]*?)?"
-    r'(?:[ \t]*"(?P<title>[^"\n]*)"?)?[ \t]*$'  # a title whose closing quote is missing too
+    r"^(?P<indent>[ \t]*)(?:\?\?\?\+?|!!!)[ \t]+(?P<kind>[\w-]+)"
+    r'(?:(?:[ \t]+[\w -]*?)?[ \t]*"(?P<title>[^"\n]*)"?'  # a closing quote missing too
+    r'|[ \t]+(?P<bare>[^"\s][^\n]*?))?[ \t]*$'  # "!!! question Why …?": a title unquoted
 )
+# Material's placement classes ("!!! note inline end"), not an unquoted title
+_PLACEMENT = re.compile(r"(?:inline|end|left|right)(?:[ \t]+(?:inline|end|left|right))*")
 # a title that labels the answer below it, not a question
 _ANSWER_LABEL = re.compile(
     r"^(?:show|see|reveal|view|check)?\s*(?:the\s+|one\s+|an\s+)?(?:answer|solution|explanation)s?"
@@ -33,6 +38,8 @@ _ANSWER_LABEL = re.compile(
 _BODY_INDENT = 4
 # "(Practical questions about RAG apps)": a title wholly in brackets is a note, not a question
 _ASIDE = re.compile(r"[（(][^（）()]*[）)]")
+# a line that ends in a question mark (emphasis and line breaks after it aside)
+_ASKING = re.compile(r"[?？][*_]*\s*(?:<br\s*/?>\s*)*$")
 
 
 def unboxed(lines: list[str]) -> list[str]:
@@ -50,7 +57,8 @@ def unboxed(lines: list[str]) -> list[str]:
             out.append(lines[index])
             index += 1
             continue
-        indent, title = box["indent"], (box["title"] or "").strip()
+        bare = box["bare"] if box["bare"] and not _PLACEMENT.fullmatch(box["bare"]) else ""
+        indent, title = box["indent"], (box["title"] or bare).strip()
         inner = indent + " " * _BODY_INDENT
         end = index + 1
         while end < len(lines) and (not lines[end].strip() or lines[end].startswith(inner)):
@@ -62,12 +70,20 @@ def unboxed(lines: list[str]) -> list[str]:
         if _ANSWER_LABEL.match(title):  # "Show Answer": the body answers the question above
             out.extend(["", *(indent + line if line else "" for line in body)])
         elif box["kind"].lower() in QUESTION_CALLOUTS and not _ASIDE.fullmatch(title):
+            title = "" if _labels(title, body) else title  # "Mid-senior checkpoint": a label
             out.append(f"{indent}> [!{box['kind'].lower()}] {title}".rstrip())
             out.extend(f"{indent}> {line}".rstrip() for line in body)
         else:  # a note, a tip: its title and body as text, a question only if the title asks
             out.extend([f"{indent}**{title}**" if title else "", *(indent + ln for ln in body)])
         index = end
     return out
+
+
+def _labels(title: str, body: list[str]) -> bool:
+    """Whether a question box's title only labels it (``"Mid-senior checkpoint"``): it does
+    not ask, and lines of its body do."""
+    asking = any(_ASKING.search(body[n]) for n in unfenced(body))
+    return bool(title) and not _ASKING.search(title) and asking
 
 
 def spaced_headings(lines: list[str]) -> list[str]:

@@ -37,9 +37,20 @@ def box_parts(lines: list[str], quote: Block) -> tuple[list[Block], list[Block]]
     head, body = quote.children[:1], quote.children[1:]
     title = CALLOUT.sub("", plain(head[0].raw.split("\n")[0])) if head else ""
     inner = any(b.kind == "quote" and question_callout(b) for b in body)
-    if inner or (not asks(title) and _asking_lines(lines, body)):
+    if inner:
         return quote.children, []
+    rest = [*_untitled(head[0]), *body] if head else body
+    if not asks(title) and _asking_lines(lines, rest):
+        return rest, []  # "Mid-senior checkpoint" over what asks: a label, no question
     return head, body
+
+
+def _untitled(head: Block) -> list[Block]:
+    """The box's first paragraph without its title line (none when that line is all of it)."""
+    first, _, rest = head.raw.partition("\n")
+    if head.kind != "paragraph" or not rest.strip():
+        return [] if head.kind == "paragraph" else [head]
+    return [Block("paragraph", head.start + 1, head.end, raw=rest)]
 
 
 def listing(

@@ -17,7 +17,9 @@
   between them are no part of the answer box, they stay with the question's answer);
 - a list item that opens with a bold question and goes on after it (``1. **What is
   RAG?** Retrieving context …``, ``6. **Explain RoPE.** Rotary …``) holds its answer
-  on its own line: the bold asks, the rest answers (``bold_answer``).
+  on its own line: the bold asks, the rest answers (``bold_answer``);
+- a bold label in front of a statement (``**What to learn, in order:** Use planning …``)
+  asks nothing: the question word is the label's (``statement_label``).
 """
 
 from __future__ import annotations
@@ -183,3 +185,14 @@ def bold_answer(raw_line: str) -> tuple[str, str] | None:
         return None
     whole = f"{asked} {rest}"
     return (asked, rest) if without_note(whole) == whole else None
+
+
+def statement_label(raw_line: str) -> bool:
+    """``**What to learn, in order:** Use planning only when …``: a bold label ending in a
+    colon in front of a statement that neither asks nor sets a task: no question."""
+    lead = BOLD_LEAD.match(raw_line)
+    if lead is None or not lead["rest"] or asks(plain(raw_line)):
+        return False
+    rest = lead["rest"]
+    labelled = plain(lead["q"]).rstrip().endswith((":", "：")) or rest.startswith((":", "："))
+    return labelled and not reads_as_question(plain(rest.lstrip(":：")))

@@ -21,8 +21,10 @@ from studybot.bank.importer.admonitions import unfenced
 from studybot.bank.importer.blocks import Block, parse, plain, source_lines
 from studybot.bank.importer.collapsible import DETAILS_TAG
 from studybot.bank.importer.draft import Parsed
+from studybot.bank.importer.labels import statement_label
 from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.notebook import front_matter, notebook_lines
+from studybot.bank.importer.parts import topic_title
 from studybot.bank.importer.tables import cells
 
 # the names a preview gives the places questions are found in, one and many
@@ -53,8 +55,10 @@ class Line:
         text = plain(self.raw).strip()
         if self.kind == "table":
             asks = any(reads_as_question(plain(cell).strip()) for cell in cells(self.raw))
-        else:
-            asks = reads_as_question(text)
+        elif self.kind == "heading":  # "④ 考试怎么考": a part's name
+            asks = reads_as_question(text) and not topic_title(text)
+        else:  # "**What to learn:** Use …": the label's question word asks nothing
+            asks = reads_as_question(text) and not statement_label(self.raw)
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "asks", asks)
 

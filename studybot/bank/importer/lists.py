@@ -32,10 +32,10 @@ from studybot.bank.importer.markers import (
     numbered,
     reads_as_question,
     split_answer,
-    topic_title,
 )
 from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import arrow_answer, without_pointer
+from studybot.bank.importer.parts import topic_title
 from studybot.bank.importer.signposts import enumeration
 from studybot.bank.importer.state import ReaderState, Trail
 from studybot.bank.importer.subitems import (

@@ -74,18 +74,16 @@ from studybot.bank.importer.markers import (
     NUMBER,
     asks,
     asks_inside,
-    chapter_line,
     clean,
     marker,
     meta,
     numbered,
     q_marker,
     reads_as_question,
-    section_title,
-    topic_title,
 )
 from studybot.bank.importer.notebook import answer_cell, notebook_lines
 from studybot.bank.importer.notes import ANSWER_AFTER
+from studybot.bank.importer.parts import chapter_line, section_title, topic_title
 from studybot.bank.importer.prose import ParagraphReading, introduces, reverse_label
 from studybot.bank.importer.quiz import lettered, shared, shown
 from studybot.bank.importer.resources import (

@@ -22,7 +22,6 @@ import re
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.decorations import emoji, without_marks
 from studybot.bank.importer.draft import (
-    CHAPTER,
     CJK,
     HAN_COMMON,
     HINT_LABEL,
@@ -72,9 +71,10 @@ ANSWER_MARKER = re.compile(
 )
 # "Describe the RLHF pipeline. — SFT, then …": a list item's answer after a dash
 DASH_ANSWER = re.compile(r"^(?P<q>.+?[？?.。])\s+[—–]{1,2}\s+(?P<a>\S.*)$", re.DOTALL)
-# "问：…？答：…", "What is X? — X is …": the answer on the question's line
+# "问：…？答：…", "What is X? — X is …", "…？（答：L3）": the answer on the question's line
 INLINE_ANSWER = re.compile(
-    r"^(?P<q>.+?[？?])\s*(?:(?:答|A|回答|答案)\s*[:：]|\s[—–]{1,2}\s|\s--\s)\s*(?P<a>.*)$",
+    r"^(?P<q>.+?[？?])\s*(?P<open>[（(]\s*(?=(?:答|A|回答|答案)\s*[:：]))?"
+    r"(?:(?:答|A|回答|答案)\s*[:：]|\s[—–]{1,2}\s|\s--\s)\s*(?P<a>.*?)(?(open)\s*[）)])\s*$",
     re.DOTALL,
 )
 # "**12.** …": the bold closes right after the number ("**1、Megatron-LM**" is a label)
@@ -146,7 +146,7 @@ _EN_START = re.compile(  # "Given two strings, write a method …": a task after
     r"|(?:build|create|find|compute)\s+(?:a|an|the|your)\s)\b(?!-)",  # "justify-content" no
     re.IGNORECASE,
 )
-_ASKED_THEN_TASK = re.compile(r"[？?]\s*(?:请|并|试)[^？?。！!]{2,40}[。.]?$")
+_ASKED_THEN_TASK = re.compile(r"[？?]\s*(?P<task>(?:请|并|试)?[^？?。！!]{2,80})[。.]?$")
 _STATEMENT_END = ("。", "！", "!", "；", ";", "~", "～", "：", ":")
 CONTRIBUTE = re.compile(r"how (?:to|can i|do i|can you) contribute\W*$|contributing$", re.I)
 META = re.compile(  # sections whose content is never a question: contents, contributing, links
@@ -186,7 +186,10 @@ def asks(text: str) -> bool:
         return False
     if text.endswith(QUESTION_MARKS):  # "**Why?**: …" is a label: one word asks nothing
         return not _ONE_WORD.fullmatch(text)
-    return text.endswith(("）", ")", "】")) and without_note(text).endswith(QUESTION_MARKS)
+    if not text.endswith(("）", ")", "】")):
+        return False
+    answered = INLINE_ANSWER.match(text)  # "…？（答：L3）": asked, answered in brackets
+    return without_note(text).endswith(QUESTION_MARKS) or bool(answered and answered["open"])
 
 
 def field_line(text: str) -> bool:
@@ -222,7 +225,8 @@ def reads_as_question(text: str) -> bool:
             return True
         if _ZH_TASK_END.search(body) and len(body) > 5:  # "DPO 的 loss 推一下"
             return True
-        if _ASKED_THEN_TASK.search(body):  # "…如何评估？请描述一个具体的流程。"
+        task = _ASKED_THEN_TASK.search(body)  # "…如何评估？请描述…。", "…是什么？画出维度。"
+        if task and (task["task"][0] in "请并试" or _ZH_TASK_START.match(task["task"])):
             return True
         if body.endswith(_STATEMENT_END) or re.search(r"[^.]\.$", body):  # "…, 并进行讨论."
             return False
@@ -336,43 +340,6 @@ def q_marker(block: Block) -> bool:
     return marker(first) is not None and (
         MARKER.match(text) is not None or BARE_MARKER.match(text) is not None
     )
-
-
-def chapter_line(raw_line: str) -> bool:
-    """A short line that names a part: ``**第二部分 进阶**``, ``【一、Transformer 基础】``,
-    ``=== Basics ===`` (a banner needs no number)."""
-    text = section_title(raw_line)
-    if _BANNER.fullmatch(plain(raw_line).strip()):
-        return 0 < len(text) <= 40 and not asks(text)
-    return (
-        len(text) <= 30 and bool(CHAPTER.match(text)) and not asks(text) and not _asking_item(text)
-    )
-
-
-def section_title(raw_line: str) -> str:
-    """The text of a part's name, without the ``【…】`` or ``=== … ===`` around it."""
-    text = plain(raw_line).strip()
-    banner = _BANNER.fullmatch(text)
-    if banner:
-        return banner["text"]
-    return text[1:-1].strip() if text.startswith("【") and text.endswith("】") else text
-
-
-_BANNER = re.compile(r"(?P<mark>[=~#*\-]{2,})\s*(?P<text>[^=~#*\n]+?)\s*(?P=mark)")
-
-
-def _asking_item(text: str) -> bool:
-    """``一、讲讲 RAG 的流程`` is an item of a list of questions, not a part's title."""
-    match = CHAPTER.match(text)
-    return bool(match and match["n2"] and reads_as_question(text[match.end() :]))
-
-
-def topic_title(text: str) -> bool:
-    """``第3章 …``, ``一、…``, ``基础篇``: a part's name, not a question."""
-    text = clean(text)
-    if _asking_item(text):
-        return False
-    return bool(CHAPTER.match(text)) or (text.endswith(("篇", "章", "部分")) and not asks(text))
 
 
 def asks_inside(blocks: list[Block]) -> bool:

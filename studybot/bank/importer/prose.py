@@ -30,6 +30,7 @@ from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.decorations import bold_line
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.htmltext import LINE_BREAK
+from studybot.bank.importer.labels import statement_label
 from studybot.bank.importer.lists import follow_up
 from studybot.bank.importer.markers import (
     BOLD_LEAD,
@@ -299,7 +300,7 @@ class ParagraphReading(ReaderState):
         if said and not round_:
             self._draft(block.start, *numbered(clean(texts[0][:-1])), path)
             return None  # in a run of bare questions, what follows is the next
-        if not reads_as_question(texts[0]):
+        if not reads_as_question(texts[0]) or statement_label(raw_lines[0]):
             told = _told(texts) if round_ else []
             for k, text in told:  # "他先问了：“…？”我说…" in a write-up's round
                 self._draft(block.start + k, None, clean(text), path)

@@ -44,9 +44,9 @@ from studybot.bank.importer.markers import (
     numbered,
     q_marker,
     reads_as_question,
-    topic_title,
 )
 from studybot.bank.importer.metadata import ANSWER_TITLE
+from studybot.bank.importer.parts import topic_title
 from studybot.bank.importer.resources import about_itself, faq
 from studybot.bank.importer.wrapping import joined
 

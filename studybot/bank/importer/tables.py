@@ -18,6 +18,7 @@ from studybot.bank.importer import keys
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.draft import Parsed
 from studybot.bank.importer.markers import asks, clean, reads_as_question
+from studybot.bank.importer.parts import topic_title
 from studybot.bank.importer.resources import placeholder
 
 if TYPE_CHECKING:  # the reader hands itself in; no import cycle at run time
@@ -109,13 +110,14 @@ def _report(reader: ReaderState, block: Block, header: list[str], lines: list[st
 
 
 def suggest_level(out: Parsed, blocks: list[Block], level: int | None) -> None:
-    """Suggest ``--level N`` when many headings with text under them were not questions,
-    never when those headings are sections over lists of questions (``## 模块`` over
+    """Suggest ``--level N`` when many headings with text under them (a part's name aside) were
+    not questions, never when those headings are sections over lists of questions (``## 模块`` over
     ``**常见问题**`` and ``* 如何…？`` items): each would take a section as one question."""
     with_body: dict[int, int] = {}
     for index, block in enumerate(blocks):
         after = blocks[index + 1] if index + 1 < len(blocks) else None
-        if block.kind == "heading" and after is not None and after.kind != "heading":
+        named = block.kind == "heading" and topic_title(plain(block.raw))  # "① 一句话秒懂"
+        if block.kind == "heading" and not named and after is not None and after.kind != "heading":
             with_body[block.level] = with_body.get(block.level, 0) + 1
     if not with_body:
         return

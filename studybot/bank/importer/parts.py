@@ -1,0 +1,52 @@
+"""A part's name, not a question: ``第3章 …``, ``一、…``, ``基础篇``, ``**第二部分 进阶**``,
+``【一、Transformer 基础】``, ``=== Basics ===``, a note's ``① 一句话秒懂`` section."""
+
+from __future__ import annotations
+
+import re
+
+from studybot.bank.importer.blocks import plain
+from studybot.bank.importer.draft import CHAPTER
+from studybot.bank.importer.markers import asks, clean, reads_as_question
+
+
+def chapter_line(raw_line: str) -> bool:
+    """A short line that names a part: ``**第二部分 进阶**``, ``【一、Transformer 基础】``,
+    ``=== Basics ===`` (a banner needs no number)."""
+    text = section_title(raw_line)
+    if _BANNER.fullmatch(plain(raw_line).strip()):
+        return 0 < len(text) <= 40 and not asks(text)
+    return (
+        len(text) <= 30 and bool(CHAPTER.match(text)) and not asks(text) and not asking_item(text)
+    )
+
+
+def section_title(raw_line: str) -> str:
+    """The text of a part's name, without the ``【…】`` or ``=== … ===`` around it."""
+    text = plain(raw_line).strip()
+    banner = _BANNER.fullmatch(text)
+    if banner:
+        return banner["text"]
+    return text[1:-1].strip() if text.startswith("【") and text.endswith("】") else text
+
+
+_BANNER = re.compile(r"(?P<mark>[=~#*\-]{2,})\s*(?P<text>[^=~#*\n]+?)\s*(?P=mark)")
+
+
+def asking_item(text: str) -> bool:
+    """``一、讲讲 RAG 的流程`` is an item of a list of questions, not a part's title."""
+    match = CHAPTER.match(text)
+    return bool(match and match["n2"] and reads_as_question(text[match.end() :]))
+
+
+def topic_title(text: str) -> bool:
+    """``第3章 …``, ``一、…``, ``基础篇``, ``① 一句话秒懂``: a part's name, not a question."""
+    text = clean(text)
+    if asking_item(text):
+        return False
+    circled = "①" <= text[:1] <= "⑳" and not asks(text)  # "① 一句话秒懂": a note's section
+    return (
+        circled
+        or bool(CHAPTER.match(text))
+        or (text.endswith(("篇", "章", "部分")) and not asks(text))
+    )

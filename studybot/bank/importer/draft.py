@@ -59,6 +59,7 @@ class Draft:
     path: tuple[tuple[int, str], ...] = ()  # Markdown: (line, title) of each enclosing section
     also: list[str] = field(default_factory=list)  # "file:line" of other lines it holds (a hint)
     blanks: bool = False  # a cloze card: its "__" are blanks to fill in, no emphasis
+    cell: bool = False  # a table cell: a "？（…）" tail stays in it, the table has its own answers
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,9 @@ their ``options`` and name the right one by its index, with an ``explain`` after
 
 from __future__ import annotations
 
-from imported import questions, read
+import json
+
+from imported import previewed, questions, read
 
 _CHECKLIST = """# 检索系统 80 问
 
@@ -88,3 +90,57 @@ def test_tick_marks_are_no_answers_but_short_real_answers_are(tmp_path):
 def test_a_level_note_alone_still_goes(tmp_path):
     report = read(tmp_path, "# 检索\n\n- 倒排索引是什么？（简单）\n- 什么是 BM25？(hard)\n")
     assert questions(report) == ["倒排索引是什么？", "什么是 BM25？"]
+
+
+_QUIZ = {
+    "title": "检索 Boss 关",
+    "questions": [
+        {
+            "ref": "r1",
+            "q": "倒排索引的键是什么？",
+            "options": ["文档编号", "词项", "向量", "时间戳"],
+            "answer": 1,
+            "explain": "倒排索引从词项指向包含它的文档。",
+        },
+        {
+            "ref": "r2",
+            "q": "BM25 里哪一项让词频的作用饱和？",
+            "options": ["idf", "k1", "文档总数"],
+            "answer": "B",
+            "explanation": "k1 控制词频增长的上限。",
+        },
+        {
+            "ref": "r3",
+            "q": "哪些是稀疏检索方法？",
+            "options": ["BM25", "DPR", "TF-IDF"],
+            "answer": [0, 2],
+        },
+        {
+            "ref": "r4",
+            "q": "召回率的分母是？",
+            "options": ["相关文档数", "返回文档数"],
+            "answer": 7,
+        },
+    ],
+}
+
+
+def test_a_quiz_records_answer_is_the_chosen_options_text_with_its_explanation(tmp_path):
+    report = read(tmp_path, json.dumps(_QUIZ, ensure_ascii=False), "quiz.json")
+    first, second, third, fourth = report.bank.questions
+    assert (
+        first.question == "倒排索引的键是什么？\n- A. 文档编号\n- B. 词项\n- C. 向量\n- D. 时间戳"
+    )
+    assert first.reference == "词项\n\n倒排索引从词项指向包含它的文档。"
+    assert second.question.endswith("\n- A. idf\n- B. k1\n- C. 文档总数")
+    assert second.reference == "k1\n\nk1 控制词频增长的上限。"
+    assert third.reference == "BM25\nTF-IDF"
+    assert fourth.reference == "7"  # names no option: kept as written, options still shown
+    assert fourth.question.endswith("\n- A. 相关文档数\n- B. 返回文档数")
+
+
+def test_a_quiz_preview_says_how_its_options_were_read(invoke, tmp_path):
+    shown = previewed(invoke, tmp_path, json.dumps(_QUIZ, ensure_ascii=False), "quiz.json")
+    assert "Options shown under each question; the answer is the chosen option" in shown
+    assert "Not used: 'ref'" in shown
+    assert "'options'" not in shown and "'explain'" not in shown

@@ -6,7 +6,8 @@ package's first bytes; ``kind_of`` looks at the text too) and its reader
 (``markdown``, ``rows``, ``decks``), which turns it into ``Draft`` questions
 that remember their place (a level mark such as ``👶`` or ``[hard]`` left
 out, ``decorations``; a label before what is asked, ``labels``; a table's
-self-rating columns, no answers, ``ratings``), plus the
+self-rating columns, no answers, ``ratings``; a quiz record's options,
+``choices``), plus the
 question-like lines it did not take and facts about the file (the key
 mapping used, keys not used); the shared step
 (``assemble``) reports repeats and chapters that come back, numbers the

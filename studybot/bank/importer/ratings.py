@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 
+from studybot.bank.importer.draft import WORD
+
 _SHORT = 4  # "V_", "Y/N", "✓", "[ ]", "V1"; "[链接](a.md)" is longer: a link, an answer
 _RATING_NAME = re.compile(
     r"掌握|熟练|自评|自测|打卡|进度|状态|完成|结合项目|rating|confidence|status|progress|done"
     r"|checked|reviewed|mastery",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"\w")
 
 
 def rating_columns(header: list[str], rows: list[list[str]]) -> set[int]:
@@ -29,7 +30,7 @@ def rating_columns(header: list[str], rows: list[list[str]]) -> set[int]:
         if not rows or any(len(mark) > _SHORT for mark in filled):
             continue
         same = len(rows) >= 3 and len(filled) == len(rows) and len(set(filled)) == 1
-        signs = not any(_WORD.search(mark) for mark in filled)  # "✓", "✗", "-", nothing
+        signs = not any(WORD.search(mark) for mark in filled)  # "✓", "✗", "-", nothing
         if same or signs or _RATING_NAME.search(name):
             found.add(column)
     return found

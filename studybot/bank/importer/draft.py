@@ -7,7 +7,7 @@ It also holds the text rules that several readers share, each written once here
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +59,7 @@ class Draft:
     path: tuple[tuple[int, str], ...] = ()  # Markdown: (line, title) of each enclosing section
     also: list[str] = field(default_factory=list)  # "file:line" of other lines it holds (a hint)
     blanks: bool = False  # a cloze card: its "__" are blanks to fill in, no emphasis
+    cell: bool = False  # a table cell: a "？（…）" tail stays in it, the table has its own answers
 
 
 @dataclass(frozen=True)
@@ -162,3 +163,33 @@ def chapter_number(match: re.Match[str]) -> str:
     """The number of a ``CHAPTER`` (or any pattern with a group ``n``) match, as written."""
     groups = match.groupdict()
     return groups.get("n") or groups.get("n2") or groups.get("n3") or ""
+
+
+def mend_surrogates(draft: Draft, texts: Iterator[str] | list[str]) -> None:
+    """A lone surrogate (JSON ``"\\ud800"``) is no character: a problem; mended to �."""
+    if not any(source.SURROGATE.search(s) for s in texts):
+        return
+    draft.problem = draft.problem or (
+        f"{draft.where}: a lone surrogate (such as \\ud800) is not a character; "
+        "the text cannot be saved as it is"
+    )
+    for name in ("question", "chapter", "hint", "reference", "label"):
+        text = getattr(draft, name)
+        if text:
+            setattr(draft, name, source.SURROGATE.sub("\ufffd", text))
+    draft.key_points = [source.SURROGATE.sub("\ufffd", p) for p in draft.key_points]
+    draft.tags = [source.SURROGATE.sub("\ufffd", t) for t in draft.tags]
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string in a decoded JSON value, keys too."""
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, str):
+            yield current
+        elif isinstance(current, dict):
+            stack.extend(current.keys())
+            stack.extend(current.values())
+        elif isinstance(current, list):
+            stack.extend(current)

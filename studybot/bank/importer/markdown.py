@@ -368,7 +368,7 @@ class _Reader(ParagraphReading, ListReading):
         blocks = [b for b in draft.blocks if not html_comment(self.lines, b) and not navigation(b)]
         blocks = unwrapped(self.lines, blocks) or blocks  # "<details><summary>Answer</summary>"
         blocks = [] if signposts_only(blocks) else blocks  # "- **QLoRA篇**", a badge: no answer
-        after = ANSWER_AFTER.match(draft.question)
+        after = None if draft.cell else ANSWER_AFTER.match(draft.question)
         hinted = after is not None and HINT_LINE.match(after["a"].strip())  # "(hint: …)"
         if after and not hinted and not blocks and draft.reference is None:  # "选 bge？（中文好…）"
             draft.question, draft.reference = after["q"], after["a"].strip()

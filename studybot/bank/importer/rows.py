@@ -20,13 +20,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from studybot.bank.importer import flashcards, htmltext, jsondoc
+from studybot.bank.importer import choices, flashcards, htmltext, jsondoc
 from studybot.bank.importer import keys as fields
-from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
+from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped, mend_surrogates, strings
 from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.metadata import tag_word
 from studybot.bank.importer.notes import without_note
-from studybot.bank.importer.source import SURROGATE, BigNumber, loads
+from studybot.bank.importer.source import BigNumber, loads
 
 MAX_ID = 2**63 - 1  # SQLite's largest integer
 _SCALARS = (str, int, float, type(None))
@@ -264,7 +264,7 @@ def _records(
         out.suggestions.append(fields.suggest_map(keys, dicts))
         return
     if dicts:
-        _note_mapping(out, mapping)
+        _note_mapping(out, mapping, any(choices.options_of(item) for item in dicts))
     for index, (chapter, item) in enumerate(records):
         where = f"{path}:{places[index]}" if places else f"{path}:item {index + 1}"
         draft = _draft(item, mapping, where, mend)
@@ -272,10 +272,13 @@ def _records(
         out.add(draft)
 
 
-def _note_mapping(out: Parsed, mapping: fields.Mapping) -> None:
+def _note_mapping(out: Parsed, mapping: fields.Mapping, quiz: bool = False) -> None:
     out.notes.append(f"read {mapping.line()}")
+    read = choices.OPTION_KEYS + choices.EXPLAIN_KEYS if quiz else ()
+    if quiz:
+        out.notes.append("options shown under each question; the answer is the chosen option")
     tagged = [k for k in mapping.unused if fields.describing(k)]  # "company": tags
-    unused = [k for k in mapping.unused if not fields.describing(k)]
+    unused = [k for k in mapping.unused if not fields.describing(k) and k.lower() not in read]
     if tagged:
         out.notes.append(f"as tags: {', '.join(repr(k) for k in tagged)}")
     if unused:
@@ -291,7 +294,7 @@ def _draft(item: Any, mapping: fields.Mapping, where: str, mend: bool = True) ->
         mapping = fields.choose(item)
     if isinstance(item, str):
         draft = Draft(where, item)
-        _mend_surrogates(draft, [item])
+        mend_surrogates(draft, [item])
         return draft
     if not isinstance(item, dict):
         return Draft(where, "", problem=f"{where}: expected a question text or an object")
@@ -328,12 +331,14 @@ def _draft(item: Any, mapping: fields.Mapping, where: str, mend: bool = True) ->
     draft.key_points = fields.split_points(record.get("key_points"))
     draft.hint = _scalar(record.get("hint")).strip() or None
     draft.reference = _scalar(record.get("answer")).strip() or None
+    if asked := choices.quiz(item, draft.question, mapping.keys.get("answer", ())):
+        draft.question, draft.reference = asked  # "options" and "answer": 1, the option's text
     tags = record.get("tags") or []
     tags = tags if isinstance(tags, list) else _TAG_SPLIT.split(str(tags))
     tags = [*tags, *fields.named_by(record.get("id")), *fields.record_tags(item)]
     draft.tags = [tag_word(str(t)) for t in tags if str(t).strip()]
     if mend:
-        _mend_surrogates(draft, _strings(item))
+        mend_surrogates(draft, strings(item))
     return draft
 
 
@@ -351,36 +356,6 @@ def _label(raw: Any, draft: Draft, where: str) -> str | None:
         f"{where}: id must be a whole number from 1 to {MAX_ID}, got {kind} {shown}"
     )
     return None
-
-
-def _mend_surrogates(draft: Draft, strings: Iterator[str] | list[str]) -> None:
-    """A lone surrogate (JSON ``"\\ud800"``) is no character: a problem; mended to �."""
-    if not any(SURROGATE.search(s) for s in strings):
-        return
-    draft.problem = draft.problem or (
-        f"{draft.where}: a lone surrogate (such as \\ud800) is not a character; "
-        "the text cannot be saved as it is"
-    )
-    for name in ("question", "chapter", "hint", "reference", "label"):
-        text = getattr(draft, name)
-        if text:
-            setattr(draft, name, SURROGATE.sub("\ufffd", text))
-    draft.key_points = [SURROGATE.sub("\ufffd", p) for p in draft.key_points]
-    draft.tags = [SURROGATE.sub("\ufffd", t) for t in draft.tags]
-
-
-def _strings(value: Any) -> Iterator[str]:
-    """Every string in a decoded JSON value, keys too."""
-    stack = [value]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, str):
-            yield current
-        elif isinstance(current, dict):
-            stack.extend(current.keys())
-            stack.extend(current.values())
-        elif isinstance(current, list):
-            stack.extend(current)
 
 
 def _scalar_ok(record: dict[str, Any], field: str) -> bool:

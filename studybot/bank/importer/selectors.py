@@ -39,6 +39,7 @@ from studybot.bank.importer.draft import Draft, Parsed, Skipped
 from studybot.bank.importer.htmllists import residue
 from studybot.bank.importer.layout import Layout, Line, layout, row_cells, table_header
 from studybot.bank.importer.markers import clean, numbered, reads_as_question
+from studybot.bank.importer.ratings import rating_columns
 from studybot.bank.importer.source import loads
 from studybot.errors import BadInput
 
@@ -196,6 +197,7 @@ def take(out: Layout, chosen: Selector, with_answers: bool = True) -> Parsed:
     chapters = [h for h in sections if h.level == chapter_level]
     chapter_at = [h.index for h in chapters]
     ends = _Ends(headings, [line for line in out.found if line.kind == "item"])
+    rated = _rated(out) if chosen.what == "table" else {}
     covered: list[tuple[int, int, int]] = []  # (question line, first answer line, stop)
     for number, (line, question) in enumerate(picked):
         following = picked[number + 1][0].index if number + 1 < len(picked) else len(out.lines)
@@ -209,7 +211,7 @@ def take(out: Layout, chosen: Selector, with_answers: bool = True) -> Parsed:
         before = bisect.bisect_left(chapter_at, line.index)
         draft.chapter = chapters[before - 1].text if before else None
         if with_answers:
-            draft.reference = _answer(out, line, chosen, stop) or None
+            draft.reference = _answer(out, line, chosen, stop, rated) or None
         parsed.add(draft)
     _not_taken(out, taken, covered, chosen, parsed)
     parsed.notes.append(
@@ -283,18 +285,34 @@ def _stop(out: Layout, ends: _Ends, line: Line, following: int, chosen: Selector
     return stop
 
 
-def _answer(out: Layout, line: Line, chosen: Selector, stop: int) -> str:
+def _rated(out: Layout) -> dict[int, set[int]]:
+    """Each table's columns of self-rating marks (``ratings``), by its header's line."""
+    rows: dict[int, list[Line]] = {}
+    for line in out.found:
+        if line.kind == "table":
+            rows.setdefault(line.level, []).append(line)
+    return {
+        at: rating_columns(table_header(out, found[0]), [row_cells(row) for row in found])
+        for at, found in rows.items()
+    }
+
+
+def _answer(
+    out: Layout, line: Line, chosen: Selector, stop: int, rated: dict[int, set[int]]
+) -> str:
     if line.kind == "table":
         header, row = table_header(out, line), row_cells(line)
+        row = ["" if n in rated.get(line.level, ()) else cell for n, cell in enumerate(row)]
         column = _column(header, chosen.column or "")
         mapping = keys.choose(header)
         answer = _column(header, (mapping.keys.get("answer") or ("",))[0])
         if answer is not None and answer != column and answer < len(row):
             return row[answer].replace("<br>", "\n").strip()
+        number = _column(header, (mapping.keys.get("id") or ("",))[0])  # "#": a label
         rest = [
             f"{name}: {cell}"
             for n, (name, cell) in enumerate(zip(header, row, strict=False))
-            if n != column
+            if n not in (column, number)
         ]
         return "\n".join(part for part in rest if part.split(": ", 1)[1].strip())
     head = ""

@@ -4,7 +4,8 @@ A table is a list of questions when a column is named like one (``问题``,
 ``题目``, ``Question``, or the column ``--map question=COLUMN`` names); its
 answer column (``答案``, ``Answer``; else the one column after the question's, or
 one named like an answer) gives the answers and a number column
-(``序号``, ``#``) the labels. A table of anything else is not read, but its
+(``序号``, ``#``) the labels; a column of self-rating marks (``掌握程度`` with ``V_``,
+``✓``/``✗``: ``ratings``) answers nothing. A table of anything else is not read, but its
 cells that ask are reported, with the ``--map`` that would read them.
 """
 
@@ -19,6 +20,7 @@ from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.draft import Parsed
 from studybot.bank.importer.markers import asks, clean, reads_as_question
 from studybot.bank.importer.parts import topic_title
+from studybot.bank.importer.ratings import rating_columns
 from studybot.bank.importer.resources import placeholder
 
 if TYPE_CHECKING:  # the reader hands itself in; no import cycle at run time
@@ -53,6 +55,8 @@ def read_table(reader: ReaderState, block: Block, path) -> None:
     answer = _index(header, mapping.keys.get("answer"))
     if answer is None and not reader.options.mapping:
         answer = _next_cell(header, column, mapping.keys.values())
+    if answer in rating_columns(header, [cells(line) for line in lines[2:]]):
+        answer = None  # "| 问题 | 掌握程度 |" with "V_" in every row: for the reader to fill in
     number = _index(header, mapping.keys.get("id"))
     for offset, line in enumerate(lines[2:], start=2):
         row = cells(line)
@@ -63,6 +67,7 @@ def read_table(reader: ReaderState, block: Block, path) -> None:
         draft = reader._draft(
             block.start + offset, label if label and label.isdigit() else None, text, path
         )
+        draft.cell = True
         if answer is not None and answer < len(row) and not placeholder(row[answer].strip("_* ")):
             draft.reference = row[answer].replace("<br>", "\n").strip()
 

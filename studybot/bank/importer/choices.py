@@ -1,0 +1,69 @@
+"""A quiz record's options: ``{"q": …, "options": [...], "answer": 1, "explain": …}``.
+
+The options stay with the question, lettered (a learner needs them to
+answer); the answer names one of them (its index from 0, its letter, or its
+text; a list of them for several), and the reference answer is that option's
+text, the record's explanation (``explain``, ``explanation``, ``解析``) after
+it. An index equal to the number of options counts from 1. An answer that
+names no option is kept as written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from studybot.bank.importer.keys import value
+
+OPTION_KEYS = ("options", "choices", "选项")
+EXPLAIN_KEYS = ("explain", "explanation", "explanations", "rationale", "解析", "解释")
+_LETTERS = "ABCDEFGHIJ"
+
+
+def options_of(item: dict[str, Any]) -> list[str] | None:
+    """The record's options as texts (a list, or an object ``{"A": …}``), else None."""
+    found = next((item[k] for k in item if str(k).lower() in OPTION_KEYS), None)
+    if isinstance(found, dict):
+        found = list(found.values())
+    if not isinstance(found, list) or not 2 <= len(found) <= len(_LETTERS):
+        return None
+    if not all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in found):
+        return None
+    return [str(v).strip() for v in found]
+
+
+def quiz(
+    item: dict[str, Any], question: str, answer_keys: tuple[str, ...]
+) -> tuple[str, str | None] | None:
+    """(the question with its options, the reference answer) of a quiz record whose answer
+    is under one of ``answer_keys`` (an explanation key is never the answer), else None."""
+    options = options_of(item)
+    if options is None:
+        return None
+    keys = [key for key in answer_keys if key.lower() not in EXPLAIN_KEYS]
+    answer = next((found for key in keys if (found := value(item, key)) is not None), None)
+    shown = question + "".join(f"\n- {_LETTERS[k]}. {option}" for k, option in enumerate(options))
+    picked = [_pick(options, one) for one in (answer if isinstance(answer, list) else [answer])]
+    explain = next((item[k] for k in item if str(k).lower() in EXPLAIN_KEYS), None)
+    if picked and all(k is not None for k in picked):
+        chosen = "\n".join(options[k] for k in picked if k is not None)
+    else:
+        chosen = "" if answer is None else str(answer).strip()
+    parts = [chosen, str(explain).strip() if isinstance(explain, (str, int, float)) else ""]
+    return shown, "\n\n".join(part for part in parts if part) or None
+
+
+def _pick(options: list[str], answer: Any) -> int | None:
+    """Which option ``answer`` names: an index (from 0), a letter, or the option's text."""
+    if isinstance(answer, str):
+        text = answer.strip().rstrip(".:：、)）")
+        if text.isdigit():
+            answer = int(text)
+        elif len(text) == 1 and text.upper() in _LETTERS[: len(options)]:
+            return _LETTERS.index(text.upper())
+        else:
+            return options.index(answer.strip()) if answer.strip() in options else None
+    if isinstance(answer, bool) or not isinstance(answer, int):
+        return None
+    if 0 <= answer < len(options):
+        return answer
+    return answer - 1 if answer == len(options) else None

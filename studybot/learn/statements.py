@@ -352,7 +352,6 @@ def _figures(
         (carried or links.figure_again(clause, found)) and _continues(claim, attempt, n)
     ):
         return []
-    near = subject.first if subject is not None else 0
     # A figure said in the claim's unit is the one bound to it; bare ones only when none is;
     # never one inside the subject's own words ("每训练 1 万亿 token 约需 54 万 GPU 小时").
     named = [span for p in attempt.words_of(n, claim.subject) for span in p.spans]
@@ -363,7 +362,8 @@ def _figures(
         return []
     # A computation's result is what it says of the subject: "2 × 32 × 8 × 128 × 2 字节 = 64 KiB".
     result = [i for i in (said or free) if clause.joined[joined[i] - 1 : joined[i]] == "="]
-    bound = min(result or said or free, key=lambda i: abs(joined[i] - near))
+    starts = [s for s, _ in named] or [0]  # nearest any name: "平均…每秒 1200 条" is 每秒's
+    bound = min(result or said or free, key=lambda i: min(abs(joined[i] - s) for s in starts))
     values = found[bound][1]
     if numbers.matches(values, number) or known_figure(values, known):
         return []

@@ -54,6 +54,18 @@ def test_a_figure_of_the_question_is_one_as_written(grader, shipped, text, caugh
     assert (said == CONTRADICTED) is caught
 
 
+@pytest.mark.parametrize(
+    "text, caught",
+    [
+        ("1000 万条一天平均下来大约每秒 1200 条，单卡也能扛住。", True),  # 每秒 is the subject
+        ("1000 万条一天平均下来大约每秒 116 条，单卡也能扛住。", False),
+    ],
+)
+def test_a_figure_is_read_by_the_subject_name_nearest_it(grader, shipped, text, caught):
+    said = state(grader, shipped, 46, 3, text)  # point 3: about 116 a second
+    assert (said == CONTRADICTED) is caught
+
+
 def test_a_year_is_no_figure_left_without_its_unit(grader, shipped):
     text = "Using umap-learn as of 2025: n_components around 5-10 for clustering."
     assert state(grader, shipped, 50, 3, text) != CONTRADICTED  # point 3: scales to millions

@@ -9,7 +9,7 @@ file's HTML lists and MkDocs boxes read first as the Markdown they stand
 for, ``htmllists``) that remember their place (a level mark such as ``👶`` or ``[hard]`` left
 out, ``decorations``; a label before what is asked, ``labels``; a part's name, not a question, ``parts``; a table's
 self-rating columns, no answers, ``ratings``; a quiz record's options,
-``choices``), plus the
+``choices``; an answer key numbered as the questions above it, ``answerkey``), plus the
 question-like lines it did not take and facts about the file (the key
 mapping used, keys not used); the shared step
 (``assemble``) reports repeats and chapters that come back, numbers the

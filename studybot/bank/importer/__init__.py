@@ -9,7 +9,7 @@ file's HTML lists and MkDocs boxes read first as the Markdown they stand
 for, ``htmllists``) that remember their place (a level mark such as ``👶`` or ``[hard]`` left
 out, ``decorations``; a label before what is asked, ``labels``; a part's name, not a question, ``parts``; a table's
 self-rating columns, no answers, ``ratings``; a quiz record's options,
-``choices``), plus the
+``choices``; an answer key numbered as the questions above it, ``answerkey``), plus the
 question-like lines it did not take and facts about the file (the key
 mapping used, keys not used); the shared step
 (``assemble``) reports repeats and chapters that come back, numbers the
@@ -45,7 +45,6 @@ from studybot.bank.importer import (
 from studybot.bank.importer.assemble import assemble
 from studybot.bank.importer.draft import QUESTION_MARKS, LimitReached, Options, Parsed
 from studybot.bank.importer.keys import field_of, parse_map
-from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.outcome import (
     Import,
     command,
@@ -281,22 +280,12 @@ def _count_before_parsing(path: Path, text: str) -> None:
             raise source.too_many(path)
 
 
-def _cards(text: str) -> bool:
-    """Lines of ``question<TAB>answer``: every line (of the first 200) has one tab and
-    most of them ask before it."""
-    lines = [line for line in text[:262144].splitlines()[:200] if line.strip()]
-    if len(lines) < 2 or any(line.count("\t") != 1 for line in lines):
-        return False
-    asking = sum(1 for line in lines if reads_as_question(line.split("\t")[0]))
-    return 3 * asking >= 2 * len(lines)
-
-
 def kind_of(path: Path, text: str) -> str:
     """The reader for ``path``: by extension, else by a look at the content."""
     if flashcards.header(text) is not None:  # a flashcard export, whatever its extension
         return "csv" if path.suffix.lower() == ".csv" else "tsv"
     kind = _BY_EXTENSION.get(path.suffix.lower())
-    if kind == "markdown" and path.suffix.lower() == ".txt" and _cards(text):
+    if kind == "markdown" and path.suffix.lower() == ".txt" and flashcards.plain_cards(text):
         return "tsv"  # Anki's "Cards in Plain Text": question TAB answer, a line each
     if kind == "json" and decks.crowdanki(text):
         return "crowdanki"
@@ -320,6 +309,6 @@ def kind_of(path: Path, text: str) -> str:
         named = any(field_of(cell) == "question" for cell in cells)
         if named and (len(cells) > 1 or first.strip().lower() in ("question", "问题", "题目")):
             return kind
-    if _cards(text):
+    if flashcards.plain_cards(text):
         return "tsv"
     return "markdown"

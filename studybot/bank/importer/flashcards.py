@@ -14,6 +14,11 @@ text in angle brackets that is no HTML (``</s>``, ``<think>``,
 chapter ``训练``; Anki's tags are separated by spaces. A cloze note asks its
 text with the gaps shown as ``[…]`` (or the gap's hint), and what fills them
 is its answer.
+
+Anki's "Cards in Plain Text" has no header: a line per card, the front, a
+tab and the back (``plain_cards``). A card without a back is its front
+alone, without a tab, and a first line ``# …`` is the deck's title, the
+chapter of every card (``title``).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 
 from studybot.bank.importer.htmltext import markdown_of
+from studybot.bank.importer.markers import reads_as_question
 
 _HEADER = re.compile(r"^#(?P<key>[a-z][a-z ]*?)\s*:(?P<value>.*)$", re.IGNORECASE)
 KNOWN = {"separator", "html", "columns", "tags column", "deck column", "notetype column",
@@ -30,6 +36,9 @@ _SEPARATORS = {"tab": "\t", "comma": ",", "semicolon": ";", "pipe": "|", "space"
                "colon": ":"}  # fmt: skip
 _ROLES = {"deck column": "deck", "tags column": "tags", "notetype column": "notetype",
           "guid column": "guid"}  # fmt: skip
+# a line of Markdown's own (a heading, a list item, a quote, a fence, a table row): no card
+_MARKDOWN_LINE = re.compile(r"^(?:#|[-*+>|]\s|\d+[.)]\s|```|~~~)")
+_TITLE = re.compile(r"^#\s+(?P<title>[^\t#].*?)\s*$")
 _CLOZE = re.compile(r"\{\{c\d+::(?P<text>.*?)(?:::(?P<hint>[^{}]*?))?\}\}", re.DOTALL)
 
 
@@ -112,3 +121,29 @@ def deck(value: str) -> str:
 def tags(value: str) -> str:
     """Anki's tags are separated by spaces; the importer's by commas."""
     return ",".join(value.split())
+
+
+def title(text: str) -> str | None:
+    """The title line ``# My deck`` over a headerless export's cards, else None."""
+    match = _TITLE.match(text.partition("\n")[0])
+    return match["title"] if match else None
+
+
+def plain_cards(text: str) -> bool:
+    """Anki's "Cards in Plain Text": under an optional ``# title``, a line per card
+    (of the first 200), ``front<TAB>back`` or a front alone; cards with a back are a quarter
+    of them or more, no line without a tab is Markdown's own, and most fronts ask."""
+    lines = [line for line in text[:262144].splitlines()[:201] if line.strip()]
+    if lines and title(lines[0]) is not None:
+        lines = lines[1:]
+    lines = lines[:200]
+    backed = [line for line in lines if "\t" in line]
+    if len(lines) < 2 or len(backed) < 2 or 4 * len(backed) < len(lines):
+        return False
+    if any(line.count("\t") != 1 for line in backed):
+        return False
+    alone = (line for line in lines if "\t" not in line)
+    if any(_MARKDOWN_LINE.match(line) or line[:1].isspace() for line in alone):
+        return False
+    asking = sum(1 for line in lines if reads_as_question(line.split("\t")[0]))
+    return 3 * asking >= 2 * len(lines)

@@ -181,13 +181,27 @@ class _Reader(HTMLParser):
 
 
 # a field is HTML where it holds markup that breaks lines (``<br>``, ``<p>``, ``</div>``) or
-# entities with no bare tag beside them; "<div> and <span>" in a question is text about HTML
+# entities with no bare tag beside them, or a formatting element closed around its text
+# (``<code>Dataset</code>``, ``<a href="…">a book</a>``) in a field with no bare ``<`` (HTML
+# writes ``&lt;``); "<div> and <span>" or "turn < into &lt; in <b>it</b>" is text about HTML
 LINE_BREAK = r"<br\s*/?>"  # "<br>", "<br/>", "<br />" (case aside)
 MARKUP = re.compile(rf"{LINE_BREAK}|<p\b[^<>]*>|</p>|</div>|</li>|&nbsp;", re.IGNORECASE)
 _ENTITY = re.compile(r"&(?:[a-z]+|#\d+|#x[0-9a-f]+);", re.IGNORECASE)
 _TAG = re.compile(r"<[a-z][^<>]*>", re.IGNORECASE)
+_ELEMENT = re.compile(
+    r"<(?P<tag>a|b|i|em|strong|code|u|span|font|sub|sup|mark|kbd|tt)\b[^<>]*>[^<>]+</(?P=tag)>",
+    re.IGNORECASE,
+)
+_BARE_LT = re.compile(r"<(?![a-z/!])", re.IGNORECASE)  # "x < 3": a "<" that opens no tag
+
+
+def written_as_html(text: str) -> bool:
+    """Whether a table's text holds HTML in any field (then each field is looked at)."""
+    return bool(MARKUP.search(text) or _ELEMENT.search(text) or "&" in text)
 
 
 def holds_markup(field: str) -> bool:
     """Whether a record's field is written as HTML rather than as text that names tags."""
-    return bool(MARKUP.search(field) or (_ENTITY.search(field) and not _TAG.search(field)))
+    if MARKUP.search(field) or (_ELEMENT.search(field) and not _BARE_LT.search(field)):
+        return True
+    return bool(_ENTITY.search(field) and not _TAG.search(field))

@@ -44,7 +44,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from studybot.bank.importer import tables
+from studybot.bank.importer import answerkey, tables
 from studybot.bank.importer.blocks import (
     Block,
     drawn_rule,
@@ -61,12 +61,7 @@ from studybot.bank.importer.digests import over_questions
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
 from studybot.bank.importer.followups import with_follow_ups
 from studybot.bank.importer.labels import bold_question
-from studybot.bank.importer.lists import (
-    ListReading,
-    key_points_of,
-    labelled_questions,
-    names_tasks,
-)
+from studybot.bank.importer.lists import ListReading, key_points_of, labelled_questions, names_tasks
 from studybot.bank.importer.markers import (
     ANSWER_MARKER,
     CONTRIBUTE,
@@ -169,6 +164,10 @@ class _Reader(ParagraphReading, ListReading):
         while index < len(blocks):
             block = blocks[index]
             after_list, self.after_list = self.after_list, None
+            key = (self.blocks, block, self.out.drafts, self.where, self.keyed)
+            if id(block) in self.keyed or (after_list and answerkey.pair(*key)):  # "***答案***"
+                index, current = index + 1, None
+                continue
             if block.kind == "heading":
                 cell = answer_cell(blocks, index, current, self.where)  # a notebook's next cell
                 if current is not None and (cell or answer_heading(block)):  # "## Answer guide"

@@ -57,6 +57,10 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
         for _ in range(export.lines):
             text = text.partition("\n")[2]
         skipped = export.lines
+    titled = flashcards.title(text) if export is None else None  # "# My deck" over the cards
+    if titled is not None and delimiter not in text.partition("\n")[0]:
+        text, skipped = text.partition("\n")[2], 1
+        out.notes.append(f"line 1 is the deck's title ({titled}): the chapter of every card")
     first = text.partition("\n")[0]
     if export is None and delimiter == "," and "," not in first:
         delimiter = next((d for d in ("\t", ";") if d in first), delimiter)
@@ -104,7 +108,7 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
         else:
             start = reader.line_num + 1
         _note_mapping(out, mapping)
-        html = export is None and bool(htmltext.MARKUP.search(text[:1_000_000]) or "&" in text)
+        html = export is None and htmltext.written_as_html(text[:1_000_000])
         as_html = 0  # the rows with a cell read as HTML: the others are text
         for row in rows:
             where, start = f"{path}:{start + skipped}", reader.line_num + 1
@@ -122,6 +126,7 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
                 continue
             if export is not None and export.deck and not draft.chapter:
                 draft.chapter = flashcards.deck(export.deck)  # "#deck:…": every note's deck
+            draft.chapter = draft.chapter or titled
             out.add(draft)
         if as_html:
             out.notes.append(f"cells read as HTML in {as_html} row(s): {_AS_HTML}")

@@ -64,6 +64,7 @@ class ReaderState:
     lone: tuple[Draft, int] | None  # a list's last question, yet unanswered, and the list's end
     links: list[Linked]  # numbered items that are a link away, the questions if nothing asks
     after_list: Draft | None  # the last question of a list, for an "答：" paragraph below it
+    keyed: set[int]  # id() of the blocks of an answer key below a list (``answerkey``)
 
     def __init__(self, text: str, where: Callable[[int], str], options: Options) -> None:
         self.lines = source_lines(text)
@@ -89,6 +90,7 @@ class ReaderState:
         self.lone = None
         self.links = []
         self.after_list = None
+        self.keyed = set()
 
     def _walk(self, blocks: list[Block], path: Trail, in_meta: bool = False) -> None:
         raise NotImplementedError  # the structure rules (``markdown._Reader``) walk the blocks

@@ -1,0 +1,98 @@
+"""An answer key below a list of questions: the answers numbered as the questions are.
+
+Under a numbered list of questions, a label alone (``***答案***``, ``**参考答案**``,
+``## Answers``) over items numbered ``1.`` … ``N.`` (one list, or a list
+each, as a notebook's answer cells are) is the key: item k, and what follows
+it up to item k+1, answers question k. A numbered list inside an answer
+(``1. 划分法`` under ``8. 聚类``) is part of it, never a question, and so are
+its headings (``### k-means``); the key ends where a heading asks, or opens a
+list that mostly asks (the next set of questions). A label over anything
+else is no key: the reader goes on as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.draft import Draft
+from studybot.bank.importer.markers import reads_as_question
+
+# "***答案***", "**参考答案：**", "## Answers", "Answer key"
+_LABEL = re.compile(r"^(?:参考)?答案|^(?:answers?|answer key|solutions?)$", re.IGNORECASE)
+
+
+def _label(block: Block) -> bool:
+    if block.kind not in ("paragraph", "heading") or "\n" in block.raw.strip():
+        return False
+    text = plain(block.raw).strip().strip("*_:： ")
+    return bool(_LABEL.match(text)) and len(text) <= 16
+
+
+def _asking_list(block: Block | None) -> bool:
+    """A list most of whose items ask: questions, not an answer's points."""
+    if block is None or not block.is_list:
+        return False
+    texts = [p.raw for item in block.children if (p := item.first_paragraph()) is not None]
+    return bool(texts) and 2 * sum(map(reads_as_question, texts)) > len(texts)
+
+
+def _ends(blocks: list[Block], index: int) -> bool:
+    """``blocks[index]`` opens what comes after the key: a heading that asks, or one over a
+    list of questions."""
+    block = blocks[index]
+    if block.kind != "heading":
+        return False
+    below = blocks[index + 1] if index + 1 < len(blocks) else None
+    return reads_as_question(plain(block.raw)) or _asking_list(below)
+
+
+def pair(
+    blocks: list[Block],
+    label: Block,
+    drafts: list[Draft],
+    where: Callable[[int], str],
+    keyed: set[int],
+) -> bool:
+    """When ``label``, one of the file's ``blocks``, labels an answer key for the list of
+    questions just above it, give each of them its answer and add the key's blocks to
+    ``keyed`` (by ``id``: the reader passes over them); else False, nothing changed."""
+    index = next((i for i, block in enumerate(blocks) if block is label), 0)
+    above = blocks[index - 1] if index else None
+    if above is None or not above.is_list or not _label(label):
+        return False
+    first = blocks[index + 1] if index + 1 < len(blocks) else None
+    if first is None or first.kind != "ordered_list" or first.children[0].number != "1":
+        return False
+    places = {where(line) for line in range(above.start, above.end)}
+    questions = [draft for draft in drafts if draft.where in places]
+    if len(questions) < 2 or any(d.reference or d.blocks for d in questions):
+        return False
+    answering: Draft | None = None
+    end = index + 1
+    while end < len(blocks) and not _ends(blocks, end):
+        block = blocks[end]
+        expected = str(questions.index(answering) + 2) if answering else "1"
+        if block.kind == "ordered_list" and block.children[0].number == expected:
+            for item in block.children:
+                answering = _answer(item, questions, answering)
+        elif answering is not None:
+            answering.blocks.append(block)
+        keyed.add(id(block))
+        end += 1
+    return True
+
+
+def _answer(item: Block, questions: list[Draft], answering: Draft | None) -> Draft | None:
+    """Item k of the key answers question k: its own text, then what is nested in it; an item
+    out of turn is part of the answer being read."""
+    at = questions.index(answering) + 1 if answering else 0
+    if at < len(questions) and item.number == str(at + 1):
+        answering = questions[at]
+        text = item.first_paragraph()
+        answering.reference = text.raw.strip() if text is not None else None
+        answering.blocks.extend(item.children[1:] if text is not None else item.children)
+    elif answering is not None:
+        answering.blocks.append(item)
+    return answering

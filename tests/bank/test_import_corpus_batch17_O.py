@@ -225,8 +225,14 @@ _TOP_HEADINGS = """# 三点不同；
 """
 
 
-def _last_line(out: str) -> str:
-    return out.rstrip("\n").split("\n")[-1]
+def _run_line(invoke, path, *options: str) -> str:
+    """The preview's last line for ``path`` read with ``options``, after running it."""
+    shown = invoke("bank", "import", str(path), "--preview", *options)
+    assert shown.exit_code == 0, shown.stderr
+    last = shown.stdout.rstrip("\n").split("\n")[-1]
+    run = invoke(*shlex.split(last.removeprefix("Run: studybot ")))
+    assert run.exit_code == 0, run.stderr
+    return last
 
 
 def test_the_preview_names_the_selector_that_takes_every_top_heading(invoke, tmp_path):
@@ -236,11 +242,8 @@ def test_the_preview_names_the_selector_that_takes_every_top_heading(invoke, tmp
     assert shown.exit_code == 0, shown.stderr
     assert "Try: --questions headings:1 reads each of the 3 level-1 headings" in shown.stdout
     assert "--level 1" not in shown.stdout
-    followed = invoke("bank", "import", str(path), "--preview", "--questions", "headings:1")
-    last = _last_line(followed.stdout)
+    last = _run_line(invoke, path, "--questions", "headings:1")
     assert last == f"Run: studybot bank import {path} --name innodb --questions headings:1"
-    run = invoke(*shlex.split(last.removeprefix("Run: studybot ")))
-    assert run.exit_code == 0, run.stderr
     saved = bank.load("innodb").questions
     assert [q.question for q in saved] == [
         "三点不同；",
@@ -253,12 +256,8 @@ def test_the_preview_names_the_selector_that_takes_every_top_heading(invoke, tmp
 def test_the_run_line_carries_the_level_the_user_gave(invoke, tmp_path):
     path = tmp_path / "innodb.md"
     path.write_text(_TOP_HEADINGS, encoding="utf-8")
-    shown = invoke("bank", "import", str(path), "--preview", "--level", "1")
-    assert shown.exit_code == 0, shown.stderr
-    last = _last_line(shown.stdout)
+    last = _run_line(invoke, path, "--level", "1")
     assert last == f"Run: studybot bank import {path} --name innodb --level 1"
-    run = invoke(*shlex.split(last.removeprefix("Run: studybot ")))
-    assert run.exit_code == 0, run.stderr
     # what the preview showed is what was saved: level 1, the first heading the title
     assert [q.question for q in bank.load("innodb").questions] == [
         "缓冲池的三个作用",
@@ -275,12 +274,8 @@ _KOREAN_SHEET = """문항,해답,출처
 def test_the_run_line_carries_the_map_the_user_gave(invoke, tmp_path):
     path = tmp_path / "os.csv"
     path.write_text(_KOREAN_SHEET, encoding="utf-8")
-    shown = invoke("bank", "import", str(path), "--preview", "--map", "question=문항,answer=해답")
-    assert shown.exit_code == 0, shown.stderr
-    last = _last_line(shown.stdout)
+    last = _run_line(invoke, path, "--map", "question=문항,answer=해답")
     assert last == f"Run: studybot bank import {path} --name os --map 'question=문항,answer=해답'"
-    run = invoke(*shlex.split(last.removeprefix("Run: studybot ")))
-    assert run.exit_code == 0, run.stderr
     saved = bank.load("os").questions
     assert [q.question for q in saved] == [
         "운영체제가 관리하는 자원 네 가지는?",

@@ -157,9 +157,11 @@ def _to_run(data: dict[str, Any]) -> str:
         return data["command"]
     words = shlex.split(data["command"])
     head, rest = words[:4], words[4:]  # studybot bank import FILE, then the options
-    if "--questions" in rest:
-        at = rest.index("--questions")
-        del rest[at : at + 2]
+    named = shlex.split(better["option"])[0]  # "--questions" reads without "--level"
+    for option in {named, "--level"} if named == "--questions" else {named}:
+        if option in rest:
+            at = rest.index(option)
+            del rest[at : at + 2]
     if "--force" in rest and not data["problems"]:
         rest.remove("--force")  # the reading shown needed it; the one named may not
     rest += shlex.split(better["option"])

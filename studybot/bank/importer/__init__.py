@@ -235,6 +235,7 @@ def _inspect(
         forced=tuple(done.forced),
         suggestions=tuple(parsed.suggestions),
         options=used,
+        given=_given(options),
         steer=found,
     )
 
@@ -271,6 +272,13 @@ def _steer_hint(path: Path, text: str, kind: str, parsed: Parsed) -> str | None:
 def _options_used(chosen: selectors.Selector | None, with_answers: bool) -> tuple[str, ...]:
     used = ("--questions", str(chosen)) if chosen is not None else ()
     return used + (() if with_answers else ("--answers", "none"))
+
+
+def _given(options: Options) -> tuple[str, ...]:
+    """The ``--level`` and ``--map`` the user gave, for the command a preview ends with."""
+    level = ("--level", str(options.level)) if options.level else ()
+    mapped = ",".join(f"{field}={key}" for field, key in options.mapping)
+    return level + (("--map", mapped) if mapped else ())
 
 
 def _count_before_parsing(path: Path, text: str) -> None:

@@ -19,7 +19,14 @@
   RAG?** Retrieving context …``, ``6. **Explain RoPE.** Rotary …``) holds its answer
   on its own line: the bold asks, the rest answers (``bold_answer``);
 - a bold label in front of a statement (``**What to learn, in order:** Use planning …``)
-  asks nothing: the question word is the label's (``statement_label``).
+  asks nothing: the question word is the label's (``statement_label``);
+- a heading that names the kind of question (``### ✅ 3. 选择题``, ``## 填空题``,
+  ``### Multiple choice``) is a label: the paragraph (or quote) that opens its section is
+  the question, what follows it the answer; a choice picked right after a choice question's
+  stem (``…组成部分？C``) is the owner's answer, no part of the question (``under_kind``);
+- a heading that is a number alone (``### Question 2``) over a deeper heading (``#### Can
+  you devise …?``): the deeper heading is the question, what follows it the answer
+  (``bold_question``).
 """
 
 from __future__ import annotations
@@ -34,9 +41,11 @@ from studybot.bank.importer.markers import (
     BOLD_LEAD,
     CODE_LABEL,
     asks,
+    asks_inside,
     clean,
     items,
     marker,
+    numbered,
     reads_as_question,
 )
 from studybot.bank.importer.notes import without_note
@@ -77,6 +86,12 @@ def bold_question(
     items from that one on are the answer."""
     if not title or not inner or (reads_as_question(title) and not _NUMBERED_LABEL.match(title)):
         return None
+    kind = under_kind(title, inner)
+    if kind is not None:  # "### ✅ 1. 选择题" over "以下哪个…？C"
+        return kind
+    deeper = clean(plain(inner[0].raw)) if inner[0].kind == "heading" else ""
+    if deeper and WORD.search(deeper) and _number_alone(title) and not _number_alone(deeper):
+        return deeper, None  # "### Question 2" over "#### Can you …?"
     if _under_topic(title, inner, lines):  # "## Q1 决策树" over "使用决策树分类时，…是："
         return clean(joined(inner[0].raw)), None
     if inner[0].kind == "bullet_list":  # "### 卡片 3" over "- **Q：** …" and "- **A：** …"
@@ -88,6 +103,60 @@ def bold_question(
     if len(asking) != 1 or asking[0] is not inner[0]:
         return None
     return clean(joined(inner[0].raw)), None
+
+
+def under_kind(title: str, inner: list[Block]) -> tuple[str, str | None] | None:
+    """(the question, the choice picked after it) under a heading that names a kind of
+    question (``✅ 1. 选择题``): the paragraph, or a quote of one, that opens its section;
+    None when the heading is no such label or a numbered question opens the section."""
+    if not inner or not _QUESTION_KIND.fullmatch(numbered(title)[1]):
+        return None
+    if any(b.kind == "heading" or _OPENS_NUMBERED.match(b.raw) for b in inner):
+        return None  # "## 单选题" over "1、…", "TODO:2、…", "### 1. …": a part of questions
+    first = inner[0]
+    if first.kind == "quote" and len(first.children) == 1:  # "> ✍️ 推导…"
+        first = first.children[0]
+    if (
+        first.kind != "paragraph"
+        or marker(first.raw.split("\n")[0])
+        or ALL_BOLD.fullmatch(first.raw)
+    ):
+        return None
+    text = _PEN.sub("", clean(joined(first.raw)))
+    if numbered(text)[0] is not None:  # "## 选择题" over "1. …？": a part of questions
+        return None
+    picked = _PICKED.search(text) if _CHOICE.search(title) else None
+    if picked is None:
+        return text, None
+    return text[: picked.start()].rstrip(), picked["pick"]
+
+
+def kind_heading(title: str, inner: list[Block]) -> tuple[str | None, str] | None:
+    """(number, title) of a heading that names a kind of question over the one it labels
+    (``## 📌 附加挑战题：`` over ``> ✍️ 推导…``): a question's heading, whatever its level."""
+    return numbered(title) if under_kind(title, inner) and not asks_inside(inner[1:]) else None
+
+
+def _number_alone(title: str) -> bool:
+    found = marker(title, heading=True)
+    return found is not None and found[0] is not None and not found[1].strip()
+
+
+# a heading that names the kind of question below it: "✅ 1. 选择题", "Multiple choice"
+_QUESTION_KIND = re.compile(
+    r"[^\w]*(?:[单多]?选择?题|填空题?|判断题|简答题|问答题|编程题|推导题|思维题|应用题|论述题|计算题"
+    r"|证明题|分析题|设计题|附加(?:挑战)?题|挑战题|multiple[- ]choice|single[- ]choice"
+    r"|true(?: or |/)false|fill[- ]in[- ](?:the[- ])?blanks?|short[- ]answers?|long[- ]answers?"
+    r"|essay|coding|open[- ]ended)(?:\s*(?:questions?|problems?))?\s*(?:[（(][^）)]{0,12}[）)])?"
+    r"\s*[:：]?",
+    re.IGNORECASE,
+)
+# a paragraph that opens with a number, near its start: one of several questions
+_OPENS_NUMBERED = re.compile(r"[^\d\n]{0,8}\d{1,3}\s*[、.．)）:：]")
+_PEN = re.compile(r"^(?:[✍✏📝🖊]\ufe0f?\s*)+")  # "✍️ 推导…": a sign to write, no part of it
+_CHOICE = re.compile(r"选|choice", re.IGNORECASE)
+# the owner's pick right after a choice question's stem: "…组成部分？C", "…作用包括：C、D"
+_PICKED = re.compile(r"(?<=[？?：:])\s*(?P<pick>[A-H](?:\s*[、,，/]\s*[A-H])*)\s*$")
 
 
 def _under_topic(title: str, inner: list[Block], lines: list[str]) -> bool:

@@ -60,7 +60,7 @@ from studybot.bank.importer.collapsible import TEXT_FENCE, card, collapsible, ke
 from studybot.bank.importer.digests import over_questions
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
 from studybot.bank.importer.followups import with_follow_ups
-from studybot.bank.importer.labels import bold_question
+from studybot.bank.importer.labels import bold_question, kind_heading
 from studybot.bank.importer.lists import ListReading, key_points_of, labelled_questions, names_tasks
 from studybot.bank.importer.markers import (
     ANSWER_MARKER,
@@ -299,7 +299,7 @@ class _Reader(ParagraphReading, ListReading):
         text = clean(plain(block.raw))
         if topic_title(text) or aside(text):  # "#### 本文原作者…，本文原载于知乎专栏。"
             return None
-        found = marker(block.raw, heading=True)
+        found = marker(block.raw, heading=True) or kind_heading(text, inner)
         if found:
             return found
         label, rest = numbered(text)

@@ -36,6 +36,7 @@ class Import:
     forced: tuple[str, ...] = ()  # problems that --force mended or left out
     suggestions: tuple[str, ...] = ()  # the option that would read more of the file
     options: tuple[str, ...] = ()  # the selectors it was read with: ("--questions", "items")
+    given: tuple[str, ...] = ()  # the user's --level and --map: ("--level", "2")
     steer: steer.Steer | None = None  # where questions were found, what was left, a better option
 
     @property
@@ -185,7 +186,8 @@ def _steer_data(found: steer.Steer) -> dict[str, Any]:
 def command(report: Import, name: str | None = None) -> str:
     """The command that imports what the preview showed (``--force`` where it would refuse)."""
     name = name or default_name(report.source)
-    words = ["studybot", "bank", "import", report.source, "--name", name, *report.options]
+    words = ["studybot", "bank", "import", report.source, "--name", name, *report.given]
+    words += report.options
     if report.refused or report.forced:  # what the preview showed needs --force to import
         words.append("--force")
     return shlex.join(words)

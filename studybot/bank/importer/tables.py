@@ -131,8 +131,10 @@ def suggest_level(out: Parsed, blocks: list[Block], level: int | None) -> None:
     if best != level and not deeper and with_body[best] > max(2, len(out.drafts)):
         if _over_lists(blocks, best):  # the questions are the list items under them
             return
+        # "--level 1" keeps the first "#" heading as the file's title: the selector takes all
+        option = f"--level {best}" if best > 1 else "--questions headings:1"
         out.suggestions.append(
-            f"--level {best} reads each of the {with_body[best]} level-{best} headings "
+            f"{option} reads each of the {with_body[best]} level-{best} headings "
             "as a question, with the text under it as its answer"
         )
 

@@ -137,3 +137,8 @@ def test_an_indented_bracketed_note_under_an_item_stays_in_its_question(tmp_path
         "什么是 KV 缓存？",
     ]
     assert [q.reference for q in report.bank.questions][:3] == [None, None, None]
+
+
+def test_a_bracketed_source_under_an_item_stays_out_of_its_question(tmp_path):
+    text = "# RoPE\n\n1. 什么是 RoPE？\n   (source: https://example.org/rope)\n2. 为什么要旋转？\n"
+    assert questions(read(tmp_path, text)) == ["什么是 RoPE？", "为什么要旋转？"]

@@ -37,6 +37,7 @@ from studybot.bank.importer.markers import (
 from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import arrow_answer, without_pointer
 from studybot.bank.importer.parts import topic_title
+from studybot.bank.importer.resources import source_line
 from studybot.bank.importer.signposts import enumeration
 from studybot.bank.importer.state import ReaderState, Trail
 from studybot.bank.importer.subitems import (
@@ -235,9 +236,10 @@ class ListReading(ReaderState):
         return last
 
     def _aside(self, index: int, raw: str) -> bool:
-        """An indented line wholly in brackets under an item's question: a note on it."""
-        line = self.lines[index] if index < len(self.lines) else ""
-        return line[:1].isspace() and BRACKETED.fullmatch(plain(raw).strip()) is not None
+        """An indented line wholly in brackets under an item's question: a note on it
+        (``(source: …)`` says where it comes from: ``resources``)."""
+        line, text = self.lines[index] if index < len(self.lines) else "", plain(raw).strip()
+        return line[:1].isspace() and bool(BRACKETED.fullmatch(text)) and not source_line(text)
 
     def _linked(self) -> None:
         """A file whose only questions are numbered links to their answers (``1. [梯度裁剪

@@ -42,20 +42,20 @@ def test_the_usual_names_are_mapped_and_the_mapping_and_unused_keys_are_printed(
 
 
 def test_keys_nobody_names_get_a_map_suggestion_and_map_reads_them(invoke, tmp_path):
-    rows = [{"pergunta": "O que é LoRA?", "resposta": "Adaptação de baixo posto.", "n": 1}] * 1
-    rows.append({"pergunta": "O que é RAG?", "resposta": "Recuperação e geração.", "n": 2})
-    path = write(tmp_path, "pt.json", rows)
-    refused = invoke("bank", "import", path, "--name", "pt")
+    rows = [{"kysymys": "Mikä on LoRA?", "vastaus": "Matala-asteinen sovitus.", "n": 1}] * 1
+    rows.append({"kysymys": "Mikä on RAG?", "vastaus": "Haku ja tuotanto.", "n": 2})
+    path = write(tmp_path, "fi.json", rows)
+    refused = invoke("bank", "import", path, "--name", "fi")
     assert refused.exit_code == 2
-    assert "no key holds the questions (keys: pergunta, resposta, n)" in refused.stderr
-    assert "Hint: --map question=pergunta" in refused.stderr
+    assert "no key holds the questions (keys: kysymys, vastaus, n)" in refused.stderr
+    assert "Hint: --map question=kysymys" in refused.stderr
     mapped = invoke(
-        "bank", "import", path, "--name", "pt", "--map", "question=pergunta,answer=resposta"
+        "bank", "import", path, "--name", "fi", "--map", "question=kysymys,answer=vastaus"
     )
     assert mapped.exit_code == 0, mapped.stderr
-    assert "Read question ← 'pergunta', answer ← 'resposta'" in mapped.stdout
+    assert "Read question ← 'kysymys', answer ← 'vastaus'" in mapped.stdout
     assert "Not used: 'n'" in mapped.stdout
-    assert bank.load("pt").get(2).reference == "Recuperação e geração."
+    assert bank.load("fi").get(2).reference == "Haku ja tuotanto."
     bad = invoke("bank", "import", path, "--name", "pt", "--map", "questoin=pergunta")
     assert bad.exit_code == 2 and "expected FIELD=KEY" in bad.stderr
 

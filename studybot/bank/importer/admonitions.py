@@ -37,7 +37,7 @@ _ANSWER_LABEL = re.compile(
 )
 _BODY_INDENT = 4
 # "(Practical questions about RAG apps)": a title wholly in brackets is a note, not a question
-_ASIDE = re.compile(r"[（(][^（）()]*[）)]")
+BRACKETED = re.compile(r"[（(][^（）()]*[）)]")
 # a line that ends in a question mark (emphasis and line breaks after it aside)
 _ASKING = re.compile(r"[?？][*_]*\s*(?:<br\s*/?>\s*)*$")
 
@@ -69,7 +69,7 @@ def unboxed(lines: list[str]) -> list[str]:
         body = unboxed(body)  # a box inside a box (a tip holding questions) is read the same way
         if _ANSWER_LABEL.match(title):  # "Show Answer": the body answers the question above
             out.extend(["", *(indent + line if line else "" for line in body)])
-        elif box["kind"].lower() in QUESTION_CALLOUTS and not _ASIDE.fullmatch(title):
+        elif box["kind"].lower() in QUESTION_CALLOUTS and not BRACKETED.fullmatch(title):
             title = "" if _labels(title, body) else title  # "Mid-senior checkpoint": a label
             out.append(f"{indent}> [!{box['kind'].lower()}] {title}".rstrip())
             out.extend(f"{indent}> {line}".rstrip() for line in body)

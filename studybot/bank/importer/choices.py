@@ -1,5 +1,10 @@
 """A quiz record's options: ``{"q": …, "options": [...], "answer": 1, "explain": …}``.
 
+A table holds them a column each (``option_a``…``option_d``, ``A``…``D``,
+``选项A``…, ``选项1``…; ``option_columns``), read as the record's options
+(empty cells left out) and never as its answer; a numbered option's answer
+(``2``) counts from 1. Several letters (``AC``, ``A,C``) pick several options.
+
 The options stay with the question, lettered (a learner needs them to
 answer); the answer names one of them (its index from 0, its letter, or its
 text; a list of them for several), and the reference answer is that option's
@@ -10,6 +15,8 @@ names no option is kept as written.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import Any
 
 from studybot.bank.importer.keys import value
@@ -17,10 +24,39 @@ from studybot.bank.importer.keys import value
 OPTION_KEYS = ("options", "choices", "选项")
 EXPLAIN_KEYS = ("explain", "explanation", "explanations", "rationale", "解析", "解释")
 _LETTERS = "ABCDEFGHIJ"
+_SEVERAL = re.compile(r"[A-J](?:[\s,，、;；/]*[A-J])+")
+
+
+# an option's column: "option_a", "Choice B", "选项C", "选项 1", or a bare letter "A"
+_COLUMN = re.compile(
+    r"(?P<prefix>(?:option|choice|opt|选项|選項|선택지|보기)?)[\s_\-]*(?P<mark>[A-Ja-j]|[1-9])",
+    re.IGNORECASE,
+)
+
+
+def option_columns(keys: Iterable[Any]) -> list[str]:
+    """The keys that hold a quiz record's options a column each, in order (two or more with
+    one prefix, lettered from A or numbered from 1; three or more bare letters), else []."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for key in keys:
+        column = _COLUMN.fullmatch(str(key).strip())
+        if column and (column["prefix"] or not column["mark"].isdigit()):
+            found.setdefault(column["prefix"].lower(), []).append((str(key), column["mark"]))
+    for prefix, columns in found.items():
+        marks = "".join(mark.upper() for _, mark in columns)
+        wanted = ("123456789" if marks[0].isdigit() else _LETTERS)[: len(marks)]
+        if marks == wanted and len(marks) >= (2 if prefix else 3):
+            return [key for key, _ in columns]
+    return []
 
 
 def options_of(item: dict[str, Any]) -> list[str] | None:
-    """The record's options as texts (a list, or an object ``{"A": …}``), else None."""
+    """The record's options as texts (a list, an object ``{"A": …}``, or a column each),
+    else None."""
+    columns = option_columns(item)
+    if columns:
+        texts = [str(item[c]).strip() for c in columns if str(item[c] or "").strip()]
+        return texts if len(texts) >= 2 else None
     found = next((item[k] for k in item if str(k).lower() in OPTION_KEYS), None)
     if isinstance(found, dict):
         found = list(found.values())
@@ -42,6 +78,10 @@ def quiz(
     keys = [key for key in answer_keys if key.lower() not in EXPLAIN_KEYS]
     answer = next((found for key in keys if (found := value(item, key)) is not None), None)
     shown = question + "".join(f"\n- {_LETTERS[k]}. {option}" for k, option in enumerate(options))
+    if isinstance(answer, str) and _SEVERAL.fullmatch(answer.strip()):
+        answer = [letter for letter in answer.upper() if letter in _LETTERS]  # "AC", "A, C"
+    if isinstance(answer, str) and answer.strip().isdigit() and _numbered(item):
+        answer = int(answer) - 1  # "选项1"…: "2" is the second option
     picked = [_pick(options, one) for one in (answer if isinstance(answer, list) else [answer])]
     explain = next((item[k] for k in item if str(k).lower() in EXPLAIN_KEYS), None)
     if picked and all(k is not None for k in picked):
@@ -50,6 +90,11 @@ def quiz(
         chosen = "" if answer is None else str(answer).strip()
     parts = [chosen, str(explain).strip() if isinstance(explain, (str, int, float)) else ""]
     return shown, "\n\n".join(part for part in parts if part) or None
+
+
+def _numbered(item: dict[str, Any]) -> bool:
+    columns = option_columns(item)
+    return bool(columns) and columns[0].strip()[-1:] == "1"
 
 
 def _pick(options: list[str], answer: Any) -> int | None:

@@ -1,7 +1,8 @@
 """Which key (or column) of a user's records holds what: the usual names, ``--map``, chats.
 
 Records come with their own keys: ``prompt``/``response``, ``q``/``a``,
-``title``/``content``, ``问题``/``答案``/``分类``, ``good_answer``, ``topic``.
+``title``/``content``, ``问题``/``答案``/``分类``, ``good_answer``, ``topic``, and the
+usual names in Japanese (``問題``/``答え``), Korean (``문제``/``정답``) and other languages.
 One mapping is chosen per file from the keys its records use, the usual
 names tried in the order below (so ``question`` wins over ``title`` when a
 file has both), and ``--map question=KEY,answer=KEY`` overrides any of it;
@@ -29,16 +30,21 @@ USUAL: dict[str, tuple[str, ...]] = {
     "question": (
         "question", "questions", "q", "prompt", "instruction", "query", "problem", "ask",
         "question text", "title", "front", "题目", "问题", "题干", "问", "提问", "面试题", "标题",
+        "題目", "問題", "質問", "設問", "問", "문제", "질문", "문항",  # zh-Hant, ja, ko
+        "pregunta", "pergunta", "frage", "domanda", "вопрос",  # es, pt, de, it, ru
     ),
     "answer": (
         "answer", "reference", "reference answer", "good answer", "best answer",
         "correct answer", "model answer", "sample answer", "answers", "a", "response",
         "output", "completion", "chosen", "solution", "explanation", "content", "body", "back",
         "参考答案", "答案", "回答", "解答", "答", "解析", "内容",
+        "答え", "正解", "解説", "정답", "답", "답변", "해답", "해설",  # ja, ko
+        "respuesta", "resposta", "réponse", "antwort", "risposta", "ответ",  # es, pt, fr, de, it, ru
     ),
     "chapter": (
         "chapter", "topic", "category", "section", "subject", "module", "part", "group",
         "domain", "area", "deck", "章节", "章", "分类", "类别", "主题", "模块", "板块", "领域", "方向",
+        "分類", "カテゴリ", "カテゴリー", "분류", "카테고리", "주제", "단원",  # ja, ko
     ),
     "id": ("id", "no", "number", "num", "qid", "question id", "#", "编号", "题号", "序号"),
     "key_points": (

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from studybot.bank.importer.admonitions import BRACKETED
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.boxes import question_callout
 from studybot.bank.importer.digests import first_lines as _first_lines
@@ -36,6 +37,7 @@ from studybot.bank.importer.markers import (
 from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import arrow_answer, without_pointer
 from studybot.bank.importer.parts import topic_title
+from studybot.bank.importer.resources import source_line
 from studybot.bank.importer.signposts import enumeration
 from studybot.bank.importer.state import ReaderState, Trail
 from studybot.bank.importer.subitems import (
@@ -197,6 +199,8 @@ class ListReading(ReaderState):
 
     def _item_question(self, paragraph: Block, raw_lines, label, text, rest, path: Trail) -> Draft:
         end = split_answer(raw_lines)
+        while end < len(raw_lines) and self._aside(paragraph.start + end, raw_lines[end]):
+            end += 1  # "2. Why …？" over "  （注意和第一个问题的区别）": the question's note
         for line in raw_lines[1:end]:
             text = join(text, plain(line))
         inline = INLINE_ANSWER.match(text) or DASH_ANSWER.match(text) if end == 1 else None
@@ -230,6 +234,12 @@ class ListReading(ReaderState):
             else:
                 owner.blocks.append(child)
         return last
+
+    def _aside(self, index: int, raw: str) -> bool:
+        """An indented line wholly in brackets under an item's question: a note on it
+        (``(source: …)`` says where it comes from: ``resources``)."""
+        line, text = self.lines[index] if index < len(self.lines) else "", plain(raw).strip()
+        return line[:1].isspace() and bool(BRACKETED.fullmatch(text)) and not source_line(text)
 
     def _linked(self) -> None:
         """A file whose only questions are numbered links to their answers (``1. [梯度裁剪

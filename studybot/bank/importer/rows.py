@@ -73,7 +73,7 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
             out.fatal.append(f"{path}:{1 + skipped}: the file is empty")
             return out
         names = [name.strip().lstrip("\ufeff") for name in header]
-        mapping = fields.choose(names, options.mapping)
+        mapping = _choose(names, options.mapping)
         if export is None and "question" not in mapping.keys and sum(map(bool, names)) == 1:
             below = _ahead(text, delimiter)[:1]  # "大模型面试题整理;;;;" over the header: a title
             if below and "question" in fields.choose(below[0], options.mapping).keys:
@@ -82,7 +82,7 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
                 )
                 header = next(reader)
                 names = [name.strip() for name in header]
-                mapping = fields.choose(names, options.mapping)
+                mapping = _choose(names, options.mapping)
         rows: Iterator[list[str]] = reader
         if export is not None:
             names = export.names(len(header))
@@ -107,7 +107,7 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
             rows = _chain([header], reader)
         else:
             start = reader.line_num + 1
-        _note_mapping(out, mapping)
+        _note_mapping(out, mapping, bool(export is None and choices.option_columns(names)))
         html = export is None and htmltext.written_as_html(text[:1_000_000])
         as_html = 0  # the rows with a cell read as HTML: the others are text
         for row in rows:
@@ -258,8 +258,8 @@ def _records(
     options: Options,
     mend: bool,
 ) -> None:
-    mapping = fields.choose(
-        (str(k) for _, item in records if isinstance(item, dict) for k in item), options.mapping
+    mapping = _choose(
+        [str(k) for _, item in records if isinstance(item, dict) for k in item], options.mapping
     )
     dicts = [item for _, item in records if isinstance(item, dict)]
     if dicts and "question" not in mapping.keys and not mapping.chat:
@@ -275,6 +275,13 @@ def _records(
         draft = _draft(item, mapping, where, mend)
         draft.chapter = draft.chapter or chapter
         out.add(draft)
+
+
+def _choose(keys: list[str], forced: tuple[tuple[str, str], ...]) -> fields.Mapping:
+    """The mapping for ``keys``, a quiz's option columns (``option_a``, ``A``…) left out:
+    they are its options (``choices``), never its answer."""
+    columns = set(choices.option_columns(dict.fromkeys(keys)))
+    return fields.choose([key for key in keys if key not in columns], forced)
 
 
 def _note_mapping(out: Parsed, mapping: fields.Mapping, quiz: bool = False) -> None:

@@ -199,7 +199,7 @@ def replaced(clause, phrase: Phrase) -> bool:
     return bool(_REPLACES.search(before))
 
 
-_REPLACES = re.compile(r"(?:代替|取代|替代|替换|而不是|而非|insteadof|ratherthan)\S{0,2}$")
+_REPLACES = re.compile(r"(?:代替|取代|替代|替换|而不是|而非|insteadof|ratherthan|zero|零)\S{0,2}$")
 
 
 def aside(clause, phrase: Phrase, parts: Sequence[Phrase]) -> bool:

@@ -113,3 +113,18 @@ def test_a_double_negation_or_an_if_part_denies_nothing(grader, shipped, questio
 )
 def test_not_doing_it_denies_it(grader, shipped, text, caught):
     assert (state(grader, shipped, 24, 5, text) == CONTRADICTED) is caught
+
+
+@pytest.mark.parametrize(
+    "text, caught",
+    [
+        (
+            "So the merged model has the original architecture and zero added inference latency.",
+            False,
+        ),
+        ("合并后推理是零额外延迟。", False),
+        ("After merging, LoRA adds extra inference latency.", True),
+    ],
+)
+def test_zero_added_is_none_added(grader, shipped, text, caught):
+    assert (state(grader, shipped, 149, 4, text) == CONTRADICTED) is caught  # no added latency

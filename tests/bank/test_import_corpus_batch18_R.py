@@ -62,24 +62,24 @@ def test_an_object_that_mixes_records_with_settings_is_still_refused(invoke, tmp
 
 _LISTED_BOXES = """### 题目汇总
 #### 进程
-1. 
-    <details><summary>进程与线程有什么区别？ 
+1.\x20
+    <details><summary>进程与线程有什么区别？\x20
     </summary>
     进程是资源分配的单位，线程是调度的单位。 <br/>
     </details>
-2. 
+2.\x20
     <details><summary>title
     </summary>
     contents
     </details>
 #### 内存
-1. 
-    <details><summary>栈和堆的区别</summary> 
+1.\x20
+    <details><summary>栈和堆的区别</summary>\x20
 
-    栈由编译器管理，堆由程序员申请和释放。 
+    栈由编译器管理，堆由程序员申请和释放。\x20
     </details>
 
-2. 
+2.\x20
     <details><summary>什么是内存泄漏？
     </summary>
     申请的内存没有释放。

@@ -5,7 +5,9 @@ hides its answer: the blocks inside are the answer (``unwrapped``).
 
 The tags are found in the source of the HTML and Markdown blocks they span
 (markdown-it-py sees ``<details>`` as an HTML block that ends at a blank
-line), nested ``<details>`` (a "Show example") staying inside the answer.
+line), nested ``<details>`` (a "Show example") staying inside the answer. A list whose
+items are only such boxes (``1. `` over an indented ``<details>``) is read as the boxes
+(``boxes_listed``).
 A ``<details>`` never closed holds no more than its own tags: what follows
 it is read as if the tags were not there, so it cannot take the rest of
 the file with it. A heading inside a closed answer box (``#### 答案：D``, even
@@ -93,6 +95,33 @@ def _between(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> 
     return "\n".join(part).strip()
 
 
+def boxes_listed(lines: list[str], blocks: list[Block]) -> list[Block]:
+    """``blocks`` with each list whose items are only ``<details>`` boxes (``1. `` over an
+    indented ``<details><summary>Q？</summary> … </details>``) read as those boxes: its
+    items' blocks in its place, each box a question as if written without the list."""
+    out: list[Block] = []
+    for block in blocks:
+        items = block.children if block.is_list else []
+        boxed = bool(items) and all(_box_item(lines, item) for item in items)
+        out.extend([b for item in items for b in item.children] if boxed else [block])
+    return out
+
+
+def _box_item(lines: list[str], item: Block) -> bool:
+    """An item that holds nothing but a ``<details>`` box (its marker's line bare)."""
+    first = item.children[0] if item.children else None
+    return (
+        first is not None
+        and first.kind == "html"
+        and first.start > item.start
+        and not _LIST_MARKER.sub("", lines[item.start]).strip()
+        and lines[first.start].lstrip().lower().startswith("<details")
+    )
+
+
+_LIST_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])")
+
+
 def unwrapped(lines: list[str], blocks: list[Block]) -> list[Block] | None:
     """The blocks inside ``<details><summary>Answer</summary> … </details>`` without the
     tags' own blocks; None when a tag shares its block with text."""
@@ -169,14 +198,14 @@ def kept_source(lines: list[str], blocks: list[Block]) -> str:
 _BLANK = re.compile(r"(?<![A-Za-z0-9_])_(?:_+|\d{1,2}_)(?![A-Za-z0-9_])")
 _RECALL = re.compile(r"[:：]\s*(?:\.{3}|…+)$")  # "结构型模式有 8 种：...": the list to recall
 _KEPT = "\ue000"  # stands for a blank's "_" while the summary's Markdown is read
-# "问题？", "Question?": a template's card, written to be copied, no card itself
-_TEMPLATE = re.compile(r"(?:问题|题目|question)\s*\d*\s*[？?]", re.IGNORECASE)
+# "问题？", "Question?", "title": a template's card, written to be copied, no card itself
+_TEMPLATE = re.compile(r"(?:问题|题目|question)\s*\d*\s*[？?]|(?:title|标题)\s*\d*", re.IGNORECASE)
 
 
 def card(summary: str, answer: str) -> tuple[str, bool, str]:
     """A ``<summary>``'s text, whether it is a cloze card, and its answer: a cloze card has
     blanks to fill in (``__``, ``_1_``) or a list to recall (``有 8 种：...``) over an answer,
-    and its blanks stay in its text; a template's ``问题？`` reads as no text. An answer
+    and its blanks stay in its text; a template's ``问题？`` (``title``) reads as no text. An answer
     written as HTML lines (``<div>…</div>`` each) reads as their text, a line each."""
     one_line = summary.replace("\n", " ").strip()
     wrapped = one_line.startswith("__") and one_line.endswith("__")  # "__bold__", no blank
@@ -187,9 +216,14 @@ def card(summary: str, answer: str) -> tuple[str, bool, str]:
     lines = [line.strip() for line in answer.strip().splitlines()]
     if lines and all(_HTML_LINE.fullmatch(line) for line in lines if line):
         answer = markdown_of(answer)
-    if _TEMPLATE.fullmatch(text):
+    if template(text):
         return "", False, answer
     return text, bool(answer.strip()) and (blanks or bool(_RECALL.search(text))), answer
+
+
+def template(summary: str) -> bool:
+    """A template's summary (``问题？``, ``title``), written to be copied: no question."""
+    return bool(_TEMPLATE.fullmatch(summary.strip()))
 
 
 _HTML_LINE = re.compile(r"<(div|p)\b[^>]{0,200}>.*</\1>", re.IGNORECASE)

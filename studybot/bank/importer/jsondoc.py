@@ -37,6 +37,7 @@ _STRUCTURE = {
     "leaves", "elements", "faqs", "list", "lists", "subitems", "questionlist", "子分类", "子类",
     "子目录", "内容", "列表",
 }  # fmt: skip
+_ID = re.compile(r"[\w.:-]{1,64}")  # "1", "q07", "lora-vs-qlora"
 _SUB_NAME = re.compile(r"^sub[\s_\-]?(?:category|topic|section|group|chapter)$", re.IGNORECASE)
 _SAYS_WHAT = {KEY_GAPS.sub("", k) for k in (*_CONTAINERS, *_GROUPS, *_STRUCTURE)}
 
@@ -107,6 +108,8 @@ def _tree(node: Any, question_keys: tuple[str, ...], key: str | None = None, top
     shaped = _record(node, question_keys)
     if not shaped and _question_map(node):  # {"什么是 LoRA？": "低秩增量。", …}
         return [((name,), None, [str(name), value]) for name, value in node.items()]
+    if not shaped and _keyed_records(node, question_keys):  # {"1": {"title": …}, "2": …}
+        return [((name,), None, value) for name, value in node.items()]
     for name, value in node.items():
         if name in ("messages", "conversations") or not isinstance(value, (list, dict)):
             continue
@@ -120,6 +123,17 @@ def _tree(node: Any, question_keys: tuple[str, ...], key: str | None = None, top
         out.extend(((name, *p), c or label, it) for p, c, it in inner)
     own = None if top else _own_name(node)
     return [(p, c or own, it) for p, c, it in out] if own else out
+
+
+def _keyed_records(node: dict, question_keys: tuple[str, ...]) -> bool:
+    """An object of records keyed by their numbers or ids (``{"1": {…}, "q2": {…}}``): a
+    list of them, in the order written; a key with a space names a topic, not a record."""
+    return bool(node) and all(
+        _ID.fullmatch(str(name))
+        and _record(value, question_keys)
+        and not _tree(value, question_keys, top=True)
+        for name, value in node.items()
+    )
 
 
 def _holds_records(value: Any, question_keys: tuple[str, ...]) -> bool:

@@ -12,6 +12,8 @@ and its ``title`` can name the bank.
 A cell that is one paragraph, a question (``写一下逻辑回归的表达式``), followed by a cell
 that opens with a heading (``# 逻辑回归`` over ``## 1. 模型表达式`` …) is answered by that cell
 whole (``answer_cell``): its headings are the answer's, no chapters and no questions.
+A cell with no question mark right after a cell that only asks (``什么是 bias-variance
+tradeoff？`` over ``我们首先来看一下数据…``) opens that question's answer (``explains``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from studybot.bank.importer.blocks import Block
-from studybot.bank.importer.draft import Parsed
+from studybot.bank.importer.draft import QUESTION_MARKS, Draft, Parsed
 from studybot.bank.importer.source import SURROGATE, loads
 
 _HEADING = re.compile(r"^#{2,6}[ \t]+\S", re.MULTILINE)  # "##### Q:2) Hooks"; "# note" is code
@@ -110,6 +112,18 @@ def opens_cell(where: str) -> bool:
     """A notebook cell's first line (``Explain about TypeI error:`` over its points): a cell
     starts anew."""
     return ":cell " in where and where.endswith(", line 1")
+
+
+def explains(current: Draft, raw_lines: list[str], where: str) -> bool:
+    """``raw_lines``, a paragraph at ``where``, opens the cell right after the one that asks
+    ``current`` (nothing under it yet) and asks nothing: the answer's first lines."""
+    asked = current.question.rstrip().endswith(QUESTION_MARKS) and not current.blocks
+    return (
+        asked
+        and opens_cell(where)
+        and ":cell " in current.where
+        and not any(mark in line for line in raw_lines for mark in QUESTION_MARKS)
+    )
 
 
 def cell_of(where: str) -> str:

@@ -49,6 +49,7 @@ from studybot.bank.importer.markers import (
     split_answer,
 )
 from studybot.bank.importer.metadata import source_tail_off
+from studybot.bank.importer.notebook import explains
 from studybot.bank.importer.resources import ASIDE_LEFT, aside
 from studybot.bank.importer.state import ReaderState, Trail, number_mark
 from studybot.bank.importer.wrapping import join, joined
@@ -184,7 +185,8 @@ class ParagraphReading(ReaderState):
             # "场景题：…", "Interviewer: Let's move on." answer nothing above them
             if current is None or _LEAD.match(first) or SPEAKER.match(first):
                 return self._loose(block, raw_lines, path)
-            if not (id(current) in self.loose and (asks(first) or bare_next(current, raw_lines))):
+            loose = id(current) in self.loose and (asks(first) or bare_next(current, raw_lines))
+            if not loose or explains(current, raw_lines, self.where(block.start)):  # next cell
                 current.blocks.append(block)
                 return current
             return self._loose(block, raw_lines, path)

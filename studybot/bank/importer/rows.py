@@ -23,7 +23,7 @@ from typing import Any
 from studybot.bank.importer import choices, flashcards, htmltext, jsondoc
 from studybot.bank.importer import keys as fields
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped, mend_surrogates, strings
-from studybot.bank.importer.markers import reads_as_question
+from studybot.bank.importer.markers import PARAGRAPH_NUMBER, reads_as_question
 from studybot.bank.importer.metadata import tag_word
 from studybot.bank.importer.notes import without_note
 from studybot.bank.importer.source import BigNumber, loads
@@ -274,6 +274,9 @@ def _records(
         where = f"{path}:{places[index]}" if places else f"{path}:item {index + 1}"
         draft = _draft(item, mapping, where, mend)
         draft.chapter = draft.chapter or chapter
+        own = PARAGRAPH_NUMBER.match(draft.question)  # "3. What is …?" as record 3: its number
+        if own and own.group("n") == str(index + 1):
+            draft.question = own.group("text")
         out.add(draft)
 
 

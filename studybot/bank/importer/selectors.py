@@ -35,6 +35,7 @@ from pathlib import Path
 
 from studybot.bank.importer import keys
 from studybot.bank.importer.blocks import plain
+from studybot.bank.importer.collapsible import template
 from studybot.bank.importer.draft import Draft, Parsed, Skipped
 from studybot.bank.importer.htmllists import residue
 from studybot.bank.importer.layout import Layout, Line, layout, row_cells, table_header
@@ -234,7 +235,8 @@ def _question(out: Layout, line: Line, chosen: Selector) -> str:
         return line.text if line.kind != "table" and line.asks else ""
     if what == "details":
         found = _SUMMARY.search(line.raw) if line.kind == "html" else None
-        return plain(found["text"]).strip() if found else ""
+        summary = plain(found["text"]).strip() if found else ""
+        return "" if template(summary) else summary  # "<summary>title</summary>" to copy
     if what == "table" and line.kind == "table":
         column = _column(table_header(out, line), chosen.column or "")
         row = row_cells(line)

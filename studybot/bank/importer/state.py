@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from studybot.bank.importer.blocks import Block, parse, plain, source_lines
 from studybot.bank.importer.boxes import box_parts
-from studybot.bank.importer.collapsible import demoted
+from studybot.bank.importer.collapsible import boxes_listed, demoted
 from studybot.bank.importer.decorations import bold_line, bold_questions, mark_tags
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
 from studybot.bank.importer.indented import lifted
@@ -72,6 +72,7 @@ class ReaderState:
         self.front_title = front_matter(self.lines)  # blanks the front matter's lines
         blocks = lifted(self.lines, parse("\n".join(self.lines)))  # "    GAN的原理" asks
         blocks = unswallowed(self.lines, blocks)  # "37 Question 37: …" after "1. Retrieval"
+        blocks = boxes_listed(self.lines, blocks)  # "1. " over an indented "<details>"
         self.blocks = demoted(self.lines, heading_items(blocks))  # "1. ### What is …"
         question_lists(self.blocks)  # "## 问答" over its list: each item asks
         self.where = where

@@ -150,7 +150,10 @@ _ASKING_HEADING_OVER_ANSWER = """# 笔记
 def test_an_ordinary_answer_list_stays_the_answer(tmp_path):
     report = read(tmp_path, _ASKING_HEADING_OVER_ANSWER)
     assert questions(report) == ["缓存有哪些常见问题？", "为什么要限流？"]
-    assert report.bank.questions[0].key_points == ("缓存穿透：查不存在的键。", "缓存雪崩：大量键同时过期。")
+    assert report.bank.questions[0].key_points == (
+        "缓存穿透：查不存在的键。",
+        "缓存雪崩：大量键同时过期。",
+    )
 
 
 _TO_DO = """# 算法面试记录

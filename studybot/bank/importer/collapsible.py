@@ -31,7 +31,8 @@ _DETAILS = re.compile(
 # what an answer box's summary says: "答案", "<b>查看答案</b>", "Show answer", "Solution"
 _ANSWER_LABEL = (
     r"\s*(?:<[^>]{1,20}>\s*)*(?:查看|点击|显示|展开)?\s*(?:参考)?"
-    r"(?:答案|解析|解答|answers?|solutions?|show answer)\s*(?:<[^>]{1,20}>\s*)*"
+    r"(?:答案|解析|解答|answers?|solutions?|show answer)"
+    r"(?:\s*(?:[+&/、与和及]|and)\s*(?:解析|解释|explanations?|hints?))?\s*(?:<[^>]{1,20}>\s*)*"
 )
 # the tags around a hidden answer: "<details><summary><b>答案</b></summary>", "<p>", "</details>"
 _BOX_TAGS = re.compile(
@@ -191,7 +192,35 @@ def kept_source(lines: list[str], blocks: list[Block]) -> str:
             runs[-1].extend([Block("html", last.end, block.start), block])  # as written
         else:
             runs[-1].append(block)
-    return "\n\n".join(source(lines, run) for run in runs)
+    return _unboxed("\n\n".join(source(lines, run) for run in runs))
+
+
+# a line that opens an answer box, alone: "<details><summary>Answer + Explanation</summary>"
+_BOX_OPENING = re.compile(
+    rf"\s*<details\b[^>]{{0,500}}>\s*<summary\b[^>]{{0,500}}>{_ANSWER_LABEL}</summary>\s*", re.I
+)
+_BOX_CLOSING = re.compile(r"\s*</details\s*>\s*", re.I)
+
+
+def _unboxed(text: str) -> str:
+    """``text`` without the lines of an answer box's own tags, when they stand alone (its
+    text on the lines between them): what the box hides is the answer, not the box."""
+    if "<details" not in text.lower():
+        return text
+    out: list[str] = []
+    depth, boxes = 0, []  # depth of <details>; the depths at which an answer box opened
+    for line in text.split("\n"):
+        if _BOX_OPENING.fullmatch(line):
+            depth += 1
+            boxes.append(depth)
+            continue
+        if _BOX_CLOSING.fullmatch(line) and boxes and boxes[-1] == depth:
+            boxes.pop()
+            depth -= 1
+            continue
+        depth += len(DETAILS_TAG.findall(line)) - 2 * len(re.findall(r"</details", line, re.I))
+        out.append(line)
+    return "\n".join(out).strip() if len(out) < text.count("\n") + 1 else text
 
 
 # a blank to fill in: "__", "___", "_1_" between words, never "__init__" nor "snake_case"

@@ -7,6 +7,11 @@ taken right after the question whose answer held it, the parenthesis its answer
 (never part of its text); the item holding that sub-list (the label) leaves the
 answer, the rest of the answer stays as it was.
 
+A heading that gathers questions and asks nothing (``### 12. 面试追问汇总``), over lists whose
+every item asks and answers on its own line (``- 什么时候不用缓存？答：数据常变时。``), a bold
+label (``**架构追问**：``) before each list, is no question: each item is one, its answer the
+text after the marker (``gathered``).
+
 ``#### 追问`` (``Follow-ups``) inside an answer, over a list whose every item asks: each
 item is a question of its own, with no answer, taken right after the question whose answer
 held it; the heading and its list leave that answer.
@@ -19,7 +24,7 @@ from collections.abc import Callable
 
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.draft import Draft
-from studybot.bank.importer.markers import asks, clean, items
+from studybot.bank.importer.markers import INLINE_ANSWER, asks, clean, items, reads_as_question
 from studybot.bank.importer.wrapping import joined
 
 # "#### 追问", "### Follow-up questions": a heading over follow-ups
@@ -38,6 +43,9 @@ def with_follow_ups(drafts: list[Draft], where: Callable[[int], str]) -> list[Dr
     answer that held them."""
     out: list[Draft] = []
     for draft in drafts:
+        if found := gathered(draft):
+            out.extend(Draft(where(line), q, reference=a, path=draft.path) for line, q, a in found)
+            continue
         out.append(draft)
         kept: list[Block] = []
         for block in draft.blocks:
@@ -120,3 +128,32 @@ def _answered(item: Block) -> list[tuple[int, str, str]]:
             return []
         found.append((sub.start, clean(match["q"]), match["a"].strip()))
     return found
+
+
+def gathered(draft: Draft) -> list[tuple[int, str, str]]:
+    """(line, question, answer) of each item under a heading that gathers questions answered
+    on their own lines (``- …？答：…``): the heading asks nothing, its section holds only such
+    lists (two items at least), labels and lists that ask nothing (a list to read); []
+    otherwise."""
+    if reads_as_question(draft.question) or draft.reference or not draft.blocks:
+        return []
+    found: list[tuple[int, str, str]] = []
+    for block in draft.blocks:
+        if block.kind == "paragraph" and not asks(clean(plain(joined(block.raw)))):
+            continue  # "**架构追问**："
+        texts = [_text(item) for item in items(block)] if block.is_list else [""]
+        if block.is_list and not any(asks(clean(t)) or INLINE_ANSWER.fullmatch(t) for t in texts):
+            continue  # "- MCP 官方文档：<https://…>": a list to read, it asks nothing
+        for item, text in zip(items(block) if block.is_list else [block], texts, strict=True):
+            match = INLINE_ANSWER.fullmatch(text)
+            if match is None or len(item.children) != 1 or not match["a"].strip():
+                return []
+            if not asks(clean(match["q"])):
+                return []
+            found.append((item.start, clean(match["q"]), match["a"].strip()))
+    return found if len(found) > 1 else []
+
+
+def _text(item: Block) -> str:
+    paragraph = item.first_paragraph()
+    return plain(joined(paragraph.raw)).strip() if paragraph is not None else ""

@@ -21,7 +21,8 @@
 - a bold label in front of a statement (``**What to learn, in order:** Use planning …``)
   asks nothing: the question word is the label's (``statement_label``);
 - a heading that names the kind of question (``### ✅ 3. 选择题``, ``## 填空题``,
-  ``### Multiple choice``) is a label: the paragraph (or quote) that opens its section is
+  ``### Multiple choice``), or numbers one and names its kind in brackets (``### Q12 (MCQ)``,
+  ``### Q50 (Final Reflection)``: the paragraph under it must ask), is a label: the paragraph (or quote) that opens its section is
   the question, what follows it the answer; a choice picked right after a choice question's
   stem (``…组成部分？C``) is the owner's answer, no part of the question (``under_kind``);
 - a heading that is a number alone (``### Question 2``) over a deeper heading (``#### Can
@@ -109,9 +110,10 @@ def under_kind(title: str, inner: list[Block]) -> tuple[str, str | None] | None:
     """(the question, the choice picked after it) under a heading that names a kind of
     question (``✅ 1. 选择题``): the paragraph, or a quote of one, that opens its section;
     None when the heading is no such label or a numbered question opens the section."""
-    if not inner or not _QUESTION_KIND.fullmatch(numbered(title)[1]):
+    typed = bool(_TYPED_NUMBER.fullmatch(title))  # "Q12 (MCQ)": one question, numbered
+    if not inner or not (typed or _QUESTION_KIND.fullmatch(numbered(title)[1])):
         return None
-    if any(b.kind == "heading" or _OPENS_NUMBERED.match(b.raw) for b in inner):
+    if any(b.kind == "heading" or (_OPENS_NUMBERED.match(b.raw) and not typed) for b in inner):
         return None  # "## 单选题" over "1、…", "TODO:2、…", "### 1. …": a part of questions
     first = inner[0]
     if first.kind == "quote" and len(first.children) == 1:  # "> ✍️ 推导…"
@@ -123,8 +125,8 @@ def under_kind(title: str, inner: list[Block]) -> tuple[str, str | None] | None:
     ):
         return None
     text = _PEN.sub("", clean(joined(first.raw)))
-    if numbered(text)[0] is not None:  # "## 选择题" over "1. …？": a part of questions
-        return None
+    if numbered(text)[0] is not None or (typed and not reads_as_question(text)):
+        return None  # "## 选择题" over "1. …？": a part of questions
     picked = _PICKED.search(text) if _CHOICE.search(title) else None
     if picked is None:
         return text, None
@@ -149,6 +151,12 @@ _QUESTION_KIND = re.compile(
     r"|true(?: or |/)false|fill[- ]in[- ](?:the[- ])?blanks?|short[- ]answers?|long[- ]answers?"
     r"|essay|coding|open[- ]ended)(?:\s*(?:questions?|problems?))?\s*(?:[（(][^）)]{0,12}[）)])?"
     r"\s*[:：]?",
+    re.IGNORECASE,
+)
+# a heading that numbers a question and names its kind in brackets, asking nothing:
+# "Q12 (MCQ)", "Q50 (Final Reflection)", "第3题（单选）"
+_TYPED_NUMBER = re.compile(
+    r"[^\w]*(?:Q|question|问题|题目?|第)?\s*\d{1,4}\s*题?\s*[（(\[【][^？?()（）\[\]【】]{1,24}[）)\]】]\s*",
     re.IGNORECASE,
 )
 # a paragraph that opens with a number, near its start: one of several questions

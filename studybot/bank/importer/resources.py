@@ -34,6 +34,7 @@ SOURCE_LINE = re.compile(
 )
 _PLACEHOLDER = re.compile(  # also a label with nothing under it: "*solution*", "**答案：**"
     r"[_*\s]*(?:(?:TODO|TBD|待补充|待完善|待更新|coming soon)(?![A-Za-z0-9]).{0,80}"
+    r"|to\s?do(?:\s*\*\*.{0,80}|[_*\s:：]*)"  # "**To Do**", "**TO DO** 查书", never "To do so, …"
     r"|(?:solution|answer|ans|答案|解答|参考答案)[_*\s:：]*|\.{2,}|…+"
     r"|(?:(?:your|the)\s+)?answers?\s+(?:goes\s+)?here\W*|to\s+be\s+(?:added|written|done)\W*"
     r"|略|暂无|暂缺|待定|空"
@@ -43,7 +44,7 @@ _PLACEHOLDER = re.compile(  # also a label with nothing under it: "*solution*", 
 
 
 def placeholder(answer: str) -> bool:
-    """``_TODO: add answer_``, ``待补充``, ``Answer here``, ``略``, ``*solution*`` alone, an empty
+    """``_TODO: add answer_``, ``**To Do**``, ``待补充``, ``Answer here``, ``略``, ``*solution*`` alone, an empty
     ``<details>``: an answer still to be written."""
     return bool(_PLACEHOLDER.fullmatch(answer))
 

@@ -1,5 +1,9 @@
 """Hugo shortcodes that stand for HTML: ``{{< details "Why …?" >}}`` … ``{{< /details >}}``.
 
+A ``spoiler`` shortcode (``{{< spoiler text="Answer" >}}`` … ``{{< /spoiler >}}``) is read
+the same way: a box whose title says ``Answer`` hides the answer, and its wrapper is no part
+of it.
+
 A Hugo site writes a collapsible box as a shortcode (``{{< details … >}}`` or
 ``{{% details … %}}``; its title the first quoted argument or ``title="…"``),
 which Hugo renders as ``<details><summary>title</summary>`` … ``</details>``.
@@ -17,15 +21,15 @@ from studybot.bank.importer.admonitions import unfenced
 
 # "{{< details "Q" open >}}", "{{% details title="Q" %}}": the title quoted, first or named
 _OPENING = re.compile(
-    r"\s*\{\{(?P<mark>[<%])\s*details\s+(?:title\s*=\s*)?"
+    r"\s*\{\{(?P<mark>[<%])\s*(?:details|spoiler)\s+(?:(?:title|text)\s*=\s*)?"
     r"(?P<quote>[\"'`])(?P<title>(?:(?!(?P=quote)).)+)(?P=quote)[^{}]*?[>%]\}\}\s*"
 )
-_CLOSING = re.compile(r"\s*\{\{[<%]\s*/\s*details\s*[>%]\}\}\s*")
+_CLOSING = re.compile(r"\s*\{\{[<%]\s*/\s*(?:details|spoiler)\s*[>%]\}\}\s*")
 
 
 def unshortcoded(lines: list[str]) -> list[str]:
     """``lines`` with each ``details`` shortcode as the ``<details>`` HTML it renders to."""
-    if not any("{{" in line and "details" in line for line in lines):
+    if not any("{{" in line and ("details" in line or "spoiler" in line) for line in lines):
         return lines
     out = list(lines)
     for index in unfenced(lines):

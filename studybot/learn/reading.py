@@ -308,7 +308,20 @@ def _asserting(clauses: Sequence[Clause], sentence: Sequence[int]) -> list[bool]
             or _AS_LONG_AS.match(clause.normal)
         )
         out.append(not clause.asks and reported_in is None and not condition)
+    for n, clause in enumerate(clauses):  # "不调整 RoPE、不做…，过了 8K 照样会崩": without, harm
+        m = n + 1
+        while m < len(clauses) and sentence[m] == sentence[n] and _WITHOUT.match(clauses[m].normal):
+            m += 1
+        same = m < len(clauses) and sentence[m] == sentence[n]
+        if _WITHOUT.search(clause.normal) and same and _HARM.search(clauses[m].normal):
+            out[n] = False
     return out
+
+
+_WITHOUT = re.compile(r"(?:^|[:：])\s*(?:不|没有?|不用|不做|不加)(?!是|仅|只|但|过|同|断|少|错)")
+_HARM = re.compile(
+    r"(?:会|就|照样|也|都|还是|便)\S{0,8}?(?:崩|出错|失败|变差|下降|退化|失效|不行|不准|不稳|爆|溢出|白费)"
+)
 
 
 def _overlap(one: Sequence[tuple[int, int]], other: Sequence[tuple[int, int]]) -> bool:

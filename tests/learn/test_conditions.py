@@ -128,3 +128,14 @@ def test_not_doing_it_denies_it(grader, shipped, text, caught):
 )
 def test_zero_added_is_none_added(grader, shipped, text, caught):
     assert (state(grader, shipped, 149, 4, text) == CONTRADICTED) is caught  # no added latency
+
+
+@pytest.mark.parametrize(
+    "text, caught",
+    [
+        ("显存够也不等于能用：不调整 RoPE、不做长文本继续训练，过了 8K 效果照样会崩。", False),
+        ("不需要调整 RoPE，直接用就行。", True),
+    ],
+)
+def test_without_it_harm_follows_is_an_if_part(grader, shipped, text, caught):
+    assert (state(grader, shipped, 34, 5, text) == CONTRADICTED) is caught  # RoPE must be adjusted

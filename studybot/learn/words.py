@@ -54,7 +54,7 @@ NEGATIONS = listed(
     "not no never without cannot none neither nor nothing nobody nowhere"
 )
 # Negations that follow their verb: 改变不了, 算不出, 跑不动.
-POST_NEGATIONS = listed("不了 不动 不住 不完 不出 不起")
+POST_NEGATIONS = listed("不了 不动 不住 不完 不出 不起 不进 不下")
 
 # Negations of two characters or more are negations inside a longer word too
 # (与头数无关 says 无关); a lone 不 or 无 inside a word is part of the word.
@@ -68,7 +68,7 @@ NOT_NEGATIONS = listed(
     "对不对 是不是 有没有 会不会 能不能 要不要 好不好 行不行 可不可以 是否 用不用 需不需要 "
     "算不算 够不够 有无 不如 毋宁 类别 级别 差别 识别 个别 分别 特别 告别 性别 鉴别 辨别 判别 "
     "甄别 未知 未知数 无人 无线 无缝 无序 无穷大 非结构化 非对称 非凸 非负 无参数 不确定性 "
-    "未登录 未登录词 无损 无穷小 无条件 无关紧要 从不同"
+    "未登录 未登录词 无损 无穷小 无条件 无关紧要 从不同 不下于 不亚于"
 )
 _NEGATION_CHARS = set("不没无非未别")
 NOT_NEGATED_BY = {"only", "just", "merely", "simply", "matter"}  # "not only", "no matter"

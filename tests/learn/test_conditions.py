@@ -139,3 +139,14 @@ def test_zero_added_is_none_added(grader, shipped, text, caught):
 )
 def test_without_it_harm_follows_is_an_if_part(grader, shipped, text, caught):
     assert (state(grader, shipped, 34, 5, text) == CONTRADICTED) is caught  # RoPE must be adjusted
+
+
+@pytest.mark.parametrize(
+    "text, caught",
+    [
+        ("加了 RoPE 以后 W_UK 再也吸收不进一个固定的查询投影。", False),  # 不进 negates 吸收
+        ("加了 RoPE 以后 W_UK 仍然可以吸收进查询投影。", True),
+    ],
+)
+def test_a_verb_negated_after_it_is_negated(grader, shipped, text, caught):
+    assert (state(grader, shipped, 181, 1, text) == CONTRADICTED) is caught

@@ -1,9 +1,10 @@
-"""Reading a user's own question list into a Bank: Markdown, notebooks, CSV/TSV, JSON, JSONL, Anki.
+"""Reading a user's own question list into a Bank: Markdown, notebooks, CSV/TSV, JSON, JSONL,
+YAML, Anki.
 
 The file is read safely (``source``: a regular file, at most 200 MB, UTF-8);
 ``KINDS`` names each kind of file, how it is recognised (its extensions, a
 package's first bytes; ``kind_of`` looks at the text too) and its reader
-(``markdown``, ``rows``, ``decks``; ``<details>`` summaries it passes
+(``markdown``, ``rows``, ``yamldoc``, ``decks``; ``<details>`` summaries it passes
 over, ``summaries``), which turns it into ``Draft`` questions (a Markdown
 file's HTML lists, Hugo shortcodes (``shortcodes``) and MkDocs boxes read first as the
 Markdown they stand for, ``htmllists``) that remember their place (a level mark such as ``👶`` or ``[hard]`` left
@@ -41,6 +42,7 @@ from studybot.bank.importer import (
     source,
     steer,
     summaries,
+    yamldoc,
 )
 from studybot.bank.importer.assemble import assemble
 from studybot.bank.importer.draft import QUESTION_MARKS, LimitReached, Options, Parsed
@@ -130,6 +132,12 @@ KINDS: dict[str, Kind] = {
         "one question per line",
         rows.read_jsonl,
         needs='give one question per line: {"question": "…", "answer": "…"}',
+    ),
+    "yaml": Kind(
+        (".yml", ".yaml"),
+        "a list of questions",
+        yamldoc.read_yaml,
+        needs="give a list of questions: `- question: …` with `answer: …` under it",
     ),
     "crowdanki": Kind((), "notes in the CrowdAnki deck", decks.read_crowdanki),  # by its text
     "apkg": Kind(

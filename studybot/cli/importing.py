@@ -144,7 +144,7 @@ def print_preview(data: dict[str, Any]) -> None:
             _say(f"Try: {suggestion}")
     if steering is not None:
         listed = {s["where"] for s in data["not_taken"] if s["counts"]}
-        _steering(steering, data["file"], listed, _merged(data))
+        _steering(steering, data["file"], listed, _merged(data), _to_try(data))
     _say("")
     _command("Run: ", _to_run(data))
 
@@ -170,6 +170,16 @@ def _to_run(data: dict[str, Any]) -> str:
     return shlex.join(head + rest)
 
 
+def _to_try(data: dict[str, Any]) -> str:
+    """The preview of the reading a preview suggests: the command to run, the user's options
+    kept, less its ``--name``."""
+    words = shlex.split(_to_run(data))
+    if "--name" in words:
+        at = words.index("--name")
+        del words[at : at + 2]
+    return shlex.join([*words, "--preview"])
+
+
 def _merged(data: dict[str, Any]) -> str:
     """Why the questions taken outnumber the Total: those asked again, imported once."""
     extra = data["steer"]["taken"]["questions"] - data["totals"]["questions"]
@@ -179,9 +189,12 @@ def _merged(data: dict[str, Any]) -> str:
     return f" ({extra} {why}: {data['totals']['questions']} in the Total)"
 
 
-def _steering(found: dict[str, Any], file: str, listed: set[str], merged: str = "") -> None:
+def _steering(
+    found: dict[str, Any], file: str, listed: set[str], merged: str = "", to_try: str = ""
+) -> None:
     """Where the questions were found, the asking lines left (those not ``listed`` above with
-    why), and a better --questions; ``merged`` says why the Total has fewer questions."""
+    why), and a better --questions (``to_try`` previews it); ``merged`` says why the Total has
+    fewer questions."""
     taken = found["taken"]
     how = " ".join(["read with", taken["option"]]) if taken["option"] else "read by default"
     _say(f"\nFound in: {_found_in(found['found_in'])} ({how}).", hang="  ")
@@ -211,7 +224,7 @@ def _steering(found: dict[str, Any], file: str, listed: set[str], merged: str = 
             + ")"
         ) + (", needs --force" if better["needs_force"] else "")
         _say(f"\nTry {better['option']}: {better['questions']} questions, {counts}", hang="  ")
-        _command("  ", f"studybot bank import {shlex.quote(file)} {better['option']} --preview")
+        _command("  ", to_try)
 
 
 def _found_in(counts: dict[str, int]) -> str:

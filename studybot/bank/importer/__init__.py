@@ -216,13 +216,15 @@ def _inspect(
     except LimitReached:
         raise source.too_many(path) from None
     hint = parsed.suggestions[0] if parsed.suggestions else None
+    kept = _given(options)[2:] if options.level else _given(options)  # --questions: no --level
+    kept += () if with_answers else ("--answers", "none")
     if not parsed.drafts and not parsed.fatal:
-        hint = _steer_hint(path, text, kind, parsed) or hint  # the selector that takes most
+        hint = _steer_hint(path, text, kind, parsed, kept) or hint  # the selector that takes most
     if parsed.fatal:
         hint = hint or f"see every problem with: studybot bank validate {shlex.quote(str(path))}"
         raise BankError(parsed.fatal, hint=hint)
     if not parsed.drafts:
-        hint = hint or _steer_hint(path, text, kind, parsed) or KINDS[kind].needs
+        hint = hint or _steer_hint(path, text, kind, parsed, kept) or KINDS[kind].needs
         raise BankError(
             [f"{path}:1: no questions found (looked for {KINDS[kind].looked_for})"], hint=hint
         )
@@ -264,8 +266,11 @@ def _text_reader(kind: str) -> TextReader:
     return reader
 
 
-def _steer_hint(path: Path, text: str, kind: str, parsed: Parsed) -> str | None:
-    """When nothing was taken: the selector that takes the most of the file, as a hint."""
+def _steer_hint(
+    path: Path, text: str, kind: str, parsed: Parsed, kept: tuple[str, ...] = ()
+) -> str | None:
+    """When nothing was taken: the selector that takes the most of the file, as a hint, with
+    the options the user gave (``kept``) in its command."""
     found = steer.analyse(path, text, kind, parsed, "")
     better = found.better if found else None
     if better is None:
@@ -273,7 +278,7 @@ def _steer_hint(path: Path, text: str, kind: str, parsed: Parsed) -> str | None:
     return (
         f"try {better.option}: {better.questions} questions, "
         f"{better.why or f'{better.answered} with an answer, {better.non_asking} non-asking'} "
-        f"(studybot bank import {shlex.quote(str(path))} {better.option} --preview)"
+        f"(studybot bank import {shlex.join([str(path), *kept])} {better.option} --preview)"
     )
 
 

@@ -31,10 +31,15 @@ def remembered(file: str, name: str | None) -> tuple[str, ...]:
     return found[1]
 
 
-def selectors_of(options: tuple[str, ...]) -> tuple[str | None, str | None]:
-    """(--questions, --answers) from the options a bank remembers."""
+def selectors_of(
+    options: tuple[str, ...],
+) -> tuple[str | None, str | None, str | None, int | None]:
+    """(--questions, --answers, --map, --level) from the options a bank remembers (a level
+    that is not one, from an edited ``bank.toml``, is left out)."""
     given = dict(zip(options[::2], options[1::2], strict=False))
-    return given.get("--questions"), given.get("--answers")
+    level = given.get("--level", "")
+    number = int(level) if level.isdigit() and 1 <= int(level) <= 6 else None
+    return given.get("--questions"), given.get("--answers"), given.get("--map"), number
 
 
 def save(report, file: str, name: str, force: bool, as_json: bool) -> None:
@@ -47,7 +52,8 @@ def save(report, file: str, name: str, force: bool, as_json: bool) -> None:
         raise refused
     loaded = report.bank
     source = str(Path(file).resolve())
-    folder = banks.save(loaded, name, source=source, force=force, options=report.options)
+    remembered = (*report.given, *report.options)  # --level, --map, --questions, --answers
+    folder = banks.save(loaded, name, source=source, force=force, options=remembered)
     if as_json:
         emit_json(importer.saved_data(report, name, folder))
         return

@@ -148,3 +148,19 @@ def test_aliases_that_expand_past_a_question_list_are_refused(invoke, tmp_path):
     shown = invoke("bank", "import", str(path), "--preview")
     assert shown.exit_code == 2
     assert f"{path}:1: YAML expands (anchors and aliases) past a question list" in shown.stderr
+
+
+def test_a_reimport_of_the_file_reads_it_with_the_map_it_was_imported_with(invoke, tmp_path):
+    path = tmp_path / "cards.yml"
+    path.write_text("- cue: What is speculative decoding?\n  recall: Drafts, checked.\n")
+    mapping = "question=cue,answer=recall"
+    first = invoke("bank", "import", str(path), "--name", "cards", "--map", mapping)
+    assert first.exit_code == 0, first.stderr
+    path.write_text(path.read_text() + "- cue: Why verify drafts?\n  recall: To keep quality.\n")
+    again = invoke("bank", "import", str(path), "--name", "cards", "--force")
+    assert again.exit_code == 0, again.stderr
+    assert f"Read with --map {mapping}, as when 'cards' was imported from it" in again.stdout
+    assert [(q.question, q.reference) for q in bank.load("cards").questions] == [
+        ("What is speculative decoding?", "Drafts, checked."),
+        ("Why verify drafts?", "To keep quality."),
+    ]

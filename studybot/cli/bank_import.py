@@ -88,8 +88,8 @@ def import_(
 
     The answer is what follows a question up to the next one;
     --answers none takes the questions alone. The bank remembers
-    these options: importing the same file again under the same
-    --name reads it the same way.
+    these options (and --map, --level): importing the same file
+    again under the same --name reads it the same way.
 
     \b
     Example:
@@ -108,17 +108,18 @@ def import_(
         raise click.UsageError("give --name NAME to save the bank (or --preview to only look)")
     if name is not None:
         banks.check_name(name)
-    pairs = importer.parse_map(mapping)
-    remembered = importing.remembered(file, name) if questions is None and answers is None else ()
+    given = (questions, answers, mapping, level) != (None, None, None, None)
+    remembered = () if given else importing.remembered(file, name)
     if remembered:
-        questions, answers = importing.selectors_of(remembered)
+        questions, answers, mapping, level = importing.selectors_of(remembered)
         if not as_json:
             echo(
                 f"Read with {' '.join(remembered)}, as when {name!r} was imported from it "
-                "(give --questions to read it otherwise)",
+                "(give --questions, --answers, --map or --level to read it otherwise)",
                 err=False,
                 wrap=False,
             )
+    pairs = importer.parse_map(mapping)
     report = importer.inspect(
         file,
         name=name,

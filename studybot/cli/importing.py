@@ -31,10 +31,15 @@ def remembered(file: str, name: str | None) -> tuple[str, ...]:
     return found[1]
 
 
-def selectors_of(options: tuple[str, ...]) -> tuple[str | None, str | None]:
-    """(--questions, --answers) from the options a bank remembers."""
+def selectors_of(
+    options: tuple[str, ...],
+) -> tuple[str | None, str | None, str | None, int | None]:
+    """(--questions, --answers, --map, --level) from the options a bank remembers (a level
+    that is not one, from an edited ``bank.toml``, is left out)."""
     given = dict(zip(options[::2], options[1::2], strict=False))
-    return given.get("--questions"), given.get("--answers")
+    level = given.get("--level", "")
+    number = int(level) if level.isdigit() and 1 <= int(level) <= 6 else None
+    return given.get("--questions"), given.get("--answers"), given.get("--map"), number
 
 
 def save(report, file: str, name: str, force: bool, as_json: bool) -> None:
@@ -47,7 +52,8 @@ def save(report, file: str, name: str, force: bool, as_json: bool) -> None:
         raise refused
     loaded = report.bank
     source = str(Path(file).resolve())
-    folder = banks.save(loaded, name, source=source, force=force, options=report.options)
+    remembered = (*report.given, *report.options)  # --level, --map, --questions, --answers
+    folder = banks.save(loaded, name, source=source, force=force, options=remembered)
     if as_json:
         emit_json(importer.saved_data(report, name, folder))
         return
@@ -144,7 +150,7 @@ def print_preview(data: dict[str, Any]) -> None:
             _say(f"Try: {suggestion}")
     if steering is not None:
         listed = {s["where"] for s in data["not_taken"] if s["counts"]}
-        _steering(steering, data["file"], listed, _merged(data))
+        _steering(steering, data["file"], listed, _merged(data), _to_try(data))
     _say("")
     _command("Run: ", _to_run(data))
 
@@ -170,6 +176,16 @@ def _to_run(data: dict[str, Any]) -> str:
     return shlex.join(head + rest)
 
 
+def _to_try(data: dict[str, Any]) -> str:
+    """The preview of the reading a preview suggests: the command to run, the user's options
+    kept, less its ``--name``."""
+    words = shlex.split(_to_run(data))
+    if "--name" in words:
+        at = words.index("--name")
+        del words[at : at + 2]
+    return shlex.join([*words, "--preview"])
+
+
 def _merged(data: dict[str, Any]) -> str:
     """Why the questions taken outnumber the Total: those asked again, imported once."""
     extra = data["steer"]["taken"]["questions"] - data["totals"]["questions"]
@@ -179,9 +195,12 @@ def _merged(data: dict[str, Any]) -> str:
     return f" ({extra} {why}: {data['totals']['questions']} in the Total)"
 
 
-def _steering(found: dict[str, Any], file: str, listed: set[str], merged: str = "") -> None:
+def _steering(
+    found: dict[str, Any], file: str, listed: set[str], merged: str = "", to_try: str = ""
+) -> None:
     """Where the questions were found, the asking lines left (those not ``listed`` above with
-    why), and a better --questions; ``merged`` says why the Total has fewer questions."""
+    why), and a better --questions (``to_try`` previews it); ``merged`` says why the Total has
+    fewer questions."""
     taken = found["taken"]
     how = " ".join(["read with", taken["option"]]) if taken["option"] else "read by default"
     _say(f"\nFound in: {_found_in(found['found_in'])} ({how}).", hang="  ")
@@ -211,7 +230,7 @@ def _steering(found: dict[str, Any], file: str, listed: set[str], merged: str = 
             + ")"
         ) + (", needs --force" if better["needs_force"] else "")
         _say(f"\nTry {better['option']}: {better['questions']} questions, {counts}", hang="  ")
-        _command("  ", f"studybot bank import {shlex.quote(file)} {better['option']} --preview")
+        _command("  ", to_try)
 
 
 def _found_in(counts: dict[str, int]) -> str:

@@ -226,3 +226,20 @@ def test_the_bank_remembers_its_selectors_for_the_next_import_of_the_file(invoke
     )
     assert "as when 'mine' was imported" not in changed.stdout
     assert len(bank.load("mine").questions) == 6
+
+
+def test_the_bank_remembers_its_level_for_the_next_import_of_the_file(invoke, tmp_path):
+    path = tmp_path / "topics.md"
+    text = "# Notes\n\n## Attention\n\nScaled dot products.\n\n## Batching\n\nJoin between steps.\n"
+    path.write_text(text, encoding="utf-8")
+    first = invoke("bank", "import", str(path), "--name", "topics", "--level", "2")
+    assert first.exit_code == 0, first.stderr
+    path.write_text(text + "\n## Paging\n\nBlocks of the cache.\n", encoding="utf-8")
+    again = invoke("bank", "import", str(path), "--name", "topics", "--force")
+    assert again.exit_code == 0, again.stderr
+    assert "Read with --level 2, as when 'topics' was imported from it" in again.stdout
+    assert [(q.question, q.reference) for q in bank.load("topics").questions] == [
+        ("Attention", "Scaled dot products."),
+        ("Batching", "Join between steps."),
+        ("Paging", "Blocks of the cache."),
+    ]

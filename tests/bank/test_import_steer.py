@@ -114,6 +114,46 @@ def test_the_last_line_is_the_command_to_run_with_the_name_and_the_options(invok
     )
 
 
+def test_the_suggested_preview_keeps_the_users_options_and_runs(invoke, tmp_path):
+    path = tmp_path / "bagu.md"
+    path.write_text(FOLDED, encoding="utf-8")
+    shown = invoke("bank", "import", str(path), "--preview", "--answers", "none", "--level", "3")
+    assert shown.exit_code == 0, shown.stderr
+    lines = shown.stdout.rstrip("\n").split("\n")
+    at = next(n for n, line in enumerate(lines) if line.startswith("Try --questions lines: "))
+    suggested = lines[at + 1].strip()  # --level 3 left out: --questions reads without it
+    assert suggested == f"studybot bank import {path} --answers none --questions lines --preview"
+    assert (
+        lines[-1]
+        == f"Run: studybot bank import {path} --name bagu --answers none --questions lines"
+    )
+    followed = invoke(*shlex.split(suggested.removeprefix("studybot ")))
+    assert followed.exit_code == 0, followed.stderr
+    assert "(read with --questions lines --answers none)." in followed.stdout
+    assert "Total: 9 question(s) in 2 chapter(s); 0 with a reference answer" in followed.stdout
+    ran = shlex.split(followed.stdout.rstrip("\n").split("\n")[-1])
+    assert _options(ran) == _options(shlex.split(lines[-1]))  # the same import, to run
+
+
+def _options(words: list[str]) -> dict[str, str]:
+    at = words.index("--name")
+    return dict(zip(words[at::2], words[at + 1 :: 2], strict=True))
+
+
+def test_the_refusals_suggested_command_keeps_the_users_options(invoke, tmp_path):
+    path = tmp_path / "folded.md"
+    path.write_text(FOLDED.split("### 4.")[0], encoding="utf-8")
+    refused = invoke("bank", "import", str(path), "--preview", "--answers", "none")
+    assert refused.exit_code == 2
+    hinted = f"studybot bank import {path} --answers none --questions items --preview"
+    assert f"({hinted})" in refused.stderr
+    followed = invoke(*shlex.split(hinted.removeprefix("studybot ")))
+    assert followed.exit_code == 0, followed.stderr
+    assert "Found in: 8 list items (read with --questions items --answers none)." in (
+        followed.stdout
+    )
+
+
 def test_nothing_taken_by_default_names_the_selector_in_the_refusal(invoke, tmp_path):
     path = tmp_path / "folded.md"
     path.write_text(FOLDED.split("### 4.")[0], encoding="utf-8")

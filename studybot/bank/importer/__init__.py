@@ -1,9 +1,10 @@
-"""Reading a user's own question list into a Bank: Markdown, notebooks, CSV/TSV, JSON, JSONL, Anki.
+"""Reading a user's own question list into a Bank: Markdown, notebooks, CSV/TSV, JSON, JSONL,
+YAML, Anki.
 
 The file is read safely (``source``: a regular file, at most 200 MB, UTF-8);
 ``KINDS`` names each kind of file, how it is recognised (its extensions, a
 package's first bytes; ``kind_of`` looks at the text too) and its reader
-(``markdown``, ``rows``, ``decks``; ``<details>`` summaries it passes
+(``markdown``, ``rows``, ``yamldoc``, ``decks``; ``<details>`` summaries it passes
 over, ``summaries``), which turns it into ``Draft`` questions (a Markdown
 file's HTML lists, Hugo shortcodes (``shortcodes``) and MkDocs boxes read first as the
 Markdown they stand for, ``htmllists``) that remember their place (a level mark such as ``👶`` or ``[hard]`` left
@@ -41,6 +42,7 @@ from studybot.bank.importer import (
     source,
     steer,
     summaries,
+    yamldoc,
 )
 from studybot.bank.importer.assemble import assemble
 from studybot.bank.importer.draft import QUESTION_MARKS, LimitReached, Options, Parsed
@@ -131,6 +133,12 @@ KINDS: dict[str, Kind] = {
         rows.read_jsonl,
         needs='give one question per line: {"question": "…", "answer": "…"}',
     ),
+    "yaml": Kind(
+        (".yml", ".yaml"),
+        "a list of questions",
+        yamldoc.read_yaml,
+        needs="give a list of questions: `- question: …` with `answer: …` under it",
+    ),
     "crowdanki": Kind((), "notes in the CrowdAnki deck", decks.read_crowdanki),  # by its text
     "apkg": Kind(
         (".apkg", ".colpkg"),
@@ -208,13 +216,15 @@ def _inspect(
     except LimitReached:
         raise source.too_many(path) from None
     hint = parsed.suggestions[0] if parsed.suggestions else None
+    kept = _given(options)[2:] if options.level else _given(options)  # --questions: no --level
+    kept += () if with_answers else ("--answers", "none")
     if not parsed.drafts and not parsed.fatal:
-        hint = _steer_hint(path, text, kind, parsed) or hint  # the selector that takes most
+        hint = _steer_hint(path, text, kind, parsed, kept) or hint  # the selector that takes most
     if parsed.fatal:
         hint = hint or f"see every problem with: studybot bank validate {shlex.quote(str(path))}"
         raise BankError(parsed.fatal, hint=hint)
     if not parsed.drafts:
-        hint = hint or _steer_hint(path, text, kind, parsed) or KINDS[kind].needs
+        hint = hint or _steer_hint(path, text, kind, parsed, kept) or KINDS[kind].needs
         raise BankError(
             [f"{path}:1: no questions found (looked for {KINDS[kind].looked_for})"], hint=hint
         )
@@ -256,8 +266,11 @@ def _text_reader(kind: str) -> TextReader:
     return reader
 
 
-def _steer_hint(path: Path, text: str, kind: str, parsed: Parsed) -> str | None:
-    """When nothing was taken: the selector that takes the most of the file, as a hint."""
+def _steer_hint(
+    path: Path, text: str, kind: str, parsed: Parsed, kept: tuple[str, ...] = ()
+) -> str | None:
+    """When nothing was taken: the selector that takes the most of the file, as a hint, with
+    the options the user gave (``kept``) in its command."""
     found = steer.analyse(path, text, kind, parsed, "")
     better = found.better if found else None
     if better is None:
@@ -265,7 +278,7 @@ def _steer_hint(path: Path, text: str, kind: str, parsed: Parsed) -> str | None:
     return (
         f"try {better.option}: {better.questions} questions, "
         f"{better.why or f'{better.answered} with an answer, {better.non_asking} non-asking'} "
-        f"(studybot bank import {shlex.quote(str(path))} {better.option} --preview)"
+        f"(studybot bank import {shlex.join([str(path), *kept])} {better.option} --preview)"
     )
 
 

@@ -21,8 +21,9 @@ from typing import Any
 
 from studybot.bank.importer.keys import value
 
-OPTION_KEYS = ("options", "choices", "选项")
-EXPLAIN_KEYS = ("explain", "explanation", "explanations", "rationale", "解析", "解释")
+OPTION_KEYS = ("options", "choices", "opt", "opts", "选项")
+EXPLAIN_KEYS = ("explain", "explanation", "explanations", "rationale", "sol", "解析", "解释")
+_STEMS = ("text", "stem")  # a quiz's question beside its "title" (a short label)
 _LETTERS = "ABCDEFGHIJ"
 _SEVERAL = re.compile(r"[A-J](?:[\s,，、;；/]*[A-J])+")
 
@@ -88,8 +89,23 @@ def quiz(
         chosen = "\n".join(options[k] for k in picked if k is not None)
     else:
         chosen = "" if answer is None else str(answer).strip()
+    if isinstance(explain, list):  # "sol: [- first point, - second]"
+        explain = "\n".join(str(part).strip() for part in explain if part is not None)
     parts = [chosen, str(explain).strip() if isinstance(explain, (str, int, float)) else ""]
     return shown, "\n\n".join(part for part in parts if part) or None
+
+
+def stem_keys(keys: list[str], forced: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """For quiz records ``{title, text, opt, ans}``: question ← the stem (``text``), hint ←
+    the title, unless ``--map`` names the question; else none."""
+    folded = {key.strip().lower(): key for key in keys}
+    stem = next((folded[k] for k in _STEMS if k in folded), None)
+    if stem is None or any(field == "question" for field, _ in forced):
+        return ()
+    if not any(k in folded for k in OPTION_KEYS) or "title" not in folded:
+        return ()
+    hint = () if any(field == "hint" for field, _ in forced) else (("hint", folded["title"]),)
+    return (("question", stem), *hint)
 
 
 def _numbered(item: dict[str, Any]) -> bool:

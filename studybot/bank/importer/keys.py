@@ -35,7 +35,7 @@ USUAL: dict[str, tuple[str, ...]] = {
     ),
     "answer": (
         "answer", "reference", "reference answer", "good answer", "best answer",
-        "correct answer", "model answer", "sample answer", "answers", "a", "response",
+        "correct answer", "model answer", "sample answer", "answers", "a", "ans", "response",
         "output", "completion", "chosen", "solution", "explanation", "content", "body", "back",
         "参考答案", "答案", "回答", "解答", "答", "解析", "内容",
         "答え", "正解", "解説", "정답", "답", "답변", "해답", "해설",  # ja, ko
@@ -292,7 +292,7 @@ def named_by(raw: Any) -> list[str]:
 # keys that say who asked a question and how hard it is: tags, never text
 _DESCRIBING = {
     "company": "company", "companies": "company", "round": "round", "level": "level",
-    "difficulty": "difficulty", "seniority": "level", "公司": "company", "轮次": "round",
+    "difficulty": "difficulty", "diff": "difficulty", "seniority": "level", "公司": "company", "轮次": "round",
     "难度": "difficulty", "级别": "level",
 }  # fmt: skip
 

@@ -16,7 +16,7 @@ import csv
 import io
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -88,7 +88,7 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
             names = export.names(len(header))
             mapping = fields.choose(names, (*export.mapping(names), *options.mapping))
             out.notes.append("a flashcard export: its columns are named by its header lines")
-            rows = _chain([header], reader)
+            rows = itertools.chain([header], reader)
         elif "question" not in mapping.keys:
             if not _headerless(names, _ahead(text, delimiter)):
                 found = ", ".join(n for n in names if n) or "nothing"
@@ -104,7 +104,7 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
             out.notes.append(
                 "no header row: column 1 is read as the question, column 2 as the answer"
             )
-            rows = _chain([header], reader)
+            rows = itertools.chain([header], reader)
         else:
             start = reader.line_num + 1
         _note_mapping(out, mapping, bool(export is None and choices.option_columns(names)))
@@ -187,11 +187,6 @@ def _note(
     return out
 
 
-def _chain(first: list[list[str]], rest: Iterator[list[str]]) -> Iterator[list[str]]:
-    yield from first
-    yield from rest
-
-
 def read_json(path: Path, text: str, options: Options) -> Parsed:
     out = Parsed()
     try:
@@ -203,6 +198,19 @@ def read_json(path: Path, text: str, options: Options) -> Parsed:
     except RecursionError:
         out.fatal.append(f"{path}:1: {_TOO_DEEP}")
         return out
+    mend = bool(_ESCAPED_SURROGATE.search(text))
+    return read_document(out, path, data, lambda paths: jsondoc.lines(text, paths), options, mend)
+
+
+def read_document(
+    out: Parsed,
+    path: Path,
+    data: Any,
+    lines: Callable[[list[tuple[Any, ...]]], list[int]],
+    options: Options,
+    mend: bool = False,
+) -> Parsed:
+    """The records of a decoded JSON or YAML document; ``lines``: where each record starts."""
     asked = tuple(key for field, key in options.mapping if field == "question")
     try:
         found = jsondoc.locate(data, asked)
@@ -218,12 +226,12 @@ def read_json(path: Path, text: str, options: Options) -> Parsed:
     title, paths, records = found
     out.title = title
     try:
-        places = jsondoc.lines(text, paths)
+        places: list[int] | None = lines(paths)
     except (RecursionError, ValueError):
         places = None
     if places is not None and len(places) != len(records):
         places = None
-    _records(out, path, records, places, options, bool(_ESCAPED_SURROGATE.search(text)))
+    _records(out, path, records, places, options, mend)
     return out
 
 
@@ -284,6 +292,7 @@ def _choose(keys: list[str], forced: tuple[tuple[str, str], ...]) -> fields.Mapp
     """The mapping for ``keys``, a quiz's option columns (``option_a``, ``A``…) left out:
     they are its options (``choices``), never its answer."""
     columns = set(choices.option_columns(dict.fromkeys(keys)))
+    forced = forced + choices.stem_keys(keys, forced)  # {title, text, opt}: the stem asks
     return fields.choose([key for key in keys if key not in columns], forced)
 
 

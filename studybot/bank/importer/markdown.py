@@ -297,7 +297,8 @@ class _Reader(ParagraphReading, ListReading):
 
     def _heading_question(self, block: Block, inner: list[Block]) -> tuple[str | None, str] | None:
         text = clean(plain(block.raw))
-        if topic_title(text) or aside(text):  # "#### 本文原作者…，本文原载于知乎专栏。"
+        card = block.level == self.level and numbered(text)[0] is not None  # "#### 4、…部分"
+        if topic_title(text, card) or aside(text):  # "#### 本文原作者…，本文原载于知乎专栏。"
             return None
         found = marker(block.raw, heading=True) or kind_heading(text, inner)
         if found:

@@ -39,8 +39,10 @@ def asking_item(text: str) -> bool:
     return bool(match and match["n2"] and reads_as_question(text[match.end() :]))
 
 
-def topic_title(text: str) -> bool:
-    """``第3章 …``, ``一、…``, ``基础篇``, ``① 一句话秒懂``: a part's name, not a question."""
+def topic_title(text: str, card: bool = False) -> bool:
+    """``第3章 …``, ``一、…``, ``基础篇``, ``① 一句话秒懂``: a part's name, not a question. A
+    ``card`` (a heading at the level of the file's numbered card headings, numbered like them:
+    ``#### 4、Nginx 四个组成部分 ####``) is no part for its ending alone."""
     text = clean(text)
     if asking_item(text):
         return False
@@ -48,5 +50,5 @@ def topic_title(text: str) -> bool:
     return (
         circled
         or bool(CHAPTER.match(text))
-        or (text.endswith(("篇", "章", "部分")) and not asks(text))
+        or (text.endswith(("篇", "章", "部分")) and not asks(text) and not card)
     )

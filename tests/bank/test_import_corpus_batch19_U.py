@@ -78,7 +78,9 @@ def test_labelled_imperatives_are_questions_beside_labelled_questions(tmp_path):
 def test_an_answer_that_opens_with_a_colon_line_keeps_it_and_its_parts(tmp_path):
     report = read(tmp_path, _GUIDE, "guide.txt")
     answers = {q.question: q.reference or "" for q in report.bank.questions}
-    digest = answers["Personal Digest: Design a service that writes a daily digest for each reader."]
+    digest = answers[
+        "Personal Digest: Design a service that writes a daily digest for each reader."
+    ]
     assert digest.startswith("Propose a two-step approach:")
     assert "Retrieval: Fetch the articles" in digest
     assert "Generation: Summarise them" in digest
@@ -137,9 +139,7 @@ def test_a_numbered_card_ending_in_part_is_a_card_like_its_siblings(invoke, tmp_
 
 
 def test_a_short_card_file_keeps_a_card_named_other_parts(tmp_path):
-    text = (
-        "#### 1、索引 ####\n\nB+ 树。\n\n#### 2、事务 ####\n\nACID。\n\n#### 3、其余部分 ####\n\n日志。\n"
-    )
+    text = "#### 1、索引 ####\n\nB+ 树。\n\n#### 2、事务 ####\n\nACID。\n\n#### 3、其余部分 ####\n\n日志。\n"
     report = read(tmp_path, text, "db.md")
     assert questions(report) == ["索引", "事务", "其余部分"]
 

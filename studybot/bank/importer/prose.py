@@ -185,8 +185,8 @@ class ParagraphReading(ReaderState):
             # "场景题：…", "Interviewer: Let's move on." answer nothing above them
             if current is None or _LEAD.match(first) or SPEAKER.match(first):
                 return self._loose(block, raw_lines, path)
-            asked = asks(first) or (len(raw_lines) == 1 and labelled_task(first))
-            loose = id(current) in self.loose and (asked or bare_next(current, raw_lines))
+            opens = asks(first) or (len(raw_lines) == 1 and labelled_task(first))
+            loose = id(current) in self.loose and (opens or bare_next(current, raw_lines))
             if not loose or explains(current, raw_lines, self.where(block.start)):  # next cell
                 current.blocks.append(block)
                 return current

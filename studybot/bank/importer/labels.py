@@ -273,3 +273,18 @@ def statement_label(raw_line: str) -> bool:
     rest = lead["rest"]
     labelled = plain(lead["q"]).rstrip().endswith((":", "：")) or rest.startswith((":", "："))
     return labelled and not reads_as_question(plain(rest.lstrip(":：")))
+
+
+# "Matrix Operations: Write a function to compute …", "RAG Pipeline Flow: Walk through …"
+_LABELLED_TASK = re.compile(
+    r"^[A-Z](?:vs\.|[^:：?？.!。\n]){1,58}:\s+(?:Explain|Describe|Design|Write|Compare|Implement|Outline"
+    r"|Walk (?:me |us )?through|Solve|Discuss|Derive|Contrast|Sketch|Given [^.\n]{3,80}?, "
+    r"(?:write|design|implement|build|explain))\b[^\n]{8,}$"
+)
+
+
+def labelled_task(text: str) -> bool:
+    """``Bias-Variance Tradeoff: Explain the bias-variance tradeoff.``: a short label, a colon
+    and an English imperative that sets a task, on one line: asked like ``Label: …?``. A
+    sentence that only opens with such a verb (no label) is answer prose."""
+    return len(text) <= 300 and _LABELLED_TASK.match(text) is not None

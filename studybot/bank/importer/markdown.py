@@ -78,7 +78,7 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.notebook import answer_cell, notebook_lines
 from studybot.bank.importer.notes import ANSWER_AFTER
-from studybot.bank.importer.parts import chapter_line, section_title, topic_title
+from studybot.bank.importer.parts import card_heading, chapter_line, section_title, topic_title
 from studybot.bank.importer.prose import ParagraphReading, introduces, reverse_label
 from studybot.bank.importer.quiz import lettered, shared, shown
 from studybot.bank.importer.resources import (
@@ -297,7 +297,8 @@ class _Reader(ParagraphReading, ListReading):
 
     def _heading_question(self, block: Block, inner: list[Block]) -> tuple[str | None, str] | None:
         text = clean(plain(block.raw))
-        if topic_title(text) or aside(text):  # "#### 本文原作者…，本文原载于知乎专栏。"
+        card = card_heading(block, inner, self.level)  # "#### 4、…组成部分 ####"
+        if topic_title(text, card) or aside(text):  # "#### 本文原作者…，本文原载于知乎专栏。"
             return None
         found = marker(block.raw, heading=True) or kind_heading(text, inner)
         if found:

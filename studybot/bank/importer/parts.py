@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from studybot.bank.importer.blocks import plain
+from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.draft import CHAPTER
-from studybot.bank.importer.markers import asks, clean, reads_as_question
+from studybot.bank.importer.markers import asks, clean, numbered, reads_as_question
 
 
 def chapter_line(raw_line: str) -> bool:
@@ -39,8 +39,10 @@ def asking_item(text: str) -> bool:
     return bool(match and match["n2"] and reads_as_question(text[match.end() :]))
 
 
-def topic_title(text: str) -> bool:
-    """``第3章 …``, ``一、…``, ``基础篇``, ``① 一句话秒懂``: a part's name, not a question."""
+def topic_title(text: str, card: bool = False) -> bool:
+    """``第3章 …``, ``一、…``, ``基础篇``, ``① 一句话秒懂``: a part's name, not a question. A
+    ``card`` (a heading at the level of the file's numbered card headings, numbered like them:
+    ``#### 4、Nginx 四个组成部分 ####``) is no part for its ending 部分 alone."""
     text = clean(text)
     if asking_item(text):
         return False
@@ -48,5 +50,17 @@ def topic_title(text: str) -> bool:
     return (
         circled
         or bool(CHAPTER.match(text))
-        or (text.endswith(("篇", "章", "部分")) and not asks(text))
+        or (text.endswith(("篇", "章")) and not asks(text))
+        or (text.endswith("部分") and not asks(text) and not card)
     )
+
+
+def card_heading(block: Block, inner: list[Block], level: int | None) -> bool:
+    """A numbered heading at the level of the file's question headings, or, in a file whose
+    headings do not ask, one with no heading under it (``#### 4、Nginx 四个组成部分 ####``
+    among ``#### 3、序列化 ####``): a card like its siblings, whatever its last word."""
+    if numbered(clean(plain(block.raw)))[0] is None:
+        return False
+    if level is not None:
+        return block.level == level
+    return not any(b.kind == "heading" for b in inner)

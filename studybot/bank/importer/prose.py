@@ -30,7 +30,7 @@ from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.decorations import bold_line
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.htmltext import LINE_BREAK
-from studybot.bank.importer.labels import statement_label
+from studybot.bank.importer.labels import labelled_task, statement_label
 from studybot.bank.importer.lists import follow_up
 from studybot.bank.importer.markers import (
     BOLD_LEAD,
@@ -185,7 +185,8 @@ class ParagraphReading(ReaderState):
             # "场景题：…", "Interviewer: Let's move on." answer nothing above them
             if current is None or _LEAD.match(first) or SPEAKER.match(first):
                 return self._loose(block, raw_lines, path)
-            loose = id(current) in self.loose and (asks(first) or bare_next(current, raw_lines))
+            opens = asks(first) or (len(raw_lines) == 1 and labelled_task(first))
+            loose = id(current) in self.loose and (opens or bare_next(current, raw_lines))
             if not loose or explains(current, raw_lines, self.where(block.start)):  # next cell
                 current.blocks.append(block)
                 return current
@@ -302,7 +303,8 @@ class ParagraphReading(ReaderState):
         if said and not round_:
             self._draft(block.start, *numbered(clean(texts[0][:-1])), path)
             return None  # in a run of bare questions, what follows is the next
-        if not reads_as_question(texts[0]) or statement_label(raw_lines[0]):
+        task = len(texts) == 1 and labelled_task(texts[0])  # "Label: Explain …."
+        if not (task or reads_as_question(texts[0])) or statement_label(raw_lines[0]):
             told = _told(texts) if round_ else []
             for k, text in told:  # "他先问了：“…？”我说…" in a write-up's round
                 self._draft(block.start + k, None, clean(text), path)

@@ -389,7 +389,7 @@ def known(question: Question) -> tuple[tuple[Number, ...], tuple[float, ...]]:
         for claim in rubric.claims:
             said = (claim.value,) if claim.value else stated(claim.zh)
             for number in said:
-                unit = expected(replace(number, value=1.0))[0]
+                unit = _base(number)
                 for text in (*texts, claim.zh, claim.en):
                     for found in figures(text, number):
                         value = found[0] / unit  # as written, not within the claim's tolerance

@@ -52,7 +52,7 @@ _OWN = re.compile(
 _BEFORE = r"(?:来自|出自|源于|源自|according\s+to|proposed\s+by|introduced\s+by)"
 _SOURCE_BEFORE = re.compile(_BEFORE + r"\s*(?:the\s+)?(?:原始\s*|original\s+)?$", re.IGNORECASE)
 # "由 X 生成" names a source in a key point; in an attempt "由 Transformer 预测" names a part.
-_OWN_BEFORE = re.compile(r"(?:由|" + _BEFORE[3:] + r"\s*$", re.IGNORECASE)
+_OWN_BEFORE = re.compile(rf"(?:由|{_BEFORE})\s*$", re.IGNORECASE)
 
 
 _NOT = r"(?:不是|并非|并不是|并不|不|非|没有|并没有|未|not|never|n't|isn't|wasn't)"

@@ -20,12 +20,13 @@ from studybot.learn.reading import Attempt
 
 @dataclass(frozen=True)
 class Lapses:
-    """What a point's lapses are read against: its credits, its defaults, its question's names."""
+    """What a point's lapses are read against: its credits, defaults, ratios, its question's names."""
 
     credits: tuple[str, ...] = ()  # whose finding the point states
     others: tuple[str, ...] = ()  # the question's names that credit none of its points
     defaults: tuple = ()  # per claim, the default it states, or None
     values: frozenset[str] = frozenset()  # the Latin names of the question's claims
+    ratios: tuple = ()  # per claim, the ratios its words hold (``ratios.of_claim``)
 
 
 def of_question(question: Question) -> list[Lapses]:
@@ -38,7 +39,11 @@ def of_question(question: Question) -> list[Lapses]:
     values = defaults.names_of([c.zh for r in question.rubric for c in r.claims])
     return [
         Lapses(
-            mine, others, tuple(defaults.of_claim(c.zh, c.en, c.value) for c in r.claims), values
+            mine,
+            others,
+            tuple(defaults.of_claim(c.zh, c.en, c.value) for c in r.claims),
+            values,
+            tuple(ratios.of_claim([c.subject, c.object or "", c.relation or ""]) for c in r.claims),
         )
         for mine, r in zip(own, question.rubric, strict=True)
     ]
@@ -54,8 +59,8 @@ def first(
     n = credits.misattributed(lapses.credits, lapses.others, attempt, said)
     if n is not None:
         return n, credits.shown(lapses.credits, text)
-    for claim in claims:
-        n = ratios.inverted(ratios.of_claim(claim.aliases), attempt, claim.subject)
+    for claim, held in zip(claims, lapses.ratios, strict=True):
+        n = ratios.inverted(held, attempt, claim.subject)
         if n is not None:
             return n, claim.zh
     for claim, default in zip(claims, lapses.defaults, strict=True):

@@ -242,7 +242,7 @@ _YEAR = re.compile(r"19[5-9]\d|20[0-3]\d")  # 1950–2039: 2048 is a size, 2025 
 # states 48 GB of memory as surely as a value would. No bare figure: "Llama 3.1", "第 2 层".
 _STATED_KINDS = ("bytes", "times", "percent", "count", "time")
 _STATED_LITERAL = re.compile(
-    _FIGURE + r"\s*(维|层|头|步|秒|小时|bit|比特|epochs?|steps?|layers?|heads?)" + _AFTER
+    _FIGURE + r"\s*(维|层|头|步|bit|比特|epochs?|steps?|layers?|heads?)" + _AFTER
 )
 
 _OPERAND = re.compile(r"\s*[\d(]")
@@ -389,7 +389,7 @@ def known(question: Question) -> tuple[tuple[Number, ...], tuple[float, ...]]:
         for claim in rubric.claims:
             said = (claim.value,) if claim.value else stated(claim.zh)
             for number in said:
-                unit = expected(replace(number, value=1.0))[0]
+                unit = _base(number)
                 for text in (*texts, claim.zh, claim.en):
                     for found in figures(text, number):
                         value = found[0] / unit  # as written, not within the claim's tolerance

@@ -21,11 +21,11 @@ _SYMBOL = r"[a-zα-ω][a-zα-ω_^]*(?:\([a-z]\))?"
 _RATIO = re.compile(rf"(?<![\w)])({_SYMBOL})/({_SYMBOL})(?![\w(])")
 
 
-def of_claim(aliases: Sequence[Alias]) -> tuple[tuple[str, str], ...]:
-    """The ratios the claim's words hold, each as (numerator, denominator)."""
+def of_claim(aliases: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The ratios the claim's words (its aliases as written) hold, each as (numerator, denominator)."""
     found: list[tuple[str, str]] = []
     for alias in aliases:
-        for part in alias.text.split("|"):
+        for part in alias.split("|"):
             for m in _RATIO.finditer(_flat(part)):
                 if m.group(1) != m.group(2) and m.groups() not in found:
                     found.append((m.group(1), m.group(2)))
@@ -36,13 +36,13 @@ def inverted(ratios: Sequence[tuple[str, str]], attempt: Attempt, about: Alias) 
     """The clause that writes one of ``ratios`` upside down, about ``about``, if one does."""
     if not ratios:
         return None
-    texts = [_flat(c.text) for c in attempt.clauses]
-    written = {m.groups() for text in texts for m in _RATIO.finditer(text)}
+    each = [{m.groups() for m in _RATIO.finditer(_flat(c.text))} for c in attempt.clauses]
+    written = set().union(*each)
     for top, bottom in ratios:
         if (top, bottom) in written or (bottom, top) not in written:
             continue
-        for n, text in enumerate(texts):
-            if (bottom, top) in {m.groups() for m in _RATIO.finditer(text)} and (
+        for n, held in enumerate(each):
+            if (bottom, top) in held and (
                 next(attempt.words_of(n, about), None) or _near(attempt, n, about)
             ):
                 return n

@@ -288,9 +288,9 @@ def _swaps(found: Verdict, point: Point, attempt: Attempt) -> Verdict:
 
 def _credited(found: Verdict, point: Point, attempt: Attempt) -> Verdict:
     """``found``, or a contradiction where the attempt makes a lapse (``lapses``)."""
-    said = [s.clause for s in found.said if s.clause is not None and s.state in (STATED, MENTIONED)]
     if found.state == CONTRADICTED or point.lapses is None:
         return found
+    said = [s.clause for s in found.said if s.clause is not None and s.state in (STATED, MENTIONED)]
     lapse = lapses.first(point.lapses, point.text, point.claims, attempt, said)
     if lapse is None:
         return found

@@ -121,9 +121,7 @@ def _answered(item: Block) -> list[tuple[int, str, str]]:
         return []
     found = []
     for sub in items(subs[0]):
-        paragraph = sub.first_paragraph()
-        text = plain(joined(paragraph.raw)).strip() if paragraph is not None else ""
-        match = _ANSWERED.fullmatch(text)
+        match = _ANSWERED.fullmatch(_text(sub))
         if match is None or len(sub.children) != 1 or not asks(clean(match["q"])):
             return []
         found.append((sub.start, clean(match["q"]), match["a"].strip()))

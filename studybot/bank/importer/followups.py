@@ -82,8 +82,7 @@ def _asked(block: Block) -> list[tuple[int, str]]:
     more than its text; [] otherwise."""
     found = []
     for item in items(block) if block.is_list else []:
-        paragraph = item.first_paragraph()
-        text = clean(plain(joined(paragraph.raw))) if paragraph is not None else ""
+        text = clean(_text(item))
         if len(item.children) != 1 or not asks(text):
             return []
         found.append((item.start, text))

@@ -216,7 +216,8 @@ def _inspect(
     except LimitReached:
         raise source.too_many(path) from None
     hint = parsed.suggestions[0] if parsed.suggestions else None
-    kept = _given(options)[2:] if options.level else _given(options)  # --questions: no --level
+    given = _given(options)
+    kept = given[2:] if options.level else given  # --questions: no --level
     kept += () if with_answers else ("--answers", "none")
     if not parsed.drafts and not parsed.fatal:
         hint = _steer_hint(path, text, kind, parsed, kept) or hint  # the selector that takes most
@@ -245,7 +246,7 @@ def _inspect(
         forced=tuple(done.forced),
         suggestions=tuple(parsed.suggestions),
         options=used,
-        given=_given(options),
+        given=given,
         steer=found,
     )
 
@@ -267,7 +268,7 @@ def _text_reader(kind: str) -> TextReader:
 
 
 def _steer_hint(
-    path: Path, text: str, kind: str, parsed: Parsed, kept: tuple[str, ...] = ()
+    path: Path, text: str, kind: str, parsed: Parsed, kept: tuple[str, ...]
 ) -> str | None:
     """When nothing was taken: the selector that takes the most of the file, as a hint, with
     the options the user gave (``kept``) in its command."""

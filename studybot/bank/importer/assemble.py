@@ -193,9 +193,10 @@ def _bank(path: Path, title: str | None, name: str, groups) -> Bank:
     chapters: list[Chapter] = []
     questions: list[Question] = []
     problems: list[str] = []
-    drafts = [(d.question, d.reference, bool(d.key_points)) for _, ds in groups for d in ds]
+    every = [d for _, ds in groups for d in ds]
+    drafts = [(d.question, d.reference, bool(d.key_points)) for d in every]
     pointing = elsewhere(drafts)  # "[答案&解析](…)" under each question: answers kept elsewhere
-    _approaches([d for _, ds in groups for d in ds])
+    _approaches(every)
     for number, (heading, members) in enumerate(groups, start=1):
         chapter = Chapter(
             number, _chapter_title(heading, number, title), members[0].id, members[-1].id

@@ -218,7 +218,8 @@ def _unboxed(text: str) -> str:
             boxes.pop()
             depth -= 1
             continue
-        depth += len(DETAILS_TAG.findall(line)) - 2 * len(re.findall(r"</details", line, re.I))
+        tags = DETAILS_TAG.findall(line)  # "" opens, "/" closes
+        depth += tags.count("") - tags.count("/")
         out.append(line)
     return "\n".join(out).strip() if len(out) < text.count("\n") + 1 else text
 

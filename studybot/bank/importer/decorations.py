@@ -23,6 +23,7 @@ _SELECTORS = "\ufe0e\ufe0f"  # "⭐️" is a star and a selector, "\u200d⭐️"
 
 _LEVEL = "👶⭐🌟🚀🔥"  # marks of a question's level or frequency, in front of it too
 _POINTERS = "↳↪➤▶►▸"  # "↳ What is …": an arrow that points to a question below another
+_FRONT = _LEVEL + _POINTERS + _SELECTORS + "\u200d"  # what may stand in front of a question
 
 
 def emoji(ch: str) -> bool:
@@ -35,9 +36,7 @@ def without_marks(text: str) -> str:
     while end and (text[end - 1].isspace() or emoji(text[end - 1]) or text[end - 2 : end] == " *"):
         end -= 1
     start = 0  # "📁 实现文件" keeps its folder: only a level's mark goes in front
-    while start < end and (
-        text[start] in _LEVEL + _POINTERS or text[start] in _SELECTORS + "\u200d"
-    ):
+    while start < end and text[start] in _FRONT:
         start += 1
     if start and start < end and text[start].isspace():  # "🔥 What is …": a mark, not a word
         return text[start:end].lstrip()

@@ -82,8 +82,7 @@ def _asked(block: Block) -> list[tuple[int, str]]:
     more than its text; [] otherwise."""
     found = []
     for item in items(block) if block.is_list else []:
-        paragraph = item.first_paragraph()
-        text = clean(plain(joined(paragraph.raw))) if paragraph is not None else ""
+        text = clean(_text(item))
         if len(item.children) != 1 or not asks(text):
             return []
         found.append((item.start, text))
@@ -121,9 +120,7 @@ def _answered(item: Block) -> list[tuple[int, str, str]]:
         return []
     found = []
     for sub in items(subs[0]):
-        paragraph = sub.first_paragraph()
-        text = plain(joined(paragraph.raw)).strip() if paragraph is not None else ""
-        match = _ANSWERED.fullmatch(text)
+        match = _ANSWERED.fullmatch(_text(sub))
         if match is None or len(sub.children) != 1 or not asks(clean(match["q"])):
             return []
         found.append((sub.start, clean(match["q"]), match["a"].strip()))

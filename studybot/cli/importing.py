@@ -165,9 +165,7 @@ def _to_run(data: dict[str, Any]) -> str:
     head, rest = words[:4], words[4:]  # studybot bank import FILE, then the options
     named = shlex.split(better["option"])[0]  # "--questions" reads without "--level"
     for option in {named, "--level"} if named == "--questions" else {named}:
-        if option in rest:
-            at = rest.index(option)
-            del rest[at : at + 2]
+        _drop(rest, option)
     if "--force" in rest and not data["problems"]:
         rest.remove("--force")  # the reading shown needed it; the one named may not
     rest += shlex.split(better["option"])
@@ -180,10 +178,15 @@ def _to_try(data: dict[str, Any]) -> str:
     """The preview of the reading a preview suggests: the command to run, the user's options
     kept, less its ``--name``."""
     words = shlex.split(_to_run(data))
-    if "--name" in words:
-        at = words.index("--name")
-        del words[at : at + 2]
+    _drop(words, "--name")
     return shlex.join([*words, "--preview"])
+
+
+def _drop(words: list[str], option: str) -> None:
+    """``option`` and its value out of ``words``, where it is there."""
+    if option in words:
+        at = words.index(option)
+        del words[at : at + 2]
 
 
 def _merged(data: dict[str, Any]) -> str:
@@ -210,16 +213,9 @@ def _steering(
         hang="  ",
     )
     missed = [line for line in found["asking_not_taken"] if line["where"] not in listed]
-    if missed:
-        besides = ", besides those above" if listed else ""
-        _say(f"Asking lines not taken{besides} ({len(missed)}):")
-        for line in missed:
-            _say(f"  {_line_of(line['where'], file)}: {line['text']}", hang="      ")
-    left = found["items_not_taken"]
-    if left:
-        _say(f"List items neither taken nor inside an answer ({len(left)}):")
-        for line in left:
-            _say(f"  {_line_of(line['where'], file)}: {line['text']}", hang="      ")
+    besides = ", besides those above" if listed else ""
+    _lines_at(f"Asking lines not taken{besides}", missed, file)
+    _lines_at("List items neither taken nor inside an answer", found["items_not_taken"], file)
     better = found["suggestion"]
     if better:
         gained = better["takes_not_taken"]
@@ -231,6 +227,14 @@ def _steering(
         ) + (", needs --force" if better["needs_force"] else "")
         _say(f"\nTry {better['option']}: {better['questions']} questions, {counts}", hang="  ")
         _command("  ", to_try)
+
+
+def _lines_at(title: str, lines: list[dict[str, str]], file: str) -> None:
+    """``title (N):`` over each line's place in ``file`` and its text; nothing when none."""
+    if lines:
+        _say(f"{title} ({len(lines)}):")
+        for line in lines:
+            _say(f"  {_line_of(line['where'], file)}: {line['text']}", hang="      ")
 
 
 def _found_in(counts: dict[str, int]) -> str:

@@ -182,12 +182,12 @@ def clean(text: str) -> str:
 def asks(text: str) -> bool:
     """True when ``text`` ends in a question mark (a bracketed hint or note after it aside)."""
     text = without_marks(_INLINE_HINT.sub("", text))  # "What is X? 👶": a mark after it
+    if not text.endswith((*QUESTION_MARKS, "）", ")", "】")):
+        return False
     if reading_line(text) is not None:  # "推荐阅读：【…？】": the title of an article to read
         return False
     if text.endswith(QUESTION_MARKS):  # "**Why?**: …" is a label: one word asks nothing
         return not _ONE_WORD.fullmatch(text)
-    if not text.endswith(("）", ")", "】")):
-        return False
     answered = INLINE_ANSWER.match(text)  # "…？（答：L3）": asked, answered in brackets
     return without_note(text).endswith(QUESTION_MARKS) or bool(answered and answered["open"])
 

@@ -345,6 +345,7 @@ def _sections(
     taken = {draft.where for draft in drafts}
     text = [line.index for line in out.found if line.kind != "heading"]
     took = [h for h in headings if out.where(h.index) in taken]
+    shown = [d for d in drafts if d.question.strip()]
     if (
         not took
         or 2 * len(took) < len(drafts)
@@ -359,7 +360,6 @@ def _sections(
         if 10 * len(set(held.values())) >= 9 * len(at) and 5 * len(held) >= 4 * len(text):
             option = f"--questions headings:{level}"
             reading = next((r for r in others if r.option == option), None)
-            shown = [d for d in drafts if d.question.strip()]
             if option in tried and nesting(out, shown, tried[option].drafts).lost_asking:
                 continue
             why = (

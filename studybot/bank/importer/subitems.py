@@ -85,7 +85,7 @@ def under_label(block: Block) -> tuple[str, str | None] | None:
     as a hint: ``- 中文：…？`` over ``- English: …?`` is one question; None when no
     sub-item holds text, or when several ask (each is a question of its own)."""
     texts = _texts(block)
-    if not texts or several_asking(block):
+    if not texts or _several_asking(texts):
         return None
     first = _LANGUAGE.fullmatch(texts[0])
     if first is None or len(texts) == 1:
@@ -97,7 +97,10 @@ def under_label(block: Block) -> tuple[str, str | None] | None:
 def several_asking(block: Block) -> bool:
     """``**追问**：`` over ``- 如何…？`` and ``- 如何…？``: items that are a question each, no
     question and its translation."""
-    texts = _texts(block)
+    return _several_asking(_texts(block))
+
+
+def _several_asking(texts: list[str]) -> bool:
     return (
         bool(texts) and not _LANGUAGE.fullmatch(texts[0]) and sum(map(reads_as_question, texts)) > 1
     )

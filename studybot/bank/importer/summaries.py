@@ -75,7 +75,8 @@ def _deck(out: Layout, taken: list[Draft], cards: list[Draft]) -> str | None:
     same = {(d.where, d.question) for d in cards}  # a cloze card ("…__…") reads otherwise
     if len(taken) < MARGIN or any((d.where, d.question) not in same for d in taken):
         return None
-    others = [d for d in cards if d.where not in {t.where for t in taken}]
+    took = {d.where for d in taken}
+    others = [d for d in cards if d.where not in took]
     if not others or not all(map(_answered, others)):
         return None
     if any(ANSWER_SUMMARY.fullmatch(d.question) for d in others):

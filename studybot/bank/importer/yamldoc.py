@@ -11,13 +11,14 @@ usually mended there.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from studybot.bank.importer import rows
 from studybot.bank.importer.draft import Options, Parsed
 from studybot.bank.importer.source import MAX_QUESTIONS
+
+if TYPE_CHECKING:  # PyYAML is loaded only when a YAML file is read
+    import yaml
 
 _MAX_NODES = 200 * MAX_QUESTIONS  # values a question list may hold, aliases followed
 _MENDING = (
@@ -27,6 +28,8 @@ _MENDING = (
 
 
 def read_yaml(path: Path, text: str, options: Options) -> Parsed:
+    import yaml
+
     out = Parsed()
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -55,6 +58,8 @@ def read_yaml(path: Path, text: str, options: Options) -> Parsed:
 def _size(node: yaml.Node, budget: int) -> int:
     """How many nodes ``node`` holds with its aliases followed, counting stopped past
     ``budget``."""
+    import yaml
+
     count, pending = 0, [node]
     while pending and count <= budget:
         current = pending.pop()
@@ -72,6 +77,8 @@ def _lines(root: yaml.Node | None, paths: list[tuple[Any, ...]]) -> list[int]:
 
 
 def _at(node: yaml.Node | None, path: tuple[Any, ...]) -> yaml.Node:
+    import yaml
+
     for step in path:
         if isinstance(node, yaml.SequenceNode) and isinstance(step, int):
             node = node.value[step]

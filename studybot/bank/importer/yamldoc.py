@@ -94,4 +94,6 @@ def _at(node: yaml.Node | None, path: tuple[Any, ...]) -> yaml.Node:
 
 
 def _same_key(key: yaml.Node, step: Any) -> bool:
+    import yaml
+
     return isinstance(key, yaml.ScalarNode) and key.value == str(step)

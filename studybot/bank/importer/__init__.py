@@ -8,7 +8,7 @@ package's first bytes; ``kind_of`` looks at the text too) and its reader
 over, ``summaries``), which turns it into ``Draft`` questions (a Markdown
 file's HTML lists, Hugo shortcodes (``shortcodes``) and MkDocs boxes read first as the
 Markdown they stand for, ``htmllists``) that remember their place (a level mark such as ``👶`` or ``[hard]`` left
-out, ``decorations``; a label before what is asked, ``labels``; a part's name, not a question, ``parts``; a table's
+out, ``decorations``; a label before what is asked, ``labels``; labelled bullets under a question, its answer, ``answerparts``; a part's name, not a question, ``parts``; a table's
 self-rating columns, no answers, ``ratings``; a quiz record's options,
 ``choices``; an answer key numbered as the questions above it, ``answerkey``), plus the
 question-like lines it did not take and facts about the file (the key

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.admonitions import BRACKETED
+from studybot.bank.importer.answerparts import labelled_answer
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.boxes import question_callout
 from studybot.bank.importer.digests import first_lines as _first_lines
@@ -56,6 +57,9 @@ class ListReading(ReaderState):
     """The list rules of the Markdown reader."""
 
     def _list(self, block: Block, path: Trail, current: Draft | None) -> Draft | None:
+        if current is not None and current.question and labelled_answer(block):
+            current.blocks.append(block)  # "- 标准答：…" "- 反问点：…？" under "1) Q？"
+            return current
         if current is not None and not current.question and not current.blocks:
             found = under_label(block)  # "**问题：**" (or "19. **问题：**") over "- 中文：…"
             if found is not None:

@@ -298,7 +298,7 @@ class _Reader(ParagraphReading, ListReading):
     def _heading_question(self, block: Block, inner: list[Block]) -> tuple[str | None, str] | None:
         text = clean(plain(block.raw))
         card = card_heading(block, inner, self.level)  # "#### 4、…组成部分 ####"
-        if topic_title(text, card) or aside(text):  # "#### 本文原作者…，本文原载于知乎专栏。"
+        if topic_title(text, card) or aside(text) or block.start in self.apart:  # "#### 本文原…"
             return None
         found = marker(block.raw, heading=True) or kind_heading(text, inner)
         if found:

@@ -147,6 +147,12 @@ _EN_START = re.compile(  # "Given two strings, write a method …": a task after
     re.IGNORECASE,
 )
 _ASKED_THEN_TASK = re.compile(r"[？?]\s*(?P<task>(?:请|并|试)?[^？?。！!]{2,80})[。.]?$")
+# "在微调大模型时，…，请阐述其考虑因素。", "In production, explain how …": asked in its last clause
+_ZH_REQUEST = re.compile(r"[，,；;]\s*请(?P<task>[^，,；;。！!？?]{2,40})[。.]?$")
+_EN_REQUEST = re.compile(
+    r"[,;]\s*(?:please\s+)?(?:explain|describe|discuss|compare|outline|justify)\s[^,;]{3,200}\.?$",
+    re.IGNORECASE,
+)
 _STATEMENT_END = ("。", "！", "!", "；", ";", "~", "～", "：", ":")
 CONTRIBUTE = re.compile(r"how (?:to|can i|do i|can you) contribute\W*$|contributing$", re.I)
 META = re.compile(  # sections whose content is never a question: contents, contributing, links
@@ -228,11 +234,14 @@ def reads_as_question(text: str) -> bool:
         task = _ASKED_THEN_TASK.search(body)  # "…如何评估？请描述…。", "…是什么？画出维度。"
         if task and (task["task"][0] in "请并试" or _ZH_TASK_START.match(task["task"])):
             return True
+        request = _ZH_REQUEST.search(body)
+        if request and _ZH_TASK_START.match(request["task"]):
+            return True
         if body.endswith(_STATEMENT_END) or re.search(r"[^.]\.$", body):  # "…, 并进行讨论."
             return False
         # a question word inside a long sentence ("后台很多同学问到底考什么。我把…") is prose
         return bool((len(body) <= 80 and _ZH_ASKING.search(body)) or _ZH_TOPIC_END.search(body))
-    if bool(_EN_START.match(body)) and len(body.split()) >= 2:
+    if bool(_EN_START.match(body) or _EN_REQUEST.search(body)) and len(body.split()) >= 2:
         return True
     head, mark, then = body.rpartition("?")  # "Have you …? Describe the process.": asked, then set
     return bool(mark and head.strip() and _EN_START.match(then.strip())) and len(then.split()) >= 2

@@ -36,7 +36,6 @@ from studybot.bank.importer.blocks import Block, link_target, plain, section_end
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.markers import (
     ANSWER_MARKER,
-    asks,
     clean,
     items,
     marker,
@@ -136,7 +135,7 @@ def marks_inside(inner: list[Block]) -> bool:
 
 def _asks(block: Block) -> bool:
     found = marker(block.raw.split("\n")[0])
-    return found is not None and asks(clean(found[1]))
+    return found is not None and reads_as_question(found[1])  # "**问题**: 简述…。" too
 
 
 def marked_lines(blocks: list[Block], seen: int = 0) -> int:

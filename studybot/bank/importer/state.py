@@ -36,7 +36,7 @@ from studybot.bank.importer.sections import (
     question_lists,
 )
 from studybot.bank.importer.swallowed import unswallowed
-from studybot.bank.importer.templates import section_headings
+from studybot.bank.importer.templates import section_headings, uncarded
 
 Trail = tuple[tuple[int, str], ...]  # (line, title) of each section a block sits in
 Linked = tuple[int, str, str, Trail]  # a numbered item a link away: (line, label, raw, trail)
@@ -85,6 +85,7 @@ class ReaderState:
         self.closing = set() if options.level else closing(self.blocks, self.level)
         self.apart = set() if options.level else apart(self.blocks, self.level)
         self.apart |= set() if options.level else section_headings(self.blocks, self.level)
+        self.apart |= set() if options.level else uncarded(self.blocks, self.level)
         self.bare = bare_levels(self.blocks)  # "### Q5)" over its task, no lost question
         self.listed = set()
         self.loose = set()

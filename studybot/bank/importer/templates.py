@@ -6,15 +6,19 @@ among ``### …？``: a terse prompt). A title that comes back, not asking and w
 number, in several sections of a file whose headings at that level ask (``### 项目背景``,
 ``### 核心功能`` under each ``## 项目N``, between ``### 面试问题 N：…？``) is not: it is
 the template each section fills in. Their first lines (``section_headings``) join the
-headings the reader leaves as sections (``ReaderState.apart``).
+headings the reader leaves as sections (``ReaderState.apart``). So do, in a file whose
+questions at that level are explicit Q-numbered cards (``## Q7. How …?``, three at least), the
+headings before them that neither ask nor carry a Q number (``## 1. High Level Architecture``,
+``## Layer 4: Serving`` in a notebook's notes cells before its interview cell: ``uncarded``).
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from studybot.bank.importer.blocks import Block, plain
-from studybot.bank.importer.markers import clean, numbered
+from studybot.bank.importer.markers import MARKER, asks, clean, numbered, reads_as_question
 from studybot.bank.importer.sections import asking_heading
 
 
@@ -32,3 +36,33 @@ def section_headings(blocks: list[Block], level: int | None) -> set[int]:
 
 def _title(block: Block) -> str:
     return clean(plain(block.raw))
+
+
+CARDS_LEAST = 3  # Q-numbered headings that ask, making a level's headings cards
+_CARD_NAME = re.compile(r"[^\d\s]{1,12}\s*\d{1,3}")  # "卡片 1": a card whose question is inside
+
+
+def uncarded(blocks: list[Block], level: int | None) -> set[int]:
+    """Where three or more headings at ``level`` ask with a Q number (``## Q1. How …?``): the
+    first lines of the headings before the first of them, at that level, that neither ask nor
+    carry a Q number (nor name a card, ``### 卡片 1``), and of the headings in their sections
+    that carry none and end in no question mark (``### Why we need this:``)."""
+    headings = [b for b in blocks if b.kind == "heading" and level and b.level >= level]
+    cards = [b for b in headings if b.level == level and reads_as_question(_q_text(b) or "")]
+    if len(cards) < CARDS_LEAST:
+        return set()
+    found: set[int] = set()
+    notes = False  # inside the section of such a heading
+    for block in headings[: headings.index(cards[0])]:  # after a card, its answer's parts
+        title = clean(plain(block.raw))
+        if block.level == level:
+            notes = not asking_heading(block) and not _CARD_NAME.fullmatch(title)
+        if notes and _q_text(block) is None and not asks(title):
+            found.add(block.start)
+    return found
+
+
+def _q_text(block: Block) -> str | None:
+    """The text after a heading's Q number (``Q7.``, ``题目 3：``), None without one."""
+    found = MARKER.match(plain(block.raw).strip())
+    return found["text"] if found is not None and (found["n"] or found["n2"]) else None

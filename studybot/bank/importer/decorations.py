@@ -30,6 +30,30 @@ def emoji(ch: str) -> bool:
     return unicodedata.category(ch) in ("So", "Sk", "Cf") and ch not in "°±×÷" or ch in _SELECTORS
 
 
+def undecorated(text: str) -> str:
+    """``text`` without the marks in front of it (``📌 ``, ``✅ ``, ``▶``)."""
+    start = 0
+    while start < len(text) and (
+        emoji(text[start]) or text[start] in _FRONT or text[start].isspace()
+    ):
+        start += 1
+    return text[start:]
+
+
+# "L1 🔥×15 Q01 · …", "✍ H01 · …", "N1 · …": a card's level and frequency badges and its id
+# before a separator label the question after it
+_BADGED = re.compile(
+    r"^(?:(?:[A-Z]\d{1,2}|[^\w\s·|｜]{1,3}(?:\s*[×xX]\s*\d{1,3})?)\s+)*"
+    r"(?:[^\w\s·|｜]{1,2}\s*)?[A-Z]{1,2}\d{1,4}\s*[·|｜]\s*(?=\S)"
+)
+
+
+def without_badges(text: str) -> str:
+    """``L1 🔥×15 Q01 · 什么是 GAE？`` → ``什么是 GAE？``."""
+    found = _BADGED.match(text)
+    return text[found.end() :] if found else text
+
+
 def without_marks(text: str) -> str:
     """``text`` without the symbols (and a stray `` *``) at its end and an emoji mark in front."""
     end = len(text)

@@ -20,7 +20,7 @@ import functools
 import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
-from studybot.bank.importer.decorations import emoji, without_marks
+from studybot.bank.importer.decorations import emoji, undecorated, without_badges, without_marks
 from studybot.bank.importer.draft import (
     CJK,
     HAN_COMMON,
@@ -170,10 +170,18 @@ REVERSE = re.compile(r"反问|(?<![向对给])我的?提问")
 REVERSE_LEFT = "the candidate's own question (反问)"  # why such a line is not taken
 
 
+def unmarked(text: str) -> str:
+    """``📌 Q1: …`` → ``Q1: …``: a mark in front of a question's prefix is no part of it."""
+    if text[:1] in _MARKER_FIRST or not text:
+        return text
+    shorn = undecorated(text)
+    return shorn if shorn != text and (MARKER.match(shorn) or BARE_MARKER.match(shorn)) else text
+
+
 @functools.lru_cache(maxsize=1 << 18)  # the reader asks about one line's text several times
 def clean(text: str) -> str:
     """A question's text without checkbox, ``Q：``, company suffix, citation link or emoji."""
-    text = CALLOUT.sub("", CHECKBOX.sub("", text.strip()))
+    text = unmarked(without_badges(CALLOUT.sub("", CHECKBOX.sub("", text.strip()))))
     bare = BARE_MARKER.match(text)
     if bare and bare["text"].strip():
         text = bare["text"]
@@ -263,7 +271,7 @@ def meta(title: str) -> bool:
 def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | None:
     """(label, text) when a line starts with ``Q1：``/``第1题``/``**12.**``/``Q：``."""
     bold = raw_line.lstrip().startswith(("**", "__"))
-    text = plain(raw_line)
+    text = unmarked(plain(raw_line))
     section = _SECTION_NUMBER.match(text) if text[:1].isdigit() else None
     if section is not None:
         text = text[section.end() :]
@@ -345,7 +353,7 @@ def items(block: Block) -> list[Block]:
 def q_marker(block: Block) -> bool:
     """A paragraph that starts ``Q7：…``/``第7题``/``Q：``: never part of the answer above it."""
     first = block.raw.split("\n")[0]
-    text = plain(first)
+    text = unmarked(plain(first))
     return marker(first) is not None and (
         MARKER.match(text) is not None or BARE_MARKER.match(text) is not None
     )

@@ -3,7 +3,9 @@
 Each file here is written for the test, in the shape those files had: ``<details>`` cards whose
 summary opens with level and frequency badges and an id before a separator
 (``L1 🔥×9 Q01 · …``); a guide whose question headings open with a decoration before their
-``Q1:`` prefix (``## 📌 Q1: …``), the same in list items and bold lines.
+``Q1:`` prefix (``## 📌 Q1: …``), the same in list items and bold lines, and a decorated
+heading between its question headings that asks nothing and holds only a rule
+(``## **☕ Buy Me a Coffee**`` over ``---``).
 """
 
 from __future__ import annotations
@@ -53,6 +55,11 @@ def test_badges_and_an_id_before_a_separator_are_no_part_of_the_question(tmp_pat
         "手写 InfoNCE 损失",
         "多兴趣召回如何避免兴趣坍缩？",
     ]
+    assert [q.tags for q in report.bank.questions][:3] == [
+        ("level:l1",),
+        ("level:l2",),
+        ("level:l2",),
+    ]
     answers = [q.reference for q in report.bank.questions]
     assert answers[0] == "双塔可以离线算好物品向量，线上只做近邻检索。"
     assert answers[2] == "先算相似度矩阵，除以温度，再对每一行做交叉熵。"
@@ -86,6 +93,10 @@ Repeated terms add less and less, so one word cannot dominate the score.
 Clicks become pairwise preferences, corrected for position bias.
 
 ## Questions 3-4
+
+## **☕ Buy Me a Coffee**
+
+---
 
 ## ❓ Q3: What is the difference between recall and precision at k?
 
@@ -148,3 +159,19 @@ Remembering that a key has no value, so misses stay cheap.
     assert report.bank.questions[2].reference == (
         "Remembering that a key has no value, so misses stay cheap."
     )
+
+
+def test_a_heading_that_asks_nothing_and_holds_only_a_rule_is_no_question(invoke, tmp_path):
+    report = read(tmp_path, _GUIDE, "guide.md")
+    assert "Buy Me a Coffee" not in " ".join(questions(report))
+    assert report.bank.questions[1].reference == (
+        "Clicks become pairwise preferences, corrected for position bias."
+    )
+    shown = previewed(invoke, tmp_path, _GUIDE, "guide.md")
+    assert "Total: 4 question(s)" in shown and "Coffee" not in shown
+    assert "0 question-like line(s) not taken" in shown
+
+
+def test_a_heading_over_a_rule_that_asks_is_still_a_question(tmp_path):
+    text = _GUIDE.replace("**☕ Buy Me a Coffee**", "Why cache query results at all?")
+    assert questions(read(tmp_path, text, "guide.md"))[2] == "Why cache query results at all?"

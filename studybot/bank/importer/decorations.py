@@ -41,11 +41,15 @@ def undecorated(text: str) -> str:
 
 
 # "L1 🔥×15 Q01 · …", "✍ H01 · …", "N1 · …": a card's level and frequency badges and its id
-# before a separator label the question after it
+# before a separator label the question after it; its level ("L1") is a tag
 _BADGED = re.compile(
-    r"^(?:(?:[A-Z]\d{1,2}|[^\w\s·|｜]{1,3}(?:\s*[×xX]\s*\d{1,3})?)\s+)*"
+    r"^(?:(?P<level>L[1-9])\s+)?(?:(?:[A-Z]\d{1,2}|[^\w\s·|｜]{1,3}(?:\s*[×xX]\s*\d{1,3})?)\s+)*"
     r"(?:[^\w\s·|｜]{1,2}\s*)?[A-Z]{1,2}\d{1,4}\s*[·|｜]\s*(?=\S)"
 )
+
+
+def _separated(raw_line: str) -> bool:
+    return any(separator in raw_line for separator in "·|｜")
 
 
 def without_badges(text: str) -> str:
@@ -76,14 +80,17 @@ _TAIL = re.compile(
 
 
 def mark_tags(raw_line: str) -> list[str]:
-    """``difficulty:hard`` from a line that ends ``… [hard]``, ``frequency:high`` from ``（高频）``."""
+    """``difficulty:hard`` from a line that ends ``… [hard]``, ``frequency:high`` from ``（高频）``,
+    ``level:l1`` from a card's badge (``L1 🔥×15 Q01 · …``)."""
+    badged = _BADGED.match(plain(raw_line).lstrip("#-*+> \t")) if _separated(raw_line) else None
+    level = [f"level:{badged['level'].lower()}"] if badged and badged["level"] else []
     found = _TAIL.search(raw_line[-40:])
     if found is None:
-        return []
+        return level
     mark = found["mark"].lower()
     if mark in ("高频", "常考", "必考"):
-        return ["frequency:high"]
-    return [difficulty_tag(mark)]
+        return [*level, "frequency:high"]
+    return [*level, difficulty_tag(mark)]
 
 
 _BOLD_LINE = re.compile(r"^(?:\*\*|__)(?P<text>[^*_\n](?:.*?[^\s*_])?)(?:\*\*|__)[^\w*_]*$")

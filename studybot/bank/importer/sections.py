@@ -118,9 +118,10 @@ def answer_label(block: Block, level: int) -> bool:
 
 
 def has_body(inner: list[Block]) -> bool:
-    """Text under a heading: any block but a heading, or a heading that is a link to read
+    """Text under a heading: any block but a heading or a rule (``---`` alone under
+    ``## ☕ Support the Author`` holds no answer), or a heading that is a link to read
     (``###### Medium: https://…`` under ``## L1 vs L2``: where its answer is)."""
-    return any(b.kind != "heading" or _LINK_LINE.fullmatch(plain(b.raw)) for b in inner)
+    return any(b.kind not in ("heading", "hr") or _LINK_LINE.fullmatch(plain(b.raw)) for b in inner)
 
 
 _LINK_LINE = re.compile(r"[^:：\n]{0,40}[:：]?\s*<?https?://\S+>?\s*")

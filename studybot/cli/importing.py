@@ -212,9 +212,15 @@ def _steering(
         f"{found['asking_lines']} asking line(s), {taken['non_asking']} that do not ask.",
         hang="  ",
     )
-    missed = [line for line in found["asking_not_taken"] if line["where"] not in listed]
+    inside = [line for line in found["asking_in_answers"] if line["where"] not in listed]
+    missed = [
+        line
+        for line in found["asking_not_taken"]
+        if line["where"] not in listed and line not in inside
+    ]
     besides = ", besides those above" if listed else ""
     _lines_at(f"Asking lines not taken{besides}", missed, file)
+    _lines_at("Asking lines kept in an answer, not as questions", inside, file)
     _lines_at("List items neither taken nor inside an answer", found["items_not_taken"], file)
     better = found["suggestion"]
     if better:

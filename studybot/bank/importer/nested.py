@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from studybot.bank.importer.blocks import plain
 from studybot.bank.importer.draft import NOT_WORD, Draft
 from studybot.bank.importer.layout import Layout, Line
-from studybot.bank.importer.markers import reads_as_question
+from studybot.bank.importer.markers import INLINE_ANSWER, asks, field_line, reads_as_question
+from studybot.bank.importer.notes import arrow_answer
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,12 @@ def held(drafts: list[Draft]) -> set[str]:
 def asked_lines(drafts: list[Draft]) -> set[str]:
     """The lines of the questions taken, folded (a contents entry repeating one was taken)."""
     return {folded(line) for draft in drafts for line in draft.question.splitlines()} - {""}
+
+
+def titled(drafts: list[Draft]) -> set[str]:
+    """The titles of the sections that hold the questions taken, folded: a topic heading over
+    its question (``### 3. 模型架构差异`` over ``**问题**: …？``) names it, it asks nothing."""
+    return {folded(title) for draft in drafts for _, title in draft.path} - {""}
 
 
 def within(line: str, taken: str) -> bool:
@@ -131,3 +138,22 @@ def under(chosen: list[Line], headings: list[Line], text: list[int]) -> dict[int
         for i in text[lo:hi]:
             held[i] = h.index
     return held
+
+
+def topic(text: str, titles: set[str]) -> bool:
+    """A heading over its question that asks by a word only, no question mark."""
+    return not text.rstrip().endswith(("?", "？")) and folded(text) in titles
+
+
+def answered(line: Line, answers: str) -> bool:
+    """A sentence or sub-heading of an answer taken that only reads like a question ("When
+    we declare …", "How closures work:", an item that ends as a sentence does); another list
+    item, or a line that asks with a question mark (``*Q:…?* → its answer`` too), is listed
+    even there: a follow-up the user may want. A key and its value (``为什么需要：…``, a point
+    of a numbered answer, joined with the others into one key point) is said, not asked."""
+    said = line.kind in ("paragraph", "heading") or line.text.endswith((".", "。", "!", "！"))
+    said = said or field_line(line.text)
+    arrow = arrow_answer(line.text, line.text)
+    inline = INLINE_ANSWER.match(line.text)  # "…？答：…" asks, with its answer beside it
+    text = arrow[0] if arrow else inline["q"] if inline else line.text
+    return said and not asks(text) and within(folded(line.text), answers)

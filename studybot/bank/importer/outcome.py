@@ -134,9 +134,14 @@ def saved_data(report: Import, name: str, folder: Path) -> dict[str, Any]:
 
 def _asking_left(report: Import) -> list[tuple[str, str]]:
     """The asking lines not taken besides those listed with why: the preview lists both, and
-    its Total counts both."""
+    its Total counts both; a line an answer taken holds is imported, as a line of it."""
     listed = {s.where for s in report.lost}
-    return [m for m in (report.steer.missed if report.steer else ()) if m[0] not in listed]
+    kept = set(report.steer.kept if report.steer else ())
+    return [
+        m
+        for m in (report.steer.missed if report.steer else ())
+        if m[0] not in listed and m not in kept
+    ]
 
 
 def report_data(report: Import, name: str | None = None) -> dict[str, Any]:
@@ -176,6 +181,8 @@ def _steer_data(found: steer.Steer) -> dict[str, Any]:
         "found_in": dict(found.found_in),
         "asking_lines": found.asking_lines,
         "asking_not_taken": [{"where": where, "text": text} for where, text in found.missed],
+        # of those, the lines an answer taken holds, imported as its text
+        "asking_in_answers": [{"where": where, "text": text} for where, text in found.kept],
         "items_not_taken": [{"where": where, "text": text} for where, text in found.left],
         "taken": reading(found.current),
         "readings": [reading(r) for r in found.others],

@@ -46,22 +46,21 @@ from studybot.bank.importer.layout import (
     layout,
 )
 from studybot.bank.importer.markers import (
-    INLINE_ANSWER,
     REVERSE_LEFT,
-    asks,
-    field_line,
     meta,
     reads_as_question,
 )
 from studybot.bank.importer.metadata import without_source
+from studybot.bank.importer.nested import answered as _answered
 from studybot.bank.importer.nested import asked as _asked
 from studybot.bank.importer.nested import asked_lines as _asked_lines
 from studybot.bank.importer.nested import folded as _folded
 from studybot.bank.importer.nested import held as _held
 from studybot.bank.importer.nested import nesting, under
+from studybot.bank.importer.nested import titled as _titled
+from studybot.bank.importer.nested import topic as _topic
 from studybot.bank.importer.nested import within as _within
 from studybot.bank.importer.notebook import cell_of, opens_cell
-from studybot.bank.importer.notes import arrow_answer
 from studybot.bank.importer.topics import MARGIN as _MARGIN
 
 _NUMBER_FIELD = re.compile(r"^\s*(?:[^:：\n]{0,24}[:：])?\s*[#\d.\-\s]*$")  # "No.: 12"
@@ -104,6 +103,7 @@ class Steer:
     others: tuple[Reading, ...]  # every selector tried, in the order tried
     better: Reading | None  # the option to suggest, if one reads the file clearly better
     left: tuple[tuple[str, str], ...] = ()  # (where, text) of list items no question holds
+    kept: tuple[tuple[str, str], ...] = ()  # of ``missed``, those an answer taken holds as text
 
 
 def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> Steer | None:
@@ -115,10 +115,15 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         return None
     by_where = {out.where(line.index): line for line in out.found}
     theirs = {s.where for s in parsed.skipped if s.why == REVERSE_LEFT}  # the candidate's own
-    asking = {  # a heading of a section that holds no questions ("🤝 如何贡献") asks nothing
+    titles = _titled(
+        parsed.drafts
+    )  # a heading of a section that holds no questions ("🤝 如何贡献")
+    asking = {  # or one over its question, named by a word only ("模型架构差异"), asks nothing
         where
         for where, line in by_where.items()
-        if line.asks and where not in theirs and not (line.kind == "heading" and meta(line.text))
+        if line.asks
+        and where not in theirs
+        and not (line.kind == "heading" and (meta(line.text) or _topic(line.text, titles)))
     }
     current = _measure(option, parsed, asking)
     taken = _lines_taken(parsed.drafts)
@@ -167,21 +172,8 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         or leftitems.suggested(current, others, tried, left)
         or topics.mixed(out, parsed.drafts, others),
         left=left,
+        kept=tuple(m for m in missed if m[0] in inside),
     )
-
-
-def _answered(line: Line, answers: str) -> bool:
-    """A sentence or sub-heading of an answer taken that only reads like a question ("When
-    we declare …", "How closures work:", an item that ends as a sentence does); another list
-    item, or a line that asks with a question mark (``*Q:…?* → its answer`` too), is listed
-    even there: a follow-up the user may want. A key and its value (``为什么需要：…``, a point
-    of a numbered answer, joined with the others into one key point) is said, not asked."""
-    said = line.kind in ("paragraph", "heading") or line.text.endswith((".", "。", "!", "！"))
-    said = said or field_line(line.text)
-    arrow = arrow_answer(line.text, line.text)
-    inline = INLINE_ANSWER.match(line.text)  # "…？答：…" asks, with its answer beside it
-    text = arrow[0] if arrow else inline["q"] if inline else line.text
-    return said and not asks(text) and _within(_folded(line.text), answers)
 
 
 def _against(

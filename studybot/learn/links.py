@@ -185,7 +185,7 @@ def not_denied(clause, phrase: Phrase, subject: Phrase | None) -> bool:
     down, not what it is said to be)."""
     if framing(clause, phrase) or _PAST.search(clause.normal):
         return True
-    if presumed.not_denied(clause, phrase):
+    if presumed.not_denied(clause, phrase, subject):
         return True  # "不再用 softmax", "不能太小", "能用 enum 就别用…" (``presumed``)
     if subject is None or not replaced(clause, phrase):
         return False

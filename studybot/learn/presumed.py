@@ -3,7 +3,10 @@
 Each is a reading of the sentence, whatever the question: "不再用 softmax"
 (no longer) says that softmax was used before; "d_head 不能太小" (advice
 against an excess) agrees that too small harms; "能用 enum 就别用自由字符串"
-(an advice pair) turns down the other way and keeps the first; and in
+(an advice pair) turns down the other way and keeps the first; "不一样的只是
+多了…" names what differs and denies nothing; a clause opened by 而不是 that
+names none of the point's subject turns down what the clause before does
+instead; and in
 "TTFT 变长并不是模型变慢了" the 不是 denies what follows it, not the topic
 said before it. ``links`` asks these when it reads a negated relation.
 """
@@ -55,10 +58,38 @@ def advice_pair(clause, phrase: Phrase) -> bool:
     return False
 
 
-def not_denied(clause, phrase: Phrase) -> bool:
+# "不一样的只是…", "不同的是…", "没变的是…": the negated word names what the clause goes on to say.
+_NAMING = re.compile(r"的(?:只|仅仅|仅|就|也)?是")
+_WORD_NEGATIONS = frozenset({"不", "没", "没有", "未", "无"})  # 并非 before 的是 is a copula's
+
+
+def nominal(clause, phrase: Phrase) -> bool:
+    """Whether ``phrase`` with the negation just before it is made a noun by 的…是 ("不一样的只是
+    多了 h 份得分矩阵"): it names what follows, and is no predicate of anything."""
+    negation = any(
+        e == phrase.first and clause.joined[s:e] in _WORD_NEGATIONS for s, e in clause.negations
+    )
+    return negation and bool(_NAMING.match(clause.joined, phrase.last))
+
+
+# "…，而不是把几百个 patch 原样送进 LLM": another thing, handled another way, turned down.
+_TURNED_DOWN = re.compile(r"(?:而不是|而非)(?:直接)?把")
+
+
+def turned_down(clause, subject: Phrase | None) -> bool:
+    """Whether the clause opens with 而不是把 and names none of the claim's subject: it turns
+    down handling another thing another way, and says nothing of the point's own thing."""
+    return subject is None and bool(_TURNED_DOWN.match(clause.joined))
+
+
+def not_denied(clause, phrase: Phrase, subject: Phrase | None) -> bool:
     """Whether a negated ``phrase`` presumes its claim instead of denying it."""
     return (
-        no_longer(clause, phrase) or against_excess(clause, phrase) or advice_pair(clause, phrase)
+        no_longer(clause, phrase)
+        or against_excess(clause, phrase)
+        or advice_pair(clause, phrase)
+        or nominal(clause, phrase)
+        or turned_down(clause, subject)
     )
 
 

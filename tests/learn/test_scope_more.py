@@ -1,6 +1,7 @@
 """Correct sentences whose negation presumes the point instead of denying it (``presumed``):
 "不再 X" says X was done before, "不能太小" warns against the excess the point says harms,
-"能用 X 就别用 Y" turns down Y and keeps X, and in "X 并不是 Y" the 不是 denies what follows
+"能用 X 就别用 Y" turns down Y and keeps X, "不一样的是…" names what differs, "而不是把 Y…"
+turns down another thing handled another way, and in "X 并不是 Y" the 不是 denies what follows
 it, not the topic X. Each was a false ⚠ forcing Again on a clean answer of a blind round; the
 plain error beside it is still marked.
 """
@@ -51,6 +52,20 @@ def state(grader, shipped, question: int, point: int, text: str) -> str:
             3,
             "取值是固定几种的字段，能用 enum 就不要用自由文本。",
             "取值固定的字段也不要用 enum。",
+        ),
+        # a negated word made a noun by 的是 names what follows
+        (
+            22,
+            3,
+            "矩阵乘的 FLOPs 基本没变，不一样的是要多算 h 份 n×n 得分矩阵。",
+            "矩阵乘的 FLOPs 随头数成倍增加。",
+        ),
+        # 而不是把 another thing: another way turned down, not the point's own thing
+        (
+            104,
+            4,
+            "Q-Former 只交出 32 个 query 的输出，而不是把全部 patch 特征直接送进 LLM。",
+            "Q-Former 的输出并不送进 LLM。",
         ),
         # a copula negation after the topic denies the cause given after it
         (

@@ -4,11 +4,12 @@ Each is a reading of the sentence, whatever the question: "不再用 softmax"
 (no longer) says that softmax was used before; "d_head 不能太小" (advice
 against an excess) agrees that too small harms; "能用 enum 就别用自由字符串"
 (an advice pair) turns down the other way and keeps the first; "不一样的只是
-多了…" names what differs and denies nothing; a clause opened by 而不是 that
-names none of the point's subject turns down what the clause before does
-instead; and in
-"TTFT 变长并不是模型变慢了" the 不是 denies what follows it, not the topic
-said before it. ``links`` asks these when it reads a negated relation.
+多了…" names what differs and denies nothing; a clause opened by 而不是把
+that names none of the point's subject turns down another thing handled
+another way; "tokens that never appear in the same direction" negates only
+the relative clause's own verb; and in "TTFT 变长并不是模型变慢了" the 不是
+denies what follows it, not the topic said before it. ``links`` asks these
+when it reads a negated relation.
 """
 
 from __future__ import annotations
@@ -82,6 +83,31 @@ def turned_down(clause, subject: Phrase | None) -> bool:
     return subject is None and bool(_TURNED_DOWN.match(clause.joined))
 
 
+_RELATIVE = frozenset({"that", "which", "who"})
+_VERB_NOT = frozenset({"not", "never"})
+_NOT_A_NOUN = frozenset({"so", "such", "now", "given", "and", "or", "but", "is", "are", "was"})
+_DO = frozenset({"do", "does", "did", "will", "would", "can", "could", "may", "might"})
+
+
+def relative(clause, phrase: Phrase) -> bool:
+    """Whether the negation before ``phrase`` opens an English relative clause ("tokens that never
+    appear"): it describes the noun before it and negates its own verb, not what follows the verb
+    ("… that never appear in the same direction" says nothing against "same direction")."""
+    tokens = [(s, e) for s, e in clause.tokens if e <= phrase.first]
+    for i, (start, end) in enumerate(tokens[:-1]):
+        if (start, end) not in clause.negations or clause.joined[start:end] not in _VERB_NOT:
+            continue
+        before = [clause.joined[slice(*t)] for t in tokens[:i]]
+        while before and before[-1] in _DO:
+            before.pop()  # "that do not appear"
+        if len(before) < 2 or before[-1] not in _RELATIVE or before[-2] in _NOT_A_NOUN:
+            continue  # "so that no entity is cut" is no relative clause
+        rest = [t for t in tokens[i + 1 :] if clause.joined[slice(*t)] not in AUXILIARIES]
+        later = [t for t in clause.negations if end <= t[0] < phrase.first]
+        return len(rest) >= 1 and rest[0][1] <= phrase.first and not later
+    return False
+
+
 def not_denied(clause, phrase: Phrase, subject: Phrase | None) -> bool:
     """Whether a negated ``phrase`` presumes its claim instead of denying it."""
     return (
@@ -90,6 +116,7 @@ def not_denied(clause, phrase: Phrase, subject: Phrase | None) -> bool:
         or advice_pair(clause, phrase)
         or nominal(clause, phrase)
         or turned_down(clause, subject)
+        or relative(clause, phrase)
     )
 
 

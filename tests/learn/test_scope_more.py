@@ -1,7 +1,8 @@
 """Correct sentences whose negation presumes the point instead of denying it (``presumed``):
 "不再 X" says X was done before, "不能太小" warns against the excess the point says harms,
 "能用 X 就别用 Y" turns down Y and keeps X, "不一样的是…" names what differs, "而不是把 Y…"
-turns down another thing handled another way, and in "X 并不是 Y" the 不是 denies what follows
+turns down another thing handled another way, "tokens that never appear" negates its own
+verb, and in "X 并不是 Y" the 不是 denies what follows
 it, not the topic X. Each was a false ⚠ forcing Again on a clean answer of a blind round; the
 plain error beside it is still marked.
 """
@@ -66,6 +67,14 @@ def state(grader, shipped, question: int, point: int, text: str) -> str:
             4,
             "Q-Former 只交出 32 个 query 的输出，而不是把全部 patch 特征直接送进 LLM。",
             "Q-Former 的输出并不送进 LLM。",
+        ),
+        # an English negation opening a relative clause negates its own verb only
+        (
+            18,
+            6,
+            "The softmax gradient steadily pushes vectors of tokens that do not occur in one "
+            "direction.",
+            "The softmax gradient does not push the vectors of unseen tokens in the same direction.",
         ),
         # a copula negation after the topic denies the cause given after it
         (

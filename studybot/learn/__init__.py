@@ -5,7 +5,8 @@ Owns the graders (``grading``: the grade, the offline grader once per bank;
 suggests; ``live_grade``: the live side request's strict schema and reading;
 ``rubric``, with ``claims``, ``aliases``, ``statements``, ``links``, ``reading``,
 ``words``, ``spelling``, ``negations``, ``antonyms``, ``clauses``,
-``segmenter``, ``variants``, ``numbers``, ``sides``, ``pairs``, and ``lapses`` with
+``segmenter``, ``variants``, ``numbers``, ``sides``, ``pairs``, ``presumed`` (negations
+that presume a claim), and ``lapses`` with
 ``credits``, ``ratios`` and ``defaults``: the offline
 grader on the rubric's claims; ``selftest``: the rubric graded against itself;
 ``term_estimate`` with ``terms``: the term estimate of banks without one;

@@ -16,7 +16,7 @@ import bisect
 import re
 from collections.abc import Sequence
 
-from studybot.learn import negations
+from studybot.learn import negations, presumed
 from studybot.learn.reading import Phrase
 from studybot.learn.words import listed
 
@@ -49,7 +49,11 @@ def short_of(clause, phrase: Phrase, subject: Phrase, named: Sequence[Phrase]) -
 
 
 def apart(clause, one, other) -> bool:
-    """Whether a comma (inside brackets: elsewhere it ends the clause) stands between two links."""
+    """Whether a comma (inside brackets: elsewhere it ends the clause) stands between two links,
+    or a copula negation after ``one`` denies what follows it, not ``one`` (``presumed``)."""
+    topic, denied = min(s for s, _ in one), min(s for s, _ in other)
+    if any(topic < edge for edge in presumed.topic_edges(clause, denied)):
+        return True  # "TTFT 变长并不是模型变慢了": TTFT 变长 is said
     said = {clause.joined[s:e] for s, e in one}
     if not said & {clause.joined[s:e] for s, e in other}:
         return False  # a correction says the same verb again: "不是从零初始化，用奖励模型初始化"
@@ -181,6 +185,8 @@ def not_denied(clause, phrase: Phrase, subject: Phrase | None) -> bool:
     down, not what it is said to be)."""
     if framing(clause, phrase) or _PAST.search(clause.normal):
         return True
+    if presumed.not_denied(clause, phrase, subject):
+        return True  # "不再用 softmax", "不能太小", "能用 enum 就别用…" (``presumed``)
     if subject is None or not replaced(clause, phrase):
         return False
     return bool(_OF.fullmatch(clause.joined, phrase.last, subject.first))

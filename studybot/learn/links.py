@@ -178,14 +178,15 @@ def framing(clause, phrase: Phrase) -> bool:
 _CONDITION_END = re.compile(r"(?<![同及实按])时$|时候$|的话$")  # not 同时, 实时
 
 
-def not_denied(clause, phrase: Phrase, subject: Phrase | None) -> bool:
+def not_denied(clause, phrase: Phrase, subject: Phrase | None, core: bool = False) -> bool:
     """Whether a negated ``phrase`` denies nothing: it sits in a condition (``framing``), in
     a clause about how things were before ("以前不是一个模型管所有任务"), or describes the
     claim's own subject right after it ("而不是计算受限的 prefill": the thing is turned
-    down, not what it is said to be)."""
+    down, not what it is said to be). A ``core`` (a negated relation's leftover) is stated by
+    its negation, presumed or not: "MLP 就不再需要了" says "不要了"."""
     if framing(clause, phrase) or _PAST.search(clause.normal):
         return True
-    if presumed.not_denied(clause, phrase, subject):
+    if not core and presumed.not_denied(clause, phrase, subject):
         return True  # "不再用 softmax", "不能太小", "能用 enum 就别用…" (``presumed``)
     if subject is None or not replaced(clause, phrase):
         return False

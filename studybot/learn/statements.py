@@ -80,7 +80,7 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
         for phrase, parts in _scoped_with(located):
             if phrase.negated and sign < 0 and alias is not claim.core:
                 continue  # "并非常数" does not say it grows with n²: a negated opposite says nothing
-            if phrase.negated and links.not_denied(clause, phrase, parts[0]):
+            if phrase.negated and links.not_denied(clause, phrase, parts[0], alias is claim.core):
                 continue  # "…——没有外部信号时", "以前不是…": a condition, the past, an attribute
             if (
                 phrase.negated

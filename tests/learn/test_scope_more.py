@@ -90,3 +90,13 @@ def test_a_presumed_claim_is_no_denial_and_the_error_still_is(
 ):
     assert state(grader, shipped, question, point, right) != CONTRADICTED
     assert state(grader, shipped, question, point, wrong) == CONTRADICTED
+
+
+def test_no_longer_still_states_a_claim_said_with_a_negation(grader, shipped):
+    # "不再需要" is how a point's "丢掉/不要了" is said: presuming the past does not unsay it,
+    # and a correct "不是…而是…" beside it is then no denial
+    right = (
+        "前缀不是直接优化的——直接训不稳定——而是训练时通过一个 MLP 从较小的矩阵生成，"
+        "训练结束 MLP 就不再需要了。"
+    )
+    assert state(grader, shipped, 150, 2, right) != CONTRADICTED

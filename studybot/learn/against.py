@@ -1,0 +1,112 @@
+"""Errors said against the point's own text: another figure where the point gives one.
+
+Two readings, each of a clause aligned with a claim (it names the claim's
+subject, or goes on from the clause that does), neither needing a wrong
+alias written for the question:
+
+- **A share said otherwise.** A claim whose words give a share in words
+  ("FFN 约占非嵌入参数的三分之二") is denied by a clause naming its subject
+  whose first share after it is another one ("FFN 只占三分之一"), when the
+  clause says none of the claim's shares. A share said of something else
+  later in the clause ("FFN 占三分之二，注意力占三分之一" in one clause) is
+  not the subject's.
+- **A figure in apposition.** A clause that opens with a figure
+  ("……一组可学习的查询向量，一共 64 个、每个 768 维") says it of what the clause
+  before it in its sentence ends on: when that is the claim's subject and the
+  figure, in the claim's unit, is not its value nor one the question states,
+  the claim is denied.
+
+Negated, quoted or asking clauses assert nothing and are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+
+from studybot.learn import negations, numbers
+from studybot.learn.claims import Claim
+from studybot.learn.reading import Attempt
+
+HEAD_CHARS = 2  # words before a figure that still open its clause ("一共", "约")
+_PREFIXES = frozenset({"非", "无"})  # negations that make a word: 非嵌入, 无条件
+_BOUND_BEFORE = re.compile(
+    r"(?:不止|超过|多于|大于|高于|至少|不到|少于|小于|低于|至多|不足|不超过"
+    r"|多出|多了|高出|少了|增加了?|减少了?|提高了?|降低了?|省了?|涨了?|降了?|省下)$"
+)
+_COMPARED = re.compile(r"(?:比|相比|than|vs)\S{0,3}$")
+_BOUND_AFTER = re.compile(r".{0,2}?(?:以上|以下|之上|之下|还多|还少|多一点|不到)")
+TAIL_CHARS = 2  # words after the subject that still end the clause before ("的", "们")
+
+
+def shares_of(claim_zh: str, value) -> tuple[float, ...]:
+    """The shares a claim's words give in words (none for a claim with a value)."""
+    if value is not None:
+        return ()
+    return tuple(share for _, share in numbers.fractions(claim_zh))
+
+
+def denied(claim: Claim, shares, known, attempt: Attempt) -> int | None:
+    """The first clause that says another share or figure than ``claim``'s of its subject."""
+    for n, clause in enumerate(attempt.clauses):
+        if not attempt.asserts[n] or clause.asks:
+            continue
+        if shares and _other_share(claim, shares, attempt, n):
+            return n
+        if claim.value is not None and _apposed(claim, known, attempt, n):
+            return n
+    return None
+
+
+def _other_share(claim: Claim, shares, attempt: Attempt, n: int) -> bool:
+    clause = attempt.clauses[n]
+    said = numbers.fractions(clause.joined)
+    if not said or any(_same(v, shares) for _, v in said):
+        return False
+    for subject in attempt.words_of(n, claim.subject):
+        if _COMPARED.search(clause.joined[: subject.first]):
+            continue  # "比标准 FFN 多出一半": the subject is what the figure is measured against
+        after = [at for at, _ in said if at >= subject.last]
+        if after and not _negated(clause, subject.last, after[0]):
+            return True
+    return False
+
+
+def _negated(clause, start: int, at: int) -> bool:
+    """Whether a share at ``at`` is denied or only bounded ("不止三分之一", "超过一半"), or a
+    negation stands between it and its subject ("并不是只占"; the prefix of "非嵌入" is none)."""
+    if _BOUND_BEFORE.search(clause.joined[:at]) or _BOUND_AFTER.match(clause.joined, at):
+        return True
+    if negations.negated(clause, [[(at, at + 1)]]):
+        return True
+    return any(
+        start <= s and e <= at and clause.joined[s:e] not in _PREFIXES for s, e in clause.negations
+    )
+
+
+def _apposed(claim: Claim, known, attempt: Attempt, n: int) -> bool:
+    value = claim.value
+    if value is None or not n or attempt.sentence[n - 1] != attempt.sentence[n]:
+        return False
+    if next(attempt.words_of(n, claim.subject), None) is not None:
+        return False  # said of its subject in the clause: the claim's own reading decides
+    before = attempt.clauses[n - 1]
+    ends = [p.last for p in attempt.words_of(n - 1, claim.subject)]
+    if not ends or len(before.joined) - max(ends) > TAIL_CHARS:
+        return False
+    clause = attempt.clauses[n]
+    found = numbers.located(clause.normal, value, normalised=True)
+    if not found or len(clause.normal[: found[0][0]].replace(" ", "")) > HEAD_CHARS:
+        return False
+    values = found[0][1]
+    if numbers.matches(values, value) or _known(values, known):
+        return False
+    return not clause.negations
+
+
+def _same(value: float, shares) -> bool:
+    return any(abs(value - s) <= 0.01 for s in shares)
+
+
+def _known(values, known) -> bool:
+    with_unit, _ = known
+    return any(numbers.matches(values, k) for k in with_unit)

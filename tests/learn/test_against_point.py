@@ -1,0 +1,70 @@
+"""Errors said against the key point's own text, with no wrong alias written for them: a share
+said otherwise of the point's subject, a figure in apposition to the subject named just before.
+Each wrong sentence is marked contradicted; the correct one beside it is not.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from studybot.learn import grading
+from studybot.learn.marks import CONTRADICTED
+
+
+@pytest.fixture(scope="module")
+def grader(shipped):
+    return grading.offline(shipped)
+
+
+def state(grader, shipped, question: int, point: int, text: str) -> str:
+    return grader.grade(shipped.get(question), text).points[point - 1].state
+
+
+@pytest.mark.parametrize(
+    "question, point, right, wrong",
+    [
+        # a share in words: the point says FFN holds two thirds
+        (
+            26,
+            6,
+            "在一个稠密的 Transformer 里，FFN 占了非嵌入参数里的三分之二左右，剩下归注意力。",
+            "在一个稠密的 Transformer 里，FFN 其实只拿到非嵌入参数的三分之一左右，剩下归注意力。",
+        ),
+        # a share said of something else later is not the subject's; "只" restricts, denies nothing
+        (
+            26,
+            6,
+            "数一下参数就知道，FFN 大约能拿到非嵌入参数的三分之二，注意力拿三分之一。",
+            "数一下参数就知道，FFN 大约只拿到非嵌入参数的一半，注意力拿另一半。",
+        ),
+        # a figure opening its clause is said of what the clause before ends on
+        (
+            104,
+            2,
+            "BLIP-2 在中间放了一组可学习的查询向量，总共 32 个、每个都是 768 维的向量。",
+            "BLIP-2 在中间放了一组可学习的查询向量，总共 16 个、每个都是 768 维的向量。",
+        ),
+    ],
+)
+def test_a_figure_against_the_points_text_is_a_contradiction(
+    grader, shipped, question, point, right, wrong
+):
+    assert state(grader, shipped, question, point, wrong) == CONTRADICTED
+    assert state(grader, shipped, question, point, right) != CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    "question, point, text",
+    [
+        # bounded, not given: more than a third is true of two thirds
+        (26, 6, "FFN 在稠密模型中占的参数远不止三分之一，是大头。"),
+        # denied: the wrong share is turned down
+        (26, 6, "稠密模型里 FFN 可不是只占三分之一的参数，它是大头。"),
+        # the figure opening the clause counts something else named in it
+        (104, 2, "Q-Former 里有一组可学习的查询向量，每个查询 768 维。"),
+    ],
+)
+def test_a_bounded_denied_or_other_figure_is_no_contradiction(
+    grader, shipped, question, point, text
+):
+    assert state(grader, shipped, question, point, text) != CONTRADICTED

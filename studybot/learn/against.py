@@ -1,6 +1,6 @@
-"""Errors said against the point's own text: another figure where the point gives one.
+"""Errors said against the point's own text: another figure, or a direction said of the rival.
 
-Two readings, each of a clause aligned with a claim (it names the claim's
+Three readings, each of a clause aligned with a claim (it names the claim's
 subject, or goes on from the clause that does), neither needing a wrong
 alias written for the question:
 
@@ -15,6 +15,11 @@ alias written for the question:
   before it in its sentence ends on: when that is the claim's subject and the
   figure, in the claim's unit, is not its value nor one the question states,
   the claim is denied.
+- **A "越…越" said of the rival.** "β 越大，KL 惩罚越弱，策略就越能偏离参考模型"
+  binds the last clause's 越 to the first's: when the first names the rival
+  of a claim's subject (β 越大 for β 越小, ``antonyms``) and the last says the
+  claim's relation with no subject of its own, the claim is denied — unless
+  the sentence turns round between them ("反之", "而", "但").
 
 Negated, quoted or asking clauses assert nothing and are skipped.
 """
@@ -33,6 +38,7 @@ _BOUND_BEFORE = re.compile(
     r"(?:不止|超过|多于|大于|高于|至少|不到|少于|小于|低于|至多|不足|不超过"
     r"|多出|多了|高出|少了|增加了?|减少了?|提高了?|降低了?|省了?|涨了?|降了?|省下)$"
 )
+_TURN = re.compile(r"^(?:反之|相反|反过来|否则|而|但|不过|然而|otherwise|but|whereas)")
 _COMPARED = re.compile(r"(?:比|相比|than|vs)\S{0,3}$")
 _BOUND_AFTER = re.compile(r".{0,2}?(?:以上|以下|之上|之下|还多|还少|多一点|不到)")
 TAIL_CHARS = 2  # words after the subject that still end the clause before ("的", "们")
@@ -45,8 +51,9 @@ def shares_of(claim_zh: str, value) -> tuple[float, ...]:
     return tuple(share for _, share in numbers.fractions(claim_zh))
 
 
-def denied(claim: Claim, shares, known, attempt: Attempt) -> int | None:
-    """The first clause that says another share or figure than ``claim``'s of its subject."""
+def denied(claim: Claim, shares, known, attempt: Attempt, others=()) -> int | None:
+    """The first clause that says another share or figure than ``claim``'s of its subject, or
+    its relation of its rival (``others``: the subjects of the point's other claims)."""
     for n, clause in enumerate(attempt.clauses):
         if not attempt.asserts[n] or clause.asks:
             continue
@@ -54,7 +61,39 @@ def denied(claim: Claim, shares, known, attempt: Attempt) -> int | None:
             return n
         if claim.value is not None and _apposed(claim, known, attempt, n):
             return n
+        if _rival_before(claim, attempt, n, others):
+            return n
     return None
+
+
+def _rival_before(claim: Claim, attempt: Attempt, n: int, others) -> bool:
+    """Whether clause ``n`` says the claim's relation of its rival, in a "越…越" said across the
+    sentence ("β 越大，KL 惩罚越弱，策略就越能偏离参考模型" against "β 越小，偏离越远"): the
+    nearest clause before naming the subject or its rival names the rival with 越, clause
+    ``n`` has its own 越, and nothing turns it round in between ("反之", "而", "但")."""
+    if claim.rival is None or claim.relation is None:
+        return False
+    if any(_names(attempt, n, a) for a in (claim.subject, claim.rival, *others)):
+        return False  # said of a subject of its own ("表示空间也越均匀": another claim's 空间)
+    if not any(not p.negated for p in attempt.phrases(n, claim.relation)):
+        return False
+    for k in range(n - 1, -1, -1):
+        if attempt.sentence[k] != attempt.sentence[n] or _TURN.search(
+            attempt.clauses[k + 1].joined
+        ):
+            return False
+        if _names(attempt, k, claim.subject):
+            return False
+        rival = list(attempt.words_of(k, claim.rival))
+        if rival:
+            said = attempt.clauses[k].joined
+            correlative = any("越" in said[p.first : p.last] for p in rival)
+            return correlative and "越" in attempt.clauses[n].joined
+    return False
+
+
+def _names(attempt: Attempt, n: int, alias) -> bool:
+    return next(attempt.words_of(n, alias), None) is not None
 
 
 def _other_share(claim: Claim, shares, attempt: Attempt, n: int) -> bool:

@@ -74,7 +74,8 @@ def first(
         if n is not None:
             return n, claim.zh
     for claim, shares in zip(claims, lapses.shares, strict=True):
-        n = against.denied(claim, shares, lapses.known, attempt)
+        others = [c.subject for c in claims if c is not claim]
+        n = against.denied(claim, shares, lapses.known, attempt, others)
         if n is not None:
             return n, claim.zh
     return None

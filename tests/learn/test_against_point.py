@@ -1,5 +1,6 @@
 """Errors said against the key point's own text, with no wrong alias written for them: a share
-said otherwise of the point's subject, a figure in apposition to the subject named just before.
+said otherwise of the point's subject, a figure in apposition to the subject named just before,
+a comparison said the other way ("还要大"), a "越…越" said of the subject's rival.
 Each wrong sentence is marked contradicted; the correct one beside it is not.
 """
 
@@ -44,9 +45,23 @@ def state(grader, shipped, question: int, point: int, text: str) -> str:
             "BLIP-2 在中间放了一组可学习的查询向量，总共 32 个、每个都是 768 维的向量。",
             "BLIP-2 在中间放了一组可学习的查询向量，总共 16 个、每个都是 768 维的向量。",
         ),
+        # "比 X 还要大" is "比 X 更大", the opposite of the point's 小于
+        (
+            190,
+            3,
+            "DualPipe 的气泡其实比 1F1B 的气泡还要小。",
+            "DualPipe 的气泡其实比 1F1B 的气泡还要大。",
+        ),
+        # "越…越" across a sentence: the direction is said of the rival named in its first clause
+        (
+            161,
+            5,
+            "把 β 调得越小，KL 这一项就越松，策略也就越能偏离参考模型。",
+            "把 β 调得越大，KL 这一项就越松，策略也就越能偏离参考模型。",
+        ),
     ],
 )
-def test_a_figure_against_the_points_text_is_a_contradiction(
+def test_a_figure_or_direction_against_the_points_text_is_a_contradiction(
     grader, shipped, question, point, right, wrong
 ):
     assert state(grader, shipped, question, point, wrong) == CONTRADICTED
@@ -62,6 +77,9 @@ def test_a_figure_against_the_points_text_is_a_contradiction(
         (26, 6, "稠密模型里 FFN 可不是只占三分之一的参数，它是大头。"),
         # the figure opening the clause counts something else named in it
         (104, 2, "Q-Former 里有一组可学习的查询向量，每个查询 768 维。"),
+        # a "越…越" turned round by 反之, or said of another claim's subject (the space, not softmax)
+        (161, 5, "β 越大策略越贴近参考模型，反之就越能偏离它。"),
+        (119, 4, "τ 越小，损失越盯着最难的负例，表示空间也越均匀。"),
     ],
 )
 def test_a_bounded_denied_or_other_figure_is_no_contradiction(

@@ -32,13 +32,14 @@ from studybot.learn import negations, numbers
 from studybot.learn.claims import Claim
 from studybot.learn.reading import Attempt
 
-HEAD_CHARS = 2  # words before a figure that still open its clause ("一共", "约")
+HEAD_CHARS = 2  # words before a figure or an opposite that still open its clause ("一共", "也")
 _PREFIXES = frozenset({"非", "无"})  # negations that make a word: 非嵌入, 无条件
 _BOUND_BEFORE = re.compile(
     r"(?:不止|超过|多于|大于|高于|至少|不到|少于|小于|低于|至多|不足|不超过"
     r"|多出|多了|高出|少了|增加了?|减少了?|提高了?|降低了?|省了?|涨了?|降了?|省下)$"
 )
-_TURN = re.compile(r"^(?:反之|相反|反过来|否则|而|但|不过|然而|otherwise|but|whereas)")
+_TURN = re.compile(r"^(?:反之|相反|反过来|否则|而(?!且)|但|不过|然而|otherwise|but|whereas)")
+_FRAME = re.compile(r"(?:的)?(?:时候|时)")
 _COMPARED = re.compile(r"(?:比|相比|than|vs)\S{0,3}$")
 _BOUND_AFTER = re.compile(r".{0,2}?(?:以上|以下|之上|之下|还多|还少|多一点|不到)")
 TAIL_CHARS = 2  # words after the subject that still end the clause before ("的", "们")
@@ -61,9 +62,33 @@ def denied(claim: Claim, shares, known, attempt: Attempt, others=()) -> int | No
             return n
         if claim.value is not None and _apposed(claim, known, attempt, n):
             return n
-        if _rival_before(claim, attempt, n, others):
+        if _rival_before(claim, attempt, n, others) or _under_frame(claim, attempt, n, others):
             return n
     return None
+
+
+def _under_frame(claim: Claim, attempt: Attempt, n: int, others) -> bool:
+    """Whether clause ``n`` says the claim's opposite under a "…时" frame that names its subject
+    earlier in the sentence ("w > 1 时…，生成更贴合提示，…，多样性也会随之提高" against
+    "w > 1 时多样性下降"): the opposite opens its clause, and no clause from the frame on names
+    a subject or frame of its own."""
+    if claim.opposite is None:
+        return False
+    opposite = [p for p in attempt.phrases(n, claim.opposite) if not p.negated]
+    if not any(p.first <= HEAD_CHARS for p in opposite):
+        return False  # words of its own before it: "学到的表示更均匀" is about the representations
+    for k in range(n, -1, -1):
+        if attempt.sentence[k] != attempt.sentence[n] or _TURN.search(attempt.clauses[k].joined):
+            return False
+        said = attempt.clauses[k].joined
+        for p in attempt.words_of(k, claim.subject):
+            if k < n and _FRAME.match(said, p.last):
+                return True
+        if any(_names(attempt, k, a) for a in (claim.subject, claim.rival, *others) if a):
+            return False
+        if k < n and _FRAME.search(said):
+            return False  # a frame of its own: what follows is said under it
+    return False
 
 
 def _rival_before(claim: Claim, attempt: Attempt, n: int, others) -> bool:

@@ -1,6 +1,7 @@
 """Errors said against the key point's own text, with no wrong alias written for them: a share
 said otherwise of the point's subject, a figure in apposition to the subject named just before,
-a comparison said the other way ("还要大"), a "越…越" said of the subject's rival.
+a comparison said the other way ("还要大"), a "越…越" said of the subject's rival, an opposite
+said under a "…时" frame naming the subject.
 Each wrong sentence is marked contradicted; the correct one beside it is not.
 """
 
@@ -59,6 +60,13 @@ def state(grader, shipped, question: int, point: int, text: str) -> str:
             "把 β 调得越小，KL 这一项就越松，策略也就越能偏离参考模型。",
             "把 β 调得越大，KL 这一项就越松，策略也就越能偏离参考模型。",
         ),
+        # a "…时" frame scopes its sentence: the opposite said in a later clause is said under it
+        (
+            115,
+            3,
+            "CFG 里 w > 1 的时候，图像跟提示贴得更紧，此外由于样本偏离了无条件分布，多样性也随之降低。",
+            "CFG 里 w > 1 的时候，图像跟提示贴得更紧，此外由于样本偏离了无条件分布，多样性也随之增加。",
+        ),
     ],
 )
 def test_a_figure_or_direction_against_the_points_text_is_a_contradiction(
@@ -80,6 +88,12 @@ def test_a_figure_or_direction_against_the_points_text_is_a_contradiction(
         # a "越…越" turned round by 反之, or said of another claim's subject (the space, not softmax)
         (161, 5, "β 越大策略越贴近参考模型，反之就越能偏离它。"),
         (119, 4, "τ 越小，损失越盯着最难的负例，表示空间也越均匀。"),
+        # a frame of its own ("…的时候") ends the first one's reach
+        (
+            115,
+            3,
+            "CFG 里 w > 1 的时候，图像跟提示贴得更紧；把 w 调回 1 以下的时候，多样性就增加了。",
+        ),
     ],
 )
 def test_a_bounded_denied_or_other_figure_is_no_contradiction(

@@ -14,12 +14,14 @@ from studybot.learn.marks import CONTRADICTED
 
 
 @pytest.fixture(scope="module")
-def grader(shipped):
-    return grading.offline(shipped)
+def state_of(shipped):
+    """The state a learner sees for one point of a shipped question, given an answer."""
+    offline = grading.offline(shipped)
 
+    def state(question: int, point: int, text: str) -> str:
+        return offline.grade(shipped.get(question), text).points[point - 1].state
 
-def state(grader, shipped, question: int, point: int, text: str) -> str:
-    return grader.grade(shipped.get(question), text).points[point - 1].state
+    return state
 
 
 @pytest.mark.parametrize(
@@ -70,10 +72,10 @@ def state(grader, shipped, question: int, point: int, text: str) -> str:
     ],
 )
 def test_a_figure_or_direction_against_the_points_text_is_a_contradiction(
-    grader, shipped, question, point, right, wrong
+    state_of, question, point, right, wrong
 ):
-    assert state(grader, shipped, question, point, wrong) == CONTRADICTED
-    assert state(grader, shipped, question, point, right) != CONTRADICTED
+    assert state_of(question, point, wrong) == CONTRADICTED
+    assert state_of(question, point, right) != CONTRADICTED
 
 
 @pytest.mark.parametrize(
@@ -96,7 +98,5 @@ def test_a_figure_or_direction_against_the_points_text_is_a_contradiction(
         ),
     ],
 )
-def test_a_bounded_denied_or_other_figure_is_no_contradiction(
-    grader, shipped, question, point, text
-):
-    assert state(grader, shipped, question, point, text) != CONTRADICTED
+def test_a_bounded_denied_or_other_figure_is_no_contradiction(state_of, question, point, text):
+    assert state_of(question, point, text) != CONTRADICTED

@@ -2,7 +2,8 @@
 
 A finding credited to another work of the question (``credits``), a ratio
 written upside down (``ratios``), a default given another value
-(``defaults``). Each is read after the claims, on a point not already
+(``defaults``), a share or figure said against the point's own text
+(``against``). Each is read after the claims, on a point not already
 contradicted; the first one found gives the clause shown as evidence and
 the key shown beside it.
 """
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from studybot.bank import Question
-from studybot.learn import credits, defaults, ratios
+from studybot.learn import against, credits, defaults, numbers, ratios
 from studybot.learn.claims import Claim
 from studybot.learn.reading import Attempt
 
@@ -27,6 +28,8 @@ class Lapses:
     defaults: tuple = ()  # per claim, the default it states, or None
     values: frozenset[str] = frozenset()  # the Latin names of the question's claims
     ratios: tuple = ()  # per claim, the ratios its words hold (``ratios.of_claim``)
+    shares: tuple = ()  # per claim, the shares its words give (``against.shares_of``)
+    known: tuple = ((), ())  # the figures the question states (``numbers.known``)
 
 
 def of_question(question: Question) -> list[Lapses]:
@@ -37,6 +40,7 @@ def of_question(question: Question) -> list[Lapses]:
     ]
     others = credits.rivals((question.question, *question.key_points), [n for c in own for n in c])
     values = defaults.names_of([c.zh for r in question.rubric for c in r.claims])
+    known = numbers.known(question)
     return [
         Lapses(
             mine,
@@ -44,6 +48,8 @@ def of_question(question: Question) -> list[Lapses]:
             tuple(defaults.of_claim(c.zh, c.en, c.value) for c in r.claims),
             values,
             tuple(ratios.of_claim([c.subject, c.object or "", c.relation or ""]) for c in r.claims),
+            tuple(against.shares_of(c.zh, c.value) for c in r.claims),
+            known,
         )
         for mine, r in zip(own, question.rubric, strict=True)
     ]
@@ -65,6 +71,11 @@ def first(
             return n, claim.zh
     for claim, default in zip(claims, lapses.defaults, strict=True):
         n = defaults.denied(default, lapses.values, attempt) if default else None
+        if n is not None:
+            return n, claim.zh
+    for claim, shares in zip(claims, lapses.shares, strict=True):
+        others = [c.subject for c in claims if c is not claim]
+        n = against.denied(claim, shares, lapses.known, attempt, others)
         if n is not None:
             return n, claim.zh
     return None

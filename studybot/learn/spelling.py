@@ -26,9 +26,10 @@ _FOLDS = (
 )
 _CONTRACTIONS = ((re.compile(r"\bcan'?t\b"), "can not"), (re.compile(r"\bwon'?t\b"), "will not"))
 _NT = re.compile(r"n't\b")
-# "比 PI 还多" is "比 PI 更多": a comparison's degree word is one spelling.
+# "比 PI 还多" is "比 PI 更多", and so is "比 1F1B 的 (PP − 1)(F + B) 还要大": a comparison's
+# degree word is one spelling.
 _THAN = re.compile(
-    r"(?<![对相类占之无好成正反缩])比(?![较例如率重值特赛])([^，。,;；:：比]{1,16}?)还"
+    r"(?<![对相类占之无好成正反缩])比(?![较例如率重值特赛])([^，。,;；:：比]{1,24}?)还要?"
     r"(?=[多少大小高低快慢好差强弱长短])"
 )
 

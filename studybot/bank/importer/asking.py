@@ -1,15 +1,16 @@
 """Headings at the question level that ask in a way the line rules pass by, and where
 a heading question's answer ends.
 
-- a heading that sets its task after a leading statement (``# You can have fast, cheap
-  or accurate models. Pick two and explain why.``), or holds a question mark mid-line
-  (``# … Which store would you pick and, crucially, why? and give the trade-offs.``), is
+- a heading that sets its task after a leading statement (``# Latency, quality and cost
+  pull apart. Pick one to give up and defend it.``), or holds a question mark mid-line
+  (``# … Which backend would you start with and, above all, why? and list the costs.``), is
   a question like the asking headings beside it, with a body or without (``sets_task``);
 - an answer ends at the next question (``next_question``): a marked line (``Q2：…``), a
   sub-question numbered under the card's own number, as a paragraph (``2.1 …？``) or a
   deeper heading (``#### 3.1 …？`` under ``### 3. …？``), or a heading that asks at the
-  question level. Under a numbered card that asks at the question level (``### 35. …？``),
-  marked lines (``问：…？答：…``) are worked examples in its answer, not questions.
+  question level. Under a numbered card that asks at the question level (``### 2. …？``),
+  marked lines that answer themselves (``问：…？答：…``) are worked examples in its answer;
+  ``问题：…？`` with its answer below, or a marked heading's ``**追问：…？**``, still asks.
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ _MID_MARK = re.compile(r"\w[?？]\s*\S")  # "… why? and …": asked before the
 
 
 def sets_task(text: str) -> bool:
-    """A statement, then a task (``… models. Pick two and explain why.``), or a line that asks
-    before it ends (``… recommend and, crucially, why? and provide the trade offs.``)."""
+    """A statement, then a task (``… pull apart. Pick one and defend it.``), or a line that asks
+    before it ends (``… start with and, above all, why? and list the costs.``)."""
     if _MID_MARK.search(text) and not text.endswith(":"):
         return len(text.split()) >= 4 or len(text) >= 8
     sentences = _SENTENCE.split(text.strip())
@@ -61,7 +62,7 @@ def child_question(block: Block, label: str | None) -> bool:
 
 
 def _worked(block: Block) -> bool:
-    """``问：T0和T16会冲突吗？答：不会``: a marked line that answers itself, an example."""
+    """``问：每线程64个寄存器会溢出吗？答：不会``: a marked line that answers itself, an example."""
     found = marker(block.raw.split("\n")[0])
     answered = INLINE_ANSWER.match(found[1]) if found else None
     return bool(answered and answered["a"].strip())
@@ -72,7 +73,7 @@ def next_question(block: Block, label: str | None, level: int | None, card: bool
     ``label``; ``card``: that question is a numbered heading at the question level."""
     if sub_question(block, label) or child_question(block, label):  # "2.1 …？" under "### 2、…？"
         return True
-    if block.kind == "paragraph":  # "Q2：…" ("问：…？答：…" under "### 35. …？" is its answer)
+    if block.kind == "paragraph":  # "Q2：…" ("问：…？答：…" under "### 2. …？" is its answer)
         return q_marker(block) and not (card and _worked(block))
     if block.is_list:  # "- **Q：…？**" follow-ups after the answer ("- **Q**：查询；" no)
         return follow_ups(block)

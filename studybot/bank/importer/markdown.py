@@ -287,7 +287,7 @@ class _Reader(ParagraphReading, ListReading):
             for j, b in enumerate(inner)
             if not own or b.kind != "heading" or child_question(b, found[0])
         )
-        # "### 35. …？" (not "### Q1：…"): "问：…？答：…" lines under it are its answer
+        # "### 2. …？" (not "### Q1：…"): "问：…？答：…" lines under it are its answer
         card = own and found[0] is not None and reads_as_question(found[1])
         card = card and not marker(block.raw, heading=True)
         stop = next(
@@ -313,7 +313,7 @@ class _Reader(ParagraphReading, ListReading):
         label, rest = numbered(text)
         if self.options.level:
             return (label, rest) if block.level == self.options.level else None
-        numbered_card = label is not None and block.level == self.level  # "### 35. …？（易错）"
+        numbered_card = label is not None and block.level == self.level  # "### 2. …？（易错）"
         part = opens_on_question(inner) or (
             marks_inside(inner) and not asks(rest) and not numbered_card
         )

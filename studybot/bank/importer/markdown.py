@@ -45,6 +45,7 @@ import re
 from pathlib import Path
 
 from studybot.bank.importer import answerkey, tables
+from studybot.bank.importer.asking import child_question, next_question, sets_task
 from studybot.bank.importer.blocks import (
     Block,
     drawn_rule,
@@ -73,7 +74,6 @@ from studybot.bank.importer.markers import (
     marker,
     meta,
     numbered,
-    q_marker,
     reads_as_question,
 )
 from studybot.bank.importer.notebook import answer_cell, notebook_lines
@@ -103,12 +103,10 @@ from studybot.bank.importer.sections import (
     one_question,
     opens_on_question,
     own_end,
-    sub_question,
     task_below,
 )
 from studybot.bank.importer.signposts import signposts_only
 from studybot.bank.importer.state import Trail
-from studybot.bank.importer.subitems import follow_ups
 
 
 def read_markdown(path: Path, text: str, options: Options) -> Parsed:
@@ -284,8 +282,17 @@ class _Reader(ParagraphReading, ListReading):
         draft = self._draft(at, *found, path)
         draft.reference = asked[1] if asked else None  # "- **A：** …" below "- **Q：** …"
         own = block.level == self.level  # its answer runs to the next heading at its level
-        may_ask = (j for j, b in enumerate(inner) if not (own and b.kind == "heading"))
-        stop = next((j for j in may_ask if self._next_question(inner[j], found[0])), len(inner))
+        may_ask = (
+            j
+            for j, b in enumerate(inner)
+            if not own or b.kind != "heading" or child_question(b, found[0])
+        )
+        # "### 2. …？" (not "### Q1：…"): "问：…？答：…" lines under it are its answer
+        card = own and found[0] is not None and reads_as_question(found[1])
+        card = card and not marker(block.raw, heading=True)
+        stop = next(
+            (j for j in may_ask if next_question(inner[j], found[0], self.level, card)), len(inner)
+        )
         # a rule ends the answer (not one right under it), unless its sub-sections go on
         rule = next((j for j, b in enumerate(inner[:stop]) if b.kind == "hr" and j), stop)
         if own and any(b.kind == "heading" for b in inner[rule:stop]):
@@ -306,7 +313,10 @@ class _Reader(ParagraphReading, ListReading):
         label, rest = numbered(text)
         if self.options.level:
             return (label, rest) if block.level == self.options.level else None
-        part = opens_on_question(inner) or (marks_inside(inner) and not asks(rest))
+        numbered_card = label is not None and block.level == self.level  # "### 2. …？（易错）"
+        part = opens_on_question(inner) or (
+            marks_inside(inner) and not asks(rest) and not numbered_card
+        )
         if reads_as_question(rest) and not part:  # "# Part B. 为什么…", "### 追问链二：…"
             return label, rest
         body = has_body(inner)
@@ -314,24 +324,10 @@ class _Reader(ParagraphReading, ListReading):
             # a section only when questions sit in headings below it
             below = [b for b in inner if b.kind == "heading"]
             topic = asks_inside(below) or over_questions(inner) or marks_inside(inner)
-            return (label, rest) if (body or label) and not topic else None
+            return (label, rest) if (body or label or sets_task(rest)) and not topic else None
         if label is not None and (self.level is None or block.level > self.level):
             return (label, rest) if not asks_inside(inner) else None
         return None
-
-    def _next_question(self, block: Block, label: str | None = None) -> bool:
-        if block.kind == "paragraph":  # "Q2：…", or "2.1 …？" under "### 2、…？"
-            return q_marker(block) or sub_question(block, label)
-        if block.is_list:  # "- **Q：…？**" follow-ups after the answer ("- **Q**：查询；" no)
-            return follow_ups(block)
-        if block.kind != "heading":
-            return False
-        if marker(block.raw, heading=True) is not None:
-            return True
-        label, rest = numbered(clean(plain(block.raw)))
-        if label is not None and "." not in label and asks(rest):
-            return True
-        return self.level is not None and block.level <= self.level and reads_as_question(rest)
 
     def _details(self, blocks: list[Block], index: int, path: Trail, current, in_meta):
         """``<details><summary>Q？</summary>answer</details>``, as many as the blocks hold."""

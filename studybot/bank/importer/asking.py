@@ -1,0 +1,87 @@
+"""Headings at the question level that ask in a way the line rules pass by, and where
+a heading question's answer ends.
+
+- a heading that sets its task after a leading statement (``# Latency, quality and cost
+  pull apart. Pick one to give up and defend it.``), or holds a question mark mid-line
+  (``# … Which backend would you start with and, above all, why? and list the costs.``), is
+  a question like the asking headings beside it, with a body or without (``sets_task``);
+- an answer ends at the next question (``next_question``): a marked line (``Q2：…``), a
+  sub-question numbered under the card's own number, as a paragraph (``2.1 …？``) or a
+  deeper heading (``#### 3.1 …？`` under ``### 3. …？``), or a heading that asks at the
+  question level. Under a numbered card that asks at the question level (``### 2. …？``),
+  marked lines that answer themselves (``问：…？答：…``) are worked examples in its answer;
+  ``问题：…？`` with its answer below, or a marked heading's ``**追问：…？**``, still asks.
+"""
+
+from __future__ import annotations
+
+import re
+
+from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.markers import (
+    INLINE_ANSWER,
+    asks,
+    clean,
+    marker,
+    numbered,
+    q_marker,
+    reads_as_question,
+)
+from studybot.bank.importer.sections import sub_question
+from studybot.bank.importer.subitems import follow_ups
+
+# verbs that set a task in a heading's last sentence, besides those ``reads_as_question`` knows
+_PROMPT = re.compile(
+    r"^(?:pick|choose|name|suggest|recommend|argue|decide|defend|rank|prioriti[sz]e|convince"
+    r"|persuade|make\s+the\s+case)\b",
+    re.IGNORECASE,
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+_MID_MARK = re.compile(r"\w[?？]\s*\S")  # "… why? and …": asked before the line ends
+
+
+def sets_task(text: str) -> bool:
+    """A statement, then a task (``… pull apart. Pick one and defend it.``), or a line that asks
+    before it ends (``… start with and, above all, why? and list the costs.``)."""
+    if _MID_MARK.search(text) and not text.endswith(":"):
+        return len(text.split()) >= 4 or len(text) >= 8
+    sentences = _SENTENCE.split(text.strip())
+    if len(sentences) < 2:
+        return False
+    last = sentences[-1]
+    return len(last.split()) >= 2 and bool(_PROMPT.match(last) or reads_as_question(last))
+
+
+def child_question(block: Block, label: str | None) -> bool:
+    """A deeper heading numbered under the card's own number that asks (``#### 3.1 …？`` under
+    ``### 3. …？``); ``#### 5.3 JWT 和 Cookie 的区别`` is a part of its answer."""
+    if block.kind != "heading" or not label or not label.isdigit():
+        return False
+    number, rest = numbered(clean(plain(block.raw)))
+    return bool(number and number.startswith(label + ".") and asks(rest))
+
+
+def _worked(block: Block) -> bool:
+    """``问：每线程64个寄存器会溢出吗？答：不会``: a marked line that answers itself, an example."""
+    found = marker(block.raw.split("\n")[0])
+    answered = INLINE_ANSWER.match(found[1]) if found else None
+    return bool(answered and answered["a"].strip())
+
+
+def next_question(block: Block, label: str | None, level: int | None, card: bool) -> bool:
+    """Whether ``block`` starts the next question inside the answer of the one labelled
+    ``label``; ``card``: that question is a numbered heading at the question level."""
+    if sub_question(block, label) or child_question(block, label):  # "2.1 …？" under "### 2、…？"
+        return True
+    if block.kind == "paragraph":  # "Q2：…" ("问：…？答：…" under "### 2. …？" is its answer)
+        return q_marker(block) and not (card and _worked(block))
+    if block.is_list:  # "- **Q：…？**" follow-ups after the answer ("- **Q**：查询；" no)
+        return follow_ups(block)
+    if block.kind != "heading":
+        return False
+    if marker(block.raw, heading=True) is not None:
+        return True
+    number, rest = numbered(clean(plain(block.raw)))
+    if number is not None and "." not in number and asks(rest):
+        return True
+    return level is not None and block.level <= level and reads_as_question(rest)

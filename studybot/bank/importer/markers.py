@@ -64,6 +64,10 @@ _SECTION_NUMBER = re.compile(r"^\d{1,4}(?:\.\d{1,4})*\s+(?=(?:Question|Problem|Q
 # "**1. 全参数微调和 PEFT 的区别是什么？** 全参数微调更新…": the bold asks, the rest answers
 BOLD_LEAD = re.compile(r"^\s*\*\*(?P<q>(?:(?!\*\*).){2,300}?)\*\*\s*(?P<rest>\S.*)?$", re.DOTALL)
 _BOLD_Q = re.compile(r"^\s*(?:\*\*|__)\s*(?:Q|Question)\s*\.\s*(?:\*\*|__)")  # "**Q.** …"
+# "**考点 1**：…？", "**Point 2:** …?": a word and a number in bold, a label before what is asked
+_BOLD_LABEL = re.compile(
+    rf"^(?:[A-Za-z]{{1,12}}|[{HAN_COMMON}]{{1,6}})\s*(?P<n>\d{{1,3}})\s*(?P<colon>[:：])?$"
+)
 ANSWER_MARKER = re.compile(
     r"^\s*(?:(?:\*\*|__)?(?:[Aa]|答|简答|答案|回答|解答|参考答案|Answer|Ans|Me|Candidate|我|候选人)"
     r"\s*(?:\*\*|__)?\s*[:：]"
@@ -294,11 +298,23 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
     if lead and lead["rest"] and asks(plain(lead["q"])):  # "**1. Q？** its answer"
         found = NUMBER.match(plain(lead["q"]))
         return (number_of(found), found["text"].strip()) if found else (None, plain(lead["q"]))
+    labelled = _bold_label(lead["q"], lead["rest"]) if lead and lead["rest"] else None
+    if labelled is not None:
+        return labelled
     if _BOLD_NUMBER.match(raw_line) or (bold and asks(text)):
         found = NUMBER.match(text)
         if found:
             return number_of(found), found["text"].strip()
     return None
+
+
+def _bold_label(bold: str, rest: str) -> tuple[str, str] | None:
+    """(number, question) of ``**考点 1**：…？``: a short bold label, a colon, then what is asked."""
+    label = _BOLD_LABEL.match(plain(bold).strip())
+    if label is None or not (label["colon"] or rest.startswith((":", "："))):
+        return None
+    asked = plain(rest.lstrip(":：")).strip()
+    return (label["n"], asked) if reads_as_question(asked) else None
 
 
 def _problem(text: str) -> bool:

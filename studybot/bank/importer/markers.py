@@ -64,6 +64,10 @@ _SECTION_NUMBER = re.compile(r"^\d{1,4}(?:\.\d{1,4})*\s+(?=(?:Question|Problem|Q
 # "**1. 全参数微调和 PEFT 的区别是什么？** 全参数微调更新…": the bold asks, the rest answers
 BOLD_LEAD = re.compile(r"^\s*\*\*(?P<q>(?:(?!\*\*).){2,300}?)\*\*\s*(?P<rest>\S.*)?$", re.DOTALL)
 _BOLD_Q = re.compile(r"^\s*(?:\*\*|__)\s*(?:Q|Question)\s*\.\s*(?:\*\*|__)")  # "**Q.** …"
+# "**考点 1**：…？", "**Point 2:** …?": a word and a number in bold, a label before what is asked
+_BOLD_LABEL = re.compile(
+    rf"^(?:[A-Za-z]{{1,12}}|[{HAN_COMMON}]{{1,6}})\s*(?P<n>\d{{1,3}})\s*(?P<colon>[:：])?$"
+)
 ANSWER_MARKER = re.compile(
     r"^\s*(?:(?:\*\*|__)?(?:[Aa]|答|简答|答案|回答|解答|参考答案|Answer|Ans|Me|Candidate|我|候选人)"
     r"\s*(?:\*\*|__)?\s*[:：]"
@@ -161,7 +165,7 @@ META = re.compile(  # sections whose content is never a question: contents, cont
     r"|许可|许可证|resources|references|reading|links|related|acknowledge?ments?|credits|致谢"
     r"|参考|参考资料|参考文献|参考链接|相关链接|推荐阅读|(?:如何)?贡献|贡献指南|star history|stargazers|sponsors?"
     r"|changelog|更新日志|更新记录|what to learn next|next steps|about|关于|关于作者|作者|todo|to do|待办|notes to self|back to top|反问(?:环节)?$"
-    r"|(?:小结|总结|结语|后记|写在最后|summary|conclusions?|recap)$|(?:前言|序言|导读|写在前面|preface|foreword)$"
+    r"|(?:小结|总结|结语|后记|写在最后|summary|conclusions?|recap)(?:\s*(?:与|和|及|&|and)(?!.*(?:题|问|quiz|questions?|interview|faq|q&a))\s*\S.{0,24})?$|(?:前言|序言|导读|写在前面|preface|foreword)$"
     r"|how (?:can|do) (?:i|you) contribute)\b",
     re.IGNORECASE,
 )
@@ -294,11 +298,23 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
     if lead and lead["rest"] and asks(plain(lead["q"])):  # "**1. Q？** its answer"
         found = NUMBER.match(plain(lead["q"]))
         return (number_of(found), found["text"].strip()) if found else (None, plain(lead["q"]))
+    labelled = _bold_label(lead["q"], lead["rest"]) if lead and lead["rest"] else None
+    if labelled is not None:
+        return labelled
     if _BOLD_NUMBER.match(raw_line) or (bold and asks(text)):
         found = NUMBER.match(text)
         if found:
             return number_of(found), found["text"].strip()
     return None
+
+
+def _bold_label(bold: str, rest: str) -> tuple[str, str] | None:
+    """(number, question) of ``**考点 1**：…？``: a short bold label, a colon, then what is asked."""
+    label = _BOLD_LABEL.match(plain(bold).strip())
+    if label is None or not (label["colon"] or rest.startswith((":", "："))):
+        return None
+    asked = plain(rest.lstrip(":：")).strip()
+    return (label["n"], asked) if reads_as_question(asked) else None
 
 
 def _problem(text: str) -> bool:

@@ -154,3 +154,15 @@ def without_note(text: str) -> str:
         if note["square"] is not None and inside.rstrip().endswith(QUESTION_MARKS):
             return text
         text = text[: note.start()].rstrip() + (note["mark"] or "").strip()
+
+
+# "*考察对…的理解。*", "_Covers the basics._": a line wholly in italics
+_ITALIC_LINE = re.compile(r"^\s*(?P<mark>[*_])(?![*_\s])(?P<text>[^*_\n]+?)(?<!\s)(?P=mark)\s*$")
+
+
+def italic_note(raw_line: str) -> bool:
+    """A line wholly in italics that ends as a sentence (``。``/``.``) and asks nothing: a note on
+    its section (``*考察对训练稳定性的理解。*``), never a question."""
+    found = _ITALIC_LINE.match(raw_line)
+    text = found["text"].rstrip() if found else ""
+    return text.endswith(("。", ".")) and not any(mark in text for mark in QUESTION_MARKS)

@@ -50,6 +50,7 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.metadata import source_tail_off
 from studybot.bank.importer.notebook import explains
+from studybot.bank.importer.notes import italic_note
 from studybot.bank.importer.resources import ASIDE_LEFT, aside
 from studybot.bank.importer.state import ReaderState, Trail, number_mark
 from studybot.bank.importer.wrapping import join, joined
@@ -269,6 +270,8 @@ class ParagraphReading(ReaderState):
         texts = [plain(line) for line in raw_lines]
         if len(texts) == 1 and aside(texts[0]):  # "要不要我帮你…？" closing a chat's answers
             self._skip(block.start, texts[0], ASIDE_LEFT, counts=False)
+            return None
+        if len(texts) == 1 and italic_note(raw_lines[0]):  # "*考察对…的理解。*": a section's note
             return None
         if any(_LEAD.match(t) for t in texts):
             last = None

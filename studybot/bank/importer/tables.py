@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from studybot.bank.importer import keys
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.draft import Parsed
-from studybot.bank.importer.markers import asks, clean, reads_as_question
+from studybot.bank.importer.markers import asks, clean, meta, reads_as_question
 from studybot.bank.importer.parts import topic_title
 from studybot.bank.importer.ratings import rating_columns
 from studybot.bank.importer.resources import placeholder
@@ -121,7 +121,8 @@ def suggest_level(out: Parsed, blocks: list[Block], level: int | None) -> None:
     with_body: dict[int, int] = {}
     for index, block in enumerate(blocks):
         after = blocks[index + 1] if index + 1 < len(blocks) else None
-        named = block.kind == "heading" and topic_title(plain(block.raw))  # "① 一句话秒懂"
+        title = plain(block.raw)  # a part's name ("① 一句话秒懂") or notes ("## 总结") ask nothing
+        named = block.kind == "heading" and (topic_title(title) or meta(title))
         if block.kind == "heading" and not named and after is not None and after.kind != "heading":
             with_body[block.level] = with_body.get(block.level, 0) + 1
     if not with_body:

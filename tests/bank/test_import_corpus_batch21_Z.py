@@ -169,3 +169,18 @@ def test_the_preview_lists_no_italic_note(invoke, tmp_path):
 def test_an_italic_line_that_asks_is_still_a_question(tmp_path):
     text = "# Q\n\n## Part\n\n*为什么要分页管理缓存？*\n\n因为连续分配浪费显存。\n"
     assert questions(read(tmp_path, text)) == ["为什么要分页管理缓存？"]
+
+
+def test_a_name_and_a_number_in_bold_stays_in_the_question(tmp_path):
+    # "Llama 3" names what is asked about: only a label word (考点, Point, Step…) is a label
+    text = (
+        "# Models\n\n"
+        "- **Llama 3**: Why does it use grouped-query attention?\n"
+        "  - Fewer KV heads shrink the cache.\n"
+        "- **Point 2**: Why does RoPE extrapolate poorly?\n"
+        "  - Unseen rotation angles.\n"
+    )
+    assert questions(read(tmp_path, text)) == [
+        "Llama 3: Why does it use grouped-query attention?",
+        "Why does RoPE extrapolate poorly?",
+    ]

@@ -64,9 +64,11 @@ _SECTION_NUMBER = re.compile(r"^\d{1,4}(?:\.\d{1,4})*\s+(?=(?:Question|Problem|Q
 # "**1. 全参数微调和 PEFT 的区别是什么？** 全参数微调更新…": the bold asks, the rest answers
 BOLD_LEAD = re.compile(r"^\s*\*\*(?P<q>(?:(?!\*\*).){2,300}?)\*\*\s*(?P<rest>\S.*)?$", re.DOTALL)
 _BOLD_Q = re.compile(r"^\s*(?:\*\*|__)\s*(?:Q|Question)\s*\.\s*(?:\*\*|__)")  # "**Q.** …"
-# "**考点 1**：…？", "**Point 2:** …?": a word and a number in bold, a label before what is asked
+# "**考点 1**：…？", "**Point 2:** …?" label what is asked; "**Llama 3**: why …?" is the question
 _BOLD_LABEL = re.compile(
-    rf"^(?:[A-Za-z]{{1,12}}|[{HAN_COMMON}]{{1,6}})\s*(?P<n>\d{{1,3}})\s*(?P<colon>[:：])?$"
+    r"^(?:Q|Question|Point|Step|Task|Topic|Item|Problem|Exercise|Part|Card|Quiz|Test"
+    rf"|[{HAN_COMMON}]{{1,6}})\s*(?P<n>\d{{1,3}})\s*(?P<colon>[:：])?$",
+    re.IGNORECASE,
 )
 ANSWER_MARKER = re.compile(
     r"^\s*(?:(?:\*\*|__)?(?:[Aa]|答|简答|答案|回答|解答|参考答案|Answer|Ans|Me|Candidate|我|候选人)"

@@ -8,7 +8,8 @@ package's first bytes; ``kind_of`` looks at the text too) and its reader
 over, ``summaries``), which turns it into ``Draft`` questions (a Markdown
 file's HTML lists, Hugo shortcodes (``shortcodes``) and MkDocs boxes read first as the
 Markdown they stand for, ``htmllists``; headings that ask after a statement and where a
-heading question's answer ends, ``asking``) that remember their place (a level mark such as ``👶`` or ``[hard]`` left
+heading question's answer ends, ``asking``; notes cards whose topic headings stay the
+questions beside asking lines in their answers, ``topiccards``) that remember their place (a level mark such as ``👶`` or ``[hard]`` left
 out, ``decorations``; a label before what is asked, ``labels``; labelled bullets under a question, its answer, ``answerparts``; a part's name, not a question, ``parts``; a table's
 self-rating columns, no answers, ``ratings``; a quiz record's options,
 ``choices``; an answer key numbered as the questions above it, ``answerkey``), plus the

@@ -99,6 +99,7 @@ class Parsed:
     notes: list[str] = field(default_factory=list)  # facts: the key mapping, keys not used
     suggestions: list[str] = field(default_factory=list)  # the option that would read more
     limit: int = field(default_factory=lambda: source.MAX_QUESTIONS)  # reading stops past it
+    cards: int | None = None  # the level of the notes cards read (``topiccards``), if any
 
     def add(self, draft: Draft) -> Draft:
         """Keep ``draft``; LimitReached once there are more than ``limit``."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from studybot.bank.importer.blocks import Block, parse, plain, source_lines
 from studybot.bank.importer.boxes import box_parts
@@ -37,6 +38,7 @@ from studybot.bank.importer.sections import (
 )
 from studybot.bank.importer.swallowed import unswallowed
 from studybot.bank.importer.templates import section_headings, uncarded
+from studybot.bank.importer.topiccards import card_level
 
 Trail = tuple[tuple[int, str], ...]  # (line, title) of each section a block sits in
 Linked = tuple[int, str, str, Trail]  # a numbered item a link away: (line, label, raw, trail)
@@ -76,8 +78,11 @@ class ReaderState:
         self.blocks = demoted(self.lines, heading_items(blocks))  # "1. ### What is …"
         question_lists(self.blocks)  # "## 问答" over its list: each item asks
         self.where = where
-        self.options = options
-        self.out = Parsed()
+        # notes cards with a few asking lines in their answers: read as "--level N" would
+        cards = None if options.level or question_level(self.blocks) else card_level(self.blocks)
+        self.options = replace(options, level=cards) if cards else options
+        options = self.options
+        self.out = Parsed(cards=cards)
         self.strong = marked_lines(self.blocks) >= 2
         self.bold = bold_questions(self.blocks, asks)
         self.bold_mark = bold_mark(self.blocks) if self.bold else None

@@ -125,11 +125,16 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         and where not in theirs
         and not (line.kind == "heading" and (meta(line.text) or _topic(line.text, titles)))
     }
-    current = _measure(option, parsed, asking)
     taken = _lines_taken(parsed.drafts)
     held = _held(parsed.drafts)
     asked = "\n".join(_asked_lines(parsed.drafts))
     answers = "\n".join(held)
+    # notes cards (``topiccards``): the asking lines their answers hold stay in them
+    held_in = {
+        w for w in asking if parsed.cards and w not in taken and _answered(by_where[w], answers)
+    }
+    asking -= held_in
+    current = _measure(option, parsed, asking)
     missed = tuple(
         (out.where(line.index), line.text)
         for line in out.found
@@ -161,7 +166,9 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         missed=missed,
         current=current,
         others=others,
-        better=cards.suggested(out, parsed.drafts, current, others, tried)
+        better=None  # notes cards read at their level: the asking lines are answers
+        if parsed.cards
+        else cards.suggested(out, parsed.drafts, current, others, tried)
         or _harmless(
             current,
             _better(current, [r for r in others if r.option != option])
@@ -172,7 +179,8 @@ def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> St
         or leftitems.suggested(current, others, tried, left)
         or topics.mixed(out, parsed.drafts, others),
         left=left,
-        kept=tuple(m for m in missed if m[0] in inside),
+        kept=tuple(m for m in missed if m[0] in inside)
+        + tuple((w, by_where[w].text) for w in by_where if w in held_in),
     )
 
 

@@ -1,0 +1,126 @@
+"""Failure classes a twenty-second batch of real public question files showed (issue 34), part U.
+
+Each file here is written for the test, in the shape those files had: personal notes whose cards
+are topic headings at one level (``#### LayerNorm``), none of which asks, each with a long
+answer (prose, code) and a few asking lines inside two of the answers (a bold
+``**思考：LayerNorm与BatchNorm在训练和推理时的区别**``, a bold sentence that asks); the last card
+empty.
+"""
+
+from __future__ import annotations
+
+from imported import previewed, questions, read
+
+_NOTES = """\
+### 归一化与激活
+
+#### LayerNorm(层归一化)
+
+LayerNorm 对每个样本的特征维做归一化，不依赖 batch 大小。
+
+```python
+def layer_norm(x, eps=1e-5):
+    mean = x.mean(-1, keepdim=True)
+    var = x.var(-1, keepdim=True)
+    return (x - mean) / (var + eps) ** 0.5
+```
+
+训练和推理时计算方式相同，适合序列模型。
+
+#### BatchNorm(批归一化)
+
+BatchNorm 在 batch 维上统计均值和方差，推理时使用滑动平均。
+
+**思考：LayerNorm与BatchNorm在训练和推理时的区别**
+
+训练时 BatchNorm 用当前 batch 的统计量，推理时用滑动平均；LayerNorm 两者一致。
+
+小 batch 时 BatchNorm 的估计噪声很大。
+
+#### GELU(高斯误差线性单元)
+
+GELU 用输入乘以标准正态分布的累积分布函数。
+
+```python
+import math
+def gelu(x):
+    return 0.5 * x * (1 + math.erf(x / math.sqrt(2)))
+```
+
+它在零附近比 ReLU 更平滑。
+
+#### SwiGLU(门控线性单元)
+
+现在的大模型几乎都用它。
+
+**为什么大模型的前馈层多用 SwiGLU 而不是 ReLU？门控让每个维度按输入决定通过多少信息。**
+
+SwiGLU 把两路线性变换相乘，其中一路经过 Swish。
+
+参数量相同时效果更好，代价是多一个矩阵。
+
+#### RMSNorm
+"""
+
+_TOPICS = [
+    "LayerNorm(层归一化)",
+    "BatchNorm(批归一化)",
+    "GELU(高斯误差线性单元)",
+    "SwiGLU(门控线性单元)",
+    "RMSNorm",
+]
+
+
+def test_topic_heading_cards_stay_the_questions_beside_asking_lines_in_their_answers(tmp_path):
+    report = read(tmp_path, _NOTES, "notes.md")
+    assert questions(report) == _TOPICS
+    answers = [q.reference or "" for q in report.bank.questions]
+    assert "思考：LayerNorm与BatchNorm在训练和推理时的区别" in answers[1]
+    assert "滑动平均；LayerNorm 两者一致" in answers[1]
+    assert "为什么大模型的前馈层多用 SwiGLU" in answers[3]
+    assert all(answers[:4]) and not answers[4]
+
+
+def test_the_preview_lists_the_asking_lines_as_kept_in_an_answer(invoke, tmp_path):
+    shown = previewed(invoke, tmp_path, _NOTES, "notes.md")
+    assert "5 question(s)" in shown
+    assert "Found in: 5 headings" in shown
+    kept = shown.split("Asking lines kept in an answer, not as questions (2):", 1)[1]
+    assert "思考：LayerNorm与BatchNorm在训练和推理时的区别" in kept
+    assert "为什么大模型的前馈层多用 SwiGLU" in kept
+    assert "--questions bold" not in shown  # no option that would take them instead
+
+
+_LISTS = """\
+### 归一化
+
+#### LayerNorm
+
+- LayerNorm 和 BatchNorm 的区别是什么？
+- 为什么 Transformer 用 LayerNorm？
+
+#### BatchNorm
+
+- BatchNorm 推理时怎么计算？
+- 小 batch 时为什么效果差？
+
+#### GELU
+
+- GELU 的公式是什么？
+
+#### SwiGLU
+
+- SwiGLU 为什么效果更好？
+"""
+
+
+def test_topic_headings_over_lists_of_questions_stay_sections(tmp_path):
+    report = read(tmp_path, _LISTS, "topics.md")
+    assert questions(report) == [
+        "LayerNorm 和 BatchNorm 的区别是什么？",
+        "为什么 Transformer 用 LayerNorm？",
+        "BatchNorm 推理时怎么计算？",
+        "小 batch 时为什么效果差？",
+        "GELU 的公式是什么？",
+        "SwiGLU 为什么效果更好？",
+    ]

@@ -79,7 +79,11 @@ class ReaderState:
         question_lists(self.blocks)  # "## 问答" over its list: each item asks
         self.where = where
         # notes cards with a few asking lines in their answers: read as "--level N" would
-        cards = None if options.level or question_level(self.blocks) else card_level(self.blocks)
+        cards = (
+            None
+            if options.level or question_level(self.blocks)
+            else card_level(self.lines, self.blocks)
+        )
         self.options = replace(options, level=cards) if cards else options
         options = self.options
         self.out = Parsed(cards=cards)

@@ -19,16 +19,20 @@ _CARDS = 4  # cards with an answer a level needs
 _SHARE = 4  # at most one text line in this many of the cards' answers asks
 
 
-def _lines(block: Block) -> list[str]:
+def _lines(block: Block, source: list[str]) -> list[str]:
     """The lines of text a block shows (code, tables and HTML tags aside)."""
     if block.kind in {"fence", "code", "table", "hr"}:
         return []
+    if block.kind == "html":  # "<details><summary>What is …?</summary>": the summary's text
+        after = "\n".join(source[block.start : block.end]).partition("<summary")[2]
+        summary = clean(plain(after.partition(">")[2].partition("</summary>")[0]))
+        return [summary] if summary else []
     if block.children:
-        return [line for child in block.children for line in _lines(child)]
+        return [line for child in block.children for line in _lines(child, source)]
     return [line for line in (clean(plain(raw)) for raw in block.raw.split("\n")) if line]
 
 
-def card_level(blocks: list[Block]) -> int | None:
+def card_level(source: list[str], blocks: list[Block]) -> int | None:
     """The heading level whose headings are the file's notes cards (the module's docstring says
     when); None for any other file."""
     heads = [j for j, b in enumerate(blocks) if b.kind == "heading"]
@@ -47,11 +51,11 @@ def card_level(blocks: list[Block]) -> int | None:
     if _items(blocks) > bodied[level] or paragraphs < bodied[level]:
         return None  # lists of questions, or cards of lists and tables: no notes
     cards = [j for j in heads if blocks[j].level == level]
-    asked = [_asking(blocks, j, level) for j in cards]
+    asked = [_asking(source, blocks, j, level) for j in cards]
     if any(numbered(line)[0] is not None for lines in asked for line in lines):
         return None  # "1、下列哪些…？": numbered questions in paragraphs
     asking = [len(lines) for lines in asked]
-    text = [line for b in blocks[cards[0] :] if b.kind != "heading" for line in _lines(b)]
+    text = [line for b in blocks[cards[0] :] if b.kind != "heading" for line in _lines(b, source)]
     held = sum(1 for n in asking if n)  # cards an asking line sits in
     if not held or 2 * held > bodied[level] or sum(asking) > bodied[level]:
         return None  # the asking lines are the questions (one a card), or many
@@ -63,7 +67,7 @@ def _items(blocks: list[Block]) -> int:
     return sum((len(b.children) if b.is_list else 0) + _items(b.children) for b in blocks)
 
 
-def _asking(blocks: list[Block], at: int, level: int) -> list[str]:
+def _asking(source: list[str], blocks: list[Block], at: int, level: int) -> list[str]:
     """The asking lines in the card whose heading is ``blocks[at]``, its sub-sections too."""
     end = next(
         (
@@ -77,6 +81,6 @@ def _asking(blocks: list[Block], at: int, level: int) -> list[str]:
         line
         for b in blocks[at + 1 : end]
         if b.kind != "heading"
-        for line in _lines(b)
+        for line in _lines(b, source)
         if reads_as_question(line)
     ]

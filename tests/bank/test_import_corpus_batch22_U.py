@@ -124,3 +124,58 @@ def test_topic_headings_over_lists_of_questions_stay_sections(tmp_path):
         "GELU 的公式是什么？",
         "SwiGLU 为什么效果更好？",
     ]
+
+
+def _card(number: int, asked: str, known: list[str], answer: str, follow_up: str) -> str:
+    bullets = "\n".join(f"- {line}" for line in known)
+    return (
+        f"### {number}. {asked}\n\n- 分类：推理优化\n- 来源条数：2\n\n"
+        f"### 背景知识\n\n{bullets}\n\n### 详细解答\n\n{answer}\n\n### 场景模拟\n\n{follow_up}\n\n"
+    )
+
+
+_TEMPLATE_CARDS = "# 推理优化题卡\n\n" + "".join(
+    [
+        _card(
+            1,
+            "什么是 KV cache？",
+            ["缓存每层的键和值。", "先讲清楚概念", "再说明代价"],
+            "解码时复用已算过的键值，避免重复计算前缀。",
+            "面试官追问：KV cache 为什么会占满显存？ 回答：它随序列长度和 batch 线性增长。",
+        ),
+        _card(
+            2,
+            "如何估算 KV cache 的显存？",
+            ["层数乘以头数乘以头维度。", "先讲清楚概念", "再说明代价"],
+            "每个 token 占 2 × 层数 × 隐藏维度 × 字节数。",
+            "面试官追问：GQA 能省多少？ 回答：按组数比例减少键值头。",
+        ),
+        _card(
+            3,
+            "PagedAttention 解决了什么问题？",
+            ["把缓存分成固定大小的块。", "计算块表中每个序列的位置。"],
+            "它消除显存碎片，让更多请求同时解码。",
+            "候选人举例：一个长请求不再独占连续显存。",
+        ),
+    ]
+)
+
+
+def test_a_cards_template_sections_are_its_answer_and_their_lines_ask_nothing(tmp_path):
+    report = read(tmp_path, _TEMPLATE_CARDS, "cards.md")
+    assert questions(report) == [
+        "什么是 KV cache？",
+        "如何估算 KV cache 的显存？",
+        "PagedAttention 解决了什么问题？",
+    ]
+    first = report.bank.questions[0].reference or ""
+    assert "先讲清楚概念" in first and "解码时复用已算过的键值" in first
+    assert "面试官追问：KV cache 为什么会占满显存？ 回答：它随序列长度和 batch 线性增长。" in first
+    assert "计算块表中每个序列的位置。" in (report.bank.questions[2].reference or "")
+
+
+def test_the_preview_of_template_cards_suggests_no_topic_headings(invoke, tmp_path):
+    shown = previewed(invoke, tmp_path, _TEMPLATE_CARDS, "cards.md")
+    assert "3 question(s)" in shown
+    assert "Found in: 3 headings" in shown
+    assert "headings:3" not in shown

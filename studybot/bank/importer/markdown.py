@@ -244,6 +244,10 @@ class _Reader(ParagraphReading, ListReading):
         ):
             self.out.title = title
             return index + 1
+        if block.start in self.parts and self.card:  # "### 详细解答" after "### 3. …？": its answer
+            self.card.blocks.extend(blocks[index:end])
+            return end
+        self.card = None
         inner = blocks[index + 1 : end]
         itself = faq(title) and about_itself(source(self.lines, inner))
         if not in_meta and question_checklist(title, inner):  # "## 目录" over "- [x] 1. …？"
@@ -280,6 +284,7 @@ class _Reader(ParagraphReading, ListReading):
             label, text = numbered(asked[0])
             found, inner = (found[0] or label, text), inner[1:]
         draft = self._draft(at, *found, path)
+        self.card = draft if block.level == self.level else None
         draft.reference = asked[1] if asked else None  # "- **A：** …" below "- **Q：** …"
         own = block.level == self.level  # its answer runs to the next heading at its level
         may_ask = (

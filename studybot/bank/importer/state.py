@@ -60,6 +60,8 @@ class ReaderState:
     level: int | None  # the heading level where this file's questions are, if any
     closing: set[int]  # the first lines of the headings that close the file ("## 总结")
     apart: set[int]  # those of question-level headings in a section where none asks
+    parts: set[int]  # of those, a template's (``### 详细解答`` after each ``### N. …？``)
+    card: Draft | None  # the last question-level heading question, for the parts after it
     bare: set[int]  # heading levels whose numbered headings are labels alone ("### Q5)")
     listed: set[int]  # id() of the drafts taken from list items
     loose: set[int]  # id() of the drafts started by a paragraph that asks
@@ -93,7 +95,9 @@ class ReaderState:
         self.level = options.level or question_level(self.blocks)
         self.closing = set() if options.level else closing(self.blocks, self.level)
         self.apart = set() if options.level else apart(self.blocks, self.level)
-        self.apart |= set() if options.level else section_headings(self.blocks, self.level)
+        self.parts = set() if options.level else section_headings(self.blocks, self.level)
+        self.apart |= self.parts
+        self.card = None
         self.apart |= set() if options.level else uncarded(self.blocks, self.level)
         self.bare = bare_levels(self.blocks)  # "### Q5)" over its task, no lost question
         self.listed = set()

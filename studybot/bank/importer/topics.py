@@ -20,6 +20,7 @@ taken and have notes under them, and ``headings:N`` takes them all.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -79,7 +80,11 @@ def mixed(out: Layout, drafts: list[Draft], others: tuple) -> Any:
     for level in sorted({h.level for h in headings}):
         at = [h for h in headings if h.level == level]
         taken = {h.index for h in at if out.where(h.index) in took}
-        topics = set(under(at, headings, text).values()) - taken
+        # a title that comes back ("### 详细解答" in every card) is a template's part, no topic
+        again = Counter(h.text for h in at)
+        parts = {h.index for h in at if again[h.text] >= 2}
+        topics = set(under(at, headings, text).values()) - parts
+        topics -= taken
         if len(taken) < MARGIN or len(topics) < len(taken) or 4 * len(taken) < 3 * len(took):
             continue
         option = f"--questions headings:{level}"

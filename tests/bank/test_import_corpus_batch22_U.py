@@ -179,3 +179,55 @@ def test_the_preview_of_template_cards_suggests_no_topic_headings(invoke, tmp_pa
     assert "3 question(s)" in shown
     assert "Found in: 3 headings" in shown
     assert "headings:3" not in shown
+
+
+_RAW_LIST = """\
+# 面经整理
+
+## 基础
+梯度消失怎么解决？
+BatchNorm 和 LayerNorm 的区别？
+学习率怎么调？
+为什么要做权重衰减？
+过拟合怎么判断？
+
+## 训练
+1. 预训练
+数据怎么清洗？
+用了多少卡，训练了多久？
+loss 不下降怎么排查？
+
+2. 对齐
+DPO 和 PPO 有什么区别？
+奖励模型怎么评估？
+
+## 推理
+为什么解码要用 KV cache？
+投机解码
+"""
+
+
+def test_a_label_line_over_bare_questions_lets_each_line_be_a_question(tmp_path):
+    report = read(tmp_path, _RAW_LIST, "raw.md")
+    assert questions(report) == [
+        "梯度消失怎么解决？",
+        "BatchNorm 和 LayerNorm 的区别？",
+        "学习率怎么调？",
+        "为什么要做权重衰减？",
+        "过拟合怎么判断？",
+        "数据怎么清洗？",
+        "用了多少卡，训练了多久？",
+        "loss 不下降怎么排查？",
+        "DPO 和 PPO 有什么区别？",
+        "奖励模型怎么评估？",
+        "为什么解码要用 KV cache？",
+        "投机解码",
+    ]
+    assert not any(q.reference for q in report.bank.questions)  # no line answers another
+
+
+def test_a_short_line_after_a_question_answers_it_where_questions_have_answers(tmp_path):
+    answered = "## 推理\n\n什么是 KV cache？\n\n缓存键值。\n\n为什么解码要用 KV cache？\n投机解码\n"
+    report = read(tmp_path, answered, "qa.md")
+    assert questions(report) == ["什么是 KV cache？", "为什么解码要用 KV cache？"]
+    assert report.bank.questions[1].reference == "投机解码"

@@ -5,7 +5,9 @@ A pasted list of what was asked loses its marks: a number before its dot
 (``5️⃣讲一下 Flash Attention?``: ``unkeyed``), a question mark for a full stop
 (``lora的实现过程。``, ``…区别在哪里。``: ``said_question``, one short sentence that asks
 but for its stop). Under a loose question with nothing under it yet, a short line that reads
-as a question is the next question, not its answer (``bare_next``).
+as a question is the next question, not its answer (``bare_next``). After five or more bare
+questions and none with an answer, a short prompt right under an asking line (``位置嵌入``,
+``deepspeed框架介绍``) is a question of its own too (``bare_prompts``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ _LOST_NUMBER = re.compile(
     r"^\.(?:[ \t]+|(?=[A-Za-z]*[\u4e00-\u9fff]))(?![A-Z]{2,}\b)(?P<text>[^\s.\d].{1,79})$"
 )
 _BARE_MOST = 60  # characters of a bare question's line
+_PROMPT_MOST = 32  # characters of a bare prompt under an asking line ("位置嵌入")
+_RUN_LEAST = 5  # bare questions before it, none with an answer
 
 
 def unkeyed(text: str) -> str:
@@ -61,3 +65,14 @@ def bare_before(drafts: list[Draft]) -> bool:
     """The question before has nothing under it: a run of bare questions."""
     last = drafts[-1] if drafts else None
     return last is not None and not (last.blocks or last.reference or last.key_points)
+
+
+def bare_prompts(drafts: list[Draft], texts: list[str]) -> bool:
+    """Whether ``texts`` (two or three lines, the first asking, the rest short prompts that end
+    no sentence) are questions a line each, in a file whose questions so far have no answers."""
+    if not 2 <= len(texts) <= 3 or not reads_as_question(texts[0]):
+        return False
+    taken = [d for d in drafts if d.question.strip()]
+    if len(taken) < _RUN_LEAST or any(d.blocks or d.reference or d.key_points for d in taken):
+        return False
+    return all(len(t) <= _PROMPT_MOST and not t.rstrip().endswith(STATEMENT) for t in texts[1:])

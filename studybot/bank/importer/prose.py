@@ -22,6 +22,7 @@ from studybot.bank.importer.bare import (
     STATEMENT,
     bare_before,
     bare_next,
+    bare_prompts,
     lost_number,
     said_question,
     unkeyed,
@@ -313,6 +314,10 @@ class ParagraphReading(ReaderState):
                 self._draft(block.start + k, None, clean(text), path)
             if not told:
                 self._skip_lines(block, raw_lines, path)
+            return None
+        if bare_prompts(self.out.drafts, texts):  # "…开根号？" over "位置嵌入": two questions
+            for k, text in enumerate(texts):
+                self._draft(block.start + k, *numbered(clean(text)), path)
             return None
         inline = INLINE_ANSWER.match(texts[0])
         if inline and inline["a"].strip():

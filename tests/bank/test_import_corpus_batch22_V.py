@@ -106,3 +106,59 @@ def test_a_map_naming_another_path_reads_nothing_there(tmp_path):
         read(tmp_path, _DRILLS, "drills.json", mapping=(("question", "other.drills"),))
     assert "expected a list of questions" in str(refused.value)
     assert "--map question=drills" in str(refused.value.hint)
+
+
+_MERGED = """# 合并题库：缓存与调度
+
+> 从多个来源合并去重。
+
+### 1. 1 介绍一下 KV 缓存？
+
+- 主标签：推理
+
+KV 缓存保存每层的键和值。
+
+### 2. 2.3 为什么 prefill 和 decode 要分开调度？
+
+两个阶段的瓶颈不同。
+
+### 3. 4 reward 模型和 critic 有什么区别？
+
+一个打分，一个估值。
+
+### 4. 2 种分页策略有什么区别？
+
+按块和按页。
+
+### 5. 什么是连续批处理？
+
+请求随到随排。
+"""
+
+
+def test_a_stale_source_number_after_the_card_number_is_no_question_text(invoke, tmp_path):
+    report = read(tmp_path, _MERGED)
+    assert questions(report) == [
+        "介绍一下 KV 缓存？",
+        "为什么 prefill 和 decode 要分开调度？",
+        "reward 模型和 critic 有什么区别？",
+        "2 种分页策略有什么区别？",  # a count, not a number
+        "什么是连续批处理？",
+    ]
+    assert all(q.reference for q in report.bank.questions)
+    said = previewed(invoke, tmp_path, _MERGED)
+    assert "first: Q1 介绍一下 KV 缓存？" in said
+
+
+def test_a_number_that_belongs_to_the_question_stays(tmp_path):
+    text = (
+        "# Bank\n\n"
+        "## 1. 3 layers of caching: which one helps decode most?\n\nThe prefix cache.\n\n"
+        "## 2. 3 个头共享一组 KV 有什么好处？\n\n省显存。\n\n"
+        "## 3. 2 Why does paging cut waste?\n\nNo reserved tail.\n"
+    )
+    assert questions(read(tmp_path, text)) == [
+        "3 layers of caching: which one helps decode most?",
+        "3 个头共享一组 KV 有什么好处？",
+        "Why does paging cut waste?",
+    ]

@@ -162,3 +162,44 @@ def test_a_number_that_belongs_to_the_question_stays(tmp_path):
         "3 个头共享一组 KV 有什么好处？",
         "Why does paging cut waste?",
     ]
+
+
+_RAW_LIST = """# 面经
+
+## 基础
+如何估算 KV 缓存的大小？
+为什么要做分页？
+
+## 问题1：上下文长度
+如何把上下文扩到 128k
+
+## 问题二： 幻觉
+模型为什么会编造事实？
+
+## 问题三：加速
+推理加速有哪些办法？
+"""
+
+
+def test_a_numbered_label_before_a_topic_over_asking_lines_is_a_section(invoke, tmp_path):
+    report = read(tmp_path, _RAW_LIST)
+    assert questions(report) == [
+        "如何估算 KV 缓存的大小？",
+        "为什么要做分页？",
+        "如何把上下文扩到 128k",
+        "模型为什么会编造事实？",
+        "推理加速有哪些办法？",
+    ]
+    said = previewed(invoke, tmp_path, _RAW_LIST)
+    assert "第 2 章 问题1：上下文长度: 1 question(s) first: Q3 如何把上下文扩到 128k" in said
+
+
+def test_a_numbered_label_over_its_answer_stays_a_question(tmp_path):
+    text = (
+        "# 题库\n\n"
+        "## 问题1：分页注意力\n\n按块分配显存，块表记录位置。\n\n"
+        "## 问题2：为什么要分块预填充？\n\n避免长提示阻塞解码。\n"
+    )
+    report = read(tmp_path, text)
+    assert questions(report) == ["分页注意力", "为什么要分块预填充？"]
+    assert [bool(q.reference) for q in report.bank.questions] == [True, True]

@@ -203,3 +203,48 @@ def test_a_numbered_label_over_its_answer_stays_a_question(tmp_path):
     report = read(tmp_path, text)
     assert questions(report) == ["分页注意力", "为什么要分块预填充？"]
     assert [bool(q.reference) for q in report.bank.questions] == [True, True]
+
+
+_FAQ = """# Serving FAQ
+
+## Basics
+
+### Why does decode stall on long prompts?
+
+Prefill holds the batch.
+
+### How is a KV block sized?
+
+Block size times heads times dimension.
+
+---
+
+## See also
+
+- [Paging Guide](paging.md) -- the main guide this FAQ supports.
+- [Why Batching Matters](why-batching.md) -- framing for why throughput depends on it.
+- [How Caches Fill](https://example.org/caches) — a walk through one request.
+"""
+
+
+def test_a_see_also_link_with_its_gist_is_no_question(invoke, tmp_path):
+    report = read(tmp_path, _FAQ)
+    assert questions(report) == [
+        "Why does decode stall on long prompts?",
+        "How is a KV block sized?",
+    ]
+    said = previewed(invoke, tmp_path, _FAQ)
+    assert "Took 2 question(s): 2 of the file's 2 asking line(s)" in said
+    assert "Why Batching Matters" not in said
+
+
+def test_a_linked_item_that_asks_is_still_a_question(tmp_path):
+    text = (
+        "# Bank\n\n"
+        "- [Why does paging help?](paging.md) -- the short answer\n"
+        "- How does prefix caching reuse blocks?\n"
+    )
+    assert questions(read(tmp_path, text)) == [
+        "Why does paging help?",
+        "How does prefix caching reuse blocks?",
+    ]

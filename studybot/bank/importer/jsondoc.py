@@ -16,7 +16,8 @@ import re
 from typing import Any
 
 from studybot.bank.importer.draft import QUESTION_MARKS
-from studybot.bank.importer.keys import KEY_GAPS, field_of
+from studybot.bank.importer.keys import KEY_GAPS, USUAL, field_of
+from studybot.bank.importer.keys import texts_only as _texts
 from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.source import DECODER
 
@@ -72,7 +73,13 @@ def locate(
     return title, [p for p, _, _ in found], [(c, item) for _, c, item in found]
 
 
-def _tree(node: Any, question_keys: tuple[str, ...], key: str | None = None, top=False) -> Found:
+def _tree(
+    node: Any,
+    question_keys: tuple[str, ...],
+    key: str | None = None,
+    top: bool = False,
+    trail: tuple[str, ...] = (),
+) -> Found:
     """Every record under ``node``, with the chapter of its nearest named parent.
 
     A record is an object with a question key (``q``, ``question``, ``title``,
@@ -81,17 +88,27 @@ def _tree(node: Any, question_keys: tuple[str, ...], key: str | None = None, top
     questions. A parent's name is its ``name``/``title``/``category``/… or
     the key it sits under, unless that key only says what it holds
     (``items``, ``subcategories``, ``children``…); the document's own name
-    is the bank's title.
+    is the bank's title. Texts listed under a key named like questions
+    (``interviewQuestions``) that mostly ask, or under the key ``--map``
+    names (at any depth, or by its dotted path ``tracks.items.prompts``;
+    ``trail``: the keys above ``node``), are questions of the object holding
+    them, named by its ``title``/``label``/….
     """
     out: Found = []
     if isinstance(node, list):
         texts = key is None or not _says_field(key)
         if texts and key is not None and key.strip().lower() not in _CONTAINERS:
             texts = _mostly_questions(node)  # "sources": ["https://…"] holds no questions
+        texts = texts or _mapped(trail, question_keys)
         others: list[int] = []  # neither record nor container: a record with a problem
         direct = False
+        # records whose mapped key holds text: a peer's list there is a record gone wrong
+        peers = any(_holds(item, question_keys, str) for item in node)
         for index, item in enumerate(node):
-            inner = _tree(item, question_keys) if isinstance(item, (list, dict)) else []
+            nested = isinstance(item, list) or (
+                isinstance(item, dict) and not (peers and _holds(item, question_keys, list))
+            )
+            inner = _tree(item, question_keys, trail=trail) if nested else []
             if inner and not _pair(item):
                 out.extend(((index, *p), c, it) for p, c, it in inner)
             elif (isinstance(item, str) and texts) or _pair(item) or _record(item, question_keys):
@@ -105,7 +122,8 @@ def _tree(node: Any, question_keys: tuple[str, ...], key: str | None = None, top
         return out
     if not isinstance(node, dict):
         return out
-    shaped = _record(node, question_keys)
+    lists = [(*trail, str(name)) for name, value in node.items() if _texts(value)]
+    shaped = _record(node, question_keys) and not any(_mapped(t, question_keys) for t in lists)
     if not shaped and _question_map(node):  # {"什么是 LoRA？": "低秩增量。", …}
         return [((name,), None, [str(name), value]) for name, value in node.items()]
     if not shaped and _keyed_records(node, question_keys):  # {"1": {"title": …}, "2": …}
@@ -116,13 +134,38 @@ def _tree(node: Any, question_keys: tuple[str, ...], key: str | None = None, top
         its_own = shaped and not _holds_objects(value) and not _question_map(value)
         # a record's own lists (tags, key points) are none; "提示工程": [records] is a topic
         group = not shaped and _holds_records(value, question_keys)
-        if its_own or (_says_field(str(name), question=True) and not group):
+        path = (*trail, str(name))
+        asks = _texts(value) and (
+            _mapped(path, question_keys)
+            or (_names_questions(str(name)) and _mostly_questions(value))
+        )
+        if not asks and (its_own or (_says_field(str(name), question=True) and not group)):
             continue
-        inner = _tree(value, question_keys, str(name))
-        label = None if _structural(str(name), group) else str(name).strip()
+        inner = _tree(value, question_keys, str(name), trail=path)
+        named = _structural(str(name), group) or _mapped(path, question_keys)
+        label = None if named else str(name).strip()
         out.extend(((name, *p), c or label, it) for p, c, it in inner)
     own = None if top else _own_name(node)
     return [(p, c or own, it) for p, c, it in out] if own else out
+
+
+def _mapped(trail: tuple[str, ...], question_keys: tuple[str, ...]) -> bool:
+    """Whether the keys ``trail`` end in a key ``--map`` names as the question: its name,
+    or its dotted path from the top (``tracks.items.interviewQuestions``)."""
+    dotted = ".".join(trail)
+    return bool(trail) and any(
+        key in (trail[-1], dotted) or dotted.endswith("." + key) for key in question_keys
+    )
+
+
+def _names_questions(key: str) -> bool:
+    """``interviewQuestions``, ``follow_up_questions``: named like questions, not the one
+    ``question`` of a record (``"question": ["…？"]`` is a record gone wrong)."""
+    return field_of(key) == "question" and key.strip().lower() not in USUAL["question"]
+
+
+def _holds(item: Any, question_keys: tuple[str, ...], kind: type) -> bool:
+    return isinstance(item, dict) and any(isinstance(item.get(k), kind) for k in question_keys)
 
 
 def _keyed_records(node: dict, question_keys: tuple[str, ...]) -> bool:

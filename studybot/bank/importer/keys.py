@@ -18,9 +18,10 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from studybot.bank.importer.draft import HAN_COMMON_CHAR, QUESTION_MARKS
+from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.metadata import tag_word
 from studybot.errors import BadInput
 
@@ -264,6 +265,29 @@ def suggest_map(names: list[str], records: Sequence[dict[str, Any]] = ()) -> str
 
     best = max(names, key=score) if records else (names[0] if names else "KEY")
     return f"--map question={best} (and answer=KEY, chapter=KEY) says which key holds what"
+
+
+def asking_key(data: Any) -> str | None:
+    """The key whose lists hold most question-like texts, at any depth: the ``--map`` for a
+    document in which no question was found."""
+    counts: dict[str, int] = {}
+    todo = [data]
+    while todo:
+        node = todo.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for name, value in items:
+            if isinstance(value, (list, dict)):
+                todo.append(value)
+            if isinstance(name, str) and texts_only(value):
+                asks = sum(1 for v in value if reads_as_question(v))
+                counts[name] = counts.get(name, 0) + asks
+    best = max(counts, key=counts.__getitem__, default=None)
+    return best if best is not None and counts[best] else None
+
+
+def texts_only(value: Any) -> TypeGuard[list[str]]:
+    """A list of texts and nothing else (``["…?", "…?"]``)."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
 
 
 _POINT_PREFIX = re.compile(r"^\s*(?:[-*+•]|\d+\s*(?:[、．)）]|\.(?!\d)))\s*")

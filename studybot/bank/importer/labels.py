@@ -27,7 +27,10 @@
   stem (``…组成部分？C``) is the owner's answer, no part of the question (``under_kind``);
 - a heading that is a number alone (``### Question 2``) over a deeper heading (``#### Can
   you devise …?``): the deeper heading is the question, what follows it the answer
-  (``bold_question``).
+  (``bold_question``);
+- a ``问题N：`` label before a topic that asks nothing (``## 问题1：context length``), over
+  lines that ask, names a section as its unnumbered siblings (``## 问题二： 幻觉``) do
+  (``topic_label``).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.collapsible import answer_box
+from studybot.bank.importer.digests import first_lines
 from studybot.bank.importer.draft import ALL_BOLD, HAN_COMMON, WORD
 from studybot.bank.importer.markers import (
     ANSWER_MARKER,
@@ -137,6 +141,21 @@ def kind_heading(title: str, inner: list[Block]) -> tuple[str | None, str] | Non
     """(number, title) of a heading that names a kind of question over the one it labels
     (``## 📌 附加挑战题：`` over ``> ✍️ 推导…``): a question's heading, whatever its level."""
     return numbered(title) if under_kind(title, inner) and not asks_inside(inner[1:]) else None
+
+
+def topic_label(title: str, found: tuple[str | None, str], inner: list[Block]) -> bool:
+    """``## 问题1：context length`` (``found``: its marker) over lines that mostly ask: a
+    section whose label numbers it, not a question; ``Q1: Paging`` keeps its answer's lines."""
+    if found[0] is None or reads_as_question(found[1]) or not title.startswith(("问题", "题目")):
+        return False
+    if not _NUMBERED_LABEL.match(title):
+        return False
+    own = inner[: next((j for j, b in enumerate(inner) if b.kind == "heading"), len(inner))]
+    lines = [line for b in own if b.kind == "paragraph" for line in b.raw.split("\n")]
+    lines = [plain(line) for line in lines if line.strip()]
+    lines += [line for b in own if b.is_list for line in first_lines(b)]
+    asking = sum(1 for line in lines if reads_as_question(line))
+    return asking > 0 and 2 * asking >= len(lines)
 
 
 def _number_alone(title: str) -> bool:

@@ -25,6 +25,7 @@ from studybot.bank.importer.labels import statement_label
 from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.notebook import front_matter, notebook_lines
 from studybot.bank.importer.parts import topic_title
+from studybot.bank.importer.resources import see_also
 from studybot.bank.importer.tables import cells
 
 # the names a preview gives the places questions are found in, one and many
@@ -57,8 +58,8 @@ class Line:
             asks = any(reads_as_question(plain(cell).strip()) for cell in cells(self.raw))
         elif self.kind == "heading":  # "④ 考试怎么考": a part's name
             asks = reads_as_question(text) and not topic_title(text)
-        else:  # "**What to learn:** Use …": the label's question word asks nothing
-            asks = reads_as_question(text) and not statement_label(self.raw)
+        else:  # "**What to learn:** Use …", "[Why X](x.md) -- …": the question word asks nothing
+            asks = reads_as_question(text) and not (statement_label(self.raw) or see_also(self.raw))
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "asks", asks)
 

@@ -38,7 +38,7 @@ from studybot.bank.importer.markers import (
 from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import arrow_answer, without_pointer
 from studybot.bank.importer.parts import topic_title
-from studybot.bank.importer.resources import source_line
+from studybot.bank.importer.resources import see_also, source_line
 from studybot.bank.importer.signposts import enumeration
 from studybot.bank.importer.state import ReaderState, Trail
 from studybot.bank.importer.subitems import (
@@ -295,9 +295,9 @@ def names_tasks(block: Block, after: list[Block]) -> bool:
 
 
 def _field(raw_line: str) -> bool:
-    """``**Key**: value`` where the key does not ask (``**Why?**``, ``**Architecture**``)."""
+    """``**Key**: value`` whose key asks nothing (``**Why?**``), or a link and its page's gist."""
     field = _FIELD.match(raw_line)
-    return field is not None and not reads_as_question(plain(field["key"]))
+    return see_also(raw_line) or (field is not None and not reads_as_question(plain(field["key"])))
 
 
 def _continues(block: Block, current: Draft) -> bool:

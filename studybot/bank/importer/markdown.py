@@ -61,7 +61,7 @@ from studybot.bank.importer.collapsible import TEXT_FENCE, card, collapsible, ke
 from studybot.bank.importer.digests import over_questions
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
 from studybot.bank.importer.followups import with_follow_ups
-from studybot.bank.importer.labels import bold_question, kind_heading
+from studybot.bank.importer.labels import bold_question, kind_heading, topic_label
 from studybot.bank.importer.lists import ListReading, key_points_of, labelled_questions, names_tasks
 from studybot.bank.importer.markers import (
     ANSWER_MARKER,
@@ -313,8 +313,8 @@ class _Reader(ParagraphReading, ListReading):
         if topic_title(text, card) or aside(text) or block.start in self.apart:  # "#### 本文原…"
             return None
         found = marker(block.raw, heading=True) or kind_heading(text, inner)
-        if found:
-            return found
+        if found:  # "## 问题1：context length" over asking lines: a section
+            return None if topic_label(text, found, inner) else found
         label, rest = numbered(text)
         if self.options.level:
             return (label, rest) if block.level == self.options.level else None

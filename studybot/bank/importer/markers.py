@@ -30,6 +30,7 @@ from studybot.bank.importer.draft import (
 )
 from studybot.bank.importer.metadata import without_company
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
+from studybot.bank.importer.numbering import without_stale
 from studybot.bank.importer.resources import aside, placeholder, reading_line, source_line
 from studybot.bank.importer.wrapping import cut_short
 
@@ -118,12 +119,11 @@ _CITATION = re.compile(
 )
 _ZH_TASK = (
     "介绍", "解释", "推导", "说一下", "说一说", "说下", "讲下", "聊一聊", "聊一下", "谈一谈",
-    "谈一下", "讲述", "描述下", "列出", "画一画", "写下", "比较", "对比", "谈谈", "说说",
-    "讲讲", "讲一下", "讲一讲", "聊聊",
+    "谈一下", "讲述", "描述下", "列出", "画一画", "写下", "比较", "对比", "谈谈", "说说", "讲讲",
     "简述", "简要", "描述", "阐述", "论述", "分析", "手写", "手撕", "实现", "写出", "写一个",
     "写一下", "设计", "分享", "列举", "概述", "总结", "证明", "计算", "估算", "举例", "说明",
     "画出", "画一下", "讲清楚", "讲解", "评价", "如何", "怎么", "怎样", "为什么", "为何",
-    "什么是", "请", "试述", "能否", "是否",
+    "什么是", "请", "试述", "能否", "是否", "讲一下", "讲一讲", "聊聊",
 )  # fmt: skip
 # a task verb in front asks ("手撕 LayerNorm"), a label or a noun does not ("总结：", "计算量")
 # and so does a request at the end ("交叉熵的梯度推一下", "MoE 介绍一下")
@@ -328,7 +328,7 @@ def _problem(text: str) -> bool:
 def numbered(text: str) -> tuple[str | None, str]:
     """(the line's own number or None, the rest)."""
     match = NUMBER.match(text)
-    return (number_of(match), match["text"].strip()) if match else (None, text)
+    return (number_of(match), without_stale(match["text"].strip())) if match else (None, text)
 
 
 def number_of(match: re.Match[str]) -> str:

@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
-from studybot.bank.importer.draft import Draft
+from studybot.bank.importer.draft import HAN_COMMON, Draft
+
+# "1. 1 介绍一下 RM模型？", "4. 1.2 为什么…？": after a card's own number, the number it had
+# in the source it was merged from; "2 种方法…", "3 layers of …", "1.5 倍…" are the question's
+_MEASURE = "个种类次层倍步条位项点年天月日周时分秒亿万千百元张台块组轮道章节份句行名人"
+_STALE = re.compile(
+    rf"^\d{{1,2}}(?:\.\d{{1,2}})?\s+(?![{_MEASURE}])"
+    rf"(?=[{HAN_COMMON}A-Z]|[a-z][\w-]*\s*[{HAN_COMMON}])"
+)
+
+
+def without_stale(text: str) -> str:
+    """A question after its card number without a second, stale number before its words."""
+    stale = _STALE.match(text)
+    return text[stale.end() :] if stale else text
 
 
 def number(drafts: list[Draft]) -> list[str]:

@@ -57,6 +57,16 @@ def source_line(text: str) -> bool:
     return bool(SOURCE_LINE.match(_LIST_MARK.sub("", text.strip(), count=1)))
 
 
+# "- [Why This Matters](why-this-matters.md) -- framing for …": a link to another page, what it holds
+_SEE_ALSO = re.compile(r"^\s*(?:[-*+]\s+)?\[[^\]\n]+\]\([^)\s]+\)\s*(?:--|[—–:：]|-\s)\s*\S[^\n]*$")
+
+
+def see_also(raw: str) -> bool:
+    """A line that is a link and what the page it points to holds, asking nothing (no question
+    mark): a see-also list's item, never a question, whatever its link's words."""
+    return bool(_SEE_ALSO.match(raw)) and not any(mark in raw for mark in "?？")
+
+
 # "本文原作者…，本文原载于知乎专栏。", "Originally published on …": who wrote it, where first read
 _CREDIT = re.compile(
     r"^(?:本文)?(?:原作者|作者[:：]|原载于|首发于|转载自|转自)|本文(?:原载于|首发于|转载自)"

@@ -222,6 +222,9 @@ def read_document(
             f"{path}:1: expected a list of questions, or an object holding one "
             '(such as "questions": […])'
         )
+        key = fields.asking_key(data)
+        if key is not None:  # "tracks": [{"items": [{"prompts": ["…?", …]}]}]
+            out.suggestions.append(f"--map question={key} reads the texts listed under {key!r}")
         return out
     title, paths, records = found
     out.title = title

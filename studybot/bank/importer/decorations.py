@@ -71,26 +71,33 @@ def without_marks(text: str) -> str:
     return text[:end]
 
 
-# "… [hard]", "…？【中等】", "…？（高频）" at the end of the question's line
+# "… [hard]", "…？【中等】", "…？（初级）", "…？（高频）" at the end of the question's line
 _TAIL = re.compile(
-    r"[\[【(（]\s*(?P<mark>easy|medium|hard|简单|中等|困难|高频|常考|必考)\s*[\]】)）]"
-    r"[\s*_`]*$",
+    r"[\[【(（]\s*(?:(?P<level>[初中高]级)|(?P<mark>easy|medium|hard|简单|中等|困难|高频|常考|必考))"
+    r"\s*[\]】)）][\s*_`]*$",
     re.IGNORECASE,
 )
 
 
 def mark_tags(raw_line: str) -> list[str]:
     """``difficulty:hard`` from a line that ends ``… [hard]``, ``frequency:high`` from ``（高频）``,
-    ``level:l1`` from a card's badge (``L1 🔥×15 Q01 · …``)."""
+    ``level:初级`` from ``（初级）``, ``level:l1`` from a card's badge (``L1 🔥×15 Q01 · …``)."""
     badged = _BADGED.match(plain(raw_line).lstrip("#-*+> \t")) if _separated(raw_line) else None
     level = [f"level:{badged['level'].lower()}"] if badged and badged["level"] else []
     found = _TAIL.search(raw_line[-40:])
     if found is None:
         return level
+    if found["level"]:  # "…？（初级）": the level the question is for
+        return [*level, f"level:{found['level']}"]
     mark = found["mark"].lower()
     if mark in ("高频", "常考", "必考"):
         return [*level, "frequency:high"]
     return [*level, difficulty_tag(mark)]
+
+
+def without_tail_mark(text: str) -> str:
+    """``什么是 Z？（中级）`` → ``什么是 Z？``: the mark ``mark_tags`` made a tag leaves the text."""
+    return _TAIL.sub("", text).rstrip() if _TAIL.search(text[-40:]) else text
 
 
 _BOLD_LINE = re.compile(r"^(?:\*\*|__)(?P<text>[^*_\n](?:.*?[^\s*_])?)(?:\*\*|__)[^\w*_]*$")

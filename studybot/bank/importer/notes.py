@@ -26,8 +26,8 @@ _LEAD_NOTE = re.compile(
 _NOTE_WORDS = re.compile(
     r"高频|低频|频率|必考|常考|必问|常问|重点(?![是在])|热门|经典|问过|都问|考过|被问|问到|出现|[一二三四终]面|hr面"
     r"|主管面|交叉面|面试|笔试|手撕|实习|校招|社招|秋招|春招|暑期|日常|大厂|每家|各家|公司|难度|[★☆⭐]"
-    # a level alone ("（简单）", "(hard)"), never inside a sentence ("（…回退到简单规则引擎）")
-    r"|^\W*(?:简单|中等|困难|easy|medium|hard)(?:题|难度)?\W*$|\bdifficulty\b"
+    # a level alone ("（简单）", "（初级）", "(hard)"), never inside a sentence ("（…回退到简单规则引擎）")
+    r"|^\W*(?:简单|中等|困难|[初中高]级|easy|medium|hard)(?:题|难度)?\W*$|\bdifficulty\b"
     r"|\d+\s*(?:min|mins|minutes|分钟)\b|字节(?![数码序流长位])|阿里|腾讯|美团|百度|京东|快手|小红书|拼多多|蚂蚁|华为|小米|网易|滴滴|商汤|米哈游"
     r"|百川|智谱|月之暗面|讯飞|携程|b站|哔哩|得物|shopee|来源|出处|出自|^\W*\d{1,3}\s*/\s*100$"
     r"|(?:19|20)\d\d\s*年?\s*(?:最新|新版|版|更新)|\b(?:19|20)\d\d\s+(?:update|edition)\b"  # "（2025年最新）"

@@ -19,7 +19,12 @@ from dataclasses import replace
 from studybot.bank.importer.blocks import Block, parse, plain, source_lines
 from studybot.bank.importer.boxes import box_parts
 from studybot.bank.importer.collapsible import boxes_listed, demoted
-from studybot.bank.importer.decorations import bold_line, bold_questions, mark_tags
+from studybot.bank.importer.decorations import (
+    bold_line,
+    bold_questions,
+    mark_tags,
+    without_tail_mark,
+)
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
 from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.labels import without_label
@@ -125,9 +130,8 @@ class ReaderState:
     def _draft(self, line: int, label: str | None, text: str, path: Trail) -> Draft:
         raw = self.lines[line] if line < len(self.lines) else ""
         tags = company_tags(raw) + mark_tags(raw)  # "- Google …", "… [hard]"
-        return self.out.add(
-            Draft(self.where(line), without_label(text.strip()), label=label, path=path, tags=tags)
-        )
+        text = without_label(without_tail_mark(text.strip()) if tags else text.strip())
+        return self.out.add(Draft(self.where(line), text, label=label, path=path, tags=tags))
 
     def _skip(self, line: int, text: str, why: str, counts: bool = True) -> None:
         self.out.skipped.append(Skipped(self.where(line), text, why, counts))

@@ -7,9 +7,11 @@ number, in several sections of a file whose headings at that level ask (``### �
 ``### 核心功能`` under each ``## 项目N``, between ``### 面试问题 N：…？``) is not: it is
 the template each section fills in. Their first lines (``section_headings``) join the
 headings the reader leaves as sections (``ReaderState.apart``). So do, in a file whose
-questions at that level are explicit Q-numbered cards (``## Q7. How …?``, three at least), the
-headings before them that neither ask nor carry a Q number (``## 1. High Level Architecture``,
-``## Layer 4: Serving`` in a notebook's notes cells before its interview cell: ``uncarded``).
+questions at that level are explicit Q-numbered cards (``## Q7. How …?``, ``### 题目 1：…？``,
+three at least), the headings before them that neither ask nor carry a Q number
+(``## 1. High Level Architecture``, ``## Layer 4: Serving`` in a notebook's notes cells before
+its interview cell) and the numbered notes headings there even when they ask
+(``### 1.1 什么是 Tool Use？``): ``uncarded``.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ def uncarded(blocks: list[Block], level: int | None) -> set[int]:
     """Where three or more headings at ``level`` ask with a Q number (``## Q1. How …?``): the
     first lines of the headings before the first of them, at that level, that neither ask nor
     carry a Q number (nor name a card, ``### 卡片 1``), and of the headings in their sections
-    that carry none and end in no question mark (``### Why we need this:``)."""
+    that carry none and end in no question mark (``### Why we need this:``); a heading there
+    with a section number (``### 1.1 什么是 Tool Use？``) is the notes' own, asking or not."""
     headings = [b for b in blocks if b.kind == "heading" and level and b.level >= level]
     cards = [b for b in headings if b.level == level and reads_as_question(_q_text(b) or "")]
     if len(cards) < CARDS_LEAST:
@@ -55,9 +58,11 @@ def uncarded(blocks: list[Block], level: int | None) -> set[int]:
     notes = False  # inside the section of such a heading
     for block in headings[: headings.index(cards[0])]:  # after a card, its answer's parts
         title = clean(plain(block.raw))
+        unmarked = _q_text(block) is None
+        outline = unmarked and numbered(title)[0] is not None  # "### 1.1 什么是 X？": notes
         if block.level == level:
-            notes = not asking_heading(block) and not _CARD_NAME.fullmatch(title)
-        if notes and _q_text(block) is None and not asks(title):
+            notes = (outline or not asking_heading(block)) and not _CARD_NAME.fullmatch(title)
+        if notes and unmarked and (outline or not asks(title)):
             found.add(block.start)
     return found
 

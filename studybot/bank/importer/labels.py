@@ -168,7 +168,7 @@ _QUESTION_KIND = re.compile(
     r"[^\w]*(?:[单多]?选择?题|填空题?|判断题|简答题|问答题|编程题|推导题|思维题|应用题|论述题|计算题"
     r"|证明题|分析题|设计题|附加(?:挑战)?题|挑战题|multiple[- ]choice|single[- ]choice"
     r"|true(?: or |/)false|fill[- ]in[- ](?:the[- ])?blanks?|short[- ]answers?|long[- ]answers?"
-    r"|essay|coding|open[- ]ended)(?:\s*(?:questions?|problems?))?\s*(?:[（(][^）)]{0,12}[）)])?"
+    r"|essay|coding|open[- ]ended|题目|问题|题干|question|problem)(?:\s*(?:questions?|problems?))?\s*(?:[（(][^）)]{0,12}[）)])?"
     r"\s*[:：]?",
     re.IGNORECASE,
 )

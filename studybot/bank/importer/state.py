@@ -42,7 +42,7 @@ from studybot.bank.importer.sections import (
     question_lists,
 )
 from studybot.bank.importer.swallowed import unswallowed
-from studybot.bank.importer.templates import section_headings, uncarded
+from studybot.bank.importer.templates import one_question, section_headings, uncarded
 from studybot.bank.importer.topiccards import card_level
 
 Trail = tuple[tuple[int, str], ...]  # (line, title) of each section a block sits in
@@ -97,10 +97,14 @@ class ReaderState:
         self.strong = marked_lines(self.blocks) >= 2
         self.bold = bold_questions(self.blocks, asks)
         self.bold_mark = bold_mark(self.blocks) if self.bold else None
-        self.level = options.level or question_level(self.blocks)
+        one = None if options.level else one_question(self.blocks)  # "## 题目" over it
+        self.level = options.level or (one.level if one else question_level(self.blocks))
         self.closing = set() if options.level else closing(self.blocks, self.level)
         self.apart = set() if options.level else apart(self.blocks, self.level)
         self.parts = set() if options.level else section_headings(self.blocks, self.level)
+        if one is not None:  # "## 一、…？" after "## 题目": its answer's parts
+            self.parts |= one.parts
+            self.apart |= one.titles
         self.apart |= self.parts
         self.card = None
         self.apart |= set() if options.level else uncarded(self.blocks, self.level)

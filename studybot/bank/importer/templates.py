@@ -11,15 +11,19 @@ questions at that level are explicit Q-numbered cards (``## Q7. How …?``, ``##
 three at least), the headings before them that neither ask nor carry a Q number
 (``## 1. High Level Architecture``, ``## Layer 4: Serving`` in a notebook's notes cells before
 its interview cell) and the numbered notes headings there even when they ask
-(``### 1.1 什么是 Tool Use？``): ``uncarded``.
+(``### 1.1 什么是 Tool Use？``): ``uncarded``. A file of one question under a heading that
+only says so (``## 题目`` over its asking paragraph, ``## Question``) has that heading as its
+question's card: the title above it and the headings after it, at its level or below, are
+sections, the ones after it parts of its answer (``## 一、…？``, ``## 记忆要点``: ``one_question``).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 
-from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.blocks import Block, plain, section_end
 from studybot.bank.importer.markers import MARKER, asks, clean, numbered, reads_as_question
 from studybot.bank.importer.sections import asking_heading
 
@@ -71,3 +75,34 @@ def _q_text(block: Block) -> str | None:
     """The text after a heading's Q number (``Q7.``, ``题目 3：``), None without one."""
     found = MARKER.match(plain(block.raw).strip())
     return found["text"] if found is not None and (found["n"] or found["n2"]) else None
+
+
+# a heading that only says a question is below it: "## 题目", "## Question:"
+_QUESTION_LABEL = re.compile(r"(?:题目|问题|题干|question|the question|problem)\s*[:：]?", re.I)
+
+
+@dataclass(frozen=True)
+class OneQuestion:
+    """Where a one-question file's question is (its label heading's level) and its sections."""
+
+    level: int
+    parts: set[int]  # the first lines of the headings after the label: its answer's parts
+    titles: set[int]  # those of the headings above it: the file's title, no question
+
+
+def one_question(blocks: list[Block]) -> OneQuestion | None:
+    """The file's one question under a heading that only labels it (``## 题目``), when that
+    heading is the file's only such one and one paragraph, nothing else, is its section."""
+    headings = [k for k, b in enumerate(blocks) if b.kind == "heading"]
+    labels = [k for k in headings if _QUESTION_LABEL.fullmatch(_title(blocks[k]))]
+    if len(labels) != 1:
+        return None
+    at = labels[0]
+    label = blocks[at]
+    own = [b for b in blocks[at + 1 : section_end(blocks, at)] if b.kind != "hr"]
+    if len(own) != 1 or own[0].kind != "paragraph":  # "## 题目" over "1、…？" "2、…？": a list
+        return None
+    end = next((k for k in headings if k > at and blocks[k].level < label.level), len(blocks))
+    parts = {blocks[k].start for k in headings if at < k < end}
+    titles = {blocks[k].start for k in headings if k < at and blocks[k].level < label.level}
+    return OneQuestion(label.level, parts, titles)

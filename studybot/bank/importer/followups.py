@@ -12,6 +12,10 @@ every item asks and answers on its own line (``- 什么时候不用缓存？答�
 label (``**架构追问**：``) before each list, is no question: each item is one, its answer the
 text after the marker (``gathered``).
 
+An item of a list in an answer labelled a follow-up, its question in quotes and its answer
+after a dash (``3. **追问："如何保持可控？"** — 限制权限…``), is a question of its own too,
+taken the same way (``_labelled``).
+
 ``#### 追问`` (``Follow-ups``) inside an answer, over a list whose every item asks: each
 item is a question of its own, with no answer, taken right after the question whose answer
 held it; the heading and its list leave that answer.
@@ -30,6 +34,14 @@ from studybot.bank.importer.wrapping import joined
 # "#### 追问", "### Follow-up questions": a heading over follow-ups
 _FOLLOW_UP_HEADING = re.compile(
     r"^(?:常见|延伸|扩展)?追问(?:题|点)?[:：]?$|^follow[- ]?ups?(?:\s+questions?)?[:：]?$", re.I
+)
+# '**追问："…？"** — its answer', '**Follow-up: "…?"** — …': an item labelled a follow-up
+_LABELLED = re.compile(
+    r"^(?:面试官?)?追问\s*\d{0,3}\s*[:：]|^follow[- ]?up(?:\s+question)?\s*\d{0,3}\s*:", re.I
+)
+_LABELLED_REST = re.compile(
+    r"\s*[\"“「]?(?P<q>[^\"“”「」\n]+?[？?])[\"”」]?\s*(?:——|—|–|--?|[:：])\s*(?P<a>\S.*)$",
+    re.DOTALL,
 )
 # "…？（答：…）", "…? (A: …)": the question, then its answer in parentheses
 _ANSWERED = re.compile(
@@ -96,7 +108,7 @@ def _taken_out(
     out; each follow-up appended to ``out``."""
     parts: list[list[Block]] = [[]]
     for item in items(block):
-        found = _answered(item)
+        found = _answered(item) or _labelled(item)
         if not found:
             parts[-1].append(item)
             continue
@@ -125,6 +137,17 @@ def _answered(item: Block) -> list[tuple[int, str, str]]:
             return []
         found.append((sub.start, clean(match["q"]), match["a"].strip()))
     return found
+
+
+def _labelled(item: Block) -> list[tuple[int, str, str]]:
+    """[(line, question, answer)] of an item labelled a follow-up that asks in quotes and
+    answers after a dash (``**追问："…？"** — …``); [] otherwise."""
+    text = _text(item)
+    label = _LABELLED.match(text) if len(item.children) == 1 else None
+    found = _LABELLED_REST.match(text, label.end()) if label else None
+    if found is None or not asks(clean(found["q"])):
+        return []
+    return [(item.start, clean(found["q"]), found["a"].strip())]
 
 
 def gathered(draft: Draft) -> list[tuple[int, str, str]]:

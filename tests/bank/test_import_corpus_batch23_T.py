@@ -46,7 +46,11 @@ def test_a_level_tag_ending_a_card_title_becomes_a_tag(tmp_path):
         "如何用布隆过滤器挡住穿透？",
         "多级缓存怎样保证一致性？",
     ]
-    assert [q.tags for q in report.bank.questions] == [("level:初级",), ("level:中级",), ("level:高级",)]
+    assert [q.tags for q in report.bank.questions] == [
+        ("level:初级",),
+        ("level:中级",),
+        ("level:高级",),
+    ]
     assert "热点键过期" in (report.bank.questions[0].reference or "")
 
 

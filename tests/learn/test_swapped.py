@@ -15,12 +15,12 @@ from studybot.learn.marks import CONTRADICTED
 
 
 @pytest.fixture(scope="module")
-def grader(shipped):
-    return grading.offline(shipped)
-
-
-def state(grader, shipped, question: int, point: int, text: str) -> str:
-    return grader.grade(shipped.get(question), text).points[point - 1].state
+def graded(shipped):
+    """The state the offline grader gives a point of a shipped question for a text."""
+    offline = grading.offline(shipped)
+    return lambda question, point, text: (
+        offline.grade(shipped.get(question), text).points[point - 1].state
+    )
 
 
 @pytest.mark.parametrize(
@@ -60,17 +60,15 @@ def state(grader, shipped, question: int, point: int, text: str) -> str:
         ),
     ],
 )
-def test_two_things_swapped_contradict_the_point(
-    grader, shipped, question, point, swapped, right, one_side
-):
-    assert state(grader, shipped, question, point, swapped) == CONTRADICTED
-    assert state(grader, shipped, question, point, right) != CONTRADICTED
-    assert state(grader, shipped, question, point, one_side) != CONTRADICTED
+def test_two_things_swapped_contradict_the_point(graded, question, point, swapped, right, one_side):
+    assert graded(question, point, swapped) == CONTRADICTED
+    assert graded(question, point, right) != CONTRADICTED
+    assert graded(question, point, one_side) != CONTRADICTED
 
 
-def test_a_clause_naming_no_thing_is_about_the_one_before(grader, shipped):
+def test_a_clause_naming_no_thing_is_about_the_one_before(graded):
     """ "JSON Schema 有嵌套，所以要编译成下推自动机": the second clause is still about JSON Schema."""
     text = "JSON Schema 因为会嵌套，所以要编译成下推自动机；上下文无关文法则编译成有限状态机。"
-    assert state(grader, shipped, 67, 3, text) == CONTRADICTED
+    assert graded(67, 3, text) == CONTRADICTED
     kept = "JSON Schema 因为不嵌套，所以编译成有限状态机；上下文无关文法则编译成下推自动机。"
-    assert state(grader, shipped, 67, 3, kept) != CONTRADICTED
+    assert graded(67, 3, kept) != CONTRADICTED

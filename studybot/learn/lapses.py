@@ -3,7 +3,8 @@
 A finding credited to another work of the question (``credits``), a ratio
 written upside down (``ratios``), a default given another value
 (``defaults``), a share or figure said against the point's own text
-(``against``). Each is read after the claims, on a point not already
+(``against``), two things the point writes side by side given each
+other's figure or words (``swaps``). Each is read after the claims, on a point not already
 contradicted; the first one found gives the clause shown as evidence and
 the key shown beside it.
 """
@@ -14,8 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from studybot.bank import Question
-from studybot.learn import against, credits, defaults, numbers, ratios
+from studybot.learn import against, aliases, credits, defaults, numbers, ratios, swaps, words
 from studybot.learn.claims import Claim
+from studybot.learn.marks import clip
 from studybot.learn.reading import Attempt
 
 
@@ -30,6 +32,7 @@ class Lapses:
     ratios: tuple = ()  # per claim, the ratios its words hold (``ratios.of_claim``)
     shares: tuple = ()  # per claim, the shares its words give (``against.shares_of``)
     known: tuple = ((), ())  # the figures the question states (``numbers.known``)
+    swaps: tuple = ()  # the things the point writes side by side (``swaps.of_point``)
 
 
 def of_question(question: Question) -> list[Lapses]:
@@ -41,6 +44,7 @@ def of_question(question: Question) -> list[Lapses]:
     others = credits.rivals((question.question, *question.key_points), [n for c in own for n in c])
     values = defaults.names_of([c.zh for r in question.rubric for c in r.claims])
     known = numbers.known(question)
+    cutter = words.lexicon().extended(aliases.words_of(question))
     return [
         Lapses(
             mine,
@@ -50,8 +54,9 @@ def of_question(question: Question) -> list[Lapses]:
             tuple(ratios.of_claim([c.subject, c.object or "", c.relation or ""]) for c in r.claims),
             tuple(against.shares_of(c.zh, c.value) for c in r.claims),
             known,
+            swaps.of_point(Attempt(text, "", cutter=cutter)),
         )
-        for mine, r in zip(own, question.rubric, strict=True)
+        for mine, r, text in zip(own, question.rubric, question.key_points, strict=True)
     ]
 
 
@@ -78,4 +83,8 @@ def first(
         n = against.denied(claim, shares, lapses.known, attempt, others)
         if n is not None:
             return n, claim.zh
+    for swap in lapses.swaps:
+        n = swaps.swapped(swap, attempt)
+        if n is not None:
+            return n, clip(text, 40)
     return None

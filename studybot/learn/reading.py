@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from studybot.learn import negations, words
+from studybot.learn import negations, turns, words
 from studybot.learn.aliases import Alias
 from studybot.learn.segmenter import Lexicon
 from studybot.learn.sides import NONE, Sides
@@ -172,7 +172,29 @@ class Attempt:
             yield Phrase(spans, len(alternative), negations.negated(clause, [[s] for s in spans]))
 
     def phrases(self, n: int, alias: Alias) -> Iterator[Phrase]:
-        """Each alternative of ``alias`` said in clause ``n`` in its order, close together."""
+        """Each alternative of ``alias`` said in clause ``n`` in its order, close together.
+
+        One found negated inside a longer one found un-negated is read as the longer: the
+        alias's own words hold what seemed to negate it ("instead of UMAP", not "UMAP").
+        A word the alias says is replaced, turned down ("OnlineCountVectorizer instead of
+        CountVectorizer", "用 X 而不是 Y" for "X 代替 Y"), states the replacement.
+        """
+        clause = self.clauses[n]
+        found = list(self._phrases(n, alias))
+        for phrase in found:
+            if phrase.negated and any(
+                not longer.negated
+                and set(phrase.spans) < set(longer.spans)
+                and turns.holds_turn(clause, set(longer.spans) - set(phrase.spans))
+                for longer in found
+            ):
+                continue
+            turn = turns.replacement(clause, alias.alternatives, phrase.spans)
+            if phrase.negated and turn:  # read with the turn as its own words, as "instead of X"
+                phrase = Phrase(turn + phrase.spans, phrase.size, False)
+            yield phrase
+
+    def _phrases(self, n: int, alias: Alias) -> Iterator[Phrase]:
         clause = self.clauses[n]
         for alternative in alias.alternatives:
             finds = [self._find(n, word) for word in alternative]

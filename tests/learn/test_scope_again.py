@@ -34,3 +34,19 @@ def test_not_entirely_is_not_plus_entirely(grader, shipped, text):
 
 def test_entirely_from_scratch_is_still_the_error(grader, shipped):
     assert state(grader, shipped, 193, 5, "顿悟完全是 RL 凭空造出来的。") == CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "partial_fit 需要各组件都能增量更新：降维用 IncrementalPCA 而不是 UMAP，聚类用"
+        " MiniBatchKMeans 而不是 HDBSCAN，向量化用 OnlineCountVectorizer 而不是 CountVectorizer。",
+        "For streaming updates, swap UMAP for IncrementalPCA, HDBSCAN for MiniBatchKMeans,"
+        " and use OnlineCountVectorizer rather than CountVectorizer.",
+    ],
+)
+def test_turning_down_what_the_point_replaces_states_the_replacement(grader, shipped, text):
+    # the point says X 代替 Y: "X 而不是 Y", "X rather than Y" say it, they deny nothing
+    assert state(grader, shipped, 58, 2, text) == COVERED
+    kept = "partial_fit 时降维仍然用 UMAP，不换成 IncrementalPCA。"
+    assert state(grader, shipped, 58, 2, kept) not in (COVERED, PARTLY)

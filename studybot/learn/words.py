@@ -217,7 +217,8 @@ def clause(text: str, asks: bool = False, cutter: Lexicon | None = None) -> Clau
 _LEADING = listed(
     "也 其实 但 但是 而 所以 因此 因为 这 那 可 可是 它 其 就 也就 and but so it this that"
 )
-# Negations that, opening a clause, deny all of it; English "rather than"/"instead of" too.
+# Negations that, opening a clause, deny all of it; English "rather than", "instead of",
+# "unlike" and "as opposed to" too.
 _OPENERS = listed("不是 并不 并不是 未必 不一定 并没有 没有 而非 not")
 
 
@@ -231,6 +232,8 @@ def _opening(joined: str, tokens: Sequence[tuple[int, int]], negations) -> int:
         return tokens[i][1]
     if words[i : i + 2] in (["rather", "than"], ["instead", "of"]):
         return tokens[i + 1][1]
+    if words[i : i + 1] == ["unlik"] or words[i : i + 3] == ["as", "oppos", "to"]:
+        return tokens[i + (0 if words[i] == "unlik" else 2)][1]  # what it is set against
     return -1
 
 

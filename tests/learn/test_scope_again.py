@@ -50,3 +50,19 @@ def test_turning_down_what_the_point_replaces_states_the_replacement(grader, shi
     assert state(grader, shipped, 58, 2, text) == COVERED
     kept = "partial_fit 时降维仍然用 UMAP，不换成 IncrementalPCA。"
     assert state(grader, shipped, 58, 2, kept) not in (COVERED, PARTLY)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Fit one global topic model on the whole corpus, then bin the timestamps by month and"
+        " recompute c-TF-IDF per bin, unlike training a separate model per month.",
+        "Fit one global model over everything, then bin timestamps by month and recompute"
+        " c-TF-IDF inside each bin, as opposed to a separate model per period.",
+    ],
+)
+def test_unlike_and_as_opposed_to_turn_down_what_follows(grader, shipped, text):
+    # the point's wrong claim (one model per period), set against the right way, is not said
+    assert state(grader, shipped, 57, 1, text) == COVERED
+    plain = "Just train a separate model per month and compare them."
+    assert state(grader, shipped, 57, 1, plain) == CONTRADICTED

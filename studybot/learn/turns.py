@@ -40,3 +40,12 @@ def replacement(
     if not any(tuple(w for w in r if w not in _FILLER) == words for r in replaced):
         return None
     return tuple(t for t in clause.tokens if turn.start() <= t[0] < turn.end())
+
+
+def after_than(clause: Clause, first: int) -> bool:
+    """Whether the words at ``first`` are the standard of a comparison: a few words after
+    "than", never a figure ("more like amplifying it than something made from scratch")."""
+    if clause.joined[first : first + 1].isdigit():
+        return False  # "more than 50%" is a bound, said of the subject
+    before = [clause.joined[s:e] for s, e in clause.tokens if e <= first][-THAN_REACH - 1 :]
+    return "than" in before

@@ -66,3 +66,18 @@ def test_unlike_and_as_opposed_to_turn_down_what_follows(grader, shipped, text):
     assert state(grader, shipped, 57, 1, text) == COVERED
     plain = "Just train a separate model per month and compare them."
     assert state(grader, shipped, 57, 1, plain) == CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Base models already reflect a little, so the aha moment is closer to RL amplifying an"
+        " existing habit than to a skill built from scratch.",
+        "Some base models show self-reflection before RL; RL stabilizes that behavior, which is"
+        " more plausible than the aha appearing from nothing.",
+    ],
+)
+def test_what_follows_than_is_the_standard_not_a_claim(grader, shipped, text):
+    assert state(grader, shipped, 193, 5, text) == COVERED
+    plain = "The aha moment is a skill RL built from scratch."
+    assert state(grader, shipped, 193, 5, plain) == CONTRADICTED

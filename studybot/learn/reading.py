@@ -283,6 +283,7 @@ class Attempt:
 
 
 _DIGIT = re.compile(r"\d")
+_NUMBER_WORDS = words.listed("zero 零")  # a figure in words: "above zero" is no "zero"
 _COMPARED = re.compile(
     r"[<>≤≥]|大于|小于|超过|低于|高于|不到|至少|最多|abov|below|over|under|least|most|than"
 )
@@ -295,7 +296,7 @@ def _one_phrase(clause, alternative: tuple[str, ...], spans: Sequence[tuple[int,
     by "s = 40、β = 32". A negation of the alternative governs the word right after
     it: "没有 参考模型" is not said by "并没有省掉参考模型", which is the opposite.
     """
-    figure = any(_DIGIT.search(word) for word in alternative)
+    figure = any(_DIGIT.search(word) or word in _NUMBER_WORDS for word in alternative)
     for word, (_, end), (start, _) in zip(alternative[:-1], spans[:-1], spans[1:], strict=True):
         gap = clause.joined[end:start].strip()
         if figure and (_DIGIT.search(gap) or _COMPARED.search(gap)):

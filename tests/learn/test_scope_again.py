@@ -81,3 +81,15 @@ def test_what_follows_than_is_the_standard_not_a_claim(grader, shipped, text):
     assert state(grader, shipped, 193, 5, text) == COVERED
     plain = "The aha moment is a skill RL built from scratch."
     assert state(grader, shipped, 193, 5, plain) == CONTRADICTED
+
+
+def test_a_figure_in_words_is_bound_to_its_comparison(grader, shipped):
+    # "above zero" says no "temperature zero": a bound between a word and its figure
+    right = (
+        "Draw N answers to the same question at a temperature above zero, score each with a"
+        " verifier such as a PRM or unit tests, and keep the best one."
+    )
+    assert state(grader, shipped, 169, 1, right) == COVERED
+    wrong = "Draw N answers at temperature zero, score each with a verifier, and keep the best one."
+    assert state(grader, shipped, 169, 1, wrong) == CONTRADICTED
+

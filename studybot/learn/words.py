@@ -50,7 +50,7 @@ _CJK_RUN = re.compile(f"[{CJK}]+")
 NEGATIONS = listed(
     "不 没 没有 无 非 未 别 无关 无需 无须 不用 不必 不能 不会 不是 并非 并不 并不是 并没有 "
     "不再 从不 从未 不需要 无法 不可 不可能 不要 毫无 绝不 决不 不应 不该 没法 未必 不一定 "
-    "不够 不太 并未 尚未 未曾 从没 从没有 从来没 从来没有 从来不 不做 没做 不进行 没进行 "
+    "不够 不太 并未 尚未 未曾 从没 从没有 从来没 从来没有 从来不 不做 没做 不进行 没进行 不许 不准 "
     "not no never without cannot none neither nor nothing nobody nowhere"
 )
 # Negations that follow their verb: 改变不了, 算不出, 跑不动.

@@ -93,3 +93,18 @@ def test_a_figure_in_words_is_bound_to_its_comparison(grader, shipped):
     wrong = "Draw N answers at temperature zero, score each with a verifier, and keep the best one."
     assert state(grader, shipped, 169, 1, wrong) == CONTRADICTED
 
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "检索块逐个编号、附上来源，每个论断后标引用号；资料里没有的，明确答不知道，不准用自己的知识补上。",
+        "检索块逐个编号、附上来源，每个论断后标引用号；资料没覆盖的就回答不知道，不许用自己的知识补全。",
+    ],
+)
+def test_must_not_is_a_negation(grader, shipped, text):
+    # 不许/不准 forbid what follows: the wrong "用自己的知识补全" is turned down, not said
+    assert state(grader, shipped, 99, 1, text) == COVERED
+    assert (
+        state(grader, shipped, 99, 1, "资料里缺的部分可以让模型用自己的知识补全。") == CONTRADICTED
+    )
+

@@ -221,6 +221,8 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
             if any(end <= s and e <= first for s, e in where.negations):
                 continue  # "不能和线上不一样": the negation nearer the words counts the chain
             return True  # "不会把任何点标为离群点": 不会 governs 标为
+        if copula and _KINDS.match(between) and any(end <= s < first for s, _ in where.negations):
+            continue  # "不是两套不一样的模式": the nearer negation counts the chain
         if copula and not _COORDINATED.search(between) and first < _scope_end(where, end):
             return True  # "损失也不是 -log p_y 那种交叉熵": 不是 denies all it goes on to say
     return False
@@ -307,7 +309,15 @@ def _chain(where: Clause, first: int) -> int:
         for _, e in where.negations
     ):
         count += 1  # "也不能和线上不一样": a negation before a short 和/把 phrase chains on
+    if count and any(
+        where.joined[s:e] in _COPULA_NEGATIONS and _KINDS.fullmatch(where.joined, e, head)
+        for s, e in where.negations
+    ):
+        count += 1  # "不是两套不一样的模式": it denies the kinds the negated word tells apart
     return max(count, 1)
+
+
+_KINDS = re.compile(r"(?:两|二|几|多)(?:套|种|类|个|回|样)")
 
 
 def _near(where: Clause, start: int, end: int) -> bool:

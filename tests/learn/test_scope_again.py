@@ -108,3 +108,13 @@ def test_must_not_is_a_negation(grader, shipped, text):
         state(grader, shipped, 99, 1, "资料里缺的部分可以让模型用自己的知识补全。") == CONTRADICTED
     )
 
+
+def test_not_two_different_kinds_is_one_kind(grader, shipped):
+    # 不是 + 两种 + 不一样的: a copula negation of kinds told apart by a negated word cancels it
+    right = "推理时缓存历史的 K、V，每步只算新 token；训练的因果掩码和逐 token 生成并不是两种不一样的机制。"
+    assert state(grader, shipped, 2, 2, right) == COVERED
+    wrong = (
+        "推理时缓存历史的 K、V，每步只算新 token；训练的因果掩码和逐 token 生成是两种不一样的机制。"
+    )
+    assert state(grader, shipped, 2, 2, wrong) == CONTRADICTED
+

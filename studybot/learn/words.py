@@ -230,6 +230,8 @@ def _opening(joined: str, tokens: Sequence[tuple[int, int]], negations) -> int:
         i += 1
     if i < len(words) and words[i] in _OPENERS and tokens[i] in negations:
         return tokens[i][1]
+    if words[i : i + 1] in (["不能"], ["不是"], ["并不是"]) and words[i + 1 : i + 2] == ["说"]:
+        return tokens[i + 1][1]  # "不能说标签无所谓": what one cannot say is denied, all of it
     if words[i : i + 2] in (["rather", "than"], ["instead", "of"]):
         return tokens[i + 1][1]
     if words[i : i + 1] == ["unlik"] or words[i : i + 3] == ["as", "oppos", "to"]:

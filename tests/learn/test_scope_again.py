@@ -118,3 +118,16 @@ def test_not_two_different_kinds_is_one_kind(grader, shipped):
     )
     assert state(grader, shipped, 2, 2, wrong) == CONTRADICTED
 
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "模型越大越会顺着翻转过的标签回答，把语义先验压下去；对大模型来说示例标错确实有害，不能说标签无所谓。",
+        "对大模型来说，不能说标签无所谓。",
+    ],
+)
+def test_what_one_cannot_say_is_denied(grader, shipped, text):
+    # "不能说 X": X is wrong, so the point (labels matter) is not contradicted
+    assert state(grader, shipped, 62, 2, text) != CONTRADICTED
+    assert state(grader, shipped, 62, 2, "对大模型来说，标签无所谓。") == CONTRADICTED
+

@@ -131,3 +131,39 @@ def test_what_one_cannot_say_is_denied(grader, shipped, text):
     assert state(grader, shipped, 62, 2, text) != CONTRADICTED
     assert state(grader, shipped, 62, 2, "对大模型来说，标签无所谓。") == CONTRADICTED
 
+
+def test_not_needing_it_for_every_one_denies_the_every(grader, shipped):
+    # "不需要给每个子词都打标签" denies "every subword", not labelling: the first one still is
+    right = "分词后标签要和子词对齐，也不需要给每个子词都打标签：只有词首子词拿真实标签，其余子词和特殊符号记 -100。"
+    assert state(grader, shipped, 136, 3, right) == COVERED
+    wrong = "分词后标签要和子词对齐：首子词不打真实标签，只给最后一个子词打。"
+    assert state(grader, shipped, 136, 3, wrong) == CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "只做自监督预训练时仅解码器零样本泛化最强；双向可见、掩码语言建模预训练的编码器-解码器，"
+        "不做多任务微调是反超不了的。",
+        "只做自监督预训练时仅解码器零样本泛化最强；双向可见的编码器-解码器没有多任务微调就反超不了。",
+    ],
+)
+def test_without_it_it_cannot_says_only_with_it(grader, shipped, text):
+    # "不做 X 是 Y 不了的": Y only after X, the point's "要经过多任务微调才反超"
+    assert state(grader, shipped, 2, 4, text) == COVERED
+    wrong = "只做自监督预训练时仅解码器零样本泛化最强；编码器-解码器做了多任务微调也反超不了。"
+    assert state(grader, shipped, 2, 4, wrong) == CONTRADICTED
+
+
+def test_not_enough_then_still_is_a_condition(grader, shipped):
+    # 不够 is a whole predicate: "再不够还可以卸载" offloads when memory runs short
+    right = (
+        "用 GQA 或 MLA 从架构上减少每个 token 的 KV，部分层用滑动窗口注意力限制 KV 长度；"
+        "显存再不够还可以把 KV 卸载到 CPU 内存。"
+    )
+    assert state(grader, shipped, 38, 6, right) == COVERED
+    wrong = (
+        "用 GQA 或 MLA 从架构上减少每个 token 的 KV，部分层用滑动窗口注意力限制 KV 长度；"
+        "KV 不能卸载到 CPU 内存。"
+    )
+    assert state(grader, shipped, 38, 6, wrong) == CONTRADICTED

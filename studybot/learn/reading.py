@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from studybot.learn import negations, turns, words
+from studybot.learn import contrasts, negations, words
 from studybot.learn.aliases import Alias
 from studybot.learn.segmenter import Lexicon
 from studybot.learn.sides import NONE, Sides
@@ -185,11 +185,11 @@ class Attempt:
             if phrase.negated and any(
                 not longer.negated
                 and set(phrase.spans) < set(longer.spans)
-                and turns.holds_turn(clause, set(longer.spans) - set(phrase.spans))
+                and contrasts.holds_turn(clause, set(longer.spans) - set(phrase.spans))
                 for longer in found
             ):
                 continue
-            turn = turns.replacement(clause, alias.alternatives, phrase.spans)
+            turn = contrasts.replacement(clause, alias.alternatives, phrase.spans)
             if phrase.negated and turn:  # read with the turn as its own words, as "instead of X"
                 phrase = Phrase(turn + phrase.spans, phrase.size, False)
             yield phrase

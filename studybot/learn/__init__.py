@@ -6,7 +6,7 @@ suggests; ``live_grade``: the live side request's strict schema and reading;
 ``rubric``, with ``claims``, ``aliases``, ``statements``, ``links``, ``reading``,
 ``words``, ``spelling``, ``negations``, ``antonyms``, ``clauses``,
 ``segmenter``, ``variants``, ``numbers``, ``sides``, ``pairs``, ``swaps``, ``presumed`` (negations
-that presume a claim), and ``lapses`` with
+that presume a claim), ``contrasts`` (turns a claim's own words hold), and ``lapses`` with
 ``credits``, ``ratios``, ``defaults`` and ``against``: the offline
 grader on the rubric's claims; ``selftest``: the rubric graded against itself;
 ``term_estimate`` with ``terms``: the term estimate of banks without one;

@@ -16,7 +16,7 @@ import bisect
 import re
 from collections.abc import Sequence
 
-from studybot.learn import negations, presumed
+from studybot.learn import contrasts, negations, presumed
 from studybot.learn.reading import Phrase
 from studybot.learn.words import listed
 
@@ -203,7 +203,7 @@ def replaced(clause, phrase: Phrase) -> bool:
     """Whether ``phrase`` is what something takes the place of ("代替梯度更新", "instead of
     fine-tuning"): it is not said to be done."""
     before = clause.joined[max(0, phrase.first - 12) : phrase.first]
-    return bool(_REPLACES.search(before))
+    return bool(_REPLACES.search(before)) or contrasts.after_than(clause, phrase.first)
 
 
 _REPLACES = re.compile(r"(?:代替|取代|替代|替换|而不是|而非|insteadof|ratherthan|zero|零)\S{0,2}$")

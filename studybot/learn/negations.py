@@ -58,6 +58,7 @@ def _negated(where: Clause, found: list[tuple[int, int]], ignore=(), through=())
     closed = _MUST.search(rest[: mark.start()] if mark else rest)
     cancelled = closed or _THEN_NOT.match(rest) or _NOT_EVEN_NONE.match(rest)
     cancelled = cancelled or _NOT_THEN_NOT.search(where.joined[:last])
+    cancelled = cancelled or _ONLY_WITH.fullmatch(where.joined)
     return not said if said and (cancelled or _both_sides_of_then(where, found)) else said
 
 
@@ -104,11 +105,16 @@ def only_denied(where: Clause, spans) -> bool:
 
 def _limits_elsewhere(where: Clause, end: int, found) -> bool:
     """Whether the negation ending at ``end`` is "not only" and ``found`` is not its limit."""
-    limit = _LIMITER.match(where.joined, end)
+    coverb = _FOR.match(where.joined, end)  # "不必给每个子词都打标签": not every one
+    limit = _LIMITER.match(where.joined, coverb.end() if coverb else end)
     if limit is None:
         return False
     start, stop = limit.span("limit")
     return not any(s < stop and e > start for s, e in found)
+
+
+_FOR = re.compile(r"给|为")  # the one each is done for
+_SHORT = {"不够", "不行"}  # a whole predicate: "不够还可以…" is "if it is not enough, …"
 
 
 # "不重新校准就不能当概率用", "不平衡就会互相拖累": without it, harm follows, so it is needed.
@@ -119,6 +125,10 @@ _THEN_NOT = re.compile(
 # "边界有一点不一样都不算对": not X, then not the words, so X is needed for them.
 _NOT_THEN_NOT = re.compile(
     r"(?:不|没有?|无)[^,:;不没]{1,6}(?:就|都|也)\s*(?:不|没有?|无法)\S{0,3}$"
+)
+# "不经过多任务微调是反超不了的": without X, Y cannot be, so Y is said, after X.
+_ONLY_WITH = re.compile(
+    r"[^,:;不没]{0,16}?(?:如果|若|要是)?(?:不(?!是)|没有?|未)[^,:;不没]{2,16}(?:不了|不出|不动|不起)的?"
 )
 # "不是一点位置信号都没有": not even none, so some.
 _NOT_EVEN_NONE = re.compile(r"\s*(?:都|也)(?:没有|没)")
@@ -189,6 +199,8 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
             continue  # "不只在输入层", "不是单纯的权重文件": not only, so the rest is said
         if _describes(where.joined, start, end, found):
             continue  # "缓存不完整的字节": 不完整 describes the bytes, it denies no verb
+        if where.joined[start:end] in _SHORT and where.joined[end : end + 1] in ("还", "就", "再"):
+            continue  # "实在不够还可以卸载": 不够 is a condition of its own, not of what follows
         if _whether(where.joined, start):
             continue  # "看指令是否不够多样", "有没有遗漏": whether, asked, not said
         if end <= first and any(
@@ -221,6 +233,8 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
             if any(end <= s and e <= first for s, e in where.negations):
                 continue  # "不能和线上不一样": the negation nearer the words counts the chain
             return True  # "不会把任何点标为离群点": 不会 governs 标为
+        if copula and _KINDS.match(between) and any(end <= s < first for s, _ in where.negations):
+            continue  # "不是两套不一样的模式": the nearer negation counts the chain
         if copula and not _COORDINATED.search(between) and first < _scope_end(where, end):
             return True  # "损失也不是 -log p_y 那种交叉熵": 不是 denies all it goes on to say
     return False
@@ -307,7 +321,15 @@ def _chain(where: Clause, first: int) -> int:
         for _, e in where.negations
     ):
         count += 1  # "也不能和线上不一样": a negation before a short 和/把 phrase chains on
+    if count and any(
+        where.joined[s:e] in _COPULA_NEGATIONS and _KINDS.fullmatch(where.joined, e, head)
+        for s, e in where.negations
+    ):
+        count += 1  # "不是两套不一样的模式": it denies the kinds the negated word tells apart
     return max(count, 1)
+
+
+_KINDS = re.compile(r"(?:两|二|几|多)(?:套|种|类|个|回|样)")
 
 
 def _near(where: Clause, start: int, end: int) -> bool:

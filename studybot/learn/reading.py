@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from studybot.learn import negations, words
+from studybot.learn import contrasts, negations, words
 from studybot.learn.aliases import Alias
 from studybot.learn.segmenter import Lexicon
 from studybot.learn.sides import NONE, Sides
@@ -172,7 +172,29 @@ class Attempt:
             yield Phrase(spans, len(alternative), negations.negated(clause, [[s] for s in spans]))
 
     def phrases(self, n: int, alias: Alias) -> Iterator[Phrase]:
-        """Each alternative of ``alias`` said in clause ``n`` in its order, close together."""
+        """Each alternative of ``alias`` said in clause ``n`` in its order, close together.
+
+        One found negated inside a longer one found un-negated is read as the longer: the
+        alias's own words hold what seemed to negate it ("instead of UMAP", not "UMAP").
+        A word the alias says is replaced, turned down ("OnlineCountVectorizer instead of
+        CountVectorizer", "用 X 而不是 Y" for "X 代替 Y"), states the replacement.
+        """
+        clause = self.clauses[n]
+        found = list(self._phrases(n, alias))
+        for phrase in found:
+            if phrase.negated and any(
+                not longer.negated
+                and set(phrase.spans) < set(longer.spans)
+                and contrasts.holds_turn(clause, set(longer.spans) - set(phrase.spans))
+                for longer in found
+            ):
+                continue
+            turn = contrasts.replacement(clause, alias.alternatives, phrase.spans)
+            if phrase.negated and turn:  # read with the turn as its own words, as "instead of X"
+                phrase = Phrase(turn + phrase.spans, phrase.size, False)
+            yield phrase
+
+    def _phrases(self, n: int, alias: Alias) -> Iterator[Phrase]:
         clause = self.clauses[n]
         for alternative in alias.alternatives:
             finds = [self._find(n, word) for word in alternative]
@@ -261,6 +283,7 @@ class Attempt:
 
 
 _DIGIT = re.compile(r"\d")
+_NUMBER_WORDS = words.listed("zero 零")  # a figure in words: "above zero" is no "zero"
 _COMPARED = re.compile(
     r"[<>≤≥]|大于|小于|超过|低于|高于|不到|至少|最多|abov|below|over|under|least|most|than"
 )
@@ -273,7 +296,7 @@ def _one_phrase(clause, alternative: tuple[str, ...], spans: Sequence[tuple[int,
     by "s = 40、β = 32". A negation of the alternative governs the word right after
     it: "没有 参考模型" is not said by "并没有省掉参考模型", which is the opposite.
     """
-    figure = any(_DIGIT.search(word) for word in alternative)
+    figure = any(_DIGIT.search(word) or word in _NUMBER_WORDS for word in alternative)
     for word, (_, end), (start, _) in zip(alternative[:-1], spans[:-1], spans[1:], strict=True):
         gap = clause.joined[end:start].strip()
         if figure and (_DIGIT.search(gap) or _COMPARED.search(gap)):

@@ -25,6 +25,7 @@ import threading
 from collections.abc import Iterable
 
 _CJK_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]+")
+_WHOLE = "整善美全备"  # after 不完: 完整, 完善, 完美, 完全, 完备 are the words
 
 
 class Lexicon:
@@ -70,6 +71,8 @@ class Lexicon:
         while i < len(run):
             for j in range(min(len(run), i + self._longest), i, -1):
                 if j == i + 1 or run[i:j] in self._words:
+                    if run[i:j] == "不完" and run[j : j + 1] in _WHOLE:
+                        j = i + 1  # 不完全 is 不 + 完全 (not entirely), no 用不完 (can't use up)
                     out.append(run[i:j])
                     i = j
                     break

@@ -50,7 +50,7 @@ _CJK_RUN = re.compile(f"[{CJK}]+")
 NEGATIONS = listed(
     "不 没 没有 无 非 未 别 无关 无需 无须 不用 不必 不能 不会 不是 并非 并不 并不是 并没有 "
     "不再 从不 从未 不需要 无法 不可 不可能 不要 毫无 绝不 决不 不应 不该 没法 未必 不一定 "
-    "不够 不太 并未 尚未 未曾 从没 从没有 从来没 从来没有 从来不 不做 没做 不进行 没进行 "
+    "不够 不太 并未 尚未 未曾 从没 从没有 从来没 从来没有 从来不 不做 没做 不进行 没进行 不许 不准 "
     "not no never without cannot none neither nor nothing nobody nowhere"
 )
 # Negations that follow their verb: 改变不了, 算不出, 跑不动.
@@ -217,7 +217,8 @@ def clause(text: str, asks: bool = False, cutter: Lexicon | None = None) -> Clau
 _LEADING = listed(
     "也 其实 但 但是 而 所以 因此 因为 这 那 可 可是 它 其 就 也就 and but so it this that"
 )
-# Negations that, opening a clause, deny all of it; English "rather than"/"instead of" too.
+# Negations that, opening a clause, deny all of it; English "rather than", "instead of",
+# "unlike" and "as opposed to" too.
 _OPENERS = listed("不是 并不 并不是 未必 不一定 并没有 没有 而非 not")
 
 
@@ -229,8 +230,12 @@ def _opening(joined: str, tokens: Sequence[tuple[int, int]], negations) -> int:
         i += 1
     if i < len(words) and words[i] in _OPENERS and tokens[i] in negations:
         return tokens[i][1]
+    if words[i : i + 1] in (["不能"], ["不是"], ["并不是"]) and words[i + 1 : i + 2] == ["说"]:
+        return tokens[i + 1][1]  # "不能说标签无所谓": what one cannot say is denied, all of it
     if words[i : i + 2] in (["rather", "than"], ["instead", "of"]):
         return tokens[i + 1][1]
+    if words[i : i + 1] == ["unlik"] or words[i : i + 3] == ["as", "oppos", "to"]:
+        return tokens[i + (0 if words[i] == "unlik" else 2)][1]  # what it is set against
     return -1
 
 

@@ -20,7 +20,8 @@ questions (``numbering``), groups them into chapters and validates them
 with the canonical format's own rules, except that key points are
 optional. A problem names ``file:line`` (``file:cell N, line M`` in a
 notebook); problems stop the import unless ``force``. What a reading gave,
-when it is refused and its JSON are ``outcome``. This package builds on
+when it is refused and its JSON are ``outcome``; a reader's hint (``--level 3``) the
+preview names only where its reading harms nothing previewed, ``hints``. This package builds on
 the canonical format (``studybot.bank.format``); the catalogue (``studybot.bank``) sits above it.
 """
 
@@ -29,7 +30,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from studybot.bank import bulk
@@ -38,6 +39,7 @@ from studybot.bank.importer import (
     cards,
     decks,
     flashcards,
+    hints,
     markdown,
     rows,
     selectors,
@@ -236,6 +238,15 @@ def _inspect(
             draft.reference, draft.key_points = None, []
     used = _options_used(chosen, with_answers)
     found = steer.analyse(path, text, kind, parsed, " ".join(used)) if steering else None
+    suggestions = tuple(parsed.suggestions)
+    if found is not None and chosen is None:  # a hint whose reading harms is not named
+        suggestions = hints.screened(
+            parsed.suggestions,
+            parsed,
+            found.current,
+            lambda option, value: _read_with(path, text, kind, options, option, value),
+            lambda got, option: _measured(steer.analyse(path, text, kind, got, option)),
+        )
     done = assemble(path, parsed, name or str(path), force)
     return Import(
         str(path),
@@ -246,11 +257,24 @@ def _inspect(
         repeats=tuple(done.repeats),
         chapters=tuple(done.chapters),
         forced=tuple(done.forced),
-        suggestions=tuple(parsed.suggestions),
+        suggestions=suggestions,
         options=used,
         given=given,
         steer=found,
     )
+
+
+def _read_with(
+    path: Path, text: str, kind: str, options: Options, option: str, value: str
+) -> Parsed:
+    """What ``option value`` (``--level 3``, ``--questions headings:1``) reads in the file."""
+    if option == "--level":
+        return _text_reader(kind)(path, text, replace(options, level=int(value)))
+    return selectors.read(path, text, kind, selectors.selector(value))
+
+
+def _measured(found: steer.Steer | None) -> steer.Reading | None:
+    return found.current if found else None
 
 
 def _package(path: Path, data: bytes) -> tuple[str, PackageReader] | None:

@@ -7,7 +7,8 @@ against an excess) agrees that too small harms; "能用 enum 就别用自由字�
 多了…" names what differs and denies nothing; a clause opened by 而不是把
 that names none of the point's subject turns down another thing handled
 another way; "tokens that never appear in the same direction" negates only
-the relative clause's own verb; and in "TTFT 变长并不是模型变慢了" the 不是
+the relative clause's own verb, as does "不被别人打扰的长上下文" (a modifier ending in 的);
+and in "TTFT 变长并不是模型变慢了" the 不是
 denies what follows it, not the topic said before it. ``links`` asks these
 when it reads a negated relation.
 """
@@ -108,6 +109,34 @@ def relative(clause, phrase: Phrase) -> bool:
     return False
 
 
+# Verb negations that can open a modifier; 不是/没有 before "X 的 Y" deny the whole Y.
+_MODIFIER_NOT = frozenset({"不", "未", "从不", "从未", "从没", "永不", "不会", "无法", "不能"})
+
+
+_OBJECT_FIRST = re.compile(r"(?:把|将|对|向)")
+
+
+def modifier(clause, phrase: Phrase) -> bool:
+    """Whether the nearest negation before the end of ``phrase`` sits in a modifier closed by
+    的 whose noun ``phrase`` holds ("一块不被别人打扰的长上下文", "报告不给图的基线"): it negates
+    the modifier's verb and describes the noun, which the sentence still says is there."""
+    before = [(s, e) for s, e in clause.negations if e < phrase.last]
+    if not before:
+        return False
+    start, end = before[-1]
+    closing = clause.joined.find("的", end, phrase.last)
+    return (
+        clause.joined[start:end] in _MODIFIER_NOT
+        and closing + 1 < phrase.last
+        and (phrase.first == closing + 1 or phrase.first <= start)  # the modifier's verb unsaid
+        and closing > end
+        and not re.search(r"[是的，,。；;]", clause.joined[end:closing])
+        and not _OBJECT_FIRST.match(
+            clause.joined, end
+        )  # "不把上一轮的内容放回": 的 is a possessive
+    )
+
+
 def not_denied(clause, phrase: Phrase, subject: Phrase | None) -> bool:
     """Whether a negated ``phrase`` presumes its claim instead of denying it."""
     return (
@@ -117,6 +146,7 @@ def not_denied(clause, phrase: Phrase, subject: Phrase | None) -> bool:
         or nominal(clause, phrase)
         or turned_down(clause, subject)
         or relative(clause, phrase)
+        or modifier(clause, phrase)
     )
 
 

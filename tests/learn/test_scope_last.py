@@ -30,6 +30,14 @@ def state(grader, shipped, question: int, point: int, text: str) -> str:
             "在这种分工下，子任务各自需要一段不被旁人干扰的长上下文。",
             "子任务不需要各自隔离的长上下文。",
         ),
+        # an English relative clause without "that" negates its own verb only
+        (
+            156,
+            1,
+            "Fine-tuning is a poor way to add knowledge the base model never picked up in "
+            "pre-training.",
+            "Knowledge does not come from pre-training.",
+        ),
     ],
 )
 def test_a_negation_in_a_smaller_part_is_no_denial_and_the_error_still_is(

@@ -7,7 +7,9 @@ against an excess) agrees that too small harms; "能用 enum 就别用自由字�
 多了…" names what differs and denies nothing; a clause opened by 而不是把
 that names none of the point's subject turns down another thing handled
 another way; "tokens that never appear in the same direction" negates only
-the relative clause's own verb; and in "TTFT 变长并不是模型变慢了" the 不是
+the relative clause's own verb, with "that" or without it ("knowledge the model never
+saw"), as does "不被别人打扰的长上下文" (a modifier ending in 的);
+and in "TTFT 变长并不是模型变慢了" the 不是
 denies what follows it, not the topic said before it. ``links`` asks these
 when it reads a negated relation.
 """
@@ -89,6 +91,28 @@ _NOT_A_NOUN = frozenset({"so", "such", "now", "given", "and", "or", "but", "is",
 _DO = frozenset({"do", "does", "did", "will", "would", "can", "could", "may", "might"})
 
 
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "this", "that", "our", "your"})
+_PREPOSED = frozenset(
+    {"of", "in", "to", "for", "with", "by", "on", "at", "from", "if", "when", "because", "since"}
+)
+_NOT_A_HEAD = _NOT_A_NOUN | _DETERMINERS | _RELATIVE | _DO | _PREPOSED
+
+
+def _opened(before: list[str]) -> bool:
+    """Whether the words before a negation end on a relative word after a noun ("tokens that")."""
+    return len(before) >= 2 and before[-1] in _RELATIVE and before[-2] not in _NOT_A_HEAD
+
+
+def _contact(before: list[str]) -> bool:
+    """Whether the words before a negation end on a noun, then a subject of one or two words
+    opened by a determiner: a relative clause without "that" ("knowledge the model never saw")."""
+    for size in (2, 3):
+        if len(before) > size and before[-size] in _DETERMINERS:
+            rest = set(before[-size + 1 :])
+            return before[-size - 1] not in _NOT_A_HEAD and not _DETERMINERS & rest
+    return False
+
+
 def relative(clause, phrase: Phrase) -> bool:
     """Whether the negation before ``phrase`` opens an English relative clause ("tokens that never
     appear"): it describes the noun before it and negates its own verb, not what follows the verb
@@ -100,12 +124,40 @@ def relative(clause, phrase: Phrase) -> bool:
         before = [clause.joined[slice(*t)] for t in tokens[:i]]
         while before and before[-1] in _DO:
             before.pop()  # "that do not appear"
-        if len(before) < 2 or before[-1] not in _RELATIVE or before[-2] in _NOT_A_NOUN:
+        if not (_opened(before) or _contact(before)):
             continue  # "so that no entity is cut" is no relative clause
         rest = [t for t in tokens[i + 1 :] if clause.joined[slice(*t)] not in AUXILIARIES]
         later = [t for t in clause.negations if end <= t[0] < phrase.first]
         return len(rest) >= 1 and rest[0][1] <= phrase.first and not later
     return False
+
+
+# Verb negations that can open a modifier; 不是/没有 before "X 的 Y" deny the whole Y.
+_MODIFIER_NOT = frozenset({"不", "未", "从不", "从未", "从没", "永不", "不会", "无法", "不能"})
+
+
+_OBJECT_FIRST = re.compile(r"(?:把|将|对|向)")
+
+
+def modifier(clause, phrase: Phrase) -> bool:
+    """Whether the nearest negation before the end of ``phrase`` sits in a modifier closed by
+    的 whose noun ``phrase`` holds ("一块不被别人打扰的长上下文", "报告不给图的基线"): it negates
+    the modifier's verb and describes the noun, which the sentence still says is there."""
+    before = [(s, e) for s, e in clause.negations if e < phrase.last]
+    if not before:
+        return False
+    start, end = before[-1]
+    closing = clause.joined.find("的", end, phrase.last)
+    return (
+        clause.joined[start:end] in _MODIFIER_NOT
+        and closing + 1 < phrase.last
+        and (phrase.first == closing + 1 or phrase.first <= start)  # the modifier's verb unsaid
+        and closing > end
+        and not re.search(r"[是的，,。；;]", clause.joined[end:closing])
+        and not _OBJECT_FIRST.match(
+            clause.joined, end
+        )  # "不把上一轮的内容放回": 的 is a possessive
+    )
 
 
 def not_denied(clause, phrase: Phrase, subject: Phrase | None) -> bool:
@@ -117,6 +169,7 @@ def not_denied(clause, phrase: Phrase, subject: Phrase | None) -> bool:
         or nominal(clause, phrase)
         or turned_down(clause, subject)
         or relative(clause, phrase)
+        or modifier(clause, phrase)
     )
 
 

@@ -36,3 +36,8 @@ def notebook_text(*cells: tuple[str, str]) -> str:
         for kind, text in cells
     ]
     return json.dumps({"cells": listed, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+def state(grader, shipped, question: int, point: int, text: str) -> str:
+    """The state the offline ``grader`` gives point ``point`` of ``question`` for ``text``."""
+    return grader.grade(shipped.get(question), text).points[point - 1].state

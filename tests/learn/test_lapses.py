@@ -10,13 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from studybot.learn import grading
 from studybot.learn.marks import CONTRADICTED
-
-
-@pytest.fixture(scope="module")
-def grader(shipped):
-    return grading.offline(shipped)
 
 
 def point(grader, shipped, question: int, n: int, text: str):

@@ -20,11 +20,6 @@ from studybot.learn import grading, negations, numbers, review, words
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY
 
 
-@pytest.fixture(scope="module")
-def grader(shipped):
-    return grading.offline(shipped)
-
-
 def states(result) -> list[str]:
     return [p.state for p in result.points]
 

@@ -6,18 +6,9 @@ still marks the plain error beside it.
 from __future__ import annotations
 
 import pytest
+from imported import state
 
-from studybot.learn import grading
 from studybot.learn.marks import CONTRADICTED
-
-
-@pytest.fixture(scope="module")
-def grader(shipped):
-    return grading.offline(shipped)
-
-
-def state(grader, shipped, question: int, point: int, text: str) -> str:
-    return grader.grade(shipped.get(question), text).points[point - 1].state
 
 
 @pytest.mark.parametrize(

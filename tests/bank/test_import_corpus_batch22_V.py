@@ -248,3 +248,26 @@ def test_a_linked_item_that_asks_is_still_a_question(tmp_path):
         "Why does paging help?",
         "How does prefix caching reuse blocks?",
     ]
+
+
+def test_texts_under_a_named_object_take_its_name_as_chapter_and_topic_keys_stay_chapters(
+    tmp_path,
+):
+    # "prompts" says what the texts are; the object's own name ("cache") is their topic — while
+    # a key that is itself a topic ("RAG": [...]) names its chapter
+    plan = {
+        "title": "Day 1",
+        "tracks": [
+            {"label": "A", "items": [{"name": "basics", "prompts": ["Why mask the future?"]}]},
+            {"label": "B", "items": [{"name": "cache", "prompts": ["Why cache K and V?"]}]},
+        ],
+    }
+    report = read(tmp_path, json.dumps(plan), "plan.json")
+    titles = {c.number: c.title for c in report.bank.chapters}
+    assert [(q.question, titles[q.chapter]) for q in report.bank.questions] == [
+        ("Why mask the future?", "basics"),
+        ("Why cache K and V?", "cache"),
+    ]
+    topics = {"Transformer": ["Why scale by sqrt(d_k)?"], "RAG": ["Why chunk documents?"]}
+    report = read(tmp_path, json.dumps(topics), "topics.json")
+    assert [c.title for c in report.bank.chapters] == ["Transformer", "RAG"]

@@ -142,7 +142,9 @@ def _tree(
         if not asks and (its_own or (_says_field(str(name), question=True) and not group)):
             continue
         inner = _tree(value, question_keys, str(name), trail=path)
-        named = _structural(str(name), group) or _mapped(path, question_keys)
+        # texts under a key in an object with a name of its own ({"name": "cache", "prompts":
+        # […]}) are that object's: the key says what they are, the name their topic
+        named = _structural(str(name), group) or (_texts(value) and _own_name(node) is not None)
         label = None if named else str(name).strip()
         out.extend(((name, *p), c or label, it) for p, c, it in inner)
     own = None if top else _own_name(node)

@@ -149,7 +149,7 @@ def print_preview(data: dict[str, Any]) -> None:
         for suggestion in data["suggestions"]:
             _say(f"Try: {suggestion}")
     if steering is not None:
-        listed = {s["where"] for s in data["not_taken"] if s["counts"]}
+        listed = {s["where"] for s in data["not_taken"]}  # left on purpose too: shown once
         _steering(steering, data["file"], listed, _merged(data), _to_try(data))
     _say("")
     _command("Run: ", _to_run(data))

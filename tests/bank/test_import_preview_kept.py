@@ -3,8 +3,9 @@
 An asking line inside an answer that was taken (an interviewer's follow-up, a sub-question
 bullet) was imported, as a line of that answer: the preview lists it under its own title,
 "kept in an answer, not as questions", and the Total's "not taken" leaves it out; a line no
-answer holds is still "not taken" and counted. A topic heading over its labelled question
-(``### 3. 架构差异`` over ``**问题**: …？``) is the question's chapter: no asking line at all.
+answer holds is still "not taken" and counted, and one left on purpose is shown once, there. A
+topic heading over its labelled question (``### 3. 架构差异`` over ``**问题**: …？``) is the
+question's chapter: no asking line at all.
 """
 
 from __future__ import annotations
@@ -52,7 +53,9 @@ def test_a_follow_up_inside_an_answer_is_listed_apart_and_not_counted_as_left(in
     shown = previewed(invoke, tmp_path, _LOCKS)
     # the link under Further reading: left on purpose, shown there once and counted once
     assert "1 question-like line(s) not taken." in shown
-    assert "Left on purpose (1): 1 × in a section that holds no questions, first at line 15" in shown
+    assert (
+        "Left on purpose (1): 1 × in a section that holds no questions, first at line 15" in shown
+    )
     assert "Asking lines not taken" not in shown
     assert (
         "Asking lines kept in an answer, not as questions (1): "

@@ -136,3 +136,19 @@ class Said:
     spans: tuple[tuple[int, int], ...] = ()  # the words that decided, in that clause
     link: tuple[tuple[int, int], ...] = ()  # ... of them, the relation's (or the figure's)
     denials: tuple[Said, ...] = ()  # a claim stated nowhere: every clause that denies it
+
+
+def wrong_value(claim: Claim, attempt: Attempt, stated: list[Said], denials: list[Said]):
+    """The denial that gives a claim with a value a wrong figure, where every statement of it
+    is words alone ("放更大的批" for "吞吐高 2–4 倍" beside "吞吐是它的 20 到 40 倍"): a wrong
+    figure of the claim's quantity outweighs words that only say it goes up; None otherwise."""
+    if claim.value is None or not stated:
+        return None
+
+    def figured(said: Said) -> bool:
+        text = attempt.clauses[said.clause].joined if said.clause is not None else ""
+        return any(ch.isdigit() for start, end in said.link for ch in text[start:end])
+
+    if any(figured(s) for s in stated):
+        return None
+    return next((d for d in denials if figured(d)), None)

@@ -40,7 +40,7 @@ from studybot.bank import Question
 from studybot.bank.rubric import PointRubric
 from studybot.learn import aliases, lapses, negations, numbers, pairs, words
 from studybot.learn.aliases import Alias
-from studybot.learn.claims import ABSENT, DENIED, MENTIONED, STATED, Claim, Said
+from studybot.learn.claims import ABSENT, DENIED, MENTIONED, STATED, Claim, Said, wrong_value
 from studybot.learn.links import one_item
 from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
 from studybot.learn.reading import Asked, Attempt
@@ -131,18 +131,20 @@ def verdict(
 
 def read_claim(claim: Claim, attempt: Attempt, side=None, known=()) -> Said:
     """Whether ``attempt`` states ``claim``, denies it, only names its terms, or says nothing."""
-    denials: list[Said] = []
-    found = (
+    found = list(
         _in_order(claim, attempt) if claim.ordered else _each_clause(claim, attempt, side, known)
     )
-    for polarity, n, link, spans in found:
-        if polarity > 0:
-            return Said(STATED, n, spans, link)
-        if not attempt.quoted(n, spans):
-            denials.append(Said(DENIED, n, spans, link))
+    stated = [Said(STATED, n, spans, link) for p, n, link, spans in found if p > 0]
+    denials = [
+        Said(DENIED, n, spans, link)
+        for p, n, link, spans in found
+        if p <= 0 and not attempt.quoted(n, spans)
+    ]
+    figure = wrong_value(claim, attempt, stated, denials)  # a wrong figure beats words alone
+    if stated and figure is None:
+        return stated[0]
     if denials:
-        first = denials[0]
-        return replace(first, denials=tuple(denials))
+        return replace(figure or denials[0], denials=tuple(denials))
     return _mentioned(claim, attempt)
 
 

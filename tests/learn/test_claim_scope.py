@@ -395,3 +395,14 @@ def test_one_of_two_claims_stated_and_the_other_named_is_covered_unless_somethin
     assert graded[4].state == CONTRADICTED and graded[0].state == "partly"
     alone = "描述和待分类文本用同一个 embedding 模型编码。"  # the other claim not named
     assert state(grader, shipped, 41, 1, alone) == "partly"
+
+
+def test_a_wrong_figure_of_the_claims_quantity_beats_a_statement_in_words_alone(grader, shipped):
+    # the claim "吞吐高 2–4 倍" lists 更大 among its words: "批开得更大" states it in words, and
+    # the figure said for the same quantity decides
+    wrong = "显存省下来以后批可以开得更大，所以吞吐大约是 Orca 的 15 倍。"
+    right = "显存省下来以后批可以开得更大，所以吞吐大约是 Orca 的 3 倍。"
+    assert state(grader, shipped, 35, 3, wrong) == CONTRADICTED
+    assert state(grader, shipped, 35, 3, right) != CONTRADICTED
+    # words alone, no figure: still stated
+    assert state(grader, shipped, 35, 3, "显存省下来以后批可以开得更大。") != CONTRADICTED

@@ -245,7 +245,7 @@ def _inspect(
             parsed,
             found.current,
             lambda option, value: _read_with(path, text, kind, options, option, value),
-            lambda got, option: _measured(steer.analyse(path, text, kind, got, option)),
+            lambda got, option: steer.reading(path, text, kind, got, option),
         )
     done = assemble(path, parsed, name or str(path), force)
     return Import(
@@ -271,10 +271,6 @@ def _read_with(
     if option == "--level":
         return _text_reader(kind)(path, text, replace(options, level=int(value)))
     return selectors.read(path, text, kind, selectors.selector(value))
-
-
-def _measured(found: steer.Steer | None) -> steer.Reading | None:
-    return found.current if found else None
 
 
 def _package(path: Path, data: bytes) -> tuple[str, PackageReader] | None:

@@ -1,6 +1,9 @@
 """What a reading holds, line by line, and which of its questions a heading reading keeps inside
 another question's answer: the measures the preview (``importer.steer``) compares readings by.
 
+The file's lines that ask (``asking``, less those notes cards hold: ``held_in``) are what
+every reading is measured against (``steer.reading``, ``steer.analyse``).
+
 A reading holds the lines of its questions and of their answers, each folded (no marker,
 number, markup or spacing), so one reading's line is found among another's whatever they
 made of its markup.
@@ -21,11 +24,19 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
+from pathlib import Path
 
 from studybot.bank.importer.blocks import plain
-from studybot.bank.importer.draft import NOT_WORD, Draft
-from studybot.bank.importer.layout import Layout, Line
-from studybot.bank.importer.markers import INLINE_ANSWER, asks, field_line, reads_as_question
+from studybot.bank.importer.draft import NOT_WORD, Draft, Parsed
+from studybot.bank.importer.layout import Layout, Line, layout
+from studybot.bank.importer.markers import (
+    INLINE_ANSWER,
+    REVERSE_LEFT,
+    asks,
+    field_line,
+    meta,
+    reads_as_question,
+)
 from studybot.bank.importer.notes import arrow_answer
 
 
@@ -157,3 +168,36 @@ def answered(line: Line, answers: str) -> bool:
     inline = INLINE_ANSWER.match(line.text)  # "…？答：…" asks, with its answer beside it
     text = arrow[0] if arrow else inline["q"] if inline else line.text
     return said and not asks(text) and within(folded(line.text), answers)
+
+
+def laid_out(path: Path, text: str, kind: str) -> Layout | None:
+    """The file's lines as the selectors see them; None for records and files not laid out."""
+    out = layout(path, text, kind) if kind in ("markdown", "notebook") else None
+    return None if out is None or isinstance(out, Parsed) else out
+
+
+def asking(out: Layout, parsed: Parsed) -> dict[str, Line]:
+    """The file's lines that ask, by place: not a candidate's own, not a heading of a section
+    that holds no questions ("🤝 如何贡献") or one over its question named by a word only."""
+    theirs = {s.where for s in parsed.skipped if s.why == REVERSE_LEFT}  # the candidate's own
+    titles = titled(parsed.drafts)
+    return {
+        where: line
+        for where, line in ((out.where(line.index), line) for line in out.found)
+        if line.asks
+        and where not in theirs
+        and not (line.kind == "heading" and (meta(line.text) or topic(line.text, titles)))
+    }
+
+
+def held_in(lines: dict[str, Line], parsed: Parsed) -> set[str]:
+    """Notes cards (``topiccards``): the asking lines their answers hold stay in them."""
+    if not parsed.cards:
+        return set()
+    taken, answers = lines_taken(parsed.drafts), "\n".join(held(parsed.drafts))
+    return {w for w, line in lines.items() if w not in taken and answered(line, answers)}
+
+
+def lines_taken(drafts: list[Draft]) -> set[str]:
+    """The "file:line" of each line the drafts hold: a question's own and any it spans."""
+    return {where for draft in drafts for where in (draft.where, *draft.also)}

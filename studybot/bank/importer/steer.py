@@ -43,22 +43,21 @@ from studybot.bank.importer.layout import (
     KIND_NAMES,
     Layout,
     Line,
-    layout,
 )
 from studybot.bank.importer.markers import (
-    REVERSE_LEFT,
-    meta,
     reads_as_question,
 )
 from studybot.bank.importer.metadata import without_source
 from studybot.bank.importer.nested import answered as _answered
 from studybot.bank.importer.nested import asked as _asked
 from studybot.bank.importer.nested import asked_lines as _asked_lines
+from studybot.bank.importer.nested import asking as _asking
 from studybot.bank.importer.nested import folded as _folded
 from studybot.bank.importer.nested import held as _held
+from studybot.bank.importer.nested import held_in as _held_in
+from studybot.bank.importer.nested import laid_out as _laid_out
+from studybot.bank.importer.nested import lines_taken as _lines_taken
 from studybot.bank.importer.nested import nesting, under
-from studybot.bank.importer.nested import titled as _titled
-from studybot.bank.importer.nested import topic as _topic
 from studybot.bank.importer.nested import within as _within
 from studybot.bank.importer.notebook import cell_of, opens_cell
 from studybot.bank.importer.topics import MARGIN as _MARGIN
@@ -106,35 +105,29 @@ class Steer:
     kept: tuple[tuple[str, str], ...] = ()  # of ``missed``, those an answer taken holds as text
 
 
+def reading(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> Reading | None:
+    """``parsed`` (read with ``option``) measured as ``analyse`` measures it, no other selector
+    tried; None for records."""
+    out = _laid_out(path, text, kind)
+    if out is None:
+        return None
+    asking = _asking(out, parsed)
+    return _measure(option, parsed, set(asking) - _held_in(asking, parsed))
+
+
 def analyse(path: Path, text: str, kind: str, parsed: Parsed, option: str) -> Steer | None:
     """Measure ``parsed`` (read with ``option``) and every selector on the file; None for records."""
-    if kind not in ("markdown", "notebook"):
-        return None
-    out = layout(path, text, kind)
-    if isinstance(out, Parsed):
+    out = _laid_out(path, text, kind)
+    if out is None:
         return None
     by_where = {out.where(line.index): line for line in out.found}
-    theirs = {s.where for s in parsed.skipped if s.why == REVERSE_LEFT}  # the candidate's own
-    titles = _titled(
-        parsed.drafts
-    )  # a heading of a section that holds no questions ("🤝 如何贡献")
-    asking = {  # or one over its question, named by a word only ("模型架构差异"), asks nothing
-        where
-        for where, line in by_where.items()
-        if line.asks
-        and where not in theirs
-        and not (line.kind == "heading" and (meta(line.text) or _topic(line.text, titles)))
-    }
-    taken = _lines_taken(parsed.drafts)
-    held = _held(parsed.drafts)
-    asked = "\n".join(_asked_lines(parsed.drafts))
-    answers = "\n".join(held)
-    # notes cards (``topiccards``): the asking lines their answers hold stay in them
-    held_in = {
-        w for w in asking if parsed.cards and w not in taken and _answered(by_where[w], answers)
-    }
-    asking -= held_in
+    lines = _asking(out, parsed)
+    held_in = _held_in(lines, parsed)
+    asking = set(lines) - held_in
     current = _measure(option, parsed, asking)
+    taken = _lines_taken(parsed.drafts)
+    asked = "\n".join(_asked_lines(parsed.drafts))
+    answers = "\n".join(_held(parsed.drafts))
     missed = tuple(
         (out.where(line.index), line.text)
         for line in out.found
@@ -218,11 +211,6 @@ def _measure(option: str, parsed: Parsed, asking: set[str]) -> Reading:
         answered=answered,
         refused=refused,
     )
-
-
-def _lines_taken(drafts: list[Draft]) -> set[str]:
-    """The "file:line" of each line the drafts hold: a question's own and any it spans."""
-    return {where for draft in drafts for where in (draft.where, *draft.also)}
 
 
 def _answer(draft: Draft) -> bool:

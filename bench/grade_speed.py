@@ -6,6 +6,10 @@ Prints, as medians over several runs:
   stdin), each a fresh process, in a fresh home after one warm-up run (which
   writes the shipped bank's JSON copy), and their ratio; the first run of a
   fresh home too (the TOML read and checked);
+- the same two with Python's bytecode caches on (kept in a temporary
+  PYTHONPYCACHEPREFIX, as `pip install` leaves them: what a user runs) and
+  with PYTHONDONTWRITEBYTECODE=1 and no prefix (a machine that sets it: an
+  editable checkout's own modules are compiled from source on every run);
 - in one process: the first grade of a question (its rubric compiled) and a
   grade after it (what a quiz's reveal waits for), in milliseconds.
 
@@ -45,16 +49,24 @@ def main() -> None:
     grade = [python, "-m", "studybot", "grade", str(args.question), "--offline"]
     helps = [python, "-m", "studybot", "--help"]
     with tempfile.TemporaryDirectory() as folder:
-        env = dict(os.environ, STUDYBOT_HOME=str(Path(folder) / "home"))
-        seconds(helps, env)  # the file cache warm for both
-        first = seconds(grade, env, ATTEMPT)  # a fresh home: the bank's TOML read and cached
-        help_times = [seconds(helps, env) for _ in range(args.runs)]
-        grade_times = [seconds(grade, env, ATTEMPT) for _ in range(args.runs)]
-    helped, graded = statistics.median(help_times), statistics.median(grade_times)
-    print(f"studybot --help                  {helped * 1000:7.0f} ms (median of {args.runs})")
-    print(f"studybot grade {args.question} --offline       {graded * 1000:7.0f} ms "
-          f"= {graded / helped:.1f}x --help")  # fmt: skip
-    print(f"  its first run in a fresh home  {first * 1000:7.0f} ms (the bank's TOML read once)")
+        cached = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        cached |= {"STUDYBOT_HOME": str(Path(folder) / "home")}
+        cached["PYTHONPYCACHEPREFIX"] = str(Path(folder) / "pycache")
+        uncached = dict(cached, PYTHONDONTWRITEBYTECODE="1")  # the installed caches only
+        del uncached["PYTHONPYCACHEPREFIX"]
+        seconds(helps, cached)  # the file cache warm for both, the bytecode written
+        first = seconds(grade, cached, ATTEMPT)  # a fresh home: the bank's TOML read and cached
+        for label, env in (("bytecode cached", cached), ("PYTHONDONTWRITEBYTECODE=1", uncached)):
+            help_times = [seconds(helps, env) for _ in range(args.runs)]
+            grade_times = [seconds(grade, env, ATTEMPT) for _ in range(args.runs)]
+            helped, graded = statistics.median(help_times), statistics.median(grade_times)
+            print(f"{label}:")
+            print(
+                f"  studybot --help                {helped * 1000:7.0f} ms (median of {args.runs})"
+            )
+            print(f"  studybot grade {args.question} --offline     {graded * 1000:7.0f} ms "
+                  f"= {graded / helped:.1f}x --help")  # fmt: skip
+    print(f"first run in a fresh home        {first * 1000:7.0f} ms (the bank's TOML read once)")
 
     from studybot import bank
     from studybot.learn import grading

@@ -222,11 +222,15 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
         english = end <= first and where.joined[start:end].isascii()
         if english and _near(where, end, first) and not _new_predicate(where, end, first):
             return True  # English: "never silently drop it or default it to a class"
+        if where.joined[start:end] in _COPULA_NEGATIONS and _EITHER.match(where.joined, end):
+            continue  # "不是报错就是截断": one or the other, neither denied
         if end <= first and _only_auxiliaries(where, end, first, through):
             # A chain of negations before the words: two cancel ("并不是不需要").
             return _chain(where, first) % 2 == 1
         copula = end <= first and where.joined[start:end] in _COPULA_NEGATIONS
         between = where.joined[end:first]
+        if copula and _DOUBLE.match(between):
+            continue  # "并非完全没有辅助损失": the nearer negation counts the chain, says some
         if copula and _MANNER.match(between):
             continue  # "v1 总分不是按任务类型平均": an average, of something else
         if end <= first and _coverb(where, end, first):
@@ -245,6 +249,9 @@ def _negated_once(where: Clause, found: list[tuple[int, int]], ignore=(), throug
 _COPULA_NEGATIONS = {"不是", "并不是", "而非"}
 # ... but one followed by a way of doing it denies the way (the 是…的 focus).
 _MANNER = re.compile(r"(?:按照|按|依据|根据|基于|通过|靠|用)\S")
+# "不是没有", "并非完全没有": a second negation right after the copula's, the two cancel.
+_DOUBLE = re.compile(r"(?:完全|全然|绝对|根本)?(?:没有?|无)")
+_EITHER = re.compile(r"[^,:;]{1,24}?(?:就是|便是)")  # "不是 X 就是 Y": X or Y, none denied
 _COORDINATED = re.compile(r":|—|,|且|同时|并且|而且|还|and")  # "," only inside brackets
 SCOPE_MARK = re.compile(r":|—|--")  # a colon or a dash: what stands on its two sides is apart
 

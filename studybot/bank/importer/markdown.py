@@ -162,7 +162,7 @@ class _Reader(ParagraphReading, ListReading):
         while index < len(blocks):
             block = blocks[index]
             after_list, self.after_list = self.after_list, None
-            key = (self.blocks, block, self.out.drafts, self.where, self.keyed)
+            key = (self.blocks, block, self.out, self.where, self.keyed, self.lines)
             if id(block) in self.keyed or (after_list and answerkey.pair(*key)):  # "***答案***"
                 index, current = index + 1, None
                 continue

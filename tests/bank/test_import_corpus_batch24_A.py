@@ -114,3 +114,99 @@ def test_an_answer_box_whose_numbers_do_not_line_up_is_left_and_the_preview_says
         "q.md:6: the answers in the <details> box were not paired with the 2 question(s) above "
         "it: its numbers (1–3) do not line up with theirs (1–2)"
     ) in shown
+
+
+_LOG = """\
+# 第 3 天：缓存与延迟
+
+## 背景
+
+读完这一篇，要能说清缓存命中和未命中各花多少时间。
+
+## 开篇：缓存到底解决什么
+
+内存比寄存器慢两个数量级，每次访问能省下多少时间取决于命中率。
+
+## 怎么选：两种淘汰策略
+
+LRU 适合有局部性的负载，LFU 适合热点稳定的负载。
+
+## 验收题：为什么命中率很高延迟却没降
+
+因为瓶颈不在读路径上：写回、锁竞争或序列化才是大头。
+
+## 名词解释
+
+| 名词 | 含义 |
+|---|---|
+| 命中率 | 请求在缓存里找到的比例 |
+
+## 自测
+
+先合上笔记。
+
+**1. 命中率从 90% 升到 99%，平均访问时间大约变成原来的几分之一？**
+
+<details><summary>答案</summary>
+
+约十分之一：未命中的代价占了绝大部分时间。
+
+</details>
+
+**2. 为什么 LRU 怕全表扫描？**
+
+<details><summary>答案</summary>
+
+扫描把热数据全部挤出缓存。
+
+</details>
+
+**3. 写回和写穿各适合什么负载？举一个例子。**
+
+<details><summary>答案</summary>
+
+写多读少用写回，要求强一致用写穿。
+
+</details>
+
+**4. 用一句话说：缓存穿透是什么？**
+
+<details><summary>答案</summary>
+
+查询不存在的键，每次都打到后端。
+
+</details>
+
+## 明天预告
+
+明天看一致性哈希。
+"""
+
+
+def test_bold_self_test_questions_over_answer_boxes_are_the_questions(tmp_path):
+    report = read(tmp_path, _LOG)
+    assert questions(report) == [
+        "为什么命中率很高延迟却没降",
+        "命中率从 90% 升到 99%，平均访问时间大约变成原来的几分之一？",
+        "为什么 LRU 怕全表扫描？",
+        "写回和写穿各适合什么负载？举一个例子。",
+        "用一句话说：缓存穿透是什么？",
+    ]
+    answers = [q.reference for q in report.bank.questions]
+    assert answers == [
+        "因为瓶颈不在读路径上：写回、锁竞争或序列化才是大头。",
+        "约十分之一：未命中的代价占了绝大部分时间。",
+        "扫描把热数据全部挤出缓存。",
+        "写多读少用写回，要求强一致用写穿。",
+        "查询不存在的键，每次都打到后端。",
+    ]
+
+
+def test_the_prose_sections_beside_them_are_listed_as_left_and_nothing_else_is_named(
+    tmp_path, invoke
+):
+    shown = previewed(invoke, tmp_path, _LOG)
+    assert "Left on purpose (2): 2 × in a prose section beside the file's marked questions" in shown
+    assert "Found in: 4 lines, 1 heading (read by default)." in shown
+    assert "Try" not in shown
+    assert shown.endswith("Run: studybot bank import " + str(tmp_path / "q.md") + " --name q")

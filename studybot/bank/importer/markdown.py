@@ -252,7 +252,7 @@ class _Reader(ParagraphReading, ListReading):
         itself = faq(title) and about_itself(source(self.lines, inner))
         if not in_meta and question_checklist(title, inner):  # "## 目录" over "- [x] 1. …？"
             inner = read_checklist(self, inner, path)  # the questions; what else is there
-        elif in_meta or meta(title) or itself or contents(inner):
+        elif in_meta or meta(title) or itself or contents(inner) or block.start in self.prose:
             own = own_end(inner)
             self._walk(inner[:own], (*path, (block.start, title)), in_meta=True)
             self._walk(inner[own:], path, in_meta or bool(CONTRIBUTE.match(title)))  # its example

@@ -208,11 +208,12 @@ def boxed_sections(
     ):
         return None
     sections = {b.start for b in headings if not _marked(b)}
-    ends = {b.start: section_end(blocks, blocks.index(b)) for b in headings}
-    end_line = {
-        b.start: blocks[ends[b.start]].start if ends[b.start] < len(blocks) else len(lines)
-        for b in headings
+    ends = {
+        b.start: section_end(blocks, j)
+        for j, b in enumerate(blocks)
+        if b.kind == "heading" and b.start in sections
     }
+    end_line = {at: blocks[j].start if j < len(blocks) else len(lines) for at, j in ends.items()}
     prose = {
         at: end_line[at] for at in sections if not any(at < line < end_line[at] for line in boxed)
     }

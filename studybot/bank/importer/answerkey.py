@@ -16,7 +16,8 @@ import re
 from collections.abc import Callable
 
 from studybot.bank.importer.blocks import Block, plain
-from studybot.bank.importer.draft import Draft
+from studybot.bank.importer.collapsible import answer_box, collapsible, unwrapped
+from studybot.bank.importer.draft import Draft, Parsed
 from studybot.bank.importer.markers import reads_as_question
 
 # "***答案***", "**参考答案：**", "## Answers", "Answer key"
@@ -51,14 +52,21 @@ def _ends(blocks: list[Block], index: int) -> bool:
 def pair(
     blocks: list[Block],
     label: Block,
-    drafts: list[Draft],
+    out: Parsed,
     where: Callable[[int], str],
     keyed: set[int],
+    lines: list[str],
 ) -> bool:
     """When ``label``, one of the file's ``blocks``, labels an answer key for the list of
     questions just above it, give each of them its answer and add the key's blocks to
     ``keyed`` (by ``id``: the reader passes over them); else False, nothing changed."""
     index = next((i for i, block in enumerate(blocks) if block is label), 0)
+    drafts, notes = out.drafts, out.notes
+    if label.kind == "html" and answer_box(lines, label):  # "<summary>参考答案</summary>"
+        return _boxed(blocks, index, drafts, where, keyed, lines, notes)
+    if index >= 2 and label.kind == "ordered_list" and answer_box(lines, blocks[index - 1]):
+        # the box's tags were left out: the questions' own box holds it (nested)
+        return _boxed(blocks, index - 1, drafts, where, keyed, lines, notes)
     above = blocks[index - 1] if index else None
     if above is None or not above.is_list or not _label(label):
         return False
@@ -96,3 +104,59 @@ def _answer(item: Block, questions: list[Draft], answering: Draft | None) -> Dra
     elif answering is not None:
         answering.blocks.append(item)
     return answering
+
+
+def _boxed(
+    blocks: list[Block],
+    index: int,
+    drafts: list[Draft],
+    where: Callable[[int], str],
+    keyed: set[int],
+    lines: list[str],
+    notes: list[str],
+) -> bool:
+    """The answer box ``blocks[index]`` under a numbered list of questions: its numbered
+    items 1..N answer questions 1..N, when the numbers line up (else a note says why)."""
+    above = blocks[index - 1] if index else None
+    if above is None or above.kind != "ordered_list":
+        return False
+    end, found, closed = collapsible(lines, blocks, index)
+    inside = unwrapped(lines, blocks[index:end]) if closed and len(found) == 1 else None
+    if not inside or not inside[0].is_list:
+        return False
+    places = {where(line) for line in range(above.start, above.end)}
+    questions = [draft for draft in drafts if draft.where in places]
+    if not questions or any(d.reference or d.blocks for d in questions):
+        return False
+    asked = [item.number for item in above.children]
+    answers = [
+        item.number for block in inside if block.kind == "ordered_list" for item in block.children
+    ]
+    count = len(questions)
+    if asked != answers or asked != [str(n) for n in range(1, count + 1)]:
+        notes.append(
+            f"{where(blocks[index].start)}: the answers in the <details> box were not paired "
+            f"with the {count} question(s) above it: its numbers ({_span(answers)}) do not "
+            f"line up with theirs ({_span(asked)})"
+        )
+        return False
+    answering: Draft | None = None
+    for block in inside:
+        if block.kind == "ordered_list":
+            for item in block.children:
+                answering = _answer(item, questions, answering)
+        elif answering is not None:
+            answering.blocks.append(block)
+    keyed.update(id(block) for block in blocks[index:end])
+    notes.append(
+        f"{where(blocks[index].start)}: answers 1–{count} in the <details> box paired with "
+        f"the {count} question(s) above it, by number"
+    )
+    return True
+
+
+def _span(numbers: list[str | None]) -> str:
+    """``1–4`` for the numbers 1 to 4 in turn, else them all: ``1, 2, 2``."""
+    if numbers and numbers == [str(n) for n in range(1, len(numbers) + 1)]:
+        return f"1–{len(numbers)}"
+    return ", ".join(str(n) for n in numbers) or "none"

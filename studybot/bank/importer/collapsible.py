@@ -20,8 +20,9 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.blocks import Block, plain, source
+from studybot.bank.importer.decorations import bold_line
 from studybot.bank.importer.htmltext import markdown_of
-from studybot.bank.importer.markers import clean, marker
+from studybot.bank.importer.markers import PARAGRAPH_NUMBER, clean, marker
 
 DETAILS_TAG = re.compile(r"<(/?)details\b[^>]{0,500}>", re.I)  # "<details open>", "</details>"
 _DETAILS = re.compile(
@@ -143,6 +144,17 @@ def answer_box(lines: list[str], block: Block) -> bool:
     opened = _DETAILS.search(text)
     summary = _DETAILS.search(text, opened.end()) if opened and opened[1] == "" else None
     return summary is not None and summary[1] is None and bool(ANSWER_SUMMARY.fullmatch(summary[2]))
+
+
+def boxed_bold(lines: list[str], blocks: list[Block]) -> list[int]:
+    """The lines of the numbered bold lines alone (``**3. …？**``) with an answer box right
+    under them (``<details><summary>答案</summary>``): questions marked plain to see."""
+    found = []
+    for block, after in zip(blocks, blocks[1:], strict=False):
+        text = bold_line(block.raw) if block.kind == "paragraph" else None
+        if text and PARAGRAPH_NUMBER.match(text) and answer_box(lines, after):
+            found.append(block.start)
+    return found
 
 
 def demoted(lines: list[str], blocks: list[Block]) -> list[Block]:

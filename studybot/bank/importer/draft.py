@@ -29,6 +29,8 @@ _BLANK_LINES = re.compile(r"\n{3,}")
 NOT_WORD = re.compile(r"\W+")  # what stands between words: spaces, punctuation, marks
 WORD = re.compile(r"\w")  # a letter or a digit: text that names something, not marks alone
 HINT_LABEL = r"(?:提示|hint)\s*[:：]"  # "提示：", "Hint:": what follows helps, it is no answer
+# why an asking line is left: it is in a prose section beside the file's marked questions
+PROSE_LEFT = "in a prose section beside the file's marked questions"
 CN_DIGITS = "零一二三四五六七八九"  # 0–9, each at its value
 CN_NUMBER = "[0-9零一二三四五六七八九十百]+"
 # "第3章 …", "第一部分 …", "第二篇：…"; "部分" before "部" so "第一部分 基础" leaves "基础"

@@ -62,9 +62,9 @@ _BLANK = re.compile(r"(?:\\?_){3,}|＿{2,}|（\s*）|\(\s{2,}\)")
 _ID_CODE = re.compile(r"^(?:`#?[A-Za-z]{0,4}-?\d{3,}`|#[A-Za-z]{0,4}-?\d{3,})\s+(?=\S)")
 # "数据类型存储：数据类型的存储之间有什么区别": a short topic label in front
 _TOPIC_LABEL = re.compile(rf"^(?P<label>[{HAN_COMMON}]{{2,10}})[：:]\s*(?P<rest>\S.{{3,}})$", re.S)
-# labels that say what kind of task follows: part of what is asked
+# labels that say what kind of task follows (or how to answer it): part of what is asked
 _TASK_KIND = re.compile(
-    r"手撕|手写|场景|算法|编程|开放|追问|问题|题目|第.+题|^(?:计算|推导|证明|估算|设计|实现|分析"
+    r"手撕|手写|场景|算法|编程|开放|追问|问题|题目|第.+题|比喻|类比|一句话|各说|^(?:计算|推导|证明|估算|设计|实现|分析"
     r"|比较|对比|解释|举例|思考|练习|案例|例题|讨论|实操|实践|动手|综合|挑战|进阶|加分)题?$"
 )
 # a link that names many questions, not one, or points to answers ("[点击查看答案](…)")
@@ -234,6 +234,12 @@ def linked_question(block: Block, text: str) -> bool:
         if plain_asking >= 2:
             return True
     return False
+
+
+def question_labelled(text: str) -> bool:
+    """``验收题：为什么…``, ``思考题：…``: a label before ``text``'s ask that names a question."""
+    found = _TOPIC_LABEL.match(text)
+    return found is not None and found["label"].endswith("题")
 
 
 def without_label(text: str) -> str:

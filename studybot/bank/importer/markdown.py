@@ -162,7 +162,7 @@ class _Reader(ParagraphReading, ListReading):
         while index < len(blocks):
             block = blocks[index]
             after_list, self.after_list = self.after_list, None
-            key = (self.blocks, block, self.out.drafts, self.where, self.keyed)
+            key = (self.blocks, block, self.out, self.where, self.keyed, self.lines)
             if id(block) in self.keyed or (after_list and answerkey.pair(*key)):  # "***答案***"
                 index, current = index + 1, None
                 continue
@@ -252,7 +252,7 @@ class _Reader(ParagraphReading, ListReading):
         itself = faq(title) and about_itself(source(self.lines, inner))
         if not in_meta and question_checklist(title, inner):  # "## 目录" over "- [x] 1. …？"
             inner = read_checklist(self, inner, path)  # the questions; what else is there
-        elif in_meta or meta(title) or itself or contents(inner):
+        elif in_meta or meta(title) or itself or contents(inner) or block.start in self.prose:
             own = own_end(inner)
             self._walk(inner[:own], (*path, (block.start, title)), in_meta=True)
             self._walk(inner[own:], path, in_meta or bool(CONTRIBUTE.match(title)))  # its example

@@ -16,24 +16,32 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
-from studybot.bank.importer.blocks import Block, parse, plain, source_lines
+from studybot.bank.importer.blocks import Block, parse, plain, section_end, source_lines
 from studybot.bank.importer.boxes import box_parts
-from studybot.bank.importer.collapsible import boxes_listed, demoted
+from studybot.bank.importer.collapsible import boxed_bold, boxes_listed, demoted
 from studybot.bank.importer.decorations import (
     bold_line,
     bold_questions,
     mark_tags,
     without_tail_mark,
 )
-from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
+from studybot.bank.importer.draft import PROSE_LEFT, Draft, Options, Parsed, Skipped
 from studybot.bank.importer.indented import lifted
-from studybot.bank.importer.labels import without_label
-from studybot.bank.importer.markers import PARAGRAPH_NUMBER, asks
+from studybot.bank.importer.labels import question_labelled, without_label
+from studybot.bank.importer.markers import (
+    PARAGRAPH_NUMBER,
+    asks,
+    clean,
+    marker,
+    numbered,
+    reads_as_question,
+)
 from studybot.bank.importer.metadata import company_tags
 from studybot.bank.importer.notebook import front_matter, title_line
 from studybot.bank.importer.resources import READING_LEFT, reading_line
 from studybot.bank.importer.sections import (
     apart,
+    asking_heading,
     bare_levels,
     closing,
     heading_items,
@@ -73,6 +81,7 @@ class ReaderState:
     lone: tuple[Draft, int] | None  # a list's last question, yet unanswered, and the list's end
     links: list[Linked]  # numbered items that are a link away, the questions if nothing asks
     after_list: Draft | None  # the last question of a list, for an "答：" paragraph below it
+    prose: dict[int, int]  # sections beside boxed questions, first line to end: none asks
     keyed: set[int]  # id() of the blocks of an answer key below a list (``answerkey``)
 
     def __init__(self, text: str, where: Callable[[int], str], options: Options) -> None:
@@ -99,6 +108,11 @@ class ReaderState:
         self.bold_mark = bold_mark(self.blocks) if self.bold else None
         one = None if options.level else one_question(self.blocks)  # "## 题目" over it
         self.level = options.level or (one.level if one else question_level(self.blocks))
+        # "**1. …？**" over "<summary>答案</summary>": the questions, not the prose headings
+        boxed = (
+            None if options.level or one else boxed_sections(self.lines, self.blocks, self.level)
+        )
+        self.level = None if boxed is not None else self.level
         self.closing = set() if options.level else closing(self.blocks, self.level)
         self.apart = set() if options.level else apart(self.blocks, self.level)
         self.parts = set() if options.level else section_headings(self.blocks, self.level)
@@ -108,6 +122,12 @@ class ReaderState:
         self.apart |= self.parts
         self.card = None
         self.apart |= set() if options.level else uncarded(self.blocks, self.level)
+        self.apart |= boxed[0] if boxed else set()
+        self.prose = boxed[1] if boxed else {}
+        for at in self.prose:  # "## 先补一个概念：GPU 到底在做什么": listed, never a question
+            title = clean(plain(self.lines[at]))
+            if reads_as_question(numbered(title)[1]):
+                self._skip(at, title, PROSE_LEFT, counts=False)
         self.bare = bare_levels(self.blocks)  # "### Q5)" over its task, no lost question
         self.listed = set()
         self.loose = set()
@@ -156,13 +176,53 @@ class ReaderState:
         """An asking line in a contents, contributing or links section: listed, never a reason."""
         for line in range(block.start, min(block.end, block.start + 50)):
             text = plain(self.lines[line]).lstrip("-*+ ") if line < len(self.lines) else ""
-            if asks(text) and len(text) > 3:
-                self._skip(line, text, "in a section that holds no questions", counts=False)
+            prose = any(at <= line < end for at, end in self.prose.items())
+            if (asks(text) or (prose and reads_as_question(text))) and len(text) > 3:
+                why = PROSE_LEFT if prose else "in a section that holds no questions"
+                self._skip(line, text, why, counts=False)
 
     def _next_number(self, label: str | int) -> bool:
         """``19. 激活函数的比较`` right after the question numbered 18: the next question."""
         last = (self.out.drafts[-1].label if self.out.drafts else None) or ""
         return str(label).isdigit() and last.isdigit() and int(label) == int(last) + 1
+
+
+def boxed_sections(
+    lines: list[str], blocks: list[Block], level: int | None
+) -> tuple[set[int], dict[int, int]] | None:
+    """When more of the file's questions are marked plain to see, each a numbered bold line
+    over its answer box (``**1. …？**`` over ``<details><summary>答案</summary>``, three or
+    more), than headings at ``level`` ask, and most of those ask nothing: the first lines of
+    the headings that are sections, neither ending in a question mark nor labelled as one
+    (``## 验收题：…`` is), and of those, the sections that hold none of the marked questions
+    (prose: its lines that ask are listed, not taken); else None."""
+    if level is None:
+        return None
+    headings = [b for b in blocks if b.kind == "heading"]
+    asking = sum(asking_heading(b) for b in headings if b.level == level)
+    boxed = boxed_bold(lines, blocks)
+    if (
+        len(boxed) < 3
+        or len(boxed) <= asking
+        or 2 * asking >= sum(b.level == level for b in headings)
+    ):
+        return None
+    sections = {b.start for b in headings if not _marked(b)}
+    ends = {
+        b.start: section_end(blocks, j)
+        for j, b in enumerate(blocks)
+        if b.kind == "heading" and b.start in sections
+    }
+    end_line = {at: blocks[j].start if j < len(blocks) else len(lines) for at, j in ends.items()}
+    prose = {
+        at: end_line[at] for at in sections if not any(at < line < end_line[at] for line in boxed)
+    }
+    return sections, prose
+
+
+def _marked(heading: Block) -> bool:
+    title = clean(plain(heading.raw))
+    return asks(title) or question_labelled(title) or bool(marker(heading.raw, heading=True))
 
 
 def number_mark(number: re.Match[str]) -> str:

@@ -28,7 +28,7 @@ from studybot.bank.importer.decorations import (
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
 from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.labels import without_label
-from studybot.bank.importer.markers import PARAGRAPH_NUMBER, asks
+from studybot.bank.importer.markers import MARKER, PARAGRAPH_NUMBER, asks, unmarked
 from studybot.bank.importer.metadata import company_tags
 from studybot.bank.importer.notebook import front_matter, title_line
 from studybot.bank.importer.resources import READING_LEFT, reading_line
@@ -133,7 +133,7 @@ class ReaderState:
 
     def _draft(self, line: int, label: str | None, text: str, path: Trail) -> Draft:
         raw = self.lines[line] if line < len(self.lines) else ""
-        tags = company_tags(raw) + mark_tags(raw)  # "- Google …", "… [hard]"
+        tags = company_tags(raw) + mark_tags(raw) + _kind_tags(raw)  # "- Google …", "… [hard]"
         text = without_label(without_tail_mark(text.strip()) if tags else text.strip())
         return self.out.add(Draft(self.where(line), text, label=label, path=path, tags=tags))
 
@@ -163,6 +163,18 @@ class ReaderState:
         """``19. 激活函数的比较`` right after the question numbered 18: the next question."""
         last = (self.out.drafts[-1].label if self.out.drafts else None) or ""
         return str(label).isdigit() and last.isdigit() and int(label) == int(last) + 1
+
+
+def _kind_tags(raw_line: str) -> list[str]:
+    """``type:判断题`` from ``### Q4（判断题）：…``, ``level:初级`` from ``Q1（初级）：…``: the kind
+    in brackets after a question's label is a tag, never its text."""
+    found = (
+        MARKER.match(unmarked(plain(raw_line).lstrip("#-*+> \t")))
+        if "）" in raw_line or ")" in raw_line
+        else None
+    )
+    kind = found["kind"].strip() if found and found["kind"] else ""
+    return (mark_tags(f"（{kind}）") or [f"type:{kind.lower()}"]) if kind else []
 
 
 def number_mark(number: re.Match[str]) -> str:

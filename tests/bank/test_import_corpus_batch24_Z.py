@@ -53,3 +53,80 @@ def test_the_preview_shows_the_question_without_its_kind(invoke, tmp_path):
     assert "Q1 缓存击穿和缓存穿透有什么不同？" in shown
     assert "LRU 淘汰的是哪个键？" in shown
     assert "（初级）" not in shown and "判断题）" not in shown
+
+
+_LESSON = """# Ranking metrics
+
+## Metrics used
+
+- **Recall@k**: the share of relevant documents in the top k
+- **Hit rate**: of the queries, how many found a relevant document?
+- **MRR**: how high did the first relevant document rank?
+- **nDCG**: a graded, position-discounted gain
+
+## Hit rate
+
+Hit rate counts a query as good when anything relevant comes back. But then, which system is better?
+
+??? question "Why can a high hit rate hide a poor ranking?"
+
+    Because it ignores where the relevant document sits: rank 1 and rank 10 count the same.
+
+## MRR
+
+!!! question "为什么 MRR 只看第一个相关文档？"
+
+    它假设用户只需要一个答案，看到第一个相关结果就停下。
+
+### When should you prefer nDCG?
+
+nDCG grades relevance and discounts by position.
+
+??? question "Which metric suits graded relevance labels?"
+
+    nDCG, because it uses the grade of each result, not only whether it is relevant.
+"""
+
+
+def test_question_boxes_are_the_questions_and_asking_prose_beside_them_is_not(tmp_path):
+    report = read(tmp_path, _LESSON)
+    assert questions(report) == [
+        "Why can a high hit rate hide a poor ranking?",
+        "为什么 MRR 只看第一个相关文档？",
+        "Which metric suits graded relevance labels?",
+    ]
+    answers = [q.reference for q in report.bank.questions]
+    assert answers == [
+        "Because it ignores where the relevant document sits: rank 1 and rank 10 count the same.",
+        "它假设用户只需要一个答案，看到第一个相关结果就停下。",
+        "nDCG, because it uses the grade of each result, not only whether it is relevant.",
+    ]
+    left = [s.text for s in report.skipped]
+    assert "When should you prefer nDCG?" in left
+    assert "Hit rate: of the queries, how many found a relevant document?" in left
+    assert (
+        "Hit rate counts a query as good when anything relevant comes back. But then, which system is better?"
+        in left
+    )
+
+
+def test_a_box_after_an_asking_heading_is_not_swallowed_into_its_answer(tmp_path):
+    text = (
+        "### When is recall the metric to watch?\n\nWhen a miss costs more than a false alarm.\n\n"
+        '??? question "What does a recall of 0.9 mean?"\n\n    Nine in ten positives are found.\n'
+    )
+    report = read(tmp_path, text)
+    assert questions(report) == [
+        "When is recall the metric to watch?",
+        "What does a recall of 0.9 mean?",
+    ]
+    first, second = report.bank.questions
+    assert first.reference == "When a miss costs more than a false alarm."
+    assert second.reference == "Nine in ten positives are found."
+
+
+def test_the_preview_lists_the_asking_prose_as_left_and_names_no_option(invoke, tmp_path):
+    shown = previewed(invoke, tmp_path, _LESSON)
+    assert "Left on purpose (4): 4 × an asking line outside the question boxes" in shown
+    assert "Try --questions" not in shown
+    assert shown.endswith("--name q")

@@ -55,7 +55,7 @@ from studybot.bank.importer.blocks import (
     section_end,
     source,
 )
-from studybot.bank.importer.boxes import listing, question_callout
+from studybot.bank.importer.boxes import boxed_only, listing, question_callout
 from studybot.bank.importer.checklists import question_checklist, read_checklist
 from studybot.bank.importer.collapsible import TEXT_FENCE, card, collapsible, kept_source, unwrapped
 from studybot.bank.importer.digests import over_questions
@@ -143,6 +143,7 @@ class _Reader(ParagraphReading, ListReading):
             self._draft(self.front_line, None, clean(post), ()).blocks.extend(self.blocks)
         if self.out.title is None:
             self.out.title = self.front_title
+        boxed_only(self.out, self.boxed)  # "??? question …" boxes: asking lines outside are left
         self.out.drafts = with_follow_ups(self.out.drafts, self.where)  # "- 追问：…？（答：…）"
         depth, alike = chapter_depth(self.out.drafts), shared(self.lines, self.out.drafts)
         for draft in self.out.drafts:

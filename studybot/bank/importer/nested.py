@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from studybot.bank.importer.blocks import plain
+from studybot.bank.importer.boxes import BOXED_LEFT
 from studybot.bank.importer.draft import NOT_WORD, Draft, Parsed
 from studybot.bank.importer.layout import Layout, Line, layout
 from studybot.bank.importer.markers import (
@@ -177,9 +178,11 @@ def laid_out(path: Path, text: str, kind: str) -> Layout | None:
 
 
 def asking(out: Layout, parsed: Parsed) -> dict[str, Line]:
-    """The file's lines that ask, by place: not a candidate's own, not a heading of a section
+    """The file's lines that ask, by place: not a candidate's own (nor one beside question
+    boxes, ``boxes.boxed_only``), not a heading of a section
     that holds no questions ("🤝 如何贡献") or one over its question named by a word only."""
-    theirs = {s.where for s in parsed.skipped if s.why == REVERSE_LEFT}  # the candidate's own
+    # the candidate's own, and a file's asking prose beside its question boxes
+    theirs = {s.where for s in parsed.skipped if s.why in (REVERSE_LEFT, BOXED_LEFT)}
     titles = titled(parsed.drafts)
     return {
         where: line

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from studybot.bank.importer.admonitions import answer_boxes
 from studybot.bank.importer.blocks import Block, parse, plain, source_lines
 from studybot.bank.importer.boxes import box_parts
 from studybot.bank.importer.collapsible import boxes_listed, demoted
@@ -74,6 +75,8 @@ class ReaderState:
     links: list[Linked]  # numbered items that are a link away, the questions if nothing asks
     after_list: Draft | None  # the last question of a list, for an "答：" paragraph below it
     keyed: set[int]  # id() of the blocks of an answer key below a list (``answerkey``)
+    boxed: set[int]  # id() of the drafts read from question boxes (``boxes.boxed_only``)
+    asked_outside: bool  # a box labels an answer: questions are asked outside boxes too
 
     def __init__(self, text: str, where: Callable[[int], str], options: Options) -> None:
         self.lines = source_lines(text)
@@ -115,6 +118,8 @@ class ReaderState:
         self.links = []
         self.after_list = None
         self.keyed = set()
+        self.boxed = set()
+        self.asked_outside = answer_boxes(text)  # "Q？" over "??? success \"Show Answer\""
 
     def _walk(self, blocks: list[Block], path: Trail, in_meta: bool = False) -> None:
         raise NotImplementedError  # the structure rules (``markdown._Reader``) walk the blocks
@@ -128,6 +133,8 @@ class ReaderState:
             self.out.drafts[-1].blocks.extend(body)
         else:
             self._walk(body, path)
+        if not self.asked_outside:  # "Q？" over "??? success \"Show Answer\"": not a box file
+            self.boxed.update(id(draft) for draft in self.out.drafts[before:])
 
     # -- recording --------------------------------------------------------------------
 

@@ -130,3 +130,67 @@ def test_the_preview_lists_the_asking_prose_as_left_and_names_no_option(invoke, 
     assert "Left on purpose (4): 4 × an asking line outside the question boxes" in shown
     assert "Try --questions" not in shown
     assert shown.endswith("--name q")
+
+
+_EXERCISES = """# 第 9 课 消息队列｜练习
+
+## 练习 1：给消费者加上重试
+
+消费失败时把消息放回队列，最多重试三次。
+
+验收：第四次失败的消息进入死信队列。
+
+<details><summary>提示</summary>
+
+重试次数放在消息头里。
+
+</details>
+
+## 练习 2：让消息按用户有序
+
+同一用户的消息要按发送顺序处理。如果两个消费者同时取到同一用户的消息，会发生什么？
+
+<details><summary>答案</summary>
+
+按用户 id 取模分区，一个分区只给一个消费者。
+
+</details>
+
+## 练习 3：积压时怎么扩容
+
+<details><summary>参考答案</summary>
+
+先加分区，再加消费者；消费者数不超过分区数。
+
+</details>
+"""
+
+
+def test_exercise_headings_are_questions_answered_by_their_details(tmp_path):
+    report = read(tmp_path, _EXERCISES)
+    assert questions(report) == ["给消费者加上重试", "让消息按用户有序", "积压时怎么扩容"]
+    first, second, third = report.bank.questions
+    assert first.reference is None  # a hint is no answer
+    assert first.hint == (
+        "消费失败时把消息放回队列，最多重试三次。\n\n验收：第四次失败的消息进入死信队列。"
+        "\n\n重试次数放在消息头里。"
+    )
+    assert second.reference == "按用户 id 取模分区，一个分区只给一个消费者。"
+    assert second.hint.startswith("同一用户的消息要按发送顺序处理。")
+    assert third.reference == "先加分区，再加消费者；消费者数不超过分区数。"
+
+
+def test_the_preview_takes_the_exercises_and_lists_no_task_sentence(invoke, tmp_path):
+    shown = previewed(invoke, tmp_path, _EXERCISES)
+    assert "first: Q1 给消费者加上重试" in shown and "last: Q3 积压时怎么扩容" in shown
+    assert "会发生什么" not in shown  # the task's asking sentence is part of its hint
+    assert "练习 2" not in shown
+
+
+def test_an_exercise_label_over_a_marked_question_stays_a_label(tmp_path):
+    text = (
+        "## 练习与答案\n\n### 练习1：概念理解\n题目：简述消息队列的作用。\n"
+        "<details><summary>参考答案</summary>\n解耦、削峰、异步。\n</details>\n"
+    )
+    report = read(tmp_path, text)
+    assert questions(report) == ["简述消息队列的作用。"]

@@ -70,8 +70,10 @@ def held(drafts: list[Draft]) -> set[str]:
 
 
 def asked_lines(drafts: list[Draft]) -> set[str]:
-    """The lines of the questions taken, folded (a contents entry repeating one was taken)."""
-    return {folded(line) for draft in drafts for line in draft.question.splitlines()} - {""}
+    """The lines of the questions taken, folded (a contents entry repeating one was taken),
+    their hints too (an exercise's task, shown with it: ``exercises``)."""
+    asked = (f"{draft.question}\n{draft.hint or ''}" for draft in drafts)
+    return {folded(line) for text in asked for line in text.splitlines()} - {""}
 
 
 def titled(drafts: list[Draft]) -> set[str]:

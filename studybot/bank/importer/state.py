@@ -27,6 +27,7 @@ from studybot.bank.importer.decorations import (
     without_tail_mark,
 )
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
+from studybot.bank.importer.exercises import exercise
 from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.labels import without_label
 from studybot.bank.importer.markers import MARKER, PARAGRAPH_NUMBER, asks, unmarked
@@ -135,6 +136,14 @@ class ReaderState:
             self._walk(body, path)
         if not self.asked_outside:  # "Q？" over "??? success \"Show Answer\"": not a box file
             self.boxed.update(id(draft) for draft in self.out.drafts[before:])
+
+    def _exercise(self, title: str, heading: Block, inner: list[Block], path: Trail) -> bool:
+        """``## 练习 2：…`` over its task and ``<details>`` answer: one question (``exercises``)."""
+        found = exercise(title, inner, self.lines)
+        if found is not None:
+            draft = self._draft(heading.start, found.label, found.question, path)
+            draft.hint, draft.reference = found.hint, found.answer
+        return found is not None
 
     # -- recording --------------------------------------------------------------------
 

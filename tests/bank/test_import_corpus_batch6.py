@@ -81,9 +81,9 @@ print(bool([]))
 def test_the_code_and_options_under_a_repeated_quiz_heading_are_part_of_each_question(tmp_path):
     report = read(tmp_path, _OUTPUT_QUIZ)
     assert questions(report) == [
-        "输出是什么？\n\n```\nprint(len({1, 1, 2}))\n```\n- A: `3`\n- B: `2`\n- C: `1`",
-        "输出是什么？\n\n```\nprint(bool([]))\n```\n- A: `True`\n- B: `False`",
-        "事件循环里先执行哪一个？\n- A: 微任务\n- B: 宏任务",
+        "输出是什么？\n\n```\nprint(len({1, 1, 2}))\n```\n- A. `3`\n- B. `2`\n- C. `1`",
+        "输出是什么？\n\n```\nprint(bool([]))\n```\n- A. `True`\n- B. `False`",
+        "事件循环里先执行哪一个？\n- A. 微任务\n- B. 宏任务",
     ]
     assert report.repeats == ()  # the same words over different code: no repeat
     first, second, third = report.bank.questions

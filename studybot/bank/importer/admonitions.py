@@ -79,6 +79,18 @@ def unboxed(lines: list[str]) -> list[str]:
     return out
 
 
+def answer_boxes(text: str) -> bool:
+    """Whether ``text`` holds a box titled as an answer (``??? success "Show Answer"``): its
+    questions are asked outside boxes too, each over such a box."""
+    if "???" not in text and "!!!" not in text:
+        return False
+    found = (_BOX.match(line) for line in text.splitlines() if line.lstrip()[:3] in ("???", "!!!"))
+    return any(
+        b is not None and _ANSWER_LABEL.match((b["title"] or b["bare"] or "").strip())
+        for b in found
+    )
+
+
 def _labels(title: str, body: list[str]) -> bool:
     """Whether a question box's title only labels it (``"Mid-senior checkpoint"``): it does
     not ask, and lines of its body do."""

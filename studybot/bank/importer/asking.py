@@ -8,7 +8,7 @@ a heading question's answer ends.
 - an answer ends at the next question (``next_question``): a marked line (``Q2：…``), a
   sub-question numbered under the card's own number, as a paragraph (``2.1 …？``) or a
   deeper heading (``#### 3.1 …？`` under ``### 3. …？``), or a heading that asks at the
-  question level. Under a numbered card that asks at the question level (``### 2. …？``),
+  question level, or a question box (``> [!question] …``, an MkDocs ``??? question``). Under a numbered card that asks at the question level (``### 2. …？``),
   marked lines that answer themselves (``问：…？答：…``) are worked examples in its answer;
   ``问题：…？`` with its answer below, or a marked heading's ``**追问：…？**``, still asks.
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.boxes import question_callout
 from studybot.bank.importer.markers import (
     INLINE_ANSWER,
     asks,
@@ -77,6 +78,8 @@ def next_question(block: Block, label: str | None, level: int | None, card: bool
         return q_marker(block) and not (card and _worked(block))
     if block.is_list:  # "- **Q：…？**" follow-ups after the answer ("- **Q**：查询；" no)
         return follow_ups(block)
+    if block.kind == "quote":  # "??? question …" under "### Quando usar …?": a question
+        return question_callout(block)
     if block.kind != "heading":
         return False
     if marker(block.raw, heading=True) is not None:

@@ -10,6 +10,12 @@ A ``<details>`` whose summary only names what it holds (``<summary>查看问题<
 over a list of bold questions) is no question and no answer: what it holds is read as if
 the tags were not there (``listing``), each item of its lists a question when the summary
 names questions (``查看问题``, ``Show questions``).
+
+In a file whose questions are boxes (two or more, and no box titled as the answer of a
+question above it, ``??? success "Show Answer"``), a line that asks outside any box and
+carries no number or marker (``- **Precisão**: … corretas?``, ``### Quando usar o F1?``, a
+rhetorical ``…, qual é o melhor?`` in prose) is no question: ``boxed_only`` leaves it out and
+lists it as left on purpose.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import re
 
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.collapsible import ANSWER_SUMMARY, unwrapped
+from studybot.bank.importer.draft import Draft, Parsed, Skipped
 from studybot.bank.importer.markers import asks, asks_inside, clean, q_marker, reads_as_question
 from studybot.bank.importer.notes import CALLOUT, callout_asks
 from studybot.bank.importer.resources import faq
@@ -83,3 +90,20 @@ def _asking_lines(lines: list[str], blocks: list[Block]) -> bool:
     """Whether a line of ``blocks`` (outside code) ends in a question mark."""
     spans = (b for b in blocks if b.kind != "fence")
     return any(asks(plain(lines[n])) for b in spans for n in range(b.start, min(b.end, len(lines))))
+
+
+BOXED_LEFT = "an asking line outside the question boxes of a file whose questions are boxes"
+
+
+def boxed_only(out: Parsed, boxed: set[int]) -> None:
+    """``out``'s drafts without the unnumbered, unmarked ones read outside a question box when
+    two or more were read from boxes (``boxed``: their ids); those are listed as left."""
+    if len(boxed) < 2:
+        return
+    kept: list[Draft] = []
+    for draft in out.drafts:
+        if id(draft) in boxed or draft.label is not None:
+            kept.append(draft)
+        else:
+            out.skipped.append(Skipped(draft.where, draft.question, BOXED_LEFT, counts=False))
+    out.drafts = kept

@@ -20,17 +20,16 @@ level:
   or one that asks outside any answer starts a question; ``问了：A；B；C`` and
   ``手撕：…`` lines of a write-up give one each, ``反问…`` none;
 - ``## 目录`` over a task list that asks is the questions (``importer.checklists``);
-- a list item is a question when it asks (a checkbox aside), or is numbered
-  in a list that mostly asks; its answer is inside the item: the lines
-  after the question (``A：…``/``答：…``, or a line that does not ask), and
-  the blocks nested under it. A list of several questions has no answer
-  after it; a single numbered question does;
+- a list item is a question when it asks (a checkbox aside), or is numbered in a list that
+  mostly asks; its answer is inside the item: the lines after the question (``A：…``/``答：…``,
+  or a line that does not ask), and the blocks nested under it. A list of several questions
+  has no answer after it; a single numbered question does;
 - where nothing else asks, ``1. [梯度裁剪的原理](https://…)`` items are questions, links answers;
 - ``<details><summary>Q？</summary> answer </details>`` is a question, and so is the
-  paragraph under ``### 题目`` in a ``## 第 3 题`` quiz section (``importer.sections``);
-- a table's cells under a question column (``问题``, ``Question``, or the
-  column given by ``--map question=COLUMN``) are questions, the answer
-  column their answers;
+  paragraph under ``### 题目`` in a ``## 第 3 题`` quiz section (``importer.sections``) and
+  ``## 练习 2：…`` over its task and ``<details>`` answer (``importer.exercises``);
+- a table's cells under a question column (``问题``, ``Question``, or the column given by
+  ``--map question=COLUMN``) are questions, the answer column their answers;
 - a short list alone under a question gives its key points; any other answer is kept
   whole, as written; rules, ``back to top`` links and HTML comments are no part of it;
 - the chapter is the outermost section level that tells questions apart; the first
@@ -55,7 +54,7 @@ from studybot.bank.importer.blocks import (
     section_end,
     source,
 )
-from studybot.bank.importer.boxes import listing, question_callout
+from studybot.bank.importer.boxes import boxed_only, listing, question_callout
 from studybot.bank.importer.checklists import question_checklist, read_checklist
 from studybot.bank.importer.collapsible import TEXT_FENCE, card, collapsible, kept_source, unwrapped
 from studybot.bank.importer.digests import over_questions
@@ -141,8 +140,8 @@ class _Reader(ParagraphReading, ListReading):
         if titled:  # a post whose front matter's title asks: the post is its answer
             self.out.title = post = self.front_title or ""
             self._draft(self.front_line, None, clean(post), ()).blocks.extend(self.blocks)
-        if self.out.title is None:
-            self.out.title = self.front_title
+        self.out.title = self.front_title if self.out.title is None else self.out.title
+        boxed_only(self.out, self.boxed)  # "??? question …" boxes: asking lines outside are left
         self.out.drafts = with_follow_ups(self.out.drafts, self.where)  # "- 追问：…？（答：…）"
         depth, alike = chapter_depth(self.out.drafts), shared(self.lines, self.out.drafts)
         for draft in self.out.drafts:
@@ -268,6 +267,8 @@ class _Reader(ParagraphReading, ListReading):
             own = own_end(inner)
             self._skip(block.start, block.raw.strip(), NO_TEXT + (BODY_LEFT if own else ""))
             self._walk(inner[own:], path)
+            return end
+        if self._exercise(title, block, inner, path):  # "## 练习 2：…" over its "<details>" answer
             return end
         found = None if block.start in self.closing else self._heading_question(block, inner)
         if block.start in self.closing:

@@ -35,11 +35,11 @@ from studybot.bank.importer.resources import aside, placeholder, reading_line, s
 from studybot.bank.importer.wrapping import cut_short
 
 _SEP = r"[:：.、．)）·]"
-# "Q4：…", "Question 2. …", "第3题", "面试问题 1：…", "Q9.1) …", "Q:1) : …", "## Problem 3: topic"
-# (a colon after it: "**Problem 5** (`x.py`) implements:" only names one)
+# "Q4：…", "Question 2. …", "第3题", "面试问题 1：…", "Q9.1) …", "Q:1) : …", "## Problem 3: topic" (a
+# colon after it: "**Problem 5** (`x.py`) implements:" only names one); "Q3（判断题）：…": its kind
 MARKER = re.compile(
     rf"^(?:(?:[Qq](?:[:：](?=\d+[)）]))?|Question|Problem(?=\s*\d+\s*[:：])|(?:面试)?问题|题目)"
-    rf"\s*(?P<n>\d+(?:\.(?:[a-z]|\d{{1,3}})(?=\)))?)|第\s*(?P<n2>\d+)\s*题|[Qq](?=\s*\.\s))"
+    rf"\s*(?P<n>\d+(?:\.(?:[a-z]|\d{{1,3}})(?=\)))?)(?:\s*[（(](?P<kind>[^（）()\n]{{1,12}})[）)](?=\s*[:：]))?|第\s*(?P<n2>\d+)\s*题|[Qq](?=\s*\.\s))"
     rf"\s*(?P<sep>{_SEP})?\s*(?:[:：]\s+)?(?P<text>.*)$",
     re.DOTALL,
 )

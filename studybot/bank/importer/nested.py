@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from studybot.bank.importer.blocks import plain
+from studybot.bank.importer.boxes import BOXED_LEFT
 from studybot.bank.importer.draft import NOT_WORD, PROSE_LEFT, Draft, Parsed
 from studybot.bank.importer.layout import Layout, Line, layout
 from studybot.bank.importer.markers import (
@@ -69,8 +70,10 @@ def held(drafts: list[Draft]) -> set[str]:
 
 
 def asked_lines(drafts: list[Draft]) -> set[str]:
-    """The lines of the questions taken, folded (a contents entry repeating one was taken)."""
-    return {folded(line) for draft in drafts for line in draft.question.splitlines()} - {""}
+    """The lines of the questions taken, folded (a contents entry repeating one was taken),
+    their hints too (an exercise's task, shown with it: ``exercises``)."""
+    asked = (f"{draft.question}\n{draft.hint or ''}" for draft in drafts)
+    return {folded(line) for text in asked for line in text.splitlines()} - {""}
 
 
 def titled(drafts: list[Draft]) -> set[str]:
@@ -177,10 +180,12 @@ def laid_out(path: Path, text: str, kind: str) -> Layout | None:
 
 
 def asking(out: Layout, parsed: Parsed) -> dict[str, Line]:
-    """The file's lines that ask, by place: not a candidate's own, not a heading of a section
+    """The file's lines that ask, by place: not a candidate's own (nor one beside question
+    boxes, ``boxes.boxed_only``), not a heading of a section
     that holds no questions ("🤝 如何贡献") or one over its question named by a word only."""
-    # the candidate's own, and those of prose beside the file's marked questions
-    theirs = {s.where for s in parsed.skipped if s.why in (REVERSE_LEFT, PROSE_LEFT)}
+    # the candidate's own, prose beside the file's marked questions, and a file's asking
+    # prose beside its question boxes
+    theirs = {s.where for s in parsed.skipped if s.why in (REVERSE_LEFT, PROSE_LEFT, BOXED_LEFT)}
     titles = titled(parsed.drafts)
     return {
         where: line

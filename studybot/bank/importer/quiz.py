@@ -79,8 +79,15 @@ def shown(
         question += "\n\n" + _FENCE_INFO.sub(r"\1", source(lines, blocks[:code]))
     if listed is None or not offered:
         return question, blocks[code:]
-    options = [joined(p.raw) for i in items(listed) if (p := i.first_paragraph())]
+    options = [_option(joined(p.raw)) for i in items(listed) if (p := i.first_paragraph())]
     return question + "".join(f"\n- {option}" for option in options), blocks[code + 1 :]
+
+
+def _option(text: str) -> str:
+    """``A) QueryEngine``, ``b： …`` as ``A. QueryEngine``: one way to show a lettered option,
+    as a quiz record's options are shown (``choices``); an option without a letter as written."""
+    found = _LETTERED.match(text)
+    return f"{found[1].upper()}. {text[found.end() - 1 :]}" if found else text
 
 
 def _code(blocks: list[Block]) -> int:

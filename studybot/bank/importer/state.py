@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from studybot.bank.importer.admonitions import answer_boxes
 from studybot.bank.importer.blocks import Block, parse, plain, section_end, source_lines
 from studybot.bank.importer.boxes import box_parts
 from studybot.bank.importer.collapsible import boxed_bold, boxes_listed, demoted
@@ -26,15 +27,18 @@ from studybot.bank.importer.decorations import (
     without_tail_mark,
 )
 from studybot.bank.importer.draft import PROSE_LEFT, Draft, Options, Parsed, Skipped
+from studybot.bank.importer.exercises import exercise
 from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.labels import question_labelled, without_label
 from studybot.bank.importer.markers import (
+    MARKER,
     PARAGRAPH_NUMBER,
     asks,
     clean,
     marker,
     numbered,
     reads_as_question,
+    unmarked,
 )
 from studybot.bank.importer.metadata import company_tags
 from studybot.bank.importer.notebook import front_matter, title_line
@@ -83,6 +87,8 @@ class ReaderState:
     after_list: Draft | None  # the last question of a list, for an "答：" paragraph below it
     prose: dict[int, int]  # sections beside boxed questions, first line to end: none asks
     keyed: set[int]  # id() of the blocks of an answer key below a list (``answerkey``)
+    boxed: set[int]  # id() of the drafts read from question boxes (``boxes.boxed_only``)
+    asked_outside: bool  # a box labels an answer: questions are asked outside boxes too
 
     def __init__(self, text: str, where: Callable[[int], str], options: Options) -> None:
         self.lines = source_lines(text)
@@ -135,6 +141,8 @@ class ReaderState:
         self.links = []
         self.after_list = None
         self.keyed = set()
+        self.boxed = set()
+        self.asked_outside = answer_boxes(text)  # "Q？" over "??? success \"Show Answer\""
 
     def _walk(self, blocks: list[Block], path: Trail, in_meta: bool = False) -> None:
         raise NotImplementedError  # the structure rules (``markdown._Reader``) walk the blocks
@@ -148,12 +156,22 @@ class ReaderState:
             self.out.drafts[-1].blocks.extend(body)
         else:
             self._walk(body, path)
+        if not self.asked_outside:  # "Q？" over "??? success \"Show Answer\"": not a box file
+            self.boxed.update(id(draft) for draft in self.out.drafts[before:])
+
+    def _exercise(self, title: str, heading: Block, inner: list[Block], path: Trail) -> bool:
+        """``## 练习 2：…`` over its task and ``<details>`` answer: one question (``exercises``)."""
+        found = exercise(title, inner, self.lines)
+        if found is not None:
+            draft = self._draft(heading.start, found.label, found.question, path)
+            draft.hint, draft.reference = found.hint, found.answer
+        return found is not None
 
     # -- recording --------------------------------------------------------------------
 
     def _draft(self, line: int, label: str | None, text: str, path: Trail) -> Draft:
         raw = self.lines[line] if line < len(self.lines) else ""
-        tags = company_tags(raw) + mark_tags(raw)  # "- Google …", "… [hard]"
+        tags = company_tags(raw) + mark_tags(raw) + _kind_tags(raw)  # "- Google …", "… [hard]"
         text = without_label(without_tail_mark(text.strip()) if tags else text.strip())
         return self.out.add(Draft(self.where(line), text, label=label, path=path, tags=tags))
 
@@ -223,6 +241,18 @@ def boxed_sections(
 def _marked(heading: Block) -> bool:
     title = clean(plain(heading.raw))
     return asks(title) or question_labelled(title) or bool(marker(heading.raw, heading=True))
+
+
+def _kind_tags(raw_line: str) -> list[str]:
+    """``type:判断题`` from ``### Q4（判断题）：…``, ``level:初级`` from ``Q1（初级）：…``: the kind
+    in brackets after a question's label is a tag, never its text."""
+    found = (
+        MARKER.match(unmarked(plain(raw_line).lstrip("#-*+> \t")))
+        if "）" in raw_line or ")" in raw_line
+        else None
+    )
+    kind = found["kind"].strip() if found and found["kind"] else ""
+    return (mark_tags(f"（{kind}）") or [f"type:{kind.lower()}"]) if kind else []
 
 
 def number_mark(number: re.Match[str]) -> str:

@@ -40,7 +40,7 @@ from studybot.bank.importer.notes import arrow_answer, without_pointer
 from studybot.bank.importer.parts import topic_title
 from studybot.bank.importer.resources import see_also, source_line
 from studybot.bank.importer.signposts import enumeration
-from studybot.bank.importer.state import ReaderState, Trail
+from studybot.bank.importer.state import MARKED_LEFT, ReaderState, Trail
 from studybot.bank.importer.subitems import (
     SENTENCE_END,
     asked_run,
@@ -159,8 +159,7 @@ class ListReading(ReaderState):
                 continue
             if label is not None and not below and self.strong:
                 said = text.rstrip().endswith(SENTENCE_END) or field_line(text)  # a tip, a step
-                why = "a numbered item in a file whose questions are marked"
-                self._skip(paragraph.start, text, why, counts=not said)
+                self._noted(paragraph.start, text, MARKED_LEFT.format("item"), not said, path)
             elif terse(text, rest, mostly and not self.strong):  # "- 事件类型": listed
                 self._skip(paragraph.start, text, TERSE_LEFT, counts=False)
             for child in rest:

@@ -150,6 +150,7 @@ class _Reader(ParagraphReading, ListReading):
                 line, draft.chapter = draft.path[depth]
                 draft.section = line + 1
             self._finish(draft, alike)
+        self._settle_noted()  # a study note's steps are no lost questions
         if one is None and not titled:  # a one-question file's sections are its answer
             tables.suggest_level(self.out, self.blocks, self.level)
         return self.out

@@ -74,6 +74,7 @@ class ReaderState:
     links: list[Linked]  # numbered items that are a link away, the questions if nothing asks
     after_list: Draft | None  # the last question of a list, for an "答：" paragraph below it
     keyed: set[int]  # id() of the blocks of an answer key below a list (``answerkey``)
+    noted: list[tuple[Skipped, Trail]]  # numbered lines that do not ask, where they sit
 
     def __init__(self, text: str, where: Callable[[int], str], options: Options) -> None:
         self.lines = source_lines(text)
@@ -115,6 +116,7 @@ class ReaderState:
         self.links = []
         self.after_list = None
         self.keyed = set()
+        self.noted = []
 
     def _walk(self, blocks: list[Block], path: Trail, in_meta: bool = False) -> None:
         raise NotImplementedError  # the structure rules (``markdown._Reader``) walk the blocks
@@ -148,9 +150,22 @@ class ReaderState:
             elif reading_line(text) is not None:  # listed, not counted: a reader may want it
                 self._skip(block.start + k, text, READING_LEFT, counts=False)
             elif self.strong and PARAGRAPH_NUMBER.match(text):
-                self._skip(
-                    block.start + k, text, "a numbered line in a file whose questions are marked"
-                )
+                self._noted(block.start + k, text, MARKED_LEFT.format("line"), True, path)
+
+    def _noted(self, line: int, text: str, why: str, counts: bool, path: Trail) -> None:
+        """A numbered line that does not ask in a file whose questions are marked: a question
+        left only where the section it sits in holds questions (``_settle_noted``)."""
+        self._skip(line, text, why, counts)
+        if counts:
+            self.noted.append((self.out.skipped[-1], path))
+
+    def _settle_noted(self) -> None:
+        """The numbered lines of a section where no question was taken are its notes (the
+        steps, TODOs or ``1) **交互模式**`` labels of a study note): listed, never a reason to
+        refuse the file."""
+        notes = {id(s) for s, path in self.noted if not _holds(path, self.out.drafts)}
+        skipped = self.out.skipped
+        self.out.skipped = [replace(s, counts=False) if id(s) in notes else s for s in skipped]
 
     def _skip_meta(self, block: Block) -> None:
         """An asking line in a contents, contributing or links section: listed, never a reason."""
@@ -163,6 +178,14 @@ class ReaderState:
         """``19. 激活函数的比较`` right after the question numbered 18: the next question."""
         last = (self.out.drafts[-1].label if self.out.drafts else None) or ""
         return str(label).isdigit() and last.isdigit() and int(label) == int(last) + 1
+
+
+MARKED_LEFT = "a numbered {} in a file whose questions are marked"
+
+
+def _holds(path: Trail, drafts: list[Draft]) -> bool:
+    """Whether a question was taken in the section ``path`` ends in (or below it)."""
+    return any(draft.path[: len(path)] == path for draft in drafts)
 
 
 def number_mark(number: re.Match[str]) -> str:

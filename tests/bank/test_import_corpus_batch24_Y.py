@@ -82,3 +82,74 @@ def test_numbered_tasks_beside_the_marked_questions_still_count(tmp_path, invoke
     shown = previewed(invoke, tmp_path, _CARDS_WITH_TASKS)
     assert "line 5: a numbered item in a file whose questions are marked: LRU 与 LFU" in shown
     assert "Import would refuse this file" in shown
+
+
+_STUDY_DOC = """\
+# SARSA 学习文档
+
+> 同策略的时序差分控制。
+
+---
+
+## 1. 算法基础认知
+
+**一句话定义：** SARSA 用实际执行的下一个动作来更新动作价值。
+
+**直觉类比：** Q-learning 像"只看最好路线的导航"，SARSA 像"按自己实际开法估计路况的司机"。
+
+**历史背景：** SARSA 由 Rummery 和 Niranjan 于 1994 年提出，名字后来由 Sutton 给出。
+
+**算法定位：** 值函数方法、on-policy、时序差分。
+
+**前置知识：** 马尔可夫决策过程、贝尔曼方程、ε-贪心。
+
+---
+
+## 2. 更新公式
+
+### 目标值
+
+目标值由即时回报和下一个状态动作对的价值组成。
+
+---
+
+## 3. 代码实现
+
+```python
+def update(q, s, a, r, s2, a2, alpha=0.1, gamma=0.99):
+    q[s][a] += alpha * (r + gamma * q[s2][a2] - q[s][a])
+```
+
+## 4. 练习
+
+**题1：** SARSA 与 Q-learning 的核心区别？
+
+**参考答案：** SARSA 用实际采取的下一个动作更新，Q-learning 用最大值动作更新。
+
+## 5. 应用场景
+
+适合需要在探索时保持安全的任务，例如悬崖行走。
+
+## 6. 常见问题
+
+**Q1: 训练不收敛？**
+- 检查学习率
+
+**Q2: 回报波动大？**
+- 增加评估回合数
+"""
+
+
+def test_a_study_docs_numbered_sections_are_not_questions_beside_its_marked_ones(tmp_path, invoke):
+    report = read(tmp_path, _STUDY_DOC)
+    assert questions(report) == [
+        "SARSA 与 Q-learning 的核心区别？",
+        "训练不收敛？",
+        "回报波动大？",
+    ]
+    first, *faq = report.bank.questions
+    assert "最大值动作更新" in first.reference
+    assert [list(q.key_points) for q in faq] == [["检查学习率"], ["增加评估回合数"]]
+    shown = previewed(invoke, tmp_path, _STUDY_DOC)
+    assert "算法基础认知" not in shown and "应用场景: " not in shown
+    assert "Took 3 question(s)" in shown and "0 that do not ask" in shown

@@ -127,7 +127,7 @@ class ListReading(ReaderState):
             below = any(asks_inside([child]) for child in rest)
             target = link_target(paragraph.raw)
             dash = DASH_ANSWER.match(text)
-            asking = found or reads_as_question(text) or bool(dash and reads_as_question(dash["q"]))
+            asking = found or self._asks(text) or bool(dash and reads_as_question(dash["q"]))
             lead_in = text.endswith((":", "：")) and any(child.is_list for child in rest)
             if asking and not found and not asks(text) and (lead_in or _field(raw_lines[0])):
                 asking = False  # "- **Why?**: because …", "* How LDA works:" over its steps

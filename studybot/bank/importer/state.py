@@ -28,7 +28,7 @@ from studybot.bank.importer.decorations import (
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
 from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.labels import without_label
-from studybot.bank.importer.markers import PARAGRAPH_NUMBER, asks
+from studybot.bank.importer.markers import PARAGRAPH_NUMBER, asks, reads_as_question
 from studybot.bank.importer.metadata import company_tags
 from studybot.bank.importer.notebook import front_matter, title_line
 from studybot.bank.importer.resources import READING_LEFT, reading_line
@@ -41,6 +41,7 @@ from studybot.bank.importer.sections import (
     question_level,
     question_lists,
 )
+from studybot.bank.importer.studynotes import field_asks, note_headings
 from studybot.bank.importer.swallowed import unswallowed
 from studybot.bank.importer.templates import one_question, section_headings, uncarded
 from studybot.bank.importer.topiccards import card_level
@@ -87,15 +88,17 @@ class ReaderState:
         question_lists(self.blocks)  # "## 问答" over its list: each item asks
         self.where = where
         # notes cards with a few asking lines in their answers: read as "--level N" would
+        # not where the lines that ask are marked: "**题1：**" beside "## 1. 算法基础认知"
+        marked = marked_lines(self.blocks) >= 2
         cards = (
             None
-            if options.level or question_level(self.blocks)
+            if options.level or marked or question_level(self.blocks)
             else card_level(self.lines, self.blocks)
         )
         self.options = replace(options, level=cards) if cards else options
         options = self.options
         self.out = Parsed(cards=cards)
-        self.strong = marked_lines(self.blocks) >= 2
+        self.strong = marked
         self.bold = bold_questions(self.blocks, asks)
         self.bold_mark = bold_mark(self.blocks) if self.bold else None
         one = None if options.level else one_question(self.blocks)  # "## 题目" over it
@@ -109,6 +112,8 @@ class ReaderState:
         self.apart |= self.parts
         self.card = None
         self.apart |= set() if options.level else uncarded(self.blocks, self.level)
+        if self.strong and not options.level:  # "## 1. 算法基础认知" beside "**题1：**"
+            self.apart |= note_headings(self.blocks)
         self.bare = bare_levels(self.blocks)  # "### Q5)" over its task, no lost question
         self.listed = set()
         self.loose = set()
@@ -151,6 +156,11 @@ class ReaderState:
                 self._skip(block.start + k, text, READING_LEFT, counts=False)
             elif self.strong and PARAGRAPH_NUMBER.match(text):
                 self._noted(block.start + k, text, MARKED_LEFT.format("line"), True, path)
+
+    def _asks(self, text: str) -> bool:
+        """Whether ``text`` reads as a question here: in a file whose questions are marked, a
+        notes line that holds a question word only (``- `x.py`：如何拉起 backend``) does not."""
+        return reads_as_question(text) and (not self.strong or field_asks(text))
 
     def _noted(self, line: int, text: str, why: str, counts: bool, path: Trail) -> None:
         """A numbered line that does not ask in a file whose questions are marked: a question

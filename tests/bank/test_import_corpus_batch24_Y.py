@@ -153,3 +153,120 @@ def test_a_study_docs_numbered_sections_are_not_questions_beside_its_marked_ones
     shown = previewed(invoke, tmp_path, _STUDY_DOC)
     assert "算法基础认知" not in shown and "应用场景: " not in shown
     assert "Took 3 question(s)" in shown and "0 that do not ask" in shown
+
+
+_CHAPTER_NOTES = """\
+# 第 4 章：从请求到响应（路由与中间件）
+
+这一章要解决的问题：**“我发出一个请求之后，代码到底是怎么一路走到处理器的？”**
+
+## 你将学会什么
+
+- `app/server.py` 的入口分流：HTTP 模式 / worker 模式 / 调试模式
+- `build_app()` 如何组装应用：配置 → 中间件 → 路由 → 处理器
+
+## 关键文件（必读）
+
+- `app/server.py`：`main()` 入口
+- `app/routes.py`：`register()` / `mount()`
+- `app/devtools.py`：调试面板如何接入 server
+
+## build_app() 做了什么（按顺序拆解）
+
+1. 读取配置并合并环境变量
+2. 注册日志与追踪中间件
+3. 挂载路由表
+
+## 自测题
+
+### Q1：`build_app()` 最终返回什么？
+**A：**返回 `App`，它持有路由表、中间件链和配置。
+
+### Q2：为什么调试模式不挂载追踪中间件？
+**A：**追踪会改写响应头，调试面板需要看到原始响应。
+
+### Q3：路由表在哪一步挂载？
+**A：**在中间件注册之后、返回 `App` 之前。
+"""
+
+
+def test_a_chapters_cited_question_and_its_notes_are_not_its_questions(tmp_path, invoke):
+    report = read(tmp_path, _CHAPTER_NOTES)
+    assert questions(report) == [
+        "`build_app()` 最终返回什么？",
+        "为什么调试模式不挂载追踪中间件？",
+        "路由表在哪一步挂载？",
+    ]
+    assert not report.refused
+    shown = previewed(invoke, tmp_path, _CHAPTER_NOTES)
+    assert "line 3: 这一章要解决的问题：“我发出一个请求之后" in shown  # listed, not taken
+    assert (
+        "2 × a study note's heading in a file whose questions are marked, first at line 5" in shown
+    )
+    assert "line 14: `app/devtools.py`：调试面板如何接入 server" in shown
+    assert "Took 3 question(s)" in shown
+
+
+_DAY_LOG = """\
+# 第 2 天：显存与带宽
+
+## 今天要解决的问题
+
+模型放得下显存，推理却依然很慢，这一天要弄清其中的原因。
+
+## 先补一个概念：显存到底在做什么
+
+显存既存权重，也存中间激活，读写它要花时间。
+
+## 关键文件
+
+- `tools/profile.py`：采样脚本如何拉起 profiler
+- `tools/report.py`：把采样结果汇总成表格
+- `tools/plot.py`：画出带宽随批量变化的曲线
+
+## 怎么区分：两个简单实验
+
+固定批量改序列长度，再固定序列长度改批量，比较两条延迟曲线。
+
+## 验收题：为什么 batch 变大延迟几乎不变
+
+因为此时瓶颈在读权重，批量变大只增加少量计算。
+
+## 自测
+
+**Q1：显存容量决定什么？**
+
+决定能放下多大的模型和多长的上下文。
+
+**Q2：带宽不足时 GPU 利用率为什么低？**
+
+计算单元在等数据，大部分时间空转。
+
+**Q3：为什么算子融合能省时间？**
+
+中间结果不再写回显存，少了一次读写。
+
+## 明天预告
+
+明天看算子融合。
+"""
+
+
+def test_a_study_logs_prose_headings_are_sections_and_its_acceptance_question_asks(
+    tmp_path, invoke
+):
+    report = read(tmp_path, _DAY_LOG)
+    assert questions(report) == [
+        "为什么 batch 变大延迟几乎不变",
+        "显存容量决定什么？",
+        "带宽不足时 GPU 利用率为什么低？",
+        "为什么算子融合能省时间？",
+    ]
+    assert all(q.reference for q in report.bank.questions)
+    shown = previewed(invoke, tmp_path, _DAY_LOG)
+    assert "今天要解决的问题" not in shown and "明天预告" not in shown
+    assert (
+        "2 × a study note's heading in a file whose questions are marked, first at line 7" in shown
+    )
+    assert "line 13: `tools/profile.py`：采样脚本如何拉起 profiler" in shown
+    assert "Try" not in shown and shown.endswith("--name q")

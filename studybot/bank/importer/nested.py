@@ -38,6 +38,7 @@ from studybot.bank.importer.markers import (
     reads_as_question,
 )
 from studybot.bank.importer.notes import arrow_answer
+from studybot.bank.importer.studynotes import NOTES_LEFT
 
 
 @dataclass(frozen=True)
@@ -179,7 +180,7 @@ def laid_out(path: Path, text: str, kind: str) -> Layout | None:
 def asking(out: Layout, parsed: Parsed) -> dict[str, Line]:
     """The file's lines that ask, by place: not a candidate's own, not a heading of a section
     that holds no questions ("🤝 如何贡献") or one over its question named by a word only."""
-    theirs = {s.where for s in parsed.skipped if s.why == REVERSE_LEFT}  # the candidate's own
+    theirs = {s.where for s in parsed.skipped if s.why in _NOT_ASKED}  # the candidate's own
     titles = titled(parsed.drafts)
     return {
         where: line
@@ -196,6 +197,9 @@ def held_in(lines: dict[str, Line], parsed: Parsed) -> set[str]:
         return set()
     taken, answers = lines_taken(parsed.drafts), "\n".join(held(parsed.drafts))
     return {w for w, line in lines.items() if w not in taken and answered(line, answers)}
+
+
+_NOT_ASKED = (REVERSE_LEFT, NOTES_LEFT)  # a candidate's own, a study note's heading
 
 
 def lines_taken(drafts: list[Draft]) -> set[str]:

@@ -28,7 +28,7 @@ from studybot.bank.importer.decorations import (
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped
 from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.labels import without_label
-from studybot.bank.importer.markers import PARAGRAPH_NUMBER, asks, reads_as_question
+from studybot.bank.importer.markers import PARAGRAPH_NUMBER, asks, clean, reads_as_question
 from studybot.bank.importer.metadata import company_tags
 from studybot.bank.importer.notebook import front_matter, title_line
 from studybot.bank.importer.resources import READING_LEFT, reading_line
@@ -41,7 +41,7 @@ from studybot.bank.importer.sections import (
     question_level,
     question_lists,
 )
-from studybot.bank.importer.studynotes import field_asks, note_headings
+from studybot.bank.importer.studynotes import NOTES_LEFT, cited, field_asks, note_headings
 from studybot.bank.importer.swallowed import unswallowed
 from studybot.bank.importer.templates import one_question, section_headings, uncarded
 from studybot.bank.importer.topiccards import card_level
@@ -113,7 +113,7 @@ class ReaderState:
         self.card = None
         self.apart |= set() if options.level else uncarded(self.blocks, self.level)
         if self.strong and not options.level:  # "## 1. 算法基础认知" beside "**题1：**"
-            self.apart |= note_headings(self.blocks)
+            self.apart |= self._notes(note_headings(self.blocks))
         self.bare = bare_levels(self.blocks)  # "### Q5)" over its task, no lost question
         self.listed = set()
         self.loose = set()
@@ -157,10 +157,22 @@ class ReaderState:
             elif self.strong and PARAGRAPH_NUMBER.match(text):
                 self._noted(block.start + k, text, MARKED_LEFT.format("line"), True, path)
 
-    def _asks(self, text: str) -> bool:
-        """Whether ``text`` reads as a question here: in a file whose questions are marked, a
-        notes line that holds a question word only (``- `x.py`：如何拉起 backend``) does not."""
-        return reads_as_question(text) and (not self.strong or field_asks(text))
+    def _asks(self, text: str, raw: str = "") -> bool:
+        """Whether ``text`` (its line ``raw``) reads as a question here: in a file whose questions
+        are marked, a notes line that holds a question word only (``- `x.py`：如何拉起 backend``)
+        or cites one (``这一章要解决的问题：**“…？”**``) does not."""
+        if self.strong and (not field_asks(text) or cited(raw)):
+            return False
+        return reads_as_question(text)
+
+    def _notes(self, starts: set[int]) -> set[int]:
+        """``starts``, the headings of a study note; those that would read as a question are
+        listed (and no reading is measured by them)."""
+        for block in self.blocks:
+            title = clean(plain(block.raw)) if block.start in starts else ""
+            if reads_as_question(title):
+                self._skip(block.start, title, NOTES_LEFT, counts=False)
+        return starts
 
     def _noted(self, line: int, text: str, why: str, counts: bool, path: Trail) -> None:
         """A numbered line that does not ask in a file whose questions are marked: a question

@@ -3,9 +3,10 @@
 A chapter's notes around its self-test (``### Q1：…`` cards, ``**题1：**``,
 ``**Q1: …？**``) have headings and bullets that name what the chapter covers
 (``## 1. 算法基础认知``, ``## 你将学会什么``, ``## build_runtime() 做了什么``,
-``- `x.py`：… 如何拉起 backend``): they may hold a question word, but in such a
-file only a line that ends in a question mark, carries a mark, or opens on a
-question word after its label (``## 验收题：为什么…``) asks.
+``- `x.py`：… 如何拉起 backend``) or cite the question it sets out to explain
+(``这一章要解决的问题：**“…？”**``). In such a file only a line that ends in a
+question mark, carries a mark, or opens on a question word after its label
+(``## 验收题：为什么…``) asks.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from studybot.bank.importer.markers import (
     numbered,
     reads_as_question,
 )
+
+NOTES_LEFT = "a study note's heading in a file whose questions are marked"  # listed, no question
 
 
 def note_headings(blocks: list[Block]) -> set[int]:
@@ -62,3 +65,12 @@ def field_asks(text: str) -> bool:
     if not (colon and head.strip()) or any(mark in after for mark in QUESTION_MARKS):
         return True
     return opens_asking(after)
+
+
+def cited(raw: str) -> bool:
+    """``这一章要解决的问题：**“…？”**``: a question quoted in bold after a lead-in that is not
+    bold, the premise a note sets out to explain, no question of its own."""
+    head, colon, after = raw.strip().replace(":", "：").partition("：")
+    after = after.strip()
+    quoted = after.startswith(("**“", '**"')) and after.endswith(("”**", '"**'))
+    return bool(colon and head and not head.startswith(("**", "__")) and quoted)

@@ -41,7 +41,13 @@ from studybot.bank.importer.sections import (
     question_level,
     question_lists,
 )
-from studybot.bank.importer.studynotes import NOTES_LEFT, cited, field_asks, note_headings
+from studybot.bank.importer.studynotes import (
+    NOTES_LEFT,
+    cited,
+    field_asks,
+    note_headings,
+    plain_note,
+)
 from studybot.bank.importer.swallowed import unswallowed
 from studybot.bank.importer.templates import one_question, section_headings, uncarded
 from studybot.bank.importer.topiccards import card_level
@@ -178,13 +184,12 @@ class ReaderState:
         """A numbered line that does not ask in a file whose questions are marked: a question
         left only where the section it sits in holds questions (``_settle_noted``)."""
         self._skip(line, text, why, counts)
-        if counts:
+        if counts and plain_note(self.lines, line, text):  # "路由器" may be a question
             self.noted.append((self.out.skipped[-1], path))
 
     def _settle_noted(self) -> None:
-        """The numbered lines of a section where no question was taken are its notes (the
-        steps, TODOs or ``1) **交互模式**`` labels of a study note): listed, never a reason to
-        refuse the file."""
+        """The numbered steps, TODOs and labels (``1) **交互模式**``) of a section where no
+        question was taken are a study note's: listed, never a reason to refuse the file."""
         notes = {id(s) for s, path in self.noted if not _holds(path, self.out.drafts)}
         skipped = self.out.skipped
         self.out.skipped = [replace(s, counts=False) if id(s) in notes else s for s in skipped]

@@ -6,13 +6,15 @@ A chapter's notes around its self-test (``### Q1：…`` cards, ``**题1：**``,
 ``- `x.py`：… 如何拉起 backend``) or cite the question it sets out to explain
 (``这一章要解决的问题：**“…？”**``). In such a file only a line that ends in a
 question mark, carries a mark, or opens on a question word after its label
-(``## 验收题：为什么…``) asks.
+(``## 验收题：为什么…``) asks. Its numbered steps (``1. 增加一个参数 …，观察 …``, a list
+under ``TODO：``) and labels (``1) **交互模式（默认）**``) are no lost questions
+(``plain_note``); a short topic (``5. 路由器``) may be one.
 """
 
 from __future__ import annotations
 
 from studybot.bank.importer.blocks import Block, plain
-from studybot.bank.importer.draft import CJK, QUESTION_MARKS
+from studybot.bank.importer.draft import ALL_BOLD, CJK, QUESTION_MARKS
 from studybot.bank.importer.markers import (
     ZH_TASK_START,
     asks,
@@ -74,3 +76,17 @@ def cited(raw: str) -> bool:
     after = after.strip()
     quoted = after.startswith(("**“", '**"')) and after.endswith(("”**", '"**'))
     return bool(colon and head and not head.startswith(("**", "__")) and quoted)
+
+
+def plain_note(lines: list[str], line: int, text: str) -> bool:
+    """Whether the numbered line ``text`` (at ``line`` of ``lines``) is plainly no question: a
+    bold label, a sentence, or a step of a list under a lead-in (``你需要完成的 TODO：``)."""
+    if ALL_BOLD.fullmatch(numbered(lines[line].strip())[1]) or len(text) >= SENTENCE_LEAST:
+        return True
+    above = line - 1
+    while above >= 0 and (not lines[above].strip() or numbered(plain(lines[above]))[0]):
+        above -= 1  # the items before it, numbered as it is
+    return above >= 0 and plain(lines[above]).rstrip().endswith((":", "："))
+
+
+SENTENCE_LEAST = 12  # characters: "从任务队列拉取任务" is a step, "路由器" may be a topic asked

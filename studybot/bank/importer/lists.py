@@ -40,7 +40,7 @@ from studybot.bank.importer.notes import arrow_answer, without_pointer
 from studybot.bank.importer.parts import topic_title
 from studybot.bank.importer.resources import see_also, source_line
 from studybot.bank.importer.signposts import enumeration
-from studybot.bank.importer.state import ReaderState, Trail
+from studybot.bank.importer.state import MARKED_LEFT, ReaderState, Trail
 from studybot.bank.importer.subitems import (
     SENTENCE_END,
     asked_run,
@@ -127,7 +127,7 @@ class ListReading(ReaderState):
             below = any(asks_inside([child]) for child in rest)
             target = link_target(paragraph.raw)
             dash = DASH_ANSWER.match(text)
-            asking = found or reads_as_question(text) or bool(dash and reads_as_question(dash["q"]))
+            asking = found or self._asks(text) or bool(dash and reads_as_question(dash["q"]))
             lead_in = text.endswith((":", "：")) and any(child.is_list for child in rest)
             if asking and not found and not asks(text) and (lead_in or _field(raw_lines[0])):
                 asking = False  # "- **Why?**: because …", "* How LDA works:" over its steps
@@ -159,8 +159,7 @@ class ListReading(ReaderState):
                 continue
             if label is not None and not below and self.strong:
                 said = text.rstrip().endswith(SENTENCE_END) or field_line(text)  # a tip, a step
-                why = "a numbered item in a file whose questions are marked"
-                self._skip(paragraph.start, text, why, counts=not said)
+                self._noted(paragraph.start, text, MARKED_LEFT.format("item"), not said, path)
             elif terse(text, rest, mostly and not self.strong):  # "- 事件类型": listed
                 self._skip(paragraph.start, text, TERSE_LEFT, counts=False)
             for child in rest:

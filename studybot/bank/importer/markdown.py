@@ -25,9 +25,8 @@ level:
   or a line that does not ask), and the blocks nested under it. A list of several questions
   has no answer after it; a single numbered question does;
 - where nothing else asks, ``1. [梯度裁剪的原理](https://…)`` items are questions, links answers;
-- ``<details><summary>Q？</summary> answer </details>`` is a question, and so is the
-  paragraph under ``### 题目`` in a ``## 第 3 题`` quiz section (``importer.sections``) and
-  ``## 练习 2：…`` over its task and ``<details>`` answer (``importer.exercises``);
+- ``<details><summary>Q？</summary> answer </details>`` is a question, so is ``### 题目``'s
+  paragraph in a ``## 第 3 题`` section (``importer.sections``) and ``## 练习 2：…`` (``exercises``);
 - a table's cells under a question column (``问题``, ``Question``, or the column given by
   ``--map question=COLUMN``) are questions, the answer column their answers;
 - a short list alone under a question gives its key points; any other answer is kept
@@ -149,6 +148,7 @@ class _Reader(ParagraphReading, ListReading):
                 line, draft.chapter = draft.path[depth]
                 draft.section = line + 1
             self._finish(draft, alike)
+        self._settle_noted()  # a study note's steps are no lost questions
         if one is None and not titled:  # a one-question file's sections are its answer
             tables.suggest_level(self.out, self.blocks, self.level)
         return self.out

@@ -131,7 +131,7 @@ _ZH_TASK_END = re.compile(
     r"(?:推一下|推导一下|讲一下|讲讲|说一下|说说|介绍一下|解释一下|聊一下|聊聊|谈一下|谈谈"
     r"|写一下|画一下|对比一下|比较一下|分析一下|总结一下|实现一下)[。.！!]?$"
 )
-_ZH_TASK_START = re.compile(  # "简单讲一下…", "详细说说…" ask; "详细解释了…" (done) tells
+ZH_TASK_START = re.compile(  # "简单讲一下…", "详细说说…" ask; "详细解释了…" (done) tells
     "^(?:简单|详细|具体|大概|大致|稍微|再)?(?:"
     + "|".join(map(re.escape, _ZH_TASK))
     + r")(?![:：]|题|代码|了(?!解)|\s*[/|｜&＆]|[量性者师器机层图稿]|结果|过程|方式|方法)"
@@ -240,16 +240,16 @@ def reads_as_question(text: str) -> bool:
     body = re.sub(r"^[（(【\[].{0,12}?[）)】\]]\s*", "", body)  # "（字节一面）…"
     body = re.sub(r"^(?:开放题|场景题|算法题|编程题|手撕|追问|问)\s*[:：]\s*", "", body)
     if CJK.search(body):
-        task = _ZH_TASK_START.match(body)
+        task = ZH_TASK_START.match(body)
         if task and len(body) > task.end() + 1:  # "手撕" alone is a section's name
             return True
         if _ZH_TASK_END.search(body) and len(body) > 5:  # "DPO 的 loss 推一下"
             return True
         task = _ASKED_THEN_TASK.search(body)  # "…如何评估？请描述…。", "…是什么？画出维度。"
-        if task and (task["task"][0] in "请并试" or _ZH_TASK_START.match(task["task"])):
+        if task and (task["task"][0] in "请并试" or ZH_TASK_START.match(task["task"])):
             return True
         request = _ZH_REQUEST.search(body)
-        if request and _ZH_TASK_START.match(request["task"]):
+        if request and ZH_TASK_START.match(request["task"]):
             return True
         if body.endswith(_STATEMENT_END) or re.search(r"[^.]\.$", body):  # "…, 并进行讨论."
             return False

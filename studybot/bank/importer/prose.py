@@ -308,7 +308,7 @@ class ParagraphReading(ReaderState):
             self._draft(block.start, *numbered(clean(texts[0][:-1])), path)
             return None  # in a run of bare questions, what follows is the next
         task = len(texts) == 1 and labelled_task(texts[0])  # "Label: Explain …."
-        if not (task or reads_as_question(texts[0])) or statement_label(raw_lines[0]):
+        if not (task or self._asks(texts[0], raw_lines[0])) or statement_label(raw_lines[0]):
             told = _told(texts) if round_ else []
             for k, text in told:  # "他先问了：“…？”我说…" in a write-up's round
                 self._draft(block.start + k, None, clean(text), path)

@@ -53,6 +53,13 @@ from studybot.bank.importer.sections import (
     question_level,
     question_lists,
 )
+from studybot.bank.importer.studynotes import (
+    NOTES_LEFT,
+    cited,
+    field_asks,
+    note_headings,
+    plain_note,
+)
 from studybot.bank.importer.swallowed import unswallowed
 from studybot.bank.importer.templates import one_question, section_headings, uncarded
 from studybot.bank.importer.topiccards import card_level
@@ -89,6 +96,7 @@ class ReaderState:
     keyed: set[int]  # id() of the blocks of an answer key below a list (``answerkey``)
     boxed: set[int]  # id() of the drafts read from question boxes (``boxes.boxed_only``)
     asked_outside: bool  # a box labels an answer: questions are asked outside boxes too
+    noted: list[tuple[Skipped, Trail]]  # numbered lines that do not ask, where they sit
 
     def __init__(self, text: str, where: Callable[[int], str], options: Options) -> None:
         self.lines = source_lines(text)
@@ -101,15 +109,17 @@ class ReaderState:
         question_lists(self.blocks)  # "## 问答" over its list: each item asks
         self.where = where
         # notes cards with a few asking lines in their answers: read as "--level N" would
+        # not where the lines that ask are marked: "**题1：**" beside "## 1. 算法基础认知"
+        marked = marked_lines(self.blocks) >= 2
         cards = (
             None
-            if options.level or question_level(self.blocks)
+            if options.level or marked or question_level(self.blocks)
             else card_level(self.lines, self.blocks)
         )
         self.options = replace(options, level=cards) if cards else options
         options = self.options
         self.out = Parsed(cards=cards)
-        self.strong = marked_lines(self.blocks) >= 2
+        self.strong = marked
         self.bold = bold_questions(self.blocks, asks)
         self.bold_mark = bold_mark(self.blocks) if self.bold else None
         one = None if options.level else one_question(self.blocks)  # "## 题目" over it
@@ -134,6 +144,8 @@ class ReaderState:
             title = clean(plain(self.lines[at]))
             if reads_as_question(numbered(title)[1]):
                 self._skip(at, title, PROSE_LEFT, counts=False)
+        if self.strong and not options.level:  # "## 1. 算法基础认知" beside "**题1：**"
+            self.apart |= self._notes(note_headings(self.blocks) - set(self.prose))
         self.bare = bare_levels(self.blocks)  # "### Q5)" over its task, no lost question
         self.listed = set()
         self.loose = set()
@@ -143,6 +155,7 @@ class ReaderState:
         self.keyed = set()
         self.boxed = set()
         self.asked_outside = answer_boxes(text)  # "Q？" over "??? success \"Show Answer\""
+        self.noted = []
 
     def _walk(self, blocks: list[Block], path: Trail, in_meta: bool = False) -> None:
         raise NotImplementedError  # the structure rules (``markdown._Reader``) walk the blocks
@@ -186,9 +199,38 @@ class ReaderState:
             elif reading_line(text) is not None:  # listed, not counted: a reader may want it
                 self._skip(block.start + k, text, READING_LEFT, counts=False)
             elif self.strong and PARAGRAPH_NUMBER.match(text):
-                self._skip(
-                    block.start + k, text, "a numbered line in a file whose questions are marked"
-                )
+                self._noted(block.start + k, text, MARKED_LEFT.format("line"), True, path)
+
+    def _asks(self, text: str, raw: str = "") -> bool:
+        """Whether ``text`` (its line ``raw``) reads as a question here: in a file whose questions
+        are marked, a notes line that holds a question word only (``- `x.py`：如何拉起 backend``)
+        or cites one (``这一章要解决的问题：**“…？”**``) does not."""
+        if self.strong and (not field_asks(text) or cited(raw)):
+            return False
+        return reads_as_question(text)
+
+    def _notes(self, starts: set[int]) -> set[int]:
+        """``starts``, the headings of a study note; those that would read as a question are
+        listed (and no reading is measured by them)."""
+        for block in self.blocks:
+            title = clean(plain(block.raw)) if block.start in starts else ""
+            if reads_as_question(title):
+                self._skip(block.start, title, NOTES_LEFT, counts=False)
+        return starts
+
+    def _noted(self, line: int, text: str, why: str, counts: bool, path: Trail) -> None:
+        """A numbered line that does not ask in a file whose questions are marked: a question
+        left only where the section it sits in holds questions (``_settle_noted``)."""
+        self._skip(line, text, why, counts)
+        if counts and plain_note(self.lines, line, text):  # "路由器" may be a question
+            self.noted.append((self.out.skipped[-1], path))
+
+    def _settle_noted(self) -> None:
+        """The numbered steps, TODOs and labels (``1) **交互模式**``) of a section where no
+        question was taken are a study note's: listed, never a reason to refuse the file."""
+        notes = {id(s) for s, path in self.noted if not _holds(path, self.out.drafts)}
+        skipped = self.out.skipped
+        self.out.skipped = [replace(s, counts=False) if id(s) in notes else s for s in skipped]
 
     def _skip_meta(self, block: Block) -> None:
         """An asking line in a contents, contributing or links section: listed, never a reason."""
@@ -253,6 +295,14 @@ def _kind_tags(raw_line: str) -> list[str]:
     )
     kind = found["kind"].strip() if found and found["kind"] else ""
     return (mark_tags(f"（{kind}）") or [f"type:{kind.lower()}"]) if kind else []
+
+
+MARKED_LEFT = "a numbered {} in a file whose questions are marked"
+
+
+def _holds(path: Trail, drafts: list[Draft]) -> bool:
+    """Whether a question was taken in the section ``path`` ends in (or below it)."""
+    return any(draft.path[: len(path)] == path for draft in drafts)
 
 
 def number_mark(number: re.Match[str]) -> str:

@@ -1,0 +1,92 @@
+"""A study note's own lines in a file whose questions are marked elsewhere.
+
+A chapter's notes around its self-test (``### Q1：…`` cards, ``**题1：**``,
+``**Q1: …？**``) have headings and bullets that name what the chapter covers
+(``## 1. 算法基础认知``, ``## 你将学会什么``, ``## build_runtime() 做了什么``,
+``- `x.py`：… 如何拉起 backend``) or cite the question it sets out to explain
+(``这一章要解决的问题：**“…？”**``). In such a file only a line that ends in a
+question mark, carries a mark, or opens on a question word after its label
+(``## 验收题：为什么…``) asks. Its numbered steps (``1. 增加一个参数 …，观察 …``, a list
+under ``TODO：``) and labels (``1) **交互模式（默认）**``) are no lost questions
+(``plain_note``); a short topic (``5. 路由器``) may be one.
+"""
+
+from __future__ import annotations
+
+from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.draft import ALL_BOLD, CJK, QUESTION_MARKS
+from studybot.bank.importer.markers import (
+    ZH_TASK_START,
+    asks,
+    clean,
+    marker,
+    numbered,
+    reads_as_question,
+)
+
+NOTES_LEFT = "a study note's heading in a file whose questions are marked"  # listed, no question
+
+
+def note_headings(blocks: list[Block]) -> set[int]:
+    """The first lines of the headings that are a marked file's notes, its sections: at a level
+    where no heading ends in a question mark or carries a mark, those that do not open asking."""
+    headings = [b for b in blocks if b.kind == "heading"]
+    asking = {b.level for b in headings if _marked(b) or asks(numbered(_title(b))[1])}
+    return {
+        b.start
+        for b in headings
+        if b.level not in asking and not _marked(b) and not opens_asking(_title(b))
+    }
+
+
+def _title(block: Block) -> str:
+    return clean(plain(block.raw))
+
+
+def _marked(block: Block) -> bool:
+    return marker(block.raw, heading=True) is not None
+
+
+def opens_asking(text: str) -> bool:
+    """Whether a heading of a marked file asks: it ends in a question mark, or what follows its
+    label opens on a question word or a task (``验收题：为什么…``, ``How does …``); a label
+    alone (``附加挑战题：``) may head one."""
+    rest = numbered(text)[1]
+    after = rest.replace(":", "：").rpartition("：")[2].strip()
+    if asks(rest) or not after:
+        return True
+    if CJK.search(after):
+        return ZH_TASK_START.match(after) is not None
+    return reads_as_question(after)
+
+
+def field_asks(text: str) -> bool:
+    """Whether a ``key：value`` line of a marked file asks: a value with no question mark that
+    does not open asking (``- `x.py`：React TUI 如何拉起 backend``) names what a file does."""
+    head, colon, after = numbered(text)[1].replace(":", "：").partition("：")
+    if not (colon and head.strip()) or any(mark in after for mark in QUESTION_MARKS):
+        return True
+    return opens_asking(after)
+
+
+def cited(raw: str) -> bool:
+    """``这一章要解决的问题：**“…？”**``: a question quoted in bold after a lead-in that is not
+    bold, the premise a note sets out to explain, no question of its own."""
+    head, colon, after = raw.strip().replace(":", "：").partition("：")
+    after = after.strip()
+    quoted = after.startswith(("**“", '**"')) and after.endswith(("”**", '"**'))
+    return bool(colon and head and not head.startswith(("**", "__")) and quoted)
+
+
+def plain_note(lines: list[str], line: int, text: str) -> bool:
+    """Whether the numbered line ``text`` (at ``line`` of ``lines``) is plainly no question: a
+    bold label, a sentence, or a step of a list under a lead-in (``你需要完成的 TODO：``)."""
+    if ALL_BOLD.fullmatch(numbered(lines[line].strip())[1]) or len(text) >= SENTENCE_LEAST:
+        return True
+    above = line - 1
+    while above >= 0 and (not lines[above].strip() or numbered(plain(lines[above]))[0]):
+        above -= 1  # the items before it, numbered as it is
+    return above >= 0 and plain(lines[above]).rstrip().endswith((":", "："))
+
+
+SENTENCE_LEAST = 12  # characters: "从任务队列拉取任务" is a step, "路由器" may be a topic asked

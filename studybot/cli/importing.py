@@ -114,7 +114,8 @@ def print_preview(data: dict[str, Any]) -> None:
         for label, which in (("first:", "first"), ("last: ", "last")):
             shown = _first_line(chapter[which]["question"])
             _say(f"  {label} Q{chapter[which]['id']} {shown}", hang=" " * 9)
-    _say("")
+    if data["notes"] or data["numbering"]:  # else the next part opens with its own blank line
+        _say("")
     for note in data["notes"]:
         _say(note[:1].upper() + note[1:])
     _numbering(data["numbering"])

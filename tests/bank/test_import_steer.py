@@ -302,3 +302,15 @@ def test_the_heading_of_a_section_without_questions_is_no_asking_line_left(invok
     assert shown.exit_code == 0, shown.stderr
     assert "Total: 3 question(s)" in shown.stdout
     assert "如何贡献" not in shown.stdout.split("Total:")[1]  # not listed as an asking line left
+
+
+def test_the_preview_never_prints_two_blank_lines_in_a_row(invoke, tmp_path):
+    path = tmp_path / "cards.md"
+    path.write_text(
+        "# 缓存\n\n### Q1：击穿和穿透有什么不同？\n\n击穿是热点键过期，穿透是查不存在的键。\n\n"
+        "### Q2：LRU 淘汰的是哪个键？\n\n最久没被访问的那个。\n",
+        encoding="utf-8",
+    )
+    shown = invoke("bank", "import", str(path), "--preview").stdout
+    assert "Total: 2 question(s)" in shown
+    assert "\n\n\n" not in shown

@@ -185,6 +185,7 @@ def test_the_preview_takes_the_exercises_and_lists_no_task_sentence(invoke, tmp_
     assert "first: Q1 给消费者加上重试" in shown and "last: Q3 积压时怎么扩容" in shown
     assert "会发生什么" not in shown  # the task's asking sentence is part of its hint
     assert "练习 2" not in shown
+    assert "Took 3 question(s): 2 of the file's 2 asking line(s)" in shown  # its hint is its own
 
 
 def test_an_exercise_label_over_a_marked_question_stays_a_label(tmp_path):

@@ -178,6 +178,8 @@ class ReaderState:
         if found is not None:
             draft = self._draft(heading.start, found.label, found.question, path)
             draft.hint, draft.reference = found.hint, found.answer
+            task = [b for b in inner if b.kind != "html"]  # its lines are the card's hint
+            draft.also = [self.where(n) for b in task for n in range(b.start, b.end)]
         return found is not None
 
     # -- recording --------------------------------------------------------------------

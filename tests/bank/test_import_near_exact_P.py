@@ -98,3 +98,69 @@ def test_the_preview_takes_the_three_questions_and_lists_no_invitation(invoke, t
     shown = previewed(invoke, tmp_path, _ARTICLE)
     assert "Took 3 question(s)" in shown
     assert "Asking lines not taken (" not in shown  # the invitation is not left as asking
+
+
+# an answer under its sub-heading: points that explain, the last one a rhetorical question
+_RHETORIC = """- **Why is the cache keyed by user?**
+
+    Because the pages differ per user.
+
+    So why not one shared cache? Because:
+
+    - a shared page would show one user's name to another:
+    - the hit rate per user is still high.
+    - a purge must reach every copy:
+    - with one copy per user, how could one user's purge leak to another?
+- **When is a cache entry purged?**
+
+    On write, and when its time to live runs out.
+"""
+
+
+def test_a_rhetorical_question_among_an_answers_points_stays_in_the_answer(tmp_path):
+    report = read(tmp_path, _RHETORIC)
+    assert questions(report) == [
+        "Why is the cache keyed by user?",
+        "When is a cache entry purged?",
+    ]
+    first = report.bank.questions[0].reference
+    assert "how could one user's purge leak to another?" in first
+
+
+def test_follow_ups_listed_in_an_answer_are_still_questions(tmp_path):
+    text = """- **Why is the cache keyed by user?**
+
+    Because the pages differ per user.
+
+    - Why not one shared cache?
+    - What would a shared cache leak?
+- **When is a cache entry purged?**
+
+    On write.
+"""
+    report = read(tmp_path, text)
+    assert "Why not one shared cache?" in questions(report)
+    assert "What would a shared cache leak?" in questions(report)
+
+
+# records whose answer is a list: of points, or of the lines of one text
+_RECORDS = """{"questions": [
+  {"question": "What are bias and variance?",
+   "answer": ["**Bias**: error from wrong assumptions.", "", "**Fixes:**",
+              "- more features", "- less regularisation"]},
+  {"question": "Name two ways to regularise a model.",
+   "answer": ["weight decay", "dropout"]}
+]}
+"""
+
+
+def test_an_answer_given_as_lines_of_one_text_reads_as_that_text(tmp_path):
+    report = read(tmp_path, _RECORDS, "deck.json")
+    first, second = report.bank.questions
+    assert first.reference == (
+        "**Bias**: error from wrong assumptions.\n\n**Fixes:**\n- more features\n"
+        "- less regularisation"
+    )
+    shown = (second.reference or "") + "".join(second.key_points)
+    assert "- - " not in (first.reference or "")
+    assert "weight decay" in shown and "dropout" in shown

@@ -290,6 +290,20 @@ def texts_only(value: Any) -> TypeGuard[list[str]]:
     return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
 
 
+# "- High bias: …", "## Fixes", "```python": a line that opens with its own Markdown
+_OWN_MARKUP = re.compile(r"^\s*(?:[-*+]\s|\d{1,3}[.)]\s|#{1,6}\s|`{3})")
+
+
+def listed_answer(values: list[Any]) -> str:
+    """An answer given as a list of texts: each a point of a Markdown list (``- …``), unless
+    the list holds the lines of one text (a blank one among them, or one with its own list
+    mark, heading or fence: ``["**Fixes:**", "- more data", ""]``), kept a line each."""
+    texts = [str(v) for v in values if v is not None]
+    if any(not t.strip() or _OWN_MARKUP.match(t) for t in texts):
+        return "\n".join(t.rstrip() for t in texts).strip("\n")
+    return "\n".join(f"- {t.strip()}" for t in texts)
+
+
 _POINT_PREFIX = re.compile(r"^\s*(?:[-*+•]|\d+\s*(?:[、．)）]|\.(?!\d)))\s*")
 
 

@@ -4,7 +4,8 @@
 asks about that code: the code is part of the question (a hundred items may
 share the heading's words, never the code), and so are the options: a learner
 needs them to answer. Options are lettered (``A: …``, ``B. …`` in turn) or
-follow a question that says so (``以下哪个…``, ``which of…``). Code right
+follow a question that says so (``以下哪个…``, ``which of…``), unless one of them is
+ticked (``- [x] …``): then the list is the answer. Code right
 under a question counts when options follow it, when the question points
 at it (``What is the output of below code``) or when the question's words
 are those of other questions in the file, each over code of its own
@@ -33,6 +34,7 @@ _FENCE_INFO = re.compile(r"^(`{3,}|~{3,})[^\n`]*$", re.MULTILINE)  # "```javascr
 _POINTS_AT = re.compile(
     r"\b(?:below|following)\b|\b(?:code|snippet|program)\s+(?:below|above)\b", re.IGNORECASE
 )
+_TICKED = re.compile(r"^\[[xX✓✔]\]\s")
 _LETTERED = re.compile(r"([A-Ha-h])\s*[:：.、)）]\s*\S")
 
 
@@ -72,7 +74,9 @@ def shown(
     listed = blocks[code] if code < len(blocks) else None
     own = code > 0 and bool(_POINTS_AT.search(question) or normalise(question) in alike)
     listed = listed if listed is not None and listed.is_list else None  # prose: its answer
-    offered = listed is not None and (lettered(listed) or (not code and OPTIONS.search(question)))
+    offered = listed is not None and (
+        lettered(listed) or (not code and bool(OPTIONS.search(question)) and not _ticked(listed))
+    )
     if not (offered or own):
         return question, blocks
     if code:
@@ -81,6 +85,16 @@ def shown(
         return question, blocks[code:]
     options = [_option(joined(p.raw)) for i in items(listed) if (p := i.first_paragraph())]
     return question + "".join(f"\n- {option}" for option in options), blocks[code + 1 :]
+
+
+def _ticked(block: Block) -> bool:
+    """A task list with an item ticked (``- [x] …``): the tick is the answer, so the list stays
+    in the answer, as under the file's other questions, never shown with the question."""
+    return any(
+        p is not None and _TICKED.match(joined(p.raw))
+        for i in items(block)
+        if (p := i.first_paragraph())
+    )
 
 
 def _option(text: str) -> str:

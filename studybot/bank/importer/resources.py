@@ -79,15 +79,23 @@ _OFFER = re.compile(
     r"|^(?:would you like|do you want|want) me\b|^shall i\b",
     re.IGNORECASE,
 )
+# "…有什么好的建议…，欢迎加我微信", "…, feel free to reach out.": the author's invitation to get in
+# touch ends the line; whatever "什么" it holds, it asks the reader nothing to answer
+_INVITATION = re.compile(
+    r"欢迎(?:加我|添加|关注|留言|评论|私信|联系|交流|指正)[^？?]{0,12}$"
+    r"|\bfeel free to (?:reach out|contact|get in touch|open an issue)\b[^?]*$",
+    re.IGNORECASE,
+)
 
 
-ASIDE_LEFT = "a credit or an assistant's offer to its reader, not a question"
+ASIDE_LEFT = "a credit, an invitation or an assistant's offer to its reader, not a question"
 
 
 def aside(text: str) -> bool:
-    """A credit (``本文原作者…``) or an assistant's offer (``要不要我帮你…？``): never a question."""
+    """A credit (``本文原作者…``), an assistant's offer (``要不要我帮你…？``) or the author's
+    invitation to get in touch (``…，欢迎加我微信``): never a question."""
     text = _LIST_MARK.sub("", text.strip(), count=1)
-    return bool(_CREDIT.search(text) or _OFFER.match(text))
+    return bool(_CREDIT.search(text) or _OFFER.match(text) or _INVITATION.search(text))
 
 
 # "推荐阅读：[【…？】](…)", "第一段：延伸阅读：…", "参考：…": a reading list's line points to

@@ -337,7 +337,7 @@ def _draft(item: Any, mapping: fields.Mapping, where: str, mend: bool = True) ->
         record["question"] = given if plain_task else f"{task}\n\n{given}"
     answer = record.get("answer")
     if isinstance(answer, list) and answer and all(isinstance(v, _SCALARS) for v in answer):
-        record["answer"] = "\n".join(f"- {_scalar(v).strip()}" for v in answer if v is not None)
+        record["answer"] = fields.listed_answer(answer)
     if record.get("question") is None:
         found = ", ".join(map(str, item)) or "nothing"
         return Draft(where, "", problem=f"{where}: no question in this record (found {found})")

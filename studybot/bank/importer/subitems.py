@@ -119,7 +119,10 @@ def more_questions(sub: Block, answered: bool) -> bool:
     if not answered:
         return bool(asking)
     firsts = [p.raw.split("\n")[0] for i in asking if (p := i.first_paragraph()) is not None]
-    return any(asks(clean(plain(first))) or marker(first) for first in firsts)
+    if any(marker(first) for first in firsts):
+        return True
+    asked = sum(asks(clean(plain(first))) for first in firsts)
+    return asked > 0 and 2 * asked >= len(items(sub))  # one "…，何谈…？" among points: rhetoric
 
 
 def asked_run(block: Block) -> bool:

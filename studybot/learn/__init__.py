@@ -5,7 +5,8 @@ Owns the graders (``grading``: the grade, the offline grader once per bank;
 suggests; ``live_grade``: the live side request's strict schema and reading;
 ``rubric``, with ``claims``, ``aliases``, ``statements``, ``links``, ``reading``,
 ``words``, ``spelling``, ``negations``, ``antonyms``, ``clauses``,
-``segmenter``, ``variants``, ``numbers``, ``sides``, ``pairs``, ``swaps``, ``presumed`` (negations
+``segmenter``, ``variants``, ``numbers``, ``measures`` (the figures a
+claim's own sentence states), ``sides``, ``pairs``, ``swaps``, ``presumed`` (negations
 that presume a claim), ``contrasts`` (turns a claim's own words hold), and ``lapses`` with
 ``credits``, ``ratios``, ``defaults`` and ``against``: the offline
 grader on the rubric's claims; ``selftest``: the rubric graded against itself;

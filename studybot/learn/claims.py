@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from studybot.bank.rubric import Claim as ClaimRubric
 from studybot.bank.rubric import Number
-from studybot.learn import antonyms, numbers, words
+from studybot.learn import antonyms, measures, words
 from studybot.learn.aliases import Alias
 from studybot.learn.reading import FOUND, Attempt
 
@@ -66,7 +66,7 @@ class Claim:
             ),
             zh=rubric.zh,
             en=rubric.en,
-            figures=() if rubric.value is not None else numbers.stated(rubric.zh),
+            figures=() if rubric.value is not None else measures.stated(rubric.zh),
         )
 
     @property

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from studybot.bank import Question
-from studybot.learn import against, aliases, credits, defaults, numbers, ratios, swaps, words
+from studybot.learn import against, aliases, credits, defaults, measures, ratios, swaps, words
 from studybot.learn.claims import Claim
 from studybot.learn.marks import clip
 from studybot.learn.reading import Attempt
@@ -31,7 +31,7 @@ class Lapses:
     values: frozenset[str] = frozenset()  # the Latin names of the question's claims
     ratios: tuple = ()  # per claim, the ratios its words hold (``ratios.of_claim``)
     shares: tuple = ()  # per claim, the shares its words give (``against.shares_of``)
-    known: tuple = ((), ())  # the figures the question states (``numbers.known``)
+    known: tuple = ((), ())  # the figures the question states (``measures.known``)
     swaps: tuple = ()  # the things the point writes side by side (``swaps.of_point``)
 
 
@@ -43,7 +43,7 @@ def of_question(question: Question) -> list[Lapses]:
     ]
     others = credits.rivals((question.question, *question.key_points), [n for c in own for n in c])
     values = defaults.names_of([c.zh for r in question.rubric for c in r.claims])
-    known = numbers.known(question)
+    known = measures.known(question)
     cutter = words.lexicon().extended(aliases.words_of(question))
     return [
         Lapses(

@@ -8,7 +8,7 @@ attempt's figures of the same family are read in that family's base unit:
 - percent: %;
 - counts: 亿, 万, 千, 百万, billion (B), million (M), thousand (K);
 - tokens: ``576 token``, ``576 个 token``;
-- durations: 秒, 分钟, 小时, 天, s, min, h (``5 分钟`` is 300 s, ``1 小时`` 3600 s);
+- durations: 秒, 分钟, 小时, 天, s, min, h (``5 分钟`` is 300 s, ``26 个小时`` 93600 s);
 - any other unit (维, d²) literally after the figure, and no unit: any figure.
 
 Chinese numerals (四倍, 两倍, 十六倍) are read before a unit.
@@ -20,7 +20,6 @@ import functools
 import re
 from dataclasses import replace
 
-from studybot.bank import Question
 from studybot.bank.rubric import Number
 from studybot.learn.spelling import normalise
 
@@ -102,7 +101,7 @@ _PATTERNS = {
     ),
     "time": re.compile(
         _FIGURE
-        + r"\s*(秒|分钟|小时|天|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|s|h)"
+        + r"\s*(?:个\s*)?(秒|分钟|小时|天|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|s|h)"
         + _AFTER
     ),
     "token": re.compile(_FIGURE + r"\s*(?:个)?\s*(?:[\u4e00-\u9fff]{1,4}\s*|[a-z]+\s+)?(token)"),
@@ -208,10 +207,11 @@ def located(
     return out
 
 
-# A share said in words, read as times (or percent): "一半" 0.5, "打一折" 0.1, "2.5 折" 0.25,
+# A share said in words, read as times (or percent): "一半" 0.5, "打一折" 0.1, "2.5 折" 0.25, "三成" 0.3,
 # "三分之一" 1/3, "half", "a tenth".
 _FRACTION = re.compile(
-    r"(?<![\d.])(\d+(?:\.\d+)?|[一二两三四五六七八九])\s*折(?![扣中叠线腾算])"
+    r"(?<![\d.])(\d+(?:\.\d+)?|[一二两三四五六七八九])\s*(?:折(?![扣中叠线腾算])"
+    r"|成(?=左右|上下|的|[，。、；,.;:)）\s]|$))"  # 四成左右: 40%
     r"|([一二两三四五六七八九十百千]+|\d+)\s*分之\s*([一二两三四五六七八九十]+|\d+)"
     r"|(一半|半价|对折|\bhalf\b)|\b(?:a|one)\s+(tenth|third|quarter)\b"
 )
@@ -372,28 +372,3 @@ def _chinese(text: str) -> float | None:
         else:
             return None
     return float(total + (digit or 0))
-
-
-_AS_WRITTEN = 0.02  # how near a figure must be to one the question states to be that one
-
-
-def known(question: Question) -> tuple[tuple[Number, ...], tuple[float, ...]]:
-    """The figures the question states (its text, key points and claims): with a unit of a
-    claim's family, and bare. A figure of the question is never a wrong one: correct
-    answers quote them all; a bare one is matched only by a bare one ("80 层" is no KiB).
-    """
-    texts = (question.question, *question.key_points)
-    with_unit: list[Number] = []
-    bare: set[float] = set()
-    for rubric in question.rubric:
-        for claim in rubric.claims:
-            said = (claim.value,) if claim.value else stated(claim.zh)
-            for number in said:
-                unit = _base(number)
-                for text in (*texts, claim.zh, claim.en):
-                    for found in figures(text, number):
-                        value = found[0] / unit  # as written, not within the claim's tolerance
-                        tolerance = min(number.tolerance, _AS_WRITTEN)
-                        with_unit.append(replace(number, value=value, tolerance=tolerance))
-                    bare.update(bare_figures(text))
-    return tuple(with_unit), tuple(sorted(bare))

@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 
 from studybot.bank import Question
 from studybot.bank.rubric import PointRubric
-from studybot.learn import aliases, lapses, negations, numbers, pairs, words
+from studybot.learn import aliases, lapses, measures, negations, pairs, words
 from studybot.learn.aliases import Alias
 from studybot.learn.claims import ABSENT, DENIED, MENTIONED, STATED, Claim, Said, wrong_value
 from studybot.learn.links import one_item
@@ -351,7 +351,7 @@ def compile_rubric(question: Question) -> Rubric:
 
 def points(question: Question, cutter: Lexicon | None = None) -> tuple[Point, ...]:
     """The question's key points with their rubric, compiled."""
-    known = numbers.known(question)
+    known = measures.known(question)
     cutter = cutter or words.lexicon().extended(aliases.words_of(question))
     asked = Attempt(question.question, Asked("", frozenset()), cutter=cutter)
     compiled = [

@@ -380,8 +380,8 @@ def _figure_span(clause, start: int) -> tuple[int, int]:
 
 
 def _said(attempt: Attempt, n: int, number) -> list:
-    """The figures of clause ``n`` in ``number``'s family, as their values."""
-    return [v for _, v in numbers.located(attempt.clauses[n].normal, number, normalised=True)]
+    """The figures of clause ``n`` in ``number``'s family, or with no unit ("512 长度")."""
+    return [v for _, v in numbers.located(attempt.clauses[n].normal, number, True, True)]
 
 
 def known_figure(values, known) -> bool:

@@ -1,0 +1,49 @@
+"""Files one step from exact (issue 34), part Q: shapes real files of batches 11–24 had.
+
+Each file here is written for the test: an algorithm's write-up whose questions are
+``##`` headings and whose closing pros and cons are bold-labelled numbered items
+(``**计算开销**：…``): a noun after a task verb (计算开销) names a cost, it asks nothing.
+"""
+
+from __future__ import annotations
+
+from imported import previewed, questions, read
+
+_WRITE_UP = """# 快速排序
+
+## 什么是快速排序？
+
+选一个基准，把小的放左边、大的放右边，再分别递归。
+
+## 为什么平均复杂度是 O(n log n)？
+
+每层划分线性，期望深度是 log n。
+
+## 小结
+
+### 优点
+1. **原地排序**：只需要递归栈的空间
+2. **常数小**：实际运行通常比归并快
+
+### 缺点
+1. **最坏退化**：有序输入下会退化到平方复杂度
+2. **计算开销**：大数据下要很多内存
+3. **不稳定**：相等元素的次序会变
+"""
+
+
+def test_a_cost_named_after_a_task_verb_is_no_question(tmp_path):
+    report = read(tmp_path, _WRITE_UP)
+    assert questions(report) == ["什么是快速排序？", "为什么平均复杂度是 O(n log n)？"]
+    assert report.bank.questions[1].reference == "每层划分线性，期望深度是 log n。"
+
+
+def test_the_preview_takes_the_two_questions_and_no_pro_or_con(invoke, tmp_path):
+    shown = previewed(invoke, tmp_path, _WRITE_UP)
+    assert "Total: 2 question(s)" in shown
+    assert "计算开销" not in shown and "不稳定" not in shown
+
+
+def test_a_task_verb_in_front_still_asks(tmp_path):
+    text = "# 练习\n\n1. 实现一个 LRU 缓存\n2. 计算 softmax 的梯度\n"
+    assert questions(read(tmp_path, text)) == ["实现一个 LRU 缓存", "计算 softmax 的梯度"]

@@ -2,7 +2,9 @@
 
 Each file here is written for the test: an algorithm's write-up whose questions are
 ``##`` headings and whose closing pros and cons are bold-labelled numbered items
-(``**计算开销**：…``): a noun after a task verb (计算开销) names a cost, it asks nothing.
+(``**计算开销**：…``): a noun after a task verb (计算开销) names a cost, it asks nothing; an
+English guide whose ``### QN:`` answers go on past a ``---`` rule with a bold label alone on
+its line (``**How It Works:**``) over a code block: a label names what follows, it asks nothing.
 """
 
 from __future__ import annotations
@@ -47,3 +49,54 @@ def test_the_preview_takes_the_two_questions_and_no_pro_or_con(invoke, tmp_path)
 def test_a_task_verb_in_front_still_asks(tmp_path):
     text = "# 练习\n\n1. 实现一个 LRU 缓存\n2. 计算 softmax 的梯度\n"
     assert questions(read(tmp_path, text)) == ["实现一个 LRU 缓存", "计算 softmax 的梯度"]
+
+
+_GUIDE = """# Caching guide
+
+## Basics
+
+### Q1: What is a cache hit ratio?
+
+**Answer:**
+
+The share of reads served from the cache rather than the store.
+
+**How It Works:**
+
+Every read counts as a hit or a miss.
+
+---
+
+**Write-through:**
+
+Every write goes to the cache and the store together.
+
+**How It Works:**
+
+```
+write -> cache -> store
+```
+
+### Q2: What is write-back caching?
+
+**Answer:**
+
+Writes land in the cache first and reach the store later.
+"""
+
+
+def test_a_bold_label_alone_after_a_rule_is_no_question(tmp_path):
+    report = read(tmp_path, _GUIDE)
+    assert questions(report) == ["What is a cache hit ratio?", "What is write-back caching?"]
+    assert "store later" in (report.bank.questions[1].reference or "")
+
+
+def test_the_preview_shows_no_label_as_a_question(invoke, tmp_path):
+    shown = previewed(invoke, tmp_path, _GUIDE)
+    assert "Total: 2 question(s)" in shown
+    assert "How It Works" not in shown
+
+
+def test_a_bold_question_alone_still_asks(tmp_path):
+    text = "# Notes\n\n---\n\n**How does a write-back cache lose data?**\n\nOn a crash.\n"
+    assert questions(read(tmp_path, text)) == ["How does a write-back cache lose data?"]

@@ -4,7 +4,10 @@ Each file here is written for the test: an algorithm's write-up whose questions 
 ``##`` headings and whose closing pros and cons are bold-labelled numbered items
 (``**计算开销**：…``): a noun after a task verb (计算开销) names a cost, it asks nothing; an
 English guide whose ``### QN:`` answers go on past a ``---`` rule with a bold label alone on
-its line (``**How It Works:**``) over a code block: a label names what follows, it asks nothing.
+its line (``**How It Works:**``) over a code block: a label names what follows, it asks nothing;
+a book chapter's notes (``# 6. …`` over ``## 6.1 …`` sections, ``实现模式：`` labels) whose
+questions sit in a ``<details><summary>自测题</summary>`` box: the numbered sections are the
+book's, not questions.
 """
 
 from __future__ import annotations
@@ -100,3 +103,51 @@ def test_the_preview_shows_no_label_as_a_question(invoke, tmp_path):
 def test_a_bold_question_alone_still_asks(tmp_path):
     text = "# Notes\n\n---\n\n**How does a write-back cache lose data?**\n\nOn a crash.\n"
     assert questions(read(tmp_path, text)) == ["How does a write-back cache lose data?"]
+
+
+_CHAPTER = """# 6. 缓存：淘汰与一致性（第 6 章）
+
+> 读书笔记，页码见原书。
+
+## 6.1 LRU —— 最近最少使用（6.1.2）
+
+- 用哈希表加双向链表，读写都是 O(1)。
+- 适合热点集中的读流量。
+
+## 6.2 写回与写穿 —— 一致性取舍（6.2.1）
+
+实现模式（教科书级）：
+
+- 写穿：同时写缓存和存储。
+- 写回：先写缓存，淘汰时再落盘。
+
+## 设计模式
+
+- 旁路缓存最常见。
+
+<details>
+<summary>自测题</summary>
+
+1. LRU 为什么要用双向链表？
+2. 写回模式在宕机时会丢什么？
+
+</details>
+"""
+
+
+def test_a_books_numbered_sections_are_no_questions_beside_its_self_test(tmp_path):
+    report = read(tmp_path, _CHAPTER)
+    assert questions(report) == ["LRU 为什么要用双向链表？", "写回模式在宕机时会丢什么？"]
+
+
+def test_the_preview_lists_no_section_of_the_chapter(invoke, tmp_path):
+    shown = previewed(invoke, tmp_path, _CHAPTER)
+    assert "Total: 2 question(s)" in shown
+    assert "LRU —— 最近最少使用" not in shown and "实现模式" not in shown
+
+
+def test_a_numbered_section_that_asks_is_still_a_question(tmp_path):
+    text = "# 6. 缓存\n\n## 6.1 LRU 为什么要用双向链表？\n\n删除中间节点要 O(1)。\n"
+    report = read(tmp_path, text)
+    assert questions(report) == ["LRU 为什么要用双向链表？"]
+    assert report.bank.questions[0].reference == "删除中间节点要 O(1)。"

@@ -291,11 +291,14 @@ def bold_answer(raw_line: str) -> tuple[str, str] | None:
 
 def statement_label(raw_line: str) -> bool:
     """``**What to learn, in order:** Use planning only when …``: a bold label ending in a
-    colon in front of a statement that neither asks nor sets a task: no question."""
+    colon in front of a statement that neither asks nor sets a task, or alone on its line
+    over what it names (``**How It Works:**``): no question."""
     lead = BOLD_LEAD.match(raw_line)
-    if lead is None or not lead["rest"] or asks(plain(raw_line)):
+    if lead is None or asks(plain(raw_line)):
         return False
     rest = lead["rest"]
+    if not rest:
+        return plain(lead["q"]).rstrip().endswith((":", "："))
     labelled = plain(lead["q"]).rstrip().endswith((":", "：")) or rest.startswith((":", "："))
     return labelled and not reads_as_question(plain(rest.lstrip(":：")))
 

@@ -125,7 +125,7 @@ _ZH_TASK = (
     "画出", "画一下", "讲清楚", "讲解", "评价", "如何", "怎么", "怎样", "为什么", "为何",
     "什么是", "请", "试述", "能否", "是否", "讲一下", "讲一讲", "聊聊",
 )  # fmt: skip
-# a task verb in front asks ("手撕 LayerNorm"), a label or a noun does not ("总结：", "计算量")
+# a task verb in front asks ("手撕 LayerNorm"), a label or a noun does not ("总结：", "计算开销")
 # and so does a request at the end ("交叉熵的梯度推一下", "MoE 介绍一下")
 _ZH_TASK_END = re.compile(
     r"(?:推一下|推导一下|讲一下|讲讲|说一下|说说|介绍一下|解释一下|聊一下|聊聊|谈一下|谈谈"
@@ -134,7 +134,7 @@ _ZH_TASK_END = re.compile(
 ZH_TASK_START = re.compile(  # "简单讲一下…", "详细说说…" ask; "详细解释了…" (done) tells
     "^(?:简单|详细|具体|大概|大致|稍微|再)?(?:"
     + "|".join(map(re.escape, _ZH_TASK))
-    + r")(?![:：]|题|代码|了(?!解)|\s*[/|｜&＆]|[量性者师器机层图稿]|结果|过程|方式|方法)"
+    + r")(?![:：]|题|代码|了(?!解)|\s*[/|｜&＆]|[量性者师器机层图稿]|结果|过程|方式|方法|开销|成本|代价|资源|效率|复杂度|模式)"
 )
 _ZH_ASKING = re.compile(
     r"为什么|为何|如何|怎么|怎样|什么|哪些|哪个|哪种|哪一|哪里|哪儿|是否|能否|可否|有没有|是不是"

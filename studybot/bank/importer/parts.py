@@ -1,5 +1,6 @@
 """A part's name, not a question: ``第3章 …``, ``一、…``, ``基础篇``, ``**第二部分 进阶**``,
-``【一、Transformer 基础】``, ``=== Basics ===``, a note's ``① 一句话秒懂`` section."""
+``【一、Transformer 基础】``, ``=== Basics ===``, a note's ``① 一句话秒懂`` section, a book
+chapter's numbered section (``## 6.1 capable —— 安全能力检查`` under ``# 6. BPF 工具``)."""
 
 from __future__ import annotations
 
@@ -64,3 +65,22 @@ def card_heading(block: Block, inner: list[Block], level: int | None) -> bool:
     if level is not None:
         return block.level == level
     return not any(b.kind == "heading" for b in inner)
+
+
+def book_sections(blocks: list[Block]) -> set[int]:
+    """The first lines of the headings numbered as sections of the title's chapter that do not
+    ask (``## 6.1 capable …`` under ``# 6. BPF 工具：…``): a book's sections, not numbered cards."""
+    titles = [b for b in blocks if b.kind == "heading" and b.level == 1]
+    top = numbered(clean(plain(titles[0].raw)))[0] if len(titles) == 1 else None
+    if not (top and top.isdigit()):
+        return set()
+    found = set()
+    for block in blocks:
+        if block.kind != "heading" or block.level == 1:
+            continue
+        label, rest = numbered(clean(plain(block.raw)))
+        parts = (label or "").split(".")
+        section = len(parts) > 1 and parts[0] == top and all(map(str.isdigit, parts))
+        if section and not reads_as_question(rest):
+            found.add(block.start)
+    return found

@@ -42,6 +42,7 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.metadata import company_tags
 from studybot.bank.importer.notebook import front_matter, title_line
+from studybot.bank.importer.parts import book_sections
 from studybot.bank.importer.resources import READING_LEFT, reading_line
 from studybot.bank.importer.sections import (
     apart,
@@ -139,6 +140,7 @@ class ReaderState:
         self.card = None
         self.apart |= set() if options.level else uncarded(self.blocks, self.level)
         self.apart |= boxed[0] if boxed else set()
+        self.apart |= book_sections(self.blocks) if self.level is None else set()  # 6.1
         self.prose = boxed[1] if boxed else {}
         for at in self.prose:  # "## 先补一个概念：GPU 到底在做什么": listed, never a question
             title = clean(plain(self.lines[at]))

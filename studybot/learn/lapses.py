@@ -4,9 +4,10 @@ A finding credited to another work of the question (``credits``), a ratio
 written upside down (``ratios``), a default given another value
 (``defaults``), a share or figure said against the point's own text
 (``against``), two things the point writes side by side given each
-other's figure or words (``swaps``). Each is read after the claims, on a point not already
-contradicted; the first one found gives the clause shown as evidence and
-the key shown beside it.
+other's figure or words (``swaps``), a comparison or a "先 X 再 Y" order
+said the other way round (``comparisons``). Each is read after the claims,
+on a point not already contradicted; the first one found gives the clause
+shown as evidence and the key shown beside it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from studybot.bank import Question
-from studybot.learn import against, aliases, credits, defaults, measures, ratios, swaps, words
+from studybot.learn import (
+    against,
+    aliases,
+    comparisons,
+    credits,
+    defaults,
+    measures,
+    ratios,
+    swaps,
+    words,
+)
 from studybot.learn.claims import Claim
 from studybot.learn.marks import clip
 from studybot.learn.reading import Attempt
@@ -33,6 +44,8 @@ class Lapses:
     shares: tuple = ()  # per claim, the shares its words give (``against.shares_of``)
     known: tuple = ((), ())  # the figures the question states (``measures.known``)
     swaps: tuple = ()  # the things the point writes side by side (``swaps.of_point``)
+    comparisons: tuple = ()  # the comparatives the point writes (``comparisons.of_point``)
+    orders: tuple = ()  # the "先 X 再 Y" it writes (``comparisons.orders_of``)
 
 
 def of_question(question: Question) -> list[Lapses]:
@@ -55,6 +68,8 @@ def of_question(question: Question) -> list[Lapses]:
             tuple(against.shares_of(c.zh, c.value) for c in r.claims),
             known,
             swaps.of_point(Attempt(text, "", cutter=cutter)),
+            comparisons.of_point(Attempt(text, "", cutter=cutter)),
+            comparisons.orders_of(Attempt(text, "", cutter=cutter)),
         )
         for mine, r, text in zip(own, question.rubric, question.key_points, strict=True)
     ]
@@ -87,4 +102,7 @@ def first(
         n = swaps.swapped(swap, attempt)
         if n is not None:
             return n, clip(text, 40)
-    return None
+    n = comparisons.reversed_in(lapses.comparisons, attempt)
+    if n is None:
+        n = comparisons.reordered(lapses.orders, attempt)
+    return (n, clip(text, 40)) if n is not None else None

@@ -5,7 +5,7 @@ The file is read safely (``source``: a regular file, at most 200 MB, UTF-8);
 ``KINDS`` names each kind of file, how it is recognised (its extensions, a
 package's first bytes; ``kind_of`` looks at the text too) and its reader
 (``markdown``, ``rows``, ``yamldoc``, ``decks``; ``<details>`` summaries it passes
-over, ``summaries``), which turns it into ``Draft`` questions (a Markdown
+over, ``summaries``; where a JSON document's records sit, ``jsondoc``, and their lines, ``jsonplaces``), which turns it into ``Draft`` questions (a Markdown
 file's HTML lists, Hugo shortcodes (``shortcodes``) and MkDocs boxes read first as the
 Markdown they stand for, ``htmllists``; headings that ask after a statement and where a
 heading question's answer ends, ``asking``; notes cards whose topic headings stay the

@@ -7,7 +7,7 @@ item's answer is inside the item: the lines after its question (``A：…``,
 sub-list's asking items are questions of their own, the others its points.
 A bullet that names a topic for the questions under it (``- Layer Norm
 篇``) is no question, and neither is a link alone (a table of contents).
-A short list alone under a question gives its key points (``key_points_of``).
+A short list alone under a question gives its key points (``keypoints``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from studybot.bank.importer.digests import first_lines as _first_lines
 from studybot.bank.importer.draft import WORD, Draft
 from studybot.bank.importer.labels import TERSE_LEFT, bold_answer, linked_question, terse
 from studybot.bank.importer.markers import (
-    CHECKBOX,
     DASH_ANSWER,
     INLINE_ANSWER,
     asks,
@@ -50,7 +49,7 @@ from studybot.bank.importer.subitems import (
     sub_items,
     under_label,
 )
-from studybot.bank.importer.wrapping import join, joined
+from studybot.bank.importer.wrapping import join
 
 
 class ListReading(ReaderState):
@@ -366,34 +365,3 @@ def follow_up(raw_line: str) -> tuple[None, str] | None:
     """``a) Where would you put it?``: a lettered follow-up that asks, inside an answer."""
     found = _LETTERED.match(plain(raw_line))
     return (None, found["text"].strip()) if found and asks(found["text"]) else None
-
-
-KEY_POINTS_MOST = 6
-_POINT_CHARS = 300
-
-
-def key_points_of(block: Block) -> list[str] | None:
-    """The key points of a list that reads as such (a few short items, plain text, no
-    links alone), each with its sub-items after a ``；``; None for any other list."""
-    listed = items(block)
-    if not listed or len(listed) > KEY_POINTS_MOST:
-        return None
-    points = []
-    for item in listed:
-        paragraph = item.first_paragraph()
-        if paragraph is None or link_target(paragraph.raw) is not None:
-            return None
-        point = CHECKBOX.sub("", joined(paragraph.raw))  # "- [x] 优点：" is the point "优点："
-        if len(point) > _POINT_CHARS:
-            return None
-        for child in item.children[1:]:
-            if not child.is_list or key_points_of(child) is None:
-                return None
-            for sub in items(child):
-                below = sub.first_paragraph()  # there is one: the child reads as key points
-                if below is None:
-                    return None
-                below_text = CHECKBOX.sub("", joined(below.raw))
-                point += ("" if point.endswith(("：", ":")) else "；") + below_text
-        points.append(point)
-    return points

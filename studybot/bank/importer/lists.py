@@ -75,6 +75,12 @@ class ListReading(ReaderState):
         ):
             current.blocks.append(block)  # a marked question's answer, numbered or not
             return current
+        lone = self.lone
+        bullets = block.kind == "bullet_list"
+        if lone and lone[1] == block.start and bullets and self._sibling_answer(block, *lone):
+            self.lone = None  # "8) Q？", then "- Tuple. …" answers it before "9) …"
+            lone[0].blocks.append(block)
+            return lone[0]
         before = len(self.out.drafts)
         taken = self._items(block, path, free=current is None)
         # a list item's answer is inside the item: a list after it is not that answer, unless
@@ -84,19 +90,32 @@ class ListReading(ReaderState):
             current.blocks.append(block)
             return current
         lone, self.lone = self.lone, None
-        if taken is None and lone and lone[1] == block.start and block.kind == "bullet_list":
+        if taken is None and lone and lone[2] and lone[1] == block.start and bullets:
             lone[0].blocks.append(block)  # "54. **Q？**", then its answer as a bullet list
             return lone[0]
         if taken is None:
             return current
         new = self.out.drafts[before:]
         answered = len(new) == 1 or any(d.blocks or d.reference for d in new[:-1])
-        if block.kind == "ordered_list" and answered and not (taken.blocks or taken.reference):
-            self.lone = (taken, block.end)  # the last of answered questions has none yet
+        if block.kind == "ordered_list" and not (taken.blocks or taken.reference):
+            self.lone = (taken, block.end, answered)  # the last of answered questions has none yet
         if len(new) > 1:
             self.after_list = taken
             return None  # the prose after a list of questions answers none of them
         return taken
+
+    def _sibling_answer(self, block: Block, question: Draft, end: int, answered: bool) -> bool:
+        """A bullet list right after a numbered question, not asking, is its answer where it
+        follows with no blank line, the questions before it were answered, or the numbering
+        goes on after the list."""
+        if _marked_or_asking(block):
+            return False
+        if block.start > 0 and self.lines[block.start - 1].strip():
+            return True  # "7) Group by vs order by" then "- <u>Group by</u> …" on the next line
+        after = next((line for line in self.lines[block.end :] if line.strip()), "")
+        label, _ = numbered(after.strip())
+        goes_on = label is not None and (question.label or "").isdigit()
+        return answered or (goes_on and int(label or 0) == int(question.label or 0) + 1)
 
     def _items(self, block: Block, path: Trail, free: bool = False) -> Draft | None:
         """Questions among the items of a list (and their sub-lists); the last one taken. A list

@@ -5,13 +5,13 @@ The file is read safely (``source``: a regular file, at most 200 MB, UTF-8);
 ``KINDS`` names each kind of file, how it is recognised (its extensions, a
 package's first bytes; ``kind_of`` looks at the text too) and its reader
 (``markdown``, ``rows``, ``yamldoc``, ``decks``; ``<details>`` summaries it passes
-over, ``summaries``), which turns it into ``Draft`` questions (a Markdown
+over, ``summaries``; where a JSON document's records sit, ``jsondoc``, and their lines, ``jsonplaces``), which turns it into ``Draft`` questions (a Markdown
 file's HTML lists, Hugo shortcodes (``shortcodes``) and MkDocs boxes read first as the
 Markdown they stand for, ``htmllists``; headings that ask after a statement and where a
 heading question's answer ends, ``asking``; notes cards whose topic headings stay the
 questions beside asking lines in their answers, ``topiccards``; a study note's headings that only name
 what it covers beside its marked questions, ``studynotes``) that remember their place (a level mark such as ``👶`` or ``[hard]`` left
-out, ``decorations``; a label before what is asked, ``labels``; an exercise heading over its hidden answer, ``exercises``; labelled bullets under a question, its answer, ``answerparts``; a part's name, not a question, ``parts``; a table's
+out, ``decorations``; a label before what is asked, ``labels``; an exercise heading over its hidden answer, ``exercises``; labelled bullets under a question, its answer, ``answerparts``; a short list under it, its key points, ``keypoints``; a part's name, not a question, ``parts``; a table's
 self-rating columns, no answers, ``ratings``; a quiz record's options,
 ``choices``; an answer key numbered as the questions above it, ``answerkey``), plus the
 question-like lines it did not take and facts about the file (the key

@@ -1,5 +1,9 @@
 """Bare questions pasted one a line (an interview write-up): which line is the next question.
 
+Three or more short lines, most of them asking, are a list of questions (``one_a_line``);
+so are the lines under a label that names their kind (``系统设计题：``, ``八股：``:
+``kind_label``).
+
 A pasted list of what was asked loses its marks: a number before its dot
 (``. deepspeed框架介绍``, ``.adam优化器原理``: ``lost_number``), a keycap digit for a number
 (``5️⃣讲一下 Flash Attention?``: ``unkeyed``), a question mark for a full stop
@@ -16,13 +20,19 @@ import re
 
 from studybot.bank.importer.blocks import plain
 from studybot.bank.importer.draft import Draft
-from studybot.bank.importer.markers import reads_as_question
+from studybot.bank.importer.markers import field_line, reads_as_question
 
 STATEMENT = ("。", "：", ":", "！")  # a line that ends so says, it does not ask
 _KEYCAP = re.compile(r"^(?P<n>\d)\ufe0f?\u20e3\s*(?=\S)")
 # a space or Chinese after the dot: ".java → javac", "...", ".5" and ".NET" are no such line
 _LOST_NUMBER = re.compile(
     r"^\.(?:[ \t]+|(?=[A-Za-z]*[\u4e00-\u9fff]))(?![A-Z]{2,}\b)(?P<text>[^\s.\d].{1,79})$"
+)
+# a line alone that names the kind of the questions under it, one a line: "系统设计题：", "八股："
+_KIND_LABEL = re.compile(
+    r"(?:(?:(?:系统)?设计|场景|算法|编程|开放|智力|代码|面试|笔试|行为|项目|高频|八股)题|八股文?"
+    r"|手撕(?:代码|题)?|system design|coding|behaviou?ral)(?:\s*questions?)?\s*[:：]",
+    re.IGNORECASE,
 )
 _BARE_MOST = 60  # characters of a bare question's line
 _PROMPT_MOST = 32  # characters of a bare prompt under an asking line ("位置嵌入")
@@ -76,3 +86,16 @@ def bare_prompts(drafts: list[Draft], texts: list[str]) -> bool:
     if len(taken) < _RUN_LEAST or any(d.blocks or d.reference or d.key_points for d in taken):
         return False
     return all(len(t) <= _PROMPT_MOST and not t.rstrip().endswith(STATEMENT) for t in texts[1:])
+
+
+def one_a_line(texts: list[str]) -> bool:
+    """Three or more short lines, two in three of them asking: a list of questions, a line each."""
+    if len(texts) < 3 or any(len(t) > 200 for t in texts):
+        return False
+    asking = [t for t in texts if reads_as_question(t) and not field_line(t)]
+    return 3 * len(asking) >= 2 * len(texts)  # "优点：有助于…的理解" is a field, not a question
+
+
+def kind_label(line: str) -> bool:
+    """``系统设计题：``, ``八股：``, ``手撕：``, ``场景题：`` alone: the lines under it are questions."""
+    return bool(_KIND_LABEL.fullmatch(plain(line).strip().strip("*_ ")))

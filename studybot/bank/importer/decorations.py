@@ -27,7 +27,8 @@ _FRONT = _LEVEL + _POINTERS + _SELECTORS + "\u200d"  # what may stand in front o
 
 
 def emoji(ch: str) -> bool:
-    return unicodedata.category(ch) in ("So", "Sk", "Cf") and ch not in "°±×÷" or ch in _SELECTORS
+    # a backtick (Sk) opens or closes code: "like ```d = {…}```" keeps it
+    return unicodedata.category(ch) in ("So", "Sk", "Cf") and ch not in "°±×÷`" or ch in _SELECTORS
 
 
 def undecorated(text: str) -> str:

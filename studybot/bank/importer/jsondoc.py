@@ -5,9 +5,7 @@ or strings, an object holding such a list under a usual key (``questions``,
 ``data``, ``items``, …), categories → subcategories → items, lists of lists,
 an object of topics → questions; each record's chapter is its nearest named
 parent. ``locate`` finds them in the decoded data; ``lines``
-walks the text once, decoding only what it steps over, to give each record
-its line (linear in the size of the file: no counting from the top for
-every record).
+(``jsonplaces``) walks the text once to give each record its line.
 """
 
 from __future__ import annotations
@@ -19,9 +17,7 @@ from studybot.bank.importer.draft import QUESTION_MARKS
 from studybot.bank.importer.keys import KEY_GAPS, USUAL, field_of
 from studybot.bank.importer.keys import texts_only as _texts
 from studybot.bank.importer.markers import reads_as_question
-from studybot.bank.importer.source import DECODER
 
-_WS = re.compile(r"[ \t\r\n]*")
 _CONTAINERS = (
     "questions", "items", "data", "records", "rows", "entries", "qa", "qas", "faq",
     "list", "results", "examples", "cards", "train", "题目", "问题", "题库",
@@ -131,7 +127,8 @@ def _tree(
     for name, value in node.items():
         if name in ("messages", "conversations") or not isinstance(value, (list, dict)):
             continue
-        its_own = shaped and not _holds_objects(value) and not _question_map(value)
+        its_own = shaped and not _question_map(value)
+        its_own = its_own and (not _holds_objects(value) or _references(node, str(name), value))
         # a record's own lists (tags, key points) are none; "提示工程": [records] is a topic
         group = not shaped and _holds_records(value, question_keys)
         path = (*trail, str(name))
@@ -149,6 +146,31 @@ def _tree(
         out.extend(((name, *p), c or label, it) for p, c, it in inner)
     own = None if top else _own_name(node)
     return [(p, c or own, it) for p, c, it in out] if own else out
+
+
+def _references(record: dict, key: str, value: Any) -> bool:
+    """A record's list of objects that are its own (``sources: [{title, url}]``), not records:
+    under a key that names no list of questions, their titles mostly do not ask, they carry
+    no answer, and the record carries one or more text than any of them."""
+    inner = [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+    if not inner or key.strip().lower() in _CONTAINERS or field_of(key) == "question":
+        return False
+    if not all(_record(v, ()) for v in inner) or any(map(_answered, inner)):
+        return False
+    asked = [t for v in inner for k, t in v.items() if field_of(str(k)) == "question"]
+    if _mostly_questions(asked):
+        return False
+    return _answered(record) or _text_size(record) > max(map(_text_size, inner))
+
+
+def _answered(item: dict) -> bool:
+    return any(
+        isinstance(v, str) and v.strip() and field_of(str(k)) == "answer" for k, v in item.items()
+    )
+
+
+def _text_size(item: dict) -> int:
+    return sum(len(v) for v in item.values() if isinstance(v, str))
 
 
 def _mapped(trail: tuple[str, ...], question_keys: tuple[str, ...]) -> bool:
@@ -326,60 +348,3 @@ def _group(item: Any) -> tuple[str | None, str, list[Any]] | None:
 
 def _records_like(value: list[Any]) -> bool:
     return all(isinstance(v, (str, dict)) for v in value)
-
-
-def lines(text: str, paths: list[tuple[Any, ...]]) -> list[int]:
-    """The line each record at ``paths`` starts on, in one pass over ``text``."""
-    trie: dict[Any, Any] = {}
-    for path in paths:
-        node = trie
-        for step in path:
-            node = node.setdefault(step, {})
-        node[_LEAF] = True
-    starts: list[int] = []
-    _walk(text, _skip(text, 0), trie, starts)
-    lines, line, previous = [], 1, 0
-    for at in starts:
-        line += text.count("\n", previous, at)
-        lines.append(line)
-        previous = at
-    return lines
-
-
-_LEAF = object()
-
-
-def _walk(text: str, at: int, trie: dict[Any, Any], starts: list[int]) -> int:
-    """Record the starts of the values ``trie`` leads to; the end of the value at ``at``."""
-    if _LEAF in trie:
-        starts.append(at)
-        return _end(text, at)
-    if text.startswith("[", at):
-        at, index = _skip(text, at + 1), 0
-        while not text.startswith("]", at):
-            inner = trie.get(index)
-            at = _skip(text, _walk(text, at, inner, starts) if inner else _end(text, at))
-            at = _skip(text, at + 1) if text.startswith(",", at) else at
-            index += 1
-        return at + 1
-    if text.startswith("{", at):
-        at = _skip(text, at + 1)
-        while not text.startswith("}", at):
-            key, at = DECODER.raw_decode(text, at)
-            at = _skip(text, _skip(text, at) + 1)  # past ":"
-            inner = trie.get(key)
-            at = _walk(text, at, inner, starts) if inner else _end(text, at)
-            at = _skip(text, at)
-            at = _skip(text, at + 1) if text.startswith(",", at) else at
-        return at + 1
-    return _end(text, at)
-
-
-def _end(text: str, at: int) -> int:
-    """Where the JSON value starting at ``at`` ends."""
-    return DECODER.raw_decode(text, at)[1]
-
-
-def _skip(text: str, at: int) -> int:
-    spaces = _WS.match(text, at)  # matches everywhere: it takes no character or more
-    return spaces.end() if spaces else at

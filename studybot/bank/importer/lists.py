@@ -7,7 +7,7 @@ item's answer is inside the item: the lines after its question (``A：…``,
 sub-list's asking items are questions of their own, the others its points.
 A bullet that names a topic for the questions under it (``- Layer Norm
 篇``) is no question, and neither is a link alone (a table of contents).
-A short list alone under a question gives its key points (``key_points_of``).
+A short list alone under a question gives its key points (``keypoints``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from studybot.bank.importer.digests import first_lines as _first_lines
 from studybot.bank.importer.draft import WORD, Draft
 from studybot.bank.importer.labels import TERSE_LEFT, bold_answer, linked_question, terse
 from studybot.bank.importer.markers import (
-    CHECKBOX,
     DASH_ANSWER,
     INLINE_ANSWER,
     asks,
@@ -50,7 +49,7 @@ from studybot.bank.importer.subitems import (
     sub_items,
     under_label,
 )
-from studybot.bank.importer.wrapping import join, joined
+from studybot.bank.importer.wrapping import join
 
 
 class ListReading(ReaderState):
@@ -76,6 +75,12 @@ class ListReading(ReaderState):
         ):
             current.blocks.append(block)  # a marked question's answer, numbered or not
             return current
+        lone = self.lone
+        bullets = block.kind == "bullet_list"
+        if lone and lone[1] == block.start and bullets and self._sibling_answer(block, *lone):
+            self.lone = None  # "8) Q？", then "- Tuple. …" answers it before "9) …"
+            lone[0].blocks.append(block)
+            return lone[0]
         before = len(self.out.drafts)
         taken = self._items(block, path, free=current is None)
         # a list item's answer is inside the item: a list after it is not that answer, unless
@@ -85,19 +90,32 @@ class ListReading(ReaderState):
             current.blocks.append(block)
             return current
         lone, self.lone = self.lone, None
-        if taken is None and lone and lone[1] == block.start and block.kind == "bullet_list":
+        if taken is None and lone and lone[2] and lone[1] == block.start and bullets:
             lone[0].blocks.append(block)  # "54. **Q？**", then its answer as a bullet list
             return lone[0]
         if taken is None:
             return current
         new = self.out.drafts[before:]
         answered = len(new) == 1 or any(d.blocks or d.reference for d in new[:-1])
-        if block.kind == "ordered_list" and answered and not (taken.blocks or taken.reference):
-            self.lone = (taken, block.end)  # the last of answered questions has none yet
+        if block.kind == "ordered_list" and not (taken.blocks or taken.reference):
+            self.lone = (taken, block.end, answered)  # the last of answered questions has none yet
         if len(new) > 1:
             self.after_list = taken
             return None  # the prose after a list of questions answers none of them
         return taken
+
+    def _sibling_answer(self, block: Block, question: Draft, end: int, answered: bool) -> bool:
+        """A bullet list right after a numbered question, not asking, is its answer where it
+        follows with no blank line, the questions before it were answered, or the numbering
+        goes on after the list."""
+        if _marked_or_asking(block):
+            return False
+        if block.start > 0 and self.lines[block.start - 1].strip():
+            return True  # "7) Group by vs order by" then "- <u>Group by</u> …" on the next line
+        after = next((line for line in self.lines[block.end :] if line.strip()), "")
+        label, _ = numbered(after.strip())
+        goes_on = label is not None and (question.label or "").isdigit()
+        return answered or (goes_on and int(label or 0) == int(question.label or 0) + 1)
 
     def _items(self, block: Block, path: Trail, free: bool = False) -> Draft | None:
         """Questions among the items of a list (and their sub-lists); the last one taken. A list
@@ -366,34 +384,3 @@ def follow_up(raw_line: str) -> tuple[None, str] | None:
     """``a) Where would you put it?``: a lettered follow-up that asks, inside an answer."""
     found = _LETTERED.match(plain(raw_line))
     return (None, found["text"].strip()) if found and asks(found["text"]) else None
-
-
-KEY_POINTS_MOST = 6
-_POINT_CHARS = 300
-
-
-def key_points_of(block: Block) -> list[str] | None:
-    """The key points of a list that reads as such (a few short items, plain text, no
-    links alone), each with its sub-items after a ``；``; None for any other list."""
-    listed = items(block)
-    if not listed or len(listed) > KEY_POINTS_MOST:
-        return None
-    points = []
-    for item in listed:
-        paragraph = item.first_paragraph()
-        if paragraph is None or link_target(paragraph.raw) is not None:
-            return None
-        point = CHECKBOX.sub("", joined(paragraph.raw))  # "- [x] 优点：" is the point "优点："
-        if len(point) > _POINT_CHARS:
-            return None
-        for child in item.children[1:]:
-            if not child.is_list or key_points_of(child) is None:
-                return None
-            for sub in items(child):
-                below = sub.first_paragraph()  # there is one: the child reads as key points
-                if below is None:
-                    return None
-                below_text = CHECKBOX.sub("", joined(below.raw))
-                point += ("" if point.endswith(("：", ":")) else "；") + below_text
-        points.append(point)
-    return points

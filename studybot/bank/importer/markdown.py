@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from studybot.bank.importer import answerkey, tables
+from studybot.bank.importer import answerkey, keypoints, tables
 from studybot.bank.importer.asking import child_question, next_question, sets_task
 from studybot.bank.importer.blocks import (
     Block,
@@ -60,7 +60,7 @@ from studybot.bank.importer.digests import over_questions
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
 from studybot.bank.importer.followups import with_follow_ups
 from studybot.bank.importer.labels import bold_question, kind_heading, topic_label
-from studybot.bank.importer.lists import ListReading, key_points_of, labelled_questions, names_tasks
+from studybot.bank.importer.lists import ListReading, labelled_questions, names_tasks
 from studybot.bank.importer.markers import (
     ANSWER_MARKER,
     CONTRIBUTE,
@@ -382,7 +382,7 @@ class _Reader(ParagraphReading, ListReading):
             blocks.pop(0)
         draft.question, blocks = shown(self.lines, draft.question, blocks, alike)  # code, options
         listed = blocks and blocks[0].is_list and not lettered(blocks[0])  # options, no points
-        points = key_points_of(blocks[0]) if listed else None
+        points = keypoints.key_points_of(blocks[0]) if listed else None
         if points and not any(map(source_line, points)):  # "- Source: …" is no key point
             draft.key_points = points
             if len(blocks) == 1:

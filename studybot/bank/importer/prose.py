@@ -23,7 +23,9 @@ from studybot.bank.importer.bare import (
     bare_before,
     bare_next,
     bare_prompts,
+    kind_label,
     lost_number,
+    one_a_line,
     said_question,
     unkeyed,
 )
@@ -42,7 +44,6 @@ from studybot.bank.importer.markers import (
     SPEAKER,
     asks,
     clean,
-    field_line,
     marker,
     number_of,
     numbered,
@@ -111,14 +112,6 @@ def _ends_reverse(block: Block) -> bool:
     return block.kind in ("heading", "hr") or said  # "总结:" after the candidate's questions
 
 
-def _one_a_line(texts: list[str]) -> bool:
-    """Three or more short lines, two in three of them asking: a list of questions, a line each."""
-    if len(texts) < 3 or any(len(t) > 200 for t in texts):
-        return False
-    asking = [t for t in texts if reads_as_question(t) and not field_line(t)]
-    return 3 * len(asking) >= 2 * len(texts)  # "优点：有助于…的理解" is a field, not a question
-
-
 _REVERSE_LABEL_MOST = 12  # characters of a label: "反问环节", "我提问", "我的提问"
 
 
@@ -185,7 +178,7 @@ class ParagraphReading(ReaderState):
         if not starts:
             first = plain(raw_lines[0])
             # "场景题：…", "Interviewer: Let's move on." answer nothing above them
-            if current is None or _LEAD.match(first) or SPEAKER.match(first):
+            if current is None or _LEAD.match(first) or SPEAKER.match(first) or kind_label(first):
                 return self._loose(block, raw_lines, path)
             opens = asks(first) or (len(raw_lines) == 1 and labelled_task(first))
             loose = id(current) in self.loose and (opens or bare_next(current, raw_lines))
@@ -274,6 +267,12 @@ class ParagraphReading(ReaderState):
             return None
         if len(texts) == 1 and italic_note(raw_lines[0]):  # "*考察对…的理解。*": a section's note
             return None
+        if len(texts) > 1 and kind_label(
+            texts[0]
+        ):  # "系统设计题：" over its questions, a line each
+            for k, text in enumerate(texts[1:], 1):
+                self._draft(block.start + k, *numbered(clean(text)), path)
+            return None
         if any(_LEAD.match(t) for t in texts):
             last = None
             for k, text in enumerate(texts):
@@ -287,7 +286,7 @@ class ParagraphReading(ReaderState):
             if reads_as_question(texts[0]):
                 self._skip(block.start, texts[0], REVERSE_LEFT, counts=False)
             return None
-        if _one_a_line(texts):
+        if one_a_line(texts):
             draft = None
             for k, text in enumerate(texts):  # one question a line
                 if not text.rstrip().endswith(STATEMENT):

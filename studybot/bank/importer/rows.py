@@ -6,7 +6,7 @@ other words read by their words, or ``--map``), printed, and every key left
 out is named. A flashcard export (``importer.flashcards``) is a table whose
 header lines name its columns; a table whose first row asks has no header.
 JSON holds its records at any depth (``importer.jsondoc``). Each record is placed at its line, found
-in one pass over the text (linear in its size). A value Python cannot hold
+in one pass over the text (``importer.jsonplaces``). A value Python cannot hold
 (a lone surrogate, an id of thousands of digits) is a ``file:line`` problem.
 """
 
@@ -23,6 +23,7 @@ from typing import Any
 from studybot.bank.importer import choices, flashcards, htmltext, jsondoc
 from studybot.bank.importer import keys as fields
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped, mend_surrogates, strings
+from studybot.bank.importer.jsonplaces import lines as record_lines
 from studybot.bank.importer.markers import PARAGRAPH_NUMBER, reads_as_question
 from studybot.bank.importer.metadata import tag_word
 from studybot.bank.importer.notes import without_note
@@ -199,7 +200,7 @@ def read_json(path: Path, text: str, options: Options) -> Parsed:
         out.fatal.append(f"{path}:1: {_TOO_DEEP}")
         return out
     mend = bool(_ESCAPED_SURROGATE.search(text))
-    return read_document(out, path, data, lambda paths: jsondoc.lines(text, paths), options, mend)
+    return read_document(out, path, data, lambda paths: record_lines(text, paths), options, mend)
 
 
 def read_document(

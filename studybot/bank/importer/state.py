@@ -90,7 +90,8 @@ class ReaderState:
     bare: set[int]  # heading levels whose numbered headings are labels alone ("### Q5)")
     listed: set[int]  # id() of the drafts taken from list items
     loose: set[int]  # id() of the drafts started by a paragraph that asks
-    lone: tuple[Draft, int] | None  # a list's last question, yet unanswered, and the list's end
+    # a list's last question, yet unanswered, the list's end, and whether those before it were
+    lone: tuple[Draft, int, bool] | None
     links: list[Linked]  # numbered items that are a link away, the questions if nothing asks
     after_list: Draft | None  # the last question of a list, for an "答：" paragraph below it
     prose: dict[int, int]  # sections beside boxed questions, first line to end: none asks

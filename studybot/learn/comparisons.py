@@ -183,6 +183,8 @@ def _said(text):
 
 def _starts(clause, word: str) -> list[int]:
     """Where ``word`` is written in ``clause``; a Latin one only as whole words (not in lookahead)."""
+    if word not in clause.joined:  # most words are in no clause: skip the search
+        return []
     found = [m.start() for m in re.finditer(re.escape(word), clause.joined)]
     if not _LATIN.match(word):
         return found

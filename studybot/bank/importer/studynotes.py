@@ -19,6 +19,8 @@ from studybot.bank.importer.markers import (
     ZH_TASK_START,
     asks,
     clean,
+    field_line,
+    items,
     marker,
     numbered,
     reads_as_question,
@@ -60,7 +62,9 @@ def _apart(heading: Block, after: list[Block]) -> bool:
     ``### Q1：…？`` under ``## 六、面试常见问题``; ``### 快手`` over ``1、…？`` is no note)."""
     own = next((j for j, b in enumerate(after) if b.kind == "heading"), len(after))
     lines = (line for b in after[:own] for line in b.raw.split("\n"))
-    return numbered(_title(heading))[0] is None and not any(reads_as_question(plain(ln)) for ln in lines)
+    return numbered(_title(heading))[0] is None and not any(
+        reads_as_question(plain(ln)) for ln in lines
+    )
 
 
 def _title(block: Block) -> str:
@@ -100,6 +104,15 @@ def cited(raw: str) -> bool:
     after = after.strip()
     quoted = after.startswith(("**“", '**"')) and after.endswith(("”**", '"**'))
     return bool(colon and head and not head.startswith(("**", "__")) and quoted)
+
+
+def summary_list(block: Block) -> bool:
+    """A list of two or more items, each a bold key and its value that ask nothing
+    (``1. **本质相同**: 都是 next token prediction``): a note's summary, no questions."""
+    firsts = [p.raw.split("\n")[0] for i in items(block) if (p := i.first_paragraph())]
+    return len(firsts) >= 2 and all(
+        numbered(t)[1].startswith(("**", "__")) and field_line(clean(plain(t))) for t in firsts
+    )
 
 
 def plain_note(lines: list[str], line: int, text: str) -> bool:

@@ -282,3 +282,22 @@ _COMPANIES = """\
 def test_a_section_whose_lines_ask_is_no_study_note(tmp_path):
     report = read(tmp_path, _COMPANIES)
     assert "TCP 为什么三次握手？" in questions(report)
+
+
+_INTRO = """\
+# Interview questions
+List of questions I was asked in backend interviews, grouped by topic.
+
+## Databases
+1) What is an index?
+2) Why can a covering index skip the table lookup?
+"""
+
+
+def test_an_intro_naming_a_list_of_questions_is_no_question(tmp_path, invoke):
+    report = read(tmp_path, _INTRO)
+    assert questions(report) == [
+        "What is an index?",
+        "Why can a covering index skip the table lookup?",
+    ]
+    assert "Total: 2 question(s)" in previewed(invoke, tmp_path, _INTRO)

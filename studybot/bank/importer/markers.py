@@ -146,7 +146,7 @@ _ZH_TOPIC_END = re.compile(
 )
 _EN_START = re.compile(  # "Given two strings, write a method …": a task after its premise
     r"^(?:given\b[^,?]{1,100},\s*)?(?:what|why|how|when|where|which|who|whose|explain|describe|compare|contrast|derive"
-    r"|implement|define|discuss|design|list|give|walk\s+(?:(?:me|us)\s+)?through|tell\s+(?:me|us)"
+    r"|implement|define|discuss|design|list(?!\s+of\b)|give|walk\s+(?:(?:me|us)\s+)?through|tell\s+(?:me|us)"
     r"|write|prove|outline|summari[sz]e|calculate|estimate|illustrate|differentiate"
     r"|distinguish|evaluate|propose|justify|identify|sketch|share|elaborate|talk\s+about"
     r"|(?:build|create|find|compute)\s+(?:a|an|the|your)\s)\b(?!-)",  # "justify-content" no

@@ -301,3 +301,26 @@ def test_an_intro_naming_a_list_of_questions_is_no_question(tmp_path, invoke):
         "Why can a covering index skip the table lookup?",
     ]
     assert "Total: 2 question(s)" in previewed(invoke, tmp_path, _INTRO)
+
+
+_FIELDS = """\
+# 什么是工具调用？
+
+> 分类：大模型
+
+---
+
+## 速记
+
+- 工具调用让模型按约定格式请求外部函数。
+- 每个工具是一个 JSON 对象：
+- `type`：string，目前只能是 function
+- `function`：object，说明如何调用该函数
+- 模型返回函数名和参数，由程序执行后把结果交回模型。
+"""
+
+
+def test_a_field_named_in_code_that_says_how_is_no_question(tmp_path, invoke):
+    report = read(tmp_path, _FIELDS)
+    assert questions(report) == ["什么是工具调用？"]
+    assert "Total: 1 question(s)" in previewed(invoke, tmp_path, _FIELDS)

@@ -97,6 +97,13 @@ def field_asks(text: str) -> bool:
     return opens_asking(after)
 
 
+def code_field(text: str) -> bool:
+    """A field named in code before a colon (``- `function`：object，详细说明了如何使用该函数``):
+    its value describes it in any file, whether or not its questions are marked."""
+    head = numbered(text)[1].replace(":", "：").partition("：")[0].strip()
+    return len(head) > 2 and head.startswith("`") and head.endswith("`") and "`" not in head[1:-1]
+
+
 def cited(raw: str) -> bool:
     """``这一章要解决的问题：**“…？”**``: a question quoted in bold after a lead-in that is not
     bold, the premise a note sets out to explain, no question of its own."""

@@ -324,3 +324,24 @@ def test_a_field_named_in_code_that_says_how_is_no_question(tmp_path, invoke):
     report = read(tmp_path, _FIELDS)
     assert questions(report) == ["什么是工具调用？"]
     assert "Total: 1 question(s)" in previewed(invoke, tmp_path, _FIELDS)
+
+
+_WRITE_UP = """\
+# 某厂后端一面
+
+## 基础
+- 进程和线程有什么区别？
+- 讲讲 TCP 的拥塞控制
+
+## 我的问题
+我问了问团队平时做什么，面试官说以存储为主就结束了
+
+## 感受
+整体偏基础。
+"""
+
+
+def test_the_candidates_own_question_section_holds_no_question(tmp_path, invoke):
+    report = read(tmp_path, _WRITE_UP)
+    assert questions(report) == ["进程和线程有什么区别？", "讲讲 TCP 的拥塞控制"]
+    assert "Total: 2 question(s)" in previewed(invoke, tmp_path, _WRITE_UP)

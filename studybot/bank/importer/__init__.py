@@ -10,7 +10,7 @@ file's HTML lists, Hugo shortcodes (``shortcodes``) and MkDocs boxes read first 
 Markdown they stand for, ``htmllists``; headings that ask after a statement and where a
 heading question's answer ends, ``asking``; notes cards whose topic headings stay the
 questions beside asking lines in their answers, ``topiccards``; a study note's headings that only name
-what it covers beside its marked questions, ``studynotes``) that remember their place (a level mark such as ``👶`` or ``[hard]`` left
+what it covers beside its marked questions, ``studynotes``; an asking heading whose sub-headings ask its parts again, and a list's questions that answered headings restate, ``restated``) that remember their place (a level mark such as ``👶`` or ``[hard]`` left
 out, ``decorations``; a label before what is asked, ``labels``; an exercise heading over its hidden answer, ``exercises``; labelled bullets under a question, its answer, ``answerparts``; a short list under it, its key points, ``keypoints``; a part's name, not a question, ``parts``; a table's
 self-rating columns, no answers, ``ratings``; a quiz record's options,
 ``choices``; an answer key numbered as the questions above it, ``answerkey``), plus the

@@ -48,6 +48,7 @@ from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.metadata import difficulty_mark, leading_tags, without_source
 from studybot.bank.importer.notes import approach_tail
 from studybot.bank.importer.pointers import elsewhere, pointer_sources
+from studybot.bank.importer.restated import restated
 from studybot.bank.text import named
 from studybot.errors import BankError
 
@@ -95,7 +96,7 @@ def assemble(path: Path, parsed: Parsed, name: str, force: bool) -> Assembled:
         raise BankError(in_file_order(path, problems), hint=hint + "; --force imports the rest")
     left = [_left(draft) for draft in empty]
     out = Assembled(Bank(name, "", "en", (), ()), forced=in_file_order(path, problems), left=left)
-    drafts = _once(drafts, out.repeats)
+    drafts = _once(restated(drafts, out.left), out.repeats)  # a list's line a heading restates
     groups = _chapters(drafts, out.chapters)
     ordered = [d for _, members in groups for d in members]
     out.numbering = numbering.number(ordered)

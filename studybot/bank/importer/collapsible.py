@@ -193,13 +193,16 @@ def demoted(lines: list[str], blocks: list[Block]) -> list[Block]:
 
 def kept_source(lines: list[str], blocks: list[Block]) -> str:
     """The source of ``blocks`` as written, less the lines between them that were left out
-    (the tags of an answer box, a comment): each run of adjacent blocks, a blank line apart."""
+    (the tags of an answer box, a comment, a section taken out as a question of its own): each
+    run of adjacent blocks, a blank line apart."""
     runs: list[list[Block]] = []
     for block in blocks:
         last = runs[-1][-1] if runs else None
         gap = "\n".join(lines[last.end : block.start]) if last is not None else ""
         if last is None or (gap.strip() and not _BOX_TAGS.sub("", gap).strip()):
             runs.append([block])  # the tags of an answer box
+        elif any(ln.startswith("#") for ln in gap.split("\n")):  # a section taken out of it
+            runs.append([block])
         elif gap.strip():
             runs[-1].extend([Block("html", last.end, block.start), block])  # as written
         else:

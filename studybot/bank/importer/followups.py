@@ -18,7 +18,9 @@ taken the same way (``_labelled``).
 
 ``#### 追问`` (``Follow-ups``) inside an answer, over a list whose every item asks: each
 item is a question of its own, with no answer, taken right after the question whose answer
-held it; the heading and its list leave that answer.
+held it; the heading and its list leave that answer. So is a deeper heading that quotes a
+follow-up after its number (``#### Q1: "Why is X better than Y?"``), its section its answer
+(``_without_quoted``).
 """
 
 from __future__ import annotations
@@ -43,6 +45,10 @@ _LABELLED_REST = re.compile(
     r"\s*[\"“「]?(?P<q>[^\"“”「」\n]+?[？?])[\"”」]?\s*(?:——|—|–|--?|[:：])\s*(?P<a>\S.*)$",
     re.DOTALL,
 )
+# '#### Q1: "Why …?"': a follow-up the interviewer may ask, quoted after its number
+_QUOTED = re.compile(
+    r"^(?:Q|问题?|追问)\s*\d{1,3}\s*[:：.]\s*[\"“「](?P<q>[^\"“”「」\n]+?[？?])[\"”」]$", re.I
+)
 # "…？（答：…）", "…? (A: …)": the question, then its answer in parentheses
 _ANSWERED = re.compile(
     r"^(?P<q>.+?[？?])\s*[（(]\s*(?:答|答案|简答|A|Answer)\s*[:：]\s*(?P<a>.+)[）)]$",
@@ -62,8 +68,34 @@ def with_follow_ups(drafts: list[Draft], where: Callable[[int], str]) -> list[Dr
         kept: list[Block] = []
         for block in draft.blocks:
             kept.extend(_taken_out(block, draft, where, out) if block.is_list else [block])
-        draft.blocks = _without_headed(kept, draft, where, out)
+        draft.blocks = _without_quoted(_without_headed(kept, draft, where, out), draft, where, out)
     return out
+
+
+def _without_quoted(
+    blocks: list[Block], draft: Draft, where: Callable[[int], str], out: list[Draft]
+) -> list[Block]:
+    """``blocks`` without each ``#### Q1: "…?"`` heading and its section; each a question of
+    its own appended to ``out``, its section its answer."""
+    kept: list[Block] = []
+    index = 0
+    while index < len(blocks):
+        block = blocks[index]
+        found = _QUOTED.match(clean(plain(block.raw))) if block.kind == "heading" else None
+        if found is None or not asks(found["q"]):
+            kept.append(block)
+            index += 1
+            continue
+        end = index + 1
+        while end < len(blocks) and not (
+            blocks[end].kind == "heading" and blocks[end].level <= block.level
+        ):
+            end += 1
+        asked = Draft(where(block.start), clean(found["q"]), path=draft.path)
+        asked.blocks = blocks[index + 1 : end]
+        out.append(asked)
+        index = end
+    return kept
 
 
 def _without_headed(

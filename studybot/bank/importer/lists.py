@@ -40,6 +40,7 @@ from studybot.bank.importer.parts import topic_title
 from studybot.bank.importer.resources import see_also, source_line
 from studybot.bank.importer.signposts import enumeration
 from studybot.bank.importer.state import MARKED_LEFT, ReaderState, Trail
+from studybot.bank.importer.studynotes import summary_list
 from studybot.bank.importer.subitems import (
     SENTENCE_END,
     asked_run,
@@ -123,7 +124,7 @@ class ListReading(ReaderState):
         if enumeration(block):  # "- 是什么、" "- 为什么（动机）、": one sentence in bullets
             return None
         last: Draft | None = None
-        run = asked_run(block)
+        run = asked_run(block) and not (self.strong and summary_list(block))  # "1. **要点**: …"
         mostly = block.taken or _mostly_asking(block) or run
         for item in items(block):
             paragraph = item.first_paragraph()

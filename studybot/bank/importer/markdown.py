@@ -87,6 +87,7 @@ from studybot.bank.importer.resources import (
     source_line,
     sources_last,
 )
+from studybot.bank.importer.restated import parted
 from studybot.bank.importer.sections import (
     BODY_LEFT,
     NO_TEXT,
@@ -99,7 +100,6 @@ from studybot.bank.importer.sections import (
     labelled,
     marks_inside,
     one_question,
-    opens_on_question,
     own_end,
     task_below,
 )
@@ -320,9 +320,7 @@ class _Reader(ParagraphReading, ListReading):
         if self.options.level:
             return (label, rest) if block.level == self.options.level else None
         numbered_card = label is not None and block.level == self.level  # "### 2. …？（易错）"
-        part = opens_on_question(inner) or (
-            marks_inside(inner) and not asks(rest) and not numbered_card
-        )
+        part = parted(rest, inner) or (marks_inside(inner) and not asks(rest) and not numbered_card)
         if reads_as_question(rest) and not part:  # "# Part B. 为什么…", "### 追问链二：…"
             return label, rest
         body = has_body(inner)

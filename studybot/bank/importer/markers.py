@@ -146,7 +146,7 @@ _ZH_TOPIC_END = re.compile(
 )
 _EN_START = re.compile(  # "Given two strings, write a method …": a task after its premise
     r"^(?:given\b[^,?]{1,100},\s*)?(?:what|why|how|when|where|which|who|whose|explain|describe|compare|contrast|derive"
-    r"|implement|define|discuss|design|list|give|walk\s+(?:(?:me|us)\s+)?through|tell\s+(?:me|us)"
+    r"|implement|define|discuss|design|list(?!\s+of\b)|give|walk\s+(?:(?:me|us)\s+)?through|tell\s+(?:me|us)"
     r"|write|prove|outline|summari[sz]e|calculate|estimate|illustrate|differentiate"
     r"|distinguish|evaluate|propose|justify|identify|sketch|share|elaborate|talk\s+about"
     r"|(?:build|create|find|compute)\s+(?:a|an|the|your)\s)\b(?!-)",  # "justify-content" no
@@ -166,7 +166,7 @@ META = re.compile(  # sections whose content is never a question: contents, cont
     r"|contents|contribut(?:ing|ions?|ors)|how to contribute|how to use|使用说明|使用方法|license|licence"
     r"|许可|许可证|resources|references|reading|links|related|acknowledge?ments?|credits|致谢"
     r"|参考|参考资料|参考文献|参考链接|相关链接|推荐阅读|(?:如何)?贡献|贡献指南|star history|stargazers|sponsors?"
-    r"|changelog|更新日志|更新记录|what to learn next|next steps|about|关于|关于作者|作者|todo|to do|待办|notes to self|back to top|反问(?:环节)?$"
+    r"|changelog|更新日志|更新记录|what to learn next|next steps|about|关于|关于作者|作者|todo|to do|待办|notes to self|back to top|反问(?:环节)?$|我的问题$"
     r"|(?:小结|总结|结语|后记|写在最后|summary|conclusions?|recap)(?:\s*(?:与|和|及|&|and)(?!.*(?:题|问|quiz|questions?|interview|faq|q&a))\s*\S.{0,24})?$|(?:前言|序言|导读|写在前面|preface|foreword)$"
     r"|how (?:can|do) (?:i|you) contribute)\b",
     re.IGNORECASE,

@@ -57,6 +57,7 @@ from studybot.bank.importer.sections import (
 from studybot.bank.importer.studynotes import (
     NOTES_LEFT,
     cited,
+    code_field,
     field_asks,
     note_headings,
     plain_note,
@@ -211,6 +212,8 @@ class ReaderState:
         are marked, a notes line that holds a question word only (``- `x.py`：如何拉起 backend``)
         or cites one (``这一章要解决的问题：**“…？”**``) does not."""
         if self.strong and (not field_asks(text) or cited(raw)):
+            return False
+        if code_field(text) and not field_asks(text):  # "- `function`：object，说明如何使用该函数"
             return False
         return reads_as_question(text)
 

@@ -19,6 +19,8 @@ from studybot.bank.importer.markers import (
     ZH_TASK_START,
     asks,
     clean,
+    field_line,
+    items,
     marker,
     numbered,
     reads_as_question,
@@ -28,15 +30,41 @@ NOTES_LEFT = "a study note's heading in a file whose questions are marked"  # li
 
 
 def note_headings(blocks: list[Block]) -> set[int]:
-    """The first lines of the headings that are a marked file's notes, its sections: at a level
-    where no heading ends in a question mark or carries a mark, those that do not open asking."""
+    """The first lines of the headings that are a marked file's notes, its sections: those that
+    do not open asking at a level where no heading ends in a question mark or carries a mark, or
+    that sit apart from the marked questions (``_apart``)."""
     headings = [b for b in blocks if b.kind == "heading"]
-    asking = {b.level for b in headings if _marked(b) or asks(numbered(_title(b))[1])}
-    return {
-        b.start
-        for b in headings
-        if b.level not in asking and not _marked(b) and not opens_asking(_title(b))
-    }
+    parent: dict[int, int] = {}
+    above: list[Block] = []
+    for b in headings:
+        while above and above[-1].level >= b.level:
+            above.pop()
+        parent[b.start] = above[-1].start if above else -1
+        above.append(b)
+    asking = [b for b in headings if _marked(b) or asks(numbered(_title(b))[1])]
+    among = {(parent[b.start], b.level) for b in asking}
+    levels = {b.level for b in asking}
+    plain_asks = {b.level for b in asking if not _marked(b)}
+    found: set[int] = set()
+    for at, b in enumerate(blocks):
+        if b.kind != "heading" or _marked(b) or opens_asking(_title(b)):
+            continue
+        if b.level not in levels:
+            found.add(b.start)
+        elif (parent[b.start], b.level) not in among and b.level not in plain_asks:
+            found |= {b.start} if _apart(b, blocks[at + 1 :]) else set()
+    return found
+
+
+def _apart(heading: Block, after: list[Block]) -> bool:
+    """An unnumbered heading whose siblings ask nothing, at a level where only marked headings
+    ask, its own lines asking nothing either (``### 数据质量控制`` under ``## 七、…`` beside
+    ``### Q1：…？`` under ``## 六、面试常见问题``; ``### 快手`` over ``1、…？`` is no note)."""
+    own = next((j for j, b in enumerate(after) if b.kind == "heading"), len(after))
+    lines = (line for b in after[:own] for line in b.raw.split("\n"))
+    return numbered(_title(heading))[0] is None and not any(
+        reads_as_question(plain(ln)) for ln in lines
+    )
 
 
 def _title(block: Block) -> str:
@@ -69,6 +97,13 @@ def field_asks(text: str) -> bool:
     return opens_asking(after)
 
 
+def code_field(text: str) -> bool:
+    """A field named in code before a colon (``- `function`：object，详细说明了如何使用该函数``):
+    its value describes it in any file, whether or not its questions are marked."""
+    head = numbered(text)[1].replace(":", "：").partition("：")[0].strip()
+    return len(head) > 2 and head.startswith("`") and head.endswith("`") and "`" not in head[1:-1]
+
+
 def cited(raw: str) -> bool:
     """``这一章要解决的问题：**“…？”**``: a question quoted in bold after a lead-in that is not
     bold, the premise a note sets out to explain, no question of its own."""
@@ -76,6 +111,15 @@ def cited(raw: str) -> bool:
     after = after.strip()
     quoted = after.startswith(("**“", '**"')) and after.endswith(("”**", '"**'))
     return bool(colon and head and not head.startswith(("**", "__")) and quoted)
+
+
+def summary_list(block: Block) -> bool:
+    """A list of two or more items, each a bold key and its value that ask nothing
+    (``1. **本质相同**: 都是 next token prediction``): a note's summary, no questions."""
+    firsts = [p.raw.split("\n")[0] for i in items(block) if (p := i.first_paragraph())]
+    return len(firsts) >= 2 and all(
+        numbered(t)[1].startswith(("**", "__")) and field_line(clean(plain(t))) for t in firsts
+    )
 
 
 def plain_note(lines: list[str], line: int, text: str) -> bool:

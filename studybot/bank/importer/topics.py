@@ -15,7 +15,8 @@ Notes whose topic headings sit beside a few that ask (``### PPO``, ``### GPTQ`` 
 ``### 为什么需要RLHF？``, all level 3) lose the topics by default; the preview names
 ``headings:N`` (``mixed``) when ``MARGIN`` or more of level N's headings are taken, three in
 four of the questions taken are such headings, at least as many level-N headings are not
-taken and have notes under them, and ``headings:N`` takes them all.
+taken and have notes under them (not a marked file's study-note headings, ``studynotes``),
+and ``headings:N`` takes them all.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.layout import Layout
 from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.nested import asked, under
+from studybot.bank.importer.sections import marked_lines
+from studybot.bank.importer.studynotes import note_headings
 
 MARGIN = 3  # asking lines (or non-asking questions) a suggestion must gain at least; headings a rule needs
 
@@ -77,13 +80,14 @@ def mixed(out: Layout, drafts: list[Draft], others: tuple) -> Any:
     headings = [h for h in out.found if out.section_heading(h)]
     took = {d.where for d in drafts if d.question.strip()}
     text = [line.index for line in out.found if line.kind != "heading"]
+    noted = note_headings(out.blocks) if marked_lines(out.blocks) >= 2 else set()
     for level in sorted({h.level for h in headings}):
         at = [h for h in headings if h.level == level]
         taken = {h.index for h in at if out.where(h.index) in took}
         # a title that comes back ("### 详细解答" in every card) is a template's part, no topic
         again = Counter(h.text for h in at)
         parts = {h.index for h in at if again[h.text] >= 2}
-        topics = set(under(at, headings, text).values()) - parts
+        topics = set(under(at, headings, text).values()) - parts - noted  # a marked file's notes
         topics -= taken
         if len(taken) < MARGIN or len(topics) < len(taken) or 4 * len(taken) < 3 * len(took):
             continue

@@ -122,7 +122,10 @@ def _bound(clause, named, span: tuple[int, int], about: int | None) -> set[int]:
     others = [(s, e) for s, e, t in before if t != last[2]]
     if not others:
         return {last[2]}
-    first = min(s for s, _, t in before if t == last[2] and s >= others[-1][1])
+    after = [s for s, _, t in before if t == last[2] and s >= others[-1][1]]
+    if not after:
+        return set()  # the two overlap ("JSON Schema" and "schema"): neither is said alone
+    first = min(after)
     between = clause.joined[others[-1][1] : first]
     return {0, 1} if len(between) <= _LISTED_CHARS and _LISTED.search(between) else set()
 

@@ -72,3 +72,11 @@ def test_a_clause_naming_no_thing_is_about_the_one_before(graded):
     assert graded(67, 3, text) == CONTRADICTED
     kept = "JSON Schema 因为不嵌套，所以编译成有限状态机；上下文无关文法则编译成下推自动机。"
     assert graded(67, 3, kept) != CONTRADICTED
+
+
+def test_a_word_inside_another_things_name_grades_without_error(invoke):
+    # "预计算掩码": a thing's word overlaps another's; grading it once raised ValueError
+    text = "XGrammar 的办法是预计算掩码，所以每一步的额外开销很小。"
+    result = invoke("grade", "67", "--offline", "--json", input=text)
+    assert result.exit_code == 0, result.output
+    assert '"points"' in result.output

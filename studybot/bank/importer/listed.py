@@ -28,10 +28,10 @@ def _asking_items(blocks: list[Block], upto: int, seen: int = 0) -> int:
 
 
 def outline_asks(inner: list[Block]) -> bool:
-    """The first list under a heading, read as an outline: two or more of its leaves, at any
-    depth, ask, and most do (``- 一、为什么…？`` over ``  - 1.1 介绍一下…？``; a ``- ...``
-    placeholder is no leaf)."""
-    listed = next((block for block in inner if block.is_list), None)
+    """A list right under a heading (nothing before it), read as an outline: two or more of
+    its leaves, at any depth, ask, and most do (``- 一、为什么…？`` over ``  - 1.1 介绍一下…？``;
+    a ``- ...`` placeholder is no leaf). A short answer before follow-ups is no outline."""
+    listed = inner[0] if inner and inner[0].is_list else None
     if listed is None:
         return False
     leaves = [text for text in _leaves(listed) if text.strip(". …")]

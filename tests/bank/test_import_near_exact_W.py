@@ -67,3 +67,48 @@ def test_a_file_of_asking_headings_keeps_them_as_the_questions(tmp_path):
     report = read(tmp_path, text)
     assert questions(report) == [q for _, asked in _TOPICS[:3] for q in asked]
     assert all(q.reference for q in report.bank.questions)
+
+
+_FRONT_END = """# 前端面试题
+
+## 异步
+
+- 为什么需要异步？
+- 回调地狱有哪些缺点？
+- `Promise` 构造函数是同步还是异步执行
+- `setState` 是同步的还是异步的
+- 尝试自己实现 `instanceof` 操作符
+- 事件循环的流程是什么？
+  - 宏任务和微任务有什么区别？
+"""
+
+
+def test_a_choice_between_two_and_a_try_to_implement_task_ask(tmp_path):
+    report = read(tmp_path, _FRONT_END)
+    assert questions(report) == [
+        "为什么需要异步？",
+        "回调地狱有哪些缺点？",
+        "`Promise` 构造函数是同步还是异步执行",
+        "`setState` 是同步的还是异步的",
+        "尝试自己实现 `instanceof` 操作符",
+        "事件循环的流程是什么？",
+        "宏任务和微任务有什么区别？",
+    ]
+
+
+def test_a_remark_with_still_in_it_asks_nothing(tmp_path):
+    # "还是" alone (still) is no choice: only "是 A 还是 B" asks
+    text = """## 三面
+
+这一面还是比较细节的，问得很仔细。
+
+- 讲讲 Transformer 的结构
+- 这个回调是同步还是异步执行
+  - 回调里抛出的错误去了哪里？
+"""
+    report = read(tmp_path, text)
+    assert questions(report) == [
+        "讲讲 Transformer 的结构",
+        "这个回调是同步还是异步执行",
+        "回调里抛出的错误去了哪里？",
+    ]

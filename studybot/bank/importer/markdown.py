@@ -60,6 +60,7 @@ from studybot.bank.importer.digests import over_questions
 from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
 from studybot.bank.importer.followups import with_follow_ups
 from studybot.bank.importer.labels import bold_question, kind_heading, topic_label
+from studybot.bank.importer.listed import outline_asks
 from studybot.bank.importer.lists import ListReading, labelled_questions, names_tasks
 from studybot.bank.importer.markers import (
     ANSWER_MARKER,
@@ -321,6 +322,7 @@ class _Reader(ParagraphReading, ListReading):
             return (label, rest) if block.level == self.options.level else None
         numbered_card = label is not None and block.level == self.level  # "### 2. …？（易错）"
         part = parted(rest, inner) or (marks_inside(inner) and not asks(rest) and not numbered_card)
+        part = part or (self.level is None and outline_asks(inner))  # "### 如何…？" over "- …？"
         if reads_as_question(rest) and not part:  # "# Part B. 为什么…", "### 追问链二：…"
             return label, rest
         body = has_body(inner)

@@ -34,6 +34,7 @@ from dataclasses import replace
 
 from studybot.bank.importer.blocks import Block, link_target, plain, section_end, source
 from studybot.bank.importer.draft import Draft
+from studybot.bank.importer.listed import listed_questions
 from studybot.bank.importer.markers import (
     ANSWER_MARKER,
     clean,
@@ -268,7 +269,10 @@ def _label_heading(block: Block) -> bool:
 
 
 def question_level(blocks: list[Block]) -> int | None:
-    """The heading level that holds this file's questions: where most headings ask.
+    """The heading level that holds this file's questions: where most headings ask. A level
+    where few headings ask (one in four) holds none where the list items that ask outnumber
+    its asking headings tenfold (``### [如何使用 X？](…)`` among a hundred article links of
+    an outline whose bullets ask): the file's questions are its items.
 
     The headings under one that asks, most of which do not ask (``#### 关键要点``,
     ``#### 详细解析``, and a ``#### 如何保证不可变？`` among them, under ``### 8. …？``),
@@ -286,9 +290,15 @@ def question_level(blocks: list[Block]) -> int | None:
         if 2 * sum(asking[at + 1 : below]) < below - at - 1:
             inside.update(range(at + 1, below))
     counts: dict[int, int] = {}
+    totals: dict[int, int] = {}
     for at, block in enumerate(headings):
+        if at not in inside:
+            totals[block.level] = totals.get(block.level, 0) + 1
         if asking[at] and at not in inside:
             counts[block.level] = counts.get(block.level, 0) + 1
+    few = {level for level, n in counts.items() if 4 * n < totals[level]}
+    if few and listed_questions(blocks, 10 * min(counts[level] for level in few)):
+        counts = {level: n for level, n in counts.items() if level not in few}
     if not counts or max(counts.values()) < 2:
         return None
     return max(counts, key=lambda level: (counts[level], level))

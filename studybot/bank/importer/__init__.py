@@ -9,7 +9,8 @@ over, ``summaries``; where a JSON document's records sit, ``jsondoc``, and their
 file's HTML lists, Hugo shortcodes (``shortcodes``) and MkDocs boxes read first as the
 Markdown they stand for, ``htmllists``; headings that ask after a statement and where a
 heading question's answer ends, ``asking``; notes cards whose topic headings stay the
-questions beside asking lines in their answers, ``topiccards``; a study note's headings that only name
+questions beside asking lines in their answers, ``topiccards``; the terse prompts among the empty headings of an outline
+that mostly asks, ``outline``; a study note's headings that only name
 what it covers beside its marked questions, ``studynotes``; an asking heading whose sub-headings ask its parts again, and a list's questions that answered headings restate, ``restated``) that remember their place (a level mark such as ``👶`` or ``[hard]`` left
 out, ``decorations``; a label before what is asked, ``labels``; an exercise heading over its hidden answer, ``exercises``; labelled bullets under a question, its answer, ``answerparts``; a short list under it, its key points, ``keypoints``; a part's name, not a question, ``parts``; a table's
 self-rating columns, no answers, ``ratings``; a quiz record's options,

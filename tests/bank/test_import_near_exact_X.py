@@ -1,0 +1,99 @@
+"""Files that lost many questions (issue 34, part X).
+
+Each file here is written for the test, in the shape the real file had: an outline of
+interview questions kept as empty headings, terse prompts among the ones that ask.
+"""
+
+from __future__ import annotations
+
+from imported import previewed, questions, read
+
+# an outline with no answers: most empty headings ask, a few are terse prompts
+_OUTLINE = """# 数据库面试
+
+## MySQL
+
+### 索引的底层结构是什么？
+
+### 事务隔离级别
+
+### 为什么用 B+ 树而不用红黑树？
+
+### 慢查询怎么排查
+
+### 主从复制原理
+
+### 什么是回表？
+
+## Redis
+
+### Redis 为什么快？
+
+### 持久化方式
+
+### 缓存穿透怎么解决？
+
+### 分布式锁怎么实现？
+"""
+
+
+def test_terse_prompts_among_empty_asking_headings_are_questions(tmp_path):
+    report = read(tmp_path, _OUTLINE)
+    assert questions(report) == [
+        "索引的底层结构是什么？",
+        "事务隔离级别",
+        "为什么用 B+ 树而不用红黑树？",
+        "慢查询怎么排查",
+        "主从复制原理",
+        "什么是回表？",
+        "Redis 为什么快？",
+        "持久化方式",
+        "缓存穿透怎么解决？",
+        "分布式锁怎么实现？",
+    ]
+    assert not any(q.reference for q in report.bank.questions)
+
+
+def test_the_outline_preview_counts_the_terse_prompts(invoke, tmp_path):
+    shown = previewed(invoke, tmp_path, _OUTLINE)
+    assert "第 1 章 MySQL: 6 question(s)" in shown
+    assert "Total: 10 question(s) in 2 chapter(s)" in shown
+
+
+def test_empty_topic_headings_in_notes_with_answers_stay_sections(tmp_path):
+    # most headings have text under them: an empty one is a placeholder, no question
+    text = """# Notes
+
+## 索引
+
+### 什么是索引？
+
+加快查找的数据结构。
+
+### 为什么用 B+ 树？
+
+扇出大，树矮。
+
+### 覆盖索引
+
+### 什么是回表？
+
+先查二级索引，再回主键索引。
+
+### 联合索引为什么有最左前缀？
+
+按列的顺序排序。
+
+### 索引下推是什么？
+
+在存储引擎层先过滤。
+"""
+    assert "覆盖索引" not in questions(read(tmp_path, text))
+
+
+def test_an_outline_whose_empty_headings_mostly_do_not_ask_keeps_none_of_them(tmp_path):
+    text = "# 提纲\n\n## 基础\n\n" + "".join(
+        f"### {t}\n\n"
+        for t in ("进程", "线程", "协程", "内存", "文件", "为什么要用线程池？", "锁怎么选？")
+    )
+    assert questions(read(tmp_path, text)) == ["为什么要用线程池？", "锁怎么选？"]

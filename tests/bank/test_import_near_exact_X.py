@@ -97,3 +97,52 @@ def test_an_outline_whose_empty_headings_mostly_do_not_ask_keeps_none_of_them(tm
         for t in ("进程", "线程", "协程", "内存", "文件", "为什么要用线程池？", "锁怎么选？")
     )
     assert questions(read(tmp_path, text)) == ["为什么要用线程池？", "锁怎么选？"]
+
+
+# a blog post's lazy "1. " list: questions and the topics they name, reading pointers below
+_TOPICS = """---
+title: 机器学习 QA
+---
+
+本文整理了常见的问题。
+
+1. 为什么要做特征归一化？
+
+   <https://example.org/norm>
+
+1. 交叉验证的定义
+
+   请参考[读书笔记：交叉验证](./cv.html)。
+
+1. 决策树剪枝的解决方法
+
+   请参考[读书笔记：剪枝](./prune.html)。
+
+1. 朴素贝叶斯的应用场景
+
+   请参考[读书笔记：贝叶斯](./bayes.html)。
+
+1. 随机森林的缘由
+
+   请参考[读书笔记：集成](./ensemble.html)。
+
+1. 核技巧与特征映射
+
+   请参考[读书笔记：核方法](./kernel.html)。
+
+1. 如何选择正则化系数？
+
+   请参考[读书笔记：正则化](./reg.html)。
+"""
+
+
+def test_items_naming_a_topic_make_a_lazy_list_of_questions(tmp_path):
+    assert questions(read(tmp_path, _TOPICS)) == [
+        "为什么要做特征归一化？",
+        "交叉验证的定义",
+        "决策树剪枝的解决方法",
+        "朴素贝叶斯的应用场景",
+        "随机森林的缘由",
+        "核技巧与特征映射",  # a topic of this list of questions
+        "如何选择正则化系数？",
+    ]

@@ -146,3 +146,43 @@ def test_items_naming_a_topic_make_a_lazy_list_of_questions(tmp_path):
         "核技巧与特征映射",  # a topic of this list of questions
         "如何选择正则化系数？",
     ]
+
+
+# an interview write-up: each round's items numbered "1. " and ended with "；"
+_WRITE_UP = """# 面经
+
+## 某公司-算法实习
+
+### 一面
+1. 自我介绍；
+1. 快速排序；
+1. 反转链表；
+1. 讲讲 Transformer 的结构；
+1. 过拟合怎么办
+
+### 二面
+- 聊项目
+- 为什么选择 Adam？
+"""
+
+
+def test_a_lazily_numbered_write_up_round_is_a_list_of_questions(tmp_path):
+    assert questions(read(tmp_path, _WRITE_UP)) == [
+        "自我介绍；",
+        "快速排序；",
+        "反转链表；",
+        "讲讲 Transformer 的结构；",
+        "过拟合怎么办",
+        "聊项目",
+        "为什么选择 Adam？",
+    ]
+
+
+def test_numbered_steps_that_end_in_a_full_stop_stay_an_answer(tmp_path):
+    text = """## 如何部署？
+
+1. 先打包镜像。
+1. 再推送到仓库。
+1. 最后如何回滚？看文档。
+"""
+    assert questions(read(tmp_path, text)) == ["如何部署？"]

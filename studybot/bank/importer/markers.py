@@ -142,8 +142,7 @@ _ZH_ASKING = re.compile(
 )
 _ZH_TOPIC_END = re.compile(
     r"的(?:作用|原理|区别|关系|联系|缺点|优点|优势|劣势|难点|意义|思路|流程|过程|目的|本质|影响|好处"
-    r"|局限|瓶颈|挑战|实现|计算|推导|步骤|核心|思想|机制|用途|差别|理解|看法|缘由|定义"
-    r"|等价性|应用场景|解决办法|解决方法|解决方案)$"
+    r"|局限|瓶颈|挑战|实现|计算|推导|步骤|核心|思想|机制|用途|差别|理解|看法|缘由|定义|等价性|应用场景|解决[办方][法案])$"
 )
 _EN_START = re.compile(  # "Given two strings, write a method …": a task after its premise
     r"^(?:given\b[^,?]{1,100},\s*)?(?:what|why|how|when|where|which|who|whose|explain|describe|compare|contrast|derive"

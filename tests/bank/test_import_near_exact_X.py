@@ -186,3 +186,29 @@ def test_numbered_steps_that_end_in_a_full_stop_stay_an_answer(tmp_path):
 1. 最后如何回滚？看文档。
 """
     assert questions(read(tmp_path, text)) == ["如何部署？"]
+
+
+def test_a_chinese_question_wrapped_onto_the_next_line_is_joined(tmp_path):
+    text = """1. 为什么残差连接能让很深的网络也训练得动，而不像普通的堆叠网络那样随着层数增加而
+   出现退化？它和梯度消失的关系。
+
+   残差让梯度有一条直通的路。
+
+1. 什么是批归一化？
+
+   对每个批次做标准化。
+"""
+    report = read(tmp_path, text)
+    assert questions(report) == [
+        "为什么残差连接能让很深的网络也训练得动，而不像普通的堆叠网络那样随着层数增加而"
+        "出现退化？它和梯度消失的关系。",
+        "什么是批归一化？",
+    ]
+    assert report.bank.questions[0].reference == "残差让梯度有一条直通的路。"
+
+
+def test_a_chinese_answer_line_under_a_question_stays_the_answer(tmp_path):
+    text = "1. 什么是回表\n   先查二级索引，再回主键索引。\n1. 什么是覆盖索引？\n   索引里已有要的列。\n"
+    report = read(tmp_path, text)
+    assert questions(report) == ["什么是回表", "什么是覆盖索引？"]
+    assert report.bank.questions[0].reference == "先查二级索引，再回主键索引。"

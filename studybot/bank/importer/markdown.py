@@ -325,7 +325,7 @@ class _Reader(ParagraphReading, ListReading):
         part = part or (self.level is None and outline_asks(inner))  # "### 如何…？" over "- …？"
         if reads_as_question(rest) and not part:  # "# Part B. 为什么…", "### 追问链二：…"
             return label, rest
-        body = has_body(inner)
+        body = has_body(inner) or block.start in self.outline  # "### docker预热"
         if block.level == self.level and block.start not in self.apart:
             # a section only when questions sit in headings below it
             below = [b for b in inner if b.kind == "heading"]

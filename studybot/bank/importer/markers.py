@@ -4,7 +4,7 @@ A line asks when it ends in ``？``/``?``; when it starts with a task verb
 (介绍/解释/推导/比较/谈谈/说说/手写/实现…, explain/describe/compare/derive/
 implement…) or an English question word; or when it holds a Chinese
 interrogative (为什么/如何/怎么/什么/哪些/区别…) or ends like a question's
-topic (…的作用, …的原理, …的区别) and is no statement (it does not end in
+topic (…的作用, …的原理, …的区别, …的定义, …的应用场景) and is no statement (it does not end in
 ``。``/``！``). Wherever it sits (heading, bullet, bold paragraph, table
 cell, checklist item, a plain line of an interview write-up) the text is
 cleaned the same way: a checkbox, a ``Q：`` marker, a company suffix
@@ -142,7 +142,7 @@ _ZH_ASKING = re.compile(
 )
 _ZH_TOPIC_END = re.compile(
     r"的(?:作用|原理|区别|关系|联系|缺点|优点|优势|劣势|难点|意义|思路|流程|过程|目的|本质|影响|好处"
-    r"|局限|瓶颈|挑战|实现|计算|推导|步骤|核心|思想|机制|用途|差别|理解|看法)$"
+    r"|局限|瓶颈|挑战|实现|计算|推导|步骤|核心|思想|机制|用途|差别|理解|看法|缘由|定义|等价性|应用场景|解决[办方][法案])$"
 )
 _EN_START = re.compile(  # "Given two strings, write a method …": a task after its premise
     r"^(?:given\b[^,?]{1,100},\s*)?(?:what|why|how|when|where|which|who|whose|explain|describe|compare|contrast|derive"

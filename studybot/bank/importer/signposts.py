@@ -50,11 +50,13 @@ _COMMAS = ("、", "，", ",", "；", ";")
 
 
 def enumeration(block: Block) -> bool:
-    """Three or more items of one line each, every one but the last ending in a comma."""
+    """Three or more items of one line each, every one but the last ending in a comma (a
+    numbered list's ``1. 二分查找；`` items are what was asked, one each)."""
     texts = []
     for item in block.children:
         paragraph = item.first_paragraph()
         if paragraph is None or len(item.children) != 1 or "\n" in paragraph.raw.strip():
             return False
         texts.append(paragraph.raw.strip())
-    return len(texts) >= 3 and all(t.endswith(_COMMAS) for t in texts[:-1])
+    commas = _COMMAS[:3] if block.kind == "ordered_list" else _COMMAS
+    return len(texts) >= 3 and all(t.endswith(commas) for t in texts[:-1])

@@ -42,6 +42,7 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.metadata import company_tags
 from studybot.bank.importer.notebook import front_matter, title_line
+from studybot.bank.importer.outline import outlined
 from studybot.bank.importer.parts import book_sections
 from studybot.bank.importer.resources import READING_LEFT, reading_line
 from studybot.bank.importer.sections import (
@@ -86,6 +87,7 @@ class ReaderState:
     level: int | None  # the heading level where this file's questions are, if any
     closing: set[int]  # the first lines of the headings that close the file ("## 总结")
     apart: set[int]  # those of question-level headings in a section where none asks
+    outline: set[int]  # those of empty question-level headings among empty ones that ask
     parts: set[int]  # of those, a template's (``### 详细解答`` after each ``### N. …？``)
     card: Draft | None  # the last question-level heading question, for the parts after it
     bare: set[int]  # heading levels whose numbered headings are labels alone ("### Q5)")
@@ -134,6 +136,7 @@ class ReaderState:
         self.level = None if boxed is not None else self.level
         self.closing = set() if options.level else closing(self.blocks, self.level)
         self.apart = set() if options.level else apart(self.blocks, self.level)
+        self.outline = set() if options.level else outlined(self.blocks, self.level)
         self.parts = set() if options.level else section_headings(self.blocks, self.level)
         if one is not None:  # "## 一、…？" after "## 题目": its answer's parts
             self.parts |= one.parts

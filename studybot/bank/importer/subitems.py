@@ -129,7 +129,8 @@ def asked_run(block: Block) -> bool:
     """A write-up's list of what was asked: a numbered run (``1.`` … ``13.``, no number
     skipped) or a flat bullet list of short topics, with an item that asks and none of the
     others a sentence or a label (``2. HMM原理`` before ``9. 项目是否有缺陷？``,
-    ``- 连续子数组求和最大`` beside ``- seq2seq如何解决不等长问题``)."""
+    ``- 连续子数组求和最大`` beside ``- seq2seq如何解决不等长问题``); a list numbered ``1.``
+    each is a run, and a ``；`` that ends each item but the last is the list's punctuation."""
     listed = items(block)
     if len(listed) < 2:
         return False
@@ -137,13 +138,16 @@ def asked_run(block: Block) -> bool:
         return True
     if block.kind == "ordered_list":
         numbers = [int(item.number or -9) for item in listed]
-        if any(b != a + 1 for a, b in zip(numbers, numbers[1:], strict=False)):
+        lazy = len(set(numbers)) == 1  # "1. " each: Markdown numbers them on
+        if not lazy and any(b != a + 1 for a, b in zip(numbers, numbers[1:], strict=False)):
             return False
     elif any(child.is_list for item in listed for child in item.children):
         return False  # an outline: its topics hold sub-items
     texts = [numbered(clean(t))[1] for t in first_lines(block)]
     asking = [reads_as_question(t) for t in texts]
     others = [t.rstrip() for t, a in zip(texts, asking, strict=True) if not a]
+    if all(t.rstrip().endswith(_ITEM_END) for t in texts[:-1]):  # "1. 二分查找；" each
+        others = [t.removesuffix(t[-1:]) if t.endswith(_ITEM_END) else t for t in others]
     said = any(t.endswith(SENTENCE_END) for t in others)  # "1. 先随机抽 10 题。": steps
     if block.kind == "bullet_list":
         said = said or any(len(t) > _TOPIC or _LABEL.search(t) for t in others)
@@ -159,6 +163,7 @@ def _link_card(item: Block) -> bool:
 
 
 SENTENCE_END = ("。", "；", ";", ".", "！", "!")  # a statement's end, not a question's
+_ITEM_END = ("；", ";")  # what ends every item of a list but the last: its punctuation
 _TOPIC = 40  # characters: a bullet naming what was asked ("连续子数组乘积最大"), not a note
 _LABEL = re.compile(r"[:：]")  # "双塔: 样本…", "How LDA Works:": a label and its notes
 

@@ -15,6 +15,9 @@ from studybot.bank.importer.draft import CJK, QUESTION_MARKS
 
 # a word cut at the end of a line by a PDF's hyphenation ("ini-" / "tialized")
 _HYPHEN_BREAK = re.compile(r"[A-Za-z]{2}-$")
+_CJK_ASKED = re.compile(
+    r"[^。！；!;？?\n]{1,80}[？?]"
+)  # the cut sentence, ended by its question mark
 
 
 def join(text: str, more: str) -> str:
@@ -37,7 +40,10 @@ def joined(raw: str) -> str:
 def cut_short(previous: str, line: str) -> bool:
     """Whether ``previous`` (plain text) breaks off a Latin-script sentence that ``line`` (as
     written) goes on with: ``… (OOV)`` / ``… forget-`` / ``… used in`` over ``words?`` /
-    ``ting?`` / ``LLMs?``, or any line that starts in lower case."""
+    ``ting?`` / ``LLMs?``, or any line that starts in lower case; a Chinese sentence cut off
+    at a character whose next line ends it with a question mark, no sentence end before."""
+    if CJK.search(previous[-1:]):  # "…的性能，而使" over "用均方误差…问题？…的利弊。"
+        return _CJK_ASKED.match(plain(line)) is not None
     open_end = previous[-1:].isalnum() or previous.endswith(")") or _HYPHEN_BREAK.search(previous)
     goes_on = line[:1].islower() or line.endswith(QUESTION_MARKS)
-    return bool(open_end) and not CJK.search(previous[-1:]) and goes_on
+    return bool(open_end) and goes_on

@@ -98,6 +98,7 @@ def _scales() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
 
 
 SCALES = _scales()
+KEY_CHARS = 48  # the point's words shown as the key
 
 
 @dataclass(frozen=True)
@@ -109,20 +110,22 @@ class Comparison:
     head: frozenset[str]
     tail: frozenset[str]
     cause: str | None = None  # the "越大" its sentence sets before a "越慢"
+    shown: str = ""  # the point's words that say it, the key shown beside the evidence
 
 
 def of_point(point) -> tuple[Comparison, ...]:
     """The comparisons ``point`` (a key point read like an attempt) writes."""
     return tuple(
-        Comparison(scale, up, head, tail, _cause(point, n))
+        Comparison(scale, up, head, tail, _cause(point, n), point.clauses[n].shown([at], KEY_CHARS))
         for n, at, scale, up in _said(point)
         for head, tail in [_sides(point, n, at, scale)]
         if head
     )
 
 
-def reversed_in(found: tuple[Comparison, ...], attempt) -> int | None:
-    """The first clause of ``attempt`` saying one of ``found`` the other way round."""
+def reversed_in(found: tuple[Comparison, ...], attempt) -> tuple[int, str] | None:
+    """The first clause of ``attempt`` saying one of ``found`` the other way round, and the
+    point's words that say it the right way."""
     for n, at, scale, up in _said(attempt):
         clause = attempt.clauses[n]
         if not attempt.asserts[n] or any(e <= at[0] for _, e in clause.negations):
@@ -137,7 +140,7 @@ def reversed_in(found: tuple[Comparison, ...], attempt) -> int | None:
                 continue  # "越小……越快" for "越大……越慢": said of the rival, it is the point
             turned = (c.up != up and same and not swapped) or (c.up == up and swapped and not same)
             if turned and not _also_true(found, head, scale, up) and not _both(clause, scale, up):
-                return n
+                return n, c.shown
     return None
 
 
@@ -248,6 +251,7 @@ class Order:
 
     first: frozenset[str]
     then: frozenset[str]
+    shown: str = ""  # the point's clause that says it
 
 
 _FIRST = re.compile(r"(?<![首优领原预事祖])先(?![验前进])")
@@ -257,13 +261,13 @@ _THEN = re.compile(r"再|然后|之后|随后|以后|后期|接着|才|剩下|�
 def orders_of(point) -> tuple[Order, ...]:
     """The orders ``point`` (a key point read like an attempt) writes, each side's own terms."""
     out = []
-    for _, (first, then) in _read_orders(point):
+    for n, (first, then) in _read_orders(point):
         if first - then and then - first:
-            out.append(Order(first - then, then - first))
+            out.append(Order(first - then, then - first, point.clauses[n].shown((), KEY_CHARS)))
     return tuple(out)
 
 
-def reordered(found: tuple[Order, ...], attempt) -> int | None:
+def reordered(found: tuple[Order, ...], attempt) -> tuple[int, str] | None:
     """The first clause of ``attempt`` putting first what a point's order puts after, and back.
 
     Each side of the attempt's order names something of the point's other side and nothing
@@ -274,7 +278,7 @@ def reordered(found: tuple[Order, ...], attempt) -> int | None:
         for o in found:
             crossed = first & o.then and then & o.first
             if crossed and not first & o.first and not then & o.then:
-                return n
+                return n, o.shown
     return None
 
 

@@ -102,7 +102,6 @@ def first(
         n = swaps.swapped(swap, attempt)
         if n is not None:
             return n, clip(text, 40)
-    n = comparisons.reversed_in(lapses.comparisons, attempt)
-    if n is None:
-        n = comparisons.reordered(lapses.orders, attempt)
-    return (n, clip(text, 40)) if n is not None else None
+    turned = comparisons.reversed_in(lapses.comparisons, attempt)
+    turned = turned or comparisons.reordered(lapses.orders, attempt)
+    return (turned[0], turned[1] or clip(text, 40)) if turned else None

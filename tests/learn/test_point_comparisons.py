@@ -127,3 +127,10 @@ def test_what_is_left_said_first(grader, shipped, text, caught):
     assert (
         state(grader, shipped, 75, 5, text) == CONTRADICTED
     ) is caught  # reserve the output first
+
+
+def test_the_key_beside_a_reversed_comparison_is_the_points_words_that_say_it(grader, shipped):
+    text = "可选的还有 ColBERT 这种后期交互，它比交叉编码器更慢但更准，也可以用 LLM 做列表式重排。"
+    point = grader.grade(shipped.get(90), text).points[4]
+    assert point.state == "contradicted"
+    assert "ColBERT 式后期交互(更快)" in point.key

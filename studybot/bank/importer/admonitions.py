@@ -99,7 +99,9 @@ def _labels(title: str, body: list[str]) -> bool:
 
 
 # a kramdown heading or paragraph attribute at the line's end: "## Why? {#why-kv}"
-_ANCHOR = re.compile(r"[ \t]*\{#(?P<id>[A-Za-z][\w:.-]{0,200})(?:[ \t]+[.#][\w-]{1,100}){0,10}\}[ \t]*$")
+_ANCHOR = re.compile(
+    r"[ \t]*\{#(?P<id>[A-Za-z][\w:.-]{0,200})(?:[ \t]+[.#][\w-]{1,100}){0,10}\}[ \t]*$"
+)
 
 
 def _anchor(line: str) -> str | None:

@@ -17,9 +17,8 @@ from studybot.bank.importer.draft import CJK
 
 # the first word of an English question or task, as a translation of one opens
 _ASKS = re.compile(
-    r"(?:what|how|why|when|where|which|who|whom|whose|is|are|was|were|do|does|did|can|could"
-    r"|should|would|will|has|have|explain|describe|compare|contrast|discuss|design|list|name"
-    r"|define|give|outline|summari[sz]e|implement|write|walk|tell|introduce|analy[sz]e)\b",
+    r"(?:what|how|why|when|where|which|who|whom|whose|explain|describe|compare|contrast|discuss"
+    r"|outline|summari[sz]e|analy[sz]e)\b",  # not "Write …", "Use …": an answer may open so
     re.IGNORECASE,
 )
 _LEAD = re.compile(r"^[\s>*_]*")  # a quote's mark or emphasis before the line's words

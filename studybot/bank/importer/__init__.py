@@ -17,7 +17,8 @@ self-rating columns, no answers, ``ratings``; a quiz record's options,
 ``choices``; an answer key numbered as the questions above it, ``answerkey``), plus the
 question-like lines it did not take and facts about the file (the key
 mapping used, keys not used); the shared step
-(``assemble``) reports repeats and chapters that come back, numbers the
+(``assemble``) reports repeats and chapters that come back, keeps a question's translation
+on the line under it as its hint (``translations``), numbers the
 questions (``numbering``), groups them into chapters and validates them
 with the canonical format's own rules, except that key points are
 optional. A problem names ``file:line`` (``file:cell N, line M`` in a

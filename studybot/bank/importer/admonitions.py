@@ -98,20 +98,40 @@ def _labels(title: str, body: list[str]) -> bool:
     return bool(title) and not _ASKING.search(title) and asking
 
 
+# a kramdown heading or paragraph attribute at the line's end: "## Why? {#why-kv}"
+_ANCHOR = re.compile(
+    r"[ \t]*\{#(?P<id>[A-Za-z][\w:.-]{0,200})(?:[ \t]+[.#][\w-]{1,100}){0,10}\}[ \t]*$"
+)
+
+
+def _anchor(line: str) -> str | None:
+    found = _ANCHOR.search(line) if "{#" in line else None
+    return found["id"] if found else None
+
+
 def spaced_headings(lines: list[str]) -> list[str]:
-    """``###2、 …`` (no space after the hashes, a number next: a heading meant, which
+    """A kramdown anchor (``{#why-kv}``) at a line's end off it (markup, never text), and a
+    line outside the headings with a heading's anchor (``**Q1: …？** {#q1}``, a contents
+    entry) blank;
+    ``###2、 …`` (no space after the hashes, a number next: a heading meant, which
     CommonMark reads as text) as ``### 2、 …``, and an HTML heading alone on its line
     (``<h2 id="x">RoPE</h2>``, which CommonMark reads as an HTML block running to the next
     blank line) as ``## RoPE``; a line that is only ``<br>`` (spacing, which would fold the
     heading under it into an HTML block) as a blank line; lines inside fenced code are left
     as they are."""
     out = list(lines)
-    for index in unfenced(lines):
-        if lines[index][:2] == "##":
-            out[index] = _UNSPACED.sub(r"\1 ", lines[index], count=1)
-        elif "<h" in lines[index][:4] and (html := _HTML_HEADING.fullmatch(lines[index])):
+    outside = list(unfenced(lines))
+    headed = {_anchor(lines[n]) for n in outside if lines[n][:1] == "#"} - {None}
+    for index in outside:
+        line = lines[index]
+        if "{#" in line and (anchored := _ANCHOR.search(line)):
+            contents = line[:1] != "#" and anchored["id"] in headed  # "**Q1: …？** {#q1}"
+            line = out[index] = "" if contents else line[: anchored.start()]  # never text
+        if line[:2] == "##":
+            out[index] = _UNSPACED.sub(r"\1 ", line, count=1)
+        elif "<h" in line[:4] and (html := _HTML_HEADING.fullmatch(line)):
             out[index] = "#" * int(html["level"]) + " " + html["text"].strip()
-        elif "<br" in lines[index][:4] and _LONE_BREAK.fullmatch(lines[index]):
+        elif "<br" in line[:4] and _LONE_BREAK.fullmatch(line):
             out[index] = ""
     return out
 

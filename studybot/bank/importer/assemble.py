@@ -49,6 +49,7 @@ from studybot.bank.importer.metadata import difficulty_mark, leading_tags, witho
 from studybot.bank.importer.notes import approach_tail
 from studybot.bank.importer.pointers import elsewhere, pointer_sources
 from studybot.bank.importer.restated import restated
+from studybot.bank.importer.translations import translated
 from studybot.bank.text import named
 from studybot.errors import BankError
 
@@ -234,6 +235,9 @@ def _question(
     """``draft`` as a Question: by ``parse_question`` when it has a field of an unusual shape."""
     points = [p.strip() for p in draft.key_points if p.strip()]
     found, draft.reference = leading_tags(draft.reference)  # "**Difficulty:** Medium" lines
+    translation = None if draft.hint else translated(draft.question, draft.reference)
+    if translation is not None:  # "   How do you …?" under "**如何…？**": its hint
+        draft.hint, draft.reference = translation
     if draft.reference and not WORD.search(draft.reference):
         draft.reference = None  # "> ☞", "---": marks with no word are no answer
     marked, draft.question = difficulty_mark(draft.question)  # "[E] …"

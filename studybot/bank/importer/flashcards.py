@@ -19,6 +19,10 @@ Anki's "Cards in Plain Text" has no header: a line per card, the front, a
 tab and the back (``plain_cards``). A card without a back is its front
 alone, without a tab, and a first line ``# …`` is the deck's title, the
 chapter of every card (``title``).
+
+In a table of cards (``topics``), a front that opens with its topic in brackets
+(``[LLM 基础原理] 请描述 …``) is in the chapter of that topic, and a level label before
+the front (``【进阶】``, ``⭐⭐⭐【系统设计】``) and ⭐ marks after it are its tags.
 """
 
 from __future__ import annotations
@@ -26,8 +30,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from studybot.bank.importer.draft import Draft, Parsed
 from studybot.bank.importer.htmltext import markdown_of
 from studybot.bank.importer.markers import reads_as_question
+from studybot.bank.importer.metadata import tag_word
 
 _HEADER = re.compile(r"^#(?P<key>[a-z][a-z ]*?)\s*:(?P<value>.*)$", re.IGNORECASE)
 KNOWN = {"separator", "html", "columns", "tags column", "deck column", "notetype column",
@@ -147,3 +153,50 @@ def plain_cards(text: str) -> bool:
         return False
     asking = sum(1 for line in lines if reads_as_question(line.split("\t")[0]))
     return 3 * asking >= 2 * len(lines)
+
+
+# "[LLM 基础原理] 请描述 …": the card's topic in brackets before its front
+_TOPIC = re.compile(r"^\s*\[(?P<topic>[^\[\]\n]{1,60}?)\]\s+(?=[^\s(])")
+# "【进阶】", "【基础 ⭐⭐⭐】", "⭐⭐⭐【系统设计】", "【开放/系统设计】": a level label opening a front
+_LABEL = re.compile(
+    r"^\s*(?P<before>⭐*)\s*【(?P<label>[^【】\n⭐]{1,12}?)\s*(?P<inside>⭐*)】\s*(?=\S)"
+)
+_STARS_TAIL = re.compile(r"\s*(?P<stars>⭐+)\s*$")  # "…？ ⭐⭐": how hard, after the front
+_DIFFICULTY = re.compile(r"(?:[EMH]|easy|medium|hard|简单|中等|困难)", re.IGNORECASE)
+_LEVELS = ("基础", "进阶", "高级", "入门", "实战")
+
+
+def topics(out: Parsed) -> Parsed:
+    """Cards whose fronts open with ``[topic] `` (two in three or more, a difficulty such as
+    ``[E]`` aside) in chapters by topic (a tag where the card has a chapter already); a
+    front's level label (``【进阶】``, ``⭐⭐⭐【系统设计】``) and trailing ⭐ marks are tags."""
+    drafts = out.drafts
+    found = [_TOPIC.match(d.question) for d in drafts]
+    topical = [m for m in found if m and not _DIFFICULTY.fullmatch(m["topic"].strip())]
+    by_topic = len(drafts) >= 2 and 3 * len(topical) >= 2 * len(drafts)
+    for draft, match in zip(drafts, found, strict=True):
+        if by_topic and match and not _DIFFICULTY.fullmatch(match["topic"].strip()):
+            topic, draft.question = match["topic"].strip(), draft.question[match.end() :]
+            if draft.chapter:
+                draft.tags.append(tag_word(topic))
+            else:
+                draft.chapter = topic
+        draft.tags.extend(_labels(draft))
+    return out
+
+
+def _labels(draft: Draft) -> list[str]:
+    """The tags of a front's level label and stars, which leave its text."""
+    tags = []
+    label = _LABEL.match(draft.question)
+    if label is not None:
+        draft.question = draft.question[label.end() :]
+        for part in re.split(r"\s*[/→、]\s*", label["label"].strip()):
+            tags.append(f"level:{part}" if part in _LEVELS else tag_word(part))
+        stars = label["before"] or label["inside"]
+        tags += [f"stars:{len(stars)}"] if stars else []
+    tail = _STARS_TAIL.search(draft.question)
+    if tail is not None:
+        draft.question = draft.question[: tail.start()]
+        tags.append(f"stars:{len(tail['stars'])}")
+    return tags

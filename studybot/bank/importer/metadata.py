@@ -22,7 +22,7 @@ from studybot.bank.importer.draft import HAN_COMMON, NOT_WORD
 
 _KEYS = (
     r"company|companies|asked by|asked at|round|rounds|topic|topics|level|difficulty|tags?|category|categories"
-    r"|frequency|role|position|seniority|type|question type|公司|轮次|面试轮次|难度|分类|标签|频率|主题|岗位|题型|级别|类别"
+    r"|frequency|role|position|seniority|type|question type|access|公司|轮次|面试轮次|难度|分类|标签|频率|主题|岗位|题型|级别|类别"
 )
 _BOLD = r"(?:\*\*|__)?"
 _KEY = rf"{_BOLD}\s*(?P<key>{_KEYS})\s*{_BOLD}\s*[:：]\s*{_BOLD}"

@@ -42,11 +42,11 @@ _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 def read_csv(path: Path, text: str, options: Options) -> Parsed:
-    return _table(path, text, ",", options)
+    return flashcards.topics(_table(path, text, ",", options))
 
 
 def read_tsv(path: Path, text: str, options: Options) -> Parsed:
-    return _table(path, text, "\t", options)
+    return flashcards.topics(_table(path, text, "\t", options))
 
 
 def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:

@@ -11,11 +11,16 @@ comparative with head and tail swapped ("DPO 甚至超过 PPO"), contradicts the
 point, unless it also says the point's own word, says the opposite of
 the head of another comparison the point makes, is negated before the word
 ("并不比……更慢"), asks, or names another standard than the point's.
-Chinese and English words are one scale: "slower than" is 更慢.
+Chinese and English words are one scale: "slower than" is 更慢. An extreme
+("三者中的最大值", "max(a, b)") is said of its whole clause and the clause
+before, against no standard, and names the point's thing with two terms.
 
 An order the point writes ("先划分训练/验证/测试集再增强") is reversed by an
-attempt's "先 X 再 Y" whose first part names the point's later part and whose
-later part names the point's first, neither naming its own side's terms.
+attempt's "先 X 再 Y" whose first part names more of the point's later part
+than of its first, and whose later part more of the point's first than of its
+later part (a Latin name counts twice: "answer 字段" crosses the point's
+"reasoning 字段"). A placement is an order too: "把 X 放在 Y 之前/后面",
+"在 Y 之后 X", "X before/after Y".
 """
 
 from __future__ import annotations
@@ -29,8 +34,9 @@ from studybot.learn import words
 _SCALES = """
 更快 越快 快于 加快 faster quicker | 更慢 越慢 慢于 减慢 slower
 更稳健 更鲁棒 更稳定 morerobust | 更脆弱 更不稳定 morefragile morebrittle lessrobust
-优于 胜过 超过 好于 强于 领先 outperform beat surpass betterthan ahead | 不如 逊于 劣于 落后 差于 弱于 underperform worsethan behind lagbehind
+优于 胜过 超过 远超 好于 强于 领先 outperform beat surpass betterthan ahead | 不如 逊于 劣于 落后 差于 弱于 underperform worsethan behind lagbehind
 乘以 乘上 multipl | 除以 divid
+最大值 最大者 max maximum largest | 最小值 最小者 min minimum smallest
 """
 _HEAD_CHARS = 12  # the head: this many characters before the word, in its clause
 _TAIL_CHARS = 12
@@ -42,6 +48,7 @@ _OPPOSITE = dict(
 )
 _RISING = re.compile("|".join(_OPPOSITE))
 _TRANSITIVE = {2, 3}  # the scales whose words are verbs: 优于 X, 乘以 X
+_EXTREME = 4  # "三者中的最大值": said of the subject of its sentence, against no standard
 _STANDARD = re.compile(r"(?<![对相类])比(?![较如例率重特赛])|than")
 _FUNCTION = set(
     "不过略稍的了是在和与就也都还要会能把将被比更越很得地着这那其它他个一并且而但或及对从给让使可"
@@ -85,6 +92,9 @@ _GRAMMAR = frozenset(
         "run",
         "runs",
     }
+)
+_POINTING = frozenset(
+    {"这", "那", "它", "此", "这样", "这么", "这种", "it", "this", "that", "which"}
 )
 _CJK = re.compile(f"[{words.CJK}]+")
 
@@ -134,8 +144,8 @@ def reversed_in(found: tuple[Comparison, ...], attempt) -> tuple[int, str] | Non
         for c in found:
             if c.scale != scale:
                 continue
-            same = _names(head, c.head) and (not tail or not c.tail or bool(tail & c.tail))
-            swapped = bool(c.tail) and _names(head, c.tail) and _names(tail, c.head)
+            same = _names(head, c.head, scale) and (not tail or not c.tail or bool(tail & c.tail))
+            swapped = bool(c.tail) and _names(head, c.tail) and _names(tail, c.head, scale)
             if c.cause and _cause(attempt, n) == _OPPOSITE[c.cause]:
                 continue  # "越小……越快" for "越大……越慢": said of the rival, it is the point
             turned = (c.up != up and same and not swapped) or (c.up == up and swapped and not same)
@@ -152,10 +162,11 @@ def _cause(text, n: int) -> str | None:
     return found.group() if found else None
 
 
-def _names(said: frozenset[str], point: frozenset[str]) -> bool:
+def _names(said: frozenset[str], point: frozenset[str], scale: int = 0) -> bool:
     """Whether ``said`` names what ``point`` does: two terms in common (a Latin word counts
-    twice), or all of a point's one term ("明显" alone names nothing)."""
-    return _weight(said & point) >= min(2, _weight(point))
+    twice), or all of a point's one term ("明显" alone names nothing; an extreme's whole
+    sentence, always two)."""
+    return _weight(said & point) >= min(2, _weight(point) if scale != _EXTREME else 2)
 
 
 def _weight(terms: frozenset[str]) -> int:
@@ -180,8 +191,19 @@ def _said(text):
             for up, ladder in ((True, sides[0]), (False, sides[1])):
                 for word in ladder:
                     for start in _starts(clause, word):
-                        out.append((n, (start, start + len(word)), scale, up))
+                        if scale != _EXTREME or _of_values(clause, word, start + len(word)):
+                            out.append((n, (start, start + len(word)), scale, up))
     return out
+
+
+def _of_values(clause, word: str, end: int) -> bool:
+    """Whether an English extreme takes values: "max(a, b)", "the minimum of them" (not
+    "minimum spanning tree", "max E[r]")."""
+    if not _LATIN.match(word):
+        return True
+    return clause.joined.startswith("(", end) or any(
+        s == end and clause.joined[s:e] == "of" for s, e in clause.tokens
+    )
 
 
 def _starts(clause, word: str) -> list[int]:
@@ -201,6 +223,8 @@ def _sides(text, n: int, at: tuple[int, int], scale: int) -> tuple[frozenset[str
     "比 X" or "than X" phrase.
     """
     clause = text.clauses[n]
+    if scale == _EXTREME:
+        return _subject(text, n, at[0]), frozenset()
     tail = at[1] + _TAIL_CHARS if scale in _TRANSITIVE else at[1]
     before, after = (0, at[0]), (at[1], tail)
     standard = [m for m in _STANDARD.finditer(clause.joined[: at[0]])]
@@ -211,10 +235,27 @@ def _sides(text, n: int, at: tuple[int, int], scale: int) -> tuple[frozenset[str
         if than:
             after = (than.end(), than.end() + _TAIL_CHARS)
     head = _terms(clause, (_reach(clause, before[1]), before[1]))
-    if not head and n > 0 and text.sentence[n - 1] == text.sentence[n]:
+    if n > 0 and text.sentence[n - 1] == text.sentence[n] and (not head or _pointing(clause)):
         prior = text.clauses[n - 1]
-        head = _terms(prior, (0, len(prior.joined)))
+        head |= _terms(prior, (0, len(prior.joined)))
     return head, _terms(clause, after)
+
+
+def _subject(text, n: int, end: int) -> frozenset[str]:
+    """The terms of clause ``n`` up to ``end`` and of the clause before it in its sentence
+    ("互达距离定义为 core(a)、core(b) 和 d 三者中的最小值": the list cut it in two)."""
+    head = _terms(text.clauses[n], (0, end))
+    if n > 0 and text.sentence[n - 1] == text.sentence[n]:
+        head |= _terms(text.clauses[n - 1], (0, len(text.clauses[n - 1].joined)))
+    return head
+
+
+def _pointing(clause) -> bool:
+    """Whether the clause opens on a word pointing at the clause before ("这比……", "it beats")."""
+    if not clause.tokens:
+        return False
+    s, e = clause.tokens[0]
+    return clause.joined[s:e] in _POINTING
 
 
 def _reach(clause, end: int) -> int:
@@ -261,7 +302,7 @@ _THEN = re.compile(r"再|然后|之后|随后|以后|后期|接着|才|剩下|�
 def orders_of(point) -> tuple[Order, ...]:
     """The orders ``point`` (a key point read like an attempt) writes, each side's own terms."""
     out = []
-    for n, (first, then) in _read_orders(point):
+    for n, (first, then), _placed in _read_orders(point):
         if first - then and then - first:
             out.append(Order(first - then, then - first, point.clauses[n].shown((), KEY_CHARS)))
     return tuple(out)
@@ -270,28 +311,34 @@ def orders_of(point) -> tuple[Order, ...]:
 def reordered(found: tuple[Order, ...], attempt) -> tuple[int, str] | None:
     """The first clause of ``attempt`` putting first what a point's order puts after, and back.
 
-    Each side of the attempt's order names something of the point's other side and nothing
-    of its own ("先增强再切出训练、验证集" for "先划分训练/验证集再增强"); a longer process
+    Each side of the attempt's order names more of the point's other side than of its own
+    ("先增强再切出训练、验证集" for "先划分训练/验证集再增强"); a longer process
     whose next step is the point's first ("先预分词，再拆成基础符号") crosses one side only.
     """
-    for n, (first, then) in _read_orders(attempt):
+    for n, (first, then), placed in _read_orders(attempt):
         for o in found:
-            crossed = first & o.then and then & o.first
-            if crossed and not first & o.first and not then & o.then:
+            if placed:  # one thing before another: the sides weighed
+                ahead = _weight(first & o.then) > _weight(first & o.first)
+                crossed = ahead and _weight(then & o.first) > _weight(then & o.then)
+            else:
+                crossed = bool(first & o.then and then & o.first)
+                crossed = crossed and not first & o.first and not then & o.then
+            if crossed:
                 return n, o.shown
     return None
 
 
-def _read_orders(text) -> list[tuple[int, tuple[frozenset[str], frozenset[str]]]]:
+def _read_orders(text) -> list[tuple[int, tuple[frozenset[str], frozenset[str]], bool]]:
     """(clause of 先, (terms between 先 and the next 再/然后/才, terms after that to its clause's end)).
 
     Only in asserting clauses with no negation ("不是先下结论再找理由").
     """
     out = []
     for n, clause in enumerate(text.clauses):
+        if not text.asserts[n] or clause.negations or _supposed(clause):
+            continue
+        out += [(n, sides, True) for sides in _placed(clause)]
         for opened in _FIRST.finditer(clause.joined):
-            if not text.asserts[n] or clause.negations:
-                continue
             first: set[str] = set()
             m, at = n, opened.end()
             while m < len(text.clauses) and text.sentence[m] == text.sentence[n]:
@@ -300,8 +347,48 @@ def _read_orders(text) -> list[tuple[int, tuple[frozenset[str], frozenset[str]]]
                 if mark:
                     first |= _terms(text.clauses[m], (at, mark.start()))
                     then = _terms(text.clauses[m], (mark.end(), len(joined)))
-                    out.append((n, (frozenset(first), then)))
+                    out.append((n, (frozenset(first), then), False))
                     break
                 first |= _terms(text.clauses[m], (at, len(joined)))
                 m, at = m + 1, 0
+    return out
+
+
+_SUPPOSED = re.compile(r"的话|如果|假如|要是|倘若|若是")
+
+
+def _supposed(clause) -> bool:
+    """Whether the clause supposes its order ("先重采样再划分的话……会泄漏"): it says no order."""
+    return bool(_SUPPOSED.search(clause.joined)) or any(
+        clause.joined[s:e] == "if" for s, e in clause.tokens
+    )
+
+
+_PLACED = re.compile(r"在(.{1,24}?)(?:之|以)?(前面|前|后面|后)(?![者期端台缀置])")
+_PUT = re.compile(r"把|将")
+_BEFORE = {"befor": False, "after": True}  # the English word: whether the thing after it is first
+_PUT_LATIN = frozenset({"put", "place", "move", "insert"})
+
+
+def _placed(clause) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """(what comes first, what comes after) of each "（把 X 放）在 Y 之前/后面" and "X before/after Y".
+
+    The thing placed is the object of 把 when there is one, else the rest of the clause.
+    """
+    out = []
+    joined = clause.joined
+    for m in _PLACED.finditer(joined):
+        put = [p for p in _PUT.finditer(joined, 0, m.start())]
+        if put:
+            outside = _terms(clause, (put[-1].end(), m.start() - 1))
+        else:
+            outside = _terms(clause, (0, m.start())) | _terms(clause, (m.end(), len(joined)))
+        inside = _terms(clause, m.span(1))
+        out.append((inside, outside) if m.group(2).startswith("后") else (outside, inside))
+    for i, (s, e) in enumerate(clause.tokens):
+        if i == 0 or joined[s:e] not in _BEFORE:
+            continue
+        start = max((ps for ps, pe in clause.tokens[:i] if joined[ps:pe] in _PUT_LATIN), default=0)
+        ahead, behind = _terms(clause, (start, s)), _terms(clause, (e, len(joined)))
+        out.append((behind, ahead) if _BEFORE[joined[s:e]] else (ahead, behind))
     return out

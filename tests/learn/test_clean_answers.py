@@ -1,5 +1,6 @@
 """Correct sentences of clean answers that a reading took for an error: a supposition after
-its topic ("b 若初始化为 0，…"). Each pairs with the plain error on the same point, still ⚠.
+its topic ("b 若初始化为 0，…"), a negation denied by 不等于 ("不等于不会判错"). Each pairs
+with the plain error on the same point, still ⚠.
 """
 
 from __future__ import annotations
@@ -32,3 +33,15 @@ from studybot.learn.marks import CONTRADICTED
 def test_a_supposition_asserts_nothing(grader, shipped, question, point, right, wrong):
     assert state(grader, shipped, question, point, right) != CONTRADICTED
     assert state(grader, shipped, question, point, wrong) == CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    "right, wrong",
+    [
+        ("答案抽取用规则来做，也不等于不会判错。", "答案抽取用规则来做，就不会判错。"),
+        ("答案抽取交给规则并不等于不会判错。", "答案抽取交给规则后不会判错。"),
+    ],
+)
+def test_denying_that_it_never_errs_says_it_may(grader, shipped, right, wrong):
+    assert state(grader, shipped, 174, 4, right) != CONTRADICTED  # extraction may be wrong
+    assert state(grader, shipped, 174, 4, wrong) == CONTRADICTED

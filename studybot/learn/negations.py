@@ -333,9 +333,12 @@ def _chain(where: Clause, first: int) -> int:
         for s, e in where.negations
     ):
         count += 1  # "不是两套不一样的模式": it denies the kinds the negated word tells apart
+    if count and _DENYING.search(where.joined, 0, head):
+        count += 1  # "不等于不会判错": to deny that it never errs says it may
     return max(count, 1)
 
 
+_DENYING = re.compile(r"不等于$")
 _KINDS = re.compile(r"(?:两|二|几|多)(?:套|种|类|个|回|样)")
 
 

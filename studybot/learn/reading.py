@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from studybot.learn import contrasts, negations, words
+from studybot.learn import conditions, contrasts, negations, words
 from studybot.learn.aliases import Alias
 from studybot.learn.segmenter import Lexicon
 from studybot.learn.sides import NONE, Sides
@@ -238,8 +238,13 @@ class Attempt:
         return ()
 
     def quoted(self, n: int, spans: Sequence[tuple[int, int]]) -> bool:
-        """Whether all of ``spans`` lie inside quotes (「…」, “…”, "…") of clause ``n``."""
+        """Whether all of ``spans`` are said apart from what clause ``n`` asserts: inside
+        quotes (「…」, “…”, "…"), or under a supposition (``conditions``: "b 若初始化为 0，…")."""
         clause = self.clauses[n]
+        goes_on = n + 1 < len(self.clauses) and self.sentence[n + 1] == self.sentence[n]
+        held = conditions.supposed(clause, goes_on)
+        if held and all(any(a <= s and e <= b for a, b in held) for s, e in spans):
+            return True
         for start, _ in spans:
             group = clause.group(start)
             if group < 0 or clause.joined[group] != "「":

@@ -1,0 +1,58 @@
+"""``--level N`` named by the preview when it reads the file plainly better.
+
+The preview tries the importer's own rules with each heading level the file
+has (``--level N``: that level's headings are the questions) and names one
+when it dominates the reading previewed: it takes every asking line that
+reading takes (no fewer), gives no fewer asking questions an answer, needs no
+``--force`` the reading previewed does not, and takes at least ``MARGIN`` fewer
+questions that do not ask (section titles such as ``### Data Pipeline``
+taken as questions beside the file's real ones). Taking as much and leaving
+only titles out is better whatever the file's size, so no share of the
+questions is asked for, unlike the margins of ``steer``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from studybot.bank.importer.draft import LimitReached
+from studybot.bank.importer.steer import Reading, Steer
+from studybot.bank.importer.topics import MARGIN
+
+_HEADINGS = "--questions headings:"
+
+Measure = Callable[[int], Reading | None]  # the reading of ``--level N``, measured
+
+
+def dominates(r: Reading, current: Reading) -> bool:
+    """Whether ``r`` takes all ``current`` takes that asks and leaves ``MARGIN`` titles out."""
+    return (
+        current.questions > 0
+        and r.asking >= current.asking
+        and r.answered >= current.answered
+        and r.non_asking <= current.non_asking - MARGIN
+        and (current.refused or not r.refused)
+    )
+
+
+def suggested(found: Steer, measure: Measure) -> Steer:
+    """``found`` with ``--level N`` as its suggestion where it names none and a level dominates
+    the reading previewed (the one that leaves the most titles out)."""
+    if found.better is not None:
+        return found
+    levels = sorted(
+        {int(r.option[len(_HEADINGS) :]) for r in found.others if r.option.startswith(_HEADINGS)}
+    )
+    best: Reading | None = None
+    for level in levels:
+        try:
+            r = measure(level)
+        except LimitReached:
+            continue
+        if r is None or not dominates(r, found.current):
+            continue
+        if best is None or r.non_asking < best.non_asking:
+            why = f"{found.current.non_asking - r.non_asking} fewer questions that do not ask"
+            best = replace(r, option=f"--level {level}", why=why)
+    return found if best is None else replace(found, better=best)

@@ -254,14 +254,7 @@ def _inspect(
         )
         if not suggestions and not options.level:  # where nothing else is named
             found = levels.suggested(
-                found,
-                lambda level: steer.reading(
-                    path,
-                    text,
-                    kind,
-                    _read_with(path, text, kind, options, "--level", str(level)),
-                    "",
-                ),
+                found, parsed.drafts, lambda level: _level(path, text, kind, options, level)
             )
     done = assemble(path, parsed, name or str(path), force)
     return Import(
@@ -278,6 +271,14 @@ def _inspect(
         given=given,
         steer=found,
     )
+
+
+def _level(
+    path: Path, text: str, kind: str, options: Options, level: int
+) -> tuple[Parsed, steer.Reading | None]:
+    """What ``--level level`` reads in the file, and that reading measured."""
+    got = _read_with(path, text, kind, options, "--level", str(level))
+    return got, steer.reading(path, text, kind, got, "")
 
 
 def _read_with(

@@ -2,13 +2,15 @@
 
 The preview tries the importer's own rules with each heading level the file
 has (``--level N``: that level's headings are the questions) and names one
-when it dominates the reading previewed: it takes every asking line that
-reading takes (no fewer), gives no fewer asking questions an answer, needs no
-``--force`` the reading previewed does not, and takes at least ``MARGIN`` fewer
-questions that do not ask (section titles such as ``### Data Pipeline``
-taken as questions beside the file's real ones). Taking as much and leaving
-only titles out is better whatever the file's size, so no share of the
-questions is asked for, unlike the margins of ``steer``.
+when it dominates the reading previewed: it takes every asking question that
+reading takes (the same lines), gives no fewer asking questions an answer,
+needs no ``--force`` the reading previewed does not, and takes at least
+``MARGIN`` fewer questions that do not ask, where the reading previewed takes
+at most one such question in ten (section titles such as ``### Data
+Pipeline`` taken as questions beside a file's real ones; where more do not
+ask, they are the file's own terse questions: ``KV Cache``). Taking as much
+and leaving only stray titles out is better whatever the file's size, so no
+share of the questions is asked for, unlike the margins of ``steer``.
 """
 
 from __future__ import annotations
@@ -16,19 +18,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from studybot.bank.importer.draft import LimitReached
+from studybot.bank.importer.draft import Draft, LimitReached, Parsed
+from studybot.bank.importer.markers import reads_as_question
+from studybot.bank.importer.nested import asked, lines_taken
 from studybot.bank.importer.steer import Reading, Steer
 from studybot.bank.importer.topics import MARGIN
 
 _HEADINGS = "--questions headings:"
 
-Measure = Callable[[int], Reading | None]  # the reading of ``--level N``, measured
+Measure = Callable[[int], tuple[Parsed, Reading | None]]  # ``--level N`` read and measured
 
 
 def dominates(r: Reading, current: Reading) -> bool:
-    """Whether ``r`` takes all ``current`` takes that asks and leaves ``MARGIN`` titles out."""
+    """Whether ``r`` takes as many asking lines as ``current`` and leaves ``MARGIN`` of its
+    few titles out (one question in ten at most)."""
     return (
         current.questions > 0
+        and 10 * current.non_asking <= current.questions
         and r.asking >= current.asking
         and r.answered >= current.answered
         and r.non_asking <= current.non_asking - MARGIN
@@ -36,21 +42,25 @@ def dominates(r: Reading, current: Reading) -> bool:
     )
 
 
-def suggested(found: Steer, measure: Measure) -> Steer:
+def suggested(found: Steer, previewed: list[Draft], measure: Measure) -> Steer:
     """``found`` with ``--level N`` as its suggestion where it names none and a level dominates
-    the reading previewed (the one that leaves the most titles out)."""
+    the reading previewed, taking each of its asking questions (of several, the one that
+    leaves the most titles out)."""
     if found.better is not None:
         return found
+    asking = {
+        d.where for d in previewed if d.question.strip() and reads_as_question(asked(d.question))
+    }
     levels = sorted(
         {int(r.option[len(_HEADINGS) :]) for r in found.others if r.option.startswith(_HEADINGS)}
     )
     best: Reading | None = None
     for level in levels:
         try:
-            r = measure(level)
+            got, r = measure(level)
         except LimitReached:
             continue
-        if r is None or not dominates(r, found.current):
+        if r is None or not dominates(r, found.current) or asking - lines_taken(got.drafts):
             continue
         if best is None or r.non_asking < best.non_asking:
             why = f"{found.current.non_asking - r.non_asking} fewer questions that do not ask"

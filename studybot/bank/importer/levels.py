@@ -30,12 +30,10 @@ Measure = Callable[[int], tuple[Parsed, Reading | None]]  # ``--level N`` read a
 
 
 def dominates(r: Reading, current: Reading) -> bool:
-    """Whether ``r`` takes as many asking lines as ``current`` and leaves ``MARGIN`` of its
-    few titles out (one question in ten at most)."""
+    """Whether ``r`` takes as many asking lines as ``current``, answers as many, needs no new
+    ``--force`` and leaves ``MARGIN`` of its questions that do not ask out."""
     return (
-        current.questions > 0
-        and 10 * current.non_asking <= current.questions
-        and r.asking >= current.asking
+        r.asking >= current.asking
         and r.answered >= current.answered
         and r.non_asking <= current.non_asking - MARGIN
         and (current.refused or not r.refused)
@@ -46,8 +44,9 @@ def suggested(found: Steer, previewed: list[Draft], measure: Measure) -> Steer:
     """``found`` with ``--level N`` as its suggestion where it names none and a level dominates
     the reading previewed, taking each of its asking questions (of several, the one that
     leaves the most titles out)."""
-    if found.better is not None:
-        return found
+    current = found.current
+    if found.better is not None or not MARGIN <= current.non_asking <= current.questions // 10:
+        return found  # nothing to leave out: no level is read
     asking = {
         d.where for d in previewed if d.question.strip() and reads_as_question(asked(d.question))
     }
@@ -60,9 +59,9 @@ def suggested(found: Steer, previewed: list[Draft], measure: Measure) -> Steer:
             got, r = measure(level)
         except LimitReached:
             continue
-        if r is None or not dominates(r, found.current) or asking - lines_taken(got.drafts):
+        if r is None or not dominates(r, current) or asking - lines_taken(got.drafts):
             continue
         if best is None or r.non_asking < best.non_asking:
-            why = f"{found.current.non_asking - r.non_asking} fewer questions that do not ask"
+            why = f"{current.non_asking - r.non_asking} fewer questions that do not ask"
             best = replace(r, option=f"--level {level}", why=why)
     return found if best is None else replace(found, better=best)

@@ -24,7 +24,8 @@ with the canonical format's own rules, except that key points are
 optional. A problem names ``file:line`` (``file:cell N, line M`` in a
 notebook); problems stop the import unless ``force``. What a reading gave,
 when it is refused and its JSON are ``outcome``; a reader's hint (``--level 3``) the
-preview names only where its reading harms nothing previewed, ``hints``. This package builds on
+preview names only where its reading harms nothing previewed, ``hints``, and a ``--level N``
+that reads the file plainly better, ``levels``. This package builds on
 the canonical format (``studybot.bank.format``); the catalogue (``studybot.bank``) sits above it.
 """
 
@@ -43,6 +44,7 @@ from studybot.bank.importer import (
     decks,
     flashcards,
     hints,
+    levels,
     markdown,
     rows,
     selectors,
@@ -250,6 +252,10 @@ def _inspect(
             lambda option, value: _read_with(path, text, kind, options, option, value),
             lambda got, option: steer.reading(path, text, kind, got, option),
         )
+        if not suggestions and not options.level:  # where nothing else is named
+            found = levels.suggested(
+                found, parsed.drafts, lambda level: _level(path, text, kind, options, level)
+            )
     done = assemble(path, parsed, name or str(path), force)
     return Import(
         str(path),
@@ -265,6 +271,14 @@ def _inspect(
         given=given,
         steer=found,
     )
+
+
+def _level(
+    path: Path, text: str, kind: str, options: Options, level: int
+) -> tuple[Parsed, steer.Reading | None]:
+    """What ``--level level`` reads in the file, and that reading measured."""
+    got = _read_with(path, text, kind, options, "--level", str(level))
+    return got, steer.reading(path, text, kind, got, "")
 
 
 def _read_with(

@@ -56,11 +56,14 @@ from studybot.bank.importer.sections import (
     question_lists,
 )
 from studybot.bank.importer.studynotes import (
+    LABEL_LEFT,
     NOTES_LEFT,
     cited,
     code_field,
     field_asks,
     note_headings,
+    note_label,
+    notes_after,
     plain_note,
 )
 from studybot.bank.importer.swallowed import unswallowed
@@ -147,6 +150,8 @@ class ReaderState:
         self.apart |= boxed[0] if boxed else set()
         self.apart |= book_sections(self.blocks) if self.level is None else set()  # 6.1
         self.prose = boxed[1] if boxed else {}
+        if self.strong and not options.level and not boxed:  # "## 七、面试准备建议" after "### Q20"
+            self.prose = notes_after(self.lines, self.blocks, self.level)
         for at in self.prose:  # "## 先补一个概念：GPU 到底在做什么": listed, never a question
             title = clean(plain(self.lines[at]))
             if reads_as_question(numbered(title)[1]):
@@ -205,6 +210,8 @@ class ReaderState:
             text = plain(raw_line)
             if asks(text) and len(text) > 3:
                 self._skip(block.start + k, text, "a question mark inside prose, not a question")
+            elif self.strong and note_label(raw_line) and reads_as_question(text):
+                self._skip(block.start + k, text, LABEL_LEFT, counts=False)  # "**工程上怎么选**"
             elif reading_line(text) is not None:  # listed, not counted: a reader may want it
                 self._skip(block.start + k, text, READING_LEFT, counts=False)
             elif self.strong and PARAGRAPH_NUMBER.match(text):
@@ -213,8 +220,8 @@ class ReaderState:
     def _asks(self, text: str, raw: str = "") -> bool:
         """Whether ``text`` (its line ``raw``) reads as a question here: in a file whose questions
         are marked, a notes line that holds a question word only (``- `x.py`：如何拉起 backend``)
-        or cites one (``这一章要解决的问题：**“…？”**``) does not."""
-        if self.strong and (not field_asks(text) or cited(raw)):
+        or cites one (``这一章要解决的问题：**“…？”**``), and a bold label (``note_label``) do not."""
+        if self.strong and (not field_asks(text) or cited(raw) or note_label(raw)):
             return False
         if code_field(text) and not field_asks(text):  # "- `function`：object，说明如何使用该函数"
             return False

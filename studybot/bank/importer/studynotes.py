@@ -13,9 +13,10 @@ under ``TODO：``) and labels (``1) **交互模式（默认）**``) are no lost 
 
 from __future__ import annotations
 
-from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.blocks import Block, plain, section_end
 from studybot.bank.importer.draft import ALL_BOLD, CJK, QUESTION_MARKS
 from studybot.bank.importer.markers import (
+    CHECKBOX,
     ZH_TASK_START,
     asks,
     clean,
@@ -25,8 +26,10 @@ from studybot.bank.importer.markers import (
     numbered,
     reads_as_question,
 )
+from studybot.bank.importer.templates import q_cards
 
 NOTES_LEFT = "a study note's heading in a file whose questions are marked"  # listed, no question
+LABEL_LEFT = "a study note's bold label in a file whose questions are marked"  # listed too
 
 
 def note_headings(blocks: list[Block]) -> set[int]:
@@ -54,6 +57,35 @@ def note_headings(blocks: list[Block]) -> set[int]:
         elif (parent[b.start], b.level) not in among and b.level not in plain_asks:
             found |= {b.start} if _apart(b, blocks[at + 1 :]) else set()
     return found
+
+
+def notes_after(lines: list[str], blocks: list[Block], level: int | None) -> dict[int, int]:
+    """After a file's last Q-numbered question card (``### Q20: …？``, ``templates.q_cards``),
+    the sections that a heading above the cards' level opens where no heading is marked or
+    ends in a question mark and no line asks but a task list's (``## 七、面试准备建议`` over
+    ``### 7.1 技术准备``, ``## 九、快速复盘清单`` over ``- [ ] 能否…？``): a study note's, each
+    heading's first line to its section's end; their lines that ask are listed, not taken.
+    A list of questions there (``1. …？``) is no note."""
+    cards = q_cards(blocks, level)
+    after: list[tuple[Block, int]] = []  # each heading after the last card, its section's end
+    for at, block in enumerate(blocks):
+        if cards and block.kind == "heading" and block.start > cards[-1].start:
+            end = section_end(blocks, at)
+            after.append((block, blocks[end].start if end < len(blocks) else len(lines)))
+    found: dict[int, int] = {}
+    for block, stop in after:
+        if block.start in found or block.level >= (level or 0):
+            continue
+        own = [(b, end) for b, end in after if block.start <= b.start < stop]
+        marked = any(_marked(b) or opens_asking(_title(b)) for b, _ in own)
+        if not marked and not any(map(_asks_unticked, lines[block.end : stop])):
+            found |= {b.start: end for b, end in own}
+    return found
+
+
+def _asks_unticked(raw: str) -> bool:
+    """A line that asks and is no task list's item (``- [ ] 能否…？`` is a self-check)."""
+    return asks(plain(raw)) and CHECKBOX.match(raw.strip().lstrip("-*+ ")) is None
 
 
 def _apart(heading: Block, after: list[Block]) -> bool:
@@ -111,6 +143,13 @@ def cited(raw: str) -> bool:
     after = after.strip()
     quoted = after.startswith(("**“", '**"')) and after.endswith(("”**", '"**'))
     return bool(colon and head and not head.startswith(("**", "__")) and quoted)
+
+
+def note_label(raw: str) -> bool:
+    """A bold line alone that carries no mark and ends in no question mark (``**工程上怎么选**``,
+    ``**5）热点与集群：怎么把 Redis 用到“能抗流量”**``): in a file whose questions are marked,
+    the label of a note's part, however it is worded."""
+    return ALL_BOLD.fullmatch(raw) is not None and marker(raw) is None and not asks(plain(raw))
 
 
 def summary_list(block: Block) -> bool:

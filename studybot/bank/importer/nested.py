@@ -39,7 +39,7 @@ from studybot.bank.importer.markers import (
     reads_as_question,
 )
 from studybot.bank.importer.notes import arrow_answer
-from studybot.bank.importer.studynotes import LABEL_LEFT, NOTES_LEFT
+from studybot.bank.importer.studynotes import LABEL_LEFT, NOTES_LEFT, RHETORICAL_LEFT
 
 
 @dataclass(frozen=True)
@@ -204,7 +204,7 @@ def held_in(lines: dict[str, Line], parsed: Parsed) -> set[str]:
     return {w for w, line in lines.items() if w not in taken and answered(line, answers)}
 
 
-_NOT_ASKED = (REVERSE_LEFT, NOTES_LEFT, LABEL_LEFT, PROSE_LEFT, BOXED_LEFT)
+_NOT_ASKED = (REVERSE_LEFT, NOTES_LEFT, LABEL_LEFT, RHETORICAL_LEFT, PROSE_LEFT, BOXED_LEFT)
 
 
 def lines_taken(drafts: list[Draft]) -> set[str]:

@@ -58,6 +58,7 @@ from studybot.bank.importer.sections import (
 from studybot.bank.importer.studynotes import (
     LABEL_LEFT,
     NOTES_LEFT,
+    RHETORICAL_LEFT,
     cited,
     code_field,
     field_asks,
@@ -65,6 +66,7 @@ from studybot.bank.importer.studynotes import (
     note_label,
     notes_after,
     plain_note,
+    rhetorical,
 )
 from studybot.bank.importer.swallowed import unswallowed
 from studybot.bank.importer.templates import one_question, section_headings, uncarded
@@ -208,7 +210,9 @@ class ReaderState:
     def _skip_lines(self, block: Block, raw_lines: list[str], path: Trail) -> None:
         for k, raw_line in enumerate(raw_lines):
             text = plain(raw_line)
-            if asks(text) and len(text) > 3:
+            if rhetorical(raw_line):  # "那么多头注意力是怎样的呢？" leads into what explains it
+                self._skip(block.start + k, text, RHETORICAL_LEFT, counts=False)
+            elif asks(text) and len(text) > 3:
                 self._skip(block.start + k, text, "a question mark inside prose, not a question")
             elif self.strong and note_label(raw_line) and reads_as_question(text):
                 self._skip(block.start + k, text, LABEL_LEFT, counts=False)  # "**工程上怎么选**"
@@ -220,8 +224,10 @@ class ReaderState:
     def _asks(self, text: str, raw: str = "") -> bool:
         """Whether ``text`` (its line ``raw``) reads as a question here: in a file whose questions
         are marked, a notes line that holds a question word only (``- `x.py`：如何拉起 backend``)
-        or cites one (``这一章要解决的问题：**“…？”**``), and a bold label (``note_label``) do not."""
-        if self.strong and (not field_asks(text) or cited(raw) or note_label(raw)):
+        or cites one (``这一章要解决的问题：**“…？”**``), and a bold label (``note_label``) do not;
+        nor, in any file, does a paragraph's rhetorical lead-in (``rhetorical``)."""
+        marked_note = not field_asks(text) or cited(raw) or note_label(raw)
+        if rhetorical(raw) or (self.strong and marked_note):
             return False
         if code_field(text) and not field_asks(text):  # "- `function`：object，说明如何使用该函数"
             return False

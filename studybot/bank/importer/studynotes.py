@@ -13,6 +13,8 @@ under ``TODO：``) and labels (``1) **交互模式（默认）**``) are no lost 
 
 from __future__ import annotations
 
+import re
+
 from studybot.bank.importer.blocks import Block, plain, section_end
 from studybot.bank.importer.draft import ALL_BOLD, CJK, QUESTION_MARKS
 from studybot.bank.importer.markers import (
@@ -30,6 +32,7 @@ from studybot.bank.importer.templates import q_cards
 
 NOTES_LEFT = "a study note's heading in a file whose questions are marked"  # listed, no question
 LABEL_LEFT = "a study note's bold label in a file whose questions are marked"  # listed too
+RHETORICAL_LEFT = "a rhetorical question that leads into the prose after it"  # listed too
 
 
 def note_headings(blocks: list[Block]) -> set[int]:
@@ -173,3 +176,12 @@ def plain_note(lines: list[str], line: int, text: str) -> bool:
 
 
 SENTENCE_LEAST = 12  # characters: "从任务队列拉取任务" is a step, "路由器" may be a topic asked
+
+
+def rhetorical(raw: str) -> bool:
+    """A plain paragraph line that opens on "so" and asks with 呢 (``那么多头注意力是怎样的呢？``):
+    a note's lead-into what follows, the question it asks answered by the prose after it."""
+    return _RHETORICAL.fullmatch(raw.strip()) is not None
+
+
+_RHETORICAL = re.compile(r"(?:那么|那)[^*_#`|？?\n]{2,40}呢[？?]")

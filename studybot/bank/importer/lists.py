@@ -27,7 +27,6 @@ from studybot.bank.importer.markers import (
     asks,
     asks_inside,
     clean,
-    field_line,
     items,
     marker,
     numbered,
@@ -39,10 +38,9 @@ from studybot.bank.importer.notes import arrow_answer, without_pointer
 from studybot.bank.importer.parts import topic_title
 from studybot.bank.importer.resources import see_also, source_line
 from studybot.bank.importer.signposts import enumeration
-from studybot.bank.importer.state import MARKED_LEFT, ReaderState, Trail
+from studybot.bank.importer.state import ReaderState, Trail
 from studybot.bank.importer.studynotes import summary_list
 from studybot.bank.importer.subitems import (
-    SENTENCE_END,
     asked_run,
     asking,
     more_questions,
@@ -177,8 +175,7 @@ class ListReading(ReaderState):
                 last = self._item_question(paragraph, raw_lines, label, text, rest, path)
                 continue
             if label is not None and not below and self.strong:
-                said = text.rstrip().endswith(SENTENCE_END) or field_line(text)  # a tip, a step
-                self._noted(paragraph.start, text, MARKED_LEFT.format("item"), not said, path)
+                self._noted_item(paragraph.start, text, path)
             elif terse(text, rest, mostly and not self.strong):  # "- 事件类型": listed
                 self._skip(paragraph.start, text, TERSE_LEFT, counts=False)
             for child in rest:

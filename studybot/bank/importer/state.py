@@ -35,6 +35,7 @@ from studybot.bank.importer.markers import (
     PARAGRAPH_NUMBER,
     asks,
     clean,
+    field_line,
     marker,
     numbered,
     reads_as_question,
@@ -68,6 +69,7 @@ from studybot.bank.importer.studynotes import (
     plain_note,
     rhetorical,
 )
+from studybot.bank.importer.subitems import SENTENCE_END
 from studybot.bank.importer.swallowed import unswallowed
 from studybot.bank.importer.templates import one_question, section_headings, uncarded
 from studybot.bank.importer.topiccards import card_level
@@ -249,6 +251,12 @@ class ReaderState:
         if counts and plain_note(self.lines, line, text):  # "路由器" may be a question
             self.noted.append((self.out.skipped[-1], path))
 
+    def _noted_item(self, line: int, text: str, path: Trail) -> None:
+        """A numbered item that does not ask in a marked file: a tip or step that ends as a
+        sentence does (``1. 先讲直觉，再写公式；``) is listed only; any other is ``_noted``."""
+        said = text.rstrip().endswith(SENTENCE_END) or field_line(text)
+        self._noted(line, text, MARKED_LEFT.format("item"), not said, path)
+
     def _settle_noted(self) -> None:
         """The numbered steps, TODOs and labels (``1) **交互模式**``) of a section where no
         question was taken are a study note's: listed, never a reason to refuse the file."""
@@ -256,14 +264,17 @@ class ReaderState:
         skipped = self.out.skipped
         self.out.skipped = [replace(s, counts=False) if id(s) in notes else s for s in skipped]
 
-    def _skip_meta(self, block: Block) -> None:
-        """An asking line in a contents, contributing or links section: listed, never a reason."""
+    def _skip_meta(self, block: Block, path: Trail = ()) -> None:
+        """An asking line in a contents, contributing or links section: listed, never a reason;
+        a numbered one that does not ask in a marked file's notes, as elsewhere (``_noted``)."""
         for line in range(block.start, min(block.end, block.start + 50)):
             text = plain(self.lines[line]).lstrip("-*+ ") if line < len(self.lines) else ""
             prose = any(at <= line < end for at, end in self.prose.items())
             if (asks(text) or (prose and reads_as_question(text))) and len(text) > 3:
                 why = PROSE_LEFT if prose else "in a section that holds no questions"
                 self._skip(line, text, why, counts=False)
+            elif prose and self.strong and (number := PARAGRAPH_NUMBER.match(text)):
+                self._noted_item(line, number["text"], path)
 
     def _next_number(self, label: str | int) -> bool:
         """``19. 激活函数的比较`` right after the question numbered 18: the next question."""

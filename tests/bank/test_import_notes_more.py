@@ -16,6 +16,12 @@ _OUTLINE = """# 检索增强应用笔记
 
 ## 一、基础 {#basics}
 
+讲项目时覆盖：
+
+- 目标：想解决什么问题？
+- 设计：整体架构和取舍。
+- 指标：效果、延迟、成本。
+
 ### 1.1 检索流程 {#flow}
 
 切分、向量化、召回、重排、生成。
@@ -77,7 +83,7 @@ def test_a_marked_faq_keeps_its_cards_and_leaves_the_notes_around_them(tmp_path,
     assert "Total: 3 question(s)" in shown
     # the self-check lines and bold labels are listed as left on purpose, never as lost
     assert "in a prose section beside the file's marked questions" in shown
-    assert "2 × a study note's bold label in a file whose questions are marked" in shown
+    assert "3 × a study note's bold label in a file whose questions are marked" in shown
     assert "Took 3 question(s): 3 of the file's 3 asking line(s), 0 that do not ask" in shown
     assert "Asking lines not taken" not in shown
     assert "Try --questions" not in shown

@@ -39,7 +39,7 @@ from studybot.bank.importer.parts import topic_title
 from studybot.bank.importer.resources import see_also, source_line
 from studybot.bank.importer.signposts import enumeration
 from studybot.bank.importer.state import ReaderState, Trail
-from studybot.bank.importer.studynotes import summary_list
+from studybot.bank.importer.studynotes import LABEL_LEFT, outline_fields, summary_list
 from studybot.bank.importer.subitems import (
     asked_run,
     asking,
@@ -145,6 +145,11 @@ class ListReading(ReaderState):
             target = link_target(paragraph.raw)
             dash = DASH_ANSWER.match(text)
             asking = found or self._asks(text) or bool(dash and reads_as_question(dash["q"]))
+            if (
+                asking and not (found or rest) and self.strong and outline_fields(block)
+            ):  # 目标：…？
+                self._skip(paragraph.start, text, LABEL_LEFT, counts=False)
+                continue
             lead_in = text.endswith((":", "：")) and any(child.is_list for child in rest)
             if asking and not found and not asks(text) and (lead_in or _field(raw_lines[0])):
                 asking = False  # "- **Why?**: because …", "* How LDA works:" over its steps

@@ -155,6 +155,20 @@ def note_label(raw: str) -> bool:
     return ALL_BOLD.fullmatch(raw) is not None and marker(raw) is None and not asks(plain(raw))
 
 
+def outline_fields(block: Block) -> bool:
+    """Three or more items, each a short key and its value, all but one asking nothing
+    (``- 目标：想解决什么问题？`` beside ``- 设计：整体架构和方案取舍。``): in a file whose
+    questions are marked, the parts of a note's outline, its one asking value among them."""
+    firsts = [
+        clean(plain(p.raw.split("\n")[0])) for i in items(block) if (p := i.first_paragraph())
+    ]
+    keyed = [t for t in firsts if _KEYED.match(t)]
+    return len(firsts) >= 3 and len(keyed) == len(firsts) and sum(map(asks, firsts)) <= 1
+
+
+_KEYED = re.compile(r"[^：:？?*`]{1,8}[：:]\s*\S")  # "目标：…": a short key, then its value
+
+
 def summary_list(block: Block) -> bool:
     """A list of two or more items, each a bold key and its value that ask nothing
     (``1. **本质相同**: 都是 next token prediction``): a note's summary, no questions."""

@@ -22,7 +22,7 @@ from studybot.bank.importer.blocks import Block, parse, plain, source_lines
 from studybot.bank.importer.collapsible import DETAILS_TAG
 from studybot.bank.importer.draft import Parsed
 from studybot.bank.importer.labels import statement_label
-from studybot.bank.importer.markers import reads_as_question
+from studybot.bank.importer.markers import asks, reads_as_question
 from studybot.bank.importer.notebook import front_matter, notebook_lines
 from studybot.bank.importer.parts import topic_title
 from studybot.bank.importer.resources import see_also
@@ -55,7 +55,7 @@ class Line:
     def __post_init__(self) -> None:  # worked out once: every selector reads them
         text = plain(self.raw).strip()
         if self.kind == "table":
-            asks = any(reads_as_question(plain(cell).strip()) for cell in cells(self.raw))
+            asks = row_asks([plain(cell).strip() for cell in cells(self.raw)])
         elif self.kind == "heading":  # "④ 考试怎么考": a part's name
             asks = reads_as_question(text) and not topic_title(text)
         else:  # "**What to learn:** Use …", "[Why X](x.md) -- …": the question word asks nothing
@@ -161,6 +161,15 @@ def _boxed(lines: list[str]) -> frozenset[int]:
                 if depth == 0:
                     inside.update(range(opened + 1, index))
     return frozenset(inside)
+
+
+def row_asks(row: list[str]) -> bool:
+    """Whether a table row asks: a cell ends in a question mark, or its first cell that is no
+    number reads as a question (``| 1 | 简述 X | … |``). The cells after a term describe it
+    (``| 命中率 | 请求在缓存里找到的比例 |``, ``| 带宽 | 每秒能读写多少字节 |``): a glossary's
+    row asks nothing."""
+    first = next((cell for cell in row if cell and not cell.rstrip(".、").isdigit()), "")
+    return any(asks(cell) for cell in row) or reads_as_question(first)
 
 
 def table_header(out: Layout, line: Line) -> list[str]:

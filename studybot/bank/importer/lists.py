@@ -27,7 +27,6 @@ from studybot.bank.importer.markers import (
     asks,
     asks_inside,
     clean,
-    field_line,
     items,
     marker,
     numbered,
@@ -39,10 +38,9 @@ from studybot.bank.importer.notes import arrow_answer, without_pointer
 from studybot.bank.importer.parts import topic_title
 from studybot.bank.importer.resources import see_also, source_line
 from studybot.bank.importer.signposts import enumeration
-from studybot.bank.importer.state import MARKED_LEFT, ReaderState, Trail
-from studybot.bank.importer.studynotes import summary_list
+from studybot.bank.importer.state import ReaderState, Trail
+from studybot.bank.importer.studynotes import LABEL_LEFT, outline_fields, summary_list
 from studybot.bank.importer.subitems import (
-    SENTENCE_END,
     asked_run,
     asking,
     more_questions,
@@ -147,6 +145,11 @@ class ListReading(ReaderState):
             target = link_target(paragraph.raw)
             dash = DASH_ANSWER.match(text)
             asking = found or self._asks(text) or bool(dash and reads_as_question(dash["q"]))
+            if (
+                asking and not (found or rest) and self.strong and outline_fields(block)
+            ):  # 目标：…？
+                self._skip(paragraph.start, text, LABEL_LEFT, counts=False)
+                continue
             lead_in = text.endswith((":", "：")) and any(child.is_list for child in rest)
             if asking and not found and not asks(text) and (lead_in or _field(raw_lines[0])):
                 asking = False  # "- **Why?**: because …", "* How LDA works:" over its steps
@@ -177,8 +180,7 @@ class ListReading(ReaderState):
                 last = self._item_question(paragraph, raw_lines, label, text, rest, path)
                 continue
             if label is not None and not below and self.strong:
-                said = text.rstrip().endswith(SENTENCE_END) or field_line(text)  # a tip, a step
-                self._noted(paragraph.start, text, MARKED_LEFT.format("item"), not said, path)
+                self._noted_item(paragraph.start, text, path)
             elif terse(text, rest, mostly and not self.strong):  # "- 事件类型": listed
                 self._skip(paragraph.start, text, TERSE_LEFT, counts=False)
             for child in rest:

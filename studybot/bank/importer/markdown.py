@@ -204,7 +204,7 @@ class _Reader(ParagraphReading, ListReading):
                 index, current = self._reversed(blocks, index), None
                 continue
             elif in_meta:
-                self._skip_meta(block)
+                self._skip_meta(block, path)
             elif navigation(block):
                 pass
             elif block.kind == "paragraph":

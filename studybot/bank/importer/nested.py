@@ -39,7 +39,7 @@ from studybot.bank.importer.markers import (
     reads_as_question,
 )
 from studybot.bank.importer.notes import arrow_answer
-from studybot.bank.importer.studynotes import NOTES_LEFT
+from studybot.bank.importer.studynotes import LABEL_LEFT, NOTES_LEFT, RHETORICAL_LEFT
 
 
 @dataclass(frozen=True)
@@ -184,7 +184,7 @@ def asking(out: Layout, parsed: Parsed) -> dict[str, Line]:
     """The file's lines that ask, by place: not a candidate's own (nor one beside question
     boxes, ``boxes.boxed_only``), not a heading of a section
     that holds no questions ("🤝 如何贡献") or one over its question named by a word only."""
-    # the candidate's own, a study note's heading, prose beside marked questions or boxes
+    # the candidate's own, a study note's heading or label, prose beside marked questions or boxes
     theirs = {s.where for s in parsed.skipped if s.why in _NOT_ASKED}
     titles = titled(parsed.drafts)
     return {
@@ -204,7 +204,7 @@ def held_in(lines: dict[str, Line], parsed: Parsed) -> set[str]:
     return {w for w, line in lines.items() if w not in taken and answered(line, answers)}
 
 
-_NOT_ASKED = (REVERSE_LEFT, NOTES_LEFT, PROSE_LEFT, BOXED_LEFT)
+_NOT_ASKED = (REVERSE_LEFT, NOTES_LEFT, LABEL_LEFT, RHETORICAL_LEFT, PROSE_LEFT, BOXED_LEFT)
 
 
 def lines_taken(drafts: list[Draft]) -> set[str]:

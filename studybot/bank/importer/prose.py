@@ -55,6 +55,7 @@ from studybot.bank.importer.notebook import explains
 from studybot.bank.importer.notes import italic_note
 from studybot.bank.importer.resources import ASIDE_LEFT, aside
 from studybot.bank.importer.state import ReaderState, Trail, number_mark
+from studybot.bank.importer.studynotes import note_label
 from studybot.bank.importer.wrapping import join, joined
 
 # "问了：A；B" (a colon: each part), "问了 A、B，然后…" (no colon: the parts that ask),
@@ -165,7 +166,8 @@ class ParagraphReading(ReaderState):
             elif number and (self.strong or number["p"] or number["c"]):
                 # with markers in the file, or "（1）首先…" inside an answer: only a line that asks
                 alone = len(raw_lines) == 1 or not self.strong
-                if not (alone and reads_as_question(number["text"])):
+                titled = self.strong and note_label(raw_line)  # "**5）…：怎么把 Redis 用好**"
+                if titled or not (alone and reads_as_question(number["text"])):
                     number = None
             if number:
                 found = (number_of(number), number["text"])

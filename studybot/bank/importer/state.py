@@ -35,6 +35,7 @@ from studybot.bank.importer.markers import (
     PARAGRAPH_NUMBER,
     asks,
     clean,
+    field_line,
     marker,
     numbered,
     reads_as_question,
@@ -56,13 +57,19 @@ from studybot.bank.importer.sections import (
     question_lists,
 )
 from studybot.bank.importer.studynotes import (
+    LABEL_LEFT,
     NOTES_LEFT,
+    RHETORICAL_LEFT,
     cited,
     code_field,
     field_asks,
     note_headings,
+    note_label,
+    notes_after,
     plain_note,
+    rhetorical,
 )
+from studybot.bank.importer.subitems import SENTENCE_END
 from studybot.bank.importer.swallowed import unswallowed
 from studybot.bank.importer.templates import one_question, section_headings, uncarded
 from studybot.bank.importer.topiccards import card_level
@@ -147,6 +154,8 @@ class ReaderState:
         self.apart |= boxed[0] if boxed else set()
         self.apart |= book_sections(self.blocks) if self.level is None else set()  # 6.1
         self.prose = boxed[1] if boxed else {}
+        if self.strong and not options.level and not boxed:  # "## 七、面试准备建议" after "### Q20"
+            self.prose = notes_after(self.lines, self.blocks, self.level)
         for at in self.prose:  # "## 先补一个概念：GPU 到底在做什么": listed, never a question
             title = clean(plain(self.lines[at]))
             if reads_as_question(numbered(title)[1]):
@@ -203,8 +212,12 @@ class ReaderState:
     def _skip_lines(self, block: Block, raw_lines: list[str], path: Trail) -> None:
         for k, raw_line in enumerate(raw_lines):
             text = plain(raw_line)
-            if asks(text) and len(text) > 3:
+            if rhetorical(raw_line):  # "那么多头注意力是怎样的呢？" leads into what explains it
+                self._skip(block.start + k, text, RHETORICAL_LEFT, counts=False)
+            elif asks(text) and len(text) > 3:
                 self._skip(block.start + k, text, "a question mark inside prose, not a question")
+            elif self.strong and note_label(raw_line) and reads_as_question(text):
+                self._skip(block.start + k, text, LABEL_LEFT, counts=False)  # "**工程上怎么选**"
             elif reading_line(text) is not None:  # listed, not counted: a reader may want it
                 self._skip(block.start + k, text, READING_LEFT, counts=False)
             elif self.strong and PARAGRAPH_NUMBER.match(text):
@@ -213,8 +226,10 @@ class ReaderState:
     def _asks(self, text: str, raw: str = "") -> bool:
         """Whether ``text`` (its line ``raw``) reads as a question here: in a file whose questions
         are marked, a notes line that holds a question word only (``- `x.py`：如何拉起 backend``)
-        or cites one (``这一章要解决的问题：**“…？”**``) does not."""
-        if self.strong and (not field_asks(text) or cited(raw)):
+        or cites one (``这一章要解决的问题：**“…？”**``), and a bold label (``note_label``) do not;
+        nor, in any file, does a paragraph's rhetorical lead-in (``rhetorical``)."""
+        marked_note = not field_asks(text) or cited(raw) or note_label(raw)
+        if rhetorical(raw) or (self.strong and marked_note):
             return False
         if code_field(text) and not field_asks(text):  # "- `function`：object，说明如何使用该函数"
             return False
@@ -236,6 +251,12 @@ class ReaderState:
         if counts and plain_note(self.lines, line, text):  # "路由器" may be a question
             self.noted.append((self.out.skipped[-1], path))
 
+    def _noted_item(self, line: int, text: str, path: Trail) -> None:
+        """A numbered item that does not ask in a marked file: a tip or step that ends as a
+        sentence does (``1. 先讲直觉，再写公式；``) is listed only; any other is ``_noted``."""
+        said = text.rstrip().endswith(SENTENCE_END) or field_line(text)
+        self._noted(line, text, MARKED_LEFT.format("item"), not said, path)
+
     def _settle_noted(self) -> None:
         """The numbered steps, TODOs and labels (``1) **交互模式**``) of a section where no
         question was taken are a study note's: listed, never a reason to refuse the file."""
@@ -243,14 +264,17 @@ class ReaderState:
         skipped = self.out.skipped
         self.out.skipped = [replace(s, counts=False) if id(s) in notes else s for s in skipped]
 
-    def _skip_meta(self, block: Block) -> None:
-        """An asking line in a contents, contributing or links section: listed, never a reason."""
+    def _skip_meta(self, block: Block, path: Trail = ()) -> None:
+        """An asking line in a contents, contributing or links section: listed, never a reason;
+        a numbered one that does not ask in a marked file's notes, as elsewhere (``_noted``)."""
         for line in range(block.start, min(block.end, block.start + 50)):
             text = plain(self.lines[line]).lstrip("-*+ ") if line < len(self.lines) else ""
             prose = any(at <= line < end for at, end in self.prose.items())
             if (asks(text) or (prose and reads_as_question(text))) and len(text) > 3:
                 why = PROSE_LEFT if prose else "in a section that holds no questions"
                 self._skip(line, text, why, counts=False)
+            elif prose and self.strong and (number := PARAGRAPH_NUMBER.match(text)):
+                self._noted_item(line, number["text"], path)
 
     def _next_number(self, label: str | int) -> bool:
         """``19. 激活函数的比较`` right after the question numbered 18: the next question."""

@@ -13,9 +13,12 @@ under ``TODO：``) and labels (``1) **交互模式（默认）**``) are no lost 
 
 from __future__ import annotations
 
-from studybot.bank.importer.blocks import Block, plain
+import re
+
+from studybot.bank.importer.blocks import Block, plain, section_end
 from studybot.bank.importer.draft import ALL_BOLD, CJK, QUESTION_MARKS
 from studybot.bank.importer.markers import (
+    CHECKBOX,
     ZH_TASK_START,
     asks,
     clean,
@@ -25,8 +28,11 @@ from studybot.bank.importer.markers import (
     numbered,
     reads_as_question,
 )
+from studybot.bank.importer.templates import q_cards
 
 NOTES_LEFT = "a study note's heading in a file whose questions are marked"  # listed, no question
+LABEL_LEFT = "a study note's bold label in a file whose questions are marked"  # listed too
+RHETORICAL_LEFT = "a rhetorical question that leads into the prose after it"  # listed too
 
 
 def note_headings(blocks: list[Block]) -> set[int]:
@@ -54,6 +60,35 @@ def note_headings(blocks: list[Block]) -> set[int]:
         elif (parent[b.start], b.level) not in among and b.level not in plain_asks:
             found |= {b.start} if _apart(b, blocks[at + 1 :]) else set()
     return found
+
+
+def notes_after(lines: list[str], blocks: list[Block], level: int | None) -> dict[int, int]:
+    """After a file's last Q-numbered question card (``### Q20: …？``, ``templates.q_cards``),
+    the sections that a heading above the cards' level opens where no heading is marked or
+    ends in a question mark and no line asks but a task list's (``## 七、面试准备建议`` over
+    ``### 7.1 技术准备``, ``## 九、快速复盘清单`` over ``- [ ] 能否…？``): a study note's, each
+    heading's first line to its section's end; their lines that ask are listed, not taken.
+    A list of questions there (``1. …？``) is no note."""
+    cards = q_cards(blocks, level)
+    after: list[tuple[Block, int]] = []  # each heading after the last card, its section's end
+    for at, block in enumerate(blocks):
+        if cards and block.kind == "heading" and block.start > cards[-1].start:
+            end = section_end(blocks, at)
+            after.append((block, blocks[end].start if end < len(blocks) else len(lines)))
+    found: dict[int, int] = {}
+    for block, stop in after:
+        if block.start in found or block.level >= (level or 0):
+            continue
+        own = [(b, end) for b, end in after if block.start <= b.start < stop]
+        marked = any(_marked(b) or opens_asking(_title(b)) for b, _ in own)
+        if not marked and not any(map(_asks_unticked, lines[block.end : stop])):
+            found |= {b.start: end for b, end in own}
+    return found
+
+
+def _asks_unticked(raw: str) -> bool:
+    """A line that asks and is no task list's item (``- [ ] 能否…？`` is a self-check)."""
+    return asks(plain(raw)) and CHECKBOX.match(raw.strip().lstrip("-*+ ")) is None
 
 
 def _apart(heading: Block, after: list[Block]) -> bool:
@@ -113,6 +148,27 @@ def cited(raw: str) -> bool:
     return bool(colon and head and not head.startswith(("**", "__")) and quoted)
 
 
+def note_label(raw: str) -> bool:
+    """A bold line alone that carries no mark and ends in no question mark (``**工程上怎么选**``,
+    ``**5）热点与集群：怎么把 Redis 用到“能抗流量”**``): in a file whose questions are marked,
+    the label of a note's part, however it is worded."""
+    return ALL_BOLD.fullmatch(raw) is not None and marker(raw) is None and not asks(plain(raw))
+
+
+def outline_fields(block: Block) -> bool:
+    """Three or more items, each a short key and its value, all but one asking nothing
+    (``- 目标：想解决什么问题？`` beside ``- 设计：整体架构和方案取舍。``): in a file whose
+    questions are marked, the parts of a note's outline, its one asking value among them."""
+    firsts = [
+        clean(plain(p.raw.split("\n")[0])) for i in items(block) if (p := i.first_paragraph())
+    ]
+    keyed = [t for t in firsts if _KEYED.match(t)]
+    return len(firsts) >= 3 and len(keyed) == len(firsts) and sum(map(asks, firsts)) <= 1
+
+
+_KEYED = re.compile(r"[^：:？?*`]{1,8}[：:]\s*\S")  # "目标：…": a short key, then its value
+
+
 def summary_list(block: Block) -> bool:
     """A list of two or more items, each a bold key and its value that ask nothing
     (``1. **本质相同**: 都是 next token prediction``): a note's summary, no questions."""
@@ -134,3 +190,12 @@ def plain_note(lines: list[str], line: int, text: str) -> bool:
 
 
 SENTENCE_LEAST = 12  # characters: "从任务队列拉取任务" is a step, "路由器" may be a topic asked
+
+
+def rhetorical(raw: str) -> bool:
+    """A plain paragraph line that opens on "so" and asks with 呢 (``那么多头注意力是怎样的呢？``):
+    a note's lead-into what follows, the question it asks answered by the prose after it."""
+    return _RHETORICAL.fullmatch(raw.strip()) is not None
+
+
+_RHETORICAL = re.compile(r"(?:那么|那)[^*_#`|？?\n]{2,40}呢[？?]")

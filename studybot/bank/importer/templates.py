@@ -55,8 +55,8 @@ def uncarded(blocks: list[Block], level: int | None) -> set[int]:
     that carry none and end in no question mark (``### Why we need this:``); a heading there
     with a section number (``### 1.1 什么是 Tool Use？``) is the notes' own, asking or not."""
     headings = [b for b in blocks if b.kind == "heading" and level and b.level >= level]
-    cards = [b for b in headings if b.level == level and reads_as_question(_q_text(b) or "")]
-    if len(cards) < CARDS_LEAST:
+    cards = q_cards(blocks, level)
+    if not cards:
         return set()
     found: set[int] = set()
     notes = False  # inside the section of such a heading
@@ -69,6 +69,14 @@ def uncarded(blocks: list[Block], level: int | None) -> set[int]:
         if notes and unmarked and (outline or not asks(title)):
             found.add(block.start)
     return found
+
+
+def q_cards(blocks: list[Block], level: int | None) -> list[Block]:
+    """The headings at ``level`` that ask with a Q number (``### Q1: …？``), when there are
+    ``CARDS_LEAST`` or more; else none."""
+    at_level = [b for b in blocks if b.kind == "heading" and level and b.level == level]
+    cards = [b for b in at_level if reads_as_question(_q_text(b) or "")]
+    return cards if len(cards) >= CARDS_LEAST else []
 
 
 def _q_text(block: Block) -> str | None:

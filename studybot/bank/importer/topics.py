@@ -30,7 +30,8 @@ from studybot.bank.importer.layout import Layout
 from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.nested import asked, under
 from studybot.bank.importer.sections import marked_lines
-from studybot.bank.importer.studynotes import note_headings
+from studybot.bank.importer.studynotes import note_headings, notes_after
+from studybot.bank.importer.templates import uncarded
 
 MARGIN = 3  # asking lines (or non-asking questions) a suggestion must gain at least; headings a rule needs
 
@@ -80,9 +81,12 @@ def mixed(out: Layout, drafts: list[Draft], others: tuple) -> Any:
     headings = [h for h in out.found if out.section_heading(h)]
     took = {d.where for d in drafts if d.question.strip()}
     text = [line.index for line in out.found if line.kind != "heading"]
-    noted = note_headings(out.blocks) if marked_lines(out.blocks) >= 2 else set()
+    marked = marked_lines(out.blocks) >= 2
+    noted = note_headings(out.blocks) if marked else set()
     for level in sorted({h.level for h in headings}):
         at = [h for h in headings if h.level == level]
+        if marked:  # the notes before a marked file's Q-numbered cards and after them
+            noted |= uncarded(out.blocks, level) | set(notes_after(out.lines, out.blocks, level))
         taken = {h.index for h in at if out.where(h.index) in took}
         # a title that comes back ("### 详细解答" in every card) is a template's part, no topic
         again = Counter(h.text for h in at)

@@ -1,0 +1,25 @@
+"""Correct sentences that turn down a wrong alternative with 不是 and go on to the right one:
+the negation denies the alternative, not the point ("f_t 不是文档频率，而是…"). Each pairs with
+the plain error on the same point, which is still marked contradicted.
+"""
+
+from __future__ import annotations
+
+import pytest
+from imported import state
+
+from studybot.learn.marks import CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    "text, caught",
+    [
+        ("c-TF-IDF 里的 f_t 并不是文档频率，而是该词在全部类里的总频率。", False),
+        ("f_t 不是文档频率：它数的是词在每个类里出现次数的总和。", False),
+        ("c-TF-IDF 里的 f_t 并不是该词在全部类里的总频率，而是文档频率。", True),
+        ("f_t 不是总频率，而是文档频率。", True),
+    ],
+)
+def test_a_kind_turned_down_is_no_denial(grader, shipped, text, caught):
+    assert (state(grader, shipped, 54, 2, text) == CONTRADICTED) is caught  # f_t: total frequency
+

@@ -1,6 +1,7 @@
 """Correct sentences that turn down a wrong alternative with 不是 and go on to the right one:
 the negation denies the alternative, not the point ("f_t 不是文档频率，而是…"). Each pairs with
-the plain error on the same point, which is still marked contradicted.
+the plain error on the same point, which is still marked contradicted. A pronoun after a
+sentence that names both is the one named first ("PPO 胜过 DPO。但它并不便宜" is about PPO).
 """
 
 from __future__ import annotations
@@ -23,3 +24,14 @@ from studybot.learn.marks import CONTRADICTED
 def test_a_kind_turned_down_is_no_denial(grader, shipped, text, caught):
     assert (state(grader, shipped, 54, 2, text) == CONTRADICTED) is caught  # f_t: total frequency
 
+
+@pytest.mark.parametrize(
+    "text, caught",
+    [
+        ("在线采样让 PPO 在多数基准上胜过 DPO。可它并不便宜：同时要维护 4 个模型。", False),
+        ("DPO 在多数基准上都输给了 PPO。可它并不便宜：同时要维护 4 个模型。", True),
+        ("DPO 并不便宜：同时要维护 4 个模型。", True),
+    ],
+)
+def test_a_pronoun_is_the_first_named_of_the_clause_before(grader, shipped, text, caught):
+    assert (state(grader, shipped, 162, 1, text) == CONTRADICTED) is caught  # DPO is cheap

@@ -40,3 +40,12 @@ def turned_down(attempt: Attempt, n: int, phrase: Phrase, parts: list) -> bool:
         return True  # "不是文档频率：是…", "不是文档频率而是总频率"
     following = attempt.clauses[n + 1].normal if n + 1 < len(attempt.clauses) else ""
     return bool(_INSTEAD.match(following.lstrip()))
+
+
+_COPULA_BEFORE = re.compile(r"(?:不是|并非|而非|\bnot)\s*$")
+
+
+def figure_turned_down(before: str) -> bool:
+    """Whether a figure comes right after a copula negation: "激活的不是 2 个而是 8 个" neither
+    says 2 nor denies 8."""
+    return bool(_COPULA_BEFORE.search(before))

@@ -322,8 +322,8 @@ def _figures(
 ):
     """The claim's value in clause ``n``: the right figure (+1), or a wrong one of its family (-1).
 
-    A wrong figure must be the one nearest the claim's subject and none of the
-    figures the question states; the right figure anywhere in the clause wins.
+    A wrong figure must be the one nearest the claim's subject and none of the figures the
+    question states; the right figure anywhere in the clause wins; one after 不是 is neither.
     """
     clause = attempt.clauses[n]
     number = claim.value
@@ -335,6 +335,7 @@ def _figures(
         if not _MARKER.match(
             clause.normal[: f[0]] + "#" + clause.normal[f[0] :].lstrip("0123456789")
         )
+        and not alternatives.figure_turned_down(clause.normal[: f[0]])  # "不是 2 个而是 8 个"
     ]
     if not found:
         return []
@@ -345,8 +346,7 @@ def _figures(
             return []  # the relation's own link carries a figure that needs it
         return [(1, Phrase(((right[0], right[0] + 1),), 1, False))]
     subject = next(attempt.words_of(n, claim.subject), None)
-    # The subject may come from the clause before, which frames this one ("如果是有害数据，几百
-    # 条…"), or goes on with its relation ("ModernBERT…，原生就能吃 32k token"), or a figure.
+    # The subject may come from a clause before that frames this one ("如果是有害数据，几百条…").
     carried = _framed(attempt, n) or _holds(attempt, n, claim.relation)
     if subject is None and not (
         (carried or links.figure_again(clause, found)) and _continues(claim, attempt, n)

@@ -1,7 +1,8 @@
 """Correct sentences that turn down a wrong alternative with 不是 and go on to the right one:
 the negation denies the alternative, not the point ("f_t 不是文档频率，而是…"). Each pairs with
 the plain error on the same point, which is still marked contradicted. A pronoun after a
-sentence that names both is the one named first ("PPO 胜过 DPO。但它并不便宜" is about PPO).
+sentence that names both is the one named first ("PPO 胜过 DPO。但它并不便宜" is about PPO); a
+figure after 不是 is turned down, neither said nor the point's figure denied.
 """
 
 from __future__ import annotations
@@ -35,3 +36,16 @@ def test_a_kind_turned_down_is_no_denial(grader, shipped, text, caught):
 )
 def test_a_pronoun_is_the_first_named_of_the_clause_before(grader, shipped, text, caught):
     assert (state(grader, shipped, 162, 1, text) == CONTRADICTED) is caught  # DPO is cheap
+
+
+@pytest.mark.parametrize(
+    "text, caught",
+    [
+        ("V3 里每个 token 激活的并不是 16 个，而是 8 个路由专家。", False),
+        ("V3 里每个 token 激活的不是 16 个而是 8 个路由专家，外加 1 个共享专家。", False),
+        ("V3 里每个 token 激活的不是 8 个而是 16 个路由专家。", True),
+        ("V3 里每个 token 激活 16 个路由专家。", True),
+    ],
+)
+def test_a_figure_turned_down_is_not_said(grader, shipped, text, caught):
+    assert (state(grader, shipped, 183, 4, text) == CONTRADICTED) is caught  # 8 routed experts

@@ -14,38 +14,23 @@ from studybot.learn.marks import CONTRADICTED
 
 
 @pytest.mark.parametrize(
-    "text, caught",
+    "question, point, text, caught",
     [
-        ("c-TF-IDF 里的 f_t 并不是文档频率，而是该词在全部类里的总频率。", False),
-        ("f_t 不是文档频率：它数的是词在每个类里出现次数的总和。", False),
-        ("c-TF-IDF 里的 f_t 并不是该词在全部类里的总频率，而是文档频率。", True),
-        ("f_t 不是总频率，而是文档频率。", True),
+        # a kind turned down (文档频率), then the right one: f_t is the total frequency
+        (54, 2, "c-TF-IDF 里的 f_t 并不是文档频率，而是该词在全部类里的总频率。", False),
+        (54, 2, "f_t 不是文档频率：它数的是词在每个类里出现次数的总和。", False),
+        (54, 2, "c-TF-IDF 里的 f_t 并不是该词在全部类里的总频率，而是文档频率。", True),
+        (54, 2, "f_t 不是总频率，而是文档频率。", True),
+        # 它 is the one named first in the sentence before: DPO is cheap
+        (162, 1, "在线采样让 PPO 在多数基准上胜过 DPO。可它并不便宜：同时要维护 4 个模型。", False),
+        (162, 1, "DPO 在多数基准上都输给了 PPO。可它并不便宜：同时要维护 4 个模型。", True),
+        (162, 1, "DPO 并不便宜：同时要维护 4 个模型。", True),
+        # a figure after 不是 is turned down: 8 routed experts
+        (183, 4, "V3 里每个 token 激活的并不是 16 个，而是 8 个路由专家。", False),
+        (183, 4, "V3 里每个 token 激活的不是 16 个而是 8 个路由专家，外加 1 个共享专家。", False),
+        (183, 4, "V3 里每个 token 激活的不是 8 个而是 16 个路由专家。", True),
+        (183, 4, "V3 里每个 token 激活 16 个路由专家。", True),
     ],
 )
-def test_a_kind_turned_down_is_no_denial(grader, shipped, text, caught):
-    assert (state(grader, shipped, 54, 2, text) == CONTRADICTED) is caught  # f_t: total frequency
-
-
-@pytest.mark.parametrize(
-    "text, caught",
-    [
-        ("在线采样让 PPO 在多数基准上胜过 DPO。可它并不便宜：同时要维护 4 个模型。", False),
-        ("DPO 在多数基准上都输给了 PPO。可它并不便宜：同时要维护 4 个模型。", True),
-        ("DPO 并不便宜：同时要维护 4 个模型。", True),
-    ],
-)
-def test_a_pronoun_is_the_first_named_of_the_clause_before(grader, shipped, text, caught):
-    assert (state(grader, shipped, 162, 1, text) == CONTRADICTED) is caught  # DPO is cheap
-
-
-@pytest.mark.parametrize(
-    "text, caught",
-    [
-        ("V3 里每个 token 激活的并不是 16 个，而是 8 个路由专家。", False),
-        ("V3 里每个 token 激活的不是 16 个而是 8 个路由专家，外加 1 个共享专家。", False),
-        ("V3 里每个 token 激活的不是 8 个而是 16 个路由专家。", True),
-        ("V3 里每个 token 激活 16 个路由专家。", True),
-    ],
-)
-def test_a_figure_turned_down_is_not_said(grader, shipped, text, caught):
-    assert (state(grader, shipped, 183, 4, text) == CONTRADICTED) is caught  # 8 routed experts
+def test_a_negation_of_something_else_is_no_denial(grader, shipped, question, point, text, caught):
+    assert (state(grader, shipped, question, point, text) == CONTRADICTED) is caught

@@ -4,7 +4,8 @@ Owns the graders (``grading``: the grade, the offline grader once per bank;
 ``marks``: a point's four states, their credit and the rating a grade
 suggests; ``live_grade``: the live side request's strict schema and reading;
 ``rubric``, with ``claims``, ``aliases``, ``statements``, ``links``, ``reading``,
-``words``, ``spelling``, ``negations``, ``conditions`` (what a clause
+``words``, ``spelling``, ``negations``, ``alternatives`` (a kind a
+不是 turns down), ``conditions`` (what a clause
 says under a supposition), ``antonyms``, ``clauses``,
 ``segmenter``, ``variants``, ``numbers``, ``measures`` (the figures a
 claim's own sentence states), ``sides``, ``pairs``, ``swaps``, ``presumed`` (negations

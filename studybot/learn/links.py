@@ -223,11 +223,11 @@ def named_last(attempt, n: int, others, own) -> bool:
     before = [m for m in range(n) if attempt.sentence[m] == sentence]
     if not before:
         before = [m for m in range(n) if attempt.sentence[m] == sentence - 1]
-    for m in before:
-        if next(attempt.words_of(m, own), None) is not None:
-            return False
-        if any(next(attempt.words_of(m, other), None) is not None for other in others):
-            return True
+    for m in before:  # "PPO 胜过 DPO。但它并不便宜": the one named first in the clause
+        at = min((p.first for p in attempt.words_of(m, own)), default=None)
+        other = min((p.first for o in others for p in attempt.words_of(m, o)), default=None)
+        if at is not None or other is not None:
+            return other is not None and (at is None or other < at)
     return False
 
 

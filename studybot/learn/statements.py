@@ -3,9 +3,8 @@
 The relation found in a clause, with the claim's subject and object near it
 (``_parts``: the subject may be left out when the question names it, or
 when the clause before says it); negated, or its opposite said instead, it
-denies the claim; a figure of the claim's value, right or wrong, bound to
-its subject (``_figures``); a list of terms links nothing (``links.linked``).
-``rubric`` reads each claim of a question through ``statements``.
+denies the claim (not a kind turned down: ``alternatives``); a figure of its value,
+right or wrong, bound to its subject (``_figures``); a list of terms links nothing.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ import bisect
 import re
 from dataclasses import replace
 
-from studybot.learn import links, negations, numbers
+from studybot.learn import alternatives, links, negations, numbers
 from studybot.learn.aliases import Alias
 from studybot.learn.claims import Claim
 from studybot.learn.reading import Attempt, Phrase
@@ -57,8 +56,7 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
                 continue  # "不只在输入层": the opposite's words, said as not the whole truth
             if sign < 0 and (links.replaced(clause, phrase) or links.described(clause, phrase)):
                 continue  # "代替梯度更新", "不用…那种依赖前几步最大值的做法": not done
-            # A negation inside a part is the part's own ("without a cache"); one just before the
-            # subject reaches across it ("没有微批次重叠").
+            # A part's negation is its own ("without a cache"); one before the subject reaches it
             taken = [span for part in explicit for span in part.spans]
             elsewhere = links.negating_parts(
                 clause, (f for a in claim.parts for f in attempt.words_of(n, a))
@@ -66,6 +64,8 @@ def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tupl
             negated = negations.negated(
                 clause, [[s] for s in phrase.spans], ignore=taken + elsewhere, through=taken
             )
+            if negated and sign > 0 and alternatives.turned_down(attempt, n, phrase, taken):
+                continue  # "f_t 不是文档频率，而是…": a kind turned down
             if alias in (claim.core, claim.turned) and not negated:
                 # A negated relation's leftover is stated by any negation before it ("提供不了学习
                 # 信号") or a zero ("零额外延迟"); an opposite so is no claim ("不能在划分之前做").
@@ -322,8 +322,8 @@ def _figures(
 ):
     """The claim's value in clause ``n``: the right figure (+1), or a wrong one of its family (-1).
 
-    A wrong figure must be the one nearest the claim's subject and none of the
-    figures the question states; the right figure anywhere in the clause wins.
+    A wrong figure must be the one nearest the claim's subject and none of the figures the
+    question states; the right figure anywhere in the clause wins; one after 不是 is neither.
     """
     clause = attempt.clauses[n]
     number = claim.value
@@ -335,6 +335,7 @@ def _figures(
         if not _MARKER.match(
             clause.normal[: f[0]] + "#" + clause.normal[f[0] :].lstrip("0123456789")
         )
+        and not alternatives.figure_turned_down(clause.normal[: f[0]])  # "不是 2 个而是 8 个"
     ]
     if not found:
         return []
@@ -345,8 +346,7 @@ def _figures(
             return []  # the relation's own link carries a figure that needs it
         return [(1, Phrase(((right[0], right[0] + 1),), 1, False))]
     subject = next(attempt.words_of(n, claim.subject), None)
-    # The subject may come from the clause before, which frames this one ("如果是有害数据，几百
-    # 条…"), or goes on with its relation ("ModernBERT…，原生就能吃 32k token"), or a figure.
+    # The subject may come from a clause before that frames this one ("如果是有害数据，几百条…").
     carried = _framed(attempt, n) or _holds(attempt, n, claim.relation)
     if subject is None and not (
         (carried or links.figure_again(clause, found)) and _continues(claim, attempt, n)

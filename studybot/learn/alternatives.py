@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 
+from studybot.learn.negations import SCOPE_MARK
 from studybot.learn.reading import Attempt, Phrase
 from studybot.learn.words import AUXILIARIES
 
 _COPULAS = {"不是", "并不是", "并非"}
 _INSTEAD = re.compile(r"而是|而|but rather|rather|instead")
-_MARK = re.compile(r":|—|--")
 _QUALIFIER = re.compile(r"[\u4e00-\u9fff]{2,}|[a-z]{3,}")
 
 
@@ -36,7 +36,7 @@ def turned_down(attempt: Attempt, n: int, phrase: Phrase, parts: list) -> bool:
     if not any(e == word[0] and clause.joined[s:e] in _COPULAS for s, e in clause.negations):
         return False
     rest = clause.joined[phrase.last :]
-    if _MARK.search(rest) or _INSTEAD.search(rest):
+    if SCOPE_MARK.search(rest) or _INSTEAD.search(rest):
         return True  # "不是文档频率：是…", "不是文档频率而是总频率"
     following = attempt.clauses[n + 1].normal if n + 1 < len(attempt.clauses) else ""
     return bool(_INSTEAD.match(following.lstrip()))

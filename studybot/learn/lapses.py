@@ -67,11 +67,12 @@ def of_question(question: Question) -> list[Lapses]:
             tuple(ratios.of_claim([c.subject, c.object or "", c.relation or ""]) for c in r.claims),
             tuple(against.shares_of(c.zh, c.value) for c in r.claims),
             known,
-            swaps.of_point(Attempt(text, "", cutter=cutter)),
-            comparisons.of_point(Attempt(text, "", cutter=cutter)),
-            comparisons.orders_of(Attempt(text, "", cutter=cutter)),
+            swaps.of_point(read),
+            comparisons.of_point(read),
+            comparisons.orders_of(read),
         )
         for mine, r, text in zip(own, question.rubric, question.key_points, strict=True)
+        for read in [Attempt(text, "", cutter=cutter)]  # the point read once, like an attempt
     ]
 
 

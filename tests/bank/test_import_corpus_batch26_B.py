@@ -170,3 +170,16 @@ def test_a_bracket_in_few_fronts_stays_in_the_question(tmp_path):
     )
     report = read(tmp_path, text, "cards.txt")
     assert "[注意] 为什么不能在循环里建连接？" in questions(report)
+
+
+def test_stars_before_a_front_are_a_tag_like_stars_after_it(tmp_path):
+    cards = (
+        "[检索] ⭐⭐ 重排为什么放在召回之后？\t召回求全，重排求准。\n"
+        "[检索] 混合检索怎么融合分数？ ⭐\tRRF 按名次融合。\n"
+    )
+    report = read(tmp_path, cards, "stars.txt")
+    assert questions(report) == ["重排为什么放在召回之后？", "混合检索怎么融合分数？"]
+    assert [[t for t in q.tags if t.startswith("stars:")] for q in report.bank.questions] == [
+        ["stars:2"],
+        ["stars:1"],
+    ]

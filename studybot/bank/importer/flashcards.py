@@ -22,7 +22,7 @@ chapter of every card (``title``).
 
 In a table of cards (``topics``), a front that opens with its topic in brackets
 (``[LLM 基础原理] 请描述 …``) is in the chapter of that topic, and a level label before
-the front (``【进阶】``, ``⭐⭐⭐【系统设计】``) and ⭐ marks after it are its tags.
+the front (``【进阶】``, ``⭐⭐⭐【系统设计】``) and ⭐ marks before or after it are its tags.
 """
 
 from __future__ import annotations
@@ -162,6 +162,7 @@ _LABEL = re.compile(
     r"^\s*(?P<before>⭐*)\s*【(?P<label>[^【】\n⭐]{1,12}?)\s*(?P<inside>⭐*)】\s*(?=\S)"
 )
 _STARS_TAIL = re.compile(r"\s*(?P<stars>⭐+)\s*$")  # "…？ ⭐⭐": how hard, after the front
+_STARS_HEAD = re.compile(r"^\s*(?P<stars>⭐+)\s*(?=\S)")  # "⭐⭐ …？": the same, before it
 _DIFFICULTY = re.compile(r"(?:[EMH]|easy|medium|hard|简单|中等|困难)", re.IGNORECASE)
 _LEVELS = ("基础", "进阶", "高级", "入门", "实战")
 
@@ -169,7 +170,7 @@ _LEVELS = ("基础", "进阶", "高级", "入门", "实战")
 def topics(out: Parsed) -> Parsed:
     """Cards whose fronts open with ``[topic] `` (two in three or more, a difficulty such as
     ``[E]`` aside) in chapters by topic (a tag where the card has a chapter already); a
-    front's level label (``【进阶】``, ``⭐⭐⭐【系统设计】``) and trailing ⭐ marks are tags."""
+    front's level label (``【进阶】``, ``⭐⭐⭐【系统设计】``) and ⭐ marks at either end are tags."""
     drafts = out.drafts
     found = [_TOPIC.match(d.question) for d in drafts]
     topical = [m for m in found if m and not _DIFFICULTY.fullmatch(m["topic"].strip())]
@@ -195,6 +196,10 @@ def _labels(draft: Draft) -> list[str]:
             tags.append(f"level:{part}" if part in _LEVELS else tag_word(part))
         stars = label["before"] or label["inside"]
         tags += [f"stars:{len(stars)}"] if stars else []
+    head = _STARS_HEAD.match(draft.question) if label is None else None
+    if head is not None:
+        draft.question = draft.question[head.end() :]
+        tags.append(f"stars:{len(head['stars'])}")
     tail = _STARS_TAIL.search(draft.question)
     if tail is not None:
         draft.question = draft.question[: tail.start()]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -160,13 +160,28 @@ def writing(db: Database) -> Iterator[Database]:
     db.conn.execute("COMMIT")
 
 
+def enable_wal(db: Database) -> None:
+    """Turn on WAL, waiting while another process writes (it may be turning it on too).
+
+    Changing the journal mode answers "locked" at once, whatever the busy
+    timeout, when another connection holds the write lock: two studybot
+    processes opening a fresh home at the same moment meet exactly that.
+    """
+    _retried(db, db.enable_wal)
+
+
 def _begin_immediate(db: Database) -> None:
     # The busy handler waits for a writer; SQLite still answers "locked" at once when it
     # sees a stale read snapshot, so that case is retried here until the same deadline.
+    _retried(db, lambda: db.conn.execute("BEGIN IMMEDIATE"))
+
+
+def _retried(db: Database, step: Callable[[], object]) -> None:
+    """``step`` again and again while SQLite answers "locked", until ``BUSY_SECONDS``."""
     started = time.monotonic()
     while True:
         try:
-            db.conn.execute("BEGIN IMMEDIATE")
+            step()
             return
         except sqlite3.OperationalError as exc:
             waited = time.monotonic() - started

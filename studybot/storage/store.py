@@ -17,7 +17,7 @@ from typing import Any
 from studybot.errors import SessionNotFound
 from studybot.storage import migrations
 from studybot.storage.attempts import Attempts
-from studybot.storage.dbfile import connect, explain, writable, writing
+from studybot.storage.dbfile import connect, enable_wal, explain, writable, writing
 from studybot.storage.interviews import Interviews
 from studybot.storage.records import (
     ANSWER_FLAGS,
@@ -75,7 +75,7 @@ class Store(Segments, Attempts, Interviews, ReviewLog):
             self.writable = can_write  # False on a read-only home: readers still work
             self.db = connect(path, write=can_write)
             if can_write:
-                self.db.enable_wal()
+                enable_wal(self.db)
             migrations.apply(self.db, write=can_write or self.db.memory)
         except migrations.NewerDatabase as exc:
             if write:

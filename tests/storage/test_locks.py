@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import stat
 import subprocess
 import sys
 import textwrap
+import threading
 
 import pytest
 
 from studybot.errors import USAGE, BadInput
 from studybot.storage.locks import SessionBusy, session_lock
-from studybot.storage.store import DB_NAME
+from studybot.storage.store import DB_NAME, Store
 
 # Another process takes session 5's lock, says so, and holds it until its stdin closes.
 HOLDER = textwrap.dedent(
@@ -151,3 +153,19 @@ def test_resume_from_a_second_home_linked_to_the_same_database_is_refused(studyb
         running.wait(timeout=60)
     assert resumed.returncode == USAGE, resumed.stderr
     assert f"session 1 is being studied in another process (pid {running.pid})" in resumed.stderr
+
+
+def test_opening_a_fresh_home_while_another_connection_writes_it_waits_its_turn(studybot_home):
+    # Turning WAL on answers "locked" at once while another connection holds the write lock
+    # (SQLite's busy timeout does not cover it); two runs starting on a fresh home met that.
+    path = studybot_home / DB_NAME
+    studybot_home.mkdir(parents=True, exist_ok=True)
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("create table theirs (x)")
+    threading.Timer(0.3, other.execute, ["COMMIT"]).start()
+    store = Store(path)
+    assert store.db.journal_mode == "wal"
+    assert store.sessions() == []
+    assert "theirs" in store.db.table_names()  # the other process's write is kept
+    other.close()

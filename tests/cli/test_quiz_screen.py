@@ -192,15 +192,16 @@ def test_toggling_marks_changes_the_stored_grade_and_the_suggestion(studybot_hom
     for _ in range(3):  # point 2: ✓ → ½ → ✗ → ⚠
         child.send("2")
         child.expect("marks ")
-    child.expect(r"2⚠ 3✓ 4✓ · grade 62% \(estimate 100%\) · \[suggests 1 Again\]")
+    # one ⚠ holds the suggestion at Hard (two would suggest Again)
+    child.expect(r"2⚠ 3✓ 4✓ · grade 62% \(estimate 100%\) · \[suggests 2 Hard\]")
     child.send("\r")
-    child.expect(r"\[Enter = 1 Again\]")  # the suggestion follows the confirmed marks
+    child.expect(r"\[Enter = 2 Hard\]")  # the suggestion follows the confirmed marks
     child.send("\r")
-    child.expect("saved: 1 Again")
+    child.expect("saved: 2 Hard")
     assert finish(child) == 0
 
     turn = json.loads(invoke("show", "1", "--json").stdout)["turns"][0]
-    assert (turn["grade"], turn["grade_estimate"], turn["rating"]) == (0.625, 1.0, 1)
+    assert (turn["grade"], turn["grade_estimate"], turn["rating"]) == (0.625, 1.0, 2)
     assert [p["state"] for p in turn["points"]] == ["partly", "contradicted", "covered", "covered"]
     assert [p["state"] for p in turn["points_estimate"]] == ["covered"] * 4
     notes = invoke("export", "1", "-f", "md").stdout

@@ -118,7 +118,9 @@ def test_marks_cycle_and_the_suggestion_follows_them():
         around = reveal.cycled(around, 1)
     assert around.points == estimate.points  # ✓ → ½ → ✗ → ⚠ → ✓
     wrong = reveal.cycled(reveal.cycled(reveal.cycled(estimate, 1), 1), 1)
-    assert wrong.contradicted == 1 and reveal.marks_line(wrong, estimate).endswith("1 Again]")
+    assert wrong.contradicted == 1 and reveal.marks_line(wrong, estimate).endswith("2 Hard]")
+    twice = reveal.cycled(reveal.cycled(reveal.cycled(wrong, 2), 2), 2)
+    assert twice.contradicted == 2 and reveal.marks_line(twice, estimate).endswith("1 Again]")
 
 
 @pytest.mark.parametrize(

@@ -193,6 +193,10 @@ def test_two_processes_rating_at_once_lose_no_review(studybot_home):
         assert con.execute("select reviews from cards").fetchone()[0] == 50
 
 
-def test_a_contradicted_point_suggests_again_whatever_the_score():
-    assert review.suggest_rating(1.0, contradicted=1) == 1
+def test_one_contradicted_point_suggests_hard_at_most_and_two_suggest_again():
+    assert review.suggest_rating(1.0, contradicted=1) == 2  # one ⚠ in a good answer: Hard
+    assert review.suggest_rating(0.5, contradicted=1) == 2
+    assert review.suggest_rating(0.2, contradicted=1) == 1  # a poor answer is Again anyway
+    assert review.suggest_rating(None, contradicted=1) == 2
+    assert review.suggest_rating(0.9, contradicted=2) == 1
     assert review.suggest_rating(None, contradicted=2) == 1

@@ -11,6 +11,10 @@ a heading question's answer ends.
   question level, or a question box (``> [!question] …``, an MkDocs ``??? question``). Under a numbered card that asks at the question level (``### 2. …？``),
   marked lines that answer themselves (``问：…？答：…``) are worked examples in its answer;
   ``问题：…？`` with its answer below, or a marked heading's ``**追问：…？**``, still asks.
+- a heading question with nothing under it, right over a shallower heading that asks nothing
+  and names its subject (``#### What is LoRA?`` over ``### 1. Fine-Tuning with LoRA``), is
+  answered by that section and the shallower ones after it, up to the next heading at the
+  question's level (``up_sections``); a shallower heading that asks, or one higher, ends it.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from studybot.bank.importer.markers import (
     q_marker,
     reads_as_question,
 )
-from studybot.bank.importer.sections import sub_question
+from studybot.bank.importer.sections import asking_heading, sub_question
 from studybot.bank.importer.subitems import follow_ups
 
 # verbs that set a task in a heading's last sentence, besides those ``reads_as_question`` knows
@@ -88,3 +92,47 @@ def next_question(block: Block, label: str | None, level: int | None, card: bool
     if number is not None and "." not in number and asks(rest):
         return True
     return level is not None and block.level <= level and reads_as_question(rest)
+
+
+# the words of a question that name no subject ("What is …", "How does …")
+_ASKING_WORDS = {
+    *("what", "which", "when", "where", "why", "who", "how", "are", "was", "were", "does", "did"),
+    *("the", "and", "for", "with", "from", "into", "can", "could", "would", "should"),
+    *("explain", "describe", "define"),
+}
+_SUBJECT_WORD = re.compile(r"[^\W\d_][\w-]{2,}")
+
+
+def _subject(text: str) -> set[str]:
+    return {w.lower() for w in _SUBJECT_WORD.findall(text)} - _ASKING_WORDS
+
+
+def up_sections(
+    blocks: list[Block], question: Block, inner: list[Block], end: int
+) -> tuple[list[Block], int]:
+    """(the answer's blocks, where it ends) of ``question``, a heading over ``inner`` whose
+    section ends at ``end``: the shallower sections from ``end`` when ``inner`` is empty and
+    the first names its subject (the module's docstring says when); else as given."""
+    last = _up_end(blocks, question, end) if not inner else end
+    return (blocks[end:last], last) if last > end else (inner, end)
+
+
+def _up_end(blocks: list[Block], question: Block, end: int) -> int:
+    """The next heading at the question's level, above the first shallower one, or one as
+    high as it that asks (a label such as ``### Why This Is Useful:`` aside)."""
+    first = blocks[end] if end < len(blocks) else None
+    if first is None or first.kind != "heading" or first.level >= question.level:
+        return end
+    title = clean(plain(first.raw))
+    if asking_heading(first) or not _subject(title) & _subject(clean(plain(question.raw))):
+        return end
+    for later in range(end + 1, len(blocks)):
+        block = blocks[later]
+        if block.kind != "heading":
+            continue
+        if block.level < first.level or block.level == question.level:
+            return later
+        label = plain(block.raw).rstrip().endswith((":", "："))  # "### Why This Is Useful:"
+        if block.level == first.level and asking_heading(block) and not label:
+            return later
+    return len(blocks)

@@ -36,6 +36,7 @@ from studybot.bank.importer.draft import (
     CHAPTER,
     CJK,
     HINT_LABEL,
+    OPERATOR,
     WORD,
     Draft,
     Parsed,
@@ -238,8 +239,8 @@ def _question(
     translation = None if draft.hint else translated(draft.question, draft.reference)
     if translation is not None:  # "   How do you …?" under "**如何…？**": its hint
         draft.hint, draft.reference = translation
-    if draft.reference and not WORD.search(draft.reference):
-        draft.reference = None  # "> ☞", "---": marks with no word are no answer
+    if draft.reference and not (WORD.search(draft.reference) or OPERATOR.search(draft.reference)):
+        draft.reference = None  # "> ☞", "---": marks with no word are no answer; "<~>" is one
     marked, draft.question = difficulty_mark(draft.question)  # "[E] …"
     found = [*marked, *found]
     tags = list(dict.fromkeys(t for t in (*draft.tags, *found) if t))

@@ -28,6 +28,8 @@ FENCE_ANY_INDENT = re.compile(r"^\s*(?:```|~~~)")
 _BLANK_LINES = re.compile(r"\n{3,}")
 NOT_WORD = re.compile(r"\W+")  # what stands between words: spaces, punctuation, marks
 WORD = re.compile(r"\w")  # a letter or a digit: text that names something, not marks alone
+# "<~>", "<%>", "<=>": an operator's marks are text that names something, unlike "> ☞" or "---"
+OPERATOR = re.compile(r"[<=+%&^@$\\]")
 HINT_LABEL = r"(?:提示|hint)\s*[:：]"  # "提示：", "Hint:": what follows helps, it is no answer
 # why an asking line is left: it is in a prose section beside the file's marked questions
 PROSE_LEFT = "in a prose section beside the file's marked questions"

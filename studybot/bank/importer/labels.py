@@ -19,7 +19,9 @@
   RAG?** Retrieving context …``, ``6. **Explain RoPE.** Rotary …``) holds its answer
   on its own line: the bold asks, the rest answers (``bold_answer``);
 - a bold label in front of a statement (``**What to learn, in order:** Use planning …``)
-  asks nothing: the question word is the label's (``statement_label``);
+  asks nothing: the question word is the label's (``statement_label``); in a list of bold
+  labels that mostly ask nothing (``* **Sleep well**: …``), a label that sets a task
+  (``* **Describe your projects**: …``) is a tip too (``tips``);
 - a heading that names the kind of question (``### ✅ 3. 选择题``, ``## 填空题``,
   ``### Multiple choice``), or numbers one and names its kind in brackets (``### Q12 (MCQ)``,
   ``### Q50 (Final Reflection)``: the paragraph under it must ask), is a label: the paragraph (or quote) that opens its section is
@@ -301,6 +303,20 @@ def statement_label(raw_line: str) -> bool:
         return plain(lead["q"]).rstrip().endswith((":", "："))
     labelled = plain(lead["q"]).rstrip().endswith((":", "：")) or rest.startswith((":", "："))
     return labelled and not reads_as_question(plain(rest.lstrip(":：")))
+
+
+def tips(block: Block) -> bool:
+    """A list of bold labels, each before a colon and its text (``* **Sleep well**: A rested
+    mind …``), whose labels mostly ask nothing: a list of tips, so a label that sets a task
+    (``**Describe your projects**: …``) is one of them, no question."""
+    labels = []
+    for item in items(block):
+        paragraph = item.first_paragraph()
+        lead = BOLD_LEAD.match(paragraph.raw.split("\n")[0]) if paragraph else None
+        if lead is None or not (lead["rest"] or "").startswith((":", "：")):
+            return False
+        labels.append(reads_as_question(plain(lead["q"])))
+    return len(labels) >= 3 and sum(labels) * 2 < len(labels)
 
 
 # "Matrix Operations: Write a function to compute …", "RAG Pipeline Flow: Walk through …"

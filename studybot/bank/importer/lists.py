@@ -20,7 +20,7 @@ from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.boxes import question_callout
 from studybot.bank.importer.digests import first_lines as _first_lines
 from studybot.bank.importer.draft import WORD, Draft
-from studybot.bank.importer.labels import TERSE_LEFT, bold_answer, linked_question, terse
+from studybot.bank.importer.labels import TERSE_LEFT, bold_answer, linked_question, terse, tips
 from studybot.bank.importer.markers import (
     DASH_ANSWER,
     INLINE_ANSWER,
@@ -124,6 +124,7 @@ class ListReading(ReaderState):
         last: Draft | None = None
         run = asked_run(block) and not (self.strong and summary_list(block))  # "1. **要点**: …"
         mostly = block.taken or _mostly_asking(block) or run
+        tip_list = tips(block)
         for item in items(block):
             paragraph = item.first_paragraph()
             if paragraph is None:
@@ -151,7 +152,8 @@ class ListReading(ReaderState):
                 self._skip(paragraph.start, text, LABEL_LEFT, counts=False)
                 continue
             lead_in = text.endswith((":", "：")) and any(child.is_list for child in rest)
-            if asking and not found and not asks(text) and (lead_in or _field(raw_lines[0])):
+            labelled = lead_in or _field(raw_lines[0]) or tip_list  # "**Sleep well**: …"
+            if asking and not found and not asks(text) and labelled:
                 asking = False  # "- **Why?**: because …", "* How LDA works:" over its steps
             away = target is not None and target.startswith(("http://", "https://"))
             if target is not None and (target.startswith("#") or away or not asking):

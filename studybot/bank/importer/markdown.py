@@ -5,17 +5,17 @@ makes text a question is that it asks (``importer.markers``), wherever it
 sits, and its answer is what follows it until the next question at its
 level:
 
-- a heading asks, carries a marker (``### Q4 …``), or is a heading of the
-  level where this file's questions are (the level most asking headings
-  have: ``### SwiGLU 激活函数`` between two that ask, ``#### 3.1 单机单卡``
-  under ``### 3. 并行化策略选择篇``); everything below it up to the next
-  heading of its level, or the next question, is its answer (under a heading
-  of the question level, its sub-sections, ``## 答案`` right after it and
-  rules between its sections too). ``1. ### …`` is such a heading; a file
-  that is one ``# 题目`` is one question; after the numbered questions,
-  ``## Common Pitfalls``-like headings close the file; a bold question right under a
-  heading that labels it is the question (``importer.labels``). Other headings,
-  ``第一部分 …``/``一、…``/``…篇`` titles and ``**第三章 …**`` lines are sections;
+- a heading asks, carries a marker (``### Q4 …``), or is a heading of the level where this
+  file's questions are (the level most asking headings have: ``### SwiGLU 激活函数``
+  between two that ask, ``#### 3.1 单机单卡`` under ``### 3. 并行化策略选择篇``); everything
+  below it up to the next heading of its level, or the next question, is its answer (under
+  a heading of the question level, its sub-sections, ``## 答案`` right after it and rules
+  between its sections too; under an empty one, the shallower sections that name its
+  subject, ``importer.asking``). ``1. ### …`` is such a heading; a file that is one
+  ``# 题目`` is one question; after the numbered questions, ``## Common Pitfalls``-like
+  headings close the file; a bold question right under a heading that labels it is the
+  question (``importer.labels``). Other headings, ``第一部分 …``/``一、…``/``…篇`` titles
+  and ``**第三章 …**`` lines are sections;
 - a paragraph line with a marker (``Q1：…``, ``**Q1：**…``, ``第1题：…``, ``**12.** …``)
   or one that asks outside any answer starts a question; ``问了：A；B；C`` and
   ``手撕：…`` lines of a write-up give one each, ``反问…`` none;
@@ -43,7 +43,7 @@ import re
 from pathlib import Path
 
 from studybot.bank.importer import answerkey, keypoints, tables
-from studybot.bank.importer.asking import child_question, next_question, sets_task
+from studybot.bank.importer.asking import child_question, next_question, sets_task, up_sections
 from studybot.bank.importer.blocks import (
     Block,
     drawn_rule,
@@ -188,8 +188,7 @@ class _Reader(ParagraphReading, ListReading):
                     (j for j in range(index + 1, len(blocks)) if blocks[j].kind == "heading"),
                     len(blocks),
                 )
-                # "**第三章 …**" inside "## 第二部分 …" (or after "=== Basics ===") is the next
-                # part, not a sub-part
+                # "**第三章 …**" in "## 第二部分 …" (or after "=== Basics ===") is the next part
                 above = path[-1] if path else None
                 sibling = above and (CHAPTER.match(above[1]) or chapter_line(self.lines[above[0]]))
                 outer = path[:-1] if sibling else path
@@ -280,6 +279,7 @@ class _Reader(ParagraphReading, ListReading):
         while end < len(blocks) and answer_label(blocks[end], block.level):  # "## 答案"
             after = section_end(blocks, end)
             inner, end = [*inner, *blocks[end + 1 : after]], after
+        inner, end = up_sections(blocks, block, inner, end)  # "### 1. …LoRA" under "…LoRA?"
         asked = bold_question(title, inner, self.lines)  # "### Question 3: …" over "**Which …?**"
         at = inner[0].start if asked else block.start  # the line that asks, a card's "Q：" too
         if asked is not None:

@@ -43,11 +43,11 @@ MARKER = re.compile(
     rf"\s*(?P<sep>{_SEP})?\s*(?:[:：]\s+)?(?P<text>.*)$",
     re.DOTALL,
 )
-# "Q：…", "Question: …" without a number, and a follow-up: "【面试官追问】…", "Follow-up: …",
+# "Q：…", "[Question] …", "【问题】…" without a number, and a follow-up: "【面试官追问】…", "Follow-up: …",
 # "追问 2：…" (a follow-up's number counts within its question: no label)
 BARE_MARKER = re.compile(
-    r"^(?:(?:[Qq]|问|问题|题目|Question|(?:面试官)?追问\s*\d{0,2}|Follow[- ]?up)\s*[:：]|【(?:面试官)?追问】)"
-    r"\s*(?P<text>.*)$",
+    r"^(?:(?:[Qq]|问|问题|题目|Question|(?:面试官)?追问\s*\d{0,2}|Follow[- ]?up)\s*[:：]"
+    r"|[\[【](?:(?i:q|question)|问|问题|题目|(?:面试官)?追问)[\]】](?!\())\s*(?P<text>.*)$",
     re.DOTALL,
 )
 # "COD-001 · 手写…", "(A) What is …?": a code and its separator (a colon or a letter in
@@ -59,7 +59,7 @@ CODE_LABEL = re.compile(
 SPEAKER = re.compile(r"^(?:Interviewer|面试官|考官)\s*[:：]\s*(?P<text>\S.*)$", re.DOTALL)
 # a question said in quotes, a separator after it: '"…？" |', '“…？”'
 _SAID = re.compile(r"^[\"“「'](?P<q>[^\"“”「」\n]+?)[\"”」']\s*[|｜]*\s*$")
-_MARKER_FIRST = frozenset("QqP问题第追面F【I考")  # where MARKER, BARE_MARKER, SPEAKER start
+_MARKER_FIRST = frozenset("QqP问题第追面F【[I考")  # where MARKER, BARE_MARKER, SPEAKER start
 # "1 Question 1: …", "2.3 Problem 4: …": a PDF's section number before the question's own
 _SECTION_NUMBER = re.compile(r"^\d{1,4}(?:\.\d{1,4})*\s+(?=(?:Question|Problem|Q)\s*\d+\s*[:：.])")
 # "**1. 全参数微调和 PEFT 的区别是什么？** 全参数微调更新…": the bold asks, the rest answers
@@ -96,7 +96,7 @@ _ZH_NUMBER = (
 _DOTTED_CJK = rf"(?<=\d\.\d|\.\d\d)(?=[{HAN_COMMON}])(?![亿万千百倍秒年个元天月日时分米次])"
 _BIG = r"\d{5,6}(?=[.、．:：)）])"  # "10000. …" past 9,999: a separator, not "10000 tokens"
 NUMBER = re.compile(
-    rf"^(?:[\U0001F300-\U0001FAFF\u2300-\u23FF\u2600-\u27BF\u2B00-\u2BFF]\uFE0F?\s*)?(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*|{_BIG})(?:\s*[、．:：)）]|\.(?!\d)|\s(?![xX×*]\s*\d)|(?=【)|{_DOTTED_CJK})\s*)"
+    rf"^(?:[\U0001F300-\U0001FAFF\u2300-\u23FF\u2600-\u27BF\u2B00-\u2BFF]\uFE0F?\s*)?(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*|{_BIG})(?:\s*[、．:：)）]|\.(?!\d)|>(?=\s)|\s(?![xX×*]\s*\d)|(?=【)|{_DOTTED_CJK})\s*)"
     r"(?P<text>\S.*)$",  # "1 x 1卷积作用": a size, no numbering
     re.DOTALL,
 )

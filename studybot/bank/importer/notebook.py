@@ -4,7 +4,8 @@ A Jupyter notebook's Markdown cells are read as one document (code cells
 are not questions), each line remembering ``file:cell N, line M``. A code
 cell that holds Markdown typed into it (``markdown_typed``: it is no Python, and
 two or more of its lines are Markdown headings, ``##### Q:2) Hooks``) is read as
-the Markdown its author meant. YAML
+the Markdown its author meant. A Markdown cell's ``##Problem 1``, no space after the
+marks, is a heading, as Jupyter and Colab show it. YAML
 front matter (``---`` … ``---`` at the top, as Hexo, Jekyll and Obsidian
 write it) is no content: its lines are blanked, so line numbers stay true,
 and its ``title`` can name the bank.
@@ -28,6 +29,8 @@ from studybot.bank.importer.draft import QUESTION_MARKS, Draft, Parsed
 from studybot.bank.importer.source import SURROGATE, loads
 
 _HEADING = re.compile(r"^#{2,6}[ \t]+\S", re.MULTILINE)  # "##### Q:2) Hooks"; "# note" is code
+# "##Problem 1": Jupyter and Colab show a heading with no space after its marks ("#tag" aside)
+_UNSPACED = re.compile(r"^(?P<marks>#{2,6})(?=[^#\s])")
 _MAGIC = re.compile(r"^[ \t]*[%!].*$", re.MULTILINE)
 _FRONT_TITLE = re.compile(r"^title\s*:\s*(?P<title>.+?)\s*$", re.IGNORECASE)
 
@@ -63,7 +66,7 @@ def notebook_lines(path: Path, text: str) -> tuple[list[str], list[str], list[st
             )
             source_text = SURROGATE.sub("\ufffd", source_text)
         for line_number, line in enumerate(source_text.splitlines(), start=1):
-            lines.append(line)
+            lines.append(_UNSPACED.sub(r"\g<marks> ", line) if not code else line)
             places.append(f"{path}:cell {number}, line {line_number}")
         lines.append("")  # a cell boundary reads like a blank line
         places.append(f"{path}:cell {number}")

@@ -148,12 +148,30 @@ def without_note(text: str) -> str:
             return text
         inside = note["round"] or note["square"] or note["ascii"]
         worded = bool(_NOTE_WORDS.search(inside)) and "://" not in inside
+        worded = worded and not _spelled_out(text[: note.start()], inside)
         worded = worded or (note["ascii"] is not None and bool(_TAG_NAME.fullmatch(inside)))
         if note["square"] is None and not worded:
             return text  # "（基于人类反馈的强化学习）" is part of the question
         if note["square"] is not None and inside.rstrip().endswith(QUESTION_MARKS):
             return text
         text = text[: note.start()].rstrip() + (note["mark"] or "").strip()
+
+
+# "CTE (Common Table Expression)": the words an acronym stands for, written after it
+_ACRONYM = re.compile(r"\b(?P<a>[A-Z][A-Z0-9]{1,9})s?\s*$")
+_INITIAL = re.compile(r"[^\W\d_]+")
+
+
+def _spelled_out(before: str, inside: str) -> bool:
+    """Whether ``inside`` spells out the acronym ``before`` ends with: part of the question."""
+    found = _ACRONYM.search(before)
+    if found is None:
+        return False
+    words = _INITIAL.findall(inside)
+    capitals = "".join(w[0] for w in words if w[0].isupper())
+    every = "".join(w[0] for w in words).upper()
+    letters = "".join(c for c in found["a"] if c.isalpha())
+    return letters in (capitals, every)
 
 
 # "*考察对…的理解。*", "_Covers the basics._": a line wholly in italics

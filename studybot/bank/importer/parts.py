@@ -1,6 +1,7 @@
 """A part's name, not a question: ``第3章 …``, ``一、…``, ``基础篇``, ``**第二部分 进阶**``,
 ``【一、Transformer 基础】``, ``=== Basics ===``, a note's ``① 一句话秒懂`` section, a book
-chapter's numbered section (``## 6.1 capable —— 安全能力检查`` under ``# 6. BPF 工具``)."""
+chapter's numbered section (``## 6.1 capable —— 安全能力检查`` under ``# 6. BPF 工具``), a
+title in capitals ending in a colon (``### Why This Is Useful:``, ``### How It Works:``)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,10 @@ def asking_item(text: str) -> bool:
     return bool(match and match["n2"] and reads_as_question(text[match.end() :]))
 
 
+# "Why This Is Useful:", "How It Works:": every word capitalised, a colon after: a label
+_COLON_TITLE = re.compile(r"(?:[A-Z][\w'’-]*\s+){1,6}[A-Z][\w'’-]*\s*[:：]")
+
+
 def topic_title(text: str, card: bool = False) -> bool:
     """``第3章 …``, ``一、…``, ``基础篇``, ``① 一句话秒懂``: a part's name, not a question. A
     ``card`` (a heading at the level of the file's numbered card headings, numbered like them:
@@ -50,6 +55,7 @@ def topic_title(text: str, card: bool = False) -> bool:
     circled = "①" <= text[:1] <= "⑳" and not asks(text)  # "① 一句话秒懂": a note's section
     return (
         circled
+        or bool(_COLON_TITLE.fullmatch(text))
         or bool(CHAPTER.match(text))
         or (text.endswith(("篇", "章")) and not asks(text))
         or (text.endswith("部分") and not asks(text) and not card)

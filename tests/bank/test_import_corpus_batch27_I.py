@@ -2,12 +2,15 @@
 
 Each file here is written for the test, in the shape those files had: a blog quiz of
 ``## 第N题`` label headings over a stem, unlettered options and a ``正确答案：…`` line;
-a question paragraph whose options are followed by ``Correct answer: …``.
+a question paragraph whose options are followed by ``Correct answer: …``; a blog of notes
+whose bullets under a definition open with a task verb (``计算…``) over bare questions a
+paragraph each, one a topic without a question mark; a plain-text guide of numbered chapter
+lines whose job duties open with ``设计…``.
 """
 
 from __future__ import annotations
 
-from imported import questions, read
+from imported import previewed, questions, read
 
 _LABELLED = """---
 title: 排序测验
@@ -96,3 +99,118 @@ def test_options_before_an_answer_label_stay_with_the_question(tmp_path):
         "金星，因为温室效应。",
     ]
     assert all(not q.key_points for q in report.bank.questions)
+
+
+_NOTES = """# 学习笔记
+
+## 卷积网络
+卷积网络是一种用滑动窗口提取局部特征的网络。
+
+- 卷积层 参数共享
+    - 计算窗口内像素与卷积核的加权和
+    - 保留空间结构
+
+为什么卷积比全连接省参数？
+权重共享
+
+- 稀疏连接
+- 平移不变
+
+## 高频问题
+
+进程和线程有什么区别？
+
+死锁是怎么产生的？
+
+TCP 为什么要三次握手？
+
+什么是虚拟内存？
+
+Redis 为什么快？
+
+索引失效常见场景
+
+## 手写题
+
+LRU 缓存怎么实现？
+"""
+
+
+def test_a_task_verb_bullet_under_a_definition_is_a_note(tmp_path, invoke):
+    report = read(tmp_path, _NOTES)
+    assert questions(report) == [
+        "为什么卷积比全连接省参数？",
+        "进程和线程有什么区别？",
+        "死锁是怎么产生的？",
+        "TCP 为什么要三次握手？",
+        "什么是虚拟内存？",
+        "Redis 为什么快？",
+        "索引失效常见场景",
+        "LRU 缓存怎么实现？",
+    ]
+    first = report.bank.questions[0]
+    assert first.reference is not None and "权重共享" in first.reference
+    assert "稀疏连接" in first.reference
+    assert report.bank.questions[5].reference is None  # "Redis 为什么快？": nothing answers it
+    shown = previewed(invoke, tmp_path, _NOTES)
+    assert "Left on purpose" in shown and "a line of what a thing does" in shown
+
+
+_TASKS = """# 作业
+
+本周练习下面几道题，每道都要写出代码。
+
+- 实现一个 LRU 缓存
+- 设计一个短链系统
+"""
+
+
+def test_a_list_of_tasks_under_a_sentence_still_asks(tmp_path):
+    assert questions(read(tmp_path, _TASKS)) == ["实现一个 LRU 缓存", "设计一个短链系统"]
+
+
+_GUIDE = """数据工程师 面试准备
+
+1. 岗位职责
+数据工程师
+
+负责公司数据平台的建设与维护。
+
+搭建离线数仓（Hive、Spark）
+
+治理数据质量与血缘
+
+设计调度系统（依赖管理、失败重跑）
+
+维护实时链路
+
+2. 技能要求
+
+基础：SQL，Python，Linux
+
+3. 常见问题
+
+数仓为什么要分层？
+分层让口径统一、复用方便、问题好定位。
+
+如何处理数据倾斜？
+加盐打散热点 key，或者先局部聚合再全局聚合。
+
+4. 简历建议
+
+写清数据量级与收益
+
+突出治理经验
+"""
+
+
+def test_a_duty_line_is_no_question_and_a_numbered_chapter_ends_the_answer(tmp_path, invoke):
+    report = read(tmp_path, _GUIDE, name="guide.md")
+    assert questions(report) == ["数仓为什么要分层？", "如何处理数据倾斜？"]
+    assert [q.reference for q in report.bank.questions] == [
+        "分层让口径统一、复用方便、问题好定位。",
+        "加盐打散热点 key，或者先局部聚合再全局聚合。",
+    ]
+    shown = previewed(invoke, tmp_path, _GUIDE, "guide.md")
+    assert "设计调度系统" not in shown.split("Left on purpose")[0]
+    assert "0 question-like line(s) not taken" in shown

@@ -5,7 +5,8 @@ Each file here is written for the test, in the shape those files had: a blog qui
 a question paragraph whose options are followed by ``Correct answer: …``; a blog of notes
 whose bullets under a definition open with a task verb (``计算…``) over bare questions a
 paragraph each, one a topic without a question mark; a plain-text guide of numbered chapter
-lines whose job duties open with ``设计…``.
+lines whose job duties open with ``设计…``; exercises whose ``<details>`` box has its
+``<summary>`` on the line under the tag and ``<br>`` ending its lines.
 """
 
 from __future__ import annotations
@@ -214,3 +215,35 @@ def test_a_duty_line_is_no_question_and_a_numbered_chapter_ends_the_answer(tmp_p
     shown = previewed(invoke, tmp_path, _GUIDE, "guide.md")
     assert "设计调度系统" not in shown.split("Left on purpose")[0]
     assert "0 question-like line(s) not taken" in shown
+
+
+_BOXED = """# 练习
+
+### 1. 哪种排序在有序输入上最快？
+- A、 插入排序
+- B、 选择排序
+<details>
+  <summary>查看答案与解析</summary>
+  答案：A<br>
+  解析：插入排序只比较一次。
+</details>
+
+### 2. 为什么哈希表查找快？
+<details>
+  <summary>查看答案与解析</summary>
+  答案：按键直接算出位置<br>
+  解析：不用逐个比较。
+</details>
+"""
+
+
+def test_an_answer_box_with_its_summary_on_the_next_line_gives_its_text(tmp_path):
+    report = read(tmp_path, _BOXED)
+    assert questions(report) == [
+        "哪种排序在有序输入上最快？\n- A. 插入排序\n- B. 选择排序",
+        "为什么哈希表查找快？",
+    ]
+    for q in report.bank.questions:
+        assert q.reference is not None
+        assert "<details" not in q.reference and "<summary" not in q.reference
+        assert "<br>" not in q.reference and "解析：" in q.reference

@@ -11,14 +11,15 @@ A pasted list of what was asked loses its marks: a number before its dot
 but for its stop). Under a loose question with nothing under it yet, a short line that reads
 as a question is the next question, not its answer (``bare_next``). After five or more bare
 questions and none with an answer, a short prompt right under an asking line (``位置嵌入``,
-``deepspeed框架介绍``) is a question of its own too (``bare_prompts``).
+``deepspeed框架介绍``) is a question of its own too (``bare_prompts``), also alone in its
+paragraph after such a run in its section (``深拷贝 / 浅拷贝常见坑``: ``bare_prompt``).
 """
 
 from __future__ import annotations
 
 import re
 
-from studybot.bank.importer.blocks import plain
+from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.markers import field_line, reads_as_question
 
@@ -50,13 +51,33 @@ def lost_number(text: str) -> str | None:
     return found["text"] if found else None
 
 
-def bare_next(current: Draft, raw_lines: list[str]) -> bool:
+def bare_next(current: Draft, raw_lines: list[str], drafts: list[Draft]) -> bool:
     """A short line that reads as a question right under a loose question with nothing under it
-    yet (``生成复读机如何解决`` under ``ppo的损失函数grpo的原理``): the next bare question."""
+    yet (``生成复读机如何解决`` under ``ppo的损失函数grpo的原理``): the next bare question; so is
+    a short prompt after five or more bare questions of its section, none with an answer
+    (``深拷贝 / 浅拷贝常见坑``)."""
     text = plain(raw_lines[0])
     if current.blocks or len(raw_lines) > 1 or len(text) > _BARE_MOST:
         return False
-    return said_question(text) or (not text.endswith(STATEMENT) and reads_as_question(text))
+    if said_question(text) or (not text.endswith(STATEMENT) and reads_as_question(text)):
+        return True
+    return _prompt(raw_lines, drafts, current.path)
+
+
+def bare_prompt(lines: list[str], block: Block, drafts: list[Draft], path: tuple) -> bool:
+    """A paragraph of one short line right under a line that asks, ending no sentence and more
+    than a link or an image (``深拷贝 / 浅拷贝常见坑``), after five or more questions of its
+    section (``path``), none with an answer: a prompt of its own."""
+    above = next((line for line in reversed(lines[: block.start]) if line.strip()), "")
+    return reads_as_question(plain(above)) and _prompt(block.raw.split("\n"), drafts, path)
+
+
+def _prompt(raw_lines: list[str], drafts: list[Draft], path: tuple) -> bool:
+    text = plain(raw_lines[0]).strip()
+    if len(raw_lines) > 1 or not 2 <= len(text) <= _PROMPT_MOST or text.endswith(STATEMENT):
+        return False
+    image = link_target(raw_lines[0].strip().lstrip("!")) is not None
+    return not image and _bare_run([d for d in drafts if d.path == path])
 
 
 def said_question(text: str) -> bool:
@@ -82,10 +103,17 @@ def bare_prompts(drafts: list[Draft], texts: list[str]) -> bool:
     no sentence) are questions a line each, in a file whose questions so far have no answers."""
     if not 2 <= len(texts) <= 3 or not reads_as_question(texts[0]):
         return False
-    taken = [d for d in drafts if d.question.strip()]
-    if len(taken) < _RUN_LEAST or any(d.blocks or d.reference or d.key_points for d in taken):
+    if not _bare_run(drafts):
         return False
     return all(len(t) <= _PROMPT_MOST and not t.rstrip().endswith(STATEMENT) for t in texts[1:])
+
+
+def _bare_run(drafts: list[Draft]) -> bool:
+    """Five or more questions among ``drafts``, none with an answer."""
+    taken = [d for d in drafts if d.question.strip()]
+    return len(taken) >= _RUN_LEAST and not any(
+        d.blocks or d.reference or d.key_points for d in taken
+    )
 
 
 def one_a_line(texts: list[str]) -> bool:

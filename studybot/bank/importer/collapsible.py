@@ -215,6 +215,8 @@ _BOX_OPENING = re.compile(
     rf"\s*<details\b[^>]{{0,500}}>\s*<summary\b[^>]{{0,500}}>{_ANSWER_LABEL}</summary>\s*", re.I
 )
 _BOX_CLOSING = re.compile(r"\s*</details\s*>\s*", re.I)
+_SPLIT_OPENING = re.compile(r"(<details\b[^>\n]{0,500}>)[ \t]*\n[ \t]*(?=<summary\b)", re.I)
+_BREAK_END = re.compile(r"\s*<br\s*/?>\s*$", re.I)
 
 
 def _unboxed(text: str) -> str:
@@ -222,6 +224,7 @@ def _unboxed(text: str) -> str:
     text on the lines between them): what the box hides is the answer, not the box."""
     if "<details" not in text.lower():
         return text
+    text = _SPLIT_OPENING.sub(r"\1", text)  # "<details>" over "  <summary>答案</summary>"
     out: list[str] = []
     depth, boxes = 0, []  # depth of <details>; the depths at which an answer box opened
     for line in text.split("\n"):
@@ -235,7 +238,7 @@ def _unboxed(text: str) -> str:
             continue
         tags = DETAILS_TAG.findall(line)  # "" opens, "/" closes
         depth += tags.count("") - tags.count("/")
-        out.append(line)
+        out.append(_BREAK_END.sub("", line) if boxes else line)  # "答案：A<br>": its text
     return "\n".join(out).strip() if len(out) < text.count("\n") + 1 else text
 
 

@@ -5,9 +5,8 @@ all its parts share (``importer.state.ReaderState``). A list
 item's answer is inside the item: the lines after its question (``A：…``,
 ``答：…``, a line that does not ask) and the blocks nested under it; its
 sub-list's asking items are questions of their own, the others its points.
-A bullet that names a topic for the questions under it (``- Layer Norm
-篇``) is no question, and neither is a link alone (a table of contents).
-A short list alone under a question gives its key points (``keypoints``).
+A bullet that names a topic for the questions under it (``- Layer Norm 篇``) is no question,
+nor a link alone (a contents list); a short list alone under a question gives its key points.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.boxes import question_callout
 from studybot.bank.importer.digests import first_lines as _first_lines
 from studybot.bank.importer.draft import WORD, Draft
+from studybot.bank.importer.duties import DUTY_LEFT, duty_list
 from studybot.bank.importer.labels import TERSE_LEFT, bold_answer, linked_question, terse, tips
 from studybot.bank.importer.markers import (
     DASH_ANSWER,
@@ -35,7 +35,7 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import arrow_answer, without_pointer
-from studybot.bank.importer.parts import topic_title
+from studybot.bank.importer.parts import numbered_chapter, topic_title
 from studybot.bank.importer.resources import see_also, source_line
 from studybot.bank.importer.signposts import enumeration
 from studybot.bank.importer.state import ReaderState, Trail
@@ -55,6 +55,15 @@ class ListReading(ReaderState):
     """The list rules of the Markdown reader."""
 
     def _list(self, block: Block, path: Trail, current: Draft | None) -> Draft | None:
+        if numbered_chapter(self.blocks, block):  # "6. 简历要点" after "5. 面试常见问题"
+            current = None
+        duties = duty_list(self.lines, block)  # "- 计算…的注意力权重" under "…是一种…架构。"
+        if duties is not None:
+            for line, text in duties:
+                self._skip(line, text, DUTY_LEFT, counts=False)
+            if current is not None:
+                current.blocks.append(block)
+            return current
         if current is not None and current.question and labelled_answer(block):
             current.blocks.append(block)  # "- 标准答：…" "- 反问点：…？" under "1) Q？"
             return current

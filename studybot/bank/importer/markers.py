@@ -72,8 +72,8 @@ _BOLD_LABEL = re.compile(
     re.IGNORECASE,
 )
 ANSWER_MARKER = re.compile(
-    r"^\s*(?:(?:\*\*|__)?(?:[Aa]|答|简答|答案|回答|解答|参考答案|Answer|Ans|Me|Candidate|我|候选人)"
-    r"\s*(?:\*\*|__)?\s*[:：]"
+    r"^\s*(?:(?:\*\*|__)?(?:[Aa]|答|简答|答案|回答|解答|(?:参考|正确|标准)答案|(?:Correct [Aa]|A)nswer"
+    r"|Ans|Me|Candidate|我|候选人)\s*(?:\*\*|__)?\s*[:：]"
     r"|(?:\*\*|__)\s*(?:A|Answer)\s*\.\s*(?:\*\*|__))\s*(?:\*\*|__)?\s*"
 )
 # "Describe the RLHF pipeline. — SFT, then …": a list item's answer after a dash

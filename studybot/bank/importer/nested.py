@@ -29,6 +29,7 @@ from pathlib import Path
 from studybot.bank.importer.blocks import plain
 from studybot.bank.importer.boxes import BOXED_LEFT
 from studybot.bank.importer.draft import NOT_WORD, PROSE_LEFT, Draft, Parsed
+from studybot.bank.importer.duties import DUTY_LEFT
 from studybot.bank.importer.layout import Layout, Line, layout
 from studybot.bank.importer.markers import (
     INLINE_ANSWER,
@@ -204,7 +205,15 @@ def held_in(lines: dict[str, Line], parsed: Parsed) -> set[str]:
     return {w for w, line in lines.items() if w not in taken and answered(line, answers)}
 
 
-_NOT_ASKED = (REVERSE_LEFT, NOTES_LEFT, LABEL_LEFT, RHETORICAL_LEFT, PROSE_LEFT, BOXED_LEFT)
+_NOT_ASKED = (
+    REVERSE_LEFT,
+    NOTES_LEFT,
+    LABEL_LEFT,
+    RHETORICAL_LEFT,
+    PROSE_LEFT,
+    BOXED_LEFT,
+    DUTY_LEFT,
+)
 
 
 def lines_taken(drafts: list[Draft]) -> set[str]:

@@ -1,7 +1,8 @@
 """A part's name, not a question: ``第3章 …``, ``一、…``, ``基础篇``, ``**第二部分 进阶**``,
 ``【一、Transformer 基础】``, ``=== Basics ===``, a note's ``① 一句话秒懂`` section, a book
 chapter's numbered section (``## 6.1 capable —— 安全能力检查`` under ``# 6. BPF 工具``), a
-title in capitals ending in a colon (``### Why This Is Useful:``, ``### How It Works:``)."""
+title in capitals ending in a colon (``### Why This Is Useful:``, ``### How It Works:``), a
+plain-text line numbered next after others alone (``6. 简历要点`` after ``5. 面试常见问题``)."""
 
 from __future__ import annotations
 
@@ -90,3 +91,30 @@ def book_sections(blocks: list[Block]) -> set[int]:
         if section and not reads_as_question(rest):
             found.add(block.start)
     return found
+
+
+def numbered_chapter(blocks: list[Block], block: Block) -> bool:
+    """``6. 简历要点`` in plain text: a list of one item that asks nothing, numbered next after
+    the lists of one such item above it (``1. 岗位定位`` … ``5. 面试常见问题``, three or more
+    in all): a chapter's title, which ends the answer above it."""
+    number = _chapter_number(block)
+    if number is None or number < 3:
+        return False
+    above = [_chapter_number(b) for b in blocks if b.start < block.start]
+    numbers = [n for n in above if n is not None]
+    return numbers[-(number - 1) :] == list(range(1, number))
+
+
+def _chapter_number(block: Block) -> int | None:
+    """The number of a list that holds one item at the margin, a short title asking nothing."""
+    listed = [c for c in block.children if c.kind == "item"]
+    if block.kind != "ordered_list" or len(listed) != 1 or not (listed[0].number or "").isdigit():
+        return None
+    paragraph = listed[0].first_paragraph()
+    title = clean(plain(paragraph.raw.split("\n")[0])) if paragraph else ""
+    if not title or len(title) > _TITLE_MOST or reads_as_question(title):
+        return None
+    return int(listed[0].number or 0)
+
+
+_TITLE_MOST = 30  # characters of a chapter's title: "学习路线（90天）"

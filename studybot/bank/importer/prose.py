@@ -22,6 +22,7 @@ from studybot.bank.importer.bare import (
     STATEMENT,
     bare_before,
     bare_next,
+    bare_prompt,
     bare_prompts,
     kind_label,
     lost_number,
@@ -32,6 +33,7 @@ from studybot.bank.importer.bare import (
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.decorations import bold_line
 from studybot.bank.importer.draft import Draft
+from studybot.bank.importer.duties import duty_line
 from studybot.bank.importer.htmltext import LINE_BREAK
 from studybot.bank.importer.labels import labelled_task, statement_label
 from studybot.bank.importer.lists import follow_up
@@ -70,8 +72,7 @@ _LEAD = re.compile(
 )
 
 
-# "当然，以下是…的详细列表。", "Here are the questions of part two:": a line that opens what
-# comes next
+# "当然，以下是…的详细列表。", "Here are the questions of part two:": it opens what comes next
 _LEAD_IN = re.compile(
     r"^(?:(?:当然|好的)[，,]\s*)?(?:以下|下面)(?:是|为|列出|给出)"
     r"|^(?:(?:sure|of course)[,!.]\s*)?(?:here|below) (?:are|is)\b|^the following (?:are|is)\b",
@@ -183,7 +184,8 @@ class ParagraphReading(ReaderState):
             if current is None or _LEAD.match(first) or SPEAKER.match(first) or kind_label(first):
                 return self._loose(block, raw_lines, path)
             opens = asks(first) or (len(raw_lines) == 1 and labelled_task(first))
-            loose = id(current) in self.loose and (opens or bare_next(current, raw_lines))
+            opens = opens or bare_next(current, raw_lines, self.out.drafts)
+            loose = id(current) in self.loose and opens
             if not loose or explains(current, raw_lines, self.where(block.start)):  # next cell
                 current.blocks.append(block)
                 return current
@@ -269,9 +271,7 @@ class ParagraphReading(ReaderState):
             return None
         if len(texts) == 1 and italic_note(raw_lines[0]):  # "*考察对…的理解。*": a section's note
             return None
-        if len(texts) > 1 and kind_label(
-            texts[0]
-        ):  # "系统设计题：" over its questions, a line each
+        if len(texts) > 1 and kind_label(texts[0]):  # "系统设计题：" over its questions
             for k, text in enumerate(texts[1:], 1):
                 self._draft(block.start + k, *numbered(clean(text)), path)
             return None
@@ -305,11 +305,12 @@ class ParagraphReading(ReaderState):
             return None  # what follows a task is its brief ("**Instructions:** …"), no answer
         round_ = any(_ROUND.search(title) for _, title in path)  # a write-up's "## 一面"
         said = len(texts) == 1 and said_question(texts[0]) and bare_before(self.out.drafts)
-        if said and not round_:
-            self._draft(block.start, *numbered(clean(texts[0][:-1])), path)
+        if (said and not round_) or bare_prompt(self.lines, block, self.out.drafts, path):
+            self._draft(block.start, *numbered(clean(texts[0][:-1] if said else texts[0])), path)
             return None  # in a run of bare questions, what follows is the next
         task = len(texts) == 1 and labelled_task(texts[0])  # "Label: Explain …."
-        if not (task or self._asks(texts[0], raw_lines[0])) or statement_label(raw_lines[0]):
+        asked = (task or self._asks(texts[0], raw_lines[0])) and not statement_label(raw_lines[0])
+        if not asked or (len(texts) == 1 and duty_line(self.lines, block.start)):  # "设计…机制"
             told = _told(texts) if round_ else []
             for k, text in told:  # "他先问了：“…？”我说…" in a write-up's round
                 self._draft(block.start + k, None, clean(text), path)

@@ -4,7 +4,8 @@
 asks about that code: the code is part of the question (a hundred items may
 share the heading's words, never the code), and so are the options: a learner
 needs them to answer. Options are lettered (``A: …``, ``B. …`` in turn) or
-follow a question that says so (``以下哪个…``, ``which of…``), unless one of them is
+follow a question that says so (``以下哪个…``, ``which of…``) or come right before the
+answer's label (``正确答案：…``, ``Answer: …``), unless one of them is
 ticked (``- [x] …``): then the list is the answer. Code right
 under a question counts when options follow it, when the question points
 at it (``What is the output of below code``) or when the question's words
@@ -23,10 +24,7 @@ import re
 from studybot.bank.format import normalise
 from studybot.bank.importer.blocks import Block, source
 from studybot.bank.importer.draft import Draft
-from studybot.bank.importer.markers import (
-    OPTIONS,
-    items,
-)
+from studybot.bank.importer.markers import ANSWER_MARKER, OPTIONS, items
 from studybot.bank.importer.wrapping import joined
 
 _FENCE_INFO = re.compile(r"^(`{3,}|~{3,})[^\n`]*$", re.MULTILINE)  # "```javascript" shown as "```"
@@ -75,7 +73,9 @@ def shown(
     own = code > 0 and bool(_POINTS_AT.search(question) or normalise(question) in alike)
     listed = listed if listed is not None and listed.is_list else None  # prose: its answer
     offered = listed is not None and (
-        lettered(listed) or (not code and bool(OPTIONS.search(question)) and not _ticked(listed))
+        lettered(listed)
+        or (not code and (OPTIONS.search(question) or _labelled(blocks[code + 1 :])))
+        and not _ticked(listed)
     )
     if not (offered or own):
         return question, blocks
@@ -85,6 +85,12 @@ def shown(
         return question, blocks[code:]
     options = [_option(joined(p.raw)) for i in items(listed) if (p := i.first_paragraph())]
     return question + "".join(f"\n- {option}" for option in options), blocks[code + 1 :]
+
+
+def _labelled(after: list[Block]) -> bool:
+    """The answer's label right after the list (``正确答案：…``, ``Answer: …``): the list
+    between it and the question is what the question offers."""
+    return bool(after) and after[0].kind == "paragraph" and bool(ANSWER_MARKER.match(after[0].raw))
 
 
 def _ticked(block: Block) -> bool:

@@ -199,9 +199,10 @@ def task_below(
     inner: list[Block], lines: list[str], bare: bool
 ) -> tuple[Block, str, list[Block]] | None:
     """Under a heading that is a label alone (``### Q5)``, ``### 1.``) at a ``bare`` level
-    (``bare_levels``), the task: the text up to the first code block, rule, heading or bold
-    label alone (``**Solution:**``; its first paragraph where none comes), and the blocks
-    after it (its answer); None when no paragraph opens the section."""
+    (``bare_levels``), the task: the text up to the first code block, rule, heading, bold
+    label alone (``**Solution:**``) or answer's label (``正确答案：…`` after the options; its
+    first paragraph where none comes), and the blocks after it (its answer); None when no
+    paragraph opens the section."""
     if not bare:
         return None  # "## 3." among "## 2. 为什么…？": its question is lost, said so
     while inner and inner[0].kind == "paragraph" and link_target(inner[0].raw.strip("*_ ")):
@@ -213,7 +214,10 @@ def task_below(
     if any(b.kind not in ("paragraph", "bullet_list", "ordered_list") for b in asked):
         asked = inner[:1]
     parts = [clean(joined(b.raw)) if b.kind == "paragraph" else source(lines, [b]) for b in asked]
-    return inner[0], "\n".join(p.strip() for p in parts if p.strip()), inner[len(asked) :]
+    rest = inner[len(asked) :]
+    while rest and rest[-1].kind == "hr":  # the rule before the next question
+        rest.pop()
+    return inner[0], "\n".join(p.strip() for p in parts if p.strip()), rest
 
 
 def bare_levels(blocks: list[Block]) -> set[int]:
@@ -232,6 +236,8 @@ def bare_levels(blocks: list[Block]) -> set[int]:
 
 
 def _task_end(block: Block) -> bool:
+    if block.kind == "paragraph" and ANSWER_MARKER.match(block.raw):
+        return True
     return block.kind in ("fence", "hr", "heading") or bool(_BOLD_ALONE.fullmatch(block.raw))
 
 

@@ -27,6 +27,7 @@ from studybot.bank.importer.decorations import (
     without_tail_mark,
 )
 from studybot.bank.importer.draft import PROSE_LEFT, Draft, Options, Parsed, Skipped
+from studybot.bank.importer.duties import DUTY_LEFT, duty_line
 from studybot.bank.importer.exercises import exercise
 from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.labels import question_labelled, without_label
@@ -222,6 +223,8 @@ class ReaderState:
                 self._skip(block.start + k, text, READING_LEFT, counts=False)
             elif self.strong and PARAGRAPH_NUMBER.match(text):
                 self._noted(block.start + k, text, MARKED_LEFT.format("line"), True, path)
+            elif len(raw_lines) == 1 and duty_line(self.lines, block.start):  # "设计记忆机制"
+                self._skip(block.start, text, DUTY_LEFT, counts=False)
 
     def _asks(self, text: str, raw: str = "") -> bool:
         """Whether ``text`` (its line ``raw``) reads as a question here: in a file whose questions

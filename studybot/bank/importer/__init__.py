@@ -157,7 +157,7 @@ KINDS: dict[str, Kind] = {
     ),
 }
 _BY_EXTENSION = {extension: name for name, kind in KINDS.items() for extension in kind.extensions}
-_ASKING_LINE = re.compile(rf"[{''.join(QUESTION_MARKS)}]\s*$", re.MULTILINE)
+_ASKING_LINE = re.compile(rf"[{''.join(QUESTION_MARKS)}][ \t\r\u3000]*$", re.MULTILINE)
 
 
 def read(path: Path | str, name: str | None = None, force: bool = False) -> Bank:

@@ -59,6 +59,12 @@ def box_parts(lines: list[str], quote: Block) -> tuple[list[Block], list[Block]]
     return head, body
 
 
+# the kinds of callout that answer the question box right above them ("> [!answer]-")
+ANSWER_CALLOUTS = frozenset(
+    {"answer", "answers", "solution", "success", "check", "done", "explanation"}
+)
+
+
 def stated(quote: Block) -> tuple[int, str] | None:
     """The line and text of what a ``> [!question]`` or ``> [!faq]`` callout states, asking or
     not (``Draw the architecture of …``): its title, else its first paragraph; else None."""
@@ -87,11 +93,6 @@ def answer_callout(quote: Block) -> list[Block] | None:
     if found["kind"].lower() not in ANSWER_CALLOUTS and not ANSWER_TITLE.match(title):
         return None
     return [*_untitled(head), *quote.children[1:]]
-
-
-ANSWER_CALLOUTS = frozenset(
-    {"answer", "answers", "solution", "success", "check", "done", "explanation"}
-)
 
 
 def _untitled(head: Block) -> list[Block]:

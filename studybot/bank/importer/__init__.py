@@ -4,9 +4,10 @@ YAML, Anki.
 The file is read safely (``source``: a regular file, at most 200 MB, UTF-8);
 ``KINDS`` names each kind of file, how it is recognised (its extensions, a
 package's first bytes; ``kind_of`` looks at the text too) and its reader
-(``markdown``, ``rows``, ``yamldoc``, ``decks``; ``<details>`` summaries it passes
-over, ``summaries``; where a JSON document's records sit, ``jsondoc``, and their lines, ``jsonplaces``), which turns it into ``Draft`` questions (a Markdown
-file's HTML lists, Hugo shortcodes (``shortcodes``) and MkDocs boxes read first as the
+(``markdown``, ``rows``, ``yamldoc``, ``decks``; a table whose first row is a card, not a
+header, ``headerless``; ``<details>`` summaries it passes over, ``summaries``; where a JSON document's records sit, ``jsondoc``, and their lines, ``jsonplaces``), which turns it into ``Draft`` questions (a Markdown
+file's HTML lists, Hugo shortcodes (``shortcodes``), a card's ``Front:``/``Back:`` labels
+(``cardsides``) and MkDocs boxes read first as the
 Markdown they stand for, ``htmllists``; headings that ask after a statement and where a
 heading question's answer ends, ``asking``; a file's list items that ask, beside its asking headings, ``listed``; the terse prompts among the empty headings of an outline
 that mostly asks, ``outline``; notes cards whose topic headings stay the

@@ -30,7 +30,7 @@ _BOX = re.compile(
 # Material's placement classes ("!!! note inline end"), not an unquoted title
 _PLACEMENT = re.compile(r"(?:inline|end|left|right)(?:[ \t]+(?:inline|end|left|right))*")
 # a title that labels the answer below it, not a question
-_ANSWER_LABEL = re.compile(
+ANSWER_TITLE = re.compile(
     r"^(?:show|see|reveal|view|check)?\s*(?:the\s+|one\s+|an\s+)?(?:answer|solution|explanation)s?"
     r"|^(?:查看|显示|点击查看|展开)?(?:答案|解答|解析|参考答案)",
     re.IGNORECASE,
@@ -67,7 +67,7 @@ def unboxed(lines: list[str]) -> list[str]:
             end -= 1  # the blank lines after the body are no part of it
         body = [line[len(inner) :] if line.strip() else "" for line in lines[index + 1 : end]]
         body = unboxed(body)  # a box inside a box (a tip holding questions) is read the same way
-        if _ANSWER_LABEL.match(title):  # "Show Answer": the body answers the question above
+        if ANSWER_TITLE.match(title):  # "Show Answer": the body answers the question above
             out.extend(["", *(indent + line if line else "" for line in body)])
         elif box["kind"].lower() in QUESTION_CALLOUTS and not BRACKETED.fullmatch(title):
             title = "" if _labels(title, body) else title  # "Mid-senior checkpoint": a label
@@ -86,8 +86,7 @@ def answer_boxes(text: str) -> bool:
         return False
     found = (_BOX.match(line) for line in text.splitlines() if line.lstrip()[:3] in ("???", "!!!"))
     return any(
-        b is not None and _ANSWER_LABEL.match((b["title"] or b["bare"] or "").strip())
-        for b in found
+        b is not None and ANSWER_TITLE.match((b["title"] or b["bare"] or "").strip()) for b in found
     )
 
 

@@ -1,6 +1,12 @@
 """Question boxes: an Obsidian ``> [!question] Q`` callout, or an MkDocs ``??? question "Q"``
 box (``importer.admonitions`` rewrites it as one), is one question and its body the answer.
 
+A ``[!question]`` or ``[!faq]`` callout is a question whatever its title says
+(``Draw the architecture of …`` asks nothing, ``stated``), and a callout of an answer's
+kind right after it (``> [!answer]-``, ``[!success]``, ``[!check]``, ``[!done]``,
+``[!explanation]``, or one titled as an answer, ``> [!example]- Answer``) answers it too
+(``answer_callout``).
+
 The body answers the title, the lines in it that ask included (``When is perplexity
 misleading???`` inside the answer, ``- Where dropout appears`` over its points), unless
 the body holds question boxes of its own, or the title asks nothing (``[!question]
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import re
 
+from studybot.bank.importer.admonitions import ANSWER_TITLE
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.collapsible import ANSWER_SUMMARY, unwrapped
 from studybot.bank.importer.draft import Draft, Parsed, Skipped
@@ -50,6 +57,42 @@ def box_parts(lines: list[str], quote: Block) -> tuple[list[Block], list[Block]]
     if not asks(title) and _asking_lines(lines, rest):
         return rest, []  # "Mid-senior checkpoint" over what asks: a label, no question
     return head, body
+
+
+# the kinds of callout that answer the question box right above them ("> [!answer]-")
+ANSWER_CALLOUTS = frozenset(
+    {"answer", "answers", "solution", "success", "check", "done", "explanation"}
+)
+
+
+def stated(quote: Block) -> tuple[int, str] | None:
+    """The line and text of what a ``> [!question]`` or ``> [!faq]`` callout states, asking or
+    not (``Draw the architecture of …``): its title, else its first paragraph; else None."""
+    head = quote.children[0] if quote.children else None
+    if head is None or head.kind != "paragraph" or not callout_asks(head.raw):
+        return None
+    title, _, rest = head.raw.partition("\n")
+    title = plain(CALLOUT.sub("", title.strip())).strip()
+    if title:
+        return head.start, title
+    text = " ".join(plain(rest).split())
+    return (head.start + 1, text) if text else None
+
+
+def answer_callout(quote: Block) -> list[Block] | None:
+    """The blocks that answer in a callout right after a question box (``> [!answer]-``,
+    ``[!success]``, ``[!check]``, ``[!done]``, ``[!explanation]``, or any callout titled as an
+    answer: ``> [!example]- Answer``), its title line left out; None for any other quote."""
+    head = quote.children[0] if quote.children else None
+    found = (
+        CALLOUT.match(head.raw.strip()) if head is not None and head.kind == "paragraph" else None
+    )
+    if head is None or found is None or callout_asks(head.raw):
+        return None
+    title = head.raw.strip().partition("\n")[0][found.end() :].strip()
+    if found["kind"].lower() not in ANSWER_CALLOUTS and not ANSWER_TITLE.match(title):
+        return None
+    return [*_untitled(head), *quote.children[1:]]
 
 
 def _untitled(head: Block) -> list[Block]:

@@ -23,6 +23,7 @@ from studybot.bank.importer.blocks import Block, plain, source
 from studybot.bank.importer.decorations import bold_line
 from studybot.bank.importer.htmltext import markdown_of
 from studybot.bank.importer.markers import PARAGRAPH_NUMBER, clean, marker
+from studybot.bank.importer.notes import CALLOUT
 
 DETAILS_TAG = re.compile(r"<(/?)details\b[^>]{0,500}>", re.I)  # "<details open>", "</details>"
 _DETAILS = re.compile(
@@ -201,6 +202,8 @@ def kept_source(lines: list[str], blocks: list[Block]) -> str:
         gap = "\n".join(lines[last.end : block.start]) if last is not None else ""
         if last is None or (gap.strip() and not _BOX_TAGS.sub("", gap).strip()):
             runs.append([block])  # the tags of an answer box
+        elif gap.strip() and all(_titles(ln) for ln in gap.split("\n")):
+            runs.append([block])  # "> [!explanation]-": the title of an answer callout
         elif any(ln.startswith("#") for ln in gap.split("\n")):  # a section taken out of it
             runs.append([block])
         elif gap.strip():
@@ -208,6 +211,12 @@ def kept_source(lines: list[str], blocks: list[Block]) -> str:
         else:
             runs[-1].append(block)
     return _unboxed("\n\n".join(source(lines, run) for run in runs))
+
+
+def _titles(line: str) -> bool:
+    """Whether ``line`` is blank or a callout's title line (``> [!explanation]-``)."""
+    inside = line.strip().lstrip(">").strip()
+    return not inside or bool(CALLOUT.match(inside))
 
 
 # a line that opens an answer box, alone: "<details><summary>Answer + Explanation</summary>"

@@ -16,7 +16,8 @@ text with the gaps shown as ``[…]`` (or the gap's hint), and what fills them
 is its answer.
 
 Anki's "Cards in Plain Text" has no header: a line per card, the front, a
-tab and the back (``plain_cards``). A card without a back is its front
+tab and the back (``plain_cards``); so has its "Notes in Plain Text" from before header
+lines were written, its fields and tags between tabs (``headerless`` reads its columns). A card without a back is its front
 alone, without a tab, and a first line ``# …`` is the deck's title, the
 chapter of every card (``title``).
 
@@ -138,7 +139,8 @@ def title(text: str) -> str | None:
 def plain_cards(text: str) -> bool:
     """Anki's "Cards in Plain Text": under an optional ``# title``, a line per card
     (of the first 200), ``front<TAB>back`` or a front alone; cards with a back are a quarter
-    of them or more, no line without a tab is Markdown's own, and most fronts ask."""
+    of them or more, no line without a tab is Markdown's own, and most fronts ask. Its
+    "Notes in Plain Text" without header lines: as many tabs on every line, asking or not."""
     lines = [line for line in text[:262144].splitlines()[:201] if line.strip()]
     if lines and title(lines[0]) is not None:
         lines = lines[1:]
@@ -146,6 +148,8 @@ def plain_cards(text: str) -> bool:
     backed = [line for line in lines if "\t" in line]
     if len(lines) < 2 or len(backed) < 2 or 4 * len(backed) < len(lines):
         return False
+    if len(backed) == len(lines) and len({line.count("\t") for line in lines}) == 1:
+        return True  # as many fields on every line: "Notes in Plain Text" without its header
     if any(line.count("\t") != 1 for line in backed):
         return False
     alone = (line for line in lines if "\t" not in line)

@@ -218,7 +218,7 @@ class _Reader(ParagraphReading, ListReading):
             elif block.is_list:
                 current = self._list(block, path, current)
             elif block.kind == "quote" and question_callout(block):  # "> [!question] …"
-                self._boxed(block, path)
+                index += self._boxed(block, path, blocks[index + 1 :])  # its answer callouts
                 current = None
             elif current is not None:
                 current.blocks.append(block)

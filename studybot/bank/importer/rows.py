@@ -4,7 +4,8 @@ Which key holds the question, the answer, the chapter, … is chosen once per
 file by ``importer.keys`` (the usual names in Chinese and English, names in
 other words read by their words, or ``--map``), printed, and every key left
 out is named. A flashcard export (``importer.flashcards``) is a table whose
-header lines name its columns; a table whose first row asks has no header.
+header lines name its columns; a table whose first row is a card has no header
+(``importer.headerless``).
 JSON holds its records at any depth (``importer.jsondoc``). Each record is placed at its line, found
 in one pass over the text (``importer.jsonplaces``). A value Python cannot hold
 (a lone surrogate, an id of thousands of digits) is a ``file:line`` problem.
@@ -20,7 +21,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from studybot.bank.importer import choices, flashcards, htmltext, jsondoc
+from studybot.bank.importer import choices, flashcards, headerless, htmltext, jsondoc
 from studybot.bank.importer import keys as fields
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped, mend_surrogates, strings
 from studybot.bank.importer.jsonplaces import lines as record_lines
@@ -33,7 +34,6 @@ MAX_ID = 2**63 - 1  # SQLite's largest integer
 _SCALARS = (str, int, float, type(None))
 _TOO_DEEP = "JSON nested too deeply to be a question list"
 _TAG_SPLIT = re.compile(r"[,，|；;]")
-_AHEAD = 50  # rows looked at to tell a header row from a first card
 _AS_HTML = "<br> and <div> are line breaks, &nbsp; a space"
 # a row with nothing but "注：答案仅供参考" in it: a note on the table, not a question
 _NOTE_ROW = re.compile(r"^\s*(?:注|备注|说明|声明|ps|p\.s\.|note|notes|nb)\s*[:：]", re.IGNORECASE)
@@ -76,7 +76,9 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
         names = [name.strip().lstrip("\ufeff") for name in header]
         mapping = _choose(names, options.mapping)
         if export is None and "question" not in mapping.keys and sum(map(bool, names)) == 1:
-            below = _ahead(text, delimiter)[:1]  # "大模型面试题整理;;;;" over the header: a title
+            below = headerless.ahead(text, delimiter)[
+                :1
+            ]  # "大模型面试题整理;;;;" over the header: a title
             if below and "question" in fields.choose(below[0], options.mapping).keys:
                 out.notes.append(
                     f"row 1 is a title ({' '.join(names).strip()}): the header is row 2"
@@ -85,13 +87,15 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
                 names = [name.strip() for name in header]
                 mapping = _choose(names, options.mapping)
         rows: Iterator[list[str]] = reader
+        said = ""  # how a headerless table's columns were read
         if export is not None:
             names = export.names(len(header))
             mapping = fields.choose(names, (*export.mapping(names), *options.mapping))
             out.notes.append("a flashcard export: its columns are named by its header lines")
             rows = itertools.chain([header], reader)
         elif "question" not in mapping.keys:
-            if not _headerless(names, _ahead(text, delimiter)):
+            below = headerless.ahead(text, delimiter)
+            if not headerless.first_row_is_card(names, below):
                 found = ", ".join(n for n in names if n) or "nothing"
                 out.fatal.append(
                     f"{path}:1: no question column in the header "
@@ -99,16 +103,14 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
                 )
                 out.suggestions.append(fields.suggest_map(names))
                 return out
-            # no header: the first row is a question, the first columns question and answer
-            names = ["question", "answer", *(f"column {n}" for n in range(3, len(header) + 1))]
-            mapping = fields.choose(names[:2])
-            out.notes.append(
-                "no header row: column 1 is read as the question, column 2 as the answer"
-            )
-            rows = itertools.chain([header], reader)
+            names, mapping, said = headerless.columns(header, below)  # the first row a card
+            rows = headerless.rows(itertools.chain([header], reader), names)
         else:
             start = reader.line_num + 1
-        _note_mapping(out, mapping, bool(export is None and choices.option_columns(names)))
+        if said:
+            out.notes.append(said)
+        else:
+            _note_mapping(out, mapping, bool(export is None and choices.option_columns(names)))
         html = export is None and htmltext.written_as_html(text[:1_000_000])
         as_html = 0  # the rows with a cell read as HTML: the others are text
         for row in rows:
@@ -144,27 +146,6 @@ def _table(path: Path, text: str, delimiter: str, options: Options) -> Parsed:
         else:
             out.fatal.append(f"{path}:{start + skipped}: unreadable CSV: {exc}")
     return out
-
-
-def _headerless(names: list[str], ahead: list[list[str]]) -> bool:
-    """A first row that is no header: none of its cells names a field, and its first cell
-    asks, or is a card's text (8 characters or more) above a first column that mostly asks."""
-    if not names or any(map(fields.field_of, names)):
-        return False
-    if reads_as_question(names[0]):
-        return True
-    firsts = [row[0] for row in ahead if row and row[0].strip()]
-    asking = sum(1 for text in firsts if reads_as_question(text))
-    return len(names[0].strip()) >= 8 and len(firsts) >= 2 and 3 * asking >= 2 * len(firsts)
-
-
-def _ahead(text: str, delimiter: str) -> list[list[str]]:
-    """The rows after the first (at most ``_AHEAD``), for a look at what the file holds."""
-    try:
-        rows = csv.reader(io.StringIO(text[:1_000_000], newline=""), delimiter=delimiter)
-        return list(itertools.islice(rows, 1, _AHEAD + 1))
-    except csv.Error:
-        return []
 
 
 def _note(

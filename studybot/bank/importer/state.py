@@ -13,12 +13,12 @@ taken and why (``_skip``); a question box over its answer is read here too (``_b
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from studybot.bank.importer.admonitions import answer_boxes
 from studybot.bank.importer.blocks import Block, parse, plain, section_end, source_lines
-from studybot.bank.importer.boxes import box_parts
+from studybot.bank.importer.boxes import answer_callout, box_parts, stated
 from studybot.bank.importer.collapsible import boxed_bold, boxes_listed, demoted
 from studybot.bank.importer.decorations import (
     bold_line,
@@ -177,17 +177,25 @@ class ReaderState:
     def _walk(self, blocks: list[Block], path: Trail, in_meta: bool = False) -> None:
         raise NotImplementedError  # the structure rules (``markdown._Reader``) walk the blocks
 
-    def _boxed(self, quote: Block, path: Trail) -> None:
-        """A question box (``> [!question] Q``): Q, and its body as Q's answer (``boxes``)."""
-        before = len(self.out.drafts)
+    def _boxed(self, quote: Block, path: Trail, after: Sequence[Block] = ()) -> int:
+        """A question box (``> [!question] Q``): Q, and its body as Q's answer, with the
+        answer callouts at the start of ``after`` (``boxes``); how many of those it took."""
+        before, taken = len(self.out.drafts), 0
         head, body = box_parts(self.lines, quote)
         self._walk(head, path)
+        said = stated(quote) if head == quote.children[:1] else None  # asking or not
+        if len(self.out.drafts) == before and said is not None:
+            self._draft(said[0], None, said[1], path)
         if len(self.out.drafts) == before + 1:
             self.out.drafts[-1].blocks.extend(body)
+            while taken < len(after) and (answer := answer_callout(after[taken])) is not None:
+                self.out.drafts[-1].blocks.extend(answer)
+                taken += 1
         else:
             self._walk(body, path)
         if not self.asked_outside:  # "Q？" over "??? success \"Show Answer\"": not a box file
             self.boxed.update(id(draft) for draft in self.out.drafts[before:])
+        return taken
 
     def _exercise(self, title: str, heading: Block, inner: list[Block], path: Trail) -> bool:
         """``## 练习 2：…`` over its task and ``<details>`` answer: one question (``exercises``)."""

@@ -2,7 +2,10 @@
 
 Each file here is written for the test, in the shape those files had: an interview write-up
 whose numbered headings name the topics asked, with bold circled sub-questions (``**①…？**``)
-under one and numbered answer points under another.
+under one and numbered answer points under another; a case-study bank whose main question
+is followed by a bold ``**Follow-up Questions:**`` label over its follow-ups; a 面经 whose
+numbered items run on over short group labels (``数据库`` ending in a hard break) and open with a timeline of dated
+steps; flashcards whose ``## 12. Term`` title heading sits over an emoji-marked bold question.
 """
 
 from __future__ import annotations
@@ -60,3 +63,123 @@ def test_numbered_topic_headings_with_circled_sub_questions_import_without_force
     assert why.key_points and how.reference and cache.reference
     assert "最左前缀" in (index.reference or "")  # the numbered points are its answer
     assert not report.lost
+
+
+_CASES = """### **1. Case: Returned parcels**
+
+**Background:**
+A shop sells shoes online and many pairs come back.
+
+**Main Question:**
+- How would you predict which orders come back?
+
+**Follow-up Questions:**
+1. Which signals would you use?
+2. How would you measure success?
+
+---
+
+### **2. Case: Late deliveries**
+
+**Background:**
+Deliveries arrive late.
+
+**Main Question:**
+- How would you estimate the arrival time?
+
+**Follow-up Questions:**
+1. What data would you collect?
+2. How would you handle holidays?
+"""
+
+
+def test_a_follow_up_label_over_questions_of_their_own_is_no_answer(tmp_path):
+    report = read(tmp_path, _CASES)
+    assert questions(report) == [
+        "How would you predict which orders come back?",
+        "Which signals would you use?",
+        "How would you measure success?",
+        "How would you estimate the arrival time?",
+        "What data would you collect?",
+        "How would you handle holidays?",
+    ]
+    assert all(q.reference is None for q in report.bank.questions)
+
+
+_ROUNDS = r"""# 某公司后端面经
+
+#### 经过
+
+ 流程不算快，前后两周。
+
+ 时间线如下：\
+ 1\. 2022.04.01 投递\
+ 2\. 2022.04.06 一面\
+ 3\. 2022.04.15 收到意向
+
+#### 一面
+
+ 1\. 讲讲你自己
+
+ 数据库\
+ 2\. 索引的原理\
+ 3\. 事务隔离级别
+
+ 网络\
+ 4\. 三次握手
+
+ 算法\
+ 5\. 合并两个有序链表
+"""
+
+
+def test_group_labels_between_numbered_items_and_a_dated_timeline_are_no_questions(tmp_path):
+    report = read(tmp_path, _ROUNDS)
+    assert questions(report) == [
+        "讲讲你自己",
+        "索引的原理",
+        "事务隔离级别",
+        "三次握手",
+        "合并两个有序链表",
+    ]
+    assert all(q.reference is None for q in report.bank.questions)  # "数据库\\" answers nothing
+    assert not report.lost
+
+
+_CARDS = """# Part 3: Caching
+
+## 101. Cache Hit
+🟦 **What is a cache hit?**
+
+🟩 **Definition**
+A request served from the cache without going to the origin.
+
+🟪 **Quick Tip**
+Found it nearby.
+
+---
+
+## 102. Eviction
+🟦 **What is cache eviction?**
+
+🟩 **Definition**
+Removing entries to make room for new ones.
+
+---
+
+## 103. TTL
+🟦 **What does a time to live do?**
+
+🟩 **Definition**
+It says how long an entry stays valid.
+"""
+
+
+def test_a_card_title_heading_over_an_emoji_marked_bold_question_labels_it(tmp_path):
+    report = read(tmp_path, _CARDS)
+    assert questions(report) == [
+        "What is a cache hit?",
+        "What is cache eviction?",
+        "What does a time to live do?",
+    ]
+    assert all("Definition" in (q.reference or "") for q in report.bank.questions)

@@ -5,7 +5,9 @@ whose numbered headings name the topics asked, with bold circled sub-questions (
 under one and numbered answer points under another; a case-study bank whose main question
 is followed by a bold ``**Follow-up Questions:**`` label over its follow-ups; a 面经 whose
 numbered items run on over short group labels (``数据库`` ending in a hard break) and open with a timeline of dated
-steps; flashcards whose ``## 12. Term`` title heading sits over an emoji-marked bold question.
+steps; flashcards whose ``## 12. Term`` title heading sits over an emoji-marked bold question; book
+exercises whose answer bullets open with "When …" over nested bullets or a second paragraph; a
+README whose topic bullets with links close with a reading list named after a site.
 """
 
 from __future__ import annotations
@@ -183,3 +185,74 @@ def test_a_card_title_heading_over_an_emoji_marked_bold_question_labels_it(tmp_p
         "What does a time to live do?",
     ]
     assert all("Definition" in (q.reference or "") for q in report.bank.questions)
+
+
+_EXERCISES = """# Chapter 2 exercises
+
+ 1. What is a hash table?
+     - A structure that maps keys to values through a hash function.
+
+ 2. Can you name three ways to resolve collisions?
+     - Chaining, where each bucket holds a list.
+
+     - Open addressing, where we probe for the next free slot.
+       - Linear probing steps by one.
+       - Quadratic probing steps by squares.
+
+     - When your table fills up past its load factor, you have to resize it. Resizing costs
+       time once but keeps lookups fast
+       - Double the size.
+       - Rehash every key.
+
+ 3. What is a load factor, and why does it matter?
+     - When we want lookups to stay fast we keep the load factor low. It is the number of
+       entries divided by the number of buckets.
+
+       If the load factor is high, chains get long.
+
+ 4. What is a perfect hash?
+     - A hash with no collisions for a fixed key set.
+"""
+
+
+def test_answer_bullets_that_open_with_when_stay_in_the_answer(tmp_path):
+    report = read(tmp_path, _EXERCISES)
+    assert questions(report) == [
+        "What is a hash table?",
+        "Can you name three ways to resolve collisions?",
+        "What is a load factor, and why does it matter?",
+        "What is a perfect hash?",
+    ]
+    collisions, load = report.bank.questions[1:3]
+    assert any("resize" in point for point in collisions.key_points)
+    assert "keep the load factor low" in (load.reference or "")
+
+
+_README = """# 面试题合集
+
+## 数据库
+
+- **索引的实现**
+  [索引的实现](https://example.com/a/1)
+- **事务的隔离级别**
+  [事务的隔离级别](https://example.com/a/2)
+
+## 缓存
+
+- **缓存穿透**
+  [缓存穿透](https://example.com/a/3)
+- **缓存雪崩**
+  [缓存雪崩](https://example.com/a/4)
+
+## 知乎参考
+
+- **一篇讲分布式锁的长文**
+  [一篇讲分布式锁的长文](https://example.com/column/9)
+- **高并发系统设计笔记**
+  [高并发系统设计笔记](https://example.com/column/10)
+"""
+
+
+def test_a_reading_list_named_after_a_site_holds_no_questions(tmp_path):
+    report = read(tmp_path, _README)
+    assert questions(report) == ["索引的实现", "事务的隔离级别", "缓存穿透", "缓存雪崩"]

@@ -9,7 +9,9 @@ header, ``headerless``; ``<details>`` summaries it passes over, ``summaries``; w
 file's HTML lists, Hugo shortcodes (``shortcodes``), a card's ``Front:``/``Back:`` labels
 (``cardsides``) and MkDocs boxes read first as the
 Markdown they stand for, ``htmllists``; headings that ask after a statement and where a
-heading question's answer ends, ``asking``; a file's list items that ask, beside its asking headings, ``listed``; the terse prompts among the empty headings of an outline
+heading question's answer ends, ``asking``;
+the marked lines that make a file's headings a study note's, and the circled sub-questions
+(``**①…？**``) under a numbered heading that do not, ``circled``; a file's list items that ask, beside its asking headings, ``listed``; the terse prompts among the empty headings of an outline
 that mostly asks, ``outline``; notes cards whose topic headings stay the
 questions beside asking lines in their answers, ``topiccards``; a study note's headings that only name
 what it covers beside its marked questions, ``studynotes``; an asking heading whose sub-headings ask its parts again, and a list's questions that answered headings restate, ``restated``) that remember their place (a level mark such as ``👶`` or ``[hard]`` left

@@ -7,7 +7,8 @@ a heading question's answer ends.
   a question like the asking headings beside it, with a body or without (``sets_task``);
 - an answer ends at the next question (``next_question``): a marked line (``Q2：…``), a
   sub-question numbered under the card's own number, as a paragraph (``2.1 …？``) or a
-  deeper heading (``#### 3.1 …？`` under ``### 3. …？``), or a heading that asks at the
+  deeper heading (``#### 3.1 …？`` under ``### 3. …？``), a circled one (``**①…？**`` under
+  ``#### 1.…``), or a heading that asks at the
   question level, or a question box (``> [!question] …``, an MkDocs ``??? question``). Under a numbered card that asks at the question level (``### 2. …？``),
   marked lines that answer themselves (``问：…？答：…``) are worked examples in its answer;
   ``问题：…？`` with its answer below, or a marked heading's ``**追问：…？**``, still asks.
@@ -23,6 +24,7 @@ import re
 
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.boxes import question_callout
+from studybot.bank.importer.circled import circled_part
 from studybot.bank.importer.markers import (
     INLINE_ANSWER,
     asks,
@@ -77,6 +79,8 @@ def next_question(block: Block, label: str | None, level: int | None, card: bool
     """Whether ``block`` starts the next question inside the answer of the one labelled
     ``label``; ``card``: that question is a numbered heading at the question level."""
     if sub_question(block, label) or child_question(block, label):  # "2.1 …？" under "### 2、…？"
+        return True
+    if circled_part(block, label):  # "**①…？**" under "#### 1.…"
         return True
     if block.kind == "paragraph":  # "Q2：…" ("问：…？答：…" under "### 2. …？" is its answer)
         return q_marker(block) and not (card and _worked(block))

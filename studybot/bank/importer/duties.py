@@ -7,9 +7,14 @@ that ask nothing but by a task verb in front (``设计记忆机制（短期/长�
 (``使用 Agent 框架``, ``捕捉长距离依赖关系``) lists what the thing does: none of them is a
 question. A task verb over what reads as a question (``说明为什么…``) asks, and so does a
 run whose every line opens with one (``实现 LRU`` beside ``设计短链系统``).
+
+A numbered line that opens with a date (``1. 2020.07.15 投递简历``, ``2. 2021-03-02 一面``) is an
+event of a timeline, a question only when it asks (``dated``).
 """
 
 from __future__ import annotations
+
+import re
 
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.markers import (
@@ -24,6 +29,13 @@ from studybot.bank.importer.markers import (
 DUTY_LEFT = "a line of what a thing does under a sentence that states, not a question"
 _STATES = ("。", "！", "!")  # a sentence that ends so says something: no lead-in ("如下：")
 _RUN_MOST = 12  # lines of a run read above a line: a note's list is short
+# "2020.07.15 投递简历", "2021-3-2 一面", "2020/07": a date first, then what happened
+_DATE_FIRST = re.compile(r"(?:19|20)\d\d([./-])\d{1,2}(?:\1\d{1,2})?(?!\d)")
+
+
+def dated(text: str) -> bool:
+    """A numbered line's text that opens with a date: an event of a timeline."""
+    return _DATE_FIRST.match(text.strip()) is not None
 
 
 def duty_list(lines: list[str], block: Block) -> list[tuple[int, str]] | None:

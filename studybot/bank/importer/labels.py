@@ -41,6 +41,7 @@ import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.collapsible import answer_box
+from studybot.bank.importer.decorations import undecorated
 from studybot.bank.importer.digests import first_lines
 from studybot.bank.importer.draft import ALL_BOLD, HAN_COMMON, WORD
 from studybot.bank.importer.markers import (
@@ -87,8 +88,8 @@ def bold_question(
     labels it, or None.
 
     The heading is a label when it does not ask, or opens with ``Question N:``. The question
-    is a bold paragraph, the only bold paragraph that asks in the section (a chapter of bold
-    questions is not this), and something must follow it (its answer); or the first item of
+    is a bold paragraph (an emoji mark in front, ``🟦 **What is …?**``, too), the only bold
+    paragraph that asks in the section (a chapter of bold questions is not this), and something must follow it (its answer); or the first item of
     a list that opens the section, marked ``Q：``, the next item marked ``A：`` (a card): the
     items from that one on are the answer."""
     if not title or not inner or (reads_as_question(title) and not _NUMBERED_LABEL.match(title)):
@@ -105,11 +106,11 @@ def bold_question(
         return _card(inner[0], lines)
     if len(inner) < 2 or inner[0].kind != "paragraph":  # "##" alone: listed
         return None
-    bold = [b for b in inner if b.kind == "paragraph" and ALL_BOLD.fullmatch(b.raw)]
+    bold = [b for b in inner if b.kind == "paragraph" and ALL_BOLD.fullmatch(undecorated(b.raw))]
     asking = [b for b in bold if _asks(b.raw)]
     if len(asking) != 1 or asking[0] is not inner[0]:
         return None
-    return clean(joined(inner[0].raw)), None
+    return clean(joined(undecorated(inner[0].raw))), None
 
 
 def under_kind(title: str, inner: list[Block]) -> tuple[str, str | None] | None:

@@ -165,7 +165,7 @@ META = re.compile(  # sections whose content is never a question: contents, cont
     r"^(?:(?:primary|additional|further|other|useful|recommended)\s+)?(?:table of contents|toc|目录"
     r"|contents|contribut(?:ing|ions?|ors)|how to contribute|how to use|使用说明|使用方法|license|licence"
     r"|许可|许可证|resources|references|reading|links|related|acknowledge?ments?|credits|致谢"
-    r"|参考|参考资料|参考文献|参考链接|相关链接|推荐阅读|(?:如何)?贡献|贡献指南|star history|stargazers|sponsors?"
+    r"|(?:知乎|博客|论文|文章)?参考|参考资料|参考文献|参考链接|相关链接|推荐阅读|(?:如何)?贡献|贡献指南|star history|stargazers|sponsors?"
     r"|changelog|更新日志|更新记录|what to learn next|next steps|about|关于|关于作者|作者|todo|to do|待办|notes to self|back to top|反问(?:环节)?$|我的问题$"
     r"|(?:小结|总结|结语|后记|写在最后|summary|conclusions?|recap)(?:\s*(?:与|和|及|&|and)(?!.*(?:题|问|quiz|questions?|interview|faq|q&a))\s*\S.{0,24})?$|(?:前言|序言|导读|写在前面|preface|foreword)$"
     r"|how (?:can|do) (?:i|you) contribute)\b",

@@ -33,7 +33,7 @@ from studybot.bank.importer.bare import (
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.decorations import bold_line
 from studybot.bank.importer.draft import Draft
-from studybot.bank.importer.duties import duty_line
+from studybot.bank.importer.duties import dated, duty_line
 from studybot.bank.importer.htmltext import LINE_BREAK
 from studybot.bank.importer.labels import labelled_task, statement_label
 from studybot.bank.importer.lists import follow_up
@@ -56,6 +56,7 @@ from studybot.bank.importer.metadata import source_tail_off
 from studybot.bank.importer.notebook import explains
 from studybot.bank.importer.notes import italic_note
 from studybot.bank.importer.resources import ASIDE_LEFT, aside
+from studybot.bank.importer.signposts import group_label
 from studybot.bank.importer.state import ReaderState, Trail, number_mark
 from studybot.bank.importer.studynotes import note_label
 from studybot.bank.importer.wrapping import join, joined
@@ -70,7 +71,6 @@ _LEAD = re.compile(
     r"\s*[:：])\s*(?P<rest>\S.*)$",
     re.IGNORECASE,
 )
-
 
 # "当然，以下是…的详细列表。", "Here are the questions of part two:": it opens what comes next
 _LEAD_IN = re.compile(
@@ -164,8 +164,8 @@ class ParagraphReading(ReaderState):
             bold = raw_line.startswith("**") and source_tail_off(raw_line.rstrip()).endswith("**")
             if number and bold and self._next_number(number_of(number)):
                 pass  # "**56. Name an example …**" after question 55: the next question
-            elif number and (self.strong or number["p"] or number["c"]):
-                # with markers in the file, or "（1）首先…" inside an answer: only a line that asks
+            elif number and (self.strong or number["p"] or number["c"] or dated(number["text"])):
+                # with markers in the file, "（1）首先…" in an answer, "1. 2020.07.15 投递简历": if it asks
                 alone = len(raw_lines) == 1 or not self.strong
                 titled = self.strong and note_label(raw_line)  # "**5）…：怎么把 Redis 用好**"
                 if titled or not (alone and reads_as_question(number["text"])):
@@ -196,7 +196,7 @@ class ParagraphReading(ReaderState):
             return None
         if starts[0][0] > 0:
             before = Block("paragraph", block.start, block.start + starts[0][0])
-            if current is not None:
+            if current is not None and not group_label(raw_lines[: starts[0][0]]):  # " 安卓\\"
                 current.blocks.append(before)
             else:
                 self._skip_lines(before, raw_lines[: starts[0][0]], path)

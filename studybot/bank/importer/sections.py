@@ -140,20 +140,6 @@ def _asks(block: Block) -> bool:
     return found is not None and reads_as_question(found[1])  # "**问题**: 简述…。" too
 
 
-def marked_lines(blocks: list[Block], seen: int = 0) -> int:
-    """Marked lines (``Q1：…``), counted up to two: one ``Question: …`` alone in a write-up
-    does not make a file's numbered items answers."""
-    for block in blocks:
-        if block.kind in ("heading", "paragraph"):
-            heading = block.kind == "heading"
-            seen += sum(1 for line in block.raw.split("\n") if marker(line, heading))
-        else:
-            seen = marked_lines(block.children, seen)
-        if seen >= 2:
-            return seen
-    return seen
-
-
 def opens_on_question(inner: list[Block]) -> bool:
     """A heading's section that starts with a question heading (``# Part B. 为什么…`` over
     ``## Q10. …？``): the heading names a part, it asks nothing itself."""

@@ -1,10 +1,13 @@
-"""Labels and badges between bare questions: no answer to the question before them.
+r"""Labels and badges between bare questions: no answer to the question before them.
 
 A file whose questions have no bodies yet keeps, between them, the topic labels
 that group them (``- **QLoRA篇**`` above the QLoRA questions, a bullet that is
 bold alone) and ends with a badge (``[![GitHub stars](https://img.shields.io/…)](…)``,
 an image that is a link). When such signposts are all there is under a question,
-the question has no answer; inside an answer with text of its own they stay.
+the question has no answer; inside an answer with text of its own they stay. So is a short
+line right over the numbered questions of its paragraph, with a blank line above it
+(`` 安卓\`` over `` 2\. 介绍项目\``, ``手撕代码`` over ``15. …``): it names the group below it
+(``group_label``).
 
 A list whose items but the last end in an enumeration comma (``- 是什么、``,
 ``- 为什么（动机）、`` … ``- 使用场景``) is one sentence set out as bullets (``enumeration``):
@@ -15,12 +18,25 @@ from __future__ import annotations
 
 import re
 
-from studybot.bank.importer.blocks import Block
+from studybot.bank.importer.blocks import Block, plain
+from studybot.bank.importer.markers import reads_as_question
 
 # "**QLoRA篇**", "__Adapter__": a bold phrase alone, short, neither asking nor a label with a colon
 _BOLD_ALONE = re.compile(r"(?:\*\*|__)(?P<text>[^*_\n?？:：]{1,60})(?:\*\*|__)")
 # "[![stars](https://img.shields.io/…)](https://github.com/…)", one or several on a line
 _LINKED_IMAGES = re.compile(r"(?:\[!\[[^\]\n]{0,200}\]\([^)\s]{1,2000}\)\]\([^)\n]{1,2000}\)\s*)+")
+
+
+_GROUP_LEAST = 16  # characters of a group's name: "安卓", "操作系统", "System design"
+_SENTENCE_MARKS = "。，,.；;！!:：？?"
+
+
+def group_label(raw_lines: list[str]) -> bool:
+    r"""The lines of a paragraph before its first numbered question are one short name that
+    is no sentence and asks nothing (`` 安卓\``): a label of the questions under it."""
+    text = plain(raw_lines[0]).strip() if len(raw_lines) == 1 else ""
+    short = 0 < len(text) <= _GROUP_LEAST and not any(m in text for m in _SENTENCE_MARKS)
+    return short and not reads_as_question(text)
 
 
 def _label_item(block: Block) -> bool:

@@ -19,6 +19,7 @@ from dataclasses import replace
 from studybot.bank.importer.admonitions import answer_boxes
 from studybot.bank.importer.blocks import Block, parse, plain, section_end, source_lines
 from studybot.bank.importer.boxes import answer_callout, box_parts, stated
+from studybot.bank.importer.circled import marked_lines
 from studybot.bank.importer.collapsible import boxed_bold, boxes_listed, demoted
 from studybot.bank.importer.decorations import (
     bold_line,
@@ -53,7 +54,6 @@ from studybot.bank.importer.sections import (
     bare_levels,
     closing,
     heading_items,
-    marked_lines,
     question_level,
     question_lists,
 )

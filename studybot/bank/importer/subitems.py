@@ -113,16 +113,25 @@ def _texts(block: Block) -> list[str]:
 
 def more_questions(sub: Block, answered: bool) -> bool:
     """Whether the sub-list ``sub`` under a question holds questions of its own: an item that
-    reads as one, and, once the question's answer has begun (``answered``), one that asks
-    with a question mark or a marker, not a step that merely reads like one."""
+    asks with a question mark or a marker, or items that read as questions and end in no
+    full stop, half of the list at least (fewer, among points that state, are points too);
+    once the question's answer has begun (``answered``), only items that ask with a question
+    mark or a marker, half of them at least, not steps that merely read like one."""
     asking = [i for i in items(sub) if asks_inside([i])]
-    if not answered:
-        return bool(asking)
     firsts = [p.raw.split("\n")[0] for i in asking if (p := i.first_paragraph()) is not None]
     if any(marker(first) for first in firsts):
         return True
     asked = sum(asks(clean(plain(first))) for first in firsts)
+    if not answered:  # "- When the model …, you've overfit it." among points: a point too
+        read = [i for i in asking if not _stated(i)]
+        return asked > 0 or (bool(read) and 2 * len(read) >= len(items(sub)))
     return asked > 0 and 2 * asked >= len(items(sub))  # one "…，何谈…？" among points: rhetoric
+
+
+def _stated(item: Block) -> bool:
+    """An item whose text ends in a full stop (``- When we want …, we use a test set.``)."""
+    paragraph = item.first_paragraph()
+    return paragraph is not None and plain(paragraph.raw).rstrip().endswith((".", "。"))
 
 
 def asked_run(block: Block) -> bool:

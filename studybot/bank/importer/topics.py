@@ -25,11 +25,11 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
+from studybot.bank.importer.circled import marked_lines
 from studybot.bank.importer.draft import Draft
 from studybot.bank.importer.layout import Layout
 from studybot.bank.importer.markers import reads_as_question
 from studybot.bank.importer.nested import asked, under
-from studybot.bank.importer.sections import marked_lines
 from studybot.bank.importer.studynotes import note_headings, notes_after
 from studybot.bank.importer.templates import uncarded
 

@@ -380,7 +380,7 @@ class _Reader(ParagraphReading, ListReading):
         if hint and first is not None and "\n" not in first.raw and draft.hint is None:
             draft.hint = hint["text"].strip()
             blocks.pop(0)
-        draft.question, blocks = shown(self.lines, draft.question, blocks, alike)  # code, options
+        blocks = shown(self.lines, draft, blocks, alike)  # code, options, the option marked right
         listed = blocks and blocks[0].is_list and not lettered(blocks[0])  # options, no points
         points = keypoints.key_points_of(blocks[0]) if listed else None
         if points and not any(map(source_line, points)):  # "- Source: …" is no key point

@@ -15,15 +15,19 @@ them apart, so each is kept, never "asked again". (``求下面函数的返回值
 code is left as it was: such files answer with the code as often as they
 ask with it.) Otherwise a question's
 worked example stays in its answer. Lettered options are never key points.
+An option's own text ends at a hard line break; what follows in its item
+(``*Explanation:* …``) is its note. The option marked right (bold end to end,
+its siblings not) and the notes are the answer, never the question's text.
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
 
 from studybot.bank.format import normalise
 from studybot.bank.importer.blocks import Block, source
-from studybot.bank.importer.draft import Draft
+from studybot.bank.importer.draft import ALL_BOLD, Draft
 from studybot.bank.importer.markers import ANSWER_MARKER, OPTIONS, items
 from studybot.bank.importer.wrapping import joined
 
@@ -34,6 +38,9 @@ _POINTS_AT = re.compile(
 )
 _TICKED = re.compile(r"^\[[xX✓✔]\]\s")
 _LETTERED = re.compile(r"([A-Ha-h])\s*[:：.、)）]\s*\S")
+# an option's own text ends at a hard line break ("…networks.**  " over "*Explanation:* …"):
+# what follows it in the item is the option's note
+_HARD_BREAK = re.compile(r"(?: {2,}|\\)\n")
 
 
 def lettered(block: Block) -> bool:
@@ -62,12 +69,14 @@ def shared(lines: list[str], drafts: list[Draft]) -> set[str]:
 
 def shown(
     lines: list[str],
-    question: str,
+    draft: Draft,
     blocks: list[Block],
     alike: frozenset[str] | set[str] = frozenset(),
-) -> tuple[str, list[Block]]:
-    """``question`` with the code and options under it, and the blocks left for its answer;
+) -> list[Block]:
+    """Puts the code and options under ``draft``'s question into it, and the option marked
+    right and the options' notes before its answer; returns the blocks left for its answer.
     ``alike``: the questions that share their words (``shared``)."""
+    question = draft.question
     code = _code(blocks)
     listed = blocks[code] if code < len(blocks) else None
     own = code > 0 and bool(_POINTS_AT.search(question) or normalise(question) in alike)
@@ -78,13 +87,44 @@ def shown(
         and not _ticked(listed)
     )
     if not (offered or own):
-        return question, blocks
+        return blocks
     if code:
         question += "\n\n" + _FENCE_INFO.sub(r"\1", source(lines, blocks[:code]))
+    draft.question = question
     if listed is None or not offered:
-        return question, blocks[code:]
-    options = [_option(joined(p.raw)) for i in items(listed) if (p := i.first_paragraph())]
-    return question + "".join(f"\n- {option}" for option in options), blocks[code + 1 :]
+        return blocks[code:]
+    options = [option(lines, i) for i in items(listed) if i.first_paragraph()]
+    draft.question += "".join(f"\n- {text}" for text, _, _ in options)
+    answer = "\n\n".join(filter(None, (draft.reference, marked(options))))
+    draft.reference = answer or None
+    return blocks[code + 1 :]
+
+
+def option(lines: list[str], item: Block) -> tuple[str, bool, str]:
+    """An option's item as (its text as shown, marked right: bold end to end, its note)."""
+    paragraph = item.first_paragraph()
+    own, *rest = _HARD_BREAK.split(paragraph.raw if paragraph else "", maxsplit=1)
+    more = textwrap.dedent(source(lines, item.children[1:])) if len(item.children) > 1 else ""
+    note = " ".join(rest[0].split("\n")) if rest else ""
+    return (
+        _option(joined(own)),
+        bool(ALL_BOLD.fullmatch(own)),
+        "\n\n".join(filter(None, (note, more.strip()))),
+    )
+
+
+def marked(options: list[tuple[str, bool, str]]) -> str:
+    """What the options tell of the answer: the option marked right (some, not all, in bold),
+    then each option's note, named by its letter (``- B: *Explanation:* …``)."""
+    right = [text for text, bold, _ in options if bold]
+    right = right if len(right) < len(options) else []
+    notes = [f"- {_letter(text)}: {note}" for text, _, note in options if note]
+    return "\n\n".join(filter(None, ("\n".join(right), "\n".join(notes))))
+
+
+def _letter(text: str) -> str:
+    found = _LETTERED.match(text)
+    return found[1] if found else text
 
 
 def _labelled(after: list[Block]) -> bool:

@@ -41,9 +41,11 @@ from studybot.bank.importer.signposts import enumeration
 from studybot.bank.importer.state import ReaderState, Trail
 from studybot.bank.importer.studynotes import LABEL_LEFT, outline_fields, summary_list
 from studybot.bank.importer.subitems import (
+    answered_inside,
     asked_run,
     asking,
     more_questions,
+    mostly_asking,
     several_asking,
     sub_items,
     under_label,
@@ -132,7 +134,8 @@ class ListReading(ReaderState):
             return None
         last: Draft | None = None
         run = asked_run(block) and not (self.strong and summary_list(block))  # "1. **要点**: …"
-        mostly = block.taken or _mostly_asking(block) or run
+        mostly = block.taken or mostly_asking(block) or run
+        nested = mostly and answered_inside(block)  # its questions over their answers
         tip_list = tips(block)
         for item in items(block):
             paragraph = item.first_paragraph()
@@ -155,10 +158,8 @@ class ListReading(ReaderState):
             target = link_target(paragraph.raw)
             dash = DASH_ANSWER.match(text)
             asking = found or self._asks(text) or bool(dash and reads_as_question(dash["q"]))
-            if (
-                asking and not (found or rest) and self.strong and outline_fields(block)
-            ):  # 目标：…？
-                self._skip(paragraph.start, text, LABEL_LEFT, counts=False)
+            if asking and not (found or rest) and self.strong and outline_fields(block):
+                self._skip(paragraph.start, text, LABEL_LEFT, counts=False)  # 目标：…？
                 continue
             lead_in = text.endswith((":", "：")) and any(child.is_list for child in rest)
             labelled = lead_in or _field(raw_lines[0]) or tip_list  # "**Sleep well**: …"
@@ -183,7 +184,8 @@ class ListReading(ReaderState):
             listed = label is not None and block.kind == "ordered_list"
             listed = listed and (mostly or self._next_number(label))
             top = not self.lines[block.start][:1].isspace()  # not an outline's leaves
-            listed = listed or (block.kind == "bullet_list" and (run or block.taken) and top)
+            owned = run or block.taken or (nested and bool(rest))  # or over its own answer
+            listed = listed or (block.kind == "bullet_list" and owned and top)
             # a list of them takes its items that do not ask (outside answers if marked), not "..."
             named = not below and WORD.search(text) is not None
             open_list = listed and named and (not self.strong or (free and mostly))
@@ -378,15 +380,9 @@ def labelled_questions(blocks: list[Block]) -> bool:
         and first.raw.strip().startswith(("**", "__"))
         and not asks(plain(first.raw))
         and second.is_list
-        and _mostly_asking(second)
+        and mostly_asking(second)
         for first, second in zip(blocks, blocks[1:], strict=False)
     )
-
-
-def _mostly_asking(block: Block) -> bool:
-    texts = _first_lines(block)
-    asking = sum(1 for t in texts if reads_as_question(numbered(clean(t))[1]) or marker(t))
-    return bool(texts) and asking * 2 >= len(texts)
 
 
 _LEGEND = re.compile(r"^[^?？,，]{1,30}[,，]\s*[B-Z]\s*[:：]")  # "Queries, K: Keys, V: Values"

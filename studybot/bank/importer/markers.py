@@ -149,7 +149,7 @@ _EN_START = re.compile(  # "Given two strings, write a method …": a task after
     r"|implement|define|discuss|design|list(?!\s+of\b)|give|walk\s+(?:(?:me|us)\s+)?through|tell\s+(?:me|us)"
     r"|write|prove|outline|summari[sz]e|calculate|estimate|illustrate|differentiate"
     r"|distinguish|evaluate|propose|justify|identify|sketch|share|elaborate|talk\s+about"
-    r"|(?:build|create|find|compute)\s+(?:a|an|the|your)\s)\b(?!-)",  # "justify-content" no
+    r"|(?:build|create|find|compute|name)\s+(?:a|an|the|your|all|their)\s)\b(?!-)",  # not "a-b"
     re.IGNORECASE,
 )
 _ASKED_THEN_TASK = re.compile(r"[？?]\s*(?P<task>(?:请|并|试)?[^？?。！!]{2,80})[。.]?$")
@@ -177,10 +177,10 @@ REVERSE_LEFT = "the candidate's own question (反问)"  # why such a line is not
 
 
 def unmarked(text: str) -> str:
-    """``📌 Q1: …`` → ``Q1: …``: a mark in front of a question's prefix is no part of it."""
+    """``📌 Q1: …``, ``*Q1: …`` → ``Q1: …``: a mark or stray star before the prefix is no text."""
     if text[:1] in _MARKER_FIRST or not text:
         return text
-    shorn = undecorated(text)
+    shorn = undecorated(text.lstrip("*_"))
     return shorn if shorn != text and (MARKER.match(shorn) or BARE_MARKER.match(shorn)) else text
 
 

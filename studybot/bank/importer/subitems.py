@@ -191,3 +191,21 @@ def _asked(raw: str, text: str) -> str:
     """What a follow-up asks: ``- *Q:JVM 怎么修?* → its answer`` asks ``JVM 怎么修?``."""
     arrow = arrow_answer(raw, text)
     return arrow[0] if arrow else text
+
+
+def mostly_asking(block: Block) -> bool:
+    """Half the items of ``block`` or more ask (or carry a marker)."""
+    texts = first_lines(block)
+    asking = sum(1 for t in texts if reads_as_question(numbered(clean(t))[1]) or marker(t))
+    return bool(texts) and asking * 2 >= len(texts)
+
+
+def answered_inside(block: Block) -> bool:
+    """An item of ``block`` that asks holds its answer nested under it (``+ What is X?`` over
+    ``  - X is …``): a list of questions with their answers, where an item that asks nothing
+    over its own answer (``+ Strengths of KNN`` over its points) is one of them."""
+    return any(
+        len(item.children) > 1 and reads_as_question(numbered(clean(joined(first)))[1])
+        for item in items(block)
+        if (paragraph := item.first_paragraph()) and (first := paragraph.raw.split("\n")[0])
+    )

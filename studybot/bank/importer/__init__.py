@@ -17,7 +17,7 @@ questions beside asking lines in their answers, ``topiccards``; a study note's h
 what it covers beside its marked questions, ``studynotes``; an asking heading whose sub-headings ask its parts again, and a list's questions that answered headings restate, ``restated``) that remember their place (a level mark such as ``👶`` or ``[hard]`` left
 out, ``decorations``; a label before what is asked, ``labels``; an exercise heading over its hidden answer, ``exercises``; labelled bullets under a question, its answer, ``answerparts``; a short list under it, its key points, ``keypoints``; a part's name, not a question, ``parts``; lines that say what a thing does, no questions, ``duties``; a table's
 self-rating columns, no answers, ``ratings``; a quiz record's options,
-``choices``; an answer key numbered as the questions above it, ``answerkey``), plus the
+``choices``; questions kept only in a Markdown file's YAML front matter, ``frontmatter``; an answer key numbered as the questions above it, ``answerkey``), plus the
 question-like lines it did not take and facts about the file (the key
 mapping used, keys not used); the shared step
 (``assemble``) reports repeats and chapters that come back, keeps a question's translation
@@ -46,6 +46,7 @@ from studybot.bank.importer import (
     cards,
     decks,
     flashcards,
+    frontmatter,
     hints,
     levels,
     markdown,
@@ -219,6 +220,8 @@ def _inspect(
                 parsed = selectors.read(path, text, kind, chosen, with_answers)
             else:
                 parsed = _text_reader(kind)(path, text, options)
+                if kind == "markdown":  # a Hugo review page: its quiz in its front matter
+                    parsed = frontmatter.front_records(path, text, options, parsed)
                 if not options.level:  # a deck of <details> cards with topic summaries
                     parsed = (
                         cards.as_deck(path, text, kind, parsed)

@@ -5,6 +5,9 @@ A table holds them a column each (``option_a``…``option_d``, ``A``…``D``,
 (empty cells left out) and never as its answer; a numbered option's answer
 (``2``) counts from 1. Several letters (``AC``, ``A,C``) pick several options.
 
+A record's ``answers`` list beside a key that picks one of them
+(``correct_answer: 1``, ``correct_option``) holds its options too.
+
 The options stay with the question, lettered (a learner needs them to
 answer); the answer names one of them (its index from 0, its letter, or its
 text; a list of them for several), and the reference answer is that option's
@@ -25,6 +28,8 @@ OPTION_KEYS = ("options", "choices", "opt", "opts", "选项")
 EXPLAIN_KEYS = ("explain", "explanation", "explanations", "rationale", "sol", "解析", "解释")
 _STEMS = ("text", "stem")  # a quiz's question beside its "title" (a short label)
 _LETTERS = "ABCDEFGHIJ"
+# a key that picks one of a record's "answers" (``correct_answer: 1``): those are its options
+_PICKED_KEYS = ("correct_answer", "correct_answers", "correct_option", "correct_index")
 _SEVERAL = re.compile(r"[A-J](?:[\s,，、;；/]*[A-J])+")
 
 
@@ -59,6 +64,8 @@ def options_of(item: dict[str, Any]) -> list[str] | None:
         texts = [str(item[c]).strip() for c in columns if str(item[c] or "").strip()]
         return texts if len(texts) >= 2 else None
     found = next((item[k] for k in item if str(k).lower() in OPTION_KEYS), None)
+    if found is None and any(str(k).lower() in _PICKED_KEYS for k in item):  # "answers": [...]
+        found = next((item[k] for k in item if str(k).lower() == "answers"), None)
     if isinstance(found, dict):
         found = list(found.values())
     if not isinstance(found, list) or not 2 <= len(found) <= len(_LETTERS):

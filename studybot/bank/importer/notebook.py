@@ -93,13 +93,19 @@ def title_line(lines: list[str]) -> int:
     return next((i for i in range(1, min(len(lines), 200)) if _FRONT_TITLE.match(lines[i])), 0)
 
 
-def front_matter(lines: list[str]) -> str | None:
-    """Blank a leading YAML front matter block in ``lines``; its title, if it has one."""
+def front_matter_end(lines: list[str], within: int = 200) -> int | None:
+    """The line that closes a leading YAML front matter (``---`` … ``---``), looked for
+    ``within`` the file's first lines; None when there is none."""
     if not lines or lines[0].strip() != "---":
         return None
-    end = next(
-        (i for i in range(1, min(len(lines), 200)) if lines[i].strip() in ("---", "...")), None
+    return next(
+        (i for i in range(1, min(len(lines), within)) if lines[i].strip() in ("---", "...")), None
     )
+
+
+def front_matter(lines: list[str]) -> str | None:
+    """Blank a leading YAML front matter block in ``lines``; its title, if it has one."""
+    end = front_matter_end(lines)
     if end is None:
         return None
     title = None

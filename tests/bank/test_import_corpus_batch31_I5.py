@@ -1,0 +1,90 @@
+"""Failure classes a thirty-first batch of real public question files showed, part I5.
+
+Each file here is written for the test, in the shape those files had: personal notes whose
+answers are indented with a zero-width space and a tab, and whose bold titles open with
+one; notes whose bold numbered cards (``**1. …？**``, ``**2. …**`` …) restart at 1 under
+another heading with ``**1.Title**`` (no space after the number).
+"""
+
+from __future__ import annotations
+
+from imported import questions, read
+
+_ZERO_WIDTH = (
+    "# 笔记\n\n"
+    "**1. 注意力是什么？**\n\n"
+    "\u200b\t注意力是按相关程度加权求和。\n\n"
+    "\u200b\tk：key，被别的查询拿来比较的\n\n"
+    "**2. 多头注意力\u200b怎么算？**\n\n"
+    "\u200b\u2060每个头单独算，再拼接起来。\n\n"
+    "**3. 为什么要\u00ad缩放？**\n\n"
+    "\ufeff点积太大会让 softmax 饱和。\n"
+)
+
+
+def test_zero_width_characters_are_read_as_nothing(tmp_path):
+    report = read(tmp_path, _ZERO_WIDTH)
+    assert questions(report) == ["注意力是什么？", "多头注意力怎么算？", "为什么要缩放？"]
+    first, second, third = report.bank.questions
+    assert "k：key，被别的查询拿来比较的" in first.reference
+    assert second.reference.startswith("每个头单独算")
+    assert third.reference == "点积太大会让 softmax 饱和。"
+
+
+def test_an_emoji_keeps_its_zero_width_joiner(tmp_path):
+    report = read(tmp_path, "1. 这道题 👩\u200d💻 怎么写？\n\n   用双指针。\n")
+    assert questions(report) == ["这道题 👩\u200d💻 怎么写？"]
+
+
+_BOLD_RUNS = """# 面试笔记
+
+## 1. 推荐
+
+1. 召回和排序有什么区别？
+
+   召回求全，排序求准。
+
+2. 冷启动怎么做？
+
+   用内容特征和热门兜底。
+
+## 2. NLP
+
+### 2.1 RNN
+
+**1.循环网络的结构**
+
+隐藏状态一步步传下去。
+
+### 2.2 Bert
+
+**1. Bert 的预训练任务是什么？**
+
+掩码语言模型和下一句预测。
+
+**2. Bert 的输入**
+
+词向量、段向量和位置向量相加。
+
+**3. 位置编码**
+
+学出来的位置向量。
+
+**4. 为什么用 LayerNorm？**
+
+序列长度不一，按样本归一更稳。
+"""
+
+
+def test_a_bold_card_numbered_1_opens_another_run_of_the_files_cards(tmp_path):
+    report = read(tmp_path, _BOLD_RUNS)
+    assert questions(report) == [
+        "召回和排序有什么区别？",
+        "冷启动怎么做？",
+        "循环网络的结构",
+        "Bert 的预训练任务是什么？",
+        "Bert 的输入",
+        "位置编码",
+        "为什么用 LayerNorm？",
+    ]
+    assert report.bank.questions[2].reference == "隐藏状态一步步传下去。"

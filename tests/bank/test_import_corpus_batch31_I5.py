@@ -3,7 +3,9 @@
 Each file here is written for the test, in the shape those files had: personal notes whose
 answers are indented with a zero-width space and a tab, and whose bold titles open with
 one; notes whose bold numbered cards (``**1. …？**``, ``**2. …**`` …) restart at 1 under
-another heading with ``**1.Title**`` (no space after the number).
+another heading with ``**1.Title**`` (no space after the number); an exercise book whose
+``### 练习N.M：…`` headings hold a ``**题目**：…`` line over its task (lines that ask
+``… → ?``, a code stub) and ``**答案**：`` over the answer.
 """
 
 from __future__ import annotations
@@ -88,3 +90,64 @@ def test_a_bold_card_numbered_1_opens_another_run_of_the_files_cards(tmp_path):
         "为什么用 LayerNorm？",
     ]
     assert report.bank.questions[2].reference == "隐藏状态一步步传下去。"
+
+
+_EXERCISES = """# 第二单元练习
+
+## 第1章：数据结构
+
+### 练习1.1：配对
+
+**题目**：把下列操作与数据结构配对
+
+操作 → 结构
+1. 按键查找 → ?
+2. 先进先出 → ?
+
+**答案**：
+1. → 哈希表
+2. → 队列
+
+---
+
+### 练习1.2：写代码
+
+**题目**：写一个带过期时间的字典类
+
+```python
+class TTLDict:
+    pass  # TODO
+```
+
+**答案**：
+
+```python
+class TTLDict(dict):
+    def __init__(self, ttl):
+        self.ttl = ttl
+```
+
+---
+
+### 练习1.3：说一说
+
+**题目**：栈和队列有什么不同？
+
+**答案**：栈后进先出，队列先进先出。
+"""
+
+
+def test_a_labelled_task_over_its_answer_label_is_one_question(tmp_path):
+    report = read(tmp_path, _EXERCISES)
+    assert questions(report) == [
+        "把下列操作与数据结构配对",
+        "写一个带过期时间的字典类",
+        "栈和队列有什么不同？",
+    ]
+    matching, code, plain_one = report.bank.questions
+    assert "1. 按键查找 → ?" in matching.hint
+    assert matching.key_points == ("→ 哈希表", "→ 队列")
+    assert "# TODO" in code.hint
+    assert code.reference.startswith("```python\nclass TTLDict(dict):")
+    assert "答案" not in code.reference
+    assert plain_one.reference == "栈后进先出，队列先进先出。"

@@ -5,7 +5,8 @@ answers are indented with a zero-width space and a tab, and whose bold titles op
 one; notes whose bold numbered cards (``**1. …？**``, ``**2. …**`` …) restart at 1 under
 another heading with ``**1.Title**`` (no space after the number); an exercise book whose
 ``### 练习N.M：…`` headings hold a ``**题目**：…`` line over its task (lines that ask
-``… → ?``, a code stub) and ``**答案**：`` over the answer.
+``… → ?``, a code stub) and ``**答案**：`` over the answer; a 面经 whose questions end in a
+note naming the company that asked them (``（滴滴）``).
 """
 
 from __future__ import annotations
@@ -151,3 +152,28 @@ def test_a_labelled_task_over_its_answer_label_is_one_question(tmp_path):
     assert code.reference.startswith("```python\nclass TTLDict(dict):")
     assert "答案" not in code.reference
     assert plain_one.reference == "栈后进先出，队列先进先出。"
+
+
+_WRITE_UP = """## 二面
+
+- 讲讲 Transformer 的结构（快手二面）
+- LoRA 的原理，它省了哪些显存（高频，字节/阿里都问过）
+- 交叉熵的梯度推一下（滴滴）
+- 什么是 RLHF（基于人类反馈的强化学习）？
+"""
+
+
+def test_a_company_named_in_a_trailing_note_becomes_a_tag(tmp_path):
+    report = read(tmp_path, _WRITE_UP)
+    assert questions(report) == [
+        "讲讲 Transformer 的结构",
+        "LoRA 的原理，它省了哪些显存",
+        "交叉熵的梯度推一下",
+        "什么是 RLHF（基于人类反馈的强化学习）？",
+    ]
+    assert [q.tags for q in report.bank.questions] == [
+        ("company:快手",),
+        ("company:字节", "company:阿里"),
+        ("company:滴滴",),
+        (),
+    ]

@@ -6,7 +6,8 @@ one; notes whose bold numbered cards (``**1. …？**``, ``**2. …**`` …) res
 another heading with ``**1.Title**`` (no space after the number); an exercise book whose
 ``### 练习N.M：…`` headings hold a ``**题目**：…`` line over its task (lines that ask
 ``… → ?``, a code stub) and ``**答案**：`` over the answer; a 面经 whose questions end in a
-note naming the company that asked them (``（滴滴）``).
+note naming the company that asked them (``（滴滴）``); notes whose numbered topic items
+(``2. GBDT``) hold parts numbered in brackets that ask (``（1）…？``).
 """
 
 from __future__ import annotations
@@ -177,3 +178,33 @@ def test_a_company_named_in_a_trailing_note_becomes_a_tag(tmp_path):
         ("company:滴滴",),
         (),
     ]
+
+
+_TOPICS = """## 模型
+
+1. 召回有哪些做法？
+
+   双塔、协同过滤。
+
+2. GBDT
+
+   （1）GBDT 的残差是什么？
+
+   （2）谈谈你对 GBDT 和随机森林的理解
+
+   一个串行拟合残差，一个并行投票。
+
+3. 双塔
+"""
+
+
+def test_bracket_numbered_parts_under_a_topic_item_are_questions(tmp_path):
+    report = read(tmp_path, _TOPICS)
+    assert questions(report) == [
+        "召回有哪些做法？",
+        "GBDT",
+        "GBDT 的残差是什么？",
+        "谈谈你对 GBDT 和随机森林的理解",
+        "双塔",
+    ]
+    assert report.bank.questions[3].reference == "一个串行拟合残差，一个并行投票。"

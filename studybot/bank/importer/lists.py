@@ -46,6 +46,7 @@ from studybot.bank.importer.subitems import (
     more_questions,
     several_asking,
     sub_items,
+    topic_part,
     under_label,
 )
 from studybot.bank.importer.tasks import task_list
@@ -259,6 +260,9 @@ class ListReading(ReaderState):
         last = owner = draft
         for child in rest:
             found = follow_up(child.raw.split("\n")[0]) if child.kind == "paragraph" else None
+            found = found or (
+                None if asks(text) else topic_part(child)
+            )  # "3. DeepFM" over "（1）…？"
             about = described(_lines_of(child)) if child.is_list and owner is draft else None
             if about is not None:  # "- Type: Multiple Choice", "- Choices: a; b": no answer
                 draft.tags.extend(about[0])

@@ -48,8 +48,10 @@ from studybot.bank.importer.subitems import (
     mostly_asking,
     several_asking,
     sub_items,
+    topic_part,
     under_label,
 )
+from studybot.bank.importer.tasks import task_list
 from studybot.bank.importer.wrapping import join
 
 
@@ -77,6 +79,9 @@ class ListReading(ReaderState):
             if several_asking(block):  # "**追问**：" labels the questions below it: no question
                 self.out.drafts.remove(current)
                 current = None
+        if current is not None and task_list(self.blocks, block):  # "**题目**：…" over its task
+            current.blocks.append(block)  # "1. … → ?" before "**答案**：": no question
+            return current
         if (
             current is not None
             and (self.strong or self.bold)  # or "**Q？**" over its answer's list
@@ -257,6 +262,9 @@ class ListReading(ReaderState):
         last = owner = draft
         for child in rest:
             found = follow_up(child.raw.split("\n")[0]) if child.kind == "paragraph" else None
+            found = found or (
+                None if asks(text) else topic_part(child)
+            )  # "3. DeepFM" over "（1）…？"
             about = described(_lines_of(child)) if child.is_list and owner is draft else None
             if about is not None:  # "- Type: Multiple Choice", "- Choices: a; b": no answer
                 draft.tags.extend(about[0])
@@ -313,18 +321,6 @@ class ListReading(ReaderState):
 _QUANTITY = re.compile(r"\d{1,4}\s+(?![\d.、．:：)）])")
 _FIELD = re.compile(r"^\s*(?:\*\*|__)(?P<key>[^*_\n]{1,40})(?:\*\*|__)\s*[:：]\s*\S")
 _FIRST_LINK = re.compile(r"\s*\[([^\]\n]{1,300})\]\(")
-
-
-_TASKS = re.compile(
-    r"^(?:tasks?|exercises?|questions?|problems?|practice|练习题?|习题|思考题|任务)\s*[:：]?$",
-    re.IGNORECASE,
-)
-
-
-def names_tasks(block: Block, after: list[Block]) -> bool:
-    """``**Tasks:**`` (``Exercises:``, ``练习：``) alone over a numbered list: each item is one."""
-    title = plain(block.raw).strip("*_ ")
-    return bool(after) and after[0].kind == "ordered_list" and bool(_TASKS.match(title))
 
 
 def _field(raw_line: str) -> bool:

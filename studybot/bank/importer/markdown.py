@@ -1,38 +1,36 @@
 """Markdown files and Jupyter notebooks: questions, their answers and chapters.
 
-The block structure comes from markdown-it-py (``importer.blocks``); what
-makes text a question is that it asks (``importer.markers``), wherever it
-sits, and its answer is what follows it until the next question at its
-level:
+The block structure comes from markdown-it-py (``importer.blocks``); what makes text a
+question is that it asks (``importer.markers``), wherever it sits, and its answer is what
+follows it until the next question at its level:
 
 - a heading asks, carries a marker (``### Q4 …``), or is a heading of the level where this
-  file's questions are (the level most asking headings have: ``### SwiGLU 激活函数``
-  between two that ask, ``#### 3.1 单机单卡`` under ``### 3. 并行化策略选择篇``); everything
-  below it up to the next heading of its level, or the next question, is its answer (under
-  a heading of the question level, its sub-sections, ``## 答案`` right after it and rules
-  between its sections too; under an empty one, the shallower sections that name its
-  subject, ``importer.asking``). ``1. ### …`` is such a heading; a file that is one
-  ``# 题目`` is one question; after the numbered questions, ``## Common Pitfalls``-like
-  headings close the file; a bold question right under a heading that labels it is the
-  question (``importer.labels``). Other headings, ``第一部分 …``/``一、…``/``…篇`` titles
-  and ``**第三章 …**`` lines are sections;
-- a paragraph line with a marker (``Q1：…``, ``**Q1：**…``, ``第1题：…``, ``**12.** …``)
-  or one that asks outside any answer starts a question; ``问了：A；B；C`` and
-  ``手撕：…`` lines of a write-up give one each, ``反问…`` none;
+  file's questions are (the level most asking headings have: ``### SwiGLU 激活函数`` between two
+  that ask, ``#### 3.1 单机单卡`` under ``### 3. 并行化策略选择篇``); everything below it up to the next
+  heading of its level, or the next question, is its answer (under a heading of the question
+  level, its sub-sections, ``## 答案`` right after it and rules between its sections too; under an
+  empty one, the shallower sections that name its subject, ``importer.asking``). ``1. ### …`` is
+  such a heading; a file that is one ``# 题目`` is one question; after the numbered questions,
+  ``## Common Pitfalls``-like headings close the file; a bold question right under a heading
+  that labels it is the question (``importer.labels``). Other headings, ``第一部分 …``/``一、…``/
+  ``…篇`` titles and ``**第三章 …**`` lines are sections;
+- a paragraph line with a marker (``Q1：…``, ``**Q1：**…``, ``第1题：…``, ``**12.** …``) or one that
+  asks outside any answer starts a question; ``问了：A；B；C`` and ``手撕：…`` lines of a write-up give
+  one each, ``反问…`` none;
 - ``## 目录`` over a task list that asks is the questions (``importer.checklists``);
 - a list item is a question when it asks (a checkbox aside), or is numbered in a list that
-  mostly asks; its answer is inside the item: the lines after the question (``A：…``/``答：…``,
-  or a line that does not ask), and the blocks nested under it. A list of several questions
-  has no answer after it; a single numbered question does;
+  mostly asks; its answer is inside the item: the lines after the question (``A：…``/``答：…``, or
+  a line that does not ask), and the blocks nested under it. A list of several questions has no
+  answer after it; a single numbered question does;
 - where nothing else asks, ``1. [梯度裁剪的原理](https://…)`` items are questions, links answers;
 - ``<details><summary>Q？</summary> answer </details>`` is a question, so is ``### 题目``'s
   paragraph in a ``## 第 3 题`` section (``importer.sections``) and ``## 练习 2：…`` (``exercises``);
-- a table's cells under a question column (``问题``, ``Question``, or the column given by
-  ``--map question=COLUMN``) are questions, the answer column their answers;
-- a short list alone under a question gives its key points; any other answer is kept
-  whole, as written; rules, ``back to top`` links and HTML comments are no part of it;
-- the chapter is the outermost section level that tells questions apart; the first
-  ``# …`` heading before any question (or front matter ``title``) is the bank's title.
+- a table's cells under a question column (``问题``, ``Question``, or the column given by ``--map
+  question=COLUMN``) are questions, the answer column their answers;
+- a short list alone under a question gives its key points; any other answer is kept whole, as
+  written; rules, ``back to top`` links and HTML comments are no part of it;
+- the chapter is the outermost section level that tells questions apart; the first ``# …``
+  heading before any question (or front matter ``title``) is the bank's title.
 
 A line that reads like a question and is not taken is reported with why.
 """
@@ -61,7 +59,7 @@ from studybot.bank.importer.draft import CHAPTER, Draft, Options, Parsed
 from studybot.bank.importer.followups import with_follow_ups
 from studybot.bank.importer.labels import bold_question, kind_heading, topic_label
 from studybot.bank.importer.listed import outline_asks
-from studybot.bank.importer.lists import ListReading, labelled_questions, names_tasks
+from studybot.bank.importer.lists import ListReading, labelled_questions
 from studybot.bank.importer.markers import (
     ANSWER_MARKER,
     CONTRIBUTE,
@@ -106,6 +104,7 @@ from studybot.bank.importer.sections import (
 )
 from studybot.bank.importer.signposts import signposts_only
 from studybot.bank.importer.state import Trail
+from studybot.bank.importer.tasks import names_tasks, tasked
 
 
 def read_markdown(path: Path, text: str, options: Options) -> Parsed:
@@ -381,6 +380,7 @@ class _Reader(ParagraphReading, ListReading):
             draft.hint = hint["text"].strip()
             blocks.pop(0)
         blocks = shown(self.lines, draft, blocks, alike)  # code, options, the option marked right
+        draft.hint, blocks = tasked(self.lines, draft.hint, blocks)  # its task over "**答案**："
         listed = blocks and blocks[0].is_list and not lettered(blocks[0])  # options, no points
         points = keypoints.key_points_of(blocks[0]) if listed else None
         if points and not any(map(source_line, points)):  # "- Source: …" is no key point

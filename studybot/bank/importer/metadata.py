@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.draft import HAN_COMMON, NOT_WORD
+from studybot.bank.importer.notes import note_companies
 
 _KEYS = (
     r"company|companies|asked by|asked at|round|rounds|topic|topics|level|difficulty|tags?|category|categories"
@@ -167,10 +168,10 @@ def tag_word(text: str) -> str:
 
 def company_tags(line: str) -> list[str]:
     """``company:google`` and the rest from a question line that ends ``- Google, Amazon
-    Interview Question`` (the text itself loses that tail in ``markers.clean``)."""
+    Interview Question`` or ``…（滴滴）`` (the text itself loses that tail in ``markers.clean``)."""
     found = _ASKED_BY.search(line[-300:])
-    if found is None:
-        return []
+    if found is None:  # "…求导（滴滴）": a note on where it was asked names the company
+        return ["company:" + tag_word(n) for n in note_companies(line)]
     names = [n.strip() for n in re.split(r"\s*[,/&]\s*", found["names"]) if n.strip()]
     return ["company:" + tag_word(n) for n in names]
 

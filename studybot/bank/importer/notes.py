@@ -14,6 +14,12 @@ import re
 
 from studybot.bank.importer.draft import QUESTION_MARKS
 
+# the companies a write-up names in a note on where a question was asked
+_COMPANIES = (
+    r"字节(?![数码序流长位])|阿里|腾讯|美团|百度|京东|快手|小红书|拼多多|蚂蚁|华为|小米|网易|滴滴|商汤"
+    r"|米哈游|百川|智谱|月之暗面|讯飞|携程|b站|哔哩|得物|shopee"
+)
+_COMPANY = re.compile(_COMPANIES, re.IGNORECASE)
 # a note after a question, not part of it: "（高频，字节/阿里都问过）", "(必考)", "【美团】";
 # "？(行号、单词数、字节数)" says what to count: 字节数 (bytes) is no company
 _NOTE = re.compile(
@@ -28,8 +34,7 @@ _NOTE_WORDS = re.compile(
     r"|主管面|交叉面|面试|笔试|手撕|实习|校招|社招|秋招|春招|暑期|日常|大厂|每家|各家|公司|难度|[★☆⭐]"
     # a level alone ("（简单）", "（初级）", "(hard)"), never inside a sentence ("（…回退到简单规则引擎）")
     r"|^\W*(?:简单|中等|困难|[初中高]级|easy|medium|hard)(?:题|难度)?\W*$|\bdifficulty\b"
-    r"|\d+\s*(?:min|mins|minutes|分钟)\b|字节(?![数码序流长位])|阿里|腾讯|美团|百度|京东|快手|小红书|拼多多|蚂蚁|华为|小米|网易|滴滴|商汤|米哈游"
-    r"|百川|智谱|月之暗面|讯飞|携程|b站|哔哩|得物|shopee|来源|出处|出自|^\W*\d{1,3}\s*/\s*100$"
+    rf"|\d+\s*(?:min|mins|minutes|分钟)\b|{_COMPANIES}|来源|出处|出自|^\W*\d{{1,3}}\s*/\s*100$"
     r"|(?:19|20)\d\d\s*年?\s*(?:最新|新版|版|更新)|\b(?:19|20)\d\d\s+(?:update|edition)\b"  # "（2025年最新）"
     r"|\b(?:updated|latest|as of)\s+(?:in\s+)?(?:19|20)\d\d\b"
     r"|\b(?:source|asked|frequently|common|must|google|meta|amazon|microsoft|apple|openai|netflix|uber|bytedance|alibaba"
@@ -155,6 +160,13 @@ def without_note(text: str) -> str:
         if note["square"] is not None and inside.rstrip().endswith(QUESTION_MARKS):
             return text
         text = text[: note.start()].rstrip() + (note["mark"] or "").strip()
+
+
+def note_companies(line: str) -> list[str]:
+    """The companies named in the notes ``without_note`` takes off the end of ``line``
+    (``…求解梯度（滴滴）`` → ``滴滴``; ``（快手二面）`` → ``快手``), in their order."""
+    kept = without_note(line.rstrip())
+    return list(dict.fromkeys(_COMPANY.findall(line.rstrip()[len(kept) :])))
 
 
 # "CTE (Common Table Expression)": the words an acronym stands for, written after it

@@ -162,7 +162,7 @@ class ParagraphReading(ReaderState):
             if lost and (not self.strong or reads_as_question(lost)):
                 found = (None, lost)  # ". deepspeed框架介绍": a number lost before its dot
             bold = raw_line.startswith("**") and source_tail_off(raw_line.rstrip()).endswith("**")
-            if number and bold and self._next_number(number_of(number)):
+            if number and bold and self._continues(number, len(raw_lines) == 1):
                 pass  # "**56. Name an example …**" after question 55: the next question
             elif number and (self.strong or number["p"] or number["c"] or dated(number["text"])):
                 # with markers in the file, "（1）首先…" in an answer, "1. 2020.07.15 投递简历": if it asks

@@ -5,7 +5,8 @@ a FIFO for reading would wait for a writer forever); a regular file is read
 through one descriptor, at most ``MAX_BYTES + 1`` bytes, so a file that grows
 after it was looked at is refused rather than read whole. JSON is decoded by
 one decoder that keeps a number too long for Python as its digits (an id
-check names it) instead of failing, so every reader gets the same rules.
+check names it) instead of failing, so every reader gets the same rules. The decoded text
+shows what the file shows: characters that show nothing are taken out, as the grader does.
 """
 
 from __future__ import annotations
@@ -89,8 +90,22 @@ def read_bytes(path: Path) -> bytes:
     return b"".join(chunks)
 
 
+# Characters that show nothing, read as nothing (as the grader reads them): zero-width space
+# and non-joiner, word joiner and invisible operators, byte-order mark, soft hyphen, and a
+# zero-width joiner except inside an emoji sequence (the joiner of "👩‍💻" draws it).
+INVISIBLE = re.compile(
+    "[\u200b\u200c\u2060-\u2064\ufeff\u00ad\u180e]"
+    "|(?<![\U0001f000-\U0001faff\u2600-\u27bf\ufe0f])\u200d"
+)
+
+
 def decode(path: Path, data: bytes, force: bool = False) -> tuple[str, list[str]]:
-    """The text of ``data`` and notes on what was mended (only with ``force``)."""
+    """The visible text of ``data`` and notes on what was mended (only with ``force``)."""
+    text, mended = _decoded(path, data, force)
+    return INVISIBLE.sub("", text), mended
+
+
+def _decoded(path: Path, data: bytes, force: bool) -> tuple[str, list[str]]:
     wide = _wide(data)
     if wide:
         name = wide.upper().removesuffix("-LE").removesuffix("-BE")  # UTF-16 or UTF-32

@@ -39,6 +39,7 @@ from studybot.bank.importer.markers import (
     clean,
     field_line,
     marker,
+    number_of,
     numbered,
     reads_as_question,
     unmarked,
@@ -48,6 +49,7 @@ from studybot.bank.importer.notebook import front_matter, title_line
 from studybot.bank.importer.outline import outlined
 from studybot.bank.importer.parts import book_sections
 from studybot.bank.importer.resources import READING_LEFT, reading_line
+from studybot.bank.importer.runs import number_mark, run_mark
 from studybot.bank.importer.sections import (
     apart,
     asking_heading,
@@ -92,6 +94,7 @@ class ReaderState:
     strong: bool  # the file marks its questions ("Q1：…"): a bare numbered line is no question
     bold: bool  # its bold lines alone mostly ask ("**What is X?**"): each is a question
     bold_mark: str | None  # the mark after the numbers of those that ask ("." of "**12. …？**")
+    run_mark: str | None  # that of its bold cards numbered in turn ("**1. …**", "**2. …**" …)
     level: int | None  # the heading level where this file's questions are, if any
     closing: set[int]  # the first lines of the headings that close the file ("## 总结")
     apart: set[int]  # those of question-level headings in a section where none asks
@@ -135,6 +138,7 @@ class ReaderState:
         self.strong = marked
         self.bold = bold_questions(self.blocks, asks)
         self.bold_mark = bold_mark(self.blocks) if self.bold else None
+        self.run_mark = run_mark(self.blocks)
         one = None if options.level else one_question(self.blocks)  # "## 题目" over it
         self.level = options.level or (one.level if one else question_level(self.blocks))
         # "**1. …？**" over "<summary>答案</summary>": the questions, not the prose headings
@@ -287,6 +291,12 @@ class ReaderState:
             elif prose and self.strong and (number := PARAGRAPH_NUMBER.match(text)):
                 self._noted_item(line, number["text"], path)
 
+    def _continues(self, number: re.Match[str], alone: bool) -> bool:
+        """``**56. …**`` after question 55, or ``**1. …**`` alone opening a run of the file's
+        bold numbered cards (``runs``)."""
+        opens = alone and number["n"] == "1" and number_mark(number) == self.run_mark
+        return opens or self._next_number(number_of(number))
+
     def _next_number(self, label: str | int) -> bool:
         """``19. 激活函数的比较`` right after the question numbered 18: the next question."""
         last = (self.out.drafts[-1].label if self.out.drafts else None) or ""
@@ -349,11 +359,6 @@ MARKED_LEFT = "a numbered {} in a file whose questions are marked"
 def _holds(path: Trail, drafts: list[Draft]) -> bool:
     """Whether a question was taken in the section ``path`` ends in (or below it)."""
     return any(draft.path[: len(path)] == path for draft in drafts)
-
-
-def number_mark(number: re.Match[str]) -> str:
-    """What follows a ``PARAGRAPH_NUMBER``'s number: ``.`` of ``12. …``, ``)`` of ``1) …``."""
-    return number[0][: number.start("text")].strip().lstrip("0123456789")
 
 
 def bold_mark(blocks: list[Block]) -> str | None:

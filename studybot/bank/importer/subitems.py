@@ -16,7 +16,9 @@ mark or a marker (``- 追问：为什么…？``); ``- 是否存活：`` over a 
 An interview write-up lists what was asked, mostly topics: a numbered run
 (``1.`` … ``13.``) or a flat, top-level bullet list of short topics, one
 item of which asks, is a list of questions, every item one (``asked_run``); so is
-a list of bold topics, each over a link to its answer (``- **Optimizers**``).
+a list of bold topics, each over a link to its answer (``- **Optimizers**``). Under an item
+that names a topic (``3. DeepFM``), paragraphs numbered in brackets that ask (``（1）…？``)
+are its parts, each a question of its own (``topic_part``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.digests import first_lines
 from studybot.bank.importer.draft import ALL_BOLD
 from studybot.bank.importer.markers import (
+    PARAGRAPH_NUMBER,
     asks,
     asks_inside,
     clean,
@@ -37,6 +40,17 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.notes import arrow_answer
 from studybot.bank.importer.wrapping import join, joined
+
+
+def topic_part(block: Block) -> tuple[None, str] | None:
+    """``（1）DeepFM 的模型结构？`` (or ``（2）谈谈你对它的理解``) in a paragraph of its own
+    under an item that names a topic (``3. DeepFM``): a part asked of that topic, a question
+    of its own; its lines below it are its answer."""
+    first = plain(block.raw.split("\n", 1)[0]) if block.kind == "paragraph" else ""
+    found = PARAGRAPH_NUMBER.match(first.strip())
+    asked = found is not None and found["p"] is not None and reads_as_question(found["text"])
+    return (None, found["text"].strip()) if found is not None and asked else None
+
 
 _SUB_ITEM = re.compile(r"(?P<number>\d{1,4})[.)]\s+(?P<text>\S.*)")
 

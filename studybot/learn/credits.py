@@ -30,9 +30,9 @@ from studybot.learn import words
 from studybot.learn.reading import Attempt
 
 # A Latin name as written: a capital or a digit in it (BERT, ULMFiT, T5, word2vec, s1K).
-_NAME = re.compile(r"(?<![\w.\-])(?=[\w.\-]*[A-Z0-9])[A-Za-z][\w.\-+]*[\w+]")
+NAME = re.compile(r"(?<![\w.\-])(?=[\w.\-]*[A-Z0-9])[A-Za-z][\w.\-+]*[\w+]")
 # Names that are no one's work: hardware, units, the field's abbreviations.
-_NOBODY = words.listed(
+NOBODY = words.listed(
     "kv gpu gpus cpu tpu api llm llms nlp ai ml sft rl rlhf mlm moe qa rag ir id ok oom "
     "fp16 bf16 fp8 int8 int4 h100 a100 v100 top-k top-p k v q"
 )
@@ -69,7 +69,7 @@ def of_point(text: str, sources: Sequence[Source]) -> tuple[str, ...]:
     names = _names(" ".join(s.cite for s in sources))
     cited = {*names, *(part for n in names for part in n.split("-"))}  # DeepSeek-V2 cites V2
     own = _written_as_source(text, _OWN, _OWN_BEFORE)
-    return tuple(sorted({n for n in own if n in cited} - _NOBODY))
+    return tuple(sorted({n for n in own if n in cited} - NOBODY))
 
 
 def rivals(texts: Sequence[str], credits: Sequence[str]) -> tuple[str, ...]:
@@ -78,7 +78,7 @@ def rivals(texts: Sequence[str], credits: Sequence[str]) -> tuple[str, ...]:
     cites besides (有研究（Hoyle 等 2021）发现…) is none of them.
     """
     taken = _families(credits)
-    named = {n for text in texts for n in _names(text)} - _NOBODY
+    named = {n for text in texts for n in _names(text)} - NOBODY
     return tuple(sorted(n for n in named if _family(n) not in taken))
 
 
@@ -109,24 +109,39 @@ def misattributed(
 
 def shown(credits: Sequence[str], text: str) -> str:
     """The key beside a wrong credit: the point's credits as its text writes them ("出处：ULMFiT")."""
-    written = [m.group() for m in _NAME.finditer(text) if m.group().lower() in credits]
+    written = [m.group() for m in NAME.finditer(text) if m.group().lower() in credits]
     return "出处：" + "、".join(dict.fromkeys(written))
 
 
 def _written_as_source(text: str, after: re.Pattern, before: re.Pattern) -> list[str]:
     """Each name in ``text`` written as a source: a cue after it, or one before it; not
     one said not to be ("并非来自 o1", "不是 BERT 提出的", "BERT 并没有提出")."""
-    found = []
-    for m in _NAME.finditer(text):
-        if _DENIED_BEFORE.search(text[: m.start()][-10:]) or _DENIED_AFTER.match(text[m.end() :]):
-            continue
-        if after.match(text[m.end() :]) or before.search(text[: m.start()][-12:]):
-            found.append(m.group().lower())
-    return found
+    return [
+        m.group().lower()
+        for m in NAME.finditer(text)
+        if not denied(text, m.span()) and _as_source(text, m.span(), after, before)
+    ]
+
+
+def denied(text: str, span: tuple[int, int]) -> bool:
+    """Whether the name at ``span`` of ``text`` is said not to be the source ("并非来自 o1")."""
+    return bool(
+        _DENIED_BEFORE.search(text[: span[0]][-10:]) or _DENIED_AFTER.match(text[span[1] :])
+    )
+
+
+def as_source(text: str, span: tuple[int, int], own: bool = False) -> bool:
+    """Whether the name at ``span`` of ``text`` is written as a source ("X 提出", "来自 X");
+    ``own``: ``text`` is a key point's, where "X 的去噪思路", "由 X 生成" are sources too."""
+    return _as_source(text, span, *((_OWN, _OWN_BEFORE) if own else (_AFTER, _SOURCE_BEFORE)))
+
+
+def _as_source(text: str, span: tuple[int, int], after: re.Pattern, before: re.Pattern) -> bool:
+    return bool(after.match(text[span[1] :]) or before.search(text[: span[0]][-12:]))
 
 
 def _names(text: str) -> list[str]:
-    return [n.lower() for n in _NAME.findall(text)]
+    return [n.lower() for n in NAME.findall(text)]
 
 
 def _family(name: str) -> str:

@@ -38,6 +38,7 @@ from studybot.types import NONE_DISCARDED, Discarded, Usage
 
 if TYPE_CHECKING:  # the grader's word lists load when a grade needs them (``warm``)
     from studybot.learn import rubric
+    from studybot.learn.substitutes import Names
     from studybot.learn.term_estimate import TermEstimate
 
 __all__ = ["CONTRADICTED", "COVERED", "CREDIT", "MISSED", "PARTLY", "STATES"]
@@ -149,6 +150,7 @@ class OfflineGrader:
     def __init__(self, bank: Bank) -> None:
         self.bank = bank
         self._points: dict[Question, rubric.Rubric] = {}
+        self._names: Names | None = None  # every name the bank writes, read at the first grade
         self._estimate: TermEstimate | None = None
         self._lock = threading.Lock()
 
@@ -182,7 +184,8 @@ class OfflineGrader:
 
         with self._lock:
             if question not in self._points:
-                self._points[question] = rubric.compile_rubric(question)
+                self._names = self._names or _names(self.bank)
+                self._points[question] = rubric.compile_rubric(question, self._names)
             return self._points[question]
 
     def _estimated(self, question: Question, points: tuple[str, ...], attempt: str) -> Grade:
@@ -203,6 +206,16 @@ class OfflineGrader:
         return Grade(
             score(results), results, advice(results, attempt), OFFLINE, grader=TERM_ESTIMATE
         )
+
+
+def _names(bank: Bank) -> Names:
+    """The names of the bank's key points, claims and sources (``substitutes``)."""
+    from studybot.learn.substitutes import Names
+
+    texts = [t for q in bank.questions for t in q.key_points]
+    claims = [c for q in bank.questions for r in q.rubric for c in r.claims]
+    cites = [s.cite for q in bank.questions for s in q.sources]
+    return Names.of_bank(texts + [c.zh for c in claims], cites)
 
 
 _graders: dict[Bank, OfflineGrader] = {}

@@ -24,6 +24,7 @@ from studybot.learn import (
     defaults,
     measures,
     ratios,
+    substitutes,
     swaps,
     words,
 )
@@ -46,10 +47,15 @@ class Lapses:
     swaps: tuple = ()  # the things the point writes side by side (``swaps.of_point``)
     comparisons: tuple = ()  # the comparatives the point writes (``comparisons.of_point``)
     orders: tuple = ()  # the "先 X 再 Y" it writes (``comparisons.orders_of``)
+    held: tuple = ()  # the names it writes (``substitutes.of_point``)
+    names: substitutes.Names = substitutes.NO_NAMES  # every name the bank writes
+    asked: frozenset[str] = frozenset()  # the names the question's texts write
 
 
-def of_question(question: Question) -> list[Lapses]:
-    """Each key point's ``Lapses``."""
+def of_question(
+    question: Question, names: substitutes.Names = substitutes.NO_NAMES
+) -> list[Lapses]:
+    """Each key point's ``Lapses`` (``names``: the bank's)."""
     own = [
         credits.of_point(text, [s for s in question.sources if i in s.points])
         for i, text in enumerate(question.key_points, 1)
@@ -57,6 +63,7 @@ def of_question(question: Question) -> list[Lapses]:
     others = credits.rivals((question.question, *question.key_points), [n for c in own for n in c])
     values = defaults.names_of([c.zh for r in question.rubric for c in r.claims])
     known = measures.known(question)
+    asked = substitutes.written((question.question, *question.key_points))
     cutter = words.lexicon().extended(aliases.words_of(question))
     return [
         Lapses(
@@ -70,6 +77,9 @@ def of_question(question: Question) -> list[Lapses]:
             swaps.of_point(read),
             comparisons.of_point(read),
             comparisons.orders_of(read),
+            substitutes.of_point(read, mine),
+            names,
+            asked,
         )
         for mine, r, text in zip(own, question.rubric, question.key_points, strict=True)
         for read in [Attempt(text, "", cutter=cutter)]  # the point read once, like an attempt
@@ -86,6 +96,9 @@ def first(
     n = credits.misattributed(lapses.credits, lapses.others, attempt, said)
     if n is not None:
         return n, credits.shown(lapses.credits, text)
+    put = substitutes.substituted(lapses.held, lapses.names, lapses.asked, attempt, said)
+    if put is not None:
+        return put
     for claim, held in zip(claims, lapses.ratios, strict=True):
         n = ratios.inverted(held, attempt, claim.subject)
         if n is not None:

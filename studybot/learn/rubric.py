@@ -13,21 +13,18 @@ subject, denies it too (one the question itself states never does). A
 clause that asks, an "if" part and a belief reported to refute it assert
 nothing (``reading``).
 
-A known ``wrong`` claim fires when a clause asserts it, in its words'
-order, close together, un-negated, outside quotes, in a clause that states
-no claim of the point, and the right alternatives of the question do not
-explain those words.
+A known ``wrong`` claim fires when a clause asserts it, in its words' order, close
+together, un-negated, outside quotes, in a clause that states no claim of the point, and
+the right alternatives of the question do not explain those words.
 
-A point is contradicted (a claim denied and stated nowhere, or a wrong
-claim said), else covered (every claim stated, two of three or four, or
-one of two with the other named while nothing is contradicted), else
-partly (one stated), else missed — "mentioned only" when its
-terms are there without a statement. Each mark keeps the clause that
-decided it, cut around the words that did.
+A point is contradicted (a claim denied and stated nowhere, or a wrong claim said), else
+covered (every claim stated, two of three or four, or one of two with the other named
+while nothing is contradicted), else partly (one stated), else missed — "mentioned only"
+when its terms are there without a statement. Each mark keeps the clause that decided
+it, cut around the words that did.
 
-Here: the points compiled, each claim read over the attempt's clauses, and
-each point's verdict. A claim compiled is ``claims``; what one clause says
-of it, ``statements``.
+Here: the points compiled, each claim read over the attempt's clauses, and each point's
+verdict. A claim compiled is ``claims``; what one clause says of it, ``statements``.
 """
 
 from __future__ import annotations
@@ -47,6 +44,7 @@ from studybot.learn.reading import Asked, Attempt
 from studybot.learn.segmenter import Lexicon
 from studybot.learn.sides import Sides, sides
 from studybot.learn.statements import overlap_spans, statements
+from studybot.learn.substitutes import NO_NAMES, Names
 
 EVIDENCE_CHARS = 48  # the clause shown as evidence, cut to about this many characters
 # A point of three claims or more is covered by two of them: labellers who never saw the
@@ -341,16 +339,18 @@ class Rubric:
         return verdicts, read
 
 
-def compile_rubric(question: Question) -> Rubric:
+def compile_rubric(question: Question, names: Names = NO_NAMES) -> Rubric:
     cutter = words.lexicon().extended(aliases.words_of(question))
-    compiled = points(question, cutter)
+    compiled = points(question, cutter, names)
     right = tuple(claim.aliases for point in compiled for claim in point.claims)
     compared = sides(question.question, question.key_points)
     return Rubric(compiled, right, compared, Asked.of(question.question, cutter), cutter)
 
 
-def points(question: Question, cutter: Lexicon | None = None) -> tuple[Point, ...]:
-    """The question's key points with their rubric, compiled."""
+def points(
+    question: Question, cutter: Lexicon | None = None, names: Names = NO_NAMES
+) -> tuple[Point, ...]:
+    """The question's key points with their rubric, compiled (``names``: the bank's)."""
     known = measures.known(question)
     cutter = cutter or words.lexicon().extended(aliases.words_of(question))
     asked = Attempt(question.question, Asked("", frozenset()), cutter=cutter)
@@ -360,7 +360,7 @@ def points(question: Question, cutter: Lexicon | None = None) -> tuple[Point, ..
     ]
     subjects = [c.subject for p in compiled for c in p.claims]
     out = []
-    for point, lapse in zip(compiled, lapses.of_question(question), strict=True):
+    for point, lapse in zip(compiled, lapses.of_question(question, names), strict=True):
         claims = tuple(
             replace(
                 c,

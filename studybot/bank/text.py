@@ -1,5 +1,8 @@
 """Bank text cut short (a summary's line, a point quoted): at a clause end, never inside a formula.
 
+Also the characters that show nothing (``SHOWS_NOTHING``), which the importer and the grader
+both read as nothing.
+
 A cut lands after the last clause or sentence mark (，。；：,;) in the
 second half of the limit; failing that, before a Latin word it would split.
 Never inside a code span (`…`) or a formula ($…$): a span that starts early
@@ -13,6 +16,11 @@ import re
 MARKS = "，。；：,;"  # in the order they are tried
 SPANS = re.compile(r"`[^`]+`|\$[^$]+\$")
 ELLIPSIS = "…"
+# Characters that show nothing: zero-width space and non-joiner, the direction marks, word joiner
+# and invisible operators, byte-order mark, soft hyphen, Mongolian vowel separator, combining
+# grapheme joiner. The zero-width joiner (U+200D) is left to each reader: inside an emoji
+# sequence it draws the emoji ("👩‍💻").
+SHOWS_NOTHING = "\u200b\u200c\u200e\u200f\u2060-\u2064\ufeff\u00ad\u180e\u034f"
 
 
 def clip(text: str, limit: int) -> str:

@@ -21,6 +21,8 @@ import re
 import unicodedata
 from typing import NamedTuple
 
+from studybot.bank.text import SHOWS_NOTHING
+
 _CJK_CHAR = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
 # A contrast opens a new clause; never inside a word (反而, 从而, 不但, 冷却).
 CONTRAST = re.compile(
@@ -32,9 +34,9 @@ _SEPARATORS = set("。!?;,\n\r")
 _SENTENCE_ENDS = set("。!?\n\r")
 OPEN, CLOSE = "([{「『“", ")]}」』”"
 _QUOTES = '`$"'
-# Characters that show nothing: zero-width space, non-joiner, joiner, marks of
-# direction, word joiner and invisible operators, byte-order mark, soft hyphen, NUL.
-INVISIBLE = re.compile("[\u200b-\u200f\u2060-\u2064\ufeff\u00ad\u180e\u034f\x00]")
+# Characters that show nothing (the bank's list, which the importer reads too), the
+# zero-width joiner and NUL.
+INVISIBLE = re.compile(f"[{SHOWS_NOTHING}\u200d\x00]")
 
 
 class Piece(NamedTuple):

@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from studybot.bank.text import SHOWS_NOTHING
 from studybot.errors import BankError
 from studybot.storage.kinds import not_regular
 
@@ -90,13 +91,9 @@ def read_bytes(path: Path) -> bytes:
     return b"".join(chunks)
 
 
-# Characters that show nothing, read as nothing (as the grader reads them): zero-width space
-# and non-joiner, word joiner and invisible operators, byte-order mark, soft hyphen, and a
-# zero-width joiner except inside an emoji sequence (the joiner of "👩‍💻" draws it).
-INVISIBLE = re.compile(
-    "[\u200b\u200c\u2060-\u2064\ufeff\u00ad\u180e]"
-    "|(?<![\U0001f000-\U0001faff\u2600-\u27bf\ufe0f])\u200d"
-)
+# Characters that show nothing, read as nothing (as the grader reads them), and a zero-width
+# joiner except inside an emoji sequence (the joiner of "👩‍💻" draws it).
+INVISIBLE = re.compile(f"[{SHOWS_NOTHING}]|(?<![\U0001f000-\U0001faff\u2600-\u27bf\ufe0f])\u200d")
 
 
 def decode(path: Path, data: bytes, force: bool = False) -> tuple[str, list[str]]:

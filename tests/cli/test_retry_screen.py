@@ -102,6 +102,11 @@ def test_piped_stdout_holds_only_the_kept_answer(configured, invoke, monkeypatch
 
 def test_an_interviewer_question_cut_and_asked_again_is_drawn_once(configured):
     draft = "DISCARDED 面试官的半句话" * 10
+    # Half a second before the retry: the cut half is on the screen before it is taken back,
+    # also on a busy machine (with no wait the retry could come before the first frame).
+    (configured / "config.toml").write_text(
+        "retry_backoff = 0.5\nmax_retries = 2\n", encoding="utf-8"
+    )
     with OpenAIServer(
         key=KEY, models=[MODEL], answer=first_then(draft, interviewer_reply)
     ) as server:

@@ -96,8 +96,8 @@ _ZH_NUMBER = (
 _DOTTED_CJK = rf"(?<=\d\.\d|\.\d\d)(?=[{HAN_COMMON}])(?![亿万千百倍秒年个元天月日时分米次])"
 _BIG = r"\d{5,6}(?=[.、．:：)）])"  # "10000. …" past 9,999: a separator, not "10000 tokens"
 NUMBER = re.compile(
-    rf"^(?:[\U0001F300-\U0001FAFF\u2300-\u23FF\u2600-\u27BF\u2B00-\u2BFF]\uFE0F?\s*)?(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*|{_BIG})(?:\s*[、．:：)）]|\.(?!\d)|>(?=\s)|\s(?![xX×*]\s*\d)|(?=【)|{_DOTTED_CJK})\s*)"
-    r"(?P<text>\S.*)$",  # "1 x 1卷积作用": a size, no numbering
+    rf"^(?:[\U0001F300-\U0001FAFF\u2300-\u23FF\u2600-\u27BF\u2B00-\u2BFF]\uFE0F?\s*)?(?:{_ZH_NUMBER}|(?P<n>\d{{1,4}}(?:\.\d{{1,4}})*|{_BIG})(?:\*(?=[ \t]))?(?:\s*[、．:：)）]|\.(?!\d)|>(?=\s)|\s(?![xX×*]\s*\d)|(?=【)|{_DOTTED_CJK})\s*)"
+    r"(?P<text>\S.*)$",  # "1 x 1卷积作用": a size, no numbering; "5.9* 试推导…": starred, 5.9
     re.DOTALL,
 )
 PARAGRAPH_NUMBER = re.compile(

@@ -67,7 +67,7 @@ def bare_next(current: Draft, raw_lines: list[str], drafts: list[Draft]) -> bool
 def bare_prompt(lines: list[str], block: Block, drafts: list[Draft], path: tuple) -> bool:
     """A paragraph of one short line right under a line that asks, ending no sentence and more
     than a link or an image (``深拷贝 / 浅拷贝常见坑``), after five or more questions of its
-    section (``path``), none with an answer: a prompt of its own."""
+    section (``path``), none with an answer: a prompt of its own (a ``<summary>`` title is none)."""
     above = next((line for line in reversed(lines[: block.start]) if line.strip()), "")
     return reads_as_question(plain(above)) and _prompt(block.raw.split("\n"), drafts, path)
 
@@ -77,7 +77,8 @@ def _prompt(raw_lines: list[str], drafts: list[Draft], path: tuple) -> bool:
     if len(raw_lines) > 1 or not 2 <= len(text) <= _PROMPT_MOST or text.endswith(STATEMENT):
         return False
     image = link_target(raw_lines[0].strip().lstrip("!")) is not None
-    return not image and _bare_run([d for d in drafts if d.path == path])
+    titled = "<summary" in raw_lines[0].lower()  # "<b><summary>手撕代码</summary></b>": a section
+    return not image and not titled and _bare_run([d for d in drafts if d.path == path])
 
 
 def said_question(text: str) -> bool:

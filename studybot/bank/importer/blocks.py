@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 
-from studybot.bank.importer.draft import FENCE, outside_code
+from studybot.bank.importer.draft import FENCE, outside_code, unescaped
 from studybot.bank.importer.htmllists import markdown_lines
 
 # bounded runs: a line of 100,000 "[" costs a linear scan, not a quadratic one
@@ -345,7 +345,7 @@ def plain(raw: str) -> str:
     if "*" in text or "_" in text or "~" in text:
         text = outside_code(text, lambda part: _UNDERSCORED.sub(r"\1", _EMPHASIS.sub("", part)))
         text = _ITALIC.sub(r"\1", text)
-    return text.replace("\\", "").strip()
+    return unescaped(text).strip()
 
 
 def link_target(raw: str) -> str | None:

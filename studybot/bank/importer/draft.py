@@ -124,6 +124,22 @@ def strip_emphasis(text: str) -> str:
 _CODE_SPAN = re.compile(r"(?<!`)(`{1,3})(?!`)[^\n]{0,500}?[^`\n]\1(?!`)")
 
 
+# TeX between dollars ("$\\eta$", "$$\\sum_i x_i$$"): a backslash there is no Markdown escape
+_MATH_SPAN = re.compile(r"(?<!\\)\$\$[^$]{1,2000}?\$\$|(?<!\\)\$[^$\n]{1,500}?\$")
+
+
+def unescaped(text: str) -> str:
+    """``text`` with Markdown's escaping backslashes dropped (``\\*`` is ``*``), but not
+    inside math, which keeps its TeX as written (``$\\theta'$``)."""
+    if "$" not in text:
+        return text.replace("\\", "")
+    parts, at = [], 0
+    for span in _MATH_SPAN.finditer(text):
+        parts += [text[at : span.start()].replace("\\", ""), span.group(0)]
+        at = span.end()
+    return "".join([*parts, text[at:].replace("\\", "")])
+
+
 def one_blank_line(text: str) -> str:
     """``text`` with each run of empty lines made one."""
     return _BLANK_LINES.sub("\n\n", text)

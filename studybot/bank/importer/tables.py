@@ -5,8 +5,12 @@ A table is a list of questions when a column is named like one (``问题``,
 answer column (``答案``, ``Answer``; else the one column after the question's, or
 one named like an answer) gives the answers and a number column
 (``序号``, ``#``) the labels; a column of self-rating marks (``掌握程度`` with ``V_``,
-``✓``/``✗``: ``ratings``) answers nothing. A table of anything else is not read, but its
-cells that ask are reported, with the ``--map`` that would read them.
+``✓``/``✗``: ``ratings``) answers nothing. A table of one column whose header is a cell
+like its rows (``| [**01. 什么是…？**](topic.md) |``), not a column's name, is a list of
+questions written as a table: its cells that ask, and when most ask its numbered cells too,
+are questions, the header among them; a link's text asks, its target answers nothing. A table
+of anything else is not read, but its cells that ask are reported, with the ``--map`` that
+would read them.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import TYPE_CHECKING
 from studybot.bank.importer import keys
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.draft import Parsed
-from studybot.bank.importer.markers import asks, clean, meta, reads_as_question
+from studybot.bank.importer.markers import asks, clean, meta, numbered, reads_as_question
 from studybot.bank.importer.parts import topic_title
 from studybot.bank.importer.ratings import rating_columns
 from studybot.bank.importer.resources import placeholder
@@ -50,7 +54,8 @@ def read_table(reader: ReaderState, block: Block, path) -> None:
     if column is not None and not reader.options.mapping and _numbers(lines[2:], column):
         column = None  # "| Topic | Questions |" with "1--3, 11, 15": which ones, not questions
     if column is None:
-        _report(reader, block, header, lines)
+        if not _one_column(reader, block, lines, path):
+            _report(reader, block, header, lines)
         return
     answer = _index(header, mapping.keys.get("answer"))
     if answer is None and not reader.options.mapping:
@@ -70,6 +75,28 @@ def read_table(reader: ReaderState, block: Block, path) -> None:
         draft.cell = True
         if answer is not None and answer < len(row) and not placeholder(row[answer].strip("_* ")):
             draft.reference = row[answer].replace("<br>", "\n").strip()
+
+
+def _one_column(reader: ReaderState, block: Block, lines: list[str], path) -> bool:
+    """The questions of a one-column table as a list's (an empty cell beside one aside): each
+    cell that asks, and every numbered one when most ask; the header is a cell when it asks or
+    is numbered (``01. …``), as no column's name is. False when no cell asks."""
+    rows = [(0, lines[0]), *enumerate(lines[2:], start=2)]
+    filled = [(offset, [cell for cell in cells(line) if cell]) for offset, line in rows]
+    if any(len(row) != 1 for _, row in filled):
+        return False
+    texts = [(offset, clean(plain(row[0]))) for offset, row in filled]
+    if not (reads_as_question(texts[0][1]) or numbered(texts[0][1])[0] is not None):
+        texts = texts[1:]  # "| Question list |": the column's name
+    asking = [reads_as_question(text) for _, text in texts]
+    if not any(asking):
+        return False
+    most = 2 * sum(asking) > len(texts)
+    for (offset, text), asked in zip(texts, asking, strict=True):
+        label, rest = numbered(text)
+        if asked or (most and label is not None):
+            reader._draft(block.start + offset, label, rest, path).cell = True
+    return True
 
 
 def _next_cell(header: list[str], column: int, named: Iterable[tuple[str, ...]]) -> int | None:

@@ -48,6 +48,7 @@ from studybot.bank.importer import (
     flashcards,
     frontmatter,
     hints,
+    htmlpage,
     levels,
     markdown,
     rows,
@@ -114,6 +115,12 @@ KINDS: dict[str, Kind] = {
         (".md", ".markdown", ".txt"),
         "questions: lines, headings or items that ask, `1. …`, `Q1：…`, `### 1. …`",
         markdown.read_markdown,
+    ),
+    "html": Kind(
+        (".html", ".htm"),
+        "questions in the page's text: headings, paragraphs or items that ask, the text "
+        "above each answer box of a form",
+        htmlpage.read_html,
     ),
     "notebook": Kind(
         (".ipynb",),
@@ -214,7 +221,7 @@ def _inspect(
         else:
             text, mended = source.decode(path, data, force)
             kind = kind_of(path, text)
-            if kind in ("markdown", "notebook"):
+            if kind in ("markdown", "notebook", "html"):
                 _count_before_parsing(path, text)
             if chosen is not None:
                 parsed = selectors.read(path, text, kind, chosen, with_answers)

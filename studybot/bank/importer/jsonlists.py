@@ -30,18 +30,16 @@ def refusal(where: str, data: Any) -> tuple[str, list[str]]:
             for path, count, keys in seen[:_SHOWN]
         )
         problem += f"; lists of objects in it: {named}"
-        _, _, keys = seen[0]
-        texts = [k for k in keys if _texts_at(data, seen[0][0], k)]
-        if texts and key is None:
-            hints.append(
-                f"--map question={texts[0]} reads each object of {seen[0][0]} as a question"
-            )
+        top, _, keys = seen[0]
+        texts = sorted((-_text_at(data, top, k), k) for k in keys if _text_at(data, top, k))
+        if texts and key is None:  # the key holding the most text: a question's words
+            hints.append(f"--map question={texts[0][1]} reads each object of {top} as a question")
     return problem, hints
 
 
 def _lists(data: Any) -> list[tuple[str, int, list[str]]]:
     """Each list of objects at any depth: (its path, how many objects, their keys), the
-    largest first; a path is named once, its lists in every parent added together."""
+    largest first, the shallower of two as large; a path is named once, its lists in every parent added together."""
     found: dict[str, tuple[int, list[str]]] = {}
     pending: list[tuple[str, Any]] = [("", data)]
     while pending:
@@ -55,19 +53,22 @@ def _lists(data: Any) -> list[tuple[str, int, list[str]]]:
                 keys = list(dict.fromkeys([*keys, *(str(k) for v in objects for k in v)]))
                 found[f"{path}[]"] = (count + len(objects), keys)
             pending.extend((f"{path}[]", v) for v in node)
-    ranked = sorted(found.items(), key=lambda pair: -pair[1][0])
+    ranked = sorted(found.items(), key=lambda pair: (-pair[1][0], pair[0].count("[]")))
     return [(path, count, keys) for path, (count, keys) in ranked]
 
 
-def _texts_at(data: Any, path: str, key: str) -> bool:
-    """Whether every object of the lists at ``path`` holds a text under ``key``."""
-    return all(isinstance(item.get(key), str) for item in _objects(data, path))
+def _text_at(data: Any, path: str, key: str) -> int:
+    """How much text the objects of the lists at ``path`` hold under ``key``: 0 unless each
+    holds text there."""
+    values = [item.get(key) for item in _objects(data, path)]
+    return sum(map(len, values)) if all(isinstance(v, str) for v in values) else 0  # type: ignore[arg-type]
 
 
 def _objects(data: Any, path: str) -> list[dict[str, Any]]:
     nodes = [data]
     for step in path.split("."):
-        name, _, _ = step.partition("[]")
+        name, listed, _ = step.partition("[]")
         nodes = [n.get(name) for n in nodes if isinstance(n, dict)] if name else nodes
-        nodes = [v for n in nodes if isinstance(n, list) for v in n]
+        if listed:
+            nodes = [v for n in nodes if isinstance(n, list) for v in n]
     return [n for n in nodes if isinstance(n, dict)]

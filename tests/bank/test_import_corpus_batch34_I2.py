@@ -164,3 +164,15 @@ def test_a_page_without_a_form_is_read_as_the_markdown_it_shows(tmp_path):
     first, second = report.bank.questions
     assert first.reference == "A fast copy of data."
     assert second.reference is not None and "*stale*" in second.reference
+
+
+def test_a_single_comment_box_under_a_page_of_questions_makes_no_question(tmp_path):
+    page = (
+        "<html><body><h3>What is a cache?</h3><p>A fast copy of data.</p>"
+        "<h3>Why expire entries?</h3><p>So that stale rows go.</p>"
+        "<h4>Leave a comment</h4><form><textarea name='c'></textarea>"
+        "<button>Post</button></form></body></html>"
+    )
+    report = read(tmp_path, page, "notes.html")
+    assert questions(report) == ["What is a cache?", "Why expire entries?"]
+    assert report.bank.questions[0].reference == "A fast copy of data."

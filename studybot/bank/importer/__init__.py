@@ -1,11 +1,14 @@
-"""Reading a user's own question list into a Bank: Markdown, notebooks, CSV/TSV, JSON, JSONL,
-YAML, Anki.
+"""Reading a user's own question list into a Bank: Markdown, notebooks, web pages, CSV/TSV,
+JSON, JSONL, YAML, Anki.
 
 The file is read safely (``source``: a regular file, at most 200 MB, UTF-8);
 ``KINDS`` names each kind of file, how it is recognised (its extensions, a
 package's first bytes; ``kind_of`` looks at the text too) and its reader
 (``markdown``, ``rows``, ``yamldoc``, ``decks``; a table whose first row is a card, not a
-header, ``headerless``; ``<details>`` summaries it passes over, ``summaries``; where a JSON document's records sit, ``jsondoc``, and their lines, ``jsonplaces``), which turns it into ``Draft`` questions (a Markdown
+header, ``headerless``; ``<details>`` summaries it passes over, ``summaries``; where a JSON document's records sit, ``jsondoc``, and their lines, ``jsonplaces``; the lists of
+objects a document refused holds, named with the ``--map`` that reads them, ``jsonlists``; an
+assessment's rubric as its key points and its score as none, ``rubrics``; a web page as the
+Markdown it shows, a form's text above each answer box a question, ``htmlpage``), which turns it into ``Draft`` questions (a Markdown
 file's HTML lists, Hugo shortcodes (``shortcodes``), a card's ``Front:``/``Back:`` labels
 (``cardsides``) and MkDocs boxes read first as the
 Markdown they stand for, ``htmllists``; headings that ask after a statement and where a

@@ -7,11 +7,11 @@ dropped: its ``<head>``, scripts and styles, comments, the controls of a
 form (inputs, buttons, menus) and what a reader types into it (an empty
 ``<textarea>`` is an answer box, not an answer). A form's question sits
 between answer boxes: the text after the last box (or heading) up to the
-next box is one question, read as ``Q. …`` is, without its title label
+next box is one question (where the page has two boxes or more: a single
+box is for a comment), read as ``Q. …`` is, without its title label
 (``Question 1.4 8 points``: a short first line that ends no sentence);
 the text between a form's last box and its end (a pledge to tick, the
 submit button) is the form's, no answer.
-
 """
 
 from __future__ import annotations
@@ -36,8 +36,9 @@ _BOX = "textarea"  # an answer box: the text above it since the last one is one 
 class _Page(Reader):
     """The Markdown a page shows, the page's line of each of its lines in ``places``."""
 
-    def __init__(self) -> None:
+    def __init__(self, boxes: bool) -> None:
         super().__init__()
+        self.boxes = boxes  # a form of answer boxes, not one box for a comment
         self.hidden = 0
         self.asked: list[int] = []  # where the text since the last box began, in ``out``
         self.boxed: int | None = None  # where the text after a form's last box began
@@ -61,7 +62,7 @@ class _Page(Reader):
             self.boxed = None
         elif tag in _HIDDEN:
             self.hidden = max(0, self.hidden - 1)
-            if tag == _BOX and not self.hidden:
+            if tag == _BOX and self.boxes and not self.hidden:
                 self._box()
         elif tag in _HEADINGS and not self.hidden:
             self._break(blank=True)
@@ -104,7 +105,7 @@ def _title(block: str) -> bool:
 
 def page_markdown(text: str) -> str:
     """The Markdown an HTML page shows."""
-    page = _Page()
+    page = _Page(text.lower().count(f"<{_BOX}") >= 2)
     page.feed(text)
     page.close()
     return page.text()

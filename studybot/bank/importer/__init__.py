@@ -1,11 +1,14 @@
-"""Reading a user's own question list into a Bank: Markdown, notebooks, CSV/TSV, JSON, JSONL,
-YAML, Anki.
+"""Reading a user's own question list into a Bank: Markdown, notebooks, web pages, CSV/TSV,
+JSON, JSONL, YAML, Anki.
 
 The file is read safely (``source``: a regular file, at most 200 MB, UTF-8);
 ``KINDS`` names each kind of file, how it is recognised (its extensions, a
 package's first bytes; ``kind_of`` looks at the text too) and its reader
 (``markdown``, ``rows``, ``yamldoc``, ``decks``; a table whose first row is a card, not a
-header, ``headerless``; ``<details>`` summaries it passes over, ``summaries``; where a JSON document's records sit, ``jsondoc``, and their lines, ``jsonplaces``), which turns it into ``Draft`` questions (a Markdown
+header, ``headerless``; ``<details>`` summaries it passes over, ``summaries``; where a JSON document's records sit, ``jsondoc``, and their lines, ``jsonplaces``; the lists of
+objects a document refused holds, named with the ``--map`` that reads them, ``jsonlists``; an
+assessment's rubric as its key points and its score as none, ``rubrics``; a web page as the
+Markdown it shows, a form's text above each answer box a question, ``htmlpage``), which turns it into ``Draft`` questions (a Markdown
 file's HTML lists, Hugo shortcodes (``shortcodes``), a card's ``Front:``/``Back:`` labels
 (``cardsides``) and MkDocs boxes read first as the
 Markdown they stand for, ``htmllists``; headings that ask after a statement and where a
@@ -48,6 +51,7 @@ from studybot.bank.importer import (
     flashcards,
     frontmatter,
     hints,
+    htmlpage,
     levels,
     markdown,
     rows,
@@ -114,6 +118,12 @@ KINDS: dict[str, Kind] = {
         (".md", ".markdown", ".txt"),
         "questions: lines, headings or items that ask, `1. …`, `Q1：…`, `### 1. …`",
         markdown.read_markdown,
+    ),
+    "html": Kind(
+        (".html", ".htm"),
+        "questions in the page's text: headings, paragraphs or items that ask, the text "
+        "above each answer box of a form",
+        htmlpage.read_html,
     ),
     "notebook": Kind(
         (".ipynb",),
@@ -214,7 +224,7 @@ def _inspect(
         else:
             text, mended = source.decode(path, data, force)
             kind = kind_of(path, text)
-            if kind in ("markdown", "notebook"):
+            if kind in ("markdown", "notebook", "html"):
                 _count_before_parsing(path, text)
             if chosen is not None:
                 parsed = selectors.read(path, text, kind, chosen, with_answers)

@@ -59,7 +59,7 @@ def markdown_of(value: str) -> str:
     """The text of an HTML field, its lines, lists, emphasis and code kept as Markdown."""
     if "<" not in value and "&" not in value:
         return _math(_SOUND.sub("", value)).strip()
-    reader = _Reader()
+    reader = Reader()
     reader.feed(_SOUND.sub("", value))
     reader.close()
     return _math(reader.text())
@@ -71,7 +71,7 @@ def _math(text: str) -> str:
     )
 
 
-class _Reader(HTMLParser):
+class Reader(HTMLParser):
     """Collects the text of the field, a line at a time."""
 
     def __init__(self) -> None:

@@ -34,6 +34,7 @@ _STRUCTURE = {
     "leaves", "elements", "faqs", "list", "lists", "subitems", "questionlist", "子分类", "子类",
     "子目录", "内容", "列表",
 }  # fmt: skip
+_TEXT_ASKS = ("text", "stem")  # a question's words where no key names a question
 _ID = re.compile(r"[\w.:-]{1,64}")  # "1", "q07", "lora-vs-qlora"
 _SUB_NAME = re.compile(r"^sub[\s_\-]?(?:category|topic|section|group|chapter)$", re.IGNORECASE)
 _SAYS_WHAT = {KEY_GAPS.sub("", k) for k in (*_CONTAINERS, *_GROUPS, *_STRUCTURE)}
@@ -67,6 +68,23 @@ def locate(
             for path, item in zip(paths, items, strict=True)
         ]
     return title, [p for p, _, _ in found], [(c, item) for _, c, item in found]
+
+
+def text_key(data: Any) -> str | None:
+    """Where no key names a question: ``text`` (or ``stem``) when the largest list of objects
+    in the document, at any depth, holds a text under it in each of them
+    (``assessment.sections[].questions[].text``)."""
+    best, size, pending = None, 0, [data]
+    while pending:
+        node = pending.pop()
+        values = node if isinstance(node, list) else list(node.values())
+        pending.extend(v for v in values if isinstance(v, (list, dict)))
+        objects = [v for v in node if isinstance(v, dict)] if isinstance(node, list) else []
+        for key in _TEXT_ASKS if len(objects) > size else ():
+            if all(isinstance(v.get(key), str) and v[key].strip() for v in objects):
+                best, size = key, len(objects)
+                break
+    return best
 
 
 def _tree(

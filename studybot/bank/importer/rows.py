@@ -18,10 +18,19 @@ import io
 import itertools
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from studybot.bank.importer import choices, flashcards, headerless, htmltext, jsondoc
+from studybot.bank.importer import (
+    choices,
+    flashcards,
+    headerless,
+    htmltext,
+    jsondoc,
+    jsonlists,
+    rubrics,
+)
 from studybot.bank.importer import keys as fields
 from studybot.bank.importer.draft import Draft, Options, Parsed, Skipped, mend_surrogates, strings
 from studybot.bank.importer.jsonplaces import lines as record_lines
@@ -196,17 +205,17 @@ def read_document(
     asked = tuple(key for field, key in options.mapping if field == "question")
     try:
         found = jsondoc.locate(data, asked)
+        text = jsondoc.text_key(data) if found is None and not asked else None
+        if text is not None:  # {"sections": [{"questions": [{"text": …}]}]}: the text asks
+            options = replace(options, mapping=(*options.mapping, ("question", text)))
+            found = jsondoc.locate(data, (text,))
     except RecursionError:
         out.fatal.append(f"{path}:1: {_TOO_DEEP}")
         return out
     if found is None:
-        out.fatal.append(
-            f"{path}:1: expected a list of questions, or an object holding one "
-            '(such as "questions": […])'
-        )
-        key = fields.asking_key(data)
-        if key is not None:  # "tracks": [{"items": [{"prompts": ["…?", …]}]}]
-            out.suggestions.append(f"--map question={key} reads the texts listed under {key!r}")
+        problem, hints = jsonlists.refusal(f"{path}:1", data)
+        out.fatal.append(problem)
+        out.suggestions.extend(hints)
         return out
     title, paths, records = found
     out.title = title
@@ -251,10 +260,9 @@ def _records(
     options: Options,
     mend: bool,
 ) -> None:
-    mapping = _choose(
-        [str(k) for _, item in records if isinstance(item, dict) for k in item], options.mapping
-    )
     dicts = [item for _, item in records if isinstance(item, dict)]
+    mapping = _choose([str(k) for item in dicts for k in item], options.mapping)
+    mapping = rubrics.without_scores(mapping, dicts)  # "points": 8 is a score, no key points
     if dicts and "question" not in mapping.keys and not mapping.chat:
         where = f"{path}:{places[0] if places else 1}"
         keys = list(dict.fromkeys(str(k) for item in dicts for k in item))
@@ -262,7 +270,10 @@ def _records(
         out.suggestions.append(fields.suggest_map(keys, dicts))
         return
     if dicts:
-        _note_mapping(out, mapping, any(choices.options_of(item) for item in dicts))
+        rubric = rubrics.rubric_keys(dicts, mapping.keys.get("key_points", ()))
+        _note_mapping(out, mapping, any(choices.options_of(item) for item in dicts), rubric)
+        if rubric:
+            out.notes.append(f"key points ← the criteria of {', '.join(map(repr, rubric))}")
     for index, (chapter, item) in enumerate(records):
         where = f"{path}:{places[index]}" if places else f"{path}:item {index + 1}"
         draft = _draft(item, mapping, where, mend)
@@ -281,9 +292,11 @@ def _choose(keys: list[str], forced: tuple[tuple[str, str], ...]) -> fields.Mapp
     return fields.choose([key for key in keys if key not in columns], forced)
 
 
-def _note_mapping(out: Parsed, mapping: fields.Mapping, quiz: bool = False) -> None:
+def _note_mapping(
+    out: Parsed, mapping: fields.Mapping, quiz: bool = False, rubric: tuple[str, ...] = ()
+) -> None:
     out.notes.append(f"read {mapping.line()}")
-    read = choices.OPTION_KEYS + choices.EXPLAIN_KEYS if quiz else ()
+    read = (choices.OPTION_KEYS + choices.EXPLAIN_KEYS if quiz else ()) + rubric
     if quiz:
         out.notes.append("options shown under each question; the answer is the chosen option")
     tagged = [k for k in mapping.unused if fields.describing(k)]  # "company": tags
@@ -337,7 +350,7 @@ def _draft(item: Any, mapping: fields.Mapping, where: str, mend: bool = True) ->
     draft.question = without_note(_scalar(record.get("question")).strip())
     draft.label = _label(record.get("id"), draft, where)
     draft.chapter = _scalar(record.get("chapter")).strip() or None
-    draft.key_points = fields.split_points(record.get("key_points"))
+    draft.key_points = fields.split_points(record.get("key_points")) or rubrics.criteria(item)
     draft.hint = _scalar(record.get("hint")).strip() or None
     draft.reference = _scalar(record.get("answer")).strip() or None
     if asked := choices.quiz(item, draft.question, mapping.keys.get("answer", ())):

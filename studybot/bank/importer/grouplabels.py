@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.blocks import Block, plain
-from studybot.bank.importer.markers import clean, items, numbered, reads_as_question
+from studybot.bank.importer.markers import clean, items, marker, numbered, reads_as_question
 
 GROUP_LEFT = "a label that names the group of questions below it, not a question"
 _BULLET = re.compile(r"^[ \t]{0,3}[-*+][ \t]+(?P<text>\S.*)$")
@@ -30,6 +30,8 @@ def group_labels(lines: list[str], block: Block) -> list[tuple[int, str]] | None
     for item in items(block):
         paragraph = item.first_paragraph()
         if paragraph is None or len(item.children) > 1 or "\n" in paragraph.raw.strip():
+            return None
+        if marker(paragraph.raw) is not None:  # "29. **问题：**": the question is below it
             return None
         text = numbered(clean(plain(paragraph.raw)))[1].strip().rstrip(":：")
         if not text or len(text.split()) > 4 or text.endswith(_SENTENCE_END):

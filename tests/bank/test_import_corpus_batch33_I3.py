@@ -199,3 +199,26 @@ def test_a_label_heading_over_a_question_and_its_answer_box(tmp_path):
     first, second = report.bank.questions
     assert "梯度的范数" in (first.reference or "")
     assert "按要求回答" in (second.reference or "")
+
+
+_TODO_NOTES = """## 深度学习
+
+- 类别不平衡怎么办(?)
+- 为什么残差连接能让深层网络更好训练？(paper to read!!)
+  - 梯度可以沿恒等映射直接回传
+- loss: 有哪些方式(to be concluded)
+  - hinge
+  - cross entropy
+"""
+
+
+def test_a_note_to_oneself_after_a_question_leaves_it(tmp_path):
+    report = read(tmp_path, _TODO_NOTES)
+    assert questions(report) == [
+        "类别不平衡怎么办",
+        "为什么残差连接能让深层网络更好训练？",
+        "loss: 有哪些方式",
+    ]
+    assert "恒等映射" in " ".join(report.bank.questions[1].key_points) + (
+        report.bank.questions[1].reference or ""
+    )

@@ -30,9 +30,9 @@ _DETAILS = re.compile(
     rf"{DETAILS_TAG.pattern}|<summary\b[^>]{{0,500}}>(.{{0,2000}}?)</summary>", re.I | re.S
 )
 
-# what an answer box's summary says: "答案", "<b>查看答案</b>", "Show answer", "Solution"
+# what an answer box's summary says: "答案", "<b>查看答案</b>", "点击查看参考答案", "Show answer"
 _ANSWER_LABEL = (
-    r"\s*(?:<[^>]{1,20}>\s*)*(?:查看|点击|显示|展开)?\s*(?:参考)?"
+    r"\s*(?:<[^>]{1,20}>\s*)*(?:(?:点击|查看|显示|展开)\s*){0,2}(?:参考)?"
     r"(?:答案|解析|解答|answers?|solutions?|show answer)"
     r"(?:\s*(?:[+&/、与和及]|and)\s*(?:解析|解释|explanations?|hints?))?\s*(?:<[^>]{1,20}>\s*)*"
 )

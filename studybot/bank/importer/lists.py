@@ -20,6 +20,7 @@ from studybot.bank.importer.boxes import question_callout
 from studybot.bank.importer.digests import first_lines as _first_lines
 from studybot.bank.importer.draft import WORD, Draft
 from studybot.bank.importer.duties import DUTY_LEFT, duty_list
+from studybot.bank.importer.grouplabels import GROUP_LEFT, group_labels, notes_item
 from studybot.bank.importer.labels import TERSE_LEFT, bold_answer, linked_question, terse, tips
 from studybot.bank.importer.markers import (
     DASH_ANSWER,
@@ -61,6 +62,11 @@ class ListReading(ReaderState):
     def _list(self, block: Block, path: Trail, current: Draft | None) -> Draft | None:
         if numbered_chapter(self.blocks, block):  # "6. 简历要点" after "5. 面试常见问题"
             current = None
+        labels = group_labels(self.lines, block)  # "1. Fundamentals" over "  - What is …?"
+        if labels is not None:
+            for line, text in labels:
+                self._skip(line, text, GROUP_LEFT, counts=False)
+            return None
         duties = duty_list(self.lines, block)  # "- 计算…的注意力权重" under "…是一种…架构。"
         if duties is not None:
             for line, text in duties:
@@ -192,7 +198,7 @@ class ListReading(ReaderState):
             owned = run or block.taken or (nested and bool(rest))  # or over its own answer
             listed = listed or (block.kind == "bullet_list" and owned and top)
             # a list of them takes its items that do not ask (outside answers if marked), not "..."
-            named = not below and WORD.search(text) is not None
+            named = not below and WORD.search(text) is not None and not notes_item(text)
             open_list = listed and named and (not self.strong or (free and mostly))
             if (asking or open_list) and not (below and topic_title(text)):
                 last = self._item_question(paragraph, raw_lines, label, text, rest, path)

@@ -37,6 +37,7 @@ _NOTE_WORDS = re.compile(
     rf"|\d+\s*(?:min|mins|minutes|分钟)\b|{_COMPANIES}|来源|出处|出自|^\W*\d{{1,3}}\s*/\s*100$"
     r"|(?:19|20)\d\d\s*年?\s*(?:最新|新版|版|更新)|\b(?:19|20)\d\d\s+(?:update|edition)\b"  # "（2025年最新）"
     r"|\b(?:updated|latest|as of)\s+(?:in\s+)?(?:19|20)\d\d\b"
+    r"|(?<![A-Za-z])to (?:read|memorize|be concluded)\b|^\s*\?\s*$"  # a note to oneself: "(paper to read!!)", "(?)"
     r"|\b(?:source|asked|frequently|common|must|google|meta|amazon|microsoft|apple|openai|netflix|uber|bytedance|alibaba"
     r"|tencent|nvidia)\b",
     re.IGNORECASE,

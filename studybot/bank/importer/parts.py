@@ -10,13 +10,16 @@ import re
 
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.draft import CHAPTER
+from studybot.bank.importer.grouplabels import level_line
 from studybot.bank.importer.markers import asks, clean, numbered, reads_as_question
 
 
 def chapter_line(raw_line: str) -> bool:
     """A short line that names a part: ``**第二部分 进阶**``, ``【一、Transformer 基础】``,
-    ``=== Basics ===`` (a banner needs no number)."""
+    ``=== Basics ===`` (a banner needs no number), ``🟢 Easy: Foundations`` (a level)."""
     text = section_title(raw_line)
+    if level_line(raw_line):  # "🟢 Easy: Foundations & Prompting"
+        return True
     if _BANNER.fullmatch(plain(raw_line).strip()):
         return 0 < len(text) <= 40 and not asks(text)
     return (

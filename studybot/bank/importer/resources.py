@@ -100,12 +100,12 @@ def aside(text: str) -> bool:
     return bool(_CREDIT.search(text) or _OFFER.match(text) or _INVITATION.search(text))
 
 
-# "推荐阅读：[【…？】](…)", "第一段：延伸阅读：…", "参考：…": a reading list's line points to
-# an article whose title may ask; the line itself never does
+# "推荐阅读：[【…？】](…)", "第一段：延伸阅读：…", "参考：…", "refers to [如何…](…)": a reading
+# list's line points to an article whose title may ask; the line itself never does
 _READING = re.compile(
     r"^(?:第[一二三四五六七八九十百\d]{1,4}[段篇章节部分期]\s*[:：]\s*|\d{1,3}\s*[.、)）]\s*)?"
-    r"(?:\*\*|__)?(?:推荐阅读|延伸阅读|相关阅读|扩展阅读|参考阅读|参考|further reading|see also|read more)"
-    r"(?:\*\*|__)?\s*[:：]\s*(?P<title>.*)$",
+    r"(?:(?:\*\*|__)?(?:推荐阅读|延伸阅读|相关阅读|扩展阅读|参考阅读|参考|further reading|see also|read more)"
+    r"(?:\*\*|__)?\s*[:：]|refers?\s+to\b\s*[:：]?)\s*(?P<title>.*)$",
     re.IGNORECASE | re.DOTALL,
 )
 

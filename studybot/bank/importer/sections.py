@@ -51,7 +51,8 @@ from studybot.bank.importer.resources import about_itself, faq
 from studybot.bank.importer.wrapping import joined
 
 # a heading that is a number alone ("## 3.", "### Q12"): its question text is lost
-NUMBER_ALONE = re.compile(r"(?:[Qq]\s*)?(?:第\s*)?\d{1,4}\s*题?\s*[.、．:：)）]?")
+# "## 3.", "## Q5)", "## 第 3 题", "## 习题3": a number alone, no question text
+NUMBER_ALONE = re.compile(r"(?:[Qq]\s*|习题\s*|例题\s*)?(?:第\s*)?\d{1,4}\s*题?\s*[.、．:：)）]?")
 NO_TEXT, BODY_LEFT = "a numbered heading with no question text", "; the text under it is left out"
 # a heading that only says a question is below it
 _LABEL = re.compile(r"(?:题目|题干|问题|question|problem(?: statement)?)\s*[:：]?", re.IGNORECASE)

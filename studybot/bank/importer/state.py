@@ -30,6 +30,7 @@ from studybot.bank.importer.decorations import (
 from studybot.bank.importer.draft import PROSE_LEFT, Draft, Options, Parsed, Skipped
 from studybot.bank.importer.duties import DUTY_LEFT, duty_line
 from studybot.bank.importer.exercises import exercise
+from studybot.bank.importer.grouplabels import lettered_lists, level_titles
 from studybot.bank.importer.indented import lifted
 from studybot.bank.importer.labels import question_labelled, without_label
 from studybot.bank.importer.markers import (
@@ -121,6 +122,7 @@ class ReaderState:
         blocks = lifted(self.lines, parse("\n".join(self.lines)))  # "    GAN的原理" asks
         blocks = unswallowed(self.lines, blocks)  # "37 Question 37: …" after "1. Retrieval"
         blocks = boxes_listed(self.lines, blocks)  # "1. " over an indented "<details>"
+        blocks = level_titles(lettered_lists(blocks))  # "a. 如何…", "b. …"; "🟢 Easy: …"
         self.blocks = demoted(self.lines, heading_items(blocks))  # "1. ### What is …"
         question_lists(self.blocks)  # "## 问答" over its list: each item asks
         self.where = where

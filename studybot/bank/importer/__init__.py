@@ -18,7 +18,10 @@ the marked lines that make a file's headings a study note's, and the circled sub
 that mostly asks, ``outline``; notes cards whose topic headings stay the
 questions beside asking lines in their answers, ``topiccards``; a study note's headings that only name
 what it covers beside its marked questions, ``studynotes``; an asking heading whose sub-headings ask its parts again, and a list's questions that answered headings restate, ``restated``) that remember their place (a level mark such as ``👶`` or ``[hard]`` left
-out, ``decorations``; a label before what is asked, ``labels``; an exercise heading over its hidden answer, ``exercises``; ``**题目**：…`` over its task and ``**答案**：``, ``tasks``; labelled bullets under a question, its answer, ``answerparts``; a short list under it, its key points, ``keypoints``; a part's name, not a question, ``parts``; a label that names a group of questions (``1. Fundamentals``, ``🟢 Easy: …``, ``* Notes:``) and the lettered questions (``a. …``) under a heading, ``grouplabels``; bold numbered cards that restart at 1, ``runs``; lines that say what a thing does, no questions, ``duties``; a table's
+out, ``decorations``; a label before what is asked, ``labels``; an exercise heading over its hidden answer, ``exercises``; ``**题目**：…`` over its task and ``**答案**：``, ``tasks``; labelled bullets under a question, its answer, ``answerparts``; a short list under it, its key points, ``keypoints``;
+a list's labelled tasks beside its labelled questions and the tables a question gives, ``givens``;
+what may follow the question mark of a line that asks (``…?"``, ``…? (e.g., …).``), ``tails``;
+a list item that asks and answers itself on one line (``* What is X? It is …``), ``oneline``; a part's name, not a question, ``parts``; a label that names a group of questions (``1. Fundamentals``, ``🟢 Easy: …``, ``* Notes:``) and the lettered questions (``a. …``) under a heading, ``grouplabels``; bold numbered cards that restart at 1, ``runs``; lines that say what a thing does, no questions, ``duties``; a table's
 self-rating columns, no answers, ``ratings``; a quiz record's options,
 ``choices``; questions kept only in a Markdown file's YAML front matter, ``frontmatter``; an answer key numbered as the questions above it, ``answerkey``), plus the
 question-like lines it did not take and facts about the file (the key

@@ -1,7 +1,8 @@
 """Bare questions pasted one a line (an interview write-up): which line is the next question.
 
-Three or more short lines, most of them asking, are a list of questions (``one_a_line``);
-so are the lines under a label that names their kind (``系统设计题：``, ``八股：``:
+Three or more short lines, most of them asking, are a list of questions (``one_a_line``),
+a line each (``line_questions``: ``4、…？5、…？`` two, ``…是什么？这个问题要展开来谈。`` one, a
+remark after its question mark; any other line that reads as a question, listed); so are the lines under a label that names their kind (``系统设计题：``, ``八股：``:
 ``kind_label``).
 
 A pasted list of what was asked loses its marks: a number before its dot
@@ -21,7 +22,7 @@ import re
 
 from studybot.bank.importer.blocks import Block, link_target, plain
 from studybot.bank.importer.draft import Draft
-from studybot.bank.importer.markers import field_line, reads_as_question
+from studybot.bank.importer.markers import field_line, numbered, reads_as_question
 
 STATEMENT = ("。", "：", ":", "！")  # a line that ends so says, it does not ask
 _KEYCAP = re.compile(r"^(?P<n>\d)\ufe0f?\u20e3\s*(?=\S)")
@@ -123,6 +124,32 @@ def one_a_line(texts: list[str]) -> bool:
         return False
     asking = [t for t in texts if reads_as_question(t) and not field_line(t)]
     return 3 * len(asking) >= 2 * len(texts)  # "优点：有助于…的理解" is a field, not a question
+
+
+# "4、…？5、…？": the next number right after a question mark opens the next question
+_NEXT = re.compile(r"(?<=[?？])\s*(?=(?P<n>\d{1,3})[、．]\s*\S)")
+# "…是什么？这个问题要展开来谈。": a question, then a short remark on how to answer it
+_REMARK = re.compile(r"[?？][^?？\n]{2,30}[。！]$")
+
+
+def line_questions(texts: list[str]) -> list[tuple[int, str, bool]]:
+    """(line offset, text, whether a question) of each line that asks or reads as asking."""
+    found = []
+    for k, text in enumerate(texts):
+        for part in _parts(text):
+            said = part.rstrip().endswith(STATEMENT) and not _REMARK.search(part.rstrip())
+            if not said or reads_as_question(part):
+                found.append((k, part, not said))
+    return found
+
+
+def _parts(text: str) -> list[str]:
+    """``4、…？5、…？`` → its two numbered questions; any other line alone."""
+    label, cuts = numbered(text)[0], [0]
+    for found in _NEXT.finditer(text):
+        if label and label.isdigit() and int(found["n"]) == int(label) + len(cuts):
+            cuts.append(found.end())
+    return [text[a:b].strip() for a, b in zip(cuts, [*cuts[1:], len(text)], strict=True)]
 
 
 def kind_label(line: str) -> bool:

@@ -20,6 +20,7 @@ from studybot.bank.importer.boxes import question_callout
 from studybot.bank.importer.digests import first_lines as _first_lines
 from studybot.bank.importer.draft import WORD, Draft
 from studybot.bank.importer.duties import DUTY_LEFT, duty_list
+from studybot.bank.importer.givens import give, label_task, shaped
 from studybot.bank.importer.grouplabels import GROUP_LEFT, group_labels, notes_item
 from studybot.bank.importer.labels import TERSE_LEFT, bold_answer, linked_question, terse, tips
 from studybot.bank.importer.markers import (
@@ -36,6 +37,7 @@ from studybot.bank.importer.markers import (
 )
 from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import arrow_answer, without_pointer
+from studybot.bank.importer.oneline import answered_on_line
 from studybot.bank.importer.parts import numbered_chapter, topic_title
 from studybot.bank.importer.resources import see_also, source_line
 from studybot.bank.importer.signposts import enumeration
@@ -74,6 +76,8 @@ class ListReading(ReaderState):
             if current is not None:
                 current.blocks.append(block)
             return current
+        if current is not None and not current.blocks and give(current, block, _lines_of(block)):
+            return current  # "22. Write a query …" over "   - Table: `orders`", not nested
         if current is not None and current.question and labelled_answer(block):
             current.blocks.append(block)  # "- 标准答：…" "- 反问点：…？" under "1) Q？"
             return current
@@ -148,6 +152,7 @@ class ListReading(ReaderState):
         mostly = block.taken or mostly_asking(block) or run
         nested = mostly and answered_inside(block)  # its questions over their answers
         tip_list = tips(block)
+        tasks = shaped(block)  # "**Acme**: …?" beside "**Acme**: Write a query …"
         for item in items(block):
             paragraph = item.first_paragraph()
             if paragraph is None:
@@ -169,6 +174,7 @@ class ListReading(ReaderState):
             target = link_target(paragraph.raw)
             dash = DASH_ANSWER.match(text)
             asking = found or self._asks(text) or bool(dash and reads_as_question(dash["q"]))
+            asking = asking or (not rest and answered_on_line(text) is not None)  # "Q? A."
             if asking and not (found or rest) and self.strong and outline_fields(block):
                 self._skip(paragraph.start, text, LABEL_LEFT, counts=False)  # 目标：…？
                 continue
@@ -176,6 +182,7 @@ class ListReading(ReaderState):
             labelled = lead_in or _field(raw_lines[0]) or tip_list  # "**Sleep well**: …"
             if asking and not found and not asks(text) and labelled:
                 asking = False  # "- **Why?**: because …", "* How LDA works:" over its steps
+            asking = asking or (tasks and label_task(raw_lines[0]))
             away = target is not None and target.startswith(("http://", "https://"))
             if target is not None and (target.startswith("#") or away or not asking):
                 pointer = away and linked_question(block, text)  # "- [new 原理](…)" among questions
@@ -258,6 +265,7 @@ class ListReading(ReaderState):
         text = inline["q"] if inline and answer else text
         arrow = arrow_answer(raw_lines[0], text) if end == 1 and not answer else None
         arrow = arrow or (bold_answer(raw_lines[0]) if end == 1 and not answer else None)
+        arrow = arrow or (answered_on_line(text) if end == 1 and not (answer or rest) else None)
         text, answer = arrow or (text, answer)  # "- *Q:…?* → its answer", "**Q?** answer"
         draft = self._draft(paragraph.start, label, clean(text), path)
         if answer:
@@ -268,10 +276,10 @@ class ListReading(ReaderState):
         last = owner = draft
         for child in rest:
             found = follow_up(child.raw.split("\n")[0]) if child.kind == "paragraph" else None
-            found = found or (
-                None if asks(text) else topic_part(child)
-            )  # "3. DeepFM" over "（1）…？"
+            found = found or (None if asks(text) else topic_part(child))  # "3. DeepFM"
             about = described(_lines_of(child)) if child.is_list and owner is draft else None
+            if owner is draft and give(draft, child, _lines_of(child)):
+                continue  # "- Table: `orders`": what the question gives, no answer
             if about is not None:  # "- Type: Multiple Choice", "- Choices: a; b": no answer
                 draft.tags.extend(about[0])
                 draft.hint = draft.hint or (about[1] and f"Choices: {about[1]}")

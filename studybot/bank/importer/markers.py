@@ -32,6 +32,7 @@ from studybot.bank.importer.metadata import without_company
 from studybot.bank.importer.notes import CALLOUT, callout_asks, without_note, without_tags
 from studybot.bank.importer.numbering import without_stale
 from studybot.bank.importer.resources import aside, placeholder, reading_line, source_line
+from studybot.bank.importer.tails import asked_end
 from studybot.bank.importer.wrapping import cut_short
 
 _SEP = r"[:：.、．)）·]"
@@ -108,8 +109,7 @@ HINT_LINE = re.compile(rf"^{HINT_LABEL}\s*(?P<text>.+)$", re.IGNORECASE | re.DOT
 _INLINE_HINT = re.compile(rf"[（(【\[]\s*{HINT_LABEL}.*?[）)】\]]\s*$", re.IGNORECASE)
 OPTIONS = re.compile(r"以下|下列|下面哪|如下|选项|which of|which one of", re.IGNORECASE)
 
-# "**Why?**", a template's "问题？", a row "问号     ?" (a name and its sign): a word or a
-# value, no question
+# "**Why?**", a template's "问题？", a row "问号     ?" (a name and its sign): no question
 _ONE_WORD = re.compile(r"[*_\s]*(?:[A-Za-z]+|问题|题目|提问)[*_\s]*[?？]|[^?？\s]{1,8}\s{2,}[?？]")
 CHECKBOX = re.compile(r"^\[[ xX✓✔]\]\s+")
 _CITATION = re.compile(
@@ -201,7 +201,7 @@ def clean(text: str) -> str:
 
 def asks(text: str) -> bool:
     """True when ``text`` ends in a question mark (a bracketed hint or note after it aside)."""
-    text = without_marks(_INLINE_HINT.sub("", text))  # "What is X? 👶": a mark after it
+    text = without_marks(_INLINE_HINT.sub("", asked_end(text)))  # "What is X? 👶", "…?\""
     if not text.endswith((*QUESTION_MARKS, "）", ")", "】")):
         return False
     if reading_line(text) is not None:  # "推荐阅读：【…？】": the title of an article to read

@@ -19,12 +19,12 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.bare import (
-    STATEMENT,
     bare_before,
     bare_next,
     bare_prompt,
     bare_prompts,
     kind_label,
+    line_questions,
     lost_number,
     one_a_line,
     said_question,
@@ -93,9 +93,7 @@ _BR = re.compile(LINE_BREAK, re.IGNORECASE)
 
 # "**Goal:** Identify …", "… from. Implement a threaded version …", "Your task is to write …"
 _GOAL = re.compile(r"^(?:goal|task|objective|exercise)\s*[:：]\s*(?P<rest>\S.*)$", re.IGNORECASE)
-_TASK_SENTENCE = re.compile(
-    r"(?<=[.!])\s+(?:your task is to|implement|write an? )\b", re.IGNORECASE
-)
+_TASK_SENTENCE = re.compile(r"(?i)(?<=[.!])\s+(?:your task is to|implement|write an? )\b")
 
 
 def _sets_a_task(text: str) -> bool:
@@ -290,9 +288,11 @@ class ParagraphReading(ReaderState):
             return None
         if one_a_line(texts):
             draft = None
-            for k, text in enumerate(texts):  # one question a line
-                if not text.rstrip().endswith(STATEMENT):
+            for k, text, asked in line_questions(texts):  # one question a line, or listed
+                if asked:
                     draft = self._draft(block.start + k, *numbered(clean(text)), path)
+                else:
+                    self._skip(block.start + k, text, "a line that asks, ending like a statement")
             self.loose.add(id(draft))
             return None
         if len(texts) > 1 and all(reads_as_question(t) for t in texts):

@@ -37,7 +37,7 @@ _PLACEHOLDER = re.compile(  # also a label with nothing under it: "*solution*", 
     r"|to\s?do(?:\s*\*\*.{0,80}|[_*\s:：]*)"  # "**To Do**", "**TO DO** 查书", never "To do so, …"
     r"|(?:solution|answer|ans|答案|解答|参考答案)[_*\s:：]*|\.{2,}|…+"
     r"|(?:(?:your|the)\s+)?answers?\s+(?:goes\s+)?here\W*|to\s+be\s+(?:added|written|done)\W*"
-    r"|略|暂无|暂缺|待定|空"
+    r"|略|暂无|暂缺|待定|空|[+＋]\d{1,3}"  # "+1": a reader's vote, no answer
     r"|\*\*[^*\n]{1,60}?(?:[:：]\s*\*\*|\*\*\s*[:：])"  # "**Follow-up Questions:**", a label alone
     r"|<details[^>]{0,200}>\s*(?:<summary[^>]{0,200}>[^<]{0,80}</summary>)?\s*</details>)[_*\s]*",
     re.I | re.S,
@@ -46,7 +46,7 @@ _PLACEHOLDER = re.compile(  # also a label with nothing under it: "*solution*", 
 
 def placeholder(answer: str) -> bool:
     """``_TODO: add answer_``, ``**To Do**``, ``待补充``, ``Answer here``, ``略``, ``*solution*`` alone, an empty
-    ``<details>``: an answer still to be written; a bold label alone (``**Follow-up Questions:**``,
+    ``<details>``: an answer still to be written; a vote (``+1``) none; a bold label alone (``**Follow-up Questions:**``,
     its list taken as questions of their own): none."""
     return bool(_PLACEHOLDER.fullmatch(answer))
 

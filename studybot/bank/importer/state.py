@@ -229,6 +229,8 @@ class ReaderState:
             text = plain(raw_line)
             if rhetorical(raw_line):  # "那么多头注意力是怎样的呢？" leads into what explains it
                 self._skip(block.start + k, text, RHETORICAL_LEFT, counts=False)
+            elif self.strong and cited(raw_line):  # "…问题：**“…？”**": listed as asking lines are
+                continue
             elif asks(text) and len(text) > 3:
                 self._skip(block.start + k, text, "a question mark inside prose, not a question")
             elif self.strong and note_label(raw_line) and reads_as_question(text):

@@ -64,15 +64,9 @@ class ListReading(ReaderState):
     def _list(self, block: Block, path: Trail, current: Draft | None) -> Draft | None:
         if numbered_chapter(self.blocks, block):  # "6. 简历要点" after "5. 面试常见问题"
             current = None
-        labels = group_labels(self.lines, block)  # "1. Fundamentals" over "  - What is …?"
-        if labels is not None:
-            for line, text in labels:
-                self._skip(line, text, GROUP_LEFT, counts=False)
-            return None
-        duties = duty_list(self.lines, block)  # "- 计算…的注意力权重" under "…是一种…架构。"
-        if duties is not None:
-            for line, text in duties:
-                self._skip(line, text, DUTY_LEFT, counts=False)
+        if self._skip_all(group_labels(self.lines, block), GROUP_LEFT):  # "1. Fundamentals"
+            return None  # over "  - What is …?"
+        if self._skip_all(duty_list(self.lines, block), DUTY_LEFT):  # "- 计算…的注意力权重"
             if current is not None:
                 current.blocks.append(block)
             return current

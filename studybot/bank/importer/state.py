@@ -224,6 +224,12 @@ class ReaderState:
     def _skip(self, line: int, text: str, why: str, counts: bool = True) -> None:
         self.out.skipped.append(Skipped(self.where(line), text, why, counts))
 
+    def _skip_all(self, found: list[tuple[int, str]] | None, why: str) -> bool:
+        """Each of ``found`` (a rule's lines, or None where it does not hold) listed, not counted."""
+        for line, text in found or ():
+            self._skip(line, text, why, counts=False)
+        return found is not None
+
     def _skip_lines(self, block: Block, raw_lines: list[str], path: Trail) -> None:
         for k, raw_line in enumerate(raw_lines):
             text = plain(raw_line)

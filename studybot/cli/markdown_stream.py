@@ -20,6 +20,8 @@ REFRESHES = 10  # per second: how often the open block may be rendered again
 # continuation, indented code) or HTML (some of its blocks run past blank lines).
 _CONTINUES = re.compile(r"[ \t]|(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)|<")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_TABLE_ROW = re.compile(r" {0,3}\|")
+_DELIMITER_ROW = re.compile(r" {0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 
 
 class Blocks:
@@ -203,10 +205,26 @@ class _OpenTail:
         now = time.monotonic()
         if stream.blocks.version != self.version and now - self.rendered_at >= 1 / REFRESHES:
             self.version, self.rendered_at = stream.blocks.version, now
-            lines, _ = stream.render(stream.blocks.open)
+            lines, _ = stream.render(drawable(stream.blocks.open))
             self.lines = stream._placed(lines)
         window = max(console.height - 4, 4)
         yield from _Lines(self.lines[-window:]).__rich_console__(console, options)
+
+
+def drawable(text: str) -> str:
+    """The open block as the live area shows it: a table still arriving waits for its
+    delimiter row to end. Until then Markdown reads its head as a paragraph, and the
+    screen would flash "| n | KV | |---" before the table is drawn."""
+    lines = text.split("\n")
+    end = len(lines) - 1 if lines[-1] == "" else len(lines)  # the last line may be partial
+    start = end
+    while start and _TABLE_ROW.match(lines[start - 1]):
+        start -= 1
+    rows = lines[start:end]
+    ended = len(rows) > 2 or end < len(lines)  # the delimiter row is followed by a newline
+    if not rows or (len(rows) >= 2 and _DELIMITER_ROW.match(rows[1]) and ended):
+        return text
+    return "\n".join(lines[:start]) + ("\n" if start else "")
 
 
 def _without_leading_blanks(lines: list) -> list:

@@ -136,3 +136,28 @@ def test_escape_codes_split_across_chunks_are_removed():
     for at in range(len(text) + 1):
         out = streamed([text[:at], text[at:]], 60)
         assert out == expected and "pwned" not in out
+
+
+def test_a_table_still_arriving_is_not_shown_as_its_raw_text():
+    before = "表如下：\n\n"
+    table = "| n | KV |\n|---|---|\n| 8K | 1× |\n"
+    for at in range(len(table) + 1):
+        shown = markdown_stream.drawable(before + table[:at])
+        head_done = at >= len("| n | KV |\n|---|---|\n")
+        assert shown == (before + table[:at] if head_done else before)
+    assert markdown_stream.drawable("| a |\n|---|\n") == "| a |\n|---|\n"
+    assert markdown_stream.drawable("a | b 不是表\n") == "a | b 不是表\n"  # no leading bar
+
+
+def test_the_live_area_never_draws_a_half_arrived_table():
+    target = console(60)
+    stream = markdown_stream.MarkdownStream(target)
+    shown = []
+    for chunk in ["表：\n\n| n | KV |\n", "|---", "|---|\n| 8K | 1× |\n"]:
+        stream.feed(chunk)
+        lines, _ = stream.render(markdown_stream.drawable(stream.blocks.open))
+        shown.append("".join(s.text for line in lines for s in line))
+    stream.close()
+    assert not any("| n |" in s for s in shown)
+    assert shown[:2] == ["", ""] and "8K" in shown[-1]  # nothing until the head is whole
+    assert "表" in target.file.getvalue() and "| n |" not in target.file.getvalue()

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from studybot.bank.rubric import Claim as ClaimRubric
 from studybot.bank.rubric import Number
-from studybot.learn import antonyms, measures, words
+from studybot.learn import antonyms, counted, measures, words
 from studybot.learn.aliases import Alias
 from studybot.learn.reading import FOUND, Attempt
 
@@ -45,6 +45,7 @@ class Claim:
     # With no value, the figures its sentence states with a unit ("单张 48 GB 显卡"): another
     # figure of that family bound to its subject denies it too.
     figures: tuple[Number, ...] = ()
+    counts: tuple[counted.Count, ...] = ()  # the relation's alternatives that write a count
 
     @classmethod
     def of(cls, rubric: ClaimRubric, asked: Attempt) -> Claim:
@@ -67,6 +68,7 @@ class Claim:
             zh=rubric.zh,
             en=rubric.en,
             figures=() if rubric.value is not None else measures.stated(rubric.zh),
+            counts=counted.of_relation(rubric.relation, rubric.zh, rubric.en),
         )
 
     @property
@@ -136,14 +138,16 @@ class Said:
     spans: tuple[tuple[int, int], ...] = ()  # the words that decided, in that clause
     link: tuple[tuple[int, int], ...] = ()  # ... of them, the relation's (or the figure's)
     denials: tuple[Said, ...] = ()  # a claim stated nowhere: every clause that denies it
+    counted: bool = False  # denied by another count in the relation's words (``counted``)
 
 
 def wrong_value(claim: Claim, attempt: Attempt, stated: list[Said], denials: list[Said]):
     """The denial that gives a claim with a value a wrong figure, where every statement of it
     is words alone ("放更大的批" for "吞吐高 2–4 倍" beside "吞吐是它的 20 到 40 倍"): a wrong
     figure of the claim's quantity outweighs words that only say it goes up; None otherwise."""
-    if claim.value is None or not stated:
-        return None
+    miscount = next((d for d in denials if d.counted), None)  # "相邻四帧": beats any statement
+    if miscount is not None or claim.value is None or not stated:
+        return miscount
 
     def figured(said: Said) -> bool:
         text = attempt.clauses[said.clause].joined if said.clause is not None else ""
@@ -152,3 +156,35 @@ def wrong_value(claim: Claim, attempt: Attempt, stated: list[Said], denials: lis
     if any(figured(s) for s in stated):
         return None
     return next((d for d in denials if figured(d)), None)
+
+
+def miscounted(claim: Claim, attempt: Attempt) -> list[Said]:
+    """The clauses that say the claim's relation with another count than its own ("相邻四帧"
+    for "相邻 两帧") and name its subject beside them; none where a clause says a right count
+    in those words (``counted``)."""
+    if not claim.counts:
+        return []
+    out: list[Said] = []
+    for n, clause in enumerate(attempt.clauses):
+        found = list(counted.said(claim.counts, clause))
+        if any(right for _, _, right in found):
+            return []
+        for start, end, _ in found:
+            spans = ((start, end),)
+            if (
+                attempt.asserts[n]
+                and not counted.turned_down(clause, start)
+                and not attempt.quoted(n, spans)
+                and _named_beside(claim.subject, attempt, n, (start, end))
+            ):
+                out.append(Said(DENIED, n, spans, spans, counted=True))
+    return out
+
+
+def _named_beside(alias: Alias, attempt: Attempt, n: int, span: tuple[int, int]) -> bool:
+    """Whether clause ``n`` names ``alias`` with words outside ``span`` (the count's words)."""
+    start, end = span
+    return any(
+        all(e <= start or end <= s for s, e in phrase.spans)
+        for phrase in attempt.words_of(n, alias)
+    )

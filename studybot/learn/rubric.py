@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 
 from studybot.bank import Question
 from studybot.bank.rubric import PointRubric
-from studybot.learn import aliases, lapses, measures, negations, pairs, words
+from studybot.learn import aliases, claims, lapses, measures, negations, pairs, words
 from studybot.learn.aliases import Alias
 from studybot.learn.claims import ABSENT, DENIED, MENTIONED, STATED, Claim, Said, wrong_value
 from studybot.learn.links import one_item
@@ -133,7 +133,7 @@ def read_claim(claim: Claim, attempt: Attempt, side=None, known=()) -> Said:
         _in_order(claim, attempt) if claim.ordered else _each_clause(claim, attempt, side, known)
     )
     stated = [Said(STATED, n, spans, link) for p, n, link, spans in found if p > 0]
-    denials = [
+    denials = claims.miscounted(claim, attempt) + [  # "相邻四帧" for "相邻 两帧"
         Said(DENIED, n, spans, link)
         for p, n, link, spans in found
         if p <= 0 and not attempt.quoted(n, spans)

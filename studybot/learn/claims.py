@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from studybot.bank.rubric import Claim as ClaimRubric
 from studybot.bank.rubric import Number
-from studybot.learn import antonyms, measures, words
+from studybot.learn import antonyms, measures, negations, words
 from studybot.learn.aliases import Alias
 from studybot.learn.reading import FOUND, Attempt
 
@@ -75,9 +75,11 @@ class Claim:
 
     def explained(self, denial: Said, statements, attempt: Attempt) -> bool:
         """Whether another claim's statement in the denial's clause holds its relation's words,
-        and its rival subject where the denial names one: "在简单题上树搜索更省算力" states
-        that tree search saves compute, yet still denies that the gain is on hard problems."""
+        and its rival subject where the denial names one un-negated: "在简单题上树搜索更省算力"
+        states that tree search saves compute, yet still denies that the gain is on hard problems."""
         rival = self._rival_in(attempt, denial)
+        if rival and negations.negated(attempt.clauses[denial.clause or 0], [rival]):
+            rival = ()  # "并不是简单题上更省，而是难题上": the rival turned down
         return any(
             s.clause == denial.clause
             and _overlap(denial.link, s.spans)

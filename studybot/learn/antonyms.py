@@ -36,7 +36,6 @@ _ABOUT = """
 large models small models | larger models smaller models | easy problems hard problems
 top layers bottom layers | upper layers lower layers | top bottom
 最后 一个 / 第一个 | 最后 的 / 第一个 | 最末 / 第一个 | 较难 较易 | 较 难 / 较易 | 难 的 题 / 简单 题
-last first | final first | harder easier | hard problems easy problems
 """
 
 

@@ -78,8 +78,11 @@ class Claim:
         and its rival subject where the denial names one un-negated: "在简单题上树搜索更省算力"
         states that tree search saves compute, yet still denies that the gain is on hard problems."""
         rival = self._rival_in(attempt, denial)
-        if rival and negations.negated(attempt.clauses[denial.clause or 0], [rival]):
+        clause = denial.clause or 0
+        if rival and negations.negated(attempt.clauses[clause], [rival]):
             rival = ()  # "并不是简单题上更省，而是难题上": the rival turned down
+        if rival and any(not p.negated for p in attempt.words_of(clause, self.subject)):
+            rival = ()  # the clause says it of the claim's own subject too
         return any(
             s.clause == denial.clause
             and _overlap(denial.link, s.spans)

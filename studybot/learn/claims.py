@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from studybot.bank.rubric import Claim as ClaimRubric
 from studybot.bank.rubric import Number
-from studybot.learn import antonyms, counted, measures, words
+from studybot.learn import antonyms, counted, measures, negations, words
 from studybot.learn.aliases import Alias
 from studybot.learn.reading import FOUND, Attempt
 
@@ -74,6 +74,30 @@ class Claim:
     @property
     def parts(self) -> tuple[Alias, ...]:
         return (self.subject,) + ((self.object,) if self.object else ())
+
+    def explained(self, denial: Said, statements, attempt: Attempt) -> bool:
+        """Whether another claim's statement in the denial's clause holds its relation's words,
+        and its rival subject where the denial names one un-negated: "在简单题上树搜索更省算力"
+        states that tree search saves compute, yet still denies that the gain is on hard problems."""
+        rival = self._rival_in(attempt, denial)
+        clause = denial.clause or 0
+        if rival and negations.negated(attempt.clauses[clause], [rival]):
+            rival = ()  # "并不是简单题上更省，而是难题上": the rival turned down
+        if rival and any(not p.negated for p in attempt.words_of(clause, self.subject)):
+            rival = ()  # the clause says it of the claim's own subject too
+        return any(
+            s.clause == denial.clause
+            and _overlap(denial.link, s.spans)
+            and (not rival or _overlap(rival, s.spans))
+            for s in statements
+        )
+
+    def _rival_in(self, attempt: Attempt, said: Said) -> tuple[tuple[int, int], ...]:
+        """The words of the claim's rival subject among those that decided ``said``."""
+        if self.rival is None or said.clause is None:
+            return ()
+        named = (s for p in attempt.words_of(said.clause, self.rival) for s in p.spans)
+        return tuple(s for s in named if s in said.spans)
 
     @property
     def aliases(self) -> tuple[Alias, ...]:
@@ -139,6 +163,10 @@ class Said:
     link: tuple[tuple[int, int], ...] = ()  # ... of them, the relation's (or the figure's)
     denials: tuple[Said, ...] = ()  # a claim stated nowhere: every clause that denies it
     counted: bool = False  # denied by another count in the relation's words (``counted``)
+
+
+def _overlap(one, other) -> bool:
+    return any(a < d and c < b for a, b in one for c, d in other)
 
 
 def wrong_value(claim: Claim, attempt: Attempt, stated: list[Said], denials: list[Said]):

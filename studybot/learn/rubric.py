@@ -222,15 +222,9 @@ def settle(said: Sequence[Said], statements: Sequence[Said], claims: Sequence[Cl
         if seen.state != DENIED:
             out.append(seen)
             continue
-        kept = [d for d in seen.denials if not _explained(d, statements)]
+        kept = [d for d in seen.denials if not claim.explained(d, statements, attempt)]
         out.append(replace(kept[0], denials=tuple(kept)) if kept else _mentioned(claim, attempt))
     return out
-
-
-def _explained(denial: Said, statements: Sequence[Said]) -> bool:
-    return any(
-        s.clause == denial.clause and overlap_spans(denial.link, s.spans) for s in statements
-    )
 
 
 def _wrong(alias: Alias, point: Point, attempt: Attempt, right, statements):

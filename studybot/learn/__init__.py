@@ -8,7 +8,7 @@ suggests; ``live_grade``: the live side request's strict schema and reading;
 不是 turns down), ``conditions`` (what a clause
 says under a supposition), ``antonyms``, ``clauses``,
 ``segmenter``, ``variants``, ``numbers``, ``measures`` (the figures a
-claim's own sentence states), ``sides``, ``pairs``, ``swaps``, ``presumed`` (negations
+claim's own sentence states), ``counted`` (a count in a relation's own words), ``sides``, ``pairs``, ``swaps``, ``presumed`` (negations
 that presume a claim), ``contrasts`` (turns a claim's own words hold), and ``lapses`` with
 ``credits``, ``substitutes`` (a source of the bank's put in the point's), ``ratios``,
 ``defaults``, ``against`` and ``comparisons``: the offline

@@ -35,6 +35,7 @@ _ABOUT = """
 越大 越小 | 越高 越低 | 越多 越少 | 越长 越短 | 更大 更小 | 靠前 靠后 | 左侧 右侧 | 左边 右边
 large models small models | larger models smaller models | easy problems hard problems
 top layers bottom layers | upper layers lower layers | top bottom
+最后 一个 / 第一个 | 最后 的 / 第一个 | 最末 / 第一个 | 较难 较易 | 较 难 / 较易 | 难 的 题 / 简单 题
 """
 
 
@@ -42,10 +43,14 @@ def _table(pairs: str) -> dict[tuple[str, ...], tuple[str, ...]]:
     out: dict[tuple[str, ...], tuple[str, ...]] = {}
     for line in pairs.strip().splitlines():
         for pair in line.split("|"):
-            found = pair.split()
-            # "靠近 输出 靠近 输入" is a pair of two-word phrases; the others are two words.
-            half = len(found) // 2
-            one, other = _spelled(tuple(found[:half])), _spelled(tuple(found[half:]))
+            # "靠近 输出 靠近 输入" is a pair of two-word phrases; "最后 一个 / 第一个" a pair
+            # of phrases of different lengths; the others are two words.
+            if "/" in pair:
+                one, other = (_spelled(tuple(half.split())) for half in pair.split("/"))
+            else:
+                found = pair.split()
+                half = len(found) // 2
+                one, other = _spelled(tuple(found[:half])), _spelled(tuple(found[half:]))
             if one and other:
                 out.setdefault(one, other)
                 out.setdefault(other, one)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from studybot.bank.rubric import Claim as ClaimRubric
 from studybot.bank.rubric import Number
-from studybot.learn import antonyms, measures, words
+from studybot.learn import antonyms, counted, measures, negations, words
 from studybot.learn.aliases import Alias
 from studybot.learn.reading import FOUND, Attempt
 
@@ -45,6 +45,7 @@ class Claim:
     # With no value, the figures its sentence states with a unit ("单张 48 GB 显卡"): another
     # figure of that family bound to its subject denies it too.
     figures: tuple[Number, ...] = ()
+    counts: tuple[counted.Count, ...] = ()  # the relation's alternatives that write a count
 
     @classmethod
     def of(cls, rubric: ClaimRubric, asked: Attempt) -> Claim:
@@ -67,11 +68,36 @@ class Claim:
             zh=rubric.zh,
             en=rubric.en,
             figures=() if rubric.value is not None else measures.stated(rubric.zh),
+            counts=counted.of_relation(rubric.relation, rubric.zh, rubric.en),
         )
 
     @property
     def parts(self) -> tuple[Alias, ...]:
         return (self.subject,) + ((self.object,) if self.object else ())
+
+    def explained(self, denial: Said, statements, attempt: Attempt) -> bool:
+        """Whether another claim's statement in the denial's clause holds its relation's words,
+        and its rival subject where the denial names one un-negated: "在简单题上树搜索更省算力"
+        states that tree search saves compute, yet still denies that the gain is on hard problems."""
+        rival = self._rival_in(attempt, denial)
+        clause = denial.clause or 0
+        if rival and negations.negated(attempt.clauses[clause], [rival]):
+            rival = ()  # "并不是简单题上更省，而是难题上": the rival turned down
+        if rival and any(not p.negated for p in attempt.words_of(clause, self.subject)):
+            rival = ()  # the clause says it of the claim's own subject too
+        return any(
+            s.clause == denial.clause
+            and _overlap(denial.link, s.spans)
+            and (not rival or _overlap(rival, s.spans))
+            for s in statements
+        )
+
+    def _rival_in(self, attempt: Attempt, said: Said) -> tuple[tuple[int, int], ...]:
+        """The words of the claim's rival subject among those that decided ``said``."""
+        if self.rival is None or said.clause is None:
+            return ()
+        named = (s for p in attempt.words_of(said.clause, self.rival) for s in p.spans)
+        return tuple(s for s in named if s in said.spans)
 
     @property
     def aliases(self) -> tuple[Alias, ...]:
@@ -136,14 +162,20 @@ class Said:
     spans: tuple[tuple[int, int], ...] = ()  # the words that decided, in that clause
     link: tuple[tuple[int, int], ...] = ()  # ... of them, the relation's (or the figure's)
     denials: tuple[Said, ...] = ()  # a claim stated nowhere: every clause that denies it
+    counted: bool = False  # denied by another count in the relation's words (``counted``)
+
+
+def _overlap(one, other) -> bool:
+    return any(a < d and c < b for a, b in one for c, d in other)
 
 
 def wrong_value(claim: Claim, attempt: Attempt, stated: list[Said], denials: list[Said]):
     """The denial that gives a claim with a value a wrong figure, where every statement of it
     is words alone ("放更大的批" for "吞吐高 2–4 倍" beside "吞吐是它的 20 到 40 倍"): a wrong
     figure of the claim's quantity outweighs words that only say it goes up; None otherwise."""
-    if claim.value is None or not stated:
-        return None
+    miscount = next((d for d in denials if d.counted), None)  # "相邻四帧": beats any statement
+    if miscount is not None or claim.value is None or not stated:
+        return miscount
 
     def figured(said: Said) -> bool:
         text = attempt.clauses[said.clause].joined if said.clause is not None else ""
@@ -152,3 +184,35 @@ def wrong_value(claim: Claim, attempt: Attempt, stated: list[Said], denials: lis
     if any(figured(s) for s in stated):
         return None
     return next((d for d in denials if figured(d)), None)
+
+
+def miscounted(claim: Claim, attempt: Attempt) -> list[Said]:
+    """The clauses that say the claim's relation with another count than its own ("相邻四帧"
+    for "相邻 两帧") and name its subject beside them; none where a clause says a right count
+    in those words (``counted``)."""
+    if not claim.counts:
+        return []
+    out: list[Said] = []
+    for n, clause in enumerate(attempt.clauses):
+        found = list(counted.said(claim.counts, clause))
+        if any(right for _, _, right in found):
+            return []
+        for start, end, _ in found:
+            spans = ((start, end),)
+            if (
+                attempt.asserts[n]
+                and not counted.turned_down(clause, start)
+                and not attempt.quoted(n, spans)
+                and _named_beside(claim.subject, attempt, n, (start, end))
+            ):
+                out.append(Said(DENIED, n, spans, spans, counted=True))
+    return out
+
+
+def _named_beside(alias: Alias, attempt: Attempt, n: int, span: tuple[int, int]) -> bool:
+    """Whether clause ``n`` names ``alias`` with words outside ``span`` (the count's words)."""
+    start, end = span
+    return any(
+        all(e <= start or end <= s for s, e in phrase.spans)
+        for phrase in attempt.words_of(n, alias)
+    )

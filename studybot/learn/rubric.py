@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 
 from studybot.bank import Question
 from studybot.bank.rubric import PointRubric
-from studybot.learn import aliases, lapses, measures, negations, pairs, words
+from studybot.learn import aliases, claims, lapses, measures, negations, pairs, words
 from studybot.learn.aliases import Alias
 from studybot.learn.claims import ABSENT, DENIED, MENTIONED, STATED, Claim, Said, wrong_value
 from studybot.learn.links import one_item
@@ -133,7 +133,7 @@ def read_claim(claim: Claim, attempt: Attempt, side=None, known=()) -> Said:
         _in_order(claim, attempt) if claim.ordered else _each_clause(claim, attempt, side, known)
     )
     stated = [Said(STATED, n, spans, link) for p, n, link, spans in found if p > 0]
-    denials = [
+    denials = claims.miscounted(claim, attempt) + [  # "相邻四帧" for "相邻 两帧"
         Said(DENIED, n, spans, link)
         for p, n, link, spans in found
         if p <= 0 and not attempt.quoted(n, spans)
@@ -222,15 +222,9 @@ def settle(said: Sequence[Said], statements: Sequence[Said], claims: Sequence[Cl
         if seen.state != DENIED:
             out.append(seen)
             continue
-        kept = [d for d in seen.denials if not _explained(d, statements)]
+        kept = [d for d in seen.denials if not claim.explained(d, statements, attempt)]
         out.append(replace(kept[0], denials=tuple(kept)) if kept else _mentioned(claim, attempt))
     return out
-
-
-def _explained(denial: Said, statements: Sequence[Said]) -> bool:
-    return any(
-        s.clause == denial.clause and overlap_spans(denial.link, s.spans) for s in statements
-    )
 
 
 def _wrong(alias: Alias, point: Point, attempt: Attempt, right, statements):

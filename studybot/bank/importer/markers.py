@@ -69,7 +69,7 @@ _BOLD_Q = re.compile(r"^\s*(?:\*\*|__)\s*(?:Q|Question)\s*\.\s*(?:\*\*|__)")  # 
 # "**考点 1**：…？", "**Point 2:** …?" label what is asked; "**Llama 3**: why …?" is the question
 _BOLD_LABEL = re.compile(
     r"^(?:Q|Question|Point|Step|Task|Topic|Item|Problem|Exercise|Part|Card|Quiz|Test"
-    rf"|[{HAN_COMMON}]{{1,6}})\s*(?P<n>\d{{1,3}})\s*(?P<colon>[:：])?$",
+    rf"|[{HAN_COMMON}]{{1,6}}|(?P<chapter>\d{{1,3}})-)\s*(?P<n>\d{{1,3}})\s*(?P<colon>[:：])?$",
     re.IGNORECASE,
 )
 ANSWER_MARKER = re.compile(
@@ -311,9 +311,9 @@ def marker(raw_line: str, heading: bool = False) -> tuple[str | None, str] | Non
 
 
 def _bold_label(bold: str, rest: str) -> tuple[str, str] | None:
-    """(number, question) of ``**考点 1**：…？``: a short bold label, a colon, then what is asked."""
+    """(number, question) of ``**考点 1**：…？`` (a bold label, a colon) or ``**5-1** …？``."""
     label = _BOLD_LABEL.match(plain(bold).strip())
-    if label is None or not (label["colon"] or rest.startswith((":", "："))):
+    if label is None or not (label["colon"] or label["chapter"] or rest.startswith((":", "："))):
         return None
     asked = plain(rest.lstrip(":：")).strip()
     return (label["n"], asked) if reads_as_question(asked) else None

@@ -87,8 +87,8 @@ class Claim:
             rival = ()  # the clause says it of the claim's own subject too
         return any(
             s.clause == denial.clause
-            and _overlap(denial.link, s.spans)
-            and (not rival or _overlap(rival, s.spans))
+            and overlap_spans(denial.link, s.spans)
+            and (not rival or overlap_spans(rival, s.spans))
             for s in statements
         )
 
@@ -165,7 +165,8 @@ class Said:
     counted: bool = False  # denied by another count in the relation's words (``counted``)
 
 
-def _overlap(one, other) -> bool:
+def overlap_spans(one, other) -> bool:
+    """Whether any span of ``one`` shares a character with any of ``other``."""
     return any(a < d and c < b for a, b in one for c, d in other)
 
 

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from studybot.learn import words
+from studybot.learn import numbers, words
 
 _DIGITS = r"\d+(?:\.\d+)?"
 _HANZI = "两二三四五六七八九十百千"
@@ -156,28 +156,11 @@ def _alone(joined: str, start: int, end: int) -> bool:
 def _value(text: str) -> float | None:
     if text in _ENGLISH:
         return float(_ENGLISH[text])
-    if text[0].isdigit():
-        return float(text)
-    return _hanzi(text)
-
-
-def _hanzi(text: str) -> float | None:
-    """二十 = 20, 十二 = 12, 三百二十 = 320, 两 = 2; None for what is not a count."""
-    digits = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2}
-    scales = {"十": 10, "百": 100, "千": 1000}
-    total, current = 0, 0
-    for char in text:
-        if char in digits:
-            current = digits[char]
-        elif char in scales:
-            total += (current or 1) * scales[char]
-            current = 0
-        else:
-            return None
-    return float(total + current)
+    return float(text) if text[0].isdigit() else numbers.chinese(text)
 
 
 def _ranged(joined: str, start: int, end: int) -> bool:
     """Whether the count at ``start``–``end`` is an end of a range ("2~3", "两到三")."""
-    before, after = joined[max(0, start - 2) : start], joined[end : end + 2]
-    return bool(_RANGE.search(before[-1:] or "") or _RANGE.match(after))
+    return bool(
+        _RANGE.match(joined[start - 1 : start] if start else "") or _RANGE.match(joined[end:])
+    )

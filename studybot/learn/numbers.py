@@ -357,10 +357,10 @@ def _value(text: str) -> float | None:
         return float(text.replace(",", ""))
     if text == "一":
         return None  # "一个 token", "之一": far more often "a" than the figure 1
-    return _chinese(text)
+    return chinese(text)
 
 
-def _chinese(text: str) -> float | None:
+def chinese(text: str) -> float | None:
     """一 … 九千九百九十九 as a number; None for what is not one (一些 never reaches here)."""
     total, digit = 0, None
     for char in text:

@@ -43,7 +43,7 @@ from studybot.learn.marks import CONTRADICTED, COVERED, MISSED, PARTLY, clip
 from studybot.learn.reading import Asked, Attempt
 from studybot.learn.segmenter import Lexicon
 from studybot.learn.sides import Sides, sides
-from studybot.learn.statements import overlap_spans, statements
+from studybot.learn.statements import statements
 from studybot.learn.substitutes import NO_NAMES, Names
 
 EVIDENCE_CHARS = 48  # the clause shown as evidence, cut to about this many characters
@@ -242,7 +242,9 @@ def _wrong(alias: Alias, point: Point, attempt: Attempt, right, statements):
                 continue  # "直接在像素上扩散太贵": said to be turned down, not done
             if _NOT_DONE.match(attempt.clauses[n].joined, after):
                 continue  # "EOS 不参与 loss 的话…" supposed; "把 softmax 换成 sigmoid" swapped out
-            if any(s.clause == n and overlap_spans(phrase.spans, s.spans) for s in statements):
+            if any(
+                s.clause == n and claims.overlap_spans(phrase.spans, s.spans) for s in statements
+            ):
                 continue
             if not one_item(attempt.clauses[n], phrase.spans):
                 continue

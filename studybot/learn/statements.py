@@ -15,12 +15,8 @@ from dataclasses import replace
 
 from studybot.learn import alternatives, links, negations, numbers
 from studybot.learn.aliases import Alias
-from studybot.learn.claims import Claim
+from studybot.learn.claims import Claim, overlap_spans
 from studybot.learn.reading import Attempt, Phrase
-
-
-def overlap_spans(one, other) -> bool:
-    return any(a < d and c < b for a, b in one for c, d in other)
 
 
 def statements(claim: Claim, attempt: Attempt, n: int, side, known) -> list[tuple]:

@@ -32,7 +32,7 @@ def load(folder: Path, name: str) -> Bank:
     digest = _digest(folder, name)
     if digest in _memo:
         return _memo[digest]
-    path = _cache_dir() / f"bank-{digest}.json"
+    path = cache_dir() / f"bank-{digest}.json"
     try:
         loaded = _decode(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError, IndexError):
@@ -40,6 +40,11 @@ def load(folder: Path, name: str) -> Bank:
         _write(path, loaded)
     _memo[digest] = loaded
     return loaded
+
+
+def digest_of(bank: Bank) -> str | None:
+    """The digest ``bank`` was loaded under in this process, or None (a bank not loaded here)."""
+    return next((digest for digest, kept in _memo.items() if kept is bank), None)
 
 
 def _digest(folder: Path, name: str) -> str:
@@ -50,7 +55,7 @@ def _digest(folder: Path, name: str) -> str:
     return digest.hexdigest()
 
 
-def _cache_dir() -> Path:
+def cache_dir() -> Path:
     from studybot.storage.home import home
 
     return home() / "cache"

@@ -31,6 +31,9 @@ NO_BREAK_BEFORE = OPERATORS | {"·", "|", "—", "–"}
 UNITS = {"B", "KiB", "MiB", "GiB", "TiB", "KB", "MB", "GB", "s", "ms", "%", "K", "M", "G"}
 KEEP = re.compile(r"`[^`\n]+`|\$[^$\n]+\$|\[[^\[\]\n]{1,40}\]")
 NUMBER = re.compile(r"[\d.,]+")
+# What inline Markdown may change: markers, escapes, entities, tags and links, line breaks,
+# and the outer spaces it trims.
+MARKUP = re.compile(r"[\\`*_<>\[\]!&\n\r]|^\s|\s$")
 PUNCTUATION = re.compile(
     "["
     + re.escape("".join(c for c in CLOSING | OPENING if unicodedata.east_asian_width(c) in "WF"))
@@ -179,8 +182,11 @@ def inline_markdown(text: str):
     Returns the Text and the spans of its code, which a line keeps whole.
     Formulas stay as written (``$…$``), as in a drawn answer.
     """
-    from markdown_it import MarkdownIt
     from rich.text import Text
+
+    if not MARKUP.search(text):  # nothing a Markdown reader would change: spare loading one
+        return Text(text), []
+    from markdown_it import MarkdownIt
 
     out, keep, styles = Text(), [], []
     for token in MarkdownIt("commonmark").parseInline(text)[0].children or []:

@@ -12,7 +12,8 @@ claim's own sentence states), ``counted`` (a count in a relation's own words), `
 that presume a claim), ``contrasts`` (turns a claim's own words hold), and ``lapses`` with
 ``credits``, ``substitutes`` (a source of the bank's put in the point's), ``ratios``,
 ``defaults``, ``against`` and ``comparisons``: the offline
-grader on the rubric's claims; ``selftest``: the rubric graded against itself;
+grader on the rubric's claims; ``rubric_cache``: compiled rubrics kept on disk for the
+next process; ``selftest``: the rubric graded against itself;
 ``term_estimate`` with ``terms``: the term estimate of banks without one;
 ``rubric_lint``: rubric warnings), FSRS cards, ratings and what is due
 (``review``), per-chapter progress (``progress``) and an interviewer's

@@ -180,13 +180,23 @@ class OfflineGrader:
         return self._compiled(question)
 
     def _compiled(self, question: Question) -> rubric.Rubric:
-        from studybot.learn import rubric
-
         with self._lock:
             if question not in self._points:
-                self._names = self._names or _names(self.bank)
-                self._points[question] = rubric.compile_rubric(question, self._names)
+                self._points[question] = self._kept(question) or self._compile(question)
             return self._points[question]
+
+    def _kept(self, question: Question) -> rubric.Rubric | None:
+        from studybot.learn import rubric_cache
+
+        return rubric_cache.load(self.bank, question)
+
+    def _compile(self, question: Question) -> rubric.Rubric:
+        from studybot.learn import rubric, rubric_cache
+
+        self._names = self._names or _names(self.bank)
+        compiled = rubric.compile_rubric(question, self._names)
+        rubric_cache.save(self.bank, question, compiled)
+        return compiled
 
     def _estimated(self, question: Question, points: tuple[str, ...], attempt: str) -> Grade:
         from studybot.learn.term_estimate import TermEstimate

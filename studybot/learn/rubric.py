@@ -336,11 +336,15 @@ class Rubric:
 
 
 def compile_rubric(question: Question, names: Names = NO_NAMES) -> Rubric:
-    cutter = words.lexicon().extended(aliases.words_of(question))
+    cutter = cutter_of(question)
     compiled = points(question, cutter, names)
     right = tuple(claim.aliases for point in compiled for claim in point.claims)
     compared = sides(question.question, question.key_points)
     return Rubric(compiled, right, compared, Asked.of(question.question, cutter), cutter)
+
+
+def cutter_of(question: Question) -> Lexicon:  # the fixed words and the rubric's own
+    return words.lexicon().extended(aliases.words_of(question))
 
 
 def points(
@@ -348,7 +352,7 @@ def points(
 ) -> tuple[Point, ...]:
     """The question's key points with their rubric, compiled (``names``: the bank's)."""
     known = measures.known(question)
-    cutter = cutter or words.lexicon().extended(aliases.words_of(question))
+    cutter = cutter or cutter_of(question)
     asked = Attempt(question.question, Asked("", frozenset()), cutter=cutter)
     compiled = [
         replace(Point.of(t, r, asked, known), pairs=pairs.pairs_of(Attempt(t, "", cutter=cutter)))

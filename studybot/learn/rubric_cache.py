@@ -1,0 +1,99 @@
+"""Compiled rubrics kept on disk: a new process grades a question without compiling it again.
+
+Compiling a question's rubric (its claims read into aliases, variants, lapses
+and the bank's names) takes most of a first grade: 50–100 ms a question, a
+fifth of `studybot grade` as a process. The compiled form is kept under
+``STUDYBOT_HOME/cache/rubrics``, one file a question, in a folder named by
+the bank's digest (the shipped bank's, ``bank.cached``) and by the grader's
+code (each module's size and modification time, and Python's version), so
+an edit of the bank or of the grader compiles afresh. Only a bank loaded
+through that cache has a digest; any other bank is compiled in each process,
+as before.
+
+The files are pickles written by studybot into the user's own cache, read
+the way Python reads its own bytecode caches: a file that cannot be read,
+or does not hold what this module wrote, is passed over and compiled again.
+A home that cannot be written keeps nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from pathlib import Path
+
+from studybot.bank import Bank, Question
+from studybot.learn.rubric import Rubric, cutter_of
+
+FORMAT = 1  # of the kept files; a change of what ``kept`` holds must change it
+_code: str | None = None  # the grader's code fingerprint, read once a process
+
+
+def load(bank: Bank, question: Question) -> Rubric | None:
+    """The rubric ``save`` kept for ``question`` of ``bank``, or None (none kept, or not usable)."""
+    folder = _folder(bank)
+    if folder is None:
+        return None
+    try:
+        kept = pickle.loads((folder / f"{question.id}.pickle").read_bytes())
+    except Exception:  # noqa: BLE001 - absent, damaged or from other code: compile instead
+        return None
+    if not (isinstance(kept, tuple) and len(kept) == 2 and kept[0] == question):
+        return None
+    points, right, sides, asked = kept[1]  # all but the word cutter, rebuilt at once
+    return Rubric(points, right, sides, asked, cutter_of(question))
+
+
+def save(bank: Bank, question: Question, compiled: Rubric) -> None:
+    """Keep ``compiled``, the rubric of ``question``, for the next process."""
+    parts = compiled.points, compiled.right, compiled.sides, compiled.asked
+    folder = _folder(bank)
+    if folder is None:
+        return
+    try:
+        fresh = not folder.is_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=folder, prefix=".", suffix=".pickle")
+        with os.fdopen(fd, "wb") as handle:
+            pickle.dump((question, parts), handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, folder / f"{question.id}.pickle")
+        if fresh:  # a new bank or new code: the other folders' rubrics are of no use now
+            _remove_others(folder)
+    except (OSError, pickle.PicklingError):
+        return  # a read-only home or a full disk: compiled in the next process too
+
+
+def _folder(bank: Bank) -> Path | None:
+    from studybot.bank import cached
+
+    digest = cached.digest_of(bank)
+    if digest is None:
+        return None
+    return cached.cache_dir() / "rubrics" / f"{digest[:16]}-{_fingerprint()}"
+
+
+def _fingerprint() -> str:
+    """The grader's code as it is now: its modules' names, sizes and modification times."""
+    global _code
+    if _code is None:
+        package = Path(__file__).resolve().parent.parent
+        digest = hashlib.blake2b(f"{FORMAT}\0{sys.version_info[:2]}".encode(), digest_size=8)
+        for folder in ("learn", "bank"):
+            for path in sorted((package / folder).glob("*.py")):
+                stat = path.stat()
+                digest.update(
+                    f"{folder}/{path.name}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode()
+                )
+        _code = digest.hexdigest()
+    return _code
+
+
+def _remove_others(folder: Path) -> None:
+    for other in folder.parent.iterdir():
+        if other != folder and other.is_dir():
+            for path in other.glob("*"):
+                path.unlink(missing_ok=True)
+            other.rmdir()

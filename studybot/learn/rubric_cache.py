@@ -4,9 +4,9 @@ Compiling a question's rubric (its claims read into aliases, variants, lapses
 and the bank's names) takes most of a first grade: 50–100 ms a question, a
 fifth of `studybot grade` as a process. The compiled form is kept under
 ``STUDYBOT_HOME/cache/rubrics``, one file a question, in a folder named by
-the bank's digest (the shipped bank's, ``bank.cached``) and by the grader's
-code (each module's size and modification time, and Python's version), so
-an edit of the bank or of the grader compiles afresh. Only a bank loaded
+the bank's digest (the shipped bank's, ``bank.cached``) and by the code that
+compiles it (each module's size and modification time, and Python's
+version), so an edit of the bank or of that code compiles afresh. Only a bank loaded
 through that cache has a digest; any other bank is compiled in each process,
 as before.
 
@@ -29,6 +29,7 @@ from studybot.bank import Bank, Question
 from studybot.learn.rubric import Rubric, cutter_of
 
 FORMAT = 1  # of the kept files; a change of what ``kept`` holds must change it
+CODE = ("learn", "bank", ".")  # the folders of the modules a compiled rubric is made by
 _code: str | None = None  # the grader's code fingerprint, read once a process
 
 
@@ -76,17 +77,15 @@ def _folder(bank: Bank) -> Path | None:
 
 
 def _fingerprint() -> str:
-    """The grader's code as it is now: its modules' names, sizes and modification times."""
+    """The code a compiled rubric is made by, as it is now: each module's name, size and time."""
     global _code
     if _code is None:
         package = Path(__file__).resolve().parent.parent
         digest = hashlib.blake2b(f"{FORMAT}\0{sys.version_info[:2]}".encode(), digest_size=8)
-        for folder in ("learn", "bank"):
-            for path in sorted((package / folder).glob("*.py")):
-                stat = path.stat()
-                digest.update(
-                    f"{folder}/{path.name}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode()
-                )
+        for path in sorted(p for part in CODE for p in (package / part).glob("*.py")):
+            stat = path.stat()
+            name = path.relative_to(package).as_posix()
+            digest.update(f"{name}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
         _code = digest.hexdigest()
     return _code
 

@@ -365,7 +365,7 @@ def kind_of(path: Path, text: str) -> str:
     if flashcards.header(text) is not None:  # a flashcard export, whatever its extension
         return "csv" if path.suffix.lower() == ".csv" else "tsv"
     kind = _BY_EXTENSION.get(path.suffix.lower())
-    if kind == "markdown" and path.suffix.lower() == ".txt" and flashcards.plain_cards(text):
+    if kind == "markdown" and path.suffix.lower() == ".txt" and flashcards.plain_deck(text):
         return "tsv"  # Anki's "Cards in Plain Text": question TAB answer, a line each
     if kind == "json" and decks.crowdanki(text):
         return "crowdanki"
@@ -389,6 +389,6 @@ def kind_of(path: Path, text: str) -> str:
         named = any(field_of(cell) == "question" for cell in cells)
         if named and (len(cells) > 1 or first.strip().lower() in ("question", "问题", "题目")):
             return kind
-    if flashcards.plain_cards(text):
+    if flashcards.plain_deck(text):
         return "tsv"
     return "markdown"

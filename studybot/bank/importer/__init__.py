@@ -370,6 +370,8 @@ def kind_of(path: Path, text: str) -> str:
     if kind == "json" and decks.crowdanki(text):
         return "crowdanki"
     head = text[:65536].lstrip()
+    if kind in (None, "markdown") and htmlpage.raw_html(text) is not None:
+        return "html"  # reStructuredText that is a ".. raw:: html" block: the page it holds
     if kind:
         return kind
     if head.startswith("{"):

@@ -21,7 +21,7 @@ what it covers beside its marked questions, ``studynotes``; an asking heading wh
 out, ``decorations``; a label before what is asked, ``labels``; an exercise heading over its hidden answer, ``exercises``; ``**题目**：…`` over its task and ``**答案**：``, ``tasks``; labelled bullets under a question, its answer, ``answerparts``; a short list under it, its key points, ``keypoints``;
 a list's labelled tasks beside its labelled questions and the tables a question gives, ``givens``;
 what may follow the question mark of a line that asks (``…?"``, ``…? (e.g., …).``), ``tails``;
-a list item that asks and answers itself on one line (``* What is X? It is …``), ``oneline``; a part's name, not a question, ``parts``; a label that names a group of questions (``1. Fundamentals``, ``🟢 Easy: …``, ``* Notes:``) and the lettered questions (``a. …``) under a heading, ``grouplabels``; bold numbered cards that restart at 1, ``runs``; lines that say what a thing does, no questions, ``duties``; a table's
+a list item that asks and answers itself on one line (``* What is X? It is …``), ``oneline``; a deck of ``front; back`` lines, a card a line, ``linecards``; a deck's ``---`` card breaks, no headings' underlines, ``cardbreaks``; a part's name, not a question, ``parts``; a label that names a group of questions (``1. Fundamentals``, ``🟢 Easy: …``, ``* Notes:``) and the lettered questions (``a. …``) under a heading, ``grouplabels``; bold numbered cards that restart at 1, ``runs``; lines that say what a thing does, no questions, ``duties``; a table's
 self-rating columns, no answers, ``ratings``; a quiz record's options,
 ``choices``; questions kept only in a Markdown file's YAML front matter, ``frontmatter``; an answer key numbered as the questions above it, ``answerkey``), plus the
 question-like lines it did not take and facts about the file (the key
@@ -365,11 +365,13 @@ def kind_of(path: Path, text: str) -> str:
     if flashcards.header(text) is not None:  # a flashcard export, whatever its extension
         return "csv" if path.suffix.lower() == ".csv" else "tsv"
     kind = _BY_EXTENSION.get(path.suffix.lower())
-    if kind == "markdown" and path.suffix.lower() == ".txt" and flashcards.plain_cards(text):
+    if kind == "markdown" and path.suffix.lower() == ".txt" and flashcards.plain_deck(text):
         return "tsv"  # Anki's "Cards in Plain Text": question TAB answer, a line each
     if kind == "json" and decks.crowdanki(text):
         return "crowdanki"
     head = text[:65536].lstrip()
+    if kind in (None, "markdown") and htmlpage.raw_html(text) is not None:
+        return "html"  # reStructuredText that is a ".. raw:: html" block: the page it holds
     if kind:
         return kind
     if head.startswith("{"):
@@ -389,6 +391,6 @@ def kind_of(path: Path, text: str) -> str:
         named = any(field_of(cell) == "question" for cell in cells)
         if named and (len(cells) > 1 or first.strip().lower() in ("question", "问题", "题目")):
             return kind
-    if flashcards.plain_cards(text):
+    if flashcards.plain_deck(text):
         return "tsv"
     return "markdown"

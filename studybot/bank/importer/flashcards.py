@@ -19,7 +19,8 @@ Anki's "Cards in Plain Text" has no header: a line per card, the front, a
 tab and the back (``plain_cards``); so has its "Notes in Plain Text" from before header
 lines were written, its fields and tags between tabs (``headerless`` reads its columns). A card without a back is its front
 alone, without a tab, and a first line ``# …`` is the deck's title, the
-chapter of every card (``title``).
+chapter of every card (``title``). A headerless deck whose lines are ``front; back`` or
+``front | back`` (``line_separator``) is read a card a line (``linecards``).
 
 In a table of cards (``topics``), a front that opens with its topic in brackets
 (``[LLM 基础原理] 请描述 …``) is in the chapter of that topic, and a level label before
@@ -157,6 +158,39 @@ def plain_cards(text: str) -> bool:
         return False
     asking = sum(1 for line in lines if reads_as_question(line.split("\t")[0]))
     return 3 * asking >= 2 * len(lines)
+
+
+def line_separator(text: str) -> str | None:
+    """A deck of ``front; back`` or ``front | back`` lines with no header (Anki's "Notes in
+    Plain Text" with another separator): under an optional ``# title``, of the first 200
+    lines, three in four or more hold that separator once with text on both sides, none is
+    Markdown's own, and a third of the fronts or more ask. The separator, else None."""
+    lines = [line for line in text[:262144].splitlines()[:201] if line.strip()]
+    if lines and title(lines[0]) is not None:
+        lines = lines[1:]
+    lines = lines[:200]
+    if len(lines) < 3 or any(_no_card(line) for line in lines):
+        return None
+    for separator in (";", "|"):
+        fronts = [
+            front
+            for front, mark, back in (line.partition(separator) for line in lines)
+            if mark and front.strip() and back.strip() and separator not in back
+        ]
+        asking = sum(1 for front in fronts if reads_as_question(front))
+        if 4 * len(fronts) >= 3 * len(lines) and 3 * asking >= len(fronts):
+            return separator
+    return None
+
+
+def _no_card(line: str) -> bool:
+    """A line no ``front; back`` deck holds: Markdown's own, a table's rule, a tab's fields."""
+    return bool(_MARKDOWN_LINE.match(line)) or set(line) <= set("-:| ") or "\t" in line
+
+
+def plain_deck(text: str) -> bool:
+    """A headerless plain-text deck: ``front<TAB>back`` lines, or ``front; back`` ones."""
+    return plain_cards(text) or line_separator(text) is not None
 
 
 # "[LLM 基础原理] 请描述 …": the card's topic in brackets before its front

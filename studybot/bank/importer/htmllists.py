@@ -1,7 +1,7 @@
 """The source's lines as the Markdown they stand for, before parsing: boxes, headings, HTML lists.
 
 Hugo ``details`` shortcodes are ``shortcodes``' to rewrite, a card's ``Front:``/``Back:``
-labels ``cardsides``', MkDocs boxes and ``###2、`` or ``<h2>`` headings are ``admonitions``' to rewrite. An HTML
+labels ``cardsides``', a deck's ``---`` card breaks ``cardbreaks``', MkDocs boxes and ``###2、`` or ``<h2>`` headings are ``admonitions``' to rewrite. An HTML
 list written a line per item (``<ol>``, ``<li>为什么…？</li>``, ``</ol>``, perhaps inside a
 ``<div>`` with a ``<strong>`` title) is an HTML block to CommonMark: its items would be
 neither questions nor list items, and its closing tags would read as an answer's text.
@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from studybot.bank.importer.admonitions import spaced_headings, unboxed, unfenced
+from studybot.bank.importer.cardbreaks import unbroken
 from studybot.bank.importer.cardsides import unlabelled
 from studybot.bank.importer.shortcodes import unshortcoded
 
@@ -34,7 +35,7 @@ _TITLE = re.compile(
 def markdown_lines(lines: list[str]) -> list[str]:
     """``lines`` with Hugo ``details`` shortcodes, MkDocs boxes, spaced headings and HTML
     lists as Markdown (the module's docstring says which)."""
-    lines = unlabelled(spaced_headings(unboxed(unshortcoded(lines))))
+    lines = unlabelled(spaced_headings(unboxed(unshortcoded(unbroken(lines)))))
     if not any("<li" in line.lower() for line in lines):
         return lines
     out = list(lines)

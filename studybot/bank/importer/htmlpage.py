@@ -16,12 +16,15 @@ submit button) is the form's, no answer.
 
 from __future__ import annotations
 
+import re
+import textwrap
 from pathlib import Path
 
 from studybot.bank.importer import markdown
 from studybot.bank.importer.draft import Options, Parsed
 from studybot.bank.importer.htmltext import Reader
 
+_RAW_HTML = re.compile(r"\.\.\s+raw::\s*html\s*", re.IGNORECASE)  # fullmatch: RST's directive
 _HEADINGS = {f"h{n}": n for n in range(1, 7)}
 # what a page does not show as its text: the whole element goes
 _HIDDEN = {"head", "script", "style", "noscript", "template", "svg", "button", "select", "textarea"}
@@ -30,6 +33,7 @@ _FRAME = {
     "label", "form", "section", "article", "input", "fieldset", "legend", "main", "nav", "header", "footer", "aside", "figure",
     "figcaption", "dl", "dt", "dd", "option", "meta", "link", "iframe", "canvas", "source",
 }  # fmt: skip
+_TOGGLE = "button"  # inside a heading, an accordion's toggle: the heading's text
 _BOX = "textarea"  # an answer box: the text above it since the last one is one question
 
 
@@ -42,11 +46,15 @@ class _Page(Reader):
         self.hidden = 0
         self.asked: list[int] = []  # where the text since the last box began, in ``out``
         self.boxed: int | None = None  # where the text after a form's last box began
+        self.heading = 0  # inside a heading: its button's text is the heading's
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == _TOGGLE and self.heading:
+            return  # an accordion's button: its text is the heading's
         if tag in _HIDDEN:
             self.hidden += 1
         elif tag in _HEADINGS and not self.hidden:
+            self.heading += 1
             self._break(blank=True)
             self.out.append("#" * _HEADINGS[tag] + " ")
             self.asked = [len(self.out)]
@@ -60,11 +68,14 @@ class _Page(Reader):
             del self.out[self.boxed :]  # a pledge, the submit button: the form's, no answer
             self._break(blank=True)
             self.boxed = None
+        elif tag == _TOGGLE and self.heading:
+            return
         elif tag in _HIDDEN:
             self.hidden = max(0, self.hidden - 1)
             if tag == _BOX and self.boxes and not self.hidden:
                 self._box()
         elif tag in _HEADINGS and not self.hidden:
+            self.heading = max(0, self.heading - 1)
             self._break(blank=True)
             self.asked = [len(self.out)]
         elif tag in _FRAME and not self.hidden:
@@ -111,5 +122,29 @@ def page_markdown(text: str) -> str:
     return page.text()
 
 
+def raw_html(text: str) -> str | None:
+    """The HTML of a reStructuredText file that is its ``.. raw:: html`` blocks (they hold
+    half its lines of text or more): each block's lines dedented, the directive's line
+    blank, the other lines as they are; None for any other text."""
+    if "raw::" not in text:
+        return None
+    lines = text.splitlines()
+    out, raw = list(lines), 0
+    index = 0
+    while index < len(lines):
+        if _RAW_HTML.fullmatch(lines[index]):
+            out[index], end = "", index + 1
+            while end < len(lines) and (not lines[end].strip() or lines[end][:1].isspace()):
+                end += 1
+            block = textwrap.dedent("\n".join(lines[index + 1 : end])).split("\n")
+            out[index + 1 : end] = block
+            raw += sum(1 for line in block if line.strip())
+            index = end
+        else:
+            index += 1
+    shown = sum(1 for line in lines if line.strip())
+    return "\n".join(out) if raw and 2 * raw >= shown else None
+
+
 def read_html(path: Path, text: str, options: Options) -> Parsed:
-    return markdown.read_markdown(path, page_markdown(text), options)
+    return markdown.read_markdown(path, page_markdown(raw_html(text) or text), options)

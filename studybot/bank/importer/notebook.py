@@ -1,7 +1,11 @@
 """What the Markdown reader reads besides Markdown text: notebook cells and front matter.
 
-A Jupyter notebook's Markdown cells are read as one document (code cells
-are not questions), each line remembering ``file:cell N, line M``. A code
+A Jupyter notebook's Markdown cells are read as one document, each line remembering
+``file:cell N, line M``. A code cell is no question, unless its first line is a comment
+that asks or is a numbered question's label (``# Q1. What is a decorator``,
+``#Q2 Use cases``, ``# Question 3: …``, ``# Why …?``): that comment is a question, the
+comments right under it the answer's text and the cell's code, with the code cells after
+it up to the next Markdown cell or question, its answer, fenced (``code_lines``). A code
 cell that holds Markdown typed into it (``markdown_typed``: it is no Python, and
 two or more of its lines are Markdown headings, ``##### Q:2) Hooks``) is read as
 the Markdown its author meant. A Markdown cell's ``##Problem 1``, no space after the
@@ -32,6 +36,11 @@ _HEADING = re.compile(r"^#{2,6}[ \t]+\S", re.MULTILINE)  # "##### Q:2) Hooks"; "
 # "##Problem 1": Jupyter and Colab show a heading with no space after its marks ("#tag" aside)
 _UNSPACED = re.compile(r"^(?P<marks>#{2,6})(?=[^#\s])")
 _MAGIC = re.compile(r"^[ \t]*[%!].*$", re.MULTILINE)
+_COMMENT = re.compile(r"#+\s*(?P<text>\S.*?)\s*")  # fullmatch: a comment's line, its text
+# "Q1. What is …", "Q2 Use cases of …", "Question 3: …": a numbered question's label
+_QUESTION_LABEL = re.compile(
+    r"(?:Q|Question)\s*(?P<n>\d+)\s*[.:)：]?\s+(?P<text>\S.*)", re.IGNORECASE
+)
 _FRONT_TITLE = re.compile(r"^title\s*:\s*(?P<title>.+?)\s*$", re.IGNORECASE)
 
 
@@ -50,6 +59,7 @@ def notebook_lines(path: Path, text: str) -> tuple[list[str], list[str], list[st
     lines: list[str] = []
     places: list[str] = []
     problems: list[str] = []
+    following = False  # a code cell after a question asked in a code cell's comment
     for number, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict):
             continue
@@ -58,19 +68,58 @@ def notebook_lines(path: Path, text: str) -> tuple[list[str], list[str], list[st
             "".join(map(str, source_text)) if isinstance(source_text, list) else str(source_text)
         )
         code = cell.get("cell_type") == "code"
-        if cell.get("cell_type") != "markdown" and not (code and markdown_typed(source_text)):
+        typed = code and markdown_typed(source_text)
+        asked = code and not typed and commented_question(source_text)
+        following = asked or (following and code and not typed)  # up to the next question
+        if cell.get("cell_type") != "markdown" and not (typed or following):
             continue
         if SURROGATE.search(source_text):  # a lone "\ud800": no character, cannot be saved
             problems.append(
                 f"{path}:cell {number}: a lone surrogate (such as \\ud800) is not a character"
             )
             source_text = SURROGATE.sub("\ufffd", source_text)
+        if following:  # the question in its comment, the cell's code its answer
+            for line_number, line in code_lines(source_text, asked):
+                lines.append(line)
+                places.append(f"{path}:cell {number}, line {line_number}")
+            continue
         for line_number, line in enumerate(source_text.splitlines(), start=1):
             lines.append(_UNSPACED.sub(r"\g<marks> ", line) if not code else line)
             places.append(f"{path}:cell {number}, line {line_number}")
         lines.append("")  # a cell boundary reads like a blank line
         places.append(f"{path}:cell {number}")
     return lines, places, problems
+
+
+def commented_question(source: str) -> bool:
+    """A code cell whose first line is a comment that asks or is a numbered question."""
+    first = next((line for line in source.splitlines() if line.strip()), "")
+    asking = _COMMENT.fullmatch(first.strip())
+    return asking is not None and bool(
+        _QUESTION_LABEL.fullmatch(asking["text"]) or asking["text"].endswith(QUESTION_MARKS)
+    )
+
+
+def code_lines(source: str, asked: bool) -> list[tuple[int, str]]:
+    """A code cell as Markdown, each line with its line in the cell: where ``asked``, its
+    first comment as the question (``#Q2 …`` as ``Q2. …``) and the comments right under it
+    as the answer's text; the code fenced."""
+    cell = source.splitlines()
+    numbered = [(n, line) for n, line in enumerate(cell, start=1) if line.strip()]
+    out: list[tuple[int, str]] = []
+    if asked and numbered:
+        (first, line), *numbered = numbered
+        text = _COMMENT.fullmatch(line.strip())["text"]  # type: ignore[index]
+        label = _QUESTION_LABEL.fullmatch(text)
+        out += [(first, f"Q{label['n']}. {label['text']}" if label else text), (first, "")]
+        while numbered and (comment := _COMMENT.fullmatch(numbered[0][1].strip())):
+            out.append((numbered.pop(0)[0], comment["text"]))
+        out.append((first, ""))
+    if numbered:
+        start, end = numbered[0][0], numbered[-1][0]
+        out += [(start, "```python"), *((n, cell[n - 1]) for n in range(start, end + 1))]
+        out += [(end, "```"), (end, "")]
+    return out
 
 
 def markdown_typed(source: str) -> bool:

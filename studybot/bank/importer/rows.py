@@ -29,6 +29,7 @@ from studybot.bank.importer import (
     htmltext,
     jsondoc,
     jsonlists,
+    linecards,
     rubrics,
 )
 from studybot.bank.importer import keys as fields
@@ -55,6 +56,10 @@ def read_csv(path: Path, text: str, options: Options) -> Parsed:
 
 
 def read_tsv(path: Path, text: str, options: Options) -> Parsed:
+    """A ``front; back`` deck (``linecards``) too: a plain-text deck is read as a TSV is."""
+    separator = flashcards.line_separator(text) if flashcards.header(text) is None else None
+    if separator is not None:
+        return flashcards.topics(linecards.read(path, text, separator, options))
     return flashcards.topics(_table(path, text, "\t", options))
 
 

@@ -13,8 +13,9 @@ it names and nothing else:
 - ``table:COLUMN``: the cells of that column (its name, or its number from
   1) in each table that has it;
 - ``details``: the ``<summary>`` of every ``<details>``, its body the answer;
-- ``cells``: each Markdown cell of a notebook, its first line the question
-  and the rest, with the code cells after it, the answer.
+- ``cells``: each Markdown cell of a notebook, and each code cell whose first line is a
+  comment that asks (``# Q1. …``), its first line the question and the rest, with the code
+  cells after it, the answer.
 
 The answer is what follows a question up to the next one (or a heading of
 its level or above; a table row's answer is the rest of its row); with
@@ -40,6 +41,7 @@ from studybot.bank.importer.draft import Draft, Parsed, Skipped
 from studybot.bank.importer.htmllists import residue
 from studybot.bank.importer.layout import Layout, Line, layout, row_cells, table_header
 from studybot.bank.importer.markers import clean, numbered, reads_as_question
+from studybot.bank.importer.notebook import commented_question
 from studybot.bank.importer.ratings import rating_columns
 from studybot.bank.importer.source import loads
 from studybot.errors import BadInput
@@ -373,13 +375,14 @@ def _cells(path: Path, text: str, with_answers: bool) -> Parsed:
             continue
         body = cell.get("source", "")
         body = "".join(map(str, body)) if isinstance(body, list) else str(body)
-        if cell.get("cell_type") == "markdown" and body.strip():
+        asked = cell.get("cell_type") == "code" and commented_question(body)  # "# Q1. …"
+        if (cell.get("cell_type") == "markdown" or asked) and body.strip():
             first, _, rest = body.strip().partition("\n")
             question = clean(plain(first.lstrip("#").strip()))
             if question:
                 close()
                 current = parsed.add(Draft(f"{path}:cell {number}", question))
-                answer = [rest.strip()]
+                answer = [f"```\n{rest.strip()}\n```" if asked and rest.strip() else rest.strip()]
                 continue
         if current is not None and body.strip():
             fenced = cell.get("cell_type") == "code"

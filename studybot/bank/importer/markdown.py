@@ -383,7 +383,7 @@ class _Reader(ParagraphReading, ListReading):
         draft.hint, blocks = tasked(self.lines, draft.hint, blocks)  # its task over "**答案**："
         listed = blocks and blocks[0].is_list and not lettered(blocks[0])  # options, no points
         points = keypoints.key_points_of(blocks[0]) if listed else None
-        if points and not any(map(source_line, points)):  # "- Source: …" is no key point
+        if points and not any(map(source_line, points)) and not all(map(placeholder, points)):
             draft.key_points = points
             if len(blocks) == 1:
                 return

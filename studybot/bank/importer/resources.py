@@ -33,6 +33,7 @@ SOURCE_LINE = re.compile(
     re.IGNORECASE,
 )
 _PLACEHOLDER = re.compile(  # also a label with nothing under it: "*solution*", "**答案：**"
+    r"(?:[-*+]\s+)?(?:\[[ xX]?\]\s*)?"  # "- [ ] TODO": a task box still to tick
     r"[_*\s]*(?:(?:TODO|TBD|待补充|待完善|待更新|coming soon)(?![A-Za-z0-9]).{0,80}"
     r"|to\s?do(?:\s*\*\*.{0,80}|[_*\s:：]*)"  # "**To Do**", "**TO DO** 查书", never "To do so, …"
     r"|(?:solution|answer|ans|答案|解答|参考答案)[_*\s:：]*|\.{2,}|…+"

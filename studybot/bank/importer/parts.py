@@ -2,7 +2,9 @@
 ``【一、Transformer 基础】``, ``=== Basics ===``, a note's ``① 一句话秒懂`` section, a book
 chapter's numbered section (``## 6.1 capable —— 安全能力检查`` under ``# 6. BPF 工具``), a
 title in capitals ending in a colon (``### Why This Is Useful:``, ``### How It Works:``), a
-plain-text line numbered next after others alone (``6. 简历要点`` after ``5. 面试常见问题``)."""
+plain-text line numbered next after others alone (``6. 简历要点`` after ``5. 面试常见问题``), a
+section of terms (``## Terms used in machine learning``, ``## Glossary``, ``## 术语``): its
+items name words to know, not questions."""
 
 from __future__ import annotations
 
@@ -121,3 +123,17 @@ def _chapter_number(block: Block) -> int | None:
 
 
 _TITLE_MOST = 30  # characters of a chapter's title: "学习路线（90天）"
+
+
+# "## Terms used in machine learning", "## Key terms", "## Glossary", "## 术语表": words to know
+_TERMS = re.compile(
+    r"^(?:(?:key|basic|common|important)\s+)?(?:terms|terminology|glossary|vocabulary)\b"
+    r"|^(?:常用|基本|常见|重要)?(?:术语|名词|概念)(?:表|列表|汇总)?$",
+    re.IGNORECASE,
+)
+
+
+def glossary(path: tuple[tuple[int, str], ...]) -> bool:
+    """Under a heading that names its list a glossary (``## Terms used in …``, ``## 术语``),
+    the list's items are terms, not a run of questions: only the ones that ask are taken."""
+    return bool(path) and bool(_TERMS.match(clean(plain(path[-1][1])).strip()))

@@ -18,7 +18,8 @@ a heading question's answer ends.
   question's level (``up_sections``); a shallower heading that asks, or one higher, ends it;
 - an answer that announces a list (``…可以采取以下几种策略：``) takes the numbered headings
   at the question's level right after it (``### 1. **损失缩放**``, ``### 2. …``, none asking)
-  as its sections, up to the next heading at that level.
+  as its sections, up to the next heading at that level; a heading whose own text is only a
+  ``- [ ] TODO`` has no answer, and the sub-headings under it are read on their own.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from studybot.bank.importer.markers import (
     reads_as_question,
 )
 from studybot.bank.importer.sections import asking_heading, sub_question
+from studybot.bank.importer.signposts import unwritten
 from studybot.bank.importer.subitems import follow_ups
 
 # verbs that set a task in a heading's last sentence, besides those ``reads_as_question`` knows
@@ -120,6 +122,9 @@ def up_sections(
     """(the answer's blocks, where it ends) of ``question``, a heading over ``inner`` whose
     section ends at ``end``: the shallower sections from ``end`` when ``inner`` is empty and
     the first names its subject (the module's docstring says when); else as given."""
+    if unwritten(inner):  # "## ELMO" over "- [ ] TODO": its sub-headings are no answer of it
+        own = next((k for k, b in enumerate(inner) if b.kind == "heading"), len(inner))
+        return inner[:own], end - len(inner) + own
     if inner:  # "…以下几种策略：" over "### 1. **…**", "### 2. **…**": the points it announces
         last = _announced_end(blocks, question, inner, end)
         return [*inner, *blocks[end:last]], last

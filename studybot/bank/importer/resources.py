@@ -52,6 +52,15 @@ def placeholder(answer: str) -> bool:
     return bool(_PLACEHOLDER.fullmatch(answer))
 
 
+_TO_WRITE = re.compile(r"TODO|TBD|to\s?do|待补充|待完善|待更新|coming soon", re.I)
+
+
+def to_write(text: str) -> bool:
+    """``- [ ] TODO``, ``待补充``: an answer its author means to write (a placeholder that says
+    so, not ``...`` or a label left alone)."""
+    return placeholder(text) and _TO_WRITE.search(text) is not None
+
+
 _LIST_MARK = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+)?(?:[*_](?=[^\s*_]))?")  # "*Source: …*"
 
 

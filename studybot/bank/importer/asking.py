@@ -15,7 +15,11 @@ a heading question's answer ends.
 - a heading question with nothing under it, right over a shallower heading that asks nothing
   and names its subject (``#### What is LoRA?`` over ``### 1. Fine-Tuning with LoRA``), is
   answered by that section and the shallower ones after it, up to the next heading at the
-  question's level (``up_sections``); a shallower heading that asks, or one higher, ends it.
+  question's level (``up_sections``); a shallower heading that asks, or one higher, ends it;
+- an answer that announces a list (``…可以采取以下几种策略：``) takes the numbered headings
+  at the question's level right after it (``### 1. **损失缩放**``, ``### 2. …``, none asking)
+  as its sections, up to the next heading at that level; a heading whose own text is only a
+  ``- [ ] TODO`` has no answer, and the sub-headings under it are read on their own.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from studybot.bank.importer.markers import (
     reads_as_question,
 )
 from studybot.bank.importer.sections import asking_heading, sub_question
+from studybot.bank.importer.signposts import unwritten
 from studybot.bank.importer.subitems import follow_ups
 
 # verbs that set a task in a heading's last sentence, besides those ``reads_as_question`` knows
@@ -117,8 +122,35 @@ def up_sections(
     """(the answer's blocks, where it ends) of ``question``, a heading over ``inner`` whose
     section ends at ``end``: the shallower sections from ``end`` when ``inner`` is empty and
     the first names its subject (the module's docstring says when); else as given."""
-    last = _up_end(blocks, question, end) if not inner else end
+    if unwritten(inner):  # "## ELMO" over "- [ ] TODO": its sub-headings are no answer of it
+        own = next((k for k, b in enumerate(inner) if b.kind == "heading"), len(inner))
+        return inner[:own], end - len(inner) + own
+    if inner:  # "…以下几种策略：" over "### 1. **…**", "### 2. **…**": the points it announces
+        last = _announced_end(blocks, question, inner, end)
+        return [*inner, *blocks[end:last]], last
+    last = _up_end(blocks, question, end)
     return (blocks[end:last], last) if last > end else (inner, end)
+
+
+def _announced_end(blocks: list[Block], question: Block, inner: list[Block], end: int) -> int:
+    """After the numbered headings at the question's level (``1.``, ``2.`` … in turn, none
+    asking) right after an answer whose last paragraph ends in a colon: the points it
+    announces, its answer's sections; ``end`` when there are not two of them."""
+    said = inner[-1]
+    if said.kind != "paragraph" or not plain(said.raw).rstrip().endswith((":", "：")):
+        return end
+    count, last = 0, end
+    for last in range(end, len(blocks) + 1):
+        block = blocks[last] if last < len(blocks) else None
+        if block is None or (block.kind == "heading" and block.level < question.level):
+            break
+        if block.kind != "heading" or block.level > question.level:
+            continue
+        label, rest = numbered(clean(plain(block.raw)))
+        if label != str(count + 1) or reads_as_question(rest):
+            break
+        count += 1
+    return last if count >= 2 else end
 
 
 def _up_end(blocks: list[Block], question: Block, end: int) -> int:

@@ -388,11 +388,11 @@ def section_end(blocks: list[Block], index: int) -> int:
 
 
 def navigation(block: Block) -> bool:
-    """``**[⬆ back to top](#contents)**``: a link within the page, no part of any answer."""
+    """A link within the page (``**[⬆ back to top](#top)**``) or a footnote (``[^1]: …``)."""
     if block.kind != "paragraph":
         return False
-    target = link_target(block.raw.strip("*_ "))
-    return target is not None and target.startswith("#")
+    target, raw = link_target(block.raw.strip("*_ ")), block.raw.lstrip()
+    return (target is not None and target.startswith("#")) or (raw[:2] == "[^" and "]:" in raw[:44])
 
 
 def html_comment(lines: list[str], block: Block) -> bool:

@@ -38,7 +38,7 @@ from studybot.bank.importer.markers import (
 from studybot.bank.importer.metadata import described
 from studybot.bank.importer.notes import arrow_answer, without_pointer
 from studybot.bank.importer.oneline import answered_on_line
-from studybot.bank.importer.parts import numbered_chapter, topic_title
+from studybot.bank.importer.parts import glossary, numbered_chapter, topic_title
 from studybot.bank.importer.resources import see_also, source_line
 from studybot.bank.importer.signposts import enumeration
 from studybot.bank.importer.state import ReaderState, Trail
@@ -142,7 +142,7 @@ class ListReading(ReaderState):
         if enumeration(block):  # "- 是什么、" "- 为什么（动机）、": one sentence in bullets
             return None
         last: Draft | None = None
-        run = asked_run(block) and not (self.strong and summary_list(block))  # "1. **要点**: …"
+        run = asked_run(block) and not (self.strong and summary_list(block)) and not glossary(path)
         mostly = block.taken or mostly_asking(block) or run
         nested = mostly and answered_inside(block)  # its questions over their answers
         tip_list = tips(block)

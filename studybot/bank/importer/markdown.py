@@ -102,7 +102,7 @@ from studybot.bank.importer.sections import (
     own_end,
     task_below,
 )
-from studybot.bank.importer.signposts import signposts_only
+from studybot.bank.importer.signposts import signposts_only, unwritten
 from studybot.bank.importer.state import Trail
 from studybot.bank.importer.tasks import names_tasks, tasked
 
@@ -322,7 +322,7 @@ class _Reader(ParagraphReading, ListReading):
         numbered_card = label is not None and block.level == self.level  # "### 2. …？（易错）"
         part = parted(rest, inner) or (marks_inside(inner) and not asks(rest) and not numbered_card)
         part = part or (self.level is None and outline_asks(inner))  # "### 如何…？" over "- …？"
-        if reads_as_question(rest) and not part:  # "# Part B. 为什么…", "### 追问链二：…"
+        if (reads_as_question(rest) or unwritten(inner)) and not part:  # "## ELMO" over "TODO"
             return label, rest
         body = has_body(inner) or block.start in self.outline  # "### docker预热"
         if block.level == self.level and block.start not in self.apart:
@@ -383,7 +383,7 @@ class _Reader(ParagraphReading, ListReading):
         draft.hint, blocks = tasked(self.lines, draft.hint, blocks)  # its task over "**答案**："
         listed = blocks and blocks[0].is_list and not lettered(blocks[0])  # options, no points
         points = keypoints.key_points_of(blocks[0]) if listed else None
-        if points and not any(map(source_line, points)):  # "- Source: …" is no key point
+        if points and not any(map(source_line, points)) and not all(map(placeholder, points)):
             draft.key_points = points
             if len(blocks) == 1:
                 return

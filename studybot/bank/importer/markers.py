@@ -267,7 +267,7 @@ def link_only(text: str) -> bool:
 
 def meta(title: str) -> bool:
     """A section that holds no questions: contents, links… ("How to use await …?" asks)."""
-    rest = numbered(clean(title).lstrip("#*_ ").strip())[1]  # "4 总结" too
+    rest = numbered(clean(title).lstrip("#*_ ").strip())[1].rstrip(":：")  # "4 总结：" too
     rest = rest[next((k for k, ch in enumerate(rest) if not emoji(ch)), 0) :].lstrip()  # "🤝 "
     asked = rest.endswith(QUESTION_MARKS) and not CONTRIBUTE.match(rest)  # "How to contribute?"
     return bool(META.match(rest)) and not asked

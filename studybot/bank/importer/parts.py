@@ -2,7 +2,10 @@
 ``【一、Transformer 基础】``, ``=== Basics ===``, a note's ``① 一句话秒懂`` section, a book
 chapter's numbered section (``## 6.1 capable —— 安全能力检查`` under ``# 6. BPF 工具``), a
 title in capitals ending in a colon (``### Why This Is Useful:``, ``### How It Works:``), a
-plain-text line numbered next after others alone (``6. 简历要点`` after ``5. 面试常见问题``)."""
+plain-text line numbered next after others alone (``6. 简历要点`` after ``5. 面试常见问题``), an
+interview write-up's round or look back (``### 1. 一面``, ``### 2. 原因分析``), a name with a
+number in it (``## 360 - 垃圾``), a section of terms (``## Terms used in machine learning``, ``## Glossary``, ``## 术语``): its
+items name words to know, not questions."""
 
 from __future__ import annotations
 
@@ -57,13 +60,28 @@ def topic_title(text: str, card: bool = False) -> bool:
     if asking_item(text):
         return False
     circled = "①" <= text[:1] <= "⑳" and not asks(text)  # "① 一句话秒懂": a note's section
+    named = _NAMED_NUMBER.match(text)  # "360 - 垃圾": a name with a number in it, no label
     return (
         circled
+        or bool(_WRITE_UP.match(text))
+        or (named is not None and not reads_as_question(named["rest"]))
         or bool(_COLON_TITLE.fullmatch(text))
         or bool(CHAPTER.match(text))
         or (text.endswith(("篇", "章")) and not asks(text))
         or (text.endswith("部分") and not asks(text) and not card)
     )
+
+
+# an interview write-up's rounds and its own look back: "### 1. 一面", "### 二面 - 总监面",
+# "### HR面 - 15分钟", "### 2. 原因分析", "### Onsite (4 rounds)": the sections its questions sit in
+_WRITE_UP = re.compile(
+    r"^(?:\d{1,2}[.、)）]?\s*)?(?:(?:[一二三四五六七八九]|hr|HR|总监|主管|交叉|技术|终|加)面"
+    r"|笔试|原因分析|自我分析|复盘|面试(?:总结|感受|体验|心得)"
+    r"|(?:first|second|third|final|hr|phone|technical) (?:round|interview|screen)|onsite)"
+    r"(?:\s*(?:[-—–:：(（]|\d).*)?$",
+    re.IGNORECASE,
+)
+_NAMED_NUMBER = re.compile(r"^\d+\s+[-–—]\s+(?P<rest>\S.*)$")
 
 
 def card_heading(block: Block, inner: list[Block], level: int | None) -> bool:
@@ -121,3 +139,17 @@ def _chapter_number(block: Block) -> int | None:
 
 
 _TITLE_MOST = 30  # characters of a chapter's title: "学习路线（90天）"
+
+
+# "## Terms used in machine learning", "## Key terms", "## Glossary", "## 术语表": words to know
+_TERMS = re.compile(
+    r"^(?:(?:key|basic|common|important)\s+)?(?:terms|terminology|glossary|vocabulary)\b"
+    r"|^(?:常用|基本|常见|重要)?(?:术语|名词|概念)(?:表|列表|汇总)?$",
+    re.IGNORECASE,
+)
+
+
+def glossary(path: tuple[tuple[int, str], ...]) -> bool:
+    """Under a heading that names its list a glossary (``## Terms used in …``, ``## 术语``),
+    the list's items are terms, not a run of questions: only the ones that ask are taken."""
+    return bool(path) and bool(_TERMS.match(clean(plain(path[-1][1])).strip()))

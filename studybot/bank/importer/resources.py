@@ -33,6 +33,7 @@ SOURCE_LINE = re.compile(
     re.IGNORECASE,
 )
 _PLACEHOLDER = re.compile(  # also a label with nothing under it: "*solution*", "**答案：**"
+    r"(?:[-*+]\s+)?(?:\[[ xX]?\]\s*)?"  # "- [ ] TODO": a task box still to tick
     r"[_*\s]*(?:(?:TODO|TBD|待补充|待完善|待更新|coming soon)(?![A-Za-z0-9]).{0,80}"
     r"|to\s?do(?:\s*\*\*.{0,80}|[_*\s:：]*)"  # "**To Do**", "**TO DO** 查书", never "To do so, …"
     r"|(?:solution|answer|ans|答案|解答|参考答案)[_*\s:：]*|\.{2,}|…+"
@@ -49,6 +50,15 @@ def placeholder(answer: str) -> bool:
     ``<details>``: an answer still to be written; a vote (``+1``) none; a bold label alone (``**Follow-up Questions:**``,
     its list taken as questions of their own): none."""
     return bool(_PLACEHOLDER.fullmatch(answer))
+
+
+_TO_WRITE = re.compile(r"TODO|TBD|to\s?do|待补充|待完善|待更新|coming soon", re.I)
+
+
+def to_write(text: str) -> bool:
+    """``- [ ] TODO``, ``待补充``: an answer its author means to write (a placeholder that says
+    so, not ``...`` or a label left alone)."""
+    return placeholder(text) and _TO_WRITE.search(text) is not None
 
 
 _LIST_MARK = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+)?(?:[*_](?=[^\s*_]))?")  # "*Source: …*"

@@ -9,6 +9,9 @@ line right over the numbered questions of its paragraph, with a blank line above
 (`` 安卓\`` over `` 2\. 介绍项目\``, ``手撕代码`` over ``15. …``): it names the group below it
 (``group_label``).
 
+A heading whose own text is only an answer still to write (``- [ ] TODO`` under ``## ELMO``)
+names a question, unanswered, at any level (``unwritten``).
+
 A list whose items but the last end in an enumeration comma (``- 是什么、``,
 ``- 为什么（动机）、`` … ``- 使用场景``) is one sentence set out as bullets (``enumeration``):
 a template of what an answer covers, none of its items a question.
@@ -17,9 +20,11 @@ a template of what an answer covers, none of its items a question.
 from __future__ import annotations
 
 import re
+from itertools import takewhile
 
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.markers import reads_as_question
+from studybot.bank.importer.resources import to_write
 
 # "**QLoRA篇**", "__Adapter__": a bold phrase alone, short, neither asking nor a label with a colon
 _BOLD_ALONE = re.compile(r"(?:\*\*|__)(?P<text>[^*_\n?？:：]{1,60})(?:\*\*|__)")
@@ -60,6 +65,20 @@ def _badge(block: Block) -> bool:
 def signposts_only(blocks: list[Block]) -> bool:
     """Everything under a question is a topic label or a badge: it has no answer."""
     return bool(blocks) and all(_label_item(b) or _badge(b) for b in blocks)
+
+
+def unwritten(inner: list[Block]) -> bool:
+    """A heading's own text, up to its first sub-heading, only says its answer is still to
+    write (``- [ ] TODO``, ``待补充``): the heading names a question, at any level."""
+    own = list(takewhile(lambda block: block.kind != "heading", inner))
+    return bool(own) and all(map(_to_write, own))
+
+
+def _to_write(block: Block) -> bool:
+    if block.is_list:
+        firsts = [item.first_paragraph() for item in block.children]
+        return all(first is not None and to_write(plain(first.raw)) for first in firsts)
+    return block.kind == "paragraph" and to_write(plain(block.raw))
 
 
 _COMMAS = ("、", "，", ",", "；", ";")

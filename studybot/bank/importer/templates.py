@@ -5,7 +5,8 @@ A heading at the level where a file's questions are is a question when it has a 
 among ``### …？``: a terse prompt). A title that comes back, not asking and with no
 number, in several sections of a file whose headings at that level ask (``### 项目背景``,
 ``### 核心功能`` under each ``## 项目N``, between ``### 面试问题 N：…？``) is not: it is
-the template each section fills in. Their first lines (``section_headings``) join the
+the template each section fills in, unless its own text only says its answer is still to
+write (``### 基本原理`` over ``- [ ] TODO`` under each ``## Model``: a question). Their first lines (``section_headings``) join the
 headings the reader leaves as sections (``ReaderState.apart``). So do, in a file whose
 questions at that level are explicit Q-numbered cards (``## Q7. How …?``, ``### 题目 1：…？``,
 three at least), the headings before them that neither ask nor carry a Q number
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from studybot.bank.importer.blocks import Block, plain, section_end
 from studybot.bank.importer.markers import MARKER, asks, clean, numbered, reads_as_question
 from studybot.bank.importer.sections import asking_heading
+from studybot.bank.importer.signposts import unwritten
 
 
 def section_headings(blocks: list[Block], level: int | None) -> set[int]:
@@ -36,6 +38,8 @@ def section_headings(blocks: list[Block], level: int | None) -> set[int]:
     if len(asking) < 2:
         return set()
     left = [b for b in at_level if not asking_heading(b) and numbered(_title(b))[0] is None]
+    where = {id(b): k for k, b in enumerate(blocks)}  # a "- [ ] TODO" body: a question to answer
+    left = [b for b in left if not unwritten(blocks[where[id(b)] + 1 :])]
     titles = Counter(_title(b) for b in left)
     return {b.start for b in left if titles[_title(b)] >= 2}
 

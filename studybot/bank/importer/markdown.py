@@ -77,7 +77,7 @@ from studybot.bank.importer.notebook import answer_cell, notebook_lines
 from studybot.bank.importer.notes import ANSWER_AFTER
 from studybot.bank.importer.parts import card_heading, chapter_line, section_title, topic_title
 from studybot.bank.importer.prose import ParagraphReading, introduces, reverse_label
-from studybot.bank.importer.quiz import lettered, shared, shown
+from studybot.bank.importer.quiz import lettered, shared, shown, ticked
 from studybot.bank.importer.resources import (
     about_itself,
     aside,
@@ -104,6 +104,7 @@ from studybot.bank.importer.sections import (
 )
 from studybot.bank.importer.signposts import signposts_only
 from studybot.bank.importer.state import Trail
+from studybot.bank.importer.stems import quoted_one, quoted_stem
 from studybot.bank.importer.tasks import names_tasks, tasked
 
 
@@ -127,10 +128,9 @@ class _Reader(ParagraphReading, ListReading):
     rules it inherits; what they all share is declared in ``state.ReaderState``."""
 
     def read(self) -> Parsed:
-        one = None if self.options.level else one_question(self.blocks)
+        one = None if self.options.level else one_question(self.blocks) or quoted_one(self.blocks)
         if one is not None:  # "# 题目" over the one question, "# 标准答案" … its answer
-            asked, text, answer = one
-            self._draft(asked.start, *numbered(text), ()).blocks.extend(answer)
+            self._draft(one[0].start, *numbered(one[1]), ()).blocks.extend(one[2])
         else:
             self._walk(self.blocks, ())
         if not self.out.drafts and len(self.links) >= 3:  # nothing asks but numbered links
@@ -177,16 +177,12 @@ class _Reader(ParagraphReading, ListReading):
                 continue
             if block.kind == "hr" or drawn_rule(block):
                 current = None
-            elif block.kind == "html" and source(self.lines, [block]).lower().startswith(
-                "<details"
-            ):
+            elif block.kind == "html" and source(self.lines, [block])[:8].lower() == "<details":
                 index, current = self._details(blocks, index, path, current, in_meta)
                 continue
             elif block.kind == "paragraph" and chapter_line(block.raw.split("\n")[0]):
-                end = next(
-                    (j for j in range(index + 1, len(blocks)) if blocks[j].kind == "heading"),
-                    len(blocks),
-                )
+                headings = (j for j in range(index + 1, len(blocks)) if blocks[j].kind == "heading")
+                end = next(headings, len(blocks))
                 # "**第三章 …**" in "## 第二部分 …" (or after "=== Basics ===") is the next part
                 above = path[-1] if path else None
                 sibling = above and (CHAPTER.match(above[1]) or chapter_line(self.lines[above[0]]))
@@ -216,6 +212,10 @@ class _Reader(ParagraphReading, ListReading):
                     current = self._paragraph(block, path, current)
             elif block.is_list:
                 current = self._list(block, path, current)
+            elif stem := quoted_stem(self.lines, blocks, index):  # "> 4、…？" over "- [x] …"
+                index, current = stem[2] + 1, self._draft(stem[0], *numbered(stem[1]), path)
+                current.blocks.append(blocks[stem[2]])  # the options, the ticked one its answer
+                continue
             elif block.kind == "quote" and question_callout(block):  # "> [!question] …"
                 index += self._boxed(block, path, blocks[index + 1 :])  # its answer callouts
                 current = None
@@ -381,7 +381,7 @@ class _Reader(ParagraphReading, ListReading):
             blocks.pop(0)
         blocks = shown(self.lines, draft, blocks, alike)  # code, options, the option marked right
         draft.hint, blocks = tasked(self.lines, draft.hint, blocks)  # its task over "**答案**："
-        listed = blocks and blocks[0].is_list and not lettered(blocks[0])  # options, no points
+        listed = blocks and blocks[0].is_list and not (lettered(blocks[0]) or ticked(blocks[0]))
         points = keypoints.key_points_of(blocks[0]) if listed else None
         if points and not any(map(source_line, points)):  # "- Source: …" is no key point
             draft.key_points = points

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.collapsible import answer_box, collapsible, unwrapped
-from studybot.bank.importer.draft import Draft, Parsed
+from studybot.bank.importer.draft import ALL_BOLD, Draft, Parsed
 from studybot.bank.importer.markers import clean, reads_as_question
 
 # "***答案***", "**参考答案：**", "## Answers", "Answer key", "### Short answers (Round 2)"
@@ -99,6 +99,9 @@ def pair(
             answering.blocks.append(block)
         keyed.add(id(block))
         end += 1
+    for draft in questions:  # "1) **Proudest project.**" over its answer: the answer's title
+        if draft.blocks and ALL_BOLD.fullmatch(draft.reference or ""):
+            draft.reference = None
     return True
 
 

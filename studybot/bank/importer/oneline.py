@@ -5,7 +5,7 @@ nothing and set no premise, is that question and its answer. ``…? Assume the c
 (a premise) and ``…? Explain why.`` (a task) stay one question. So in Chinese: ``加班能接受吗？
 能，看情况`` (the reply after the question mark) and, in an interview write-up, a question then
 the candidate's own reply after a colon, ``你选择工作主要看哪些方面：我说先看团队…``; ``…？
-假设…`` (a premise) and ``…？请举例说明`` (a task) stay one question.
+假设…`` (a premise), ``…？ 简单谈谈`` (a task) and ``…？讲一个…`` (no space) stay one question.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ _ANSWERED = re.compile(r"^(?P<q>[^?？\n]{8,}[?？])\s+(?P<a>[A-Z][^?？\n]*\S\s
 _PREMISE = re.compile(
     r"(?:assume|suppose|consider|given|note|hint|imagine|let|e\.g\.|for example)\b", re.I
 )
-# "加班能接受吗？ 11， 11， 6": a question in Chinese, then what was replied, asking nothing
+# "加班能接受吗？ 11， 11， 6": a question in Chinese, a space, then a reply of more than one
+# clause that asks nothing ("…哪些？讲一个印象深的", "…？ 简单谈谈" stay one question)
 _ANSWERED_CJK = re.compile(
-    r"^(?P<q>[^?？\n]*[\u4e00-\u9fff][^?？\n]*？)\s*(?P<a>[^?？\n（(\[【][^?？\n]*)$"
+    r"^(?P<q>[^?？\n]*[\u4e00-\u9fff][^?？\n]*？)\s+(?P<a>[^?？\n（(\[【][^?？\n]*[，。,][^?？\n]*)$"
 )
 # "…方面：我说先看团队…": the candidate's own reply after the question, in a write-up
 _REPLIED = re.compile(r"^(?P<q>[^：:\n]{4,}?)\s*[：:]\s*(?P<a>我(?:就|当时)?(?:说|答|回答)[^\n]*)$")

@@ -77,7 +77,7 @@ from studybot.bank.importer.notebook import answer_cell, notebook_lines
 from studybot.bank.importer.notes import ANSWER_AFTER
 from studybot.bank.importer.parts import card_heading, chapter_line, section_title, topic_title
 from studybot.bank.importer.prose import ParagraphReading, introduces, reverse_label
-from studybot.bank.importer.quiz import lettered, shared, shown, ticked
+from studybot.bank.importer.quiz import lettered, shared, shown
 from studybot.bank.importer.resources import (
     about_itself,
     aside,
@@ -213,8 +213,8 @@ class _Reader(ParagraphReading, ListReading):
             elif block.is_list:
                 current = self._list(block, path, current)
             elif stem := quoted_stem(self.lines, blocks, index):  # "> 4、…？" over "- [x] …"
-                index, current = stem[2] + 1, self._draft(stem[0], *numbered(stem[1]), path)
-                current.blocks.append(blocks[stem[2]])  # the options, the ticked one its answer
+                index, current = stem[3], self._draft(stem[0], *numbered(stem[1]), path)
+                current.reference = stem[2]  # the options as written, the ticked one its answer
                 continue
             elif block.kind == "quote" and question_callout(block):  # "> [!question] …"
                 index += self._boxed(block, path, blocks[index + 1 :])  # its answer callouts
@@ -381,7 +381,7 @@ class _Reader(ParagraphReading, ListReading):
             blocks.pop(0)
         blocks = shown(self.lines, draft, blocks, alike)  # code, options, the option marked right
         draft.hint, blocks = tasked(self.lines, draft.hint, blocks)  # its task over "**答案**："
-        listed = blocks and blocks[0].is_list and not (lettered(blocks[0]) or ticked(blocks[0]))
+        listed = blocks and blocks[0].is_list and not lettered(blocks[0])  # options, no points
         points = keypoints.key_points_of(blocks[0]) if listed else None
         if points and not any(map(source_line, points)):  # "- Source: …" is no key point
             draft.key_points = points

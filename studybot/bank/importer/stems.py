@@ -28,9 +28,12 @@ from studybot.bank.importer.markers import (
 from studybot.bank.importer.quiz import ticked
 
 
-def quoted_stem(lines: list[str], blocks: list[Block], index: int) -> tuple[int, str, int] | None:
-    """(the stem's first line, its text, the index of the ticked list under it) when the
-    quotes from ``blocks[index]`` are a quiz question's stem; else None."""
+def quoted_stem(
+    lines: list[str], blocks: list[Block], index: int
+) -> tuple[int, str, str, int] | None:
+    """(the stem's first line, its text, the ticked list as written, the index after it) when
+    the quotes from ``blocks[index]`` are a quiz question's stem; else None. The list is
+    the answer as written, ticks and all: never key points, which would drop the ticks."""
     end = index
     while end < len(blocks) and blocks[end].kind == "quote" and not question_callout(blocks[end]):
         end += 1
@@ -42,7 +45,7 @@ def quoted_stem(lines: list[str], blocks: list[Block], index: int) -> tuple[int,
     if not any(map(reads_as_question, said)):
         return None
     parts = [_shown(lines, block) for block in quoted]
-    return quoted[0].start, "\n\n".join(filter(None, parts)), end
+    return quoted[0].start, "\n\n".join(filter(None, parts)), source(lines, [listed]), end + 1
 
 
 def quoted_one(blocks: list[Block]) -> tuple[Block, str, list[Block]] | None:

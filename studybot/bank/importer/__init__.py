@@ -23,7 +23,7 @@ a list's labelled tasks beside its labelled questions and the tables a question 
 what may follow the question mark of a line that asks (``…?"``, ``…? (e.g., …).``), ``tails``;
 a list item that asks and answers itself on one line (``* What is X? It is …``), ``oneline``; a deck of ``front; back`` lines, a card a line, ``linecards``; a deck's ``---`` card breaks, no headings' underlines, ``cardbreaks``; a part's name, not a question, ``parts``; a label that names a group of questions (``1. Fundamentals``, ``🟢 Easy: …``, ``* Notes:``) and the lettered questions (``a. …``) under a heading, ``grouplabels``; bold numbered cards that restart at 1, ``runs``; lines that say what a thing does, no questions, ``duties``; a table's
 self-rating columns, no answers, ``ratings``; a quiz record's options,
-``choices``; questions kept only in a Markdown file's YAML front matter, ``frontmatter``; an answer key numbered as the questions above it, ``answerkey``), plus the
+``choices``; questions kept only in a Markdown file's YAML front matter, ``frontmatter``; an answer key numbered as the questions above it, ``answerkey``; a quiz question in quotes over ticked options, and a file that is one quoted question, ``stems``), plus the
 question-like lines it did not take and facts about the file (the key
 mapping used, keys not used); the shared step
 (``assemble``) reports repeats and chapters that come back, keeps a question's translation

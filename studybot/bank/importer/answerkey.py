@@ -17,17 +17,22 @@ from collections.abc import Callable
 
 from studybot.bank.importer.blocks import Block, plain
 from studybot.bank.importer.collapsible import answer_box, collapsible, unwrapped
-from studybot.bank.importer.draft import Draft, Parsed
-from studybot.bank.importer.markers import reads_as_question
+from studybot.bank.importer.draft import ALL_BOLD, Draft, Parsed
+from studybot.bank.importer.markers import clean, reads_as_question
 
-# "***答案***", "**参考答案：**", "## Answers", "Answer key"
-_LABEL = re.compile(r"^(?:参考)?答案|^(?:answers?|answer key|solutions?)$", re.IGNORECASE)
+# "***答案***", "**参考答案：**", "## Answers", "Answer key", "### Short answers (Round 2)"
+_LABEL = re.compile(
+    r"^(?:参考)?答案|^(?:(?:short|sample|model|suggested|brief)\s+)?"
+    r"(?:answers?|answer key|solutions?)$",
+    re.IGNORECASE,
+)
+_NOTE = re.compile(r"\s*[(（][^()（）]*[)）]$")  # "(simple + interview ready)" after the label
 
 
 def _label(block: Block) -> bool:
     if block.kind not in ("paragraph", "heading") or "\n" in block.raw.strip():
         return False
-    text = plain(block.raw).strip().strip("*_:： ")
+    text = _NOTE.sub("", plain(block.raw).strip().strip("*_:： ")).strip("*_:： ")
     return bool(_LABEL.match(text)) and len(text) <= 16
 
 
@@ -39,12 +44,15 @@ def _asking_list(block: Block | None) -> bool:
     return bool(texts) and 2 * sum(map(reads_as_question, texts)) > len(texts)
 
 
-def _ends(blocks: list[Block], index: int) -> bool:
-    """``blocks[index]`` opens what comes after the key: a heading that asks, or one over a
-    list of questions."""
+def _ends(blocks: list[Block], index: int, label: Block) -> bool:
+    """``blocks[index]`` opens what comes after the key: a heading that asks, one over a
+    list of questions, or one at the level of the key's own heading or above it (the next
+    round's ``## …`` after ``### Short answers``)."""
     block = blocks[index]
     if block.kind != "heading":
         return False
+    if label.kind == "heading" and block.level <= label.level:
+        return True
     below = blocks[index + 1] if index + 1 < len(blocks) else None
     return reads_as_question(plain(block.raw)) or _asking_list(below)
 
@@ -77,9 +85,11 @@ def pair(
     questions = [draft for draft in drafts if draft.where in places]
     if len(questions) < 2 or any(d.reference or d.blocks for d in questions):
         return False
+    if _in_turn(blocks, index) == len(above.children) > len(questions):
+        questions = _every_item(above, questions, out, where)  # "8. Cache memory." too
     answering: Draft | None = None
     end = index + 1
-    while end < len(blocks) and not _ends(blocks, end):
+    while end < len(blocks) and not _ends(blocks, end, label):
         block = blocks[end]
         expected = str(questions.index(answering) + 2) if answering else "1"
         if block.kind == "ordered_list" and block.children[0].number == expected:
@@ -89,7 +99,45 @@ def pair(
             answering.blocks.append(block)
         keyed.add(id(block))
         end += 1
+    for draft in questions:  # "1) **Proudest project.**" over its answer: the answer's title
+        if draft.blocks and ALL_BOLD.fullmatch(draft.reference or ""):
+            draft.reference = None
     return True
+
+
+def _in_turn(blocks: list[Block], index: int) -> int:
+    """How many items of the key under its label ``blocks[index]`` are numbered 1, 2, 3… in
+    turn (an answer's own list, ``1. 划分法``, is out of turn)."""
+    label = blocks[index]
+    count, end = 0, index + 1
+    while end < len(blocks) and not _ends(blocks, end, label):
+        if blocks[end].kind == "ordered_list":
+            for item in blocks[end].children:
+                count += item.number == str(count + 1)
+        end += 1
+    return count
+
+
+def _every_item(
+    above: Block, questions: list[Draft], out: Parsed, where: Callable[[int], str]
+) -> list[Draft]:
+    """Each item of the list ``above`` as a question, in its place among ``questions`` (those
+    already taken): a key that answers every item by its number makes each one a question,
+    one that names only a topic (``8. Cache memory.``) too."""
+    taken = {draft.where: draft for draft in questions}
+    every: list[Draft] = []
+    for item in above.children:
+        text = item.first_paragraph()
+        place = where(text.start if text is not None else item.start)
+        draft = taken.get(place)
+        if draft is None:
+            title = clean(plain(text.raw)) if text is not None else ""
+            draft = Draft(place, title, label=item.number, path=questions[0].path)
+            at = out.drafts.index(every[-1]) + 1 if every else out.drafts.index(questions[0])
+            out.drafts.insert(at, draft)
+            out.skipped = [s for s in out.skipped if s.where != place]
+        every.append(draft)
+    return every
 
 
 def _answer(item: Block, questions: list[Draft], answering: Draft | None) -> Draft | None:

@@ -6,6 +6,10 @@
 - A sub-list under a question whose every item is a short key and a value wholly in inline
   code (``- Table: `orders```, ``- Columns: `id (integer), …```) is what the question gives:
   its hint, never its answer (``given``).
+- An item that names a problem and ends there (``我们来一道有意思的编程题：``,
+  ``一道概率题（没答好）``, ``A coding problem:``) over a code block nested right under it
+  is a question: the code sets the problem, and it and what follows are the answer
+  (``sets_problem``).
 """
 
 from __future__ import annotations
@@ -21,6 +25,10 @@ _BOLD_LABEL = re.compile(
     r"^\s*(?:\*\*|__)(?P<label>[^*_\n]{1,40})(?:\*\*|__)\s*[:：]\s*(?P<rest>\S.*)$"
 )
 # "Table: `orders`", "- **Columns**: `id (integer), name (string)`": data the question gives
+# "…编程题：", "…概率题（答的并不好）", "A coding problem:": it names a problem and stops there
+_PROBLEM = re.compile(
+    r"(?:题|\b(?:problem|exercise|puzzle))\s*[:：]?\s*(?:[（(][^）)\n]*[）)])?\s*[:：]?$", re.I
+)
 _GIVEN = re.compile(r"^\s*(?:\*\*)?[A-Za-z][\w ]{0,24}(?:\*\*)?\s*:\s*(?:`[^`\n]+`[\s,;]*)+$")
 
 
@@ -43,6 +51,11 @@ def label_task(raw_line: str) -> bool:
     """``**Acme**: Write a query to …``: a label that asks nothing over a task that asks."""
     rest = _rest(raw_line)
     return rest is not None and reads_as_question(rest)
+
+
+def sets_problem(text: str, rest: list[Block]) -> bool:
+    """``text``, an item's words, names a problem that the code block right under it sets."""
+    return bool(rest) and rest[0].kind == "fence" and bool(_PROBLEM.search(text.strip()))
 
 
 def given(block: Block, lines: list[str]) -> str | None:

@@ -64,7 +64,9 @@ _BLANK = re.compile(r"(?:\\?_){3,}|＿{2,}|（\s*）|\(\s{2,}\)")
 # "`#q10001` HTML 和 HTML5 有什么区别？", "#A102 …": an id code in front
 _ID_CODE = re.compile(r"^(?:`#?[A-Za-z]{0,4}-?\d{3,}`|#[A-Za-z]{0,4}-?\d{3,})\s+(?=\S)")
 # "数据类型存储：数据类型的存储之间有什么区别": a short topic label in front
-_TOPIC_LABEL = re.compile(rf"^(?P<label>[{HAN_COMMON}]{{2,10}})[：:]\s*(?P<rest>\S.{{3,}})$", re.S)
+_TOPIC_LABEL = re.compile(
+    rf"^(?P<label>[{HAN_COMMON}]{{2,10}})[：:][^\S\n]*(?P<rest>\S.{{3,}})$", re.S
+)
 # labels that say what kind of task follows (or how to answer it): part of what is asked
 _TASK_KIND = re.compile(
     r"手撕|手写|场景|算法|编程|开放|追问|问题|题目|第.+题|比喻|类比|一句话|各说|^(?:计算|推导|证明|估算|设计|实现|分析"

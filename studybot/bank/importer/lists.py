@@ -20,7 +20,7 @@ from studybot.bank.importer.boxes import question_callout
 from studybot.bank.importer.digests import first_lines as _first_lines
 from studybot.bank.importer.draft import WORD, Draft
 from studybot.bank.importer.duties import DUTY_LEFT, duty_list
-from studybot.bank.importer.givens import give, label_task, shaped
+from studybot.bank.importer.givens import give, label_task, sets_problem, shaped
 from studybot.bank.importer.grouplabels import GROUP_LEFT, group_labels, notes_item
 from studybot.bank.importer.labels import TERSE_LEFT, bold_answer, linked_question, terse, tips
 from studybot.bank.importer.markers import (
@@ -176,7 +176,7 @@ class ListReading(ReaderState):
             labelled = lead_in or _field(raw_lines[0]) or tip_list  # "**Sleep well**: …"
             if asking and not found and not asks(text) and labelled:
                 asking = False  # "- **Why?**: because …", "* How LDA works:" over its steps
-            asking = asking or (tasks and label_task(raw_lines[0]))
+            asking = asking or (tasks and label_task(raw_lines[0])) or sets_problem(text, rest)
             away = target is not None and target.startswith(("http://", "https://"))
             if target is not None and (target.startswith("#") or away or not asking):
                 pointer = away and linked_question(block, text)  # "- [new 原理](…)" among questions

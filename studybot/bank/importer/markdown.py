@@ -104,6 +104,7 @@ from studybot.bank.importer.sections import (
 )
 from studybot.bank.importer.signposts import signposts_only, unwritten
 from studybot.bank.importer.state import Trail
+from studybot.bank.importer.stems import quoted_one, quoted_stem
 from studybot.bank.importer.tasks import names_tasks, tasked
 
 
@@ -127,10 +128,9 @@ class _Reader(ParagraphReading, ListReading):
     rules it inherits; what they all share is declared in ``state.ReaderState``."""
 
     def read(self) -> Parsed:
-        one = None if self.options.level else one_question(self.blocks)
+        one = None if self.options.level else one_question(self.blocks) or quoted_one(self.blocks)
         if one is not None:  # "# 题目" over the one question, "# 标准答案" … its answer
-            asked, text, answer = one
-            self._draft(asked.start, *numbered(text), ()).blocks.extend(answer)
+            self._draft(one[0].start, *numbered(one[1]), ()).blocks.extend(one[2])
         else:
             self._walk(self.blocks, ())
         if not self.out.drafts and len(self.links) >= 3:  # nothing asks but numbered links
@@ -177,16 +177,12 @@ class _Reader(ParagraphReading, ListReading):
                 continue
             if block.kind == "hr" or drawn_rule(block):
                 current = None
-            elif block.kind == "html" and source(self.lines, [block]).lower().startswith(
-                "<details"
-            ):
+            elif block.kind == "html" and source(self.lines, [block])[:8].lower() == "<details":
                 index, current = self._details(blocks, index, path, current, in_meta)
                 continue
             elif block.kind == "paragraph" and chapter_line(block.raw.split("\n")[0]):
-                end = next(
-                    (j for j in range(index + 1, len(blocks)) if blocks[j].kind == "heading"),
-                    len(blocks),
-                )
+                headings = (j for j in range(index + 1, len(blocks)) if blocks[j].kind == "heading")
+                end = next(headings, len(blocks))
                 # "**第三章 …**" in "## 第二部分 …" (or after "=== Basics ===") is the next part
                 above = path[-1] if path else None
                 sibling = above and (CHAPTER.match(above[1]) or chapter_line(self.lines[above[0]]))
@@ -216,6 +212,10 @@ class _Reader(ParagraphReading, ListReading):
                     current = self._paragraph(block, path, current)
             elif block.is_list:
                 current = self._list(block, path, current)
+            elif stem := quoted_stem(self.lines, blocks, index):  # "> 4、…？" over "- [x] …"
+                index, current = stem[3], self._draft(stem[0], *numbered(stem[1]), path)
+                current.reference = stem[2]  # the options as written, the ticked one its answer
+                continue
             elif block.kind == "quote" and question_callout(block):  # "> [!question] …"
                 index += self._boxed(block, path, blocks[index + 1 :])  # its answer callouts
                 current = None

@@ -84,7 +84,7 @@ def shown(
     offered = listed is not None and (
         lettered(listed)
         or (not code and (OPTIONS.search(question) or _labelled(blocks[code + 1 :])))
-        and not _ticked(listed)
+        and not ticked(listed)
     )
     if not (offered or own):
         return blocks
@@ -133,7 +133,7 @@ def _labelled(after: list[Block]) -> bool:
     return bool(after) and after[0].kind == "paragraph" and bool(ANSWER_MARKER.match(after[0].raw))
 
 
-def _ticked(block: Block) -> bool:
+def ticked(block: Block) -> bool:
     """A task list with an item ticked (``- [x] …``): the tick is the answer, so the list stays
     in the answer, as under the file's other questions, never shown with the question."""
     return any(

@@ -83,12 +83,14 @@ def _as_list(block: Block) -> Block | None:
 
 
 _NOTE_LABEL = re.compile(r"(?:notes?|tips?|hints?|remarks?|备注|注意|提示|说明)\s*[:：]", re.I)
+# "- 等等", "- etc.", "- ...": more of the same, unnamed
+_FILLER = re.compile(r"等等?|(?:and\s+so\s+on|etc)\.?|\.{3}|…+|以此类推|其他|其它", re.I)
 
 
 def notes_item(text: str) -> bool:
-    """An item that only says notes follow (``* Notes:`` over ``  * Use simple terms.``):
-    a note on the questions beside it, never one of them."""
-    return bool(_NOTE_LABEL.fullmatch(text.strip()))
+    """An item that only says notes follow (``* Notes:`` over ``  * Use simple terms.``), or
+    that more of the same go unnamed (``- 等等``, ``- etc.``): never a question beside them."""
+    return bool(_NOTE_LABEL.fullmatch(text.strip()) or _FILLER.fullmatch(text.strip().rstrip("。")))
 
 
 # "🟢 Easy: Foundations & Prompting", "🔴 高级": a level's colour and name over its questions

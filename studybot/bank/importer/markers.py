@@ -148,7 +148,7 @@ _EN_START = re.compile(  # "Given two strings, write a method …": a task after
     r"^(?:given\b[^,?]{1,100},\s*)?(?:what|why|how|when|where|which|who|whose|explain|describe|compare|contrast|derive"
     r"|implement|define|discuss|design|list(?!\s+of\b)|give|walk\s+(?:(?:me|us)\s+)?through|tell\s+(?:me|us)"
     r"|write|prove|outline|summari[sz]e|calculate|estimate|illustrate|differentiate"
-    r"|distinguish|evaluate|propose|justify|identify|sketch|share|elaborate|talk\s+about|enumerate|interpret|classify|analy[sz]e|predict|solve"
+    r"|distinguish|evaluate|propose|justify|identify|sketch|share|elaborate|talk\s+about|enumerate|interpret|classify"
     r"|(?:build|create|find|compute|name|complete|draw|state)\s+(?:a|an|the|your|all|their|some|one|two|three|four|five|six|seven|several|why|how|what|which|\d+|and\s+[a-z]+)\s|(?-i:(?:name|complete|draw|state)\s+(?!of\b|is\b|to\b)[a-z]+(?:\s+\S+){2}\s+\w+))\b(?!-)",  # "name risks that …"; not "a-b"
     re.IGNORECASE,
 )

@@ -14,7 +14,7 @@ file's HTML lists, Hugo shortcodes (``shortcodes``), a card's ``Front:``/``Back:
 Markdown they stand for, ``htmllists``; headings that ask after a statement and where a
 heading question's answer ends, ``asking``;
 the marked lines that make a file's headings a study note's, and the circled sub-questions
-(``**①…？**``) under a numbered heading that do not, ``circled``; a file's list items that ask, beside its asking headings, ``listed``; the terse prompts among the empty headings of an outline
+(``**①…？**``) under a numbered heading that do not, ``circled``; a file's list items that ask, beside its asking headings, ``listed``; the lists under a heading that says what was asked, bare topics and all, ``topiclists``; the terse prompts among the empty headings of an outline
 that mostly asks, ``outline``; notes cards whose topic headings stay the
 questions beside asking lines in their answers, ``topiccards``; a study note's headings that only name
 what it covers beside its marked questions, ``studynotes``; an asking heading whose sub-headings ask its parts again, and a list's questions that answered headings restate, ``restated``) that remember their place (a level mark such as ``👶`` or ``[hard]`` left

@@ -83,14 +83,14 @@ def _as_list(block: Block) -> Block | None:
 
 
 _NOTE_LABEL = re.compile(r"(?:notes?|tips?|hints?|remarks?|备注|注意|提示|说明)\s*[:：]", re.I)
-# "- 等等", "- etc.": more of the same, never one of them
-_MORE = re.compile(r"(?:等等|等|etc|and so on|and more)\W*", re.I)
+# "- 等等", "- etc.", "- ...": more of the same, unnamed
+_FILLER = re.compile(r"(?:等等?|and\s+so\s+on|and\s+more|etc|\.{3}|…+|以此类推|其他|其它)\W*", re.I)
 
 
 def notes_item(text: str) -> bool:
     """An item that only says notes follow (``* Notes:`` over ``  * Use simple terms.``), or
-    that more of the same exist (``- 等等``, ``- etc.``): never one of the questions beside it."""
-    return bool(_NOTE_LABEL.fullmatch(text.strip()) or _MORE.fullmatch(text.strip()))
+    that more of the same go unnamed (``- 等等``, ``- etc.``): never a question beside them."""
+    return bool(_NOTE_LABEL.fullmatch(text.strip()) or _FILLER.fullmatch(text.strip()))
 
 
 # "🟢 Easy: Foundations & Prompting", "🔴 高级": a level's colour and name over its questions

@@ -57,7 +57,7 @@ def left_items(
 def _question_lists(out: Layout, taken: set[str], questions: int) -> list[Block]:
     """Top-level lists of a file whose questions are mostly their items: each list with an
     item taken, and each list that is a whole section's text (its heading right above it, the
-    next heading or the end right below) in a file where ``MARGIN`` sections or more are so
+    next heading, a closing line or the end right below) in a file where ``MARGIN`` sections or more are so
     and had half their items or more taken (``## Super Hard Challenges`` over ``1. Convert
     nf4 to Triton``…, after sections of asking bullets)."""
     blocks = out.blocks
@@ -78,7 +78,7 @@ def _question_lists(out: Layout, taken: set[str], questions: int) -> list[Block]
             before is not None
             and before.kind == "heading"
             and not meta(before.raw)
-            and (after is None or after.kind == "heading")
+            and (after is None or after.kind in ("heading", "paragraph"))  # "等等" below
         ):
             whole.append((block, 2 * took >= len(starts) > 0))
     if 2 * in_items < questions:

@@ -1,8 +1,8 @@
 """What makes a line a question: it asks. The line-level rules of the Markdown reader.
 
 A line asks when it ends in ``？``/``?``; when it starts with a task verb
-(介绍/解释/推导/比较/谈谈/说说/手写/实现…, explain/describe/compare/derive/
-implement…) or an English question word; or when it holds a Chinese
+(介绍/解释/推导/比较/谈谈/说说/手写/实现/列举/补全…, explain/describe/compare/derive/
+enumerate/interpret, name two…) or an English question word; or when it holds a Chinese
 interrogative (为什么/如何/怎么/什么/哪些/区别…) or ends like a question's
 topic (…的作用, …的原理, …的区别, …的定义, …的应用场景) and is no statement (it does not end in
 ``。``/``！``). Wherever it sits (heading, bullet, bold paragraph, table
@@ -123,7 +123,7 @@ _ZH_TASK = (
     "简述", "简要", "描述", "阐述", "论述", "分析", "手写", "手撕", "实现", "写出", "写一个",
     "写一下", "设计", "分享", "列举", "概述", "总结", "证明", "计算", "估算", "举例", "说明",
     "画出", "画一下", "讲清楚", "讲解", "评价", "如何", "怎么", "怎样", "为什么", "为何",
-    "什么是", "请", "试述", "能否", "是否", "讲一下", "讲一讲", "聊聊",
+    "什么是", "请", "试述", "能否", "是否", "讲一下", "讲一讲", "聊聊", "补全", "绘制", "默写", "归纳", "辨析", "复述",
 )  # fmt: skip
 # a task verb in front asks ("手撕 LayerNorm"), a label or a noun does not ("总结：", "计算开销")
 # and so does a request at the end ("交叉熵的梯度推一下", "MoE 介绍一下")
@@ -148,8 +148,8 @@ _EN_START = re.compile(  # "Given two strings, write a method …": a task after
     r"^(?:given\b[^,?]{1,100},\s*)?(?:what|why|how|when|where|which|who|whose|explain|describe|compare|contrast|derive"
     r"|implement|define|discuss|design|list(?!\s+of\b)|give|walk\s+(?:(?:me|us)\s+)?through|tell\s+(?:me|us)"
     r"|write|prove|outline|summari[sz]e|calculate|estimate|illustrate|differentiate"
-    r"|distinguish|evaluate|propose|justify|identify|sketch|share|elaborate|talk\s+about"
-    r"|(?:build|create|find|compute|name)\s+(?:a|an|the|your|all|their)\s)\b(?!-)",  # not "a-b"
+    r"|distinguish|evaluate|propose|justify|identify|sketch|share|elaborate|talk\s+about|enumerate|interpret|classify"
+    r"|(?:build|create|find|compute|name|complete|draw|state)\s+(?:a|an|the|your|all|their|some|one|two|three|four|five|six|seven|several|why|how|what|which|\d+|and\s+[a-z]+)\s|(?-i:(?:name|complete|draw|state)\s+(?!of\b|is\b|to\b)[a-z]+(?:\s+\S+){2}\s+\w+))\b(?!-)",  # "name risks that …"; not "a-b"
     re.IGNORECASE,
 )
 _ASKED_THEN_TASK = re.compile(r"[？?]\s*(?P<task>(?:请|并|试)?[^？?。！!]{2,80})[。.]?$")

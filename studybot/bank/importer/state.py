@@ -77,6 +77,7 @@ from studybot.bank.importer.subitems import SENTENCE_END
 from studybot.bank.importer.swallowed import unswallowed
 from studybot.bank.importer.templates import one_question, section_headings, uncarded
 from studybot.bank.importer.topiccards import card_level
+from studybot.bank.importer.topiclists import topic_lists
 
 Trail = tuple[tuple[int, str], ...]  # (line, title) of each section a block sits in
 Linked = tuple[int, str, str, Trail]  # a numbered item a link away: (line, label, raw, trail)
@@ -125,6 +126,7 @@ class ReaderState:
         blocks = level_titles(lettered_lists(blocks))  # "a. 如何…", "b. …"; "🟢 Easy: …"
         self.blocks = demoted(self.lines, heading_items(blocks))  # "1. ### What is …"
         question_lists(self.blocks)  # "## 问答" over its list: each item asks
+        topic_lists(self.blocks)  # "## 算法题" over "- 编辑距离": each item asks too
         self.where = where
         # notes cards with a few asking lines in their answers: read as "--level N" would
         # not where the lines that ask are marked: "**题1：**" beside "## 1. 算法基础认知"

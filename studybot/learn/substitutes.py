@@ -22,13 +22,21 @@ writes, so it is said only when all of these hold:
   point's clause around that name, and names it not; or it is in a sentence where
   the point's claims are said, and that sentence names none of the point's names
   of its kind.
+
+A point's example may also be put in another's place with no word of origin ("Vicuna 的
+52K 数据就是这么来的" where the point writes Alpaca's, "Llama 2 那种子层前后都归一化" for
+Gemma 2's): ``stood_in`` reads a clause that names only that other name, a bank's name
+the question's texts do not write, and after it says two words or more of the point's
+clause around its own name, which the attempt never writes; a clause of the bank that
+names the other name with those words, a negation in the clause, or a second name in it
+("Alpaca 用它，Vicuna 用 ShareGPT") keeps it from being read.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from studybot.learn import credits, words
 from studybot.learn.reading import Attempt
@@ -49,6 +57,8 @@ class Names:
 
     authors: frozenset[str] = frozenset()
     others: frozenset[str] = frozenset()
+    # Per name, what the bank says where it writes it: each text, lowered.
+    about: Mapping[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
 
     @classmethod
     def of_bank(cls, texts: Iterable[str], cites: Iterable[str]) -> Names:
@@ -56,14 +66,17 @@ class Names:
         authors its sources' ``cites`` open with ("Lewis et al. 2020, …", "Kalajdzievski 2023")."""
         authors: set[str] = set()
         others: set[str] = set()
+        about: dict[str, list[str]] = {}
         for text in texts:
             for name, author in _named(text):
                 (authors if author else others).add(name)
+                about.setdefault(name, []).append(text.lower())
         for cite in cites:
             first = _CITED.match(cite)
             if first and first.group(1).lower() not in credits.NOBODY:
                 authors.add(first.group(1).lower())
-        return cls(frozenset(authors), frozenset(others))
+        said = {name: tuple(dict.fromkeys(t)) for name, t in about.items()}
+        return cls(frozenset(authors), frozenset(others), said)
 
     def kind(self, name: str, author: bool) -> bool | None:
         """Whether ``name`` is a bank's author (True), another of its names (False), or none."""
@@ -143,6 +156,42 @@ def substituted(
                 if not any(_names(c.text) & {h.name for h in rivals} for c in sentence):
                     return n, rivals[0].said
     return None
+
+
+def stood_in(
+    held: Sequence[Held], bank: Names, asked: frozenset[str], attempt: Attempt
+) -> tuple[int, str] | None:
+    """The clause of ``attempt`` that says a point's example of another name, with no word of
+    origin ("比如 AutoGen 就按软件开发流程设了产品、架构角色" for MetaGPT), and the key.
+
+    The clause opens on that other name, one the bank writes but the question's texts do
+    not, and says after it two words or more of the point's clause around its own name
+    that the bank never writes beside the other one; it names nothing else, asserts and
+    turns nothing down, and the attempt never writes the point's own name.
+    """
+    written = {n for c in attempt.clauses for n in _names(c.text)}
+    own = _parts({h.name for h in held} | asked)
+    for n, clause in enumerate(attempt.clauses):
+        named = _named_at(clause.text)
+        if len(named) != 1 or not attempt.asserts[n] or clause.negations:
+            continue
+        name, author, at = named[0]
+        if author or bank.kind(name, False) is not False or own & _parts({name}):
+            continue
+        for h in held:
+            if h.author or h.name in written:
+                continue
+            shared = [w for w in h.frame if _after(clause, w, at[1])]
+            if len(shared) >= _FRAME_LEAST and not any(
+                sum(w in text for w in shared) >= _FRAME_LEAST for text in bank.about.get(name, ())
+            ):
+                return n, h.said
+    return None
+
+
+def _after(clause, word: str, start: int) -> bool:
+    """Whether ``word`` is found in ``clause`` after ``start`` (an offset of its text)."""
+    return any(clause.at[s] >= start for s, _ in words.find(clause, word) if s < len(clause.at))
 
 
 def _takes_place(held: Held, clause) -> bool:

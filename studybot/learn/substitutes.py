@@ -47,6 +47,10 @@ _AUTHOR_AFTER = re.compile(r"\s*(?:等人|等\s*[,，(（]?\s*\d{4}|et\s+al|&\s*
 _ORIGIN = re.compile(r"提出|最早|首先|出自|来自|源于|proposed|introduced|first", re.IGNORECASE)
 _CITED = re.compile(r"([A-Z][a-z]+)\s+(?:et\s+al|&|and\s+[A-Z]|\d{4})")
 _AUTHOR_BEFORE = re.compile(r"&\s*$")
+# A point's example or owner: "如 MetaGPT", "像 X", "Gemma 2 那样", "Alpaca 的 52K 数据".
+_EXAMPLE_BEFORE = re.compile(r"(?:如|像|比如|例如|e\.g\.|such\s+as)\s*$", re.IGNORECASE)
+_OWNED = re.compile(r"\s*(?:[\d.]+\s*)?(?:的|那样|那种|'s\b)")
+_OPENING_WORD = re.compile(r"[A-Z][a-z]+ [a-z]")
 _FRAME_LEAST = 2  # words of the point's clause an attempt's clause must share to take its place
 _PLAIN = words.listed("的 是 在 和 与 及 或 把 将 用 由 等 即 了 也 都 就 为 对 中 上 下 这 那 它")
 
@@ -97,6 +101,7 @@ class Held:
     frame: frozenset[str]
     said: str  # the point's clause, shown as the key beside a name put in its place
     credited: bool  # one of the point's credits: a name an attempt may put another in
+    example: bool = False  # written as the point's example or owner ("如 MetaGPT", "Alpaca 的")
 
 
 def of_point(point: Attempt, credited: Sequence[str]) -> tuple[Held, ...]:
@@ -106,10 +111,14 @@ def of_point(point: Attempt, credited: Sequence[str]) -> tuple[Held, ...]:
     for clause in point.clauses:
         named = _named_at(clause.text)
         names = {n for n, _, _ in named}
-        for name, author, _ in named:
+        for name, author, (start, end) in named:
             frame = {w for w in clause.words if w not in _PLAIN and len(w) > 1} - _parts({name})
             frame = frame - names | (names - {name})
-            found.append(Held(name, author, frozenset(frame), clause.text, name in credited))
+            example = bool(
+                _EXAMPLE_BEFORE.search(clause.text[:start]) or _OWNED.match(clause.text[end:])
+            )
+            held = Held(name, author, frozenset(frame), clause.text, name in credited, example)
+            found.append(held)
     return tuple(found)
 
 
@@ -164,9 +173,10 @@ def stood_in(
     """The clause of ``attempt`` that says a point's example of another name, with no word of
     origin ("比如 AutoGen 就按软件开发流程设了产品、架构角色" for MetaGPT), and the key.
 
-    The clause opens on that other name, one the bank writes but the question's texts do
-    not, and says after it two words or more of the point's clause around its own name
-    that the bank never writes beside the other one; it names nothing else, asserts and
+    The point writes its name as an example or an owner ("如 X", "X 那样", "X 的"). The
+    clause opens on that other name, one the bank writes but the question's texts do not,
+    and says after it two words or more of the point's clause around the point's name that
+    no text of the bank says beside the other one; it names nothing else, asserts and
     turns nothing down, and the attempt never writes the point's own name.
     """
     written = {n for c in attempt.clauses for n in _names(c.text)}
@@ -178,8 +188,10 @@ def stood_in(
         name, author, at = named[0]
         if author or bank.kind(name, False) is not False or own & _parts({name}):
             continue
+        if _OPENING_WORD.match(clause.text[: at[1] + 2]):
+            continue  # "Mean pooling averages…": an English clause's first word, not a name
         for h in held:
-            if h.author or h.name in written:
+            if h.author or not h.example or h.name in written:
                 continue
             shared = [w for w in h.frame if _after(clause, w, at[1])]
             if len(shared) >= _FRAME_LEAST and not any(

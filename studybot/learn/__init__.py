@@ -10,7 +10,7 @@ says under a supposition), ``antonyms``, ``clauses``,
 ``segmenter``, ``variants``, ``numbers``, ``measures`` (the figures a
 claim's own sentence states), ``counted`` (a count in a relation's own words), ``sides``, ``pairs``, ``swaps``, ``presumed`` (negations
 that presume a claim), ``contrasts`` (turns a claim's own words hold), and ``lapses`` with
-``credits``, ``substitutes`` (a source of the bank's put in the point's), ``ratios``,
+``credits``, ``substitutes`` (a source or example of the bank's put in the point's), ``ratios``,
 ``defaults``, ``against`` and ``comparisons``: the offline
 grader on the rubric's claims; ``rubric_cache``: compiled rubrics kept on disk for the
 next process; ``selftest``: the rubric graded against itself;

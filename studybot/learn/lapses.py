@@ -97,6 +97,7 @@ def first(
     if n is not None:
         return n, credits.shown(lapses.credits, text)
     put = substitutes.substituted(lapses.held, lapses.names, lapses.asked, attempt, said)
+    put = put or substitutes.stood_in(lapses.held, lapses.names, lapses.asked, attempt)
     if put is not None:
         return put
     for claim, held in zip(claims, lapses.ratios, strict=True):

@@ -22,13 +22,21 @@ writes, so it is said only when all of these hold:
   point's clause around that name, and names it not; or it is in a sentence where
   the point's claims are said, and that sentence names none of the point's names
   of its kind.
+
+A point's example may also be put in another's place with no word of origin ("Vicuna 的
+52K 数据就是这么来的" where the point writes Alpaca's, "Llama 2 那种子层前后都归一化" for
+Gemma 2's): ``stood_in`` reads a clause that names only that other name, a bank's name
+the question's texts do not write, and after it says two words or more of the point's
+clause around its own name, which the attempt never writes; a clause of the bank that
+names the other name with those words, a negation in the clause, or a second name in it
+("Alpaca 用它，Vicuna 用 ShareGPT") keeps it from being read.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from studybot.learn import credits, words
 from studybot.learn.reading import Attempt
@@ -39,6 +47,10 @@ _AUTHOR_AFTER = re.compile(r"\s*(?:等人|等\s*[,，(（]?\s*\d{4}|et\s+al|&\s*
 _ORIGIN = re.compile(r"提出|最早|首先|出自|来自|源于|proposed|introduced|first", re.IGNORECASE)
 _CITED = re.compile(r"([A-Z][a-z]+)\s+(?:et\s+al|&|and\s+[A-Z]|\d{4})")
 _AUTHOR_BEFORE = re.compile(r"&\s*$")
+# A point's example or owner: "如 MetaGPT", "像 X", "Gemma 2 那样", "Alpaca 的 52K 数据".
+_EXAMPLE_BEFORE = re.compile(r"(?:如|像|比如|例如|e\.g\.|such\s+as)\s*$", re.IGNORECASE)
+_OWNED = re.compile(r"\s*(?:[\d.]+\s*)?(?:的|那样|那种|'s\b)")
+_OPENING_WORD = re.compile(r"[A-Z][a-z]+ [a-z]")
 _FRAME_LEAST = 2  # words of the point's clause an attempt's clause must share to take its place
 _PLAIN = words.listed("的 是 在 和 与 及 或 把 将 用 由 等 即 了 也 都 就 为 对 中 上 下 这 那 它")
 
@@ -49,6 +61,8 @@ class Names:
 
     authors: frozenset[str] = frozenset()
     others: frozenset[str] = frozenset()
+    # Per name, what the bank says where it writes it: each text, lowered.
+    about: Mapping[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
 
     @classmethod
     def of_bank(cls, texts: Iterable[str], cites: Iterable[str]) -> Names:
@@ -56,14 +70,17 @@ class Names:
         authors its sources' ``cites`` open with ("Lewis et al. 2020, …", "Kalajdzievski 2023")."""
         authors: set[str] = set()
         others: set[str] = set()
+        about: dict[str, list[str]] = {}
         for text in texts:
             for name, author in _named(text):
                 (authors if author else others).add(name)
+                about.setdefault(name, []).append(text.lower())
         for cite in cites:
             first = _CITED.match(cite)
             if first and first.group(1).lower() not in credits.NOBODY:
                 authors.add(first.group(1).lower())
-        return cls(frozenset(authors), frozenset(others))
+        said = {name: tuple(dict.fromkeys(t)) for name, t in about.items()}
+        return cls(frozenset(authors), frozenset(others), said)
 
     def kind(self, name: str, author: bool) -> bool | None:
         """Whether ``name`` is a bank's author (True), another of its names (False), or none."""
@@ -84,6 +101,7 @@ class Held:
     frame: frozenset[str]
     said: str  # the point's clause, shown as the key beside a name put in its place
     credited: bool  # one of the point's credits: a name an attempt may put another in
+    example: bool = False  # written as the point's example or owner ("如 MetaGPT", "Alpaca 的")
 
 
 def of_point(point: Attempt, credited: Sequence[str]) -> tuple[Held, ...]:
@@ -93,10 +111,14 @@ def of_point(point: Attempt, credited: Sequence[str]) -> tuple[Held, ...]:
     for clause in point.clauses:
         named = _named_at(clause.text)
         names = {n for n, _, _ in named}
-        for name, author, _ in named:
+        for name, author, (start, end) in named:
             frame = {w for w in clause.words if w not in _PLAIN and len(w) > 1} - _parts({name})
             frame = frame - names | (names - {name})
-            found.append(Held(name, author, frozenset(frame), clause.text, name in credited))
+            example = bool(
+                _EXAMPLE_BEFORE.search(clause.text[:start]) or _OWNED.match(clause.text[end:])
+            )
+            held = Held(name, author, frozenset(frame), clause.text, name in credited, example)
+            found.append(held)
     return tuple(found)
 
 
@@ -143,6 +165,45 @@ def substituted(
                 if not any(_names(c.text) & {h.name for h in rivals} for c in sentence):
                     return n, rivals[0].said
     return None
+
+
+def stood_in(
+    held: Sequence[Held], bank: Names, asked: frozenset[str], attempt: Attempt
+) -> tuple[int, str] | None:
+    """The clause of ``attempt`` that says a point's example of another name, with no word of
+    origin ("比如 AutoGen 就按软件开发流程设了产品、架构角色" for MetaGPT), and the key.
+
+    The point writes its name as an example or an owner ("如 X", "X 那样", "X 的"). The
+    clause opens on that other name, one the bank writes but the question's texts do not,
+    and says after it two words or more of the point's clause around the point's name that
+    no text of the bank says beside the other one; it names nothing else, asserts and
+    turns nothing down, and the attempt never writes the point's own name.
+    """
+    written = {n for c in attempt.clauses for n in _names(c.text)}
+    own = _parts({h.name for h in held} | asked)
+    for n, clause in enumerate(attempt.clauses):
+        named = _named_at(clause.text)
+        if len(named) != 1 or not attempt.asserts[n] or clause.negations:
+            continue
+        name, author, at = named[0]
+        if author or bank.kind(name, False) is not False or own & _parts({name}):
+            continue
+        if _OPENING_WORD.match(clause.text[: at[1] + 2]):
+            continue  # "Mean pooling averages…": an English clause's first word, not a name
+        for h in held:
+            if h.author or not h.example or h.name in written:
+                continue
+            shared = [w for w in h.frame if _after(clause, w, at[1])]
+            if len(shared) >= _FRAME_LEAST and not any(
+                sum(w in text for w in shared) >= _FRAME_LEAST for text in bank.about.get(name, ())
+            ):
+                return n, h.said
+    return None
+
+
+def _after(clause, word: str, start: int) -> bool:
+    """Whether ``word`` is found in ``clause`` after ``start`` (an offset of its text)."""
+    return any(clause.at[s] >= start for s, _ in words.find(clause, word) if s < len(clause.at))
 
 
 def _takes_place(held: Held, clause) -> bool:

@@ -10,7 +10,9 @@ version), so an edit of the bank or of that code compiles afresh. Only a bank lo
 through that cache has a digest; any other bank is compiled in each process,
 as before.
 
-The files are pickles written by studybot into the user's own cache, read
+The bank's names (each with the texts that write it) are the same for every
+question: they are kept once, in ``names.pickle``, which each question's file
+refers to. The files are pickles written by studybot into the user's own cache, read
 the way Python reads its own bytecode caches: a file that cannot be read,
 or does not hold what this module wrote, is passed over and compiled again.
 A home that cannot be written keeps nothing.
@@ -27,8 +29,9 @@ from pathlib import Path
 
 from studybot.bank import Bank, Question
 from studybot.learn.rubric import Rubric, cutter_of
+from studybot.learn.substitutes import Names
 
-FORMAT = 1  # of the kept files; a change of what ``kept`` holds must change it
+FORMAT = 2  # of the kept files; a change of what ``kept`` holds must change it
 CODE = ("learn", "bank", ".")  # the folders of the modules a compiled rubric is made by
 _code: str | None = None  # the grader's code fingerprint, read once a process
 
@@ -39,7 +42,8 @@ def load(bank: Bank, question: Question) -> Rubric | None:
     if folder is None:
         return None
     try:
-        kept = pickle.loads((folder / f"{question.id}.pickle").read_bytes())
+        with open(folder / f"{question.id}.pickle", "rb") as handle:
+            kept = _Reader(handle, folder).load()
     except Exception:  # noqa: BLE001 - absent, damaged or from other code: compile instead
         return None
     if not (isinstance(kept, tuple) and len(kept) == 2 and kept[0] == question):
@@ -57,14 +61,67 @@ def save(bank: Bank, question: Question, compiled: Rubric) -> None:
     try:
         fresh = not folder.is_dir()
         folder.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=folder, prefix=".", suffix=".pickle")
-        with os.fdopen(fd, "wb") as handle:
-            pickle.dump((question, parts), handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temporary, folder / f"{question.id}.pickle")
+        writer = _Writer(folder)
+        _write(
+            folder / f"{question.id}.pickle", lambda handle: writer.dump(handle, (question, parts))
+        )
+        if writer.names is not None and _names.get(folder) is not writer.names:
+            names = writer.names  # written by each process that compiles: a damaged one mends
+            _write(folder / NAMES, lambda handle: pickle.dump(names, handle, PROTOCOL))
+            _names[folder] = names
         if fresh:  # a new bank or new code: the other folders' rubrics are of no use now
             _remove_others(folder)
     except (OSError, pickle.PicklingError):
         return  # a read-only home or a full disk: compiled in the next process too
+
+
+# The bank's names (``substitutes.Names``: each name with every text of the bank that writes
+# it) are the same in every question's rubric: kept once, in this file, and each question's
+# file holds a reference to it, not a copy.
+NAMES = "names.pickle"
+PROTOCOL = pickle.HIGHEST_PROTOCOL
+_names: dict[Path, Names] = {}  # folder -> its names, read once a process
+
+
+class _Writer:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.names: Names | None = None
+
+    def dump(self, handle, value) -> None:
+        pickler = pickle.Pickler(handle, PROTOCOL)
+        pickler.persistent_id = self._reference  # type: ignore[method-assign]
+        pickler.dump(value)
+
+    def _reference(self, value) -> str | None:
+        if type(value) is Names and (self.names is None or value is self.names):
+            self.names = value  # one bank's names: any other Names is written out in full
+            return NAMES
+        return None
+
+
+class _Reader(pickle.Unpickler):
+    def __init__(self, handle, folder: Path) -> None:
+        super().__init__(handle)
+        self.folder = folder
+
+    def persistent_load(self, pid):
+        if pid != NAMES:
+            raise pickle.UnpicklingError(f"unknown reference {pid!r}")
+        if self.folder not in _names:
+            names = pickle.loads((self.folder / NAMES).read_bytes())
+            if type(names) is not Names:
+                raise pickle.UnpicklingError("not a bank's names")
+            _names[self.folder] = names
+        return _names[self.folder]
+
+
+def _write(path: Path, write) -> None:
+    """``write(handle)`` into a new file beside ``path``, then put it in ``path``'s place."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".pickle")
+    with os.fdopen(fd, "wb") as handle:
+        write(handle)
+    os.replace(temporary, path)
 
 
 def _folder(bank: Bank) -> Path | None:

@@ -29,7 +29,10 @@ def grade_in_a_process(home) -> dict:
 
 
 def kept_files(home) -> list:
-    return sorted((home / "cache" / "rubrics").glob("*/*.pickle"))
+    """The questions' kept rubrics (the bank's names, kept once beside them, left out)."""
+    return sorted(
+        p for p in (home / "cache" / "rubrics").glob("*/*.pickle") if p.name != "names.pickle"
+    )
 
 
 def test_a_second_process_grades_from_the_kept_rubric_as_the_first_did(studybot_home):
@@ -60,6 +63,19 @@ def test_a_damaged_kept_file_is_compiled_again_and_replaced(studybot_home):
     assert grade_in_a_process(studybot_home) == first
     shipped = bank.load()
     assert rubric_cache.load(shipped, shipped.get(23)) is not None  # written afresh
+
+
+def test_the_banks_names_are_kept_once_and_a_damaged_copy_mends(studybot_home):
+    shipped = bank.load()
+    grader = grading.OfflineGrader(shipped)
+    for question_id in (23, 24):
+        grader.grade(shipped.get(question_id), ATTEMPT)
+    assert [p.name for p in kept_files(studybot_home)] == ["23.pickle", "24.pickle"]
+    [names] = (studybot_home / "cache" / "rubrics").glob("*/names.pickle")
+    names.write_bytes(b"damaged")
+    first = grade_in_a_process(studybot_home)  # cannot read 23's names: compiles, keeps both
+    assert grade_in_a_process(studybot_home) == first
+    assert names.read_bytes() != b"damaged"
 
 
 def test_a_kept_rubric_of_another_question_text_is_not_used():

@@ -97,8 +97,9 @@ _POINTING = frozenset(
     {"这", "那", "它", "此", "这样", "这么", "这种", "it", "this", "that", "which"}
 )
 _CJK = re.compile(f"[{words.CJK}]+")
-# 不如 before a way to act is "better to": "不如直接用 BM25" compares no two things.
-_WAY = re.compile(r"\s*(?:把|将|让|用|去|先|改|换|花|干脆|直接|索性)")
+# 不如 before a way to act is "better to": "不如直接换个模型" compares no two things
+# (not 用: "不如用弱监督训练的模型" compares with that model).
+_WAY = re.compile(r"\s*(?:把|将|让|去|先|改|换|花|干脆|直接|索性)")
 _RATHER = re.compile(r"与其")
 
 

@@ -55,43 +55,9 @@ _FUNCTION = set(
 )
 _LATIN = re.compile(r"[a-z][a-z0-9]+")
 # English words that name nothing compared ("which lags behind X": the head is the clause before).
-_GRAMMAR = frozenset(
-    {
-        "which",
-        "that",
-        "it",
-        "its",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "this",
-        "these",
-        "they",
-        "and",
-        "but",
-        "also",
-        "still",
-        "even",
-        "yet",
-        "the",
-        "an",
-        "of",
-        "on",
-        "in",
-        "at",
-        "to",
-        "for",
-        "with",
-        "by",
-        "as",
-        "so",
-        "lag",
-        "run",
-        "runs",
-    }
+_GRAMMAR = words.listed(
+    "which that it its is are was were be been this these they and but also still even yet the "
+    "an of on in at to for with by as so lag run runs"
 )
 _POINTING = frozenset(
     {"这", "那", "它", "此", "这样", "这么", "这种", "it", "this", "that", "which"}

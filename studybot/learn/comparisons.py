@@ -55,48 +55,18 @@ _FUNCTION = set(
 )
 _LATIN = re.compile(r"[a-z][a-z0-9]+")
 # English words that name nothing compared ("which lags behind X": the head is the clause before).
-_GRAMMAR = frozenset(
-    {
-        "which",
-        "that",
-        "it",
-        "its",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "this",
-        "these",
-        "they",
-        "and",
-        "but",
-        "also",
-        "still",
-        "even",
-        "yet",
-        "the",
-        "an",
-        "of",
-        "on",
-        "in",
-        "at",
-        "to",
-        "for",
-        "with",
-        "by",
-        "as",
-        "so",
-        "lag",
-        "run",
-        "runs",
-    }
+_GRAMMAR = words.listed(
+    "which that it its is are was were be been this these they and but also still even yet the "
+    "an of on in at to for with by as so lag run runs"
 )
 _POINTING = frozenset(
     {"这", "那", "它", "此", "这样", "这么", "这种", "it", "this", "that", "which"}
 )
 _CJK = re.compile(f"[{words.CJK}]+")
+# 不如 before a way to act is "better to": "不如直接换个模型" compares no two things
+# (not 用: "不如用弱监督训练的模型" compares with that model).
+_WAY = re.compile(r"\s*(?:把|将|让|去|先|改|换|花|干脆|直接|索性)")
+_RATHER = re.compile(r"与其")
 
 
 def _scales() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -191,9 +161,23 @@ def _said(text):
             for up, ladder in ((True, sides[0]), (False, sides[1])):
                 for word in ladder:
                     for start in _starts(clause, word):
+                        if word == "不如" and _preferred(text, n, start + len(word)):
+                            continue
                         if scale != _EXTREME or _of_values(clause, word, start + len(word)):
                             out.append((n, (start, start + len(word)), scale, up))
     return out
+
+
+def _preferred(text, n: int, end: int) -> bool:
+    """Whether the 不如 ending at ``end`` of clause ``n`` says which way is better to take,
+    no comparison: a way to act follows it ("还不如把算力花在大模型上"), or its sentence
+    opened the way turned down with 与其 ("与其多采样，不如串行修订")."""
+    if _WAY.match(text.clauses[n].joined, end):
+        return True
+    first = n
+    while first and text.sentence[first - 1] == text.sentence[n]:
+        first -= 1
+    return any(_RATHER.search(text.clauses[m].joined) for m in range(first, n + 1))
 
 
 def _of_values(clause, word: str, end: int) -> bool:

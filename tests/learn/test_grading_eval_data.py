@@ -110,9 +110,9 @@ def _round(path) -> int:
     return int(path.name.removeprefix("blind_round").removesuffix(".toml"))
 
 
-# Rounds 11–30 give new attempts for questions earlier rounds used (the rubric most tuned
+# Rounds 11–31 give new attempts for questions earlier rounds used (the rubric most tuned
 # on other people's attempts); the others take questions no earlier round used.
-REUSED = {11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30}
+REUSED = {11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31}
 LATER = sorted(EVAL.parent.glob("blind_round*.toml"), key=_round)
 
 

@@ -68,6 +68,7 @@ class Fault:
     headers: dict[str, str] = field(default_factory=dict)
     after_chunks: int = 2  # cut/stall: text chunks sent before the fault
     clean: bool = True  # cut: close cleanly (no error) rather than mid-message
+    pause: float = 0.0  # cut: seconds the stream rests after its chunks before it breaks
     seconds: float = 5.0  # stall, keepalive, linger: how long the server holds the connection
     every: float = 0.0  # keepalive, linger: seconds between ": keepalive" comments (0: silent)
     text: str = ""  # trailing, second_choice: the extra text sent
@@ -139,8 +140,8 @@ class Fault:
         return cls("length")
 
     @classmethod
-    def cut(cls, after_chunks: int = 2, clean: bool = True) -> Fault:
-        return cls("cut", after_chunks=after_chunks, clean=clean)
+    def cut(cls, after_chunks: int = 2, clean: bool = True, pause: float = 0.0) -> Fault:
+        return cls("cut", after_chunks=after_chunks, clean=clean, pause=pause)
 
     @classmethod
     def stall(cls, seconds: float = 5.0, after_chunks: int = 2) -> Fault:
@@ -538,6 +539,9 @@ def _handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                         self.wfile.write(b'data: {"id": "chatcmpl-test", "choices": [{"de\n\n')
                     elif fault.kind == "keepalive":
                         self._hold(fault)
+                    elif fault.kind == "cut" and fault.pause:
+                        self.wfile.flush()  # what came so far is drawn before the break
+                        server._release.wait(fault.pause)
                     return "".join(sent)
                 prefix = f"event: {name}\n" if name else ""
                 self.wfile.write(f"{prefix}data: {json.dumps(data)}\n\n".encode())

@@ -102,15 +102,13 @@ def test_piped_stdout_holds_only_the_kept_answer(configured, invoke, monkeypatch
 
 def test_an_interviewer_question_cut_and_asked_again_is_drawn_once(configured):
     draft = "DISCARDED 面试官的半句话" * 10
-    # Half a second before the retry: the cut half is on the screen before it is taken back,
-    # also on a busy machine (with no wait the retry could come before the first frame).
-    (configured / "config.toml").write_text(
-        "retry_backoff = 0.5\nmax_retries = 2\n", encoding="utf-8"
-    )
     with OpenAIServer(
         key=KEY, models=[MODEL], answer=first_then(draft, interviewer_reply)
     ) as server:
-        server.script(Fault.cut(after_chunks=4))
+        # The stream rests half a second before it breaks: the cut half is drawn before it is
+        # taken back (with no rest, its four chunks and the break could all come before the
+        # first frame, and nothing would be there to take back).
+        server.script(Fault.cut(after_chunks=4, pause=0.5))
         child = terminal.spawn(
             configured, "interview", "--ids", "24", "--followups", "0",
             "--base-url", server.base_url, "--model", MODEL,

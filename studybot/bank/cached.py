@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from studybot.bank.format import Bank, Chapter, Question, load_folder
 from studybot.bank.rubric import Claim, Number, PointRubric
 from studybot.bank.sources import Source
+from studybot.storage.home import home, replace_file
 
 FORMAT = 2  # of the JSON copy; a change of the types below must change it
 _memo: dict[str, Bank] = {}  # digest -> the bank, for a process that loads it again
@@ -56,19 +55,13 @@ def _digest(folder: Path, name: str) -> str:
 
 
 def cache_dir() -> Path:
-    from studybot.storage.home import home
-
     return home() / "cache"
 
 
 def _write(path: Path, loaded: Bank) -> None:
     """Write the JSON copy beside nothing else of its kind: older copies go."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".bank-", suffix=".json")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(_encode(loaded), handle, ensure_ascii=False)
-        os.replace(temporary, path)
+        replace_file(path, json.dumps(_encode(loaded), ensure_ascii=False).encode("utf-8"))
         for old in path.parent.glob("bank-*.json"):
             if old != path:
                 old.unlink(missing_ok=True)

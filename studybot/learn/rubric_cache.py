@@ -21,15 +21,15 @@ A home that cannot be written keeps nothing.
 from __future__ import annotations
 
 import hashlib
-import os
+import io
 import pickle
 import sys
-import tempfile
 from pathlib import Path
 
 from studybot.bank import Bank, Question
 from studybot.learn.rubric import Rubric, cutter_of
 from studybot.learn.substitutes import Names
+from studybot.storage.home import replace_file
 
 FORMAT = 2  # of the kept files; a change of what ``kept`` holds must change it
 CODE = ("learn", "bank", ".")  # the folders of the modules a compiled rubric is made by
@@ -60,15 +60,12 @@ def save(bank: Bank, question: Question, compiled: Rubric) -> None:
         return
     try:
         fresh = not folder.is_dir()
-        folder.mkdir(parents=True, exist_ok=True)
-        writer = _Writer(folder)
-        _write(
-            folder / f"{question.id}.pickle", lambda handle: writer.dump(handle, (question, parts))
-        )
+        writer = _Writer()
+        replace_file(folder / f"{question.id}.pickle", writer.dumps((question, parts)))
         if writer.names is not None and _names.get(folder) is not writer.names:
-            names = writer.names  # written by each process that compiles: a damaged one mends
-            _write(folder / NAMES, lambda handle: pickle.dump(names, handle, PROTOCOL))
-            _names[folder] = names
+            # written by each process that compiles: a damaged one mends
+            replace_file(folder / NAMES, pickle.dumps(writer.names, PROTOCOL))
+            _names[folder] = writer.names
         if fresh:  # a new bank or new code: the other folders' rubrics are of no use now
             _remove_others(folder)
     except (OSError, pickle.PicklingError):
@@ -84,14 +81,15 @@ _names: dict[Path, Names] = {}  # folder -> its names, read once a process
 
 
 class _Writer:
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.names: Names | None = None
+    def __init__(self) -> None:
+        self.names: Names | None = None  # the bank's names, met while pickling
 
-    def dump(self, handle, value) -> None:
-        pickler = pickle.Pickler(handle, PROTOCOL)
+    def dumps(self, value) -> bytes:
+        out = io.BytesIO()
+        pickler = pickle.Pickler(out, PROTOCOL)
         pickler.persistent_id = self._reference  # type: ignore[method-assign]
         pickler.dump(value)
+        return out.getvalue()
 
     def _reference(self, value) -> str | None:
         if type(value) is Names and (self.names is None or value is self.names):
@@ -114,14 +112,6 @@ class _Reader(pickle.Unpickler):
                 raise pickle.UnpicklingError("not a bank's names")
             _names[self.folder] = names
         return _names[self.folder]
-
-
-def _write(path: Path, write) -> None:
-    """``write(handle)`` into a new file beside ``path``, then put it in ``path``'s place."""
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".pickle")
-    with os.fdopen(fd, "wb") as handle:
-        write(handle)
-    os.replace(temporary, path)
 
 
 def _folder(bank: Bank) -> Path | None:

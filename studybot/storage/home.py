@@ -1,4 +1,4 @@
-"""Where studybot keeps its files: the database, imported banks, locks.
+"""Where studybot keeps its files: the database, imported banks, locks, caches.
 
 ``STUDYBOT_HOME`` overrides the platform's user data folder (tests always set it).
 """
@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 from studybot.errors import ConfigError
@@ -25,3 +26,20 @@ def home() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("studybot", appauthor=False))
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Put ``data`` in ``path`` whole: written beside it, then renamed into its place.
+
+    A reader sees the old file or the new one, never a part; a full disk or a
+    crash leaves no temporary file behind. Raises OSError when it cannot be written.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -14,11 +14,11 @@ that cannot be read or written is passed over: the modes are tried again.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from studybot.storage.home import replace_file
 
 SCHEMA, OBJECT, TEXT = "json_schema", "json_object", "text"
 LADDER = (SCHEMA, OBJECT, TEXT)  # strongest first
@@ -62,11 +62,8 @@ def remember(base_url: str, model: str, mode: str) -> Path | None:
     known[_key(base_url, model)] = mode
     target = path()
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".json-modes-", suffix=".json")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(known, handle, ensure_ascii=False, indent=1, sort_keys=True)
-        os.replace(temporary, target)
+        text = json.dumps(known, ensure_ascii=False, indent=1, sort_keys=True)
+        replace_file(target, text.encode("utf-8"))
     except OSError:
         return None  # a read-only home or a full disk: the modes are tried again next time
     return target
